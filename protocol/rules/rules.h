@@ -1,0 +1,191 @@
+/*
+ * rules.h: the one interface to every game's rules core.
+ *
+ * A match is a fixed-size value (struct rules_match) that the caller owns.
+ * It is started from a 32-byte match seed and options, then driven only by
+ * rules_apply() with actions the caller picked from rules_legal_actions().
+ * Chance is explicit: rolling dice is an action whose outcome is drawn from
+ * the match's own dice stream (dice.c), so a match is exactly
+ * seed + options + the list of (seat, action) pairs.
+ *
+ * Must not: do I/O, allocate, use jansson/libuv, or read clocks. Everything in
+ * protocol/rules/ includes only the C standard library and its own headers.
+ *
+ * Invariants: every function that fails leaves the match untouched; a match
+ * copied with memcpy is an independent match (no pointers into itself).
+ */
+#ifndef QUINTETO_RULES_H
+#define QUINTETO_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sha256.h"
+#include "ur.h"
+
+#define RULES_MAX_SEATS 6
+#define RULES_MAX_LEGAL 2048 /* enough for Quinteto's pair plans */
+#define RULES_ACTION_ARGS 10
+#define RULES_SEED_SIZE 32
+
+/* Expected outcomes (positive), as the house style asks. */
+enum rules_error {
+	RULES_OK = 0,
+	RULES_E_ILLEGAL = 1,     /* not one of the seat's legal actions */
+	RULES_E_NOT_TO_ACT = 2,  /* the seat is not in to_act */
+	RULES_E_GAME_OVER = 3,   /* the match has a result */
+	RULES_E_BAD_OPTIONS = 4, /* options out of range for this game */
+	RULES_E_BAD_SEAT = 5,    /* seat index out of range */
+};
+
+/*
+ * An action in the game's own compact form. `kind` is game-specific and never
+ * 0 for a real action; unused args are 0, so two actions are equal exactly
+ * when their bytes are equal (always build them from a zeroed value).
+ */
+struct rules_action {
+	uint8_t kind;
+	uint8_t pad;
+	int16_t arg[RULES_ACTION_ARGS];
+};
+
+/* Why a match ended; the wire codec maps these to each game's strings. */
+enum rules_reason {
+	RULES_REASON_NONE = 0,
+	RULES_REASON_RACE,
+	RULES_REASON_RESIGN,
+	RULES_REASON_FORFEIT,
+	RULES_REASON_DUEL,
+	RULES_REASON_QUINTETO,
+	RULES_REASON_MAX_TURNS,
+	RULES_REASON_LAST_PIECE,
+	RULES_REASON_NO_MOVES,
+	RULES_REASON_ADJUDICATION,
+};
+
+struct rules_result {
+	bool over;
+	bool draw;
+	int8_t winner; /* seat, or -1 for none */
+	uint8_t reason; /* enum rules_reason */
+};
+
+/* Game options; 0 in a field means "the game's default". */
+struct rules_options {
+	int32_t max_turns; /* Quinteto, Super 1 al 5 */
+};
+
+/*
+ * The dice stream of protocol.md: block k = SHA-256(match_seed || k as 8 bytes
+ * big-endian), consumed one byte at a time.
+ */
+struct rules_dice {
+	uint8_t seed[RULES_SEED_SIZE];
+	uint64_t block; /* index of the next block to generate */
+	uint8_t buf[RULES_SHA256_SIZE];
+	uint8_t pos;    /* next byte in buf; RULES_SHA256_SIZE = exhausted */
+	uint64_t used;  /* bytes consumed so far, for tests and replays */
+};
+
+/* Each game's state and outcome; add a member per game. */
+union rules_state {
+	struct ur_state ur;
+	uint64_t align_;
+};
+
+/* What one accepted action did (dice drawn, captures, passes...). */
+union rules_outcome {
+	struct ur_outcome ur;
+	uint64_t align_;
+};
+
+struct rules_match {
+	const struct rules_game *game;
+	struct rules_dice dice;
+	struct rules_options options;
+	uint32_t ply; /* actions accepted so far */
+	union rules_state s;
+};
+
+/*
+ * A game's rules. Functions are only called through the rules_* wrappers
+ * below, which check the common preconditions (seat range, game over, seat
+ * to act) first. `apply` must leave the match untouched when it returns
+ * non-zero; `outcome` is zeroed by the wrapper before the call.
+ */
+struct rules_game {
+	const char *id;             /* "ur", "quinteto", "laquet", "super15" */
+	const char *name;           /* display name */
+	uint8_t seats;              /* number of seats */
+	const char *const *roles;   /* role per seat */
+	bool dice;                  /* the game uses the dice stream */
+	int (*start)(struct rules_match *m);
+	int (*to_act)(const struct rules_match *m, uint8_t out[RULES_MAX_SEATS]);
+	int (*legal)(const struct rules_match *m, int seat, struct rules_action *out, int cap);
+	int (*apply)(struct rules_match *m, int seat, const struct rules_action *a,
+		     union rules_outcome *outcome);
+	int (*resign)(struct rules_match *m, int seat, uint8_t reason, union rules_outcome *outcome);
+	void (*result)(const struct rules_match *m, struct rules_result *out);
+};
+
+/* The registry: every game built in, NULL-terminated. */
+extern const struct rules_game *const rules_games[];
+
+/* Finds a game by id; NULL if unknown. */
+const struct rules_game *rules_game_find(const char *id);
+
+/*
+ * match_seed = SHA-256(server_seed || cs0 || 0x00 || ... || csN || 0x00).
+ * client_seeds[i] may be NULL, meaning "" (only the zero byte).
+ */
+void rules_match_seed(const uint8_t server_seed[RULES_SEED_SIZE], const char *const *client_seeds,
+		      int n, uint8_t out[RULES_SEED_SIZE]);
+
+/* Dice stream. */
+void rules_dice_init(struct rules_dice *d, const uint8_t seed[RULES_SEED_SIZE]);
+uint8_t rules_dice_byte(struct rules_dice *d);
+int rules_dice_d6(struct rules_dice *d);     /* 1..6; skips bytes >= 252 */
+bool rules_dice_tetra(struct rules_dice *d); /* true = marked (byte & 1) */
+
+/*
+ * Starts match `m` of game `g` from `seed` and `opt` (NULL: defaults).
+ * Returns 0 or RULES_E_BAD_OPTIONS. `m` is fully overwritten.
+ */
+int rules_match_start(struct rules_match *m, const struct rules_game *g,
+		      const uint8_t seed[RULES_SEED_SIZE], const struct rules_options *opt);
+
+/* Seats to act now, written to `out`; returns how many (0 when over). */
+int rules_to_act(const struct rules_match *m, uint8_t out[RULES_MAX_SEATS]);
+
+/* True if `seat` is among the seats to act. */
+bool rules_seat_to_act(const struct rules_match *m, int seat);
+
+/*
+ * Writes the legal actions of `seat` into out[0..cap) and returns their count
+ * (0 if the seat is not to act). Every distinct legal action appears once.
+ */
+int rules_legal_actions(const struct rules_match *m, int seat, struct rules_action *out, int cap);
+
+/*
+ * Applies `a` for `seat`. Returns 0 (ply incremented, `outcome` filled) or
+ * RULES_E_BAD_SEAT / RULES_E_GAME_OVER / RULES_E_NOT_TO_ACT / RULES_E_ILLEGAL
+ * with the match untouched. `outcome` may be NULL.
+ */
+int rules_apply(struct rules_match *m, int seat, const struct rules_action *a,
+		union rules_outcome *outcome);
+
+/*
+ * Ends the match for `seat` by resignation or forfeit (`reason` is
+ * RULES_REASON_RESIGN or RULES_REASON_FORFEIT). Not an action: ply is
+ * unchanged. Returns 0, RULES_E_BAD_SEAT or RULES_E_GAME_OVER.
+ */
+int rules_resign(struct rules_match *m, int seat, uint8_t reason, union rules_outcome *outcome);
+
+/* Reads the result (over=false while playing). */
+void rules_result(const struct rules_match *m, struct rules_result *out);
+
+/* Byte equality of two actions built from zeroed values. */
+bool rules_action_equal(const struct rules_action *a, const struct rules_action *b);
+
+#endif

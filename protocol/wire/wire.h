@@ -1,0 +1,203 @@
+/*
+ * wire.h: JSON <-> C for the wire protocol, version 1 (protocol/PROTOCOL.md).
+ *
+ * Decodes every client message into a typed struct with the protocol's error
+ * codes, and builds every server message as a jansson value. This is the only
+ * place where jansson meets the rules core: each game has a codec
+ * (struct wire_game) for its view, actions, outcomes, results and options.
+ *
+ * Must not: do I/O, know about lws/libuv/SQLite, or keep global mutable state.
+ * Ownership follows jansson: functions named *_new return a new reference.
+ */
+#ifndef QUINTETO_WIRE_H
+#define QUINTETO_WIRE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../rules/rules.h"
+
+#define WIRE_PROTOCOL "quinteto.v1"
+#define WIRE_NAME_MAX 24      /* characters */
+#define WIRE_CHAT_MAX 500     /* characters */
+#define WIRE_CLIENT_SEED_MAX 64 /* characters */
+#define WIRE_ID_MAX 64        /* bytes of an `id` */
+#define WIRE_ROOM_ID_MAX 32   /* bytes of a room id */
+
+/* The protocol's error codes; wire_error_code() gives the wire string. */
+enum wire_error {
+	WIRE_OK = 0,
+	WIRE_E_BAD_JSON,
+	WIRE_E_BAD_MESSAGE,
+	WIRE_E_HELLO_REQUIRED,
+	WIRE_E_UNKNOWN_ROOM,
+	WIRE_E_UNKNOWN_GAME,
+	WIRE_E_BAD_OPTIONS,
+	WIRE_E_ROOM_FULL,
+	WIRE_E_SEAT_TAKEN,
+	WIRE_E_ALREADY_SEATED,
+	WIRE_E_NOT_IN_ROOM,
+	WIRE_E_NOT_YOUR_TURN,
+	WIRE_E_ILLEGAL_ACTION,
+	WIRE_E_STALE_PLY,
+	WIRE_E_GAME_OVER,
+	WIRE_E_RATE_LIMITED,
+	WIRE_E_TOO_LARGE,
+	WIRE_E_INTERNAL,
+	WIRE_E_COUNT_
+};
+
+/* "bad_json", ...; NULL for an out-of-range value. */
+const char *wire_error_code(int err);
+
+/* Client message types. */
+enum wire_type {
+	WIRE_HELLO = 1,
+	WIRE_ROOMS,
+	WIRE_CREATE,
+	WIRE_JOIN,
+	WIRE_WATCH,
+	WIRE_LEAVE,
+	WIRE_ADD_BOT,
+	WIRE_ACT,
+	WIRE_RESIGN,
+	WIRE_CHAT,
+};
+
+/*
+ * A decoded client message. String and JSON fields borrow from `root`, which
+ * the struct owns until wire_msg_finish(). Absent optional fields are NULL
+ * (strings, json) or flagged by has_* (integers).
+ */
+struct wire_msg {
+	int type;                /* enum wire_type, 0 if unknown */
+	json_t *root;            /* owned */
+	json_t *id;              /* borrowed; NULL if absent or invalid */
+	const char *name;        /* hello */
+	const char *token;       /* hello, optional */
+	const char *game;        /* create */
+	json_t *options;         /* create, optional (an object, checked later) */
+	const char *room;        /* join, watch, leave, add_bot, act, resign, chat */
+	bool has_seat;           /* join, add_bot */
+	int64_t seat;
+	const char *client_seed; /* join, optional */
+	const char *level;       /* add_bot, optional; default "random" */
+	int64_t ply;             /* act */
+	json_t *action;          /* act; borrowed */
+	const char *text;        /* chat */
+};
+
+/*
+ * Decodes one inbound text frame. Returns WIRE_OK, or WIRE_E_BAD_JSON /
+ * WIRE_E_BAD_MESSAGE with a human-readable reason in why[0..whylen). On
+ * failure `m` still owns whatever was parsed (m->id is set when the frame had
+ * a valid id, so the error can echo it): always call wire_msg_finish().
+ */
+int wire_msg_decode(const char *buf, size_t len, struct wire_msg *m, char *why, size_t whylen);
+
+/* Releases what `m` owns; safe on a zeroed or failed message. */
+void wire_msg_finish(struct wire_msg *m);
+
+/* Room options that the server (not the rules core) acts on. */
+struct wire_room_options {
+	bool autoroll;
+};
+
+/*
+ * A game's codec. `view` encodes the game-specific `view` of the match (a
+ * preview match started from a zero seed before the real start). `action_decode`
+ * returns 0 or WIRE_E_ILLEGAL_ACTION for anything that is not exactly one of
+ * the game's action shapes (extra keys included). `option` decodes one
+ * game-specific option key into `out`; returns 0 or WIRE_E_BAD_OPTIONS.
+ */
+struct wire_game {
+	const char *id;
+	json_t *(*view)(const struct rules_match *m);
+	json_t *(*action_encode)(const struct rules_action *a);
+	int (*action_decode)(const json_t *j, struct rules_action *out);
+	/* `m` is the match after the action. */
+	json_t *(*outcome_encode)(const struct rules_match *m, const struct rules_action *a,
+				  const union rules_outcome *o);
+	json_t *(*result_encode)(const struct rules_result *r);
+	int (*option)(const char *key, const json_t *value, struct rules_options *out);
+};
+
+/* The codec for game `id`; NULL if unknown. */
+const struct wire_game *wire_game_find(const char *id);
+
+/*
+ * Decodes `create.options` (NULL: defaults) into room and rules options.
+ * Returns 0 or WIRE_E_BAD_OPTIONS with a reason in why.
+ */
+int wire_options_decode(const struct wire_game *g, const json_t *options,
+			struct wire_room_options *room, struct rules_options *rules, char *why,
+			size_t whylen);
+
+/* Encodes options back (only keys that differ from defaults). New reference. */
+json_t *wire_options_encode(const struct wire_game *g, const struct wire_room_options *room,
+			    const struct rules_options *rules);
+
+/* --- Server messages. Each returns a new reference, NULL on allocation failure. */
+
+/* {type:"error", code, message, id?}; `id` is borrowed and may be NULL. */
+json_t *wire_error_new(int err, const char *message, const json_t *id);
+
+/* {type:"welcome", player, name, token, rooms:[...]}. */
+json_t *wire_welcome_new(const char *player, const char *name, const char *token,
+			 const char *const *rooms, size_t nrooms, const json_t *id);
+
+/* {type:"created", room:<room summary>} and the like. */
+json_t *wire_created_new(json_t *summary_take, const json_t *id);
+json_t *wire_joined_new(const char *room, int seat, const char *role, const json_t *id);
+json_t *wire_watching_new(const char *room, const json_t *id);
+json_t *wire_left_new(const char *room, const json_t *id);
+json_t *wire_bot_added_new(const char *room, int seat, const json_t *id);
+json_t *wire_rooms_new(json_t *summaries_take, const json_t *id);
+/* {type:"chat", room, seat|null (seat < 0), name, text, at}. */
+json_t *wire_chat_new(const char *room, int seat, const char *name, const char *text, int64_t at);
+
+/* One seat as the room shows it; name NULL for a free seat. */
+struct wire_seat {
+	const char *name;
+	bool bot;
+	bool connected;
+};
+
+/* Everything a room's `state` and summary are built from. */
+struct wire_room {
+	const char *id;
+	const struct rules_game *game;
+	const struct wire_game *codec;
+	const char *status;                 /* "waiting" | "playing" | "finished" */
+	const struct rules_match *match;    /* the live match, or the preview */
+	struct wire_seat seats[RULES_MAX_SEATS];
+	int watchers;                       /* for the summary */
+	const struct wire_room_options *room_options;
+	bool has_last;
+	int last_seat;
+	struct rules_action last_action;
+	union rules_outcome last_outcome;
+	const char *commit;                 /* hex SHA-256(server_seed) */
+	const char *server_seed;            /* hex, only once finished; else NULL */
+	const char *client_seeds[RULES_MAX_SEATS]; /* only once finished */
+	int64_t created_at;                 /* Unix ms, for the summary */
+};
+
+/*
+ * The room's `state` as spectators see it (legal: []). To give a seat its
+ * legal actions, copy it shallowly and set "legal" with wire_legal_new().
+ */
+json_t *wire_state_new(const struct wire_room *r);
+
+/* The JSON array of `n` actions. */
+json_t *wire_legal_new(const struct wire_game *g, const struct rules_action *a, int n);
+
+/* A room summary: {id, game, status, seats:[{seat, role, name, bot}], watchers, options, ply, created_at}. */
+json_t *wire_room_summary_new(const struct wire_room *r);
+
+/* Checks that `s` is 1..max characters of printable UTF-8 (no control chars). */
+bool wire_text_valid(const char *s, size_t max_chars);
+
+#endif
