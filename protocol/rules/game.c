@@ -1,0 +1,132 @@
+/*
+ * game.c: the registry of built-in games and the generic rules_* entry
+ * points. The wrappers check what every game shares (seat range, match over,
+ * seat to act) before calling the game, so a game's own functions only see
+ * well-formed calls. Invariant kept here: a call that fails leaves the match
+ * byte-identical; ply counts accepted actions only. Pure: no I/O, no
+ * allocation.
+ */
+#include <string.h>
+
+#include "rules.h"
+
+/* Every game built in, NULL-terminated; the others join as they land. */
+const struct rules_game *const rules_games[] = {
+	&rules_game_ur,
+	NULL,
+};
+
+/* Finds a built-in game by id; NULL if unknown (or id is NULL). */
+const struct rules_game *rules_game_find(const char *id)
+{
+	if (!id)
+		return NULL;
+	for (int i = 0; rules_games[i]; i++)
+		if (strcmp(rules_games[i]->id, id) == 0)
+			return rules_games[i];
+	return NULL;
+}
+
+/* Starts a match: zeroes `m` (padding included, so memcmp compares states). */
+int rules_match_start(struct rules_match *m, const struct rules_game *g,
+		      const uint8_t seed[RULES_SEED_SIZE], const struct rules_options *opt)
+{
+	memset(m, 0, sizeof(*m));
+	m->game = g;
+	rules_dice_init(&m->dice, seed);
+	if (opt)
+		m->options = *opt;
+	return g->start(m);
+}
+
+/* Seats to act now; 0 once the match is over. */
+int rules_to_act(const struct rules_match *m, uint8_t out[RULES_MAX_SEATS])
+{
+	struct rules_result r;
+
+	rules_result(m, &r);
+	if (r.over)
+		return 0;
+	return m->game->to_act(m, out);
+}
+
+/* True if `seat` is among the seats to act. */
+bool rules_seat_to_act(const struct rules_match *m, int seat)
+{
+	uint8_t seats[RULES_MAX_SEATS];
+	int n = rules_to_act(m, seats);
+
+	for (int i = 0; i < n; i++)
+		if (seats[i] == seat)
+			return true;
+	return false;
+}
+
+/* The legal actions of `seat`; 0 when the seat is not to act. */
+int rules_legal_actions(const struct rules_match *m, int seat, struct rules_action *out, int cap)
+{
+	if (seat < 0 || seat >= m->game->seats || cap <= 0 || !rules_seat_to_act(m, seat))
+		return 0;
+	return m->game->legal(m, seat, out, cap);
+}
+
+static int check_seat(const struct rules_match *m, int seat)
+{
+	struct rules_result r;
+
+	if (seat < 0 || seat >= m->game->seats)
+		return RULES_E_BAD_SEAT;
+	rules_result(m, &r);
+	if (r.over)
+		return RULES_E_GAME_OVER;
+	return RULES_OK;
+}
+
+/* Applies one action after the shared checks; ply++ on success. */
+int rules_apply(struct rules_match *m, int seat, const struct rules_action *a,
+		union rules_outcome *outcome)
+{
+	union rules_outcome scratch;
+	int err = check_seat(m, seat);
+
+	if (err)
+		return err;
+	if (!rules_seat_to_act(m, seat))
+		return RULES_E_NOT_TO_ACT;
+	if (!outcome)
+		outcome = &scratch;
+	memset(outcome, 0, sizeof(*outcome));
+	err = m->game->apply(m, seat, a, outcome);
+	if (err)
+		return err;
+	m->ply++;
+	return RULES_OK;
+}
+
+/* Ends the match for `seat` (resign or forfeit); ply is unchanged. */
+int rules_resign(struct rules_match *m, int seat, uint8_t reason, union rules_outcome *outcome)
+{
+	union rules_outcome scratch;
+	int err = check_seat(m, seat);
+
+	if (err)
+		return err;
+	if (!outcome)
+		outcome = &scratch;
+	memset(outcome, 0, sizeof(*outcome));
+	return m->game->resign(m, seat, reason, outcome);
+}
+
+/* Reads the result; over=false while playing. */
+void rules_result(const struct rules_match *m, struct rules_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->winner = -1;
+	m->game->result(m, out);
+}
+
+/* Actions are equal exactly when their bytes are (they are built zeroed). */
+bool rules_action_equal(const struct rules_action *a, const struct rules_action *b)
+{
+	return memcmp(a, b, sizeof(*a)) == 0;
+}
