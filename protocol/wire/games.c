@@ -1,0 +1,185 @@
+/*
+ * games.c: the registry of game codecs, room options, error codes and the
+ * check for printable text.
+ *
+ * The registry is a constant, NULL-terminated table of the codecs each game's
+ * file defines (wire_games.h); a game is added by adding one line. Options
+ * are decoded in two layers: the keys the server acts on (`autoroll`) here,
+ * every other key through the game's own option() callback.
+ *
+ * Must not: keep mutable global state, or write its outputs on failure
+ * (options are decoded into locals and copied out only when all keys pass).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wire.h"
+#include "wire_games.h"
+
+static const struct wire_game *const wire_games[] = {
+	&wire_game_ur,
+	NULL,
+};
+
+/* In enum wire_error order, from WIRE_E_BAD_JSON. */
+static const char *const error_codes[] = {
+	"bad_json",      "bad_message",   "hello_required", "unknown_room",   "unknown_game",
+	"bad_options",   "room_full",     "seat_taken",     "already_seated", "not_in_room",
+	"not_your_turn", "illegal_action", "stale_ply",     "game_over",      "rate_limited",
+	"too_large",     "internal",
+};
+
+_Static_assert(sizeof(error_codes) / sizeof(error_codes[0]) == WIRE_E_COUNT_ - 1,
+	       "one wire string per error code");
+
+/* The wire string of error `err`; NULL for WIRE_OK or an out-of-range value. */
+const char *wire_error_code(int err)
+{
+	if (err <= WIRE_OK || err >= WIRE_E_COUNT_)
+		return NULL;
+	return error_codes[err - 1];
+}
+
+/* The codec of game `id` (borrowed, static); NULL if unknown or `id` is NULL. */
+const struct wire_game *wire_game_find(const char *id)
+{
+	size_t i;
+
+	if (!id)
+		return NULL;
+	for (i = 0; wire_games[i]; i++) {
+		if (strcmp(wire_games[i]->id, id) == 0)
+			return wire_games[i];
+	}
+	return NULL;
+}
+
+__attribute__((format(printf, 3, 4)))
+static int bad_options(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && whylen) {
+		va_start(ap, fmt);
+		vsnprintf(why, whylen, fmt, ap);
+		va_end(ap);
+	}
+	return WIRE_E_BAD_OPTIONS;
+}
+
+/* Decodes create.options; see wire.h. Outputs are written only on success. */
+int wire_options_decode(const struct wire_game *g, const json_t *options,
+			struct wire_room_options *room, struct rules_options *rules, char *why,
+			size_t whylen)
+{
+	struct wire_room_options r = { .autoroll = false };
+	struct rules_options o;
+	const char *key;
+	json_t *value;
+
+	memset(&o, 0, sizeof(o));
+	if (options && !json_is_object(options))
+		return bad_options(why, whylen, "options must be an object");
+	/* json_object_foreach takes a non-const object; it does not modify it. */
+	json_object_foreach((json_t *)options, key, value) {
+		if (strcmp(key, "autoroll") == 0) {
+			if (!json_is_boolean(value))
+				return bad_options(why, whylen, "options.%.64s must be a boolean", key);
+			r.autoroll = json_is_true(value);
+			continue;
+		}
+		if (!g || !g->option || g->option(key, value, &o) != 0)
+			return bad_options(why, whylen,
+					   "options.%.64s: unknown option or bad value for this game", key);
+	}
+	if (room)
+		*room = r;
+	if (rules)
+		*rules = o;
+	return WIRE_OK;
+}
+
+/*
+ * Encodes options back, only the keys that differ from the defaults. Generic
+ * rules options are written under their rules_options names (`max_turns`).
+ * Either pointer may be NULL (defaults). New reference; NULL on allocation
+ * failure.
+ */
+json_t *wire_options_encode(const struct wire_game *g, const struct wire_room_options *room,
+			    const struct rules_options *rules)
+{
+	json_t *o = json_object();
+
+	(void)g;
+	if (!o)
+		return NULL;
+	if (room && room->autoroll && json_object_set_new(o, "autoroll", json_true()) != 0)
+		goto err_obj;
+	if (rules && rules->max_turns &&
+	    json_object_set_new(o, "max_turns", json_integer(rules->max_turns)) != 0)
+		goto err_obj;
+	return o;
+
+err_obj:
+	json_decref(o);
+	return NULL;
+}
+
+/*
+ * Decodes one UTF-8 sequence at s; returns its length (1..4) and the code
+ * point in *cp, or 0 if it is malformed (overlong, surrogate, > U+10FFFF,
+ * truncated).
+ */
+static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
+{
+	size_t n, i;
+	uint32_t c = s[0], min;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2, c &= 0x1f, min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3, c &= 0x0f, min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4, c &= 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0; /* also catches the terminating NUL */
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/*
+ * True if `s` is valid UTF-8 of 1..max_chars code points, none of them a C0
+ * control (U+0000..U+001F, so no newlines or tabs), DEL or a C1 control
+ * (U+0080..U+009F). NULL is not valid.
+ */
+bool wire_text_valid(const char *s, size_t max_chars)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t chars = 0, n;
+	uint32_t cp;
+
+	if (!s)
+		return false;
+	while (*p) {
+		n = utf8_decode(p, &cp);
+		if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+			return false;
+		if (++chars > max_chars)
+			return false;
+		p += n;
+	}
+	return chars >= 1;
+}

@@ -1,0 +1,235 @@
+/*
+ * server_msg.c: builds every server-to-client message as a jansson value.
+ *
+ * Each builder returns a new reference or NULL when an allocation fails;
+ * nothing here reads clocks or rooms: the caller passes every value in. A
+ * direct reply copies the request's `id` (deep copy, so the reply shares
+ * nothing with the request's tree). A `_take` argument is owned by the
+ * builder on every path, failure included.
+ *
+ * Invariant: the shapes built here are exactly those of protocol/schema/
+ * (additionalProperties: false); tests/unit/test_wire_golden.c and the schema
+ * tests check them.
+ */
+#include <string.h>
+
+#include "wire.h"
+
+/* {type, id?} with `type` set; NULL on allocation failure. */
+static json_t *reply_new(const char *type, const json_t *id)
+{
+	json_t *o = json_pack("{s:s}", "type", type);
+
+	if (o && id && json_object_set_new(o, "id", json_deep_copy(id)) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Adds the members of `take` (an object, or NULL for a failed build) to `o`. */
+static json_t *reply_finish(json_t *o, json_t *take)
+{
+	if (!o || !take || json_object_update(o, take) != 0) {
+		json_decref(o);
+		o = NULL;
+	}
+	json_decref(take);
+	return o;
+}
+
+/* {type:"error", code, message, id?}; an unknown `err` is sent as "internal". */
+json_t *wire_error_new(int err, const char *message, const json_t *id)
+{
+	const char *code = wire_error_code(err);
+
+	if (!code)
+		code = wire_error_code(WIRE_E_INTERNAL);
+	return reply_finish(reply_new("error", id),
+			    json_pack("{s:s, s:s}", "code", code, "message", message ? message : code));
+}
+
+/* {type:"welcome", player, name, token, rooms}; strings are copied. */
+json_t *wire_welcome_new(const char *player, const char *name, const char *token,
+			 const char *const *rooms, size_t nrooms, const json_t *id)
+{
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; list && i < nrooms; i++) {
+		if (json_array_append_new(list, json_string(rooms[i])) != 0) {
+			json_decref(list);
+			list = NULL;
+		}
+	}
+	return reply_finish(reply_new("welcome", id),
+			    json_pack("{s:s, s:s, s:s, s:o}", "player", player, "name", name, "token",
+				      token, "rooms", list));
+}
+
+/* {type:"created", room:<summary>}; takes `summary_take`. */
+json_t *wire_created_new(json_t *summary_take, const json_t *id)
+{
+	return reply_finish(reply_new("created", id), json_pack("{s:o}", "room", summary_take));
+}
+
+/* {type:"joined", room, seat, role}. */
+json_t *wire_joined_new(const char *room, int seat, const char *role, const json_t *id)
+{
+	return reply_finish(reply_new("joined", id),
+			    json_pack("{s:s, s:i, s:s}", "room", room, "seat", seat, "role", role));
+}
+
+/* {type:"watching", room}. */
+json_t *wire_watching_new(const char *room, const json_t *id)
+{
+	return reply_finish(reply_new("watching", id), json_pack("{s:s}", "room", room));
+}
+
+/* {type:"left", room}. */
+json_t *wire_left_new(const char *room, const json_t *id)
+{
+	return reply_finish(reply_new("left", id), json_pack("{s:s}", "room", room));
+}
+
+/* {type:"bot_added", room, seat}. */
+json_t *wire_bot_added_new(const char *room, int seat, const json_t *id)
+{
+	return reply_finish(reply_new("bot_added", id),
+			    json_pack("{s:s, s:i}", "room", room, "seat", seat));
+}
+
+/* {type:"rooms", rooms:[summaries]}; takes `summaries_take` (an array). */
+json_t *wire_rooms_new(json_t *summaries_take, const json_t *id)
+{
+	return reply_finish(reply_new("rooms", id), json_pack("{s:o}", "rooms", summaries_take));
+}
+
+/* {type:"chat", room, seat|null, name, text, at}; never a direct reply (no id). */
+json_t *wire_chat_new(const char *room, int seat, const char *name, const char *text, int64_t at)
+{
+	return json_pack("{s:s, s:s, s:o, s:s, s:s, s:I}", "type", "chat", "room", room, "seat",
+			 seat < 0 ? json_null() : json_integer(seat), "name", name, "text", text,
+			 "at", (json_int_t)at);
+}
+
+/* The JSON array of `n` actions encoded by `g`. New reference. */
+json_t *wire_legal_new(const struct wire_game *g, const struct rules_action *a, int n)
+{
+	json_t *list = json_array();
+	int i;
+
+	for (i = 0; list && i < n; i++) {
+		if (json_array_append_new(list, g->action_encode(&a[i])) != 0) {
+			json_decref(list);
+			list = NULL;
+		}
+	}
+	return list;
+}
+
+/* [{seat, role, name|null, bot[, connected]}] for every seat of the game. */
+static json_t *seats_new(const struct wire_room *r, bool connected)
+{
+	json_t *list = json_array(), *seat;
+	int i;
+
+	for (i = 0; list && i < r->game->seats; i++) {
+		seat = json_pack("{s:i, s:s, s:s?, s:b}", "seat", i, "role", r->game->roles[i],
+				 "name", r->seats[i].name, "bot", r->seats[i].bot);
+		if (seat && connected &&
+		    json_object_set_new(seat, "connected", json_boolean(r->seats[i].connected)) != 0) {
+			json_decref(seat);
+			seat = NULL;
+		}
+		if (json_array_append_new(list, seat) != 0) {
+			json_decref(list);
+			list = NULL;
+		}
+	}
+	return list;
+}
+
+/* The seats to act while playing, [] otherwise. */
+static json_t *to_act_new(const struct wire_room *r)
+{
+	uint8_t seats[RULES_MAX_SEATS];
+	json_t *list = json_array();
+	int i, n = 0;
+
+	if (strcmp(r->status, "playing") == 0)
+		n = rules_to_act(r->match, seats);
+	for (i = 0; list && i < n; i++) {
+		if (json_array_append_new(list, json_integer(seats[i])) != 0) {
+			json_decref(list);
+			list = NULL;
+		}
+	}
+	return list;
+}
+
+/* {seat, action, outcome} of the last accepted action, or null. */
+static json_t *last_new(const struct wire_room *r)
+{
+	if (!r->has_last)
+		return json_null();
+	return json_pack("{s:i, s:o, s:o}", "seat", r->last_seat, "action",
+			 r->codec->action_encode(&r->last_action), "outcome",
+			 r->codec->outcome_encode(r->match, &r->last_action, &r->last_outcome));
+}
+
+static json_t *result_new(const struct wire_room *r)
+{
+	struct rules_result res;
+
+	rules_result(r->match, &res);
+	return res.over ? r->codec->result_encode(&res) : json_null();
+}
+
+/* Adds server_seed and client_seeds ("" for a seat that sent none) to `o`. */
+static int reveal_add(json_t *o, const struct wire_room *r)
+{
+	json_t *seeds = json_array();
+	int i;
+
+	for (i = 0; seeds && i < r->game->seats; i++) {
+		const char *cs = r->client_seeds[i] ? r->client_seeds[i] : "";
+
+		if (json_array_append_new(seeds, json_string(cs)) != 0) {
+			json_decref(seeds);
+			seeds = NULL;
+		}
+	}
+	if (!seeds)
+		return -1;
+	if (json_object_set_new(o, "client_seeds", seeds) != 0)
+		return -1;
+	return json_object_set_new(o, "server_seed", json_string(r->server_seed));
+}
+
+/* The room's `state` with legal: []; see wire.h. New reference. */
+json_t *wire_state_new(const struct wire_room *r)
+{
+	json_t *o;
+
+	o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:[], s:o, s:o, s:s?}", "type",
+		      "state", "room", r->id, "game", r->game->id, "status", r->status, "ply",
+		      (json_int_t)r->match->ply, "seats", seats_new(r, true), "to_act", to_act_new(r),
+		      "view", r->codec->view(r->match), "legal", "last", last_new(r), "result",
+		      result_new(r), "commit", r->commit);
+	if (o && r->server_seed && reveal_add(o, r) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* {id, game, status, seats, watchers, options, ply, created_at}. New reference. */
+json_t *wire_room_summary_new(const struct wire_room *r)
+{
+	return json_pack("{s:s, s:s, s:s, s:o, s:i, s:o, s:I, s:I}", "id", r->id, "game",
+			 r->game->id, "status", r->status, "seats", seats_new(r, false), "watchers",
+			 r->watchers, "options",
+			 wire_options_encode(r->codec, r->room_options, &r->match->options), "ply",
+			 (json_int_t)r->match->ply, "created_at", (json_int_t)r->created_at);
+}
