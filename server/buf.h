@@ -1,0 +1,30 @@
+/*
+ * buf.h: reference-counted outbound frames. A room serialises its state once
+ * and every recipient's write queue holds a reference to the same bytes.
+ * Each buffer keeps LWS_PRE bytes of headroom before the payload, as
+ * lws_write() requires. Single-threaded: only the loop thread touches them.
+ */
+#ifndef QUINTETO_BUF_H
+#define QUINTETO_BUF_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct buf {
+	unsigned refs;
+	size_t len;           /* payload bytes */
+	unsigned char *data;  /* payload, LWS_PRE bytes after the allocation start */
+};
+
+/* Serialises `j` (compact) into a new buffer with one reference; NULL on ENOMEM. */
+struct buf *buf_from_json(const json_t *j);
+/* A new buffer holding a copy of `len` bytes. */
+struct buf *buf_from_bytes(const void *p, size_t len);
+/* Takes another reference. */
+struct buf *buf_ref(struct buf *b);
+/* Drops a reference; frees at zero. buf_unref(NULL) does nothing. */
+void buf_unref(struct buf *b);
+/* Buffers alive now (for metrics and leak tests). */
+extern long buf_live;
+
+#endif

@@ -1,0 +1,232 @@
+/*
+ * http.c: the read-only HTTP API of protocol.md: GET /api/rooms,
+ * GET /api/matches (filters, newest first, cursor), GET /api/matches/{id},
+ * GET /healthz and GET /metrics. Archive reads run on the store thread; the
+ * response is written when they come back, so the loop never waits on disk.
+ * A request whose connection closes first cancels its store request.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "net.h"
+#include "store.h"
+
+#define HTTP_CHUNK 16384
+
+struct http_req {
+	struct lws *wsi;
+	struct store_req *pending; /* store read in flight */
+	char *body;
+	size_t len, sent;
+	int status;
+	const char *ctype;
+	bool ready, headers_sent;
+};
+
+static void respond(struct http_req *h, int status, const char *ctype, char *body_take, size_t len)
+{
+	h->status = status;
+	h->ctype = ctype;
+	h->body = body_take;
+	h->len = len;
+	h->ready = true;
+	lws_callback_on_writable(h->wsi);
+}
+
+static void respond_json(struct http_req *h, int status, json_t *j_take)
+{
+	char *body = j_take ? json_dumps(j_take, JSON_COMPACT) : NULL;
+
+	json_decref(j_take);
+	if (!body) {
+		body = strdup("{\"error\":\"internal\",\"message\":\"out of memory\"}");
+		status = 500;
+	}
+	respond(h, status, "application/json", body, body ? strlen(body) : 0);
+}
+
+static void respond_error(struct http_req *h, int status, const char *code, const char *message)
+{
+	respond_json(h, status, json_pack("{s:s, s:s}", "error", code, "message", message));
+}
+
+static void store_done_cb(void *ctx, int status, char *body, size_t len)
+{
+	struct http_req *h = ctx;
+
+	h->pending = NULL;
+	if (!body) {
+		respond_error(h, 500, "internal", "the archive could not be read");
+		return;
+	}
+	respond(h, status, "application/json", body, len);
+}
+
+static void healthz(struct server *srv, struct http_req *h)
+{
+	respond_json(h, 200, json_pack("{s:s, s:s, s:I, s:I, s:I}", "status", "ok", "version",
+				       QUINTETO_VERSION, "uptime_ms",
+				       (json_int_t)(util_now_ms() - srv->started_ms), "connections",
+				       (json_int_t)srv->nsessions, "rooms", (json_int_t)srv->rooms.len));
+}
+
+static void metrics(struct server *srv, struct http_req *h)
+{
+	size_t len = 0;
+	char *text = metrics_render(srv, &len);
+
+	if (!text) {
+		respond_error(h, 500, "internal", "out of memory");
+		return;
+	}
+	respond(h, 200, "text/plain; version=0.0.4", text, len);
+}
+
+static bool arg(struct lws *wsi, const char *name, char *out, int outlen)
+{
+	return lws_get_urlarg_by_name(wsi, name, out, outlen) != NULL;
+}
+
+static bool valid_token(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > WIRE_ROOM_ID_MAX)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+static void match_list(struct server *srv, struct lws *wsi, struct http_req *h)
+{
+	char game[64] = "", player[64] = "", before[32] = "", limit[16] = "";
+	long lim = 20;
+	long long bef = 0;
+	char *end;
+
+	arg(wsi, "game=", game, sizeof(game));
+	arg(wsi, "player=", player, sizeof(player));
+	if (arg(wsi, "before=", before, sizeof(before)) && *before) {
+		bef = strtoll(before, &end, 10);
+		if (*end || bef <= 0)
+			return respond_error(h, 400, "bad_request", "before must be a cursor from `next`");
+	}
+	if (arg(wsi, "limit=", limit, sizeof(limit)) && *limit) {
+		lim = strtol(limit, &end, 10);
+		if (*end || lim < 1 || lim > 100)
+			return respond_error(h, 400, "bad_request", "limit must be 1..100");
+	}
+	if (*game && !rules_game_find(game) && !wire_game_find(game))
+		return respond_error(h, 400, "unknown_game", "no such game");
+	if (*player && !valid_token(player))
+		return respond_error(h, 400, "bad_request", "player must be a player id");
+	h->pending = store_match_list(srv->store, *game ? game : NULL, *player ? player : NULL, bef,
+				      (int)lim, store_done_cb, h);
+	if (!h->pending)
+		respond_error(h, 500, "internal", "out of memory");
+}
+
+static void route(struct server *srv, struct lws *wsi, struct http_req *h, const char *uri)
+{
+	if (!strcmp(uri, "/healthz"))
+		return healthz(srv, h);
+	if (!strcmp(uri, "/metrics"))
+		return metrics(srv, h);
+	if (!strcmp(uri, "/api/rooms"))
+		return respond_json(h, 200, json_pack("{s:o}", "rooms", lobby_rooms_json(srv)));
+	if (!strcmp(uri, "/api/matches") || !strcmp(uri, "/api/matches/"))
+		return match_list(srv, wsi, h);
+	if (!strncmp(uri, "/api/matches/", 13)) {
+		if (!valid_token(uri + 13))
+			return respond_error(h, 404, "not_found", "no archived match has this id");
+		h->pending = store_match_get(srv->store, uri + 13, store_done_cb, h);
+		if (!h->pending)
+			respond_error(h, 500, "internal", "out of memory");
+		return;
+	}
+	respond_error(h, 404, "not_found", "no such endpoint");
+}
+
+int http_request(struct server *srv, struct lws *wsi, struct pss *pss, const char *in)
+{
+	char uri[512];
+	struct http_req *h;
+
+	srv->metrics.http_requests++;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -1;
+	h->wsi = wsi;
+	pss->h = h;
+	if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
+		respond_error(h, 405, "method_not_allowed", "the API is read-only: use GET");
+		return 0;
+	}
+	if (lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_GET_URI) < 0) {
+		respond_error(h, 414, "uri_too_long", "request URI too long");
+		return 0;
+	}
+	route(srv, wsi, h, uri);
+	return 0;
+}
+
+static int write_headers(struct lws *wsi, struct http_req *h)
+{
+	uint8_t buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
+
+	if (lws_add_http_common_headers(wsi, (unsigned)h->status, h->ctype, h->len, &p, end) ||
+	    lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+					(const unsigned char *)"no-store", 8, &p, end) ||
+	    lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
+					(const unsigned char *)"nosniff", 7, &p, end) ||
+	    lws_finalize_write_http_header(wsi, start, &p, end))
+		return -1;
+	h->headers_sent = true;
+	return 0;
+}
+
+int http_writeable(struct server *srv, struct lws *wsi, struct pss *pss)
+{
+	static uint8_t chunk[LWS_PRE + HTTP_CHUNK];
+	struct http_req *h = pss->h;
+	size_t n;
+	bool final;
+
+	if (!h || !h->ready)
+		return 0;
+	if (!h->headers_sent) {
+		if (write_headers(wsi, h))
+			return -1;
+		lws_callback_on_writable(wsi);
+		return 0;
+	}
+	n = h->len - h->sent < HTTP_CHUNK ? h->len - h->sent : HTTP_CHUNK;
+	final = h->sent + n == h->len;
+	memcpy(chunk + LWS_PRE, h->body + h->sent, n);
+	if (lws_write(wsi, chunk + LWS_PRE, n, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < (int)n)
+		return -1;
+	h->sent += n;
+	if (!final) {
+		lws_callback_on_writable(wsi);
+		return 0;
+	}
+	http_closed(srv, pss);
+	return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+void http_closed(struct server *srv, struct pss *pss)
+{
+	struct http_req *h = pss->h;
+
+	if (!h)
+		return;
+	store_req_cancel(h->pending);
+	free(h->body);
+	free(h);
+	pss->h = NULL;
+}

@@ -1,0 +1,232 @@
+/*
+ * lobby.c: player identities and the room list. A player is found by the
+ * SHA-256 of its token (the token itself is never kept); identities are
+ * loaded from the archive at start-up and saved through the store thread, so
+ * a token outlives a restart. The room list is pushed to the connections
+ * that asked for it, at most once a second, serialised once for all.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+#include "store.h"
+
+static struct player *player_add(struct server *srv, const char *id, const char *token_hash,
+				 const char *name)
+{
+	struct player *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	snprintf(p->id, sizeof(p->id), "%s", id);
+	snprintf(p->token_hash, sizeof(p->token_hash), "%s", token_hash);
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	if (hmap_put(&srv->players, p->token_hash, p) || hmap_put(&srv->players_by_id, p->id, p)) {
+		hmap_del(&srv->players, p->token_hash);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static int load_cb(void *ctx, const char *id, const char *token_hash, const char *name)
+{
+	return player_add(ctx, id, token_hash, name) ? 0 : -ENOMEM;
+}
+
+static void lobby_push_cb(uv_timer_t *t);
+
+int lobby_init(struct server *srv)
+{
+	hmap_init(&srv->rooms);
+	hmap_init(&srv->players);
+	hmap_init(&srv->players_by_id);
+	hmap_init(&srv->addrs);
+	uv_timer_init(srv->loop, &srv->lobby_timer);
+	srv->lobby_timer.data = srv;
+	return store_players_load(srv->store, load_cb, srv);
+}
+
+void lobby_finish(struct server *srv)
+{
+	struct player *p;
+	struct room *r;
+	void *a;
+	size_t pos = 0;
+
+	while ((r = hmap_next(&srv->rooms, &pos)))
+		room_destroy(r); /* frees once the handles close */
+	pos = 0;
+	while ((p = hmap_next(&srv->players_by_id, &pos))) {
+		free(p->rooms);
+		free(p);
+	}
+	pos = 0;
+	while ((a = hmap_next(&srv->addrs, &pos)))
+		free(a);
+	hmap_finish(&srv->rooms);
+	hmap_finish(&srv->players);
+	hmap_finish(&srv->players_by_id);
+	hmap_finish(&srv->addrs);
+}
+
+static void token_hash(const char *token, char out[65])
+{
+	uint8_t h[RULES_SHA256_SIZE];
+
+	rules_sha256(token, strlen(token), h);
+	util_hex(h, sizeof(h), out);
+}
+
+/*
+ * Resumes the player whose token this is, or creates one (unknown or absent
+ * token). Writes the player's token into token_out. NULL on failure.
+ */
+struct player *lobby_player_hello(struct server *srv, const char *token, const char *name,
+				  char *token_out, size_t token_out_size)
+{
+	uint8_t raw[24];
+	char hash[65], id[16];
+	struct player *p = NULL;
+
+	if (token) {
+		token_hash(token, hash);
+		p = hmap_get(&srv->players, hash);
+	}
+	if (p) {
+		snprintf(token_out, token_out_size, "%s", token);
+		if (strcmp(p->name, name)) {
+			snprintf(p->name, sizeof(p->name), "%s", name);
+			store_player_save(srv->store, p->id, p->token_hash, p->name);
+		}
+		return p;
+	}
+	if (util_random(raw, sizeof(raw)) || util_random_id("p", 12, id) || token_out_size < 49)
+		return NULL;
+	util_hex(raw, sizeof(raw), token_out);
+	token_hash(token_out, hash);
+	p = player_add(srv, id, hash, name);
+	if (!p)
+		return NULL;
+	srv->metrics.players_created++;
+	store_player_save(srv->store, p->id, p->token_hash, p->name);
+	return p;
+}
+
+void lobby_player_add_room(struct player *p, struct room *r)
+{
+	int i;
+
+	for (i = 0; i < p->nrooms; i++)
+		if (p->rooms[i] == r)
+			return;
+	if (p->nrooms == p->caprooms) {
+		int cap = p->caprooms ? p->caprooms * 2 : 4;
+		struct room **rooms = realloc(p->rooms, (size_t)cap * sizeof(*rooms));
+
+		if (!rooms)
+			return;
+		p->rooms = rooms;
+		p->caprooms = cap;
+	}
+	p->rooms[p->nrooms++] = r;
+}
+
+void lobby_player_del_room(struct player *p, struct room *r)
+{
+	int i;
+
+	for (i = 0; i < p->nrooms; i++)
+		if (p->rooms[i] == r) {
+			p->rooms[i] = p->rooms[--p->nrooms];
+			return;
+		}
+}
+
+static int cmp_newest(const void *a, const void *b)
+{
+	const struct room *ra = *(struct room *const *)a, *rb = *(struct room *const *)b;
+
+	return ra->created_at < rb->created_at ? 1 : ra->created_at > rb->created_at ? -1 : strcmp(ra->id, rb->id);
+}
+
+/* Every live room's summary, newest first (a new reference). */
+json_t *lobby_rooms_json(struct server *srv)
+{
+	struct room **list = malloc((srv->rooms.len + 1) * sizeof(*list));
+	json_t *arr = json_array();
+	struct room *r;
+	size_t pos = 0, n = 0, i;
+
+	if (!list || !arr) {
+		free(list);
+		return arr;
+	}
+	while ((r = hmap_next(&srv->rooms, &pos)))
+		if (!r->dead)
+			list[n++] = r;
+	qsort(list, n, sizeof(*list), cmp_newest);
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, room_summary(list[i]));
+	free(list);
+	return arr;
+}
+
+void lobby_subscribe(struct server *srv, struct session *s)
+{
+	if (s->lobby_sub)
+		return;
+	s->lobby_sub = true;
+	s->lobby_prev = NULL;
+	s->lobby_next = srv->lobby_subs;
+	if (srv->lobby_subs)
+		srv->lobby_subs->lobby_prev = s;
+	srv->lobby_subs = s;
+}
+
+void lobby_unsubscribe(struct server *srv, struct session *s)
+{
+	if (!s->lobby_sub)
+		return;
+	if (s->lobby_prev)
+		s->lobby_prev->lobby_next = s->lobby_next;
+	else
+		srv->lobby_subs = s->lobby_next;
+	if (s->lobby_next)
+		s->lobby_next->lobby_prev = s->lobby_prev;
+	s->lobby_sub = false;
+}
+
+static void lobby_push_cb(uv_timer_t *t)
+{
+	struct server *srv = t->data;
+	struct session *s, *next;
+	json_t *j;
+	struct buf *b;
+
+	srv->lobby_dirty = false;
+	srv->lobby_pushed_ms = util_now_ms();
+	if (!srv->lobby_subs)
+		return;
+	j = wire_rooms_new(lobby_rooms_json(srv), NULL);
+	b = j ? buf_from_json(j) : NULL;
+	json_decref(j);
+	for (s = srv->lobby_subs; b && s; s = next) {
+		next = s->lobby_next;
+		session_send(s, b);
+	}
+	buf_unref(b);
+}
+
+/* The lobby changed: push it within a second (throttled). */
+void lobby_changed(struct server *srv)
+{
+	int64_t wait;
+
+	if (srv->lobby_dirty || srv->stopping)
+		return;
+	srv->lobby_dirty = true;
+	wait = 1000 - (util_now_ms() - srv->lobby_pushed_ms);
+	uv_timer_start(&srv->lobby_timer, lobby_push_cb, wait > 0 ? (uint64_t)wait : 0, 0);
+}

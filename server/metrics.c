@@ -1,0 +1,144 @@
+/*
+ * metrics.c: Prometheus text exposition of the server's counters and gauges.
+ * Rendering is O(metrics), not O(rooms) or O(connections): gauges are kept as
+ * counts by the modules that own them.
+ */
+#include "metrics.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "server.h"
+#include "store.h"
+
+static const double bucket_s[METRICS_BUCKETS] = {
+	0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25,
+};
+
+void metrics_observe_broadcast(struct metrics *m, uint64_t ns)
+{
+	double s = (double)ns / 1e9;
+	int i;
+
+	for (i = 0; i < METRICS_BUCKETS; i++)
+		if (s <= bucket_s[i])
+			m->broadcast_le[i]++;
+	m->broadcast_count++;
+	m->broadcast_sum_s += s;
+}
+
+struct out {
+	char *p;
+	size_t len, cap;
+	int failed;
+};
+
+static void emit(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void emit(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->failed)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(o->p + o->len, o->cap - o->len, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			o->failed = 1;
+			return;
+		}
+		if ((size_t)n < o->cap - o->len) {
+			o->len += (size_t)n;
+			return;
+		}
+		char *np = realloc(o->p, o->cap * 2 + (size_t)n);
+
+		if (!np) {
+			o->failed = 1;
+			return;
+		}
+		o->p = np;
+		o->cap = o->cap * 2 + (size_t)n;
+	}
+}
+
+static void counter(struct out *o, const char *name, const char *help, uint64_t v)
+{
+	emit(o, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", name, help, name, name,
+	     (unsigned long long)v);
+}
+
+static void gauge(struct out *o, const char *name, const char *help, double v)
+{
+	emit(o, "# HELP %s %s\n# TYPE %s gauge\n%s %.17g\n", name, help, name, name, v);
+}
+
+static void render_errors(struct out *o, const struct metrics *m)
+{
+	int i;
+
+	emit(o, "# HELP quinteto_errors_total Error replies sent, by protocol code.\n"
+		"# TYPE quinteto_errors_total counter\n");
+	for (i = 1; i < WIRE_E_COUNT_; i++)
+		emit(o, "quinteto_errors_total{code=\"%s\"} %llu\n", wire_error_code(i),
+		     (unsigned long long)m->errors[i]);
+}
+
+static void render_histogram(struct out *o, const struct metrics *m)
+{
+	int i;
+
+	emit(o, "# HELP quinteto_move_broadcast_seconds From an act's arrival to its state queued for every member.\n"
+		"# TYPE quinteto_move_broadcast_seconds histogram\n");
+	for (i = 0; i < METRICS_BUCKETS; i++)
+		emit(o, "quinteto_move_broadcast_seconds_bucket{le=\"%g\"} %llu\n", bucket_s[i],
+		     (unsigned long long)m->broadcast_le[i]);
+	emit(o, "quinteto_move_broadcast_seconds_bucket{le=\"+Inf\"} %llu\n",
+	     (unsigned long long)m->broadcast_count);
+	emit(o, "quinteto_move_broadcast_seconds_sum %.9f\nquinteto_move_broadcast_seconds_count %llu\n",
+	     m->broadcast_sum_s, (unsigned long long)m->broadcast_count);
+}
+
+char *metrics_render(struct server *srv, size_t *len)
+{
+	const struct metrics *m = &srv->metrics;
+	struct out o = {malloc(4096), 0, 4096, 0};
+
+	if (!o.p)
+		return NULL;
+	gauge(&o, "quinteto_connections", "Open WebSocket connections.", (double)srv->nsessions);
+	gauge(&o, "quinteto_rooms", "Live rooms.", (double)srv->rooms.len);
+	gauge(&o, "quinteto_players_known", "Player identities known.", (double)srv->players.len);
+	gauge(&o, "quinteto_frames_alive", "Outbound frames referenced by write queues.", (double)buf_live);
+	gauge(&o, "quinteto_store_queue", "Jobs waiting for the database thread.", (double)store_queue_depth(srv->store));
+	gauge(&o, "quinteto_uptime_seconds", "Seconds since start.", (double)(util_now_ms() - srv->started_ms) / 1000.0);
+	counter(&o, "quinteto_ws_opened_total", "WebSocket connections accepted.", m->ws_opened);
+	counter(&o, "quinteto_ws_closed_total", "WebSocket connections closed.", m->ws_closed);
+	counter(&o, "quinteto_http_requests_total", "HTTP API requests.", m->http_requests);
+	counter(&o, "quinteto_messages_in_total", "Client messages received.", m->messages_in);
+	counter(&o, "quinteto_messages_out_total", "Server messages queued.", m->messages_out);
+	counter(&o, "quinteto_bytes_out_total", "Bytes of server messages written.", m->bytes_out);
+	counter(&o, "quinteto_actions_total", "Actions accepted (humans and bots).", m->actions);
+	counter(&o, "quinteto_bot_actions_total", "Actions played by bots.", m->bot_actions);
+	counter(&o, "quinteto_matches_started_total", "Matches started.", m->matches_started);
+	counter(&o, "quinteto_matches_finished_total", "Matches finished.", m->matches_finished);
+	counter(&o, "quinteto_archive_writes_total", "Matches written to the archive.", m->archive_ok);
+	counter(&o, "quinteto_archive_failures_total", "Archive writes that failed.", m->archive_failed);
+	counter(&o, "quinteto_players_created_total", "New player identities.", m->players_created);
+	counter(&o, "quinteto_slow_consumers_dropped_total", "Connections dropped for a full write queue.", m->slow_dropped);
+	counter(&o, "quinteto_rate_limited_total", "Messages answered rate_limited.", m->rate_limited);
+	counter(&o, "quinteto_closed_too_large_total", "Connections closed 1009.", m->closed_too_large);
+	counter(&o, "quinteto_closed_binary_total", "Connections closed 1003.", m->closed_binary);
+	render_errors(&o, m);
+	render_histogram(&o, m);
+	if (o.failed) {
+		free(o.p);
+		return NULL;
+	}
+	*len = o.len;
+	return o.p;
+}

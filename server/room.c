@@ -1,0 +1,289 @@
+/*
+ * room.c: one room hosts one match. Seats fill while `waiting`; the match
+ * starts by itself when every seat is taken, from the match seed of
+ * protocol.md (server_seed committed at creation, client seeds added at the
+ * start). Every change is serialised once: the spectators' frame and one
+ * frame per seat to act (with its `legal`), shared by all the recipients'
+ * write queues. Actions go through the rules core only. A finished match is
+ * handed to the store (its own thread) whole.
+ *
+ * Invariants: r->match.ply == r->nlog while playing or finished; the cached
+ * frames are NULL or match the current state.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+#include "store.h"
+
+static struct rules_action legal_buf[RULES_MAX_LEGAL]; /* loop thread only */
+
+static void cache_clear(struct room *r)
+{
+	int i;
+
+	buf_unref(r->cache_all);
+	r->cache_all = NULL;
+	for (i = 0; i < RULES_MAX_SEATS; i++) {
+		buf_unref(r->cache_seat[i]);
+		r->cache_seat[i] = NULL;
+	}
+}
+
+int room_new(struct server *srv, const struct rules_game *g, const struct wire_game *codec,
+	     const struct wire_room_options *ropt, const struct rules_options *gopt, struct room **out)
+{
+	static const uint8_t zero_seed[RULES_SEED_SIZE];
+	struct room *r = calloc(1, sizeof(*r));
+	uint8_t commit[RULES_SHA256_SIZE];
+	int err;
+
+	if (!r)
+		return -ENOMEM;
+	r->srv = srv;
+	r->game = g;
+	r->codec = codec;
+	r->ropt = *ropt;
+	r->gopt = *gopt;
+	if (rules_match_start(&r->match, g, zero_seed, gopt)) { /* the preview */
+		free(r);
+		return WIRE_E_BAD_OPTIONS;
+	}
+	do {
+		err = util_random_id("", 10, r->id);
+	} while (!err && hmap_get(&srv->rooms, r->id));
+	if (err || util_random(r->server_seed, sizeof(r->server_seed)) ||
+	    util_random(&r->bot_rng, sizeof(r->bot_rng)) || hmap_put(&srv->rooms, r->id, r)) {
+		free(r);
+		return -EIO;
+	}
+	r->bot_rng |= 1;
+	rules_sha256(r->server_seed, sizeof(r->server_seed), commit);
+	util_hex(commit, sizeof(commit), r->commit);
+	util_hex(r->server_seed, sizeof(r->server_seed), r->server_seed_hex);
+	r->created_at = r->idle_since = util_now_ms();
+	uv_timer_init(srv->loop, &r->bot_timer);
+	r->bot_timer.data = r;
+	*out = r;
+	return 0;
+}
+
+static void room_closed_cb(uv_handle_t *h)
+{
+	room_free(h->data);
+}
+
+/* Frees what the room owns; called once its timer handle has closed. */
+void room_free(struct room *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	cache_clear(r);
+	for (i = 0; i < r->nlog; i++) {
+		free(r->log[i].action);
+		free(r->log[i].outcome);
+	}
+	free(r->log);
+	free(r);
+}
+
+/* Removes the room from the server and frees it once its handle is closed. */
+void room_destroy(struct room *r)
+{
+	int i;
+
+	if (r->dead)
+		return;
+	r->dead = true;
+	while (r->members)
+		room_member_del(r, r->members->s);
+	for (i = 0; i < r->game->seats; i++)
+		if (r->seats[i].player)
+			lobby_player_del_room(r->seats[i].player, r);
+	hmap_del(&r->srv->rooms, r->id);
+	uv_close((uv_handle_t *)&r->bot_timer, room_closed_cb);
+	lobby_changed(r->srv);
+}
+
+/* --- members ------------------------------------------------------------- */
+
+bool room_is_member(struct room *r, struct session *s)
+{
+	struct member *m;
+
+	for (m = s->members; m; m = m->sess_next)
+		if (m->r == r)
+			return true;
+	return false;
+}
+
+bool room_member_add(struct room *r, struct session *s)
+{
+	struct member *m;
+
+	if (room_is_member(r, s) || !(m = calloc(1, sizeof(*m))))
+		return false;
+	m->s = s;
+	m->r = r;
+	m->room_next = r->members;
+	if (r->members)
+		r->members->room_prev = m;
+	r->members = m;
+	m->sess_next = s->members;
+	s->members = m;
+	r->nmembers++;
+	return true;
+}
+
+void room_member_del(struct room *r, struct session *s)
+{
+	struct member **pp, *m = NULL;
+
+	for (pp = &s->members; *pp; pp = &(*pp)->sess_next)
+		if ((*pp)->r == r) {
+			m = *pp;
+			*pp = m->sess_next;
+			break;
+		}
+	if (!m)
+		return;
+	if (m->room_prev)
+		m->room_prev->room_next = m->room_next;
+	else
+		r->members = m->room_next;
+	if (m->room_next)
+		m->room_next->room_prev = m->room_prev;
+	r->nmembers--;
+	if (!r->nmembers)
+		r->idle_since = util_now_ms();
+	free(m);
+}
+
+int room_seat_of(struct room *r, struct player *p)
+{
+	int i;
+
+	if (!p)
+		return -1;
+	for (i = 0; i < r->game->seats; i++)
+		if (r->seats[i].player == p)
+			return i;
+	return -1;
+}
+
+/* --- state --------------------------------------------------------------- */
+
+static const char *status_name(enum room_status s)
+{
+	return s == ROOM_WAITING ? "waiting" : s == ROOM_PLAYING ? "playing" : "finished";
+}
+
+static void wire_room_fill(struct room *r, struct wire_room *w)
+{
+	int i;
+
+	memset(w, 0, sizeof(*w));
+	w->id = r->id;
+	w->game = r->game;
+	w->codec = r->codec;
+	w->status = status_name(r->status);
+	w->match = &r->match;
+	for (i = 0; i < r->game->seats; i++) {
+		const struct room_seat *st = &r->seats[i];
+
+		w->seats[i].name = st->player ? st->player->name : st->bot ? st->bot_name : NULL;
+		w->seats[i].bot = st->bot;
+		w->seats[i].connected = st->bot || (st->player && st->player->nsessions > 0);
+	}
+	w->room_options = &r->ropt;
+	w->has_last = r->has_last;
+	w->last_seat = r->last_seat;
+	w->last_action = r->last_action;
+	w->last_outcome = r->last_outcome;
+	w->commit = r->commit;
+	w->created_at = r->created_at;
+	if (r->status == ROOM_FINISHED) {
+		w->server_seed = r->server_seed_hex;
+		for (i = 0; i < r->game->seats; i++)
+			w->client_seeds[i] = r->seats[i].has_seed ? r->seats[i].client_seed : "";
+	}
+}
+
+json_t *room_summary(struct room *r)
+{
+	struct wire_room w;
+	struct member *m;
+
+	wire_room_fill(r, &w);
+	for (m = r->members; m; m = m->room_next)
+		if (room_seat_of(r, m->s->player) < 0)
+			w.watchers++;
+	return wire_room_summary_new(&w);
+}
+
+/* Builds the shared frames of the current state if they are not cached. */
+static void cache_build(struct room *r)
+{
+	struct wire_room w;
+	uint8_t to_act[RULES_MAX_SEATS];
+	json_t *st;
+	int i, n = 0;
+
+	if (r->cache_all)
+		return;
+	wire_room_fill(r, &w);
+	st = wire_state_new(&w);
+	if (!st)
+		return;
+	r->cache_all = buf_from_json(st);
+	if (r->status == ROOM_PLAYING)
+		n = rules_to_act(&r->match, to_act);
+	for (i = 0; i < n; i++) {
+		int seat = to_act[i], k;
+
+		if (!r->seats[seat].player)
+			continue; /* bots read the rules core directly */
+		k = rules_legal_actions(&r->match, seat, legal_buf, RULES_MAX_LEGAL);
+		json_object_set_new(st, "legal", wire_legal_new(r->codec, legal_buf, k));
+		r->cache_seat[seat] = buf_from_json(st);
+	}
+	json_decref(st);
+}
+
+static struct buf *frame_for(struct room *r, struct session *s)
+{
+	int seat = room_seat_of(r, s->player);
+
+	if (seat >= 0 && r->cache_seat[seat])
+		return r->cache_seat[seat];
+	return r->cache_all;
+}
+
+void room_send_state(struct room *r, struct session *s)
+{
+	cache_build(r);
+	session_send(s, frame_for(r, s));
+}
+
+void room_broadcast(struct room *r)
+{
+	struct member *m, *next;
+
+	cache_clear(r);
+	cache_build(r);
+	for (m = r->members; m; m = next) {
+		next = m->room_next; /* a send may drop a slow session, not its membership */
+		session_send(m->s, frame_for(r, m->s));
+	}
+}
+
+void room_connected_changed(struct room *r)
+{
+	room_broadcast(r);
+	lobby_changed(r->srv);
+}
+
+

@@ -1,0 +1,366 @@
+/*
+ * room_play.c: what changes a room: taking and leaving seats, bots, the
+ * start of the match, actions, resignation, chat, the end of the match and
+ * its archive record, autoroll, and housekeeping. Each public function
+ * returns 0 or a WIRE_E_* code with the room untouched; callers broadcast
+ * with room_changed() after a success.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+#include "store.h"
+
+static struct rules_action legal_buf[RULES_MAX_LEGAL]; /* loop thread only */
+
+static int free_seat(const struct room *r)
+{
+	int i;
+
+	for (i = 0; i < r->game->seats; i++)
+		if (!r->seats[i].taken)
+			return i;
+	return -1;
+}
+
+static int seat_check(const struct room *r, int seat, int *out)
+{
+	if (r->status == ROOM_FINISHED)
+		return WIRE_E_GAME_OVER;
+	if (r->status != ROOM_WAITING)
+		return WIRE_E_ROOM_FULL;
+	if (seat >= 0) {
+		if (r->seats[seat].taken)
+			return WIRE_E_SEAT_TAKEN;
+		*out = seat;
+		return 0;
+	}
+	*out = free_seat(r);
+	return *out < 0 ? WIRE_E_ROOM_FULL : 0;
+}
+
+static void room_start(struct room *r)
+{
+	const char *seeds[RULES_MAX_SEATS];
+	uint8_t match_seed[RULES_SEED_SIZE];
+	int i;
+
+	for (i = 0; i < r->game->seats; i++)
+		seeds[i] = r->seats[i].has_seed ? r->seats[i].client_seed : NULL;
+	rules_match_seed(r->server_seed, seeds, r->game->seats, match_seed);
+	if (rules_match_start(&r->match, r->game, match_seed, &r->gopt))
+		util_log(LOG_ERROR, "room %s: options rejected at the start", r->id); /* checked at create */
+	r->status = ROOM_PLAYING;
+	r->started_at = util_now_ms();
+	r->srv->metrics.matches_started++;
+}
+
+static void start_if_full(struct room *r)
+{
+	if (free_seat(r) < 0)
+		room_start(r);
+}
+
+int room_join(struct room *r, struct player *p, int seat, const char *client_seed, int *seat_out)
+{
+	struct room_seat *st;
+	int err;
+
+	if (room_seat_of(r, p) >= 0)
+		return WIRE_E_ALREADY_SEATED;
+	err = seat_check(r, seat, &seat);
+	if (err)
+		return err;
+	st = &r->seats[seat];
+	memset(st, 0, sizeof(*st));
+	st->taken = true;
+	st->player = p;
+	if (client_seed) {
+		st->has_seed = true;
+		snprintf(st->client_seed, sizeof(st->client_seed), "%s", client_seed);
+	}
+	lobby_player_add_room(p, r);
+	*seat_out = seat;
+	start_if_full(r);
+	return 0;
+}
+
+int room_add_bot(struct room *r, int seat, int *seat_out)
+{
+	struct room_seat *st;
+	int err = seat_check(r, seat, &seat);
+
+	if (err)
+		return err;
+	st = &r->seats[seat];
+	memset(st, 0, sizeof(*st));
+	st->taken = true;
+	st->bot = true;
+	snprintf(st->bot_name, sizeof(st->bot_name), "Random bot %d", seat + 1);
+	*seat_out = seat;
+	start_if_full(r);
+	return 0;
+}
+
+int room_leave(struct room *r, struct player *p, bool *changed)
+{
+	int seat = room_seat_of(r, p);
+
+	*changed = false;
+	if (seat < 0)
+		return WIRE_E_NOT_IN_ROOM;
+	if (r->status == ROOM_WAITING) { /* before the start the seat is freed */
+		memset(&r->seats[seat], 0, sizeof(r->seats[seat]));
+		lobby_player_del_room(p, r);
+		*changed = true;
+	} /* during a match it stays held for reconnection */
+	return 0;
+}
+
+static char *dump(json_t *j)
+{
+	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+
+	json_decref(j);
+	return s ? s : strdup("null");
+}
+
+static struct store_match *archive_record(struct room *r)
+{
+	struct store_match *m = calloc(1, sizeof(*m));
+	struct rules_result res;
+	json_t *seeds = json_array();
+	int i;
+
+	if (!m)
+		return NULL;
+	rules_result(&r->match, &res);
+	m->id = strdup(r->id);
+	m->game = strdup(r->game->id);
+	m->options = dump(wire_options_encode(r->codec, &r->ropt, &r->gopt));
+	m->commit = strdup(r->commit);
+	m->server_seed = strdup(r->server_seed_hex);
+	for (i = 0; i < r->game->seats; i++)
+		json_array_append_new(seeds, json_string(r->seats[i].has_seed ? r->seats[i].client_seed : ""));
+	m->client_seeds = dump(seeds);
+	m->result = dump(r->codec->result_encode(&res));
+	m->started_at = r->started_at;
+	m->ended_at = r->ended_at;
+	m->seats = calloc((size_t)r->game->seats, sizeof(*m->seats));
+	m->actions = calloc(r->nlog ? r->nlog : 1, sizeof(*m->actions));
+	if (!m->seats || !m->actions) {
+		store_match_free(m);
+		return NULL;
+	}
+	m->nseats = r->game->seats;
+	for (i = 0; i < m->nseats; i++) {
+		const struct room_seat *st = &r->seats[i];
+
+		m->seats[i].seat = i;
+		m->seats[i].role = strdup(r->game->roles[i]);
+		m->seats[i].name = strdup(st->player ? st->player->name : st->bot_name);
+		m->seats[i].bot = st->bot;
+		m->seats[i].player_id = st->player ? strdup(st->player->id) : NULL;
+		m->seats[i].client_seed = strdup(st->has_seed ? st->client_seed : "");
+	}
+	for (m->nactions = 0; m->nactions < r->nlog; m->nactions++) {
+		struct store_action *a = &m->actions[m->nactions];
+
+		a->ply = (int)m->nactions;
+		a->seat = r->log[m->nactions].seat;
+		a->at = r->log[m->nactions].at;
+		a->action = strdup(r->log[m->nactions].action);
+		a->outcome = strdup(r->log[m->nactions].outcome);
+	}
+	return m;
+}
+
+static void archived_cb(void *ctx, int ok)
+{
+	struct server *srv = ctx;
+
+	if (ok)
+		srv->metrics.archive_ok++;
+	else
+		srv->metrics.archive_failed++;
+}
+
+static void room_finish(struct room *r)
+{
+	struct store_match *m;
+
+	r->status = ROOM_FINISHED;
+	r->ended_at = util_now_ms();
+	r->srv->metrics.matches_finished++;
+	uv_timer_stop(&r->bot_timer);
+	m = archive_record(r);
+	if (!m) {
+		util_log(LOG_ERROR, "room %s: out of memory building the archive record", r->id);
+		r->srv->metrics.archive_failed++;
+		return;
+	}
+	store_match_save(r->srv->store, m, archived_cb, r->srv);
+}
+
+static int log_append(struct room *r, int seat, const struct rules_action *a,
+		      const union rules_outcome *o)
+{
+	struct room_log *e;
+
+	if (r->nlog == r->caplog) {
+		size_t cap = r->caplog ? r->caplog * 2 : 64;
+		struct room_log *p = realloc(r->log, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		r->log = p;
+		r->caplog = cap;
+	}
+	e = &r->log[r->nlog];
+	e->seat = seat;
+	e->at = util_now_ms();
+	e->action = dump(r->codec->action_encode(a));
+	e->outcome = dump(r->codec->outcome_encode(&r->match, a, o));
+	if (!e->action || !e->outcome) {
+		free(e->action);
+		free(e->outcome);
+		return -ENOMEM;
+	}
+	r->nlog++;
+	return 0;
+}
+
+/* Applies an action through the rules core and records it. 0 or a RULES_E_* code. */
+int room_apply(struct room *r, int seat, const struct rules_action *a)
+{
+	struct rules_match before = r->match;
+	union rules_outcome o;
+	struct rules_result res;
+	int err;
+
+	err = rules_apply(&r->match, seat, a, &o);
+	if (err)
+		return err;
+	if (log_append(r, seat, a, &o)) {
+		r->match = before; /* nothing is half-recorded */
+		return -ENOMEM;
+	}
+	r->has_last = true;
+	r->last_seat = seat;
+	r->last_action = *a;
+	r->last_outcome = o;
+	r->srv->metrics.actions++;
+	rules_result(&r->match, &res);
+	if (res.over)
+		room_finish(r);
+	return 0;
+}
+
+int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action, const char **why)
+{
+	struct rules_action a;
+	int seat = room_seat_of(r, p), err;
+
+	if (seat < 0)
+		return *why = "you hold no seat in this room", WIRE_E_NOT_IN_ROOM;
+	if (r->status == ROOM_FINISHED)
+		return *why = "the match is over", WIRE_E_GAME_OVER;
+	if (r->status == ROOM_WAITING)
+		return *why = "the match has not started", WIRE_E_NOT_YOUR_TURN;
+	if (ply != (int64_t)r->match.ply)
+		return *why = "ply is not the room's current ply", WIRE_E_STALE_PLY;
+	if (!rules_seat_to_act(&r->match, seat))
+		return *why = "it is not your turn", WIRE_E_NOT_YOUR_TURN;
+	memset(&a, 0, sizeof(a));
+	if (r->codec->action_decode(action, &a))
+		return *why = "not an action of this game", WIRE_E_ILLEGAL_ACTION;
+	err = room_apply(r, seat, &a);
+	if (err == -ENOMEM)
+		return *why = "out of memory", WIRE_E_INTERNAL;
+	if (err)
+		return *why = "not one of your legal actions now", WIRE_E_ILLEGAL_ACTION;
+	room_changed(r);
+	return 0;
+}
+
+int room_resign(struct room *r, struct player *p, const char **why)
+{
+	union rules_outcome o;
+	struct rules_result res;
+	int seat = room_seat_of(r, p);
+
+	if (seat < 0)
+		return *why = "you hold no seat in this room", WIRE_E_NOT_IN_ROOM;
+	if (r->status == ROOM_FINISHED)
+		return *why = "the match is over", WIRE_E_GAME_OVER;
+	if (r->status == ROOM_WAITING)
+		return *why = "the match has not started: use leave", WIRE_E_BAD_MESSAGE;
+	if (rules_resign(&r->match, seat, RULES_REASON_RESIGN, &o))
+		return *why = "cannot resign now", WIRE_E_GAME_OVER;
+	rules_result(&r->match, &res);
+	if (res.over)
+		room_finish(r);
+	room_changed(r);
+	return 0;
+}
+
+void room_chat(struct room *r, int seat, const char *name, const char *text)
+{
+	json_t *j = wire_chat_new(r->id, seat, name, text, util_now_ms());
+	struct buf *b = j ? buf_from_json(j) : NULL;
+	struct member *m, *next;
+
+	json_decref(j);
+	for (m = r->members; b && m; m = next) {
+		next = m->room_next;
+		session_send(m->s, b);
+	}
+	buf_unref(b);
+}
+
+/* With autoroll, plays {"roll":true} for a human seat whose only legal action it is. */
+static bool autoroll_step(struct room *r)
+{
+	uint8_t to_act[RULES_MAX_SEATS];
+	int i, n;
+
+	if (!r->ropt.autoroll || r->status != ROOM_PLAYING)
+		return false;
+	n = rules_to_act(&r->match, to_act);
+	for (i = 0; i < n; i++) {
+		int seat = to_act[i];
+		json_t *j;
+		bool roll;
+
+		if (!r->seats[seat].player || rules_legal_actions(&r->match, seat, legal_buf, 2) != 1)
+			continue;
+		j = r->codec->action_encode(&legal_buf[0]);
+		roll = j && json_is_true(json_object_get(j, "roll")) && json_object_size(j) == 1;
+		json_decref(j);
+		if (roll && !room_apply(r, seat, &legal_buf[0]))
+			return true;
+	}
+	return false;
+}
+
+/* After any change: broadcast it, play autorolls (each broadcast too), wake the bots. */
+void room_changed(struct room *r)
+{
+	do
+		room_broadcast(r);
+	while (autoroll_step(r));
+	lobby_changed(r->srv);
+	bot_schedule(r);
+}
+
+void room_housekeep(struct room *r, int64_t now)
+{
+	const struct config *c = &r->srv->cfg;
+
+	if (r->status == ROOM_FINISHED && now - r->ended_at > (int64_t)c->finished_room_ttl_s * 1000)
+		room_destroy(r);
+	else if (r->status == ROOM_WAITING && !r->nmembers &&
+		 now - r->idle_since > (int64_t)c->idle_room_ttl_s * 1000)
+		room_destroy(r);
+}

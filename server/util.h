@@ -1,0 +1,56 @@
+/*
+ * util.h: small helpers the server modules share: a string-keyed hash map,
+ * secure random bytes, hex, clocks and logging.
+ *
+ * The hash map stores borrowed keys (the value owns its key's memory) and
+ * never allocates per lookup. Logging writes one line to stderr.
+ */
+#ifndef QUINTETO_UTIL_H
+#define QUINTETO_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hmap_entry {
+	const char *key; /* borrowed from the value; NULL = empty; TOMBSTONE = deleted */
+	void *value;
+};
+
+struct hmap {
+	struct hmap_entry *slots;
+	size_t cap;  /* power of two */
+	size_t len;  /* live entries */
+	size_t used; /* live + tombstones */
+};
+
+/* Initialises an empty map; no allocation until the first insert. */
+void hmap_init(struct hmap *m);
+/* Frees the slot array (not the values). */
+void hmap_finish(struct hmap *m);
+/* Value for key, or NULL. */
+void *hmap_get(const struct hmap *m, const char *key);
+/* Inserts or replaces; `key` must live as long as the entry. 0 or -ENOMEM. */
+int hmap_put(struct hmap *m, const char *key, void *value);
+/* Removes key if present; returns its value or NULL. */
+void *hmap_del(struct hmap *m, const char *key);
+/* Iteration: start with *pos = 0; returns NULL at the end. */
+void *hmap_next(const struct hmap *m, size_t *pos);
+
+/* Fills buf with n bytes from the OS's secure source. 0 or -errno. */
+int util_random(void *buf, size_t n);
+/* Lowercase hex of n bytes into out (2n+1 bytes). */
+void util_hex(const uint8_t *in, size_t n, char *out);
+/* A random identifier: prefix + n base32 characters, into out (size >= strlen(prefix)+n+1). */
+int util_random_id(const char *prefix, size_t n, char *out);
+/* Wall clock, Unix milliseconds. */
+int64_t util_now_ms(void);
+/* Monotonic clock, nanoseconds. */
+uint64_t util_mono_ns(void);
+
+enum { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+extern int util_log_level;
+/* Logs one line "LEVEL message" to stderr. */
+void util_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
