@@ -230,3 +230,53 @@ void lobby_changed(struct server *srv)
 	wait = 1000 - (util_now_ms() - srv->lobby_pushed_ms);
 	uv_timer_start(&srv->lobby_timer, lobby_push_cb, wait > 0 ? (uint64_t)wait : 0, 0);
 }
+
+/* --- restart: the live journal -------------------------------------------- */
+
+static int seat_row(void *ctx, int n, const char *const *c)
+{
+	return room_restore_seat(ctx, atoi(c[0]), c[1], c[2]);
+}
+
+static int action_row(void *ctx, int n, const char *const *c)
+{
+	return room_restore_action(ctx, atoi(c[0]), atoi(c[1]), c[2], c[3], strtoll(c[4], NULL, 10));
+}
+
+static int room_row(void *ctx, int n, const char *const *c)
+{
+	struct server *srv = ctx;
+	struct room *r;
+
+	if (!c[0] || !c[1] || !c[2] || !c[3] || !c[4] ||
+	    room_restore(srv, c[0], c[1], c[2], c[3], strtoll(c[4], NULL, 10), &r)) {
+		util_log(LOG_ERROR, "restore: room %s: unusable journal record, kept for inspection",
+			 c[0] ? c[0] : "?");
+		return 0;
+	}
+	if (store_query(srv->store, "SELECT seat, player_id, client_seed FROM live_seats WHERE room_id = ?1 "
+				    "ORDER BY seat", r->id, seat_row, r) ||
+	    store_query(srv->store, "SELECT ply, seat, action, outcome, at FROM live_actions "
+				    "WHERE room_id = ?1 ORDER BY ply", r->id, action_row, r)) {
+		util_log(LOG_ERROR, "restore: room %s does not replay; its journal is kept for inspection",
+			 r->id);
+		r->restoring = true; /* keep the journal */
+		room_destroy(r);
+		return 0;
+	}
+	if (r->status == ROOM_PLAYING)
+		r->started_at = r->nlog ? r->log[0].at : r->created_at;
+	bot_schedule(r);
+	return 0;
+}
+
+/* Rebuilds every journalled room (start-up, before store_start()). 0 or -EIO. */
+int lobby_restore(struct server *srv)
+{
+	int r = store_query(srv->store, "SELECT id, game, options, server_seed, created_at FROM live_rooms "
+					"ORDER BY created_at", NULL, room_row, srv);
+
+	if (!r && srv->rooms.len)
+		util_log(LOG_INFO, "restore: %zu room(s) resumed from the journal", srv->rooms.len);
+	return r;
+}

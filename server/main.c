@@ -95,6 +95,10 @@ int main(int argc, char **argv)
 		util_log(LOG_ERROR, "cannot load players from %s", srv.cfg.db_path);
 		return 1;
 	}
+	if (lobby_restore(&srv) || store_start(srv.store)) {
+		util_log(LOG_ERROR, "cannot resume the rooms journalled in %s", srv.cfg.db_path);
+		return 1;
+	}
 	handles_init(&srv);
 	if (net_start(&srv)) {
 		stop(&srv);

@@ -31,40 +31,124 @@ static void cache_clear(struct room *r)
 	}
 }
 
-int room_new(struct server *srv, const struct rules_game *g, const struct wire_game *codec,
-	     const struct wire_room_options *ropt, const struct rules_options *gopt, struct room **out)
+static struct room *room_alloc(struct server *srv, const struct rules_game *g,
+			       const struct wire_game *codec, const struct wire_room_options *ropt,
+			       const struct rules_options *gopt)
 {
 	static const uint8_t zero_seed[RULES_SEED_SIZE];
 	struct room *r = calloc(1, sizeof(*r));
-	uint8_t commit[RULES_SHA256_SIZE];
-	int err;
 
 	if (!r)
-		return -ENOMEM;
+		return NULL;
 	r->srv = srv;
 	r->game = g;
 	r->codec = codec;
 	r->ropt = *ropt;
 	r->gopt = *gopt;
-	if (rules_match_start(&r->match, g, zero_seed, gopt)) { /* the preview */
+	if (rules_match_start(&r->match, g, zero_seed, gopt) || /* the preview */
+	    util_random(&r->bot_rng, sizeof(r->bot_rng))) {
 		free(r);
-		return WIRE_E_BAD_OPTIONS;
-	}
-	do {
-		err = util_random_id("", 10, r->id);
-	} while (!err && hmap_get(&srv->rooms, r->id));
-	if (err || util_random(r->server_seed, sizeof(r->server_seed)) ||
-	    util_random(&r->bot_rng, sizeof(r->bot_rng)) || hmap_put(&srv->rooms, r->id, r)) {
-		free(r);
-		return -EIO;
+		return NULL;
 	}
 	r->bot_rng |= 1;
+	r->created_at = r->idle_since = util_now_ms();
+	return r;
+}
+
+/* Publishes the room: commit, registry, timer. 0 or -ENOMEM (then r is freed). */
+static int room_register(struct room *r)
+{
+	uint8_t commit[RULES_SHA256_SIZE];
+
+	if (hmap_put(&r->srv->rooms, r->id, r)) {
+		free(r);
+		return -ENOMEM;
+	}
 	rules_sha256(r->server_seed, sizeof(r->server_seed), commit);
 	util_hex(commit, sizeof(commit), r->commit);
 	util_hex(r->server_seed, sizeof(r->server_seed), r->server_seed_hex);
-	r->created_at = r->idle_since = util_now_ms();
-	uv_timer_init(srv->loop, &r->bot_timer);
+	uv_timer_init(r->srv->loop, &r->bot_timer);
 	r->bot_timer.data = r;
+	return 0;
+}
+
+static char *options_json(const struct room *r)
+{
+	json_t *o = wire_options_encode(r->codec, &r->ropt, &r->gopt);
+	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+
+	json_decref(o);
+	return s;
+}
+
+int room_new(struct server *srv, const struct rules_game *g, const struct wire_game *codec,
+	     const struct wire_room_options *ropt, const struct rules_options *gopt, struct room **out)
+{
+	struct room *r = room_alloc(srv, g, codec, ropt, gopt);
+	char *opts;
+	int err;
+
+	if (!r)
+		return WIRE_E_BAD_OPTIONS;
+	do {
+		err = util_random_id("", 10, r->id);
+	} while (!err && hmap_get(&srv->rooms, r->id));
+	if (err || util_random(r->server_seed, sizeof(r->server_seed))) {
+		free(r);
+		return -EIO;
+	}
+	err = room_register(r);
+	if (err)
+		return err;
+	opts = options_json(r);
+	store_live_room(srv->store, r->id, g->id, opts ? opts : "{}", r->server_seed_hex, r->created_at);
+	free(opts);
+	*out = r;
+	return 0;
+}
+
+static bool unhex(const char *s, uint8_t *out, size_t n)
+{
+	size_t i;
+
+	if (strlen(s) != 2 * n)
+		return false;
+	for (i = 0; i < 2 * n; i++) {
+		int v = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' : s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10 : -1;
+
+		if (v < 0)
+			return false;
+		out[i / 2] = (uint8_t)(i % 2 ? out[i / 2] | v : v << 4);
+	}
+	return true;
+}
+
+/* Re-creates a journalled room (start-up). 0, or -EINVAL for a record that makes no sense. */
+int room_restore(struct server *srv, const char *id, const char *game, const char *options,
+		 const char *seed_hex, int64_t created_at, struct room **out)
+{
+	const struct rules_game *g = rules_game_find(game);
+	const struct wire_game *codec = wire_game_find(game);
+	struct wire_room_options ropt;
+	struct rules_options gopt;
+	json_t *opts = json_loads(options, 0, NULL);
+	struct room *r = NULL;
+	char why[160];
+
+	if (g && codec && opts && strlen(id) <= WIRE_ROOM_ID_MAX &&
+	    !wire_options_decode(codec, opts, &ropt, &gopt, why, sizeof(why)))
+		r = room_alloc(srv, g, codec, &ropt, &gopt);
+	json_decref(opts);
+	if (!r)
+		return -EINVAL;
+	snprintf(r->id, sizeof(r->id), "%s", id);
+	r->created_at = created_at;
+	if (!unhex(seed_hex, r->server_seed, sizeof(r->server_seed))) {
+		free(r);
+		return -EINVAL;
+	}
+	if (room_register(r))
+		return -ENOMEM;
 	*out = r;
 	return 0;
 }
@@ -103,6 +187,8 @@ void room_destroy(struct room *r)
 	for (i = 0; i < r->game->seats; i++)
 		if (r->seats[i].player)
 			lobby_player_del_room(r->seats[i].player, r);
+	if (r->status != ROOM_FINISHED && !r->srv->stopping && !r->restoring)
+		store_live_drop(r->srv->store, r->id); /* abandoned; a finished one is archived */
 	hmap_del(&r->srv->rooms, r->id);
 	uv_close((uv_handle_t *)&r->bot_timer, room_closed_cb);
 	lobby_changed(r->srv);

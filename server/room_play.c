@@ -81,6 +81,7 @@ int room_join(struct room *r, struct player *p, int seat, const char *client_see
 		snprintf(st->client_seed, sizeof(st->client_seed), "%s", client_seed);
 	}
 	lobby_player_add_room(p, r);
+	store_live_seat(r->srv->store, r->id, seat, p->id, client_seed);
 	*seat_out = seat;
 	start_if_full(r);
 	return 0;
@@ -98,6 +99,7 @@ int room_add_bot(struct room *r, int seat, int *seat_out)
 	st->taken = true;
 	st->bot = true;
 	snprintf(st->bot_name, sizeof(st->bot_name), "Random bot %d", seat + 1);
+	store_live_seat(r->srv->store, r->id, seat, NULL, NULL);
 	*seat_out = seat;
 	start_if_full(r);
 	return 0;
@@ -113,6 +115,7 @@ int room_leave(struct room *r, struct player *p, bool *changed)
 	if (r->status == ROOM_WAITING) { /* before the start the seat is freed */
 		memset(&r->seats[seat], 0, sizeof(r->seats[seat]));
 		lobby_player_del_room(p, r);
+		store_live_seat_free(r->srv->store, r->id, seat);
 		*changed = true;
 	} /* during a match it stays held for reconnection */
 	return 0;
@@ -246,6 +249,9 @@ int room_apply(struct room *r, int seat, const struct rules_action *a)
 		r->match = before; /* nothing is half-recorded */
 		return -ENOMEM;
 	}
+	if (!r->restoring)
+		store_live_action(r->srv->store, r->id, (int)r->nlog - 1, seat, r->log[r->nlog - 1].action,
+				  r->log[r->nlog - 1].outcome, r->log[r->nlog - 1].at);
 	r->has_last = true;
 	r->last_seat = seat;
 	r->last_action = *a;
@@ -363,4 +369,61 @@ void room_housekeep(struct room *r, int64_t now)
 	else if (r->status == ROOM_WAITING && !r->nmembers &&
 		 now - r->idle_since > (int64_t)c->idle_room_ttl_s * 1000)
 		room_destroy(r);
+}
+
+/* --- restart ------------------------------------------------------------- */
+
+/* Puts a journalled seat back (start-up). 0 or -EINVAL. */
+int room_restore_seat(struct room *r, int seat, const char *player_id, const char *client_seed)
+{
+	struct room_seat *st;
+	struct player *p = NULL;
+
+	if (seat < 0 || seat >= r->game->seats || r->seats[seat].taken)
+		return -EINVAL;
+	if (player_id && !(p = hmap_get(&r->srv->players_by_id, player_id)))
+		return -EINVAL;
+	st = &r->seats[seat];
+	st->taken = true;
+	st->player = p;
+	st->bot = !p;
+	if (!p)
+		snprintf(st->bot_name, sizeof(st->bot_name), "Random bot %d", seat + 1);
+	if (client_seed) {
+		st->has_seed = true;
+		snprintf(st->client_seed, sizeof(st->client_seed), "%s", client_seed);
+	}
+	if (p)
+		lobby_player_add_room(p, r);
+	start_if_full(r);
+	return 0;
+}
+
+/*
+ * Re-applies a journalled action through the rules core (start-up) and checks
+ * that it gives the recorded outcome. 0 or -EINVAL.
+ */
+int room_restore_action(struct room *r, int ply, int seat, const char *action, const char *outcome,
+			int64_t at)
+{
+	json_t *j = json_loads(action, 0, NULL);
+	struct rules_action a;
+	int err = -EINVAL;
+
+	memset(&a, 0, sizeof(a));
+	if (j && r->status == ROOM_PLAYING && ply == (int)r->nlog && !r->codec->action_decode(j, &a)) {
+		r->restoring = true;
+		err = room_apply(r, seat, &a) ? -EINVAL : 0;
+		r->restoring = false;
+	}
+	json_decref(j);
+	if (err)
+		return err;
+	r->log[r->nlog - 1].at = at;
+	if (strcmp(r->log[r->nlog - 1].outcome, outcome)) {
+		util_log(LOG_ERROR, "room %s: ply %d replays to %s, the journal has %s", r->id, ply,
+			 r->log[r->nlog - 1].outcome, outcome);
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -126,6 +126,7 @@ struct room {
 	uint64_t bot_rng;
 	struct buf *cache_all;                    /* state for spectators; NULL = stale */
 	struct buf *cache_seat[RULES_MAX_SEATS];  /* state with `legal` for a seat to act */
+	bool restoring;                           /* replaying the journal: do not journal */
 	bool dead;
 	struct room *reap_next;
 };
@@ -187,6 +188,12 @@ int room_new(struct server *srv, const struct rules_game *g, const struct wire_g
 	     const struct wire_room_options *ropt, const struct rules_options *gopt,
 	     struct room **out);
 void room_free(struct room *r);
+int room_restore(struct server *srv, const char *id, const char *game, const char *options,
+		 const char *seed_hex, int64_t created_at, struct room **out);
+int room_restore_seat(struct room *r, int seat, const char *player_id, const char *client_seed);
+int room_restore_action(struct room *r, int ply, int seat, const char *action, const char *outcome,
+			int64_t at);
+int lobby_restore(struct server *srv);
 void room_destroy(struct room *r);
 int room_apply(struct room *r, int seat, const struct rules_action *a);
 json_t *room_summary(struct room *r);

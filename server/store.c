@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -24,7 +25,16 @@
 
 #define QUINTETO_STORE_VERSION QUINTETO_VERSION
 
-enum job_kind { JOB_PLAYER, JOB_MATCH_SAVE, JOB_MATCH_GET, JOB_MATCH_LIST };
+enum job_kind { JOB_EXEC, JOB_MATCH_SAVE, JOB_MATCH_GET, JOB_MATCH_LIST };
+
+#define EXEC_PARAMS 8
+
+/* One bound parameter of a JOB_EXEC statement: text (s != NULL or null) or integer. */
+struct param {
+	bool is_int, is_null;
+	int64_t i;
+	char *s;
+};
 
 struct store_req {
 	enum job_kind kind;
@@ -35,6 +45,9 @@ struct store_req {
 	int64_t before;
 	int limit;
 	struct store_match *match;
+	const char *sql;              /* JOB_EXEC: a static statement */
+	struct param p[EXEC_PARAMS];
+	int np;
 	/* outputs */
 	int status;
 	char *body;
@@ -55,6 +68,7 @@ struct store {
 	struct store_req *done;         /* done, for the loop */
 	size_t depth;
 	bool quit;
+	bool started;
 };
 
 static char *dup_or_null(const char *s)
@@ -84,6 +98,10 @@ void store_match_free(struct store_match *m)
 
 static void req_free(struct store_req *r)
 {
+	int i;
+
+	for (i = 0; i < r->np; i++)
+		free(r->p[i].s);
 	free(r->a), free(r->b), free(r->c), free(r->body);
 	store_match_free(r->match);
 	free(r);
@@ -259,26 +277,27 @@ static int migrate(sqlite3 *db, const char *dir)
 
 /* --- the thread --------------------------------------------------------- */
 
-static void job_player(struct store *st, struct store_req *j)
+static void job_exec(struct store *st, struct store_req *j)
 {
 	sqlite3_stmt *s;
+	int i;
 
-	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO players(id, token_hash, name, created_at) VALUES (?1, ?2, ?3, ?4) "
-			       "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
-			       -1, &s, NULL)) {
-		util_log(LOG_ERROR, "store: player: %s", sqlite3_errmsg(st->db));
+	if (sqlite3_prepare_v2(st->db, j->sql, -1, &s, NULL)) {
+		util_log(LOG_ERROR, "store: %s: %s", j->sql, sqlite3_errmsg(st->db));
 		return;
 	}
-	sqlite3_bind_text(s, 1, j->a, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, j->b, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, j->c, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 4, util_now_ms());
+	for (i = 0; i < j->np; i++) {
+		if (j->p[i].is_int)
+			sqlite3_bind_int64(s, i + 1, j->p[i].i);
+		else if (!j->p[i].is_null)
+			sqlite3_bind_text(s, i + 1, j->p[i].s, -1, SQLITE_STATIC);
+	}
 	if (sqlite3_step(s) != SQLITE_DONE)
-		util_log(LOG_ERROR, "store: player %s: %s", j->a, sqlite3_errmsg(st->db));
+		util_log(LOG_ERROR, "store: %s: %s", j->sql, sqlite3_errmsg(st->db));
+	else
+		j->status = 200;
 	sqlite3_finalize(s);
 }
-
 
 /* --- match jobs --------------------------------------------------------- */
 
@@ -370,7 +389,8 @@ static int save_once(sqlite3 *db, const struct store_match *m)
 
 	if (exec_sql(db, "BEGIN IMMEDIATE", "begin match"))
 		return -EIO;
-	if (insert_match(db, m, &seq) || insert_seats(db, m, seq) || insert_actions(db, m, seq)) {
+	if (insert_match(db, m, &seq) || insert_seats(db, m, seq) || insert_actions(db, m, seq) ||
+	    bind_step(db, "DELETE FROM live_rooms WHERE id = ?1", (const char *const *)&m->id, 1, NULL, 0)) {
 		util_log(LOG_ERROR, "store: match %s: %s", m->id, sqlite3_errmsg(db));
 		exec_sql(db, "ROLLBACK", "rollback match");
 		return -EIO;
@@ -533,11 +553,35 @@ static void job_match_list(struct store *st, struct store_req *j)
 static void run_job(struct store *st, struct store_req *j)
 {
 	switch (j->kind) {
-	case JOB_PLAYER: job_player(st, j); break;
+	case JOB_EXEC: job_exec(st, j); break;
 	case JOB_MATCH_SAVE: job_match_save(st, j); break;
 	case JOB_MATCH_GET: job_match_get(st, j); break;
 	case JOB_MATCH_LIST: job_match_list(st, j); break;
 	}
+}
+
+/* Takes every queued job; consecutive small writes share one transaction. */
+static void run_batch(struct store *st, struct store_req *list)
+{
+	while (list) {
+		struct store_req *j = list;
+		bool txn = j->kind == JOB_EXEC && j->next && j->next->kind == JOB_EXEC;
+
+		if (txn)
+			exec_sql(st->db, "BEGIN IMMEDIATE", "begin batch");
+		do {
+			j = list;
+			list = j->next;
+			run_job(st, j);
+			uv_mutex_lock(&st->lock);
+			j->next = st->done;
+			st->done = j;
+			uv_mutex_unlock(&st->lock);
+		} while (txn && list && list->kind == JOB_EXEC);
+		if (txn)
+			exec_sql(st->db, "COMMIT", "commit batch");
+	}
+	uv_async_send(&st->async);
 }
 
 static void store_thread(void *arg)
@@ -546,22 +590,17 @@ static void store_thread(void *arg)
 
 	uv_mutex_lock(&st->lock);
 	for (;;) {
-		struct store_req *j;
+		struct store_req *list;
 
 		while (!st->head && !st->quit)
 			uv_cond_wait(&st->cond, &st->lock);
 		if (!st->head)
 			break;
-		j = st->head;
-		st->head = j->next;
-		if (!st->head)
-			st->tail = NULL;
+		list = st->head;
+		st->head = st->tail = NULL;
 		uv_mutex_unlock(&st->lock);
-		run_job(st, j);
+		run_batch(st, list);
 		uv_mutex_lock(&st->lock);
-		j->next = st->done;
-		st->done = j;
-		uv_async_send(&st->async);
 	}
 	uv_mutex_unlock(&st->lock);
 }
@@ -641,18 +680,25 @@ int store_open(uv_loop_t *loop, const char *path, const char *migrations_dir, st
 	uv_cond_init(&st->cond);
 	uv_async_init(loop, &st->async, async_cb);
 	st->async.data = st;
-	r = uv_thread_create(&st->thread, store_thread, st);
-	if (r)
-		goto err_async;
 	*out = st;
 	return 0;
-err_async:
-	uv_close((uv_handle_t *)&st->async, NULL);
 err_db:
 	sqlite3_close(st->db);
 err_free:
 	free(st);
 	return r;
+}
+
+int store_start(struct store *st)
+{
+	int r = uv_thread_create(&st->thread, store_thread, st);
+
+	if (r) {
+		util_log(LOG_ERROR, "store: cannot start its thread: %s", uv_strerror(r));
+		return r;
+	}
+	st->started = true;
+	return 0;
 }
 
 static void async_closed_cb(uv_handle_t *h)
@@ -672,7 +718,10 @@ void store_close(struct store *st)
 	st->quit = true;
 	uv_cond_signal(&st->cond);
 	uv_mutex_unlock(&st->lock);
-	uv_thread_join(&st->thread);
+	if (st->started)
+		uv_thread_join(&st->thread);
+	else
+		store_thread(st); /* never started: write what was queued now */
 	async_cb(&st->async); /* deliver what finished */
 	sqlite3_close(st->db);
 	uv_close((uv_handle_t *)&st->async, async_closed_cb);
@@ -708,18 +757,99 @@ static struct store_req *req_new(enum job_kind kind)
 	return j;
 }
 
-void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name)
+/* Queues `sql` with params described by `fmt` ('s' text or NULL, 'i' int64). */
+static void exec_async(struct store *st, const char *sql, const char *fmt, ...)
 {
-	struct store_req *j = req_new(JOB_PLAYER);
+	struct store_req *j = req_new(JOB_EXEC);
+	va_list ap;
+	int i;
 
-	if (!j)
-		return;
-	j->a = strdup(id), j->b = strdup(token_hash), j->c = strdup(name);
-	if (!j->a || !j->b || !j->c) {
-		req_free(j);
+	if (!j) {
+		util_log(LOG_ERROR, "store: out of memory queueing %s", sql);
 		return;
 	}
+	j->sql = sql;
+	va_start(ap, fmt);
+	for (i = 0; fmt[i] && i < EXEC_PARAMS; i++, j->np++) {
+		if (fmt[i] == 'i') {
+			j->p[i].is_int = true;
+			j->p[i].i = va_arg(ap, int64_t);
+		} else {
+			const char *v = va_arg(ap, const char *);
+
+			j->p[i].is_null = !v;
+			if (v && !(j->p[i].s = strdup(v))) {
+				va_end(ap);
+				req_free(j);
+				return;
+			}
+		}
+	}
+	va_end(ap);
 	submit(st, j);
+}
+
+void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name)
+{
+	exec_async(st,
+		   "INSERT INTO players(id, token_hash, name, created_at) VALUES (?1, ?2, ?3, ?4) "
+		   "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
+		   "sssi", id, token_hash, name, util_now_ms());
+}
+
+void store_live_room(struct store *st, const char *id, const char *game, const char *options,
+		     const char *server_seed, int64_t created_at)
+{
+	exec_async(st, "INSERT OR REPLACE INTO live_rooms(id, game, options, server_seed, created_at) "
+		       "VALUES (?1, ?2, ?3, ?4, ?5)", "ssssi", id, game, options, server_seed, created_at);
+}
+
+void store_live_seat(struct store *st, const char *room, int seat, const char *player_id,
+		     const char *client_seed)
+{
+	exec_async(st, "INSERT OR REPLACE INTO live_seats(room_id, seat, player_id, client_seed) "
+		       "VALUES (?1, ?2, ?3, ?4)", "siss", room, (int64_t)seat, player_id, client_seed);
+}
+
+void store_live_seat_free(struct store *st, const char *room, int seat)
+{
+	exec_async(st, "DELETE FROM live_seats WHERE room_id = ?1 AND seat = ?2", "si", room, (int64_t)seat);
+}
+
+void store_live_action(struct store *st, const char *room, int ply, int seat, const char *action,
+		       const char *outcome, int64_t at)
+{
+	exec_async(st, "INSERT OR REPLACE INTO live_actions(room_id, ply, seat, action, outcome, at) "
+		       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "siissi", room, (int64_t)ply, (int64_t)seat, action,
+		   outcome, at);
+}
+
+void store_live_drop(struct store *st, const char *room)
+{
+	exec_async(st, "DELETE FROM live_rooms WHERE id = ?1", "s", room); /* cascades */
+}
+
+int store_query(struct store *st, const char *sql, const char *arg,
+		int (*row)(void *ctx, int ncols, const char *const *cols), void *ctx)
+{
+	const char *cols[16];
+	sqlite3_stmt *s;
+	int r = 0, rc, n, i;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL)) {
+		util_log(LOG_ERROR, "store: %s: %s", sql, sqlite3_errmsg(st->db));
+		return -EIO;
+	}
+	if (arg)
+		sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
+	n = sqlite3_column_count(s) < 16 ? sqlite3_column_count(s) : 16;
+	while (!r && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		for (i = 0; i < n; i++)
+			cols[i] = (const char *)sqlite3_column_text(s, i);
+		r = row(ctx, n, cols);
+	}
+	sqlite3_finalize(s);
+	return r ? r : (rc == SQLITE_DONE || rc == SQLITE_ROW) ? 0 : -EIO;
 }
 
 void store_match_save(struct store *st, struct store_match *m, void (*done)(void *ctx, int ok),

@@ -47,19 +47,43 @@ void store_match_free(struct store_match *m);
  */
 int store_open(uv_loop_t *loop, const char *path, const char *migrations_dir, struct store **out);
 
+/* Starts the store thread; jobs queued before it run then. 0 or a libuv error. */
+int store_start(struct store *st);
+
 /* Writes everything queued, stops the thread, closes the database. */
 void store_close(struct store *st);
 
 /* Jobs not yet done (a gauge). */
 size_t store_queue_depth(const struct store *st);
 
-/* Calls cb for every known player (start-up, synchronous). 0 or -EIO. */
+/* Calls cb for every known player (start-up, before store_start()). 0 or -EIO. */
 int store_players_load(struct store *st,
 		       int (*cb)(void *ctx, const char *id, const char *token_hash, const char *name),
 		       void *ctx);
 
 /* Records a player identity or its new name (async, fire and forget). */
 void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name);
+
+/*
+ * The live journal (async): rooms not yet archived, their seats and accepted
+ * actions, so a restart resumes every room and seat. Archiving a match drops
+ * its journal in the same transaction.
+ */
+void store_live_room(struct store *st, const char *id, const char *game, const char *options,
+		     const char *server_seed, int64_t created_at);
+void store_live_seat(struct store *st, const char *room, int seat, const char *player_id,
+		     const char *client_seed);
+void store_live_seat_free(struct store *st, const char *room, int seat);
+void store_live_action(struct store *st, const char *room, int ply, int seat, const char *action,
+		       const char *outcome, int64_t at);
+void store_live_drop(struct store *st, const char *room);
+
+/*
+ * Runs a query synchronously, only before store_start(), with at most one text argument;
+ * row() gets every row's columns as text (NULL for SQL NULL); non-zero stops.
+ */
+int store_query(struct store *st, const char *sql, const char *arg,
+		int (*row)(void *ctx, int ncols, const char *const *cols), void *ctx);
 
 /* Archives a finished match in one transaction (async). Takes `m` on every path. */
 void store_match_save(struct store *st, struct store_match *m, void (*done)(void *ctx, int ok),
