@@ -48,16 +48,25 @@ int lobby_init(struct server *srv)
 	return store_players_load(srv->store, load_cb, srv);
 }
 
+/* Closes every room (their handles close on the next loop turn). */
+void lobby_close_rooms(struct server *srv)
+{
+	struct room *r;
+	size_t pos = 0;
+
+	uv_timer_stop(&srv->lobby_timer);
+	uv_close((uv_handle_t *)&srv->lobby_timer, NULL);
+	while ((r = hmap_next(&srv->rooms, &pos)))
+		room_destroy(r); /* frees once its timer handle has closed */
+}
+
+/* Frees players and maps; only once the loop has stopped and every session is gone. */
 void lobby_finish(struct server *srv)
 {
 	struct player *p;
-	struct room *r;
 	void *a;
 	size_t pos = 0;
 
-	while ((r = hmap_next(&srv->rooms, &pos)))
-		room_destroy(r); /* frees once the handles close */
-	pos = 0;
 	while ((p = hmap_next(&srv->players_by_id, &pos))) {
 		free(p->rooms);
 		free(p);

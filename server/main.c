@@ -42,15 +42,13 @@ static void stop(struct server *srv)
 	util_log(LOG_INFO, "shutting down");
 	uv_signal_stop(&srv->sigint);
 	uv_signal_stop(&srv->sigterm);
-	net_stop(srv);
-	uv_timer_stop(&srv->lobby_timer);
+	net_stop(srv); /* closes every connection; sessions are reaped later */
 	uv_timer_stop(&srv->housekeeping);
-	uv_close((uv_handle_t *)&srv->lobby_timer, NULL);
 	uv_close((uv_handle_t *)&srv->housekeeping, NULL);
 	uv_close((uv_handle_t *)&srv->sigint, NULL);
 	uv_close((uv_handle_t *)&srv->sigterm, NULL);
-	lobby_finish(srv);
-	store_close(srv->store);
+	lobby_close_rooms(srv);
+	store_close(srv->store); /* writes everything queued, delivers what is pending */
 	srv->store = NULL;
 }
 
@@ -112,8 +110,9 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	uv_close((uv_handle_t *)&srv.reaper, NULL);
-	reaper_cb(&srv.reaper);
 	uv_run(&loop, UV_RUN_DEFAULT);
+	reaper_cb(&srv.reaper);
+	lobby_finish(&srv);
 	r = uv_loop_close(&loop);
 	if (r)
 		util_log(LOG_WARN, "loop closed with handles open: %s", uv_strerror(r));

@@ -173,6 +173,7 @@ void session_dispatch(struct session *s, struct wire_msg *m, bool allowed);
 
 /* lobby.c */
 int lobby_init(struct server *srv);
+void lobby_close_rooms(struct server *srv);
 void lobby_finish(struct server *srv);
 struct player *lobby_player_hello(struct server *srv, const char *token, const char *name,
 				  char *token_out, size_t token_out_size);

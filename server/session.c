@@ -50,7 +50,7 @@ void session_closed(struct session *s)
 				*pp = s->player_next;
 				break;
 			}
-		if (--p->nsessions == 0)
+		if (--p->nsessions == 0 && !srv->stopping)
 			for (i = 0; i < p->nrooms; i++)
 				room_connected_changed(p->rooms[i]);
 		s->player = NULL;
@@ -117,8 +117,8 @@ void session_send(struct session *s, struct buf *b)
 {
 	struct server *srv = s->srv;
 
-	if (s->dead || s->close_state || !b)
-		return;
+	if (s->dead || s->close_state || !b || srv->stopping)
+		return; /* nothing is written while lws tears connections down */
 	if (s->qlen >= srv->cfg.max_queue_msgs || s->qbytes + b->len > srv->cfg.max_queue_bytes) {
 		util_log(LOG_WARN, "session %llu (%s): write queue full, dropping the connection",
 			 (unsigned long long)s->id, s->addr);

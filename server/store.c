@@ -645,6 +645,11 @@ static void async_cb(uv_async_t *a)
 
 static void submit(struct store *st, struct store_req *j)
 {
+	if (!st) { /* closed: only during shutdown, after the last write */
+		util_log(LOG_WARN, "store: closed, dropping a late job");
+		req_free(j);
+		return;
+	}
 	j->next = NULL;
 	st->depth++;
 	uv_mutex_lock(&st->lock);
