@@ -182,8 +182,6 @@ static int write_headers(struct lws *wsi, struct http_req *h)
 	if (lws_add_http_common_headers(wsi, (unsigned)h->status, h->ctype, h->len, &p, end) ||
 	    lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
 					(const unsigned char *)"no-store", 8, &p, end) ||
-	    lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
-					(const unsigned char *)"nosniff", 7, &p, end) ||
 	    lws_finalize_write_http_header(wsi, start, &p, end))
 		return -1;
 	h->headers_sent = true;

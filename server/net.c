@@ -218,7 +218,8 @@ int net_start(struct server *srv)
 	info.protocols = protocols;
 	mount_web.origin = srv->cfg.web_dir;
 	info.mounts = &mount_web;
-	info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8;
+	info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 |
+		       LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE; /* CSP, nosniff... */
 	info.foreign_loops = foreign_loops;
 	info.user = srv;
 	info.timeout_secs = 30;
