@@ -39,7 +39,10 @@ void bot_schedule(struct room *r)
 {
 	if (bot_to_act(r) < 0 || uv_is_active((uv_handle_t *)&r->bot_timer))
 		return;
-	uv_timer_start(&r->bot_timer, bot_play_cb, (uint64_t)r->srv->cfg.bot_delay_ms, 0);
+	/* At least 1 ms: a 0 ms timer re-armed from its own callback runs again in
+	 * the same loop pass, so a bot-vs-bot match would never yield to I/O. */
+	uv_timer_start(&r->bot_timer, bot_play_cb,
+		       r->srv->cfg.bot_delay_ms > 0 ? (uint64_t)r->srv->cfg.bot_delay_ms : 1, 0);
 }
 
 void bot_play_cb(uv_timer_t *t)

@@ -84,9 +84,18 @@ static void metrics(struct server *srv, struct http_req *h)
 	respond(h, 200, "text/plain; version=0.0.4", text, len);
 }
 
+/* Copies the value of query argument `name` ("game=") into out; false if absent. */
 static bool arg(struct lws *wsi, const char *name, char *out, int outlen)
 {
-	return lws_get_urlarg_by_name(wsi, name, out, outlen) != NULL;
+	char buf[256];
+	const char *v = lws_get_urlarg_by_name(wsi, name, buf, sizeof(buf));
+
+	if (!v) {
+		*out = '\0';
+		return false;
+	}
+	snprintf(out, (size_t)outlen, "%s", v); /* lws returns a pointer past "name=" in buf */
+	return true;
 }
 
 static bool valid_token(const char *s)
@@ -121,8 +130,9 @@ static void match_list(struct server *srv, struct lws *wsi, struct http_req *h)
 		if (*end || lim < 1 || lim > 100)
 			return respond_error(h, 400, "bad_request", "limit must be 1..100");
 	}
-	if (*game && !rules_game_find(game) && !wire_game_find(game))
-		return respond_error(h, 400, "unknown_game", "no such game");
+	if (*game && strcmp(game, "quinteto") && strcmp(game, "ur") && strcmp(game, "laquet") &&
+	    strcmp(game, "super15"))
+		return respond_error(h, 400, "bad_request", "game must be one of this server's games");
 	if (*player && !valid_token(player))
 		return respond_error(h, 400, "bad_request", "player must be a player id");
 	h->pending = store_match_list(srv->store, *game ? game : NULL, *player ? player : NULL, bef,

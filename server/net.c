@@ -157,6 +157,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		return on_ws(srv, wsi, reason, pss, in, len);
 	case LWS_CALLBACK_HTTP:
 		return http_request(srv, wsi, pss, in);
+	case LWS_CALLBACK_HTTP_BODY:
+		return 0; /* the API is read-only: a body is read and dropped */
+	case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+		lws_callback_on_writable(wsi); /* now the 405 can go out */
+		return 0;
 	case LWS_CALLBACK_HTTP_WRITEABLE:
 		return http_writeable(srv, wsi, pss);
 	case LWS_CALLBACK_CLOSED_HTTP:

@@ -333,6 +333,8 @@ static void cache_build(struct room *r)
 		if (!r->seats[seat].player)
 			continue; /* bots read the rules core directly */
 		k = rules_legal_actions(&r->match, seat, legal_buf, RULES_MAX_LEGAL);
+		if (room_autorolls(r, legal_buf, k))
+			continue; /* the server rolls for it at once: nothing to choose */
 		json_object_set_new(st, "legal", wire_legal_new(r->codec, legal_buf, k));
 		r->cache_seat[seat] = buf_from_json(st);
 	}

@@ -325,6 +325,20 @@ void room_chat(struct room *r, int seat, const char *name, const char *text)
 	buf_unref(b);
 }
 
+/* True when autoroll will play `legal` (a lone {"roll":true}) for a human seat. */
+bool room_autorolls(const struct room *r, const struct rules_action *legal, int n)
+{
+	json_t *j;
+	bool roll;
+
+	if (!r->ropt.autoroll || n != 1)
+		return false;
+	j = r->codec->action_encode(&legal[0]);
+	roll = j && json_is_true(json_object_get(j, "roll")) && json_object_size(j) == 1;
+	json_decref(j);
+	return roll;
+}
+
 /* With autoroll, plays {"roll":true} for a human seat whose only legal action it is. */
 static bool autoroll_step(struct room *r)
 {
@@ -335,16 +349,12 @@ static bool autoroll_step(struct room *r)
 		return false;
 	n = rules_to_act(&r->match, to_act);
 	for (i = 0; i < n; i++) {
-		int seat = to_act[i];
-		json_t *j;
-		bool roll;
+		int seat = to_act[i], k;
 
-		if (!r->seats[seat].player || rules_legal_actions(&r->match, seat, legal_buf, 2) != 1)
+		if (!r->seats[seat].player)
 			continue;
-		j = r->codec->action_encode(&legal_buf[0]);
-		roll = j && json_is_true(json_object_get(j, "roll")) && json_object_size(j) == 1;
-		json_decref(j);
-		if (roll && !room_apply(r, seat, &legal_buf[0]))
+		k = rules_legal_actions(&r->match, seat, legal_buf, 2);
+		if (room_autorolls(r, legal_buf, k) && !room_apply(r, seat, &legal_buf[0]))
 			return true;
 	}
 	return false;

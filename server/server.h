@@ -49,6 +49,7 @@ struct player {
 enum session_close {
 	SESSION_OPEN = 0,
 	SESSION_CLOSE_REQUESTED, /* close with close_code at the next WRITEABLE */
+	SESSION_CLOSE_SENT,      /* our close frame is out; ignore everything else */
 };
 
 struct session {
@@ -210,6 +211,7 @@ int room_leave(struct room *r, struct player *p, bool *changed);
 int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action, const char **why);
 int room_resign(struct room *r, struct player *p, const char **why);
 void room_changed(struct room *r);
+bool room_autorolls(const struct room *r, const struct rules_action *legal, int n);
 void room_chat(struct room *r, int seat, const char *name, const char *text);
 void room_connected_changed(struct room *r);
 void room_housekeep(struct room *r, int64_t now);

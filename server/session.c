@@ -159,16 +159,40 @@ void session_send_error(struct session *s, int err, const char *message, const j
 	session_send_json(s, wire_error_new(err, message, id));
 }
 
+/* lws 4.1 reserves 4 for a close frame ("LWS_WRITE_CLOSE is handled by
+ * lws_close_reason()") and still writes it as one. */
+#define WRITE_CLOSE ((enum lws_write_protocol)4)
+
+/*
+ * Sends our close frame with its status code. lws 4.1 drops the code set by
+ * lws_close_reason() when the close starts from a WRITEABLE callback (the
+ * peer sees 1006), so the frame is written here and lws finishes the close
+ * handshake when the peer answers, or kills the connection after 5 s.
+ */
+static int send_close(struct session *s)
+{
+	unsigned char buf[LWS_PRE + 2 + sizeof(s->close_reason)], *p = buf + LWS_PRE;
+	size_t n = strlen(s->close_reason);
+
+	p[0] = (unsigned char)(s->close_code >> 8);
+	p[1] = (unsigned char)(s->close_code & 0xff);
+	memcpy(p + 2, s->close_reason, n);
+	if (lws_write(s->wsi, p, 2 + n, WRITE_CLOSE) < 0)
+		return -1;
+	s->close_state = SESSION_CLOSE_SENT;
+	lws_set_timeout(s->wsi, PENDING_TIMEOUT_CLOSE_ACK, 5);
+	return 0;
+}
+
 /* One frame per WRITEABLE callback (lws rule); -1 closes the connection. */
 int session_writeable(struct session *s)
 {
 	struct buf *b;
 
-	if (s->close_state && !s->qlen) {
-		lws_close_reason(s->wsi, (enum lws_close_status)s->close_code,
-				 (unsigned char *)s->close_reason, strlen(s->close_reason));
-		return -1;
-	}
+	if (s->close_state == SESSION_CLOSE_SENT)
+		return 0; /* waiting for the peer's close; lws' timeout ends it otherwise */
+	if (s->close_state && !s->qlen)
+		return send_close(s);
 	if (!s->qlen)
 		return 0;
 	b = s->q[s->qhead];
