@@ -85,7 +85,7 @@ static void token_hash(const char *token, char out[65])
 	uint8_t h[RULES_SHA256_SIZE];
 
 	rules_sha256(token, strlen(token), h);
-	util_hex(h, sizeof(h), out);
+	wire_hex_encode(h, sizeof(h), out);
 }
 
 /*
@@ -113,7 +113,7 @@ struct player *lobby_player_hello(struct server *srv, const char *token, const c
 	}
 	if (util_random(raw, sizeof(raw)) || util_random_id("p", 12, id) || token_out_size < 49)
 		return NULL;
-	util_hex(raw, sizeof(raw), token_out);
+	wire_hex_encode(raw, sizeof(raw), token_out);
 	token_hash(token_out, hash);
 	p = player_add(srv, id, hash, name);
 	if (!p)

@@ -65,8 +65,8 @@ static int room_register(struct room *r)
 		return -ENOMEM;
 	}
 	rules_sha256(r->server_seed, sizeof(r->server_seed), commit);
-	util_hex(commit, sizeof(commit), r->commit);
-	util_hex(r->server_seed, sizeof(r->server_seed), r->server_seed_hex);
+	wire_hex_encode(commit, sizeof(commit), r->commit);
+	wire_hex_encode(r->server_seed, sizeof(r->server_seed), r->server_seed_hex);
 	uv_timer_init(r->srv->loop, &r->bot_timer);
 	r->bot_timer.data = r;
 	return 0;
@@ -107,22 +107,6 @@ int room_new(struct server *srv, const struct rules_game *g, const struct wire_g
 	return 0;
 }
 
-static bool unhex(const char *s, uint8_t *out, size_t n)
-{
-	size_t i;
-
-	if (strlen(s) != 2 * n)
-		return false;
-	for (i = 0; i < 2 * n; i++) {
-		int v = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' : s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10 : -1;
-
-		if (v < 0)
-			return false;
-		out[i / 2] = (uint8_t)(i % 2 ? out[i / 2] | v : v << 4);
-	}
-	return true;
-}
-
 /* Re-creates a journalled room (start-up). 0, or -EINVAL for a record that makes no sense. */
 int room_restore(struct server *srv, const char *id, const char *game, const char *options,
 		 const char *seed_hex, int64_t created_at, struct room **out)
@@ -143,7 +127,7 @@ int room_restore(struct server *srv, const char *id, const char *game, const cha
 		return -EINVAL;
 	snprintf(r->id, sizeof(r->id), "%s", id);
 	r->created_at = created_at;
-	if (!unhex(seed_hex, r->server_seed, sizeof(r->server_seed))) {
+	if (!wire_hex_decode(seed_hex, r->server_seed, sizeof(r->server_seed))) {
 		free(r);
 		return -EINVAL;
 	}

@@ -141,18 +141,6 @@ int util_random(void *buf, size_t n)
 	return uv_random(NULL, NULL, buf, n, 0, NULL);
 }
 
-void util_hex(const uint8_t *in, size_t n, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		out[2 * i] = digits[in[i] >> 4];
-		out[2 * i + 1] = digits[in[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
 int util_random_id(const char *prefix, size_t n, char *out)
 {
 	static const char alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";

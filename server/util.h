@@ -1,6 +1,6 @@
 /*
  * util.h: small helpers the server modules share: a string-keyed hash map,
- * secure random bytes, hex, clocks and logging.
+ * secure random bytes, identifiers, clocks and logging.
  *
  * The hash map stores borrowed keys (the value owns its key's memory) and
  * never allocates per lookup. Logging writes one line to stderr.
@@ -39,8 +39,6 @@ void *hmap_next(const struct hmap *m, size_t *pos);
 
 /* Fills buf with n bytes from the OS's secure source. 0 or -errno. */
 int util_random(void *buf, size_t n);
-/* Lowercase hex of n bytes into out (2n+1 bytes). */
-void util_hex(const uint8_t *in, size_t n, char *out);
 /* A random identifier: prefix + n base32 characters, into out (size >= strlen(prefix)+n+1). */
 int util_random_id(const char *prefix, size_t n, char *out);
 /* Wall clock, Unix milliseconds. */

@@ -106,7 +106,8 @@ static void result_print(const struct replay_report *rep)
 		printf("winner seat %d%s", rep->result.winner, rep->how);
 }
 
-static int cmd_verify(int argc, char **argv)
+/* Replays the archive named by argv; prints `label` and the result on success. */
+static int run_archive(int argc, char **argv, replay_step_cb step, const char *label)
 {
 	struct replay_report rep;
 	json_t *archive = archive_arg(argc, argv);
@@ -114,9 +115,9 @@ static int cmd_verify(int argc, char **argv)
 
 	if (!archive)
 		return EXIT_USAGE;
-	err = replay_run(archive, NULL, NULL, &rep);
+	err = replay_run(archive, step, NULL, &rep);
 	if (err == REPLAY_OK) {
-		printf("verified: %s match %s, %zu actions, ", rep.game, rep.id, rep.actions);
+		printf("%s: %s match %s, %zu actions, ", label, rep.game, rep.id, rep.actions);
 		result_print(&rep);
 		printf("\n");
 	}
@@ -124,6 +125,11 @@ static int cmd_verify(int argc, char **argv)
 		err = replay_failed(argv[0], err, &rep);
 	json_decref(archive); /* after printing: rep borrows from it */
 	return err;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+	return run_archive(argc, argv, NULL, "verified");
 }
 
 static void step_print_cb(const struct replay_step *s, void *data)
@@ -140,22 +146,7 @@ static void step_print_cb(const struct replay_step *s, void *data)
 
 static int cmd_replay(int argc, char **argv)
 {
-	struct replay_report rep;
-	json_t *archive = archive_arg(argc, argv);
-	int err;
-
-	if (!archive)
-		return EXIT_USAGE;
-	err = replay_run(archive, step_print_cb, NULL, &rep);
-	if (err == REPLAY_OK) {
-		printf("end: %s match %s, %zu actions, ", rep.game, rep.id, rep.actions);
-		result_print(&rep);
-		printf("\n");
-	}
-	else
-		err = replay_failed(argv[0], err, &rep);
-	json_decref(archive); /* after printing: rep borrows from it */
-	return err;
+	return run_archive(argc, argv, step_print_cb, "end");
 }
 
 /* Dispatches argv[1] to its command; see the file comment for exit statuses. */

@@ -79,48 +79,6 @@ static const char *rules_error_text(int err)
 	}
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Decodes exactly 2*n hex digits into out[0..n); false if `s` is anything else. */
-static bool hex_decode(const char *s, uint8_t *out, size_t n)
-{
-	size_t i;
-	int hi, lo;
-
-	if (!s || strlen(s) != 2 * n)
-		return false;
-	for (i = 0; i < n; i++) {
-		hi = hex_digit(s[2 * i]);
-		lo = hex_digit(s[2 * i + 1]);
-		if (hi < 0 || lo < 0)
-			return false;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return true;
-}
-
-/* Lowercase hex of in[0..n) into out (2n+1 bytes). */
-static void hex_encode(const uint8_t *in, size_t n, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		out[2 * i] = digits[in[i] >> 4];
-		out[2 * i + 1] = digits[in[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
 /* Checks the commit and derives the match seed into `seed`. */
 static int seed_derive(struct replay *r, uint8_t seed[RULES_SEED_SIZE])
 {
@@ -132,11 +90,11 @@ static int seed_derive(struct replay *r, uint8_t seed[RULES_SEED_SIZE])
 	char hex[2 * RULES_SHA256_SIZE + 1];
 	size_t i;
 
-	if (!commit || !hex_decode(ss, server_seed, sizeof(server_seed)))
+	if (!commit || !wire_hex_decode(ss, server_seed, sizeof(server_seed)))
 		return report(r->rep, REPLAY_E_FORMAT,
 			      "commit and server_seed (64 hex digits) are required");
 	rules_sha256(server_seed, sizeof(server_seed), digest);
-	hex_encode(digest, sizeof(digest), hex);
+	wire_hex_encode(digest, sizeof(digest), hex);
 	if (strcasecmp(hex, commit) != 0)
 		return report(r->rep, REPLAY_E_MISMATCH,
 			      "commit: archive has %s, sha256(server_seed) is %s", commit, hex);

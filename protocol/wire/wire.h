@@ -200,4 +200,10 @@ json_t *wire_room_summary_new(const struct wire_room *r);
 /* Checks that `s` is 1..max characters of printable UTF-8 (no control chars). */
 bool wire_text_valid(const char *s, size_t max_chars);
 
+/* Lowercase hex of in[0..n) into out (2n+1 bytes, NUL-terminated). */
+void wire_hex_encode(const uint8_t *in, size_t n, char *out);
+
+/* Decodes exactly 2n hex digits (either case) into out[0..n); false otherwise. */
+bool wire_hex_decode(const char *s, uint8_t *out, size_t n);
+
 #endif
