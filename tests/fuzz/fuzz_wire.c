@@ -1,0 +1,155 @@
+/*
+ * fuzz_wire.c: the codec must survive any bytes a client can send.
+ *
+ * LLVMFuzzerTestOneInput() decodes one frame with wire_msg_decode() and, when
+ * it is a message, runs the game codec's action and options decoders on it,
+ * as the server does. Built with clang -fsanitize=fuzzer it is a libFuzzer
+ * target (-Dfuzz=true). Otherwise main() below is a deterministic mutation
+ * run for the test suite: every golden input, then N mutants of them (bit
+ * flips, truncations, splices, byte insertions) under the sanitizers of the
+ * build. It prints TAP.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct wire_game *ur = wire_game_find("ur");
+	struct wire_msg m;
+	char why[160];
+
+	if (!wire_msg_decode((const char *)data, size, &m, why, sizeof(why))) {
+		struct rules_action a;
+		struct wire_room_options ro;
+		struct rules_options go;
+
+		memset(&a, 0, sizeof(a));
+		if (m.type == WIRE_ACT && !ur->action_decode(m.action, &a)) {
+			json_t *back = ur->action_encode(&a);
+
+			if (!back || !json_equal(back, m.action))
+				abort(); /* decode and encode must agree */
+			json_decref(back);
+		}
+		if (m.type == WIRE_CREATE)
+			wire_options_decode(ur, m.options, &ro, &go, why, sizeof(why));
+	}
+	wire_msg_finish(&m);
+	return 0;
+}
+
+#ifndef QUINTETO_LIBFUZZER
+
+#define MAX_SEEDS 512
+#define MAX_LEN 4096
+
+static char *seeds[MAX_SEEDS];
+static size_t seed_len[MAX_SEEDS];
+static int nseeds;
+
+static void load_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)) && nseeds < MAX_SEEDS) {
+		char file[1024];
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/input.json", path, e->d_name);
+		f = fopen(file, "rb");
+		if (!f)
+			continue;
+		seeds[nseeds] = malloc(MAX_LEN);
+		seed_len[nseeds] = fread(seeds[nseeds], 1, MAX_LEN, f);
+		fclose(f);
+		nseeds++;
+	}
+	if (d)
+		closedir(d);
+}
+
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static size_t mutate(uint8_t *buf, size_t len, uint64_t *rng)
+{
+	int k, rounds = 1 + (int)(next(rng) % 4);
+
+	for (k = 0; k < rounds; k++) {
+		size_t pos = len ? next(rng) % len : 0;
+
+		switch (next(rng) % 5) {
+		case 0: if (len) buf[pos] ^= (uint8_t)(1u << (next(rng) % 8)); break;
+		case 1: len = pos; break;
+		case 2: if (len) buf[pos] = (uint8_t)next(rng); break;
+		case 3:
+			if (len < MAX_LEN - 1) {
+				memmove(buf + pos + 1, buf + pos, len - pos);
+				buf[pos] = "{}[]\":,\\0e-\x80\xff"[next(rng) % 15];
+				len++;
+			}
+			break;
+		case 4: { /* splice another seed's tail */
+			int o = (int)(next(rng) % (uint64_t)nseeds);
+			size_t from = seed_len[o] ? next(rng) % seed_len[o] : 0, n = seed_len[o] - from;
+
+			if (pos + n > MAX_LEN)
+				n = MAX_LEN - pos;
+			memcpy(buf + pos, seeds[o] + from, n);
+			len = pos + n;
+			break;
+		}
+		}
+	}
+	return len;
+}
+
+int main(int argc, char **argv)
+{
+	long iterations = argc > 2 ? atol(argv[2]) : 200000, i;
+	uint8_t buf[MAX_LEN];
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
+	char path[1024];
+	int s;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s GOLDEN_DIR [ITERATIONS]\n", argv[0]);
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/valid", argv[1]);
+	load_dir(path);
+	snprintf(path, sizeof(path), "%s/invalid", argv[1]);
+	load_dir(path);
+	for (s = 0; s < nseeds; s++)
+		LLVMFuzzerTestOneInput((const uint8_t *)seeds[s], seed_len[s]);
+	printf("%s 1 - every golden input decodes without a fault (%d inputs)\n", nseeds > 40 ? "ok" : "not ok",
+	       nseeds);
+	for (i = 0; i < iterations; i++) {
+		int o = (int)(next(&rng) % (uint64_t)nseeds);
+		size_t len;
+
+		memcpy(buf, seeds[o], seed_len[o]);
+		len = mutate(buf, seed_len[o], &rng);
+		LLVMFuzzerTestOneInput(buf, len);
+	}
+	printf("ok 2 - %ld mutated frames decode without a fault\n1..2\n", iterations);
+	for (s = 0; s < nseeds; s++)
+		free(seeds[s]);
+	return 0;
+}
+
+#endif
