@@ -55,7 +55,7 @@ void bot_play_cb(uv_timer_t *t)
 	n = rules_legal_actions(&r->match, seat, legal_buf, RULES_MAX_LEGAL);
 	if (n <= 0)
 		return;
-	if (room_apply(r, seat, &legal_buf[next_random(&r->bot_rng) % (uint64_t)n])) {
+	if (room_apply(r, seat, &legal_buf[next_random(&r->bot_rng) % (uint64_t)n], util_now_ms())) {
 		util_log(LOG_ERROR, "room %s: bot action refused by the rules core", r->id);
 		return;
 	}

@@ -5,6 +5,7 @@
  * reply. The room then broadcasts `state` itself. Every refusal is an
  * `error` with the protocol's code and changes nothing.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "server.h"
@@ -25,29 +26,36 @@ static struct room *find_room(struct session *s, const struct wire_msg *m)
 static void on_hello(struct session *s, struct wire_msg *m, bool allowed)
 {
 	struct player *p;
-	char token[80];
-	const char *ids[64];
-	int i, n;
+	char token[80], old_name[sizeof(p->name)];
+	const char **ids;
+	int i;
+	bool renamed;
 
 	if (s->player)
 		return session_send_error(s, WIRE_E_BAD_MESSAGE, "hello was already said on this connection", m->id);
+	p = m->token ? lobby_player_by_token(s->srv, m->token) : NULL;
+	snprintf(old_name, sizeof(old_name), "%s", p ? p->name : "");
 	p = lobby_player_hello(s->srv, m->token, m->name, token, sizeof(token));
 	if (!p)
 		return session_send_error(s, WIRE_E_INTERNAL, "could not create a player", m->id);
+	ids = malloc(((size_t)p->nrooms + 1) * sizeof(*ids));
+	if (!ids)
+		return session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
+	renamed = *old_name && strcmp(old_name, p->name);
 	s->player = p;
 	s->player_next = p->sessions;
 	p->sessions = s;
 	p->nsessions++;
-	n = p->nrooms < 64 ? p->nrooms : 64;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < p->nrooms; i++)
 		ids[i] = p->rooms[i]->id;
-	session_send_json(s, wire_welcome_new(p->id, p->name, token, ids, (size_t)n, m->id));
+	session_send_json(s, wire_welcome_new(p->id, p->name, token, ids, (size_t)p->nrooms, m->id));
+	free(ids);
 	for (i = 0; i < p->nrooms; i++) {
 		struct room *r = p->rooms[i];
 
 		room_member_add(r, s);
-		if (p->nsessions == 1)
-			room_connected_changed(r); /* everyone sees the seat reconnected */
+		if (p->nsessions == 1 || renamed)
+			room_connected_changed(r); /* everyone sees the seat back, or its new name */
 		else
 			room_send_state(r, s);
 	}
@@ -174,6 +182,8 @@ static void on_act(struct session *s, struct wire_msg *m, bool allowed)
 
 	if (!r)
 		return;
+	if (room_seat_of(r, s->player) >= 0)
+		room_member_add(r, s); /* a seated player who left still sees what it does */
 	err = room_act(r, s->player, m->ply, m->action, &why);
 	if (!err) {
 		if (allowed)
@@ -194,6 +204,8 @@ static void on_resign(struct session *s, struct wire_msg *m, bool allowed)
 
 	if (!r)
 		return;
+	if (room_seat_of(r, s->player) >= 0)
+		room_member_add(r, s); /* the reply is the room's next state */
 	err = room_resign(r, s->player, &why);
 	if (err)
 		session_send_error(s, err, why, m->id);

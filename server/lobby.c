@@ -74,6 +74,8 @@ void lobby_finish(struct server *srv)
 	pos = 0;
 	while ((a = hmap_next(&srv->addrs, &pos)))
 		free(a);
+	json_decref(srv->lobby_cache);
+	srv->lobby_cache = NULL;
 	hmap_finish(&srv->rooms);
 	hmap_finish(&srv->players);
 	hmap_finish(&srv->players_by_id);
@@ -86,6 +88,15 @@ static void token_hash(const char *token, char out[65])
 
 	rules_sha256(token, strlen(token), h);
 	wire_hex_encode(h, sizeof(h), out);
+}
+
+/* The player holding `token`, or NULL. */
+struct player *lobby_player_by_token(struct server *srv, const char *token)
+{
+	char hash[65];
+
+	token_hash(token, hash);
+	return hmap_get(&srv->players, hash);
 }
 
 /*
@@ -153,6 +164,8 @@ void lobby_player_del_room(struct player *p, struct room *r)
 		}
 }
 
+static json_t *rooms_build(struct server *srv);
+
 static int cmp_newest(const void *a, const void *b)
 {
 	const struct room *ra = *(struct room *const *)a, *rb = *(struct room *const *)b;
@@ -160,8 +173,19 @@ static int cmp_newest(const void *a, const void *b)
 	return ra->created_at < rb->created_at ? 1 : ra->created_at > rb->created_at ? -1 : strcmp(ra->id, rb->id);
 }
 
-/* Every live room's summary, newest first (a new reference). */
+/*
+ * Every live room's summary, newest first: a new reference to a cached array
+ * that callers must not modify. Rebuilt at most once per lobby change, so a
+ * client asking for `rooms` often costs a reference, not O(rooms).
+ */
 json_t *lobby_rooms_json(struct server *srv)
+{
+	if (!srv->lobby_cache)
+		srv->lobby_cache = rooms_build(srv);
+	return srv->lobby_cache ? json_incref(srv->lobby_cache) : json_array();
+}
+
+static json_t *rooms_build(struct server *srv)
 {
 	struct room **list = malloc((srv->rooms.len + 1) * sizeof(*list));
 	json_t *arr = json_array();
@@ -233,6 +257,8 @@ void lobby_changed(struct server *srv)
 {
 	int64_t wait;
 
+	json_decref(srv->lobby_cache); /* stale now */
+	srv->lobby_cache = NULL;
 	if (srv->lobby_dirty || srv->stopping)
 		return;
 	srv->lobby_dirty = true;
@@ -263,26 +289,26 @@ static int room_row(void *ctx, int n, const char *const *c)
 			 c[0] ? c[0] : "?");
 		return 0;
 	}
+	r->restoring = true; /* no journal writes, no archive, until room_restore_finish() */
 	if (store_query(srv->store, "SELECT seat, player_id, client_seed FROM live_seats WHERE room_id = ?1 "
 				    "ORDER BY seat", r->id, seat_row, r) ||
 	    store_query(srv->store, "SELECT ply, seat, action, outcome, at FROM live_actions "
 				    "WHERE room_id = ?1 ORDER BY ply", r->id, action_row, r)) {
 		util_log(LOG_ERROR, "restore: room %s does not replay; its journal is kept for inspection",
 			 r->id);
-		r->restoring = true; /* keep the journal */
-		room_destroy(r);
+		room_destroy(r); /* still restoring: the journal is kept */
 		return 0;
 	}
-	if (r->status == ROOM_PLAYING)
-		r->started_at = r->nlog ? r->log[0].at : r->created_at;
-	bot_schedule(r);
+	room_restore_finish(r, c[5] ? strtoll(c[5], NULL, 10) : 0, c[6] ? atoi(c[6]) : -1,
+			    c[7] ? atoi(c[7]) : RULES_REASON_RESIGN, c[8] ? strtoll(c[8], NULL, 10) : 0);
 	return 0;
 }
 
 /* Rebuilds every journalled room (start-up, before store_start()). 0 or -EIO. */
 int lobby_restore(struct server *srv)
 {
-	int r = store_query(srv->store, "SELECT id, game, options, server_seed, created_at FROM live_rooms "
+	int r = store_query(srv->store, "SELECT id, game, options, server_seed, created_at, started_at, resigned_seat, "
+					"resign_reason, ended_at FROM live_rooms "
 					"ORDER BY created_at", NULL, room_row, srv);
 
 	if (!r && srv->rooms.len)

@@ -157,6 +157,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		return on_ws(srv, wsi, reason, pss, in, len);
 	case LWS_CALLBACK_HTTP:
 		return http_request(srv, wsi, pss, in);
+	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+		/* the peer answers our close frame: close now instead of echoing a second one */
+		return pss->s && pss->s->close_state == SESSION_CLOSE_SENT ? -1 : 0;
 	case LWS_CALLBACK_HTTP_BODY:
 		return 0; /* the API is read-only: a body is read and dropped */
 	case LWS_CALLBACK_HTTP_BODY_COMPLETION:

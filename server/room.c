@@ -230,6 +230,7 @@ void room_member_del(struct room *r, struct session *s)
 	if (!r->nmembers)
 		r->idle_since = util_now_ms();
 	free(m);
+	lobby_changed(r->srv); /* the summary's watchers */
 }
 
 int room_seat_of(struct room *r, struct player *p)

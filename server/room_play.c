@@ -54,6 +54,8 @@ static void room_start(struct room *r)
 	r->status = ROOM_PLAYING;
 	r->started_at = util_now_ms();
 	r->srv->metrics.matches_started++;
+	if (!r->restoring)
+		store_live_started(r->srv->store, r->id, r->started_at);
 }
 
 static void start_if_full(struct room *r)
@@ -189,12 +191,13 @@ static void archived_cb(void *ctx, int ok)
 		srv->metrics.archive_failed++;
 }
 
-static void room_finish(struct room *r)
+/* The match is over: archive it (ended_at: when it ended). */
+static void room_finish(struct room *r, int64_t ended_at)
 {
 	struct store_match *m;
 
 	r->status = ROOM_FINISHED;
-	r->ended_at = util_now_ms();
+	r->ended_at = ended_at;
 	r->srv->metrics.matches_finished++;
 	uv_timer_stop(&r->bot_timer);
 	m = archive_record(r);
@@ -207,7 +210,7 @@ static void room_finish(struct room *r)
 }
 
 static int log_append(struct room *r, int seat, const struct rules_action *a,
-		      const union rules_outcome *o)
+		      const union rules_outcome *o, int64_t at)
 {
 	struct room_log *e;
 
@@ -222,7 +225,7 @@ static int log_append(struct room *r, int seat, const struct rules_action *a,
 	}
 	e = &r->log[r->nlog];
 	e->seat = seat;
-	e->at = util_now_ms();
+	e->at = at;
 	e->action = dump(r->codec->action_encode(a));
 	e->outcome = dump(r->codec->outcome_encode(&r->match, a, o));
 	if (!e->action || !e->outcome) {
@@ -234,8 +237,12 @@ static int log_append(struct room *r, int seat, const struct rules_action *a,
 	return 0;
 }
 
-/* Applies an action through the rules core and records it. 0 or a RULES_E_* code. */
-int room_apply(struct room *r, int seat, const struct rules_action *a)
+/*
+ * Applies an action through the rules core and records it, accepted at `at`
+ * (Unix ms). 0 or a RULES_E_* code. While restoring, a finished match is not
+ * archived here: the restore does it once it knows the real times.
+ */
+int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t at)
 {
 	struct rules_match before = r->match;
 	union rules_outcome o;
@@ -245,7 +252,7 @@ int room_apply(struct room *r, int seat, const struct rules_action *a)
 	err = rules_apply(&r->match, seat, a, &o);
 	if (err)
 		return err;
-	if (log_append(r, seat, a, &o)) {
+	if (log_append(r, seat, a, &o, at)) {
 		r->match = before; /* nothing is half-recorded */
 		return -ENOMEM;
 	}
@@ -258,8 +265,8 @@ int room_apply(struct room *r, int seat, const struct rules_action *a)
 	r->last_outcome = o;
 	r->srv->metrics.actions++;
 	rules_result(&r->match, &res);
-	if (res.over)
-		room_finish(r);
+	if (res.over && !r->restoring)
+		room_finish(r, at);
 	return 0;
 }
 
@@ -281,7 +288,7 @@ int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action
 	memset(&a, 0, sizeof(a));
 	if (r->codec->action_decode(action, &a))
 		return *why = "not an action of this game", WIRE_E_ILLEGAL_ACTION;
-	err = room_apply(r, seat, &a);
+	err = room_apply(r, seat, &a, util_now_ms());
 	if (err == -ENOMEM)
 		return *why = "out of memory", WIRE_E_INTERNAL;
 	if (err)
@@ -295,6 +302,7 @@ int room_resign(struct room *r, struct player *p, const char **why)
 	union rules_outcome o;
 	struct rules_result res;
 	int seat = room_seat_of(r, p);
+	int64_t now;
 
 	if (seat < 0)
 		return *why = "you hold no seat in this room", WIRE_E_NOT_IN_ROOM;
@@ -304,9 +312,11 @@ int room_resign(struct room *r, struct player *p, const char **why)
 		return *why = "the match has not started: use leave", WIRE_E_BAD_MESSAGE;
 	if (rules_resign(&r->match, seat, RULES_REASON_RESIGN, &o))
 		return *why = "cannot resign now", WIRE_E_GAME_OVER;
+	now = util_now_ms();
+	store_live_resign(r->srv->store, r->id, seat, RULES_REASON_RESIGN, now); /* not an action */
 	rules_result(&r->match, &res);
 	if (res.over)
-		room_finish(r);
+		room_finish(r, now);
 	room_changed(r);
 	return 0;
 }
@@ -354,7 +364,7 @@ static bool autoroll_step(struct room *r)
 		if (!r->seats[seat].player)
 			continue;
 		k = rules_legal_actions(&r->match, seat, legal_buf, 2);
-		if (room_autorolls(r, legal_buf, k) && !room_apply(r, seat, &legal_buf[0]))
+		if (room_autorolls(r, legal_buf, k) && !room_apply(r, seat, &legal_buf[0], util_now_ms()))
 			return true;
 	}
 	return false;
@@ -421,19 +431,41 @@ int room_restore_action(struct room *r, int ply, int seat, const char *action, c
 	int err = -EINVAL;
 
 	memset(&a, 0, sizeof(a));
-	if (j && r->status == ROOM_PLAYING && ply == (int)r->nlog && !r->codec->action_decode(j, &a)) {
-		r->restoring = true;
-		err = room_apply(r, seat, &a) ? -EINVAL : 0;
-		r->restoring = false;
-	}
+	if (j && r->status == ROOM_PLAYING && ply == (int)r->nlog && !r->codec->action_decode(j, &a))
+		err = room_apply(r, seat, &a, at) ? -EINVAL : 0;
 	json_decref(j);
 	if (err)
 		return err;
-	r->log[r->nlog - 1].at = at;
 	if (strcmp(r->log[r->nlog - 1].outcome, outcome)) {
 		util_log(LOG_ERROR, "room %s: ply %d replays to %s, the journal has %s", r->id, ply,
 			 r->log[r->nlog - 1].outcome, outcome);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * Ends a restore (r->restoring is still set): the journalled start time, a
+ * journalled resignation, then either the archive (the match was over but not
+ * archived) or play resumes: autorolls due, bots woken.
+ */
+void room_restore_finish(struct room *r, int64_t started_at, int resigned_seat, int reason,
+			 int64_t ended_at)
+{
+	struct rules_result res;
+	union rules_outcome o;
+
+	if (r->status != ROOM_WAITING)
+		r->started_at = started_at ? started_at : r->nlog ? r->log[0].at : r->created_at;
+	if (resigned_seat >= 0 && r->status == ROOM_PLAYING)
+		rules_resign(&r->match, resigned_seat, (uint8_t)reason, &o);
+	r->restoring = false;
+	rules_result(&r->match, &res);
+	if (r->status == ROOM_PLAYING && res.over) {
+		room_finish(r, ended_at ? ended_at : r->nlog ? r->log[r->nlog - 1].at : util_now_ms());
+		return;
+	}
+	while (autoroll_step(r))
+		;
+	bot_schedule(r);
 }

@@ -143,6 +143,7 @@ struct server {
 	struct hmap addrs;           /* address -> struct addr_count */
 	struct session *lobby_subs;
 	bool lobby_dirty;
+	json_t *lobby_cache;         /* the rooms array; NULL = rebuild */
 	int64_t lobby_pushed_ms;
 	uv_timer_t lobby_timer;
 	uv_timer_t housekeeping;
@@ -178,6 +179,7 @@ void lobby_close_rooms(struct server *srv);
 void lobby_finish(struct server *srv);
 struct player *lobby_player_hello(struct server *srv, const char *token, const char *name,
 				  char *token_out, size_t token_out_size);
+struct player *lobby_player_by_token(struct server *srv, const char *token);
 void lobby_subscribe(struct server *srv, struct session *s);
 void lobby_unsubscribe(struct server *srv, struct session *s);
 void lobby_changed(struct server *srv);
@@ -197,7 +199,9 @@ int room_restore_action(struct room *r, int ply, int seat, const char *action, c
 			int64_t at);
 int lobby_restore(struct server *srv);
 void room_destroy(struct room *r);
-int room_apply(struct room *r, int seat, const struct rules_action *a);
+int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t at);
+void room_restore_finish(struct room *r, int64_t started_at, int resigned_seat, int reason,
+			 int64_t ended_at);
 json_t *room_summary(struct room *r);
 bool room_member_add(struct room *r, struct session *s);
 void room_member_del(struct room *r, struct session *s);

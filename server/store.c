@@ -383,6 +383,16 @@ static int insert_actions(sqlite3 *db, const struct store_match *m, int64_t seq)
 	return r;
 }
 
+/* COMMIT; if it fails and SQLite left the transaction open, roll it back. */
+static int commit_or_rollback(sqlite3 *db, const char *what)
+{
+	if (!exec_sql(db, "COMMIT", what))
+		return 0;
+	if (!sqlite3_get_autocommit(db))
+		exec_sql(db, "ROLLBACK", what);
+	return -EIO;
+}
+
 static int save_once(sqlite3 *db, const struct store_match *m)
 {
 	int64_t seq;
@@ -395,7 +405,7 @@ static int save_once(sqlite3 *db, const struct store_match *m)
 		exec_sql(db, "ROLLBACK", "rollback match");
 		return -EIO;
 	}
-	return exec_sql(db, "COMMIT", "commit match");
+	return commit_or_rollback(db, "commit match");
 }
 
 static void job_match_save(struct store *st, struct store_req *j)
@@ -567,19 +577,30 @@ static void run_batch(struct store *st, struct store_req *list)
 		struct store_req *j = list;
 		bool txn = j->kind == JOB_EXEC && j->next && j->next->kind == JOB_EXEC;
 
+		struct store_req *first = list, *end;
+
 		if (txn)
 			exec_sql(st->db, "BEGIN IMMEDIATE", "begin batch");
 		do {
 			j = list;
 			list = j->next;
 			run_job(st, j);
+		} while (txn && list && list->kind == JOB_EXEC);
+		end = list;
+		if (txn && commit_or_rollback(st->db, "commit batch")) {
+			util_log(LOG_ERROR, "store: a batch of journal writes was lost: %s", sqlite3_errmsg(st->db));
+			for (j = first; j != end; j = j->next)
+				j->status = 500;
+		}
+		for (j = first; j != end;) {
+			struct store_req *n = j->next;
+
 			uv_mutex_lock(&st->lock);
 			j->next = st->done;
 			st->done = j;
 			uv_mutex_unlock(&st->lock);
-		} while (txn && list && list->kind == JOB_EXEC);
-		if (txn)
-			exec_sql(st->db, "COMMIT", "commit batch");
+			j = n;
+		}
 	}
 	uv_async_send(&st->async);
 }
@@ -827,6 +848,17 @@ void store_live_action(struct store *st, const char *room, int ply, int seat, co
 	exec_async(st, "INSERT OR REPLACE INTO live_actions(room_id, ply, seat, action, outcome, at) "
 		       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "siissi", room, (int64_t)ply, (int64_t)seat, action,
 		   outcome, at);
+}
+
+void store_live_started(struct store *st, const char *room, int64_t started_at)
+{
+	exec_async(st, "UPDATE live_rooms SET started_at = ?2 WHERE id = ?1", "si", room, started_at);
+}
+
+void store_live_resign(struct store *st, const char *room, int seat, int reason, int64_t at)
+{
+	exec_async(st, "UPDATE live_rooms SET resigned_seat = ?2, resign_reason = ?3, ended_at = ?4 "
+		       "WHERE id = ?1", "siii", room, (int64_t)seat, (int64_t)reason, at);
 }
 
 void store_live_drop(struct store *st, const char *room)

@@ -76,6 +76,8 @@ void store_live_seat(struct store *st, const char *room, int seat, const char *p
 void store_live_seat_free(struct store *st, const char *room, int seat);
 void store_live_action(struct store *st, const char *room, int ply, int seat, const char *action,
 		       const char *outcome, int64_t at);
+void store_live_started(struct store *st, const char *room, int64_t started_at);
+void store_live_resign(struct store *st, const char *room, int seat, int reason, int64_t at);
 void store_live_drop(struct store *st, const char *room);
 
 /*

@@ -1,0 +1,114 @@
+// A restart loses nothing that was accepted: rooms, seats and actions come
+// back from the live journal (replayed through the rules core), play goes
+// on, and a match whose archive write failed is archived at the next start
+// with its real times. Faults are injected into the real SQLite file with a
+// trigger (the sqlite3 command-line tool), not mocked.
+import test from 'node:test';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  Server, assert, autoplay, createRoom, joinRoom, sleep, until, watchRoom,
+} from './lib.mjs';
+
+const sql = (dir, statement) => execFileSync('sqlite3', [path.join(dir, 'q.db'), statement], { encoding: 'utf8' });
+const lastState = (c, room) => c.messages.findLast((m) => m.type === 'state' && m.room === room);
+const verify = (file) => execFileSync(process.env.QUINTETO_CLI, ['verify', file], { encoding: 'utf8' });
+
+test('a match in progress survives a restart: same ply, seats, dice; play goes on to a verified archive', { timeout: 90000 }, async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-restart-'));
+  try {
+    let token, room, before;
+    {
+      const srv = await Server.start({ dir });
+      const a = await srv.player('Ana');
+      token = a.welcome.token;
+      room = (await createRoom(a, 'ur')).id;
+      await joinRoom(a, room, { seat: 0, client_seed: 'across a restart' });
+      let acts = 0;
+      const play = autoplay(a, room, { choose: (st) => (acts++ < 30 ? st.legal[0] : null) });
+      await a.request({ type: 'add_bot', room, seat: 1 });
+      // Once the chooser has passed (returned null), the latest state waits on Ana: nothing moves.
+      await until(() => acts > 30, { timeoutMs: 30000, what: 'thirty acts, then Ana to act' });
+      before = lastState(a, room);
+      assert.ok(before.to_act.includes(0) && before.legal.length > 0);
+      play.stop();
+      await srv.stop();
+    }
+    const srv = await Server.start({ dir });
+    try {
+      const watcher = await srv.player('Watcher');
+      const w0 = await watchRoom(watcher, room);
+      assert.equal(w0.ply, before.ply, 'the restored room is at the same ply');
+      assert.deepEqual(w0.view, before.view, 'and in the same position');
+      assert.equal(w0.commit, before.commit, 'with the same committed seed');
+      assert.equal(w0.seats[0].connected, false, 'Ana is away until she says hello');
+      const a = await srv.connect();
+      const welcome = await a.request({ type: 'hello', name: 'Ana', token });
+      assert.deepEqual(welcome.rooms, [room], 'the token resumes the seat');
+      const st = await a.nextState(room);
+      assert.deepEqual(st.legal, before.legal, 'the same legal actions are offered');
+      await until(() => lastState(watcher, room)?.seats[0].connected, { what: 'Ana connected again' });
+      const fin = await autoplay(a, room, { since: 0 }).done; // acts on the latest state only
+      assert.equal(fin.status, 'finished');
+      const archive = await srv.archive(room);
+      assert.deepEqual(archive.client_seeds, ['across a restart', '']);
+      const file = path.join(dir, 'match.json');
+      await writeFile(file, JSON.stringify(archive));
+      assert.match(verify(file), /^verified: ur match/, 'the whole match replays through the rules core');
+      assert.equal(sql(dir, 'SELECT count(*) FROM live_rooms').trim(), '0', 'the journal is dropped once archived');
+    } finally {
+      await srv.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a failed archive write keeps the match: the next start archives it, resignation and times intact', { timeout: 60000 }, async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-restart-'));
+  try {
+    let room, ended;
+    {
+      const srv = await Server.start({ dir }); // creates the schema
+      await srv.stop();
+    }
+    sql(dir, "CREATE TRIGGER fail BEFORE INSERT ON matches BEGIN SELECT RAISE(ABORT, 'disk says no'); END;");
+    {
+      const srv = await Server.start({ dir });
+      const a = await srv.player('Ana');
+      const b = await srv.player('Bo');
+      room = (await createRoom(a, 'ur')).id;
+      await joinRoom(a, room, { seat: 0 });
+      await joinRoom(b, room, { seat: 1 });
+      await a.send({ type: 'act', room, ply: 0, action: { roll: true } }); // no direct reply
+      await a.nextState(room, (s) => s.ply === 1);
+      await a.send({ type: 'resign', room }); // the reply is the room's next state
+      const fin = await a.nextState(room, (s) => s.status === 'finished');
+      assert.deepEqual(fin.result, { winner: 1, reason: 'resign' });
+      ended = Date.now();
+      await until(() => /could not be archived/.test(srv.stderr), { timeoutMs: 10000, what: 'the failed write' });
+      assert.ok(srv.stderr.includes(`"id":"${room}"`), 'the unarchived record is logged whole');
+      await srv.stop();
+    }
+    sql(dir, 'DROP TRIGGER fail;');
+    await sleep(50);
+    const restartedAt = Date.now();
+    const srv = await Server.start({ dir });
+    try {
+      const archive = await srv.archive(room);
+      assert.deepEqual(archive.result, { winner: 1, reason: 'resign' }, 'the resignation was journalled');
+      assert.equal(archive.actions.length, 1);
+      assert.ok(archive.ended_at <= ended && archive.ended_at < restartedAt, 'ended_at is when it ended');
+      assert.ok(archive.started_at <= archive.actions[0].at, 'started_at is when it started');
+      const a = await srv.player('Ana2');
+      const again = await watchRoom(a, room);
+      assert.equal(again.status, 'finished', 'a finished match does not come back to life');
+    } finally {
+      await srv.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
