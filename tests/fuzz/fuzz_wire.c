@@ -87,6 +87,7 @@ static uint64_t next(uint64_t *s)
 
 static size_t mutate(uint8_t *buf, size_t len, uint64_t *rng)
 {
+	static const char tokens[] = "{}[]\":,\\0e-\x80\xff"; /* JSON syntax, and bytes that are not UTF-8 */
 	int k, rounds = 1 + (int)(next(rng) % 4);
 
 	for (k = 0; k < rounds; k++) {
@@ -99,7 +100,7 @@ static size_t mutate(uint8_t *buf, size_t len, uint64_t *rng)
 		case 3:
 			if (len < MAX_LEN - 1) {
 				memmove(buf + pos + 1, buf + pos, len - pos);
-				buf[pos] = "{}[]\":,\\0e-\x80\xff"[next(rng) % 15];
+				buf[pos] = (uint8_t)tokens[next(rng) % (sizeof(tokens) - 1)];
 				len++;
 			}
 			break;
