@@ -23,6 +23,7 @@ struct http_req {
 	int status;
 	const char *ctype;
 	bool ready, headers_sent;
+	bool head;                 /* HEAD: headers only */
 };
 
 static void respond(struct http_req *h, int status, const char *ctype, char *body_take, size_t len)
@@ -173,11 +174,12 @@ int http_request(struct server *srv, struct lws *wsi, struct pss *pss, const cha
 		return -1;
 	h->wsi = wsi;
 	pss->h = h;
-	if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
+	h->head = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0;
+	if (!h->head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
 		respond_error(h, 405, "method_not_allowed", "the API is read-only: use GET");
 		return 0;
 	}
-	if (lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_GET_URI) < 0) {
+	if (lws_hdr_copy(wsi, uri, sizeof(uri), h->head ? WSI_TOKEN_HEAD_URI : WSI_TOKEN_GET_URI) < 0) {
 		respond_error(h, 414, "uri_too_long", "request URI too long");
 		return 0;
 	}
@@ -210,6 +212,10 @@ int http_writeable(struct server *srv, struct lws *wsi, struct pss *pss)
 	if (!h->headers_sent) {
 		if (write_headers(wsi, h))
 			return -1;
+		if (h->head) { /* the headers say it all */
+			http_closed(srv, pss);
+			return lws_http_transaction_completed(wsi) ? -1 : 0;
+		}
 		lws_callback_on_writable(wsi);
 		return 0;
 	}

@@ -246,7 +246,7 @@ test('GET /api/matches/{id}: an unknown id is 404 not_found', { timeout: 20000 }
   });
 });
 
-test('methods other than GET are refused with 405', { timeout: 60000 }, async () => {
+test('methods other than GET and HEAD are refused with 405; HEAD answers headers only', { timeout: 60000 }, async () => {
   await withServer(async (srv) => {
     // without a body
     for (const p of ['/api/rooms', '/api/matches', '/healthz', '/metrics']) {
@@ -262,6 +262,14 @@ test('methods other than GET are refused with 405', { timeout: 60000 }, async ()
         const r = await srv.http(p, { method, body: method === 'DELETE' ? undefined : '{}', headers: { 'content-type': 'application/json' }, timeoutMs: 3000 });
         assert.equal(r.status, 405, `${method} ${p}: ${r.status} ${r.text.slice(0, 200)}`);
       }
+    }
+    // HEAD is GET without the body (health checkers use it)
+    for (const p of ['/healthz', '/api/rooms', '/metrics']) {
+      const get = await srv.http(p);
+      const head = await fetch(srv.url + p, { method: 'HEAD', signal: AbortSignal.timeout(3000) });
+      assert.equal(head.status, 200, `HEAD ${p}`);
+      assert.equal(head.headers.get('content-type'), get.headers.get('content-type'), `HEAD ${p}: content type`);
+      assert.equal(await head.text(), '', `HEAD ${p}: no body`);
     }
     assert.equal((await srv.http('/healthz')).status, 200);
   });
