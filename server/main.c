@@ -3,9 +3,11 @@
  * hand it to lws. SIGINT/SIGTERM stop cleanly: lws is destroyed, every handle
  * closed, the store thread writes what it holds, then the loop is closed.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "config.h"
 #include "server.h"
@@ -57,6 +59,18 @@ static void signal_cb(uv_signal_t *h, int signum)
 	stop(h->data);
 }
 
+/* One descriptor per connection: take every descriptor the hard limit allows. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			util_log(LOG_WARN, "cannot raise the open file limit: %s", strerror(errno));
+	}
+}
+
 static void handles_init(struct server *srv)
 {
 	uv_check_init(srv->loop, &srv->reaper);
@@ -84,6 +98,7 @@ int main(int argc, char **argv)
 	if (r)
 		return r > 0 ? 0 : 2;
 	signal(SIGPIPE, SIG_IGN);
+	raise_fd_limit();
 	uv_loop_init(&loop);
 	srv.loop = &loop;
 	srv.started_ms = util_now_ms();
