@@ -14,6 +14,7 @@ const port = await new Promise((res) => { const s = createServer().listen(0, '12
 const srv = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--db', join(mkdtempSync(join(tmpdir(), 'qidle-')), 'q.db'),
   '--max-conns-per-addr', '1000000', '--rate', '100000', '--burst', '100000', '--log-level', 'warn']);
 await new Promise((res) => srv.stdout.on('data', (d) => String(d).includes('listening') && res()));
+process.on('exit', () => srv.kill('SIGTERM')); // also when the run fails half-way
 const rss = () => +/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${srv.pid}/status`, 'utf8'))[1];
 const open = () => new Promise((res, rej) => {
   const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, 'quinteto.v1');

@@ -18,6 +18,7 @@ const port = await new Promise((res) => { const s = createServer().listen(0, '12
 const dir = mkdtempSync(join(tmpdir(), 'qbench-'));
 const srv = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--db', join(dir, 'q.db'), '--rate', '100000', '--burst', '100000', '--max-conns-per-addr', '100000', '--log-level', 'warn']);
 await new Promise((res) => srv.stdout.on('data', (d) => String(d).includes('listening') && res()));
+process.on('exit', () => srv.kill('SIGTERM')); // also when the run fails half-way
 
 const lat = [];
 let actions = 0, running = true;
