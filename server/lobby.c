@@ -30,9 +30,9 @@ static struct player *player_add(struct server *srv, const char *id, const char 
 	return p;
 }
 
-static int load_cb(void *ctx, const char *id, const char *token_hash, const char *name)
+static int load_cb(void *ctx, int n, const char *const *c)
 {
-	return player_add(ctx, id, token_hash, name) ? 0 : -ENOMEM;
+	return c[0] && c[1] && c[2] && player_add(ctx, c[0], c[1], c[2]) ? 0 : -ENOMEM;
 }
 
 static void lobby_push_cb(uv_timer_t *t);
@@ -45,7 +45,7 @@ int lobby_init(struct server *srv)
 	hmap_init(&srv->addrs);
 	uv_timer_init(srv->loop, &srv->lobby_timer);
 	srv->lobby_timer.data = srv;
-	return store_players_load(srv->store, load_cb, srv);
+	return store_query(srv->store, "SELECT id, token_hash, name FROM players", NULL, load_cb, srv);
 }
 
 /* Closes every room (their handles close on the next loop turn). */

@@ -31,6 +31,18 @@ static void cache_clear(struct room *r)
 	}
 }
 
+/* The game's compact form of {"roll":true}, decoded once per room (autoroll compares with it). */
+static bool decode_roll(const struct wire_game *codec, struct rules_action *out)
+{
+	json_t *j = json_pack("{s:b}", "roll", 1);
+	bool ok;
+
+	memset(out, 0, sizeof(*out));
+	ok = j && !codec->action_decode(j, out);
+	json_decref(j);
+	return ok;
+}
+
 static struct room *room_alloc(struct server *srv, const struct rules_game *g,
 			       const struct wire_game *codec, const struct wire_room_options *ropt,
 			       const struct rules_options *gopt)
@@ -45,6 +57,7 @@ static struct room *room_alloc(struct server *srv, const struct rules_game *g,
 	r->codec = codec;
 	r->ropt = *ropt;
 	r->gopt = *gopt;
+	r->has_roll = decode_roll(codec, &r->roll);
 	if (rules_match_start(&r->match, g, zero_seed, gopt) || /* the preview */
 	    util_random(&r->bot_rng, sizeof(r->bot_rng))) {
 		free(r);
@@ -72,13 +85,13 @@ static int room_register(struct room *r)
 	return 0;
 }
 
-static char *options_json(const struct room *r)
+/* Compact JSON with sorted keys (journal and archive text); takes `j`. Never NULL but on ENOMEM. */
+char *room_json_text(json_t *j)
 {
-	json_t *o = wire_options_encode(r->codec, &r->ropt, &r->gopt);
-	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 
-	json_decref(o);
-	return s;
+	json_decref(j);
+	return s ? s : strdup("null");
 }
 
 int room_new(struct server *srv, const struct rules_game *g, const struct wire_game *codec,
@@ -100,7 +113,7 @@ int room_new(struct server *srv, const struct rules_game *g, const struct wire_g
 	err = room_register(r);
 	if (err)
 		return err;
-	opts = options_json(r);
+	opts = room_json_text(wire_options_encode(codec, ropt, gopt));
 	store_live_room(srv->store, r->id, g->id, opts ? opts : "{}", r->server_seed_hex, r->created_at);
 	free(opts);
 	*out = r;

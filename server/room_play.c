@@ -123,13 +123,6 @@ int room_leave(struct room *r, struct player *p, bool *changed)
 	return 0;
 }
 
-static char *dump(json_t *j)
-{
-	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-
-	json_decref(j);
-	return s ? s : strdup("null");
-}
 
 static struct store_match *archive_record(struct room *r)
 {
@@ -143,13 +136,13 @@ static struct store_match *archive_record(struct room *r)
 	rules_result(&r->match, &res);
 	m->id = strdup(r->id);
 	m->game = strdup(r->game->id);
-	m->options = dump(wire_options_encode(r->codec, &r->ropt, &r->gopt));
+	m->options = room_json_text(wire_options_encode(r->codec, &r->ropt, &r->gopt));
 	m->commit = strdup(r->commit);
 	m->server_seed = strdup(r->server_seed_hex);
 	for (i = 0; i < r->game->seats; i++)
 		json_array_append_new(seeds, json_string(r->seats[i].has_seed ? r->seats[i].client_seed : ""));
-	m->client_seeds = dump(seeds);
-	m->result = dump(r->codec->result_encode(&res));
+	m->client_seeds = room_json_text(seeds);
+	m->result = room_json_text(r->codec->result_encode(&res));
 	m->started_at = r->started_at;
 	m->ended_at = r->ended_at;
 	m->seats = calloc((size_t)r->game->seats, sizeof(*m->seats));
@@ -226,8 +219,8 @@ static int log_append(struct room *r, int seat, const struct rules_action *a,
 	e = &r->log[r->nlog];
 	e->seat = seat;
 	e->at = at;
-	e->action = dump(r->codec->action_encode(a));
-	e->outcome = dump(r->codec->outcome_encode(&r->match, a, o));
+	e->action = room_json_text(r->codec->action_encode(a));
+	e->outcome = room_json_text(r->codec->outcome_encode(&r->match, a, o));
 	if (!e->action || !e->outcome) {
 		free(e->action);
 		free(e->outcome);
@@ -338,15 +331,7 @@ void room_chat(struct room *r, int seat, const char *name, const char *text)
 /* True when autoroll will play `legal` (a lone {"roll":true}) for a human seat. */
 bool room_autorolls(const struct room *r, const struct rules_action *legal, int n)
 {
-	json_t *j;
-	bool roll;
-
-	if (!r->ropt.autoroll || n != 1)
-		return false;
-	j = r->codec->action_encode(&legal[0]);
-	roll = j && json_is_true(json_object_get(j, "roll")) && json_object_size(j) == 1;
-	json_decref(j);
-	return roll;
+	return r->ropt.autoroll && r->has_roll && n == 1 && rules_action_equal(&legal[0], &r->roll);
 }
 
 /* With autoroll, plays {"roll":true} for a human seat whose only legal action it is. */

@@ -108,6 +108,8 @@ struct room {
 	const struct wire_game *codec;
 	struct wire_room_options ropt;
 	struct rules_options gopt;
+	bool has_roll;                /* the game has {"roll":true}; `roll` is its compact form */
+	struct rules_action roll;
 	enum room_status status;
 	uint8_t server_seed[32];
 	char commit[65];
@@ -215,6 +217,7 @@ int room_leave(struct room *r, struct player *p, bool *changed);
 int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action, const char **why);
 int room_resign(struct room *r, struct player *p, const char **why);
 void room_changed(struct room *r);
+char *room_json_text(json_t *j_take);
 bool room_autorolls(const struct room *r, const struct rules_action *legal, int n);
 void room_chat(struct room *r, int seat, const char *name, const char *text);
 void room_connected_changed(struct room *r);

@@ -758,22 +758,6 @@ size_t store_queue_depth(const struct store *st)
 	return st ? st->depth : 0;
 }
 
-int store_players_load(struct store *st,
-		       int (*cb)(void *ctx, const char *id, const char *token_hash, const char *name),
-		       void *ctx)
-{
-	sqlite3_stmt *s;
-	int r = 0, rc;
-
-	if (sqlite3_prepare_v2(st->db, "SELECT id, token_hash, name FROM players", -1, &s, NULL))
-		return -EIO;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW && !r)
-		r = cb(ctx, (const char *)sqlite3_column_text(s, 0),
-		       (const char *)sqlite3_column_text(s, 1), (const char *)sqlite3_column_text(s, 2));
-	sqlite3_finalize(s);
-	return r ? r : (rc == SQLITE_DONE || rc == SQLITE_ROW) ? 0 : -EIO;
-}
-
 static struct store_req *req_new(enum job_kind kind)
 {
 	struct store_req *j = calloc(1, sizeof(*j));

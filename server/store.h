@@ -56,11 +56,6 @@ void store_close(struct store *st);
 /* Jobs not yet done (a gauge). */
 size_t store_queue_depth(const struct store *st);
 
-/* Calls cb for every known player (start-up, before store_start()). 0 or -EIO. */
-int store_players_load(struct store *st,
-		       int (*cb)(void *ctx, const char *id, const char *token_hash, const char *name),
-		       void *ctx);
-
 /* Records a player identity or its new name (async, fire and forget). */
 void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name);
 

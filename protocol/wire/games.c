@@ -55,8 +55,7 @@ const struct wire_game *wire_game_find(const char *id)
 	return NULL;
 }
 
-__attribute__((format(printf, 3, 4)))
-static int bad_options(char *why, size_t whylen, const char *fmt, ...)
+int wire_fail(int err, char *why, size_t whylen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -65,8 +64,10 @@ static int bad_options(char *why, size_t whylen, const char *fmt, ...)
 		vsnprintf(why, whylen, fmt, ap);
 		va_end(ap);
 	}
-	return WIRE_E_BAD_OPTIONS;
+	return err;
 }
+
+#define bad_options(why, whylen, ...) wire_fail(WIRE_E_BAD_OPTIONS, why, whylen, __VA_ARGS__)
 
 /* Decodes create.options; see wire.h. Outputs are written only on success. */
 int wire_options_decode(const struct wire_game *g, const json_t *options,

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "wire.h"
+#include "wire_games.h"
 
 #define TOKEN_MAX 128 /* bytes of a hello.token */
 #define LEVEL_MAX 32  /* characters of an add_bot.level */
@@ -102,18 +103,7 @@ static const struct {
 
 #define MSG_TYPE_COUNT (sizeof(msg_types) / sizeof(msg_types[0]))
 
-__attribute__((format(printf, 4, 5)))
-static int fail(int err, char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && whylen) {
-		va_start(ap, fmt);
-		vsnprintf(why, whylen, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
+#define fail wire_fail
 
 /* An id is a string of at most WIRE_ID_MAX bytes or an integer (whose decimal
  * text is at most 20 bytes, so always short enough). */
