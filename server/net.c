@@ -147,6 +147,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	struct server *srv = lws_context_user(lws_get_context(wsi));
 	struct pss *pss = user;
 
+	/* lws calls some reasons (a keep-alive connection timing out: CLOSED_HTTP) on
+	 * connections that never got per-session data: nothing of ours to touch. */
+	if (!pss && reason != LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION)
+		return lws_callback_http_dummy(wsi, reason, user, in, len);
 	switch (reason) {
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
 		return filter_connection(srv, wsi);
