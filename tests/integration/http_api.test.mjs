@@ -315,3 +315,20 @@ test('static files: the web client; /ws without an upgrade', { timeout: 20000 },
     assert.equal((await srv.http('/healthz')).status, 200);
   });
 });
+
+test('idle HTTP connections are closed by the server without harm', { timeout: 40000 }, async () => {
+  // Regression: lws times out idle keep-alive connections (and ones that never sent a request)
+  // with callbacks that carry no per-session data; the server dereferenced it and died.
+  await withServer(async (srv) => {
+    const requests = ['GET / HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /api/rooms HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', ''];
+    const closed = requests.map((req) => new Promise((resolve) => {
+      const s = net.connect(srv.port, '127.0.0.1', () => { if (req) s.write(req); });
+      s.on('data', () => {});
+      s.on('error', () => {});
+      s.on('close', resolve);
+    }));
+    await Promise.all(closed); // the server's idle timeouts (5 s after a response, 10 s before one)
+    assert.equal((await srv.http('/healthz')).status, 200, 'still serving');
+  });
+});
