@@ -136,7 +136,7 @@ static struct store_match *archive_record(struct room *r)
 	rules_result(&r->match, &res);
 	m->id = strdup(r->id);
 	m->game = strdup(r->game->id);
-	m->options = room_json_text(wire_options_encode(r->codec, &r->ropt, &r->gopt));
+	m->options = room_json_text(wire_options_encode(r->codec, &r->ropt, &r->gopt, false));
 	m->commit = strdup(r->commit);
 	m->server_seed = strdup(r->server_seed_hex);
 	for (i = 0; i < r->game->seats; i++)
@@ -303,7 +303,7 @@ int room_resign(struct room *r, struct player *p, const char **why)
 		return *why = "the match is over", WIRE_E_GAME_OVER;
 	if (r->status == ROOM_WAITING)
 		return *why = "the match has not started: use leave", WIRE_E_BAD_MESSAGE;
-	if (rules_resign(&r->match, seat, RULES_REASON_RESIGN, &o))
+	if (rules_event(&r->match, seat, RULES_EVENT_RESIGN, &o))
 		return *why = "cannot resign now", WIRE_E_GAME_OVER;
 	now = util_now_ms();
 	store_live_resign(r->srv->store, r->id, seat, RULES_REASON_RESIGN, now); /* not an action */
@@ -443,7 +443,8 @@ void room_restore_finish(struct room *r, int64_t started_at, int resigned_seat, 
 	if (r->status != ROOM_WAITING)
 		r->started_at = started_at ? started_at : r->nlog ? r->log[0].at : r->created_at;
 	if (resigned_seat >= 0 && r->status == ROOM_PLAYING)
-		rules_resign(&r->match, resigned_seat, (uint8_t)reason, &o);
+		rules_event(&r->match, resigned_seat,
+			    reason == RULES_REASON_FORFEIT ? RULES_EVENT_FORFEIT : RULES_EVENT_RESIGN, &o);
 	r->restoring = false;
 	rules_result(&r->match, &res);
 	if (r->status == ROOM_PLAYING && res.over) {

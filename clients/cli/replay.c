@@ -207,16 +207,16 @@ static int step_apply(struct replay *r, size_t i, const json_t *rec, replay_step
 /* Does resigning or forfeiting some seat give exactly the archived result? */
 static bool result_by_resignation(struct replay *r, const json_t *want)
 {
-	static const uint8_t reasons[] = { RULES_REASON_RESIGN, RULES_REASON_FORFEIT };
+	static const uint8_t kinds[] = { RULES_EVENT_RESIGN, RULES_EVENT_FORFEIT };
 	struct rules_match m;
 	struct rules_result res;
 	json_t *got;
 	bool same;
 
-	for (size_t k = 0; k < sizeof(reasons); k++) {
+	for (size_t k = 0; k < sizeof(kinds); k++) {
 		for (int seat = 0; seat < r->game->seats; seat++) {
 			m = r->match;
-			if (rules_resign(&m, seat, reasons[k], NULL) != 0)
+			if (rules_event(&m, seat, kinds[k], NULL) != 0)
 				continue;
 			rules_result(&m, &res);
 			got = r->codec->result_encode(&res);
