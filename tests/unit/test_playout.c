@@ -223,7 +223,7 @@ static bool action_step(struct rules_match *m, struct lcg *g, int samples)
 		mask |= 1u << seats[i];
 	seat = seats[lcg_next(g) % (uint32_t)n];
 	k = check_legal(m, seat, l);
-	if (k < 0 || !check_refusals(m, l, k, seat, mask, g, samples))
+	if (k <= 0 || !check_refusals(m, l, k, seat, mask, g, samples))
 		return false;
 	rec[nrec] = (struct step){ (uint8_t)seat, 0, l[lcg_next(g) % (uint32_t)k], 0 };
 	if (rules_apply(m, seat, &rec[nrec].action, NULL) != 0 || !game_state_ok(m))
