@@ -40,7 +40,6 @@ static const struct wire_game stand_ins[] = {
 	{ .id = "quinteto", .options = quinteto_options },
 	{ .id = "laquet", .options = autoroll_only },
 	{ .id = "super15", .options = no_options },
-	{ .id = "ur", .options = autoroll_only },
 };
 
 /* The registered codec of `id`, else its stand-in (*stand_in set); NULL if neither. */
