@@ -113,7 +113,7 @@ int room_new(struct server *srv, const struct rules_game *g, const struct wire_g
 	err = room_register(r);
 	if (err)
 		return err;
-	opts = room_json_text(wire_options_encode(codec, ropt, gopt));
+	opts = room_json_text(wire_options_encode(codec, ropt, gopt, false));
 	store_live_room(srv->store, r->id, g->id, opts ? opts : "{}", r->server_seed_hex, r->created_at);
 	free(opts);
 	*out = r;

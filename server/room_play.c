@@ -136,7 +136,7 @@ static struct store_match *archive_record(struct room *r)
 	rules_result(&r->match, &res);
 	m->id = strdup(r->id);
 	m->game = strdup(r->game->id);
-	m->options = room_json_text(wire_options_encode(r->codec, &r->ropt, &r->gopt));
+	m->options = room_json_text(wire_options_encode(r->codec, &r->ropt, &r->gopt, false));
 	m->commit = strdup(r->commit);
 	m->server_seed = strdup(r->server_seed_hex);
 	for (i = 0; i < r->game->seats; i++)
@@ -303,11 +303,10 @@ int room_resign(struct room *r, struct player *p, const char **why)
 		return *why = "the match is over", WIRE_E_GAME_OVER;
 	if (r->status == ROOM_WAITING)
 		return *why = "the match has not started: use leave", WIRE_E_BAD_MESSAGE;
-	if (rules_resign(&r->match, seat, RULES_REASON_RESIGN, &o))
+	if (rules_event(&r->match, seat, RULES_EVENT_RESIGN, &o))
 		return *why = "cannot resign now", WIRE_E_GAME_OVER;
 	now = util_now_ms();
-	/* an event at the room's ply; kind 1 is RULES_EVENT_RESIGN (rules.h on branch proto) */
-	store_live_event(r->srv->store, r->id, (int)r->nlog, seat, 1, now);
+	store_live_event(r->srv->store, r->id, (int)r->nlog, seat, RULES_EVENT_RESIGN, now); /* at the room's ply */
 	rules_result(&r->match, &res);
 	if (res.over)
 		room_finish(r, now);
@@ -431,16 +430,14 @@ int room_restore_action(struct room *r, int ply, int seat, const char *action, c
 }
 
 /*
- * Re-applies a journalled resignation (kind 1) or forfeit (kind 2) at its ply
- * (start-up): it comes after the actions before it. 0 or -EINVAL.
+ * Re-applies a journalled event (enum rules_event_kind) at its ply (start-up):
+ * it comes after the actions before it. 0 or -EINVAL.
  */
 int room_restore_event(struct room *r, int ply, int seat, int kind)
 {
 	union rules_outcome o;
 
-	if (r->status != ROOM_PLAYING || ply != (int)r->nlog || (kind != 1 && kind != 2))
-		return -EINVAL;
-	if (rules_resign(&r->match, seat, kind == 2 ? RULES_REASON_FORFEIT : RULES_REASON_RESIGN, &o))
+	if (r->status != ROOM_PLAYING || ply != (int)r->nlog || rules_event(&r->match, seat, kind, &o))
 		return -EINVAL;
 	return 0;
 }

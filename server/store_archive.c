@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "config.h"
+#include "wire.h"
 #include "store_int.h"
 #include "util.h"
 
@@ -42,8 +43,6 @@ static const char *const rstmt_sql[RS_MAX] = {
 		    "(?1 IS NULL OR game = ?1) AND (?2 IS NULL OR seq IN (SELECT match_seq FROM "
 		    "match_seats WHERE player_id = ?2)) AND (?3 = 0 OR seq < ?3) ORDER BY seq DESC LIMIT ?4",
 };
-
-static const char *const event_kinds[] = {NULL, "resign", "forfeit"};
 
 static int prepare_all(sqlite3 *db, const char *const *sql, sqlite3_stmt **out, int n)
 {
@@ -132,14 +131,13 @@ static int insert_action(struct store *st, int64_t seq, const struct store_actio
 static int insert_event(struct store *st, int64_t seq, const struct store_event *e)
 {
 	sqlite3_stmt *s = st->wstmt[WS_MATCH_EVENT];
-	int n = (int)(sizeof(event_kinds) / sizeof(event_kinds[0]));
+	const char *kind = wire_event_kind_name(e->kind);
 	int rc;
 
-	if (e->kind <= 0 || e->kind >= n)
+	if (!kind)
 		return SQLITE_MISMATCH; /* our bug: refuse the record rather than archive a lie */
 	if (OK(rc = sqlite3_bind_int64(s, 1, seq)) && OK(rc = sqlite3_bind_int(s, 2, e->ply)) &&
-	    OK(rc = sqlite3_bind_int(s, 3, e->seat)) &&
-	    OK(rc = sqlite3_bind_text(s, 4, event_kinds[e->kind], -1, SQLITE_STATIC)) &&
+	    OK(rc = sqlite3_bind_int(s, 3, e->seat)) && OK(rc = sqlite3_bind_text(s, 4, kind, -1, SQLITE_STATIC)) &&
 	    OK(rc = sqlite3_bind_int64(s, 5, e->at)))
 		return store_step_done(st->db, s, "archive event");
 	(void)sqlite3_clear_bindings(s);
@@ -282,19 +280,6 @@ static json_t *seat_row(sqlite3_stmt *s)
 			 text(s, 2), "bot", sqlite3_column_int(s, 3));
 }
 
-static json_t *action_row(sqlite3_stmt *s)
-{
-	return json_pack("{s:i, s:i, s:o, s:o, s:I}", "ply", sqlite3_column_int(s, 0), "seat", sqlite3_column_int(s, 1),
-			 "action", load_json(sqlite3_column_text(s, 2)), "outcome", load_json(sqlite3_column_text(s, 3)),
-			 "at", (json_int_t)sqlite3_column_int64(s, 4));
-}
-
-static json_t *event_row(sqlite3_stmt *s)
-{
-	return json_pack("{s:i, s:i, s:s, s:I}", "ply", sqlite3_column_int(s, 0), "seat", sqlite3_column_int(s, 1),
-			 "kind", text(s, 2), "at", (json_int_t)sqlite3_column_int64(s, 3));
-}
-
 static void set_body(struct store_req *r, int status, json_t *body)
 {
 	r->status = status;
@@ -310,40 +295,170 @@ static void set_error(struct store_req *r, int status, const char *code, const c
 	set_body(r, status, json_pack("{s:s, s:s}", "error", code, "message", message));
 }
 
-static json_t *match_head(sqlite3_stmt *s)
+/* What an archive read owns while wire_archive_encode() borrows from it. */
+struct held {
+	json_t *options, *result, *seeds, *seats; /* seats: rows as JSON, their strings borrowed */
+	json_t **owned;                           /* actions' action and outcome */
+	size_t nowned;
+};
+
+static void held_finish(struct held *h, struct wire_archive *a)
 {
-	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:s, s:s, s:o, s:o}", "id", text(s, 1), "game", text(s, 2),
-			 "options", load_json(sqlite3_column_text(s, 3)), "started_at",
-			 (json_int_t)sqlite3_column_int64(s, 4), "ended_at", (json_int_t)sqlite3_column_int64(s, 5),
-			 "commit", text(s, 6), "server_seed", text(s, 7), "client_seeds",
-			 load_json(sqlite3_column_text(s, 8)), "result", load_json(sqlite3_column_text(s, 9)));
+	size_t i;
+
+	json_decref(h->options), json_decref(h->result), json_decref(h->seeds), json_decref(h->seats);
+	for (i = 0; i < h->nowned; i++)
+		json_decref(h->owned[i]);
+	free(h->owned);
+	free(a->actions);
+	free(a->events);
+}
+
+/* The matches row: strings are copied into JSON values `h` holds, so the statement can be reset. */
+static int head_read(sqlite3_stmt *s, struct wire_archive *a, struct held *h, json_t **strings)
+{
+	size_t i;
+
+	*strings = json_pack("[s,s,s,s]", text(s, 1), text(s, 2), text(s, 6), text(s, 7));
+	h->options = load_json(sqlite3_column_text(s, 3));
+	h->seeds = load_json(sqlite3_column_text(s, 8));
+	h->result = load_json(sqlite3_column_text(s, 9));
+	if (!*strings || !json_is_array(h->seeds) || json_array_size(h->seeds) > RULES_MAX_SEATS)
+		return -EIO;
+	a->id = json_string_value(json_array_get(*strings, 0));
+	a->game = json_string_value(json_array_get(*strings, 1));
+	a->commit = json_string_value(json_array_get(*strings, 2));
+	a->server_seed = json_string_value(json_array_get(*strings, 3));
+	a->options = h->options;
+	a->result = h->result;
+	a->started_at = sqlite3_column_int64(s, 4);
+	a->ended_at = sqlite3_column_int64(s, 5);
+	for (i = 0; i < json_array_size(h->seeds); i++) {
+		const char *seed = json_string_value(json_array_get(h->seeds, i));
+
+		a->client_seeds[i] = seed ? seed : "";
+	}
+	return 0;
+}
+
+static int seats_read(struct store *st, int64_t seq, struct wire_archive *a, struct held *h)
+{
+	json_t *x;
+	size_t i;
+
+	h->seats = rows_json(st->rdb, st->rstmt[RS_SEATS], seq, seat_row);
+	if (!h->seats || json_array_size(h->seats) > RULES_MAX_SEATS)
+		return -EIO;
+	json_array_foreach(h->seats, i, x) {
+		a->seats[i].seat = (int)json_integer_value(json_object_get(x, "seat"));
+		a->seats[i].role = json_string_value(json_object_get(x, "role"));
+		a->seats[i].name = json_string_value(json_object_get(x, "name"));
+		a->seats[i].bot = json_is_true(json_object_get(x, "bot"));
+	}
+	a->nseats = (int)i;
+	for (i = json_array_size(h->seeds); i < (size_t)a->nseats; i++)
+		a->client_seeds[i] = "";
+	return 0;
+}
+
+/* Grows *arr (of `size`-byte items) to hold n + 1; 0 or -ENOMEM. */
+static int grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*arr, (*cap ? *cap * 2 : 16) * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = *cap ? *cap * 2 : 16;
+	return 0;
+}
+
+static int actions_read(struct store *st, int64_t seq, struct wire_archive *a, struct held *h)
+{
+	sqlite3_stmt *s = st->rstmt[RS_ACTIONS];
+	size_t cap = 0, ocap = 0;
+	int rc = sqlite3_bind_int64(s, 1, seq);
+
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct wire_archive_action *x;
+
+		if (grow((void **)&a->actions, &cap, a->nactions, sizeof(*a->actions)) ||
+		    grow((void **)&h->owned, &ocap, h->nowned + 1, sizeof(*h->owned))) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		x = &a->actions[a->nactions++];
+		x->ply = sqlite3_column_int(s, 0);
+		x->seat = sqlite3_column_int(s, 1);
+		x->at = sqlite3_column_int64(s, 4);
+		h->owned[h->nowned++] = x->action = load_json(sqlite3_column_text(s, 2));
+		h->owned[h->nowned++] = x->outcome = load_json(sqlite3_column_text(s, 3));
+		rc = SQLITE_OK;
+	}
+	(void)sqlite3_reset(s);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+static int events_read(struct store *st, int64_t seq, struct wire_archive *a)
+{
+	sqlite3_stmt *s = st->rstmt[RS_EVENTS];
+	size_t cap = 0;
+	int rc = sqlite3_bind_int64(s, 1, seq);
+
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct wire_archive_event *x;
+
+		if (grow((void **)&a->events, &cap, a->nevents, sizeof(*a->events))) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		x = &a->events[a->nevents++];
+		x->ply = sqlite3_column_int(s, 0);
+		x->seat = sqlite3_column_int(s, 1);
+		x->kind = wire_event_kind_parse((const char *)sqlite3_column_text(s, 2));
+		x->at = sqlite3_column_int64(s, 3);
+		rc = SQLITE_OK;
+	}
+	(void)sqlite3_reset(s);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+/* The rest of match `seq` once its row is read; the archive as JSON, NULL on failure. */
+static json_t *archive_json(struct store *st, int64_t seq, struct wire_archive *a, struct held *h)
+{
+	if (seats_read(st, seq, a, h) || actions_read(st, seq, a, h) || events_read(st, seq, a))
+		return NULL;
+	return wire_archive_encode(a); /* NULL too for an event kind it does not know */
 }
 
 static void read_get(struct store *st, struct store_req *r)
 {
 	sqlite3_stmt *s = st->rstmt[RS_GET];
-	json_t *m = NULL, *seats, *actions, *events;
+	struct wire_archive a;
+	struct held h;
+	json_t *strings = NULL, *m = NULL;
 	int64_t seq = 0;
-	int rc = sqlite3_bind_text(s, 1, r->a, -1, SQLITE_STATIC);
+	int rc = sqlite3_bind_text(s, 1, r->a, -1, SQLITE_STATIC), bad = 0;
 
+	memset(&a, 0, sizeof(a));
+	memset(&h, 0, sizeof(h));
 	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		seq = sqlite3_column_int64(s, 0);
-		m = match_head(s);
+		bad = head_read(s, &a, &h, &strings);
 	}
 	(void)sqlite3_reset(s);
 	(void)sqlite3_clear_bindings(s);
+	if (rc == SQLITE_ROW && !bad)
+		m = archive_json(st, seq, &a, &h);
+	held_finish(&h, &a);
+	json_decref(strings);
 	if (rc == SQLITE_DONE)
 		return set_error(r, 404, "not_found", "no archived match has this id");
-	if (rc != SQLITE_ROW || !m) {
-		json_decref(m);
-		return set_error(r, 500, "internal", "the archive could not be read");
-	}
-	seats = rows_json(st->rdb, st->rstmt[RS_SEATS], seq, seat_row);
-	actions = rows_json(st->rdb, st->rstmt[RS_ACTIONS], seq, action_row);
-	events = rows_json(st->rdb, st->rstmt[RS_EVENTS], seq, event_row);
-	if (!seats || !actions || !events || json_object_set_new(m, "seats", seats) ||
-	    json_object_set_new(m, "actions", actions) || json_object_set_new(m, "events", events)) {
-		json_decref(m);
+	if (!m) {
+		util_log(LOG_ERROR, "store: match %s: the archive could not be read", r->a);
 		return set_error(r, 500, "internal", "the archive could not be read");
 	}
 	set_body(r, 200, m);

@@ -16,6 +16,7 @@
 
 #include "store_int.h"
 #include "util.h"
+#include "wire.h"
 
 static const char *const jop_sql[JOP_MAX] = {
 	[JOP_PLAYER] = "INSERT INTO players(id, token_hash, name, created_at) VALUES (?1, ?2, ?3, ?4) "
@@ -30,24 +31,6 @@ static const char *const jop_sql[JOP_MAX] = {
 	[JOP_EVENT] = "INSERT INTO live_events(room_id, ply, seat, kind, at) VALUES (?1, ?2, ?3, ?4, ?5)",
 	[JOP_DROP] = "DELETE FROM live_rooms WHERE id = ?1", /* cascades to seats, actions, events */
 };
-
-/* Kinds are stored as text; the numbers are enum rules_event_kind's. */
-static const char *const event_kinds[] = {NULL, "resign", "forfeit"};
-
-static const char *event_kind_name(int kind)
-{
-	return kind > 0 && kind < (int)(sizeof(event_kinds) / sizeof(event_kinds[0])) ? event_kinds[kind] : NULL;
-}
-
-static int event_kind_parse(const char *s)
-{
-	int k;
-
-	for (k = 1; s && k < (int)(sizeof(event_kinds) / sizeof(event_kinds[0])); k++)
-		if (!strcmp(s, event_kinds[k]))
-			return k;
-	return 0;
-}
 
 int store_journal_prepare(struct store *st)
 {
@@ -171,7 +154,7 @@ void store_live_started(struct store *st, const char *room, int64_t started_at)
 
 void store_live_event(struct store *st, const char *room, int ply, int seat, int kind, int64_t at)
 {
-	const char *name = event_kind_name(kind);
+	const char *name = wire_event_kind_name(kind);
 
 	if (!name) { /* our own bug, not input: keep the journal clean */
 		util_log(LOG_ERROR, "store: room %s: event kind %d unknown, not journalled", room, kind);
@@ -370,7 +353,7 @@ static int room_plies(struct live_stmts *q, const struct store_live_ops *ops, vo
 	while (!*err && (arc == SQLITE_ROW || erc == SQLITE_ROW)) {
 		if (erc == SQLITE_ROW &&
 		    (arc != SQLITE_ROW || sqlite3_column_int(q->events, 0) <= sqlite3_column_int(q->actions, 0))) {
-			int kind = event_kind_parse(col(q->events, 2));
+			int kind = wire_event_kind_parse(col(q->events, 2));
 
 			*err = kind ? ops->event(ctx, sqlite3_column_int(q->events, 0), sqlite3_column_int(q->events, 1),
 						 kind, sqlite3_column_int64(q->events, 3))
