@@ -16,8 +16,7 @@
 #include "store_int.h"
 #include "util.h"
 
-#define RETRY_FIRST_MS 5
-#define RETRY_MAX_MS 1000
+#define RETRY_MAX_MS   1000
 
 /* Runs `sql` (no results); logs and returns -EIO on failure. */
 int store_exec(sqlite3 *db, const char *sql, const char *what)
@@ -36,13 +35,24 @@ int store_exec(sqlite3 *db, const char *sql, const char *what)
 int store_rc_errno(int rc)
 {
 	switch (rc & 0xff) {
-	case SQLITE_OK: case SQLITE_DONE: case SQLITE_ROW: return 0;
-	case SQLITE_NOMEM: return -ENOMEM;
-	case SQLITE_FULL: return -ENOSPC;
-	case SQLITE_READONLY: return -EROFS;
-	case SQLITE_BUSY: case SQLITE_LOCKED: return -EBUSY;
-	case SQLITE_PERM: case SQLITE_AUTH: return -EACCES;
-	default: return -EIO;
+	case SQLITE_OK:
+	case SQLITE_DONE:
+	case SQLITE_ROW:
+		return 0;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_READONLY:
+		return -EROFS;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return -EACCES;
+	default:
+		return -EIO;
 	}
 }
 
@@ -105,7 +115,7 @@ void store_note_post(struct store *st, struct note *n)
 	(void)uv_async_send(&st->async);
 }
 
-#define CONTAINER(ptr, type, field) ((type *)(void *)((char *)(ptr) - offsetof(type, field)))
+#define CONTAINER(ptr, type, field) ((type *)(void *)((char *)(ptr)-offsetof(type, field)))
 
 static void deliver_read(struct store *st, struct store_req *r)
 {
@@ -289,8 +299,8 @@ err:
 	return NULL;
 }
 
-struct store_req *store_match_list(struct store *st, const char *game, const char *player,
-				   int64_t before, int limit, store_read_cb cb, void *ctx)
+struct store_req *store_match_list(struct store *st, const char *game, const char *player, int64_t before,
+                                   int limit, store_read_cb cb, void *ctx)
 {
 	struct store_req *r = calloc(1, sizeof(*r));
 

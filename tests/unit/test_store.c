@@ -91,8 +91,8 @@ static long long sql_int(const char *text)
 	sqlite3_stmt *s = NULL;
 	long long v = -1;
 
-	if (sqlite3_open(dbpath, &db) == SQLITE_OK && sqlite3_prepare_v2(db, text, -1, &s, NULL) == SQLITE_OK &&
-	    sqlite3_step(s) == SQLITE_ROW)
+	if (sqlite3_open(dbpath, &db) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, text, -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
 		v = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	sqlite3_close(db);
@@ -178,7 +178,7 @@ static void test_failing_batch_is_retried_whole(void)
 	REQUIRE(wait_commits(&c, 1));
 	/* SQLite rolls the whole transaction back, as it does on some I/O errors */
 	REQUIRE(!sql("CREATE TRIGGER fail BEFORE INSERT ON live_actions "
-		     "BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;"));
+	             "BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;"));
 	store_live_seat(st, "r1", 0, NULL, "seed");
 	store_live_action(st, "r1", 0, 0, "{\"roll\":true}", "{}", 2);
 	CHECK_EQ(store_journal_flush(st), 2);
@@ -365,7 +365,7 @@ static void test_reads_answered_while_writer_is_held(void)
 	CHECK_EQ(store_journal_flush(st), 1);
 	for (i = 0; i < 20; i++)
 		CHECK(i % 2 ? store_match_get(st, "m1", read_cb, &r[i]) != NULL
-			    : store_match_list(st, NULL, NULL, 0, 10, read_cb, &r[i]) != NULL);
+		            : store_match_list(st, NULL, NULL, 0, 10, read_cb, &r[i]) != NULL);
 	for (i = 0; i < 20; i++) {
 		CHECK(run_until(reply_done, &r[i], 3000));
 		answered += r[i].calls == 1 && r[i].status == 200 && r[i].body && strstr(r[i].body, "m1");
@@ -423,7 +423,7 @@ static void add(struct trace *t, const char *line)
 }
 
 static int t_room(void *ctx, const char *id, const char *game, const char *options, const char *seed,
-		  int64_t created_at, int64_t started_at)
+                  int64_t created_at, int64_t started_at)
 {
 	struct trace *t = ctx;
 	char line[64];
@@ -473,7 +473,11 @@ static void t_end(void *ctx, int err)
 }
 
 static const struct store_live_ops trace_ops = {
-	.room = t_room, .seat = t_seat, .action = t_action, .event = t_event, .room_end = t_end,
+    .room = t_room,
+    .seat = t_seat,
+    .action = t_action,
+    .event = t_event,
+    .room_end = t_end,
 };
 
 static void test_load_live_merges_by_ply(void)
@@ -508,9 +512,9 @@ static void test_load_live_merges_by_ply(void)
 	REQUIRE((st = open_store(migrations)));
 	CHECK_EQ(store_load_live(st, &trace_ops, &t), 0);
 	CHECK(!strcmp(t.text, "room r 7|seat 0|seat 1|E0 s1 k1 @9|A0 s0 @10|A1 s1 @11|E2 s0 k1 @50|A2 s0 @12|"
-			      "A3 s1 @13|E4 s1 k2 @99|end 0|"
-			      "room q 0|A0 s0 @20|end -22|"
-			      "room z 0|end 0|"));
+	                      "A3 s1 @13|E4 s1 k2 @99|end 0|"
+	                      "room q 0|A0 s0 @20|end -22|"
+	                      "room z 0|end 0|"));
 	printf("# %s\n", t.text);
 	close_store(st);
 }
@@ -528,7 +532,7 @@ static int make_old_database(void)
 	char path[1024], line[256];
 	size_t i;
 	int r = sql("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-		    "applied_at INTEGER NOT NULL)");
+	            "applied_at INTEGER NOT NULL)");
 
 	for (i = 0; i < 3 && !r; i++) {
 		FILE *f;
@@ -545,7 +549,8 @@ static int make_old_database(void)
 		r = !text || fread(text, 1, (size_t)n, f) != (size_t)n || sql(text);
 		fclose(f);
 		free(text);
-		snprintf(line, sizeof(line), "INSERT INTO schema_migrations VALUES (%zu, '%s', 0)", i + 1, old[i]);
+		snprintf(line, sizeof(line), "INSERT INTO schema_migrations VALUES (%zu, '%s', 0)", i + 1,
+		         old[i]);
 		r = r || sql(line);
 	}
 	return r;
@@ -558,21 +563,24 @@ static void test_migration_0004_carries_resignations(void)
 
 	fresh_db();
 	REQUIRE(!make_old_database());
-	REQUIRE(!sql("INSERT INTO live_rooms(id, game, options, server_seed, created_at, started_at, resigned_seat, "
-		     "resign_reason, ended_at) VALUES "
-		     "('a', 'ur', '{}', '00', 100, 110, 1, 3, 500), ('b', 'ur', '{}', '00', 150, NULL, NULL, NULL, NULL), "
-		     "('c', 'ur', '{}', '00', 160, 170, 0, 2, NULL);"
-		     "INSERT INTO live_seats VALUES ('a', 0, NULL, NULL), ('a', 1, NULL, 'x');"
-		     "INSERT INTO live_actions VALUES ('a', 0, 0, '{}', '{}', 200), ('a', 1, 1, '{}', '{}', 300);"));
+	REQUIRE(!sql(
+	    "INSERT INTO live_rooms(id, game, options, server_seed, created_at, started_at, resigned_seat, "
+	    "resign_reason, ended_at) VALUES "
+	    "('a', 'ur', '{}', '00', 100, 110, 1, 3, 500), ('b', 'ur', '{}', '00', 150, NULL, NULL, NULL, "
+	    "NULL), "
+	    "('c', 'ur', '{}', '00', 160, 170, 0, 2, NULL);"
+	    "INSERT INTO live_seats VALUES ('a', 0, NULL, NULL), ('a', 1, NULL, 'x');"
+	    "INSERT INTO live_actions VALUES ('a', 0, 0, '{}', '{}', 200), ('a', 1, 1, '{}', '{}', 300);"));
 	REQUIRE((st = open_store(migrations)));
 	CHECK_EQ(store_load_live(st, &trace_ops, &t), 0);
 	CHECK(!strcmp(t.text, "room a 110|seat 0|seat 1|A0 s0 @200|A1 s1 @300|E2 s1 k2 @500|end 0|"
-			      "room b 0|end 0|"
-			      "room c 170|E0 s0 k1 @160|end 0|"));
+	                      "room b 0|end 0|"
+	                      "room c 170|E0 s0 k1 @160|end 0|"));
 	printf("# %s\n", t.text);
 	close_store(st);
 	CHECK_EQ(sql_int("SELECT count(*) FROM pragma_table_info('live_rooms') WHERE name IN "
-			 "('resigned_seat', 'resign_reason', 'ended_at')"), 0);
+	                 "('resigned_seat', 'resign_reason', 'ended_at')"),
+	         0);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats"), 2); /* the rebuild did not cascade */
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_actions"), 2);
 	CHECK_EQ(sql_int("SELECT count(*) FROM schema_migrations"), 4);
