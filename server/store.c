@@ -16,7 +16,7 @@
 #include "store_int.h"
 #include "util.h"
 
-#define RETRY_MAX_MS   1000
+#define RETRY_MAX_MS 1000
 
 /* Runs `sql` (no results); logs and returns -EIO on failure. */
 int store_exec(sqlite3 *db, const char *sql, const char *what)
@@ -138,14 +138,14 @@ static void deliver(struct store *st, struct note *n)
 		j = CONTAINER(n, struct wjob, fail_note);
 		st->failing = true;
 		if (st->cb)
-			st->cb(st->cb_ctx, j->seq, j->err ? j->err : -EIO);
+			st->cb(st->cb_ctx, j->seq, j->fail_err);
 		break;
 	case NOTE_BATCH_DONE:
 		j = CONTAINER(n, struct wjob, done_note);
 		st->depth--;
 		st->failing = false;
-		if (st->cb)
-			st->cb(st->cb_ctx, j->seq, j->err);
+		if (st->cb && !j->err) /* not committed: given up at close, and already reported */
+			st->cb(st->cb_ctx, j->seq, 0);
 		store_wjob_free(j);
 		break;
 	case NOTE_MATCH_DONE:
@@ -203,11 +203,13 @@ void store_wjob_submit(struct store *st, struct wjob *first, struct wjob *last)
  */
 bool store_wait_retry(struct store *st, unsigned *delay_ms)
 {
+	uint64_t deadline = uv_hrtime() + (uint64_t)*delay_ms * 1000000u, now;
 	bool quit;
 
 	uv_mutex_lock(&st->wlock);
-	if (!st->wquit)
-		(void)uv_cond_timedwait(&st->wcond, &st->wlock, (uint64_t)*delay_ms * 1000000u);
+	/* new jobs signal the same condition: sleep the whole delay anyway */
+	while (!st->wquit && (now = uv_hrtime()) < deadline)
+		(void)uv_cond_timedwait(&st->wcond, &st->wlock, deadline - now); /* 0 or UV_ETIMEDOUT */
 	quit = st->wquit;
 	uv_mutex_unlock(&st->wlock);
 	*delay_ms = *delay_ms * 2 > RETRY_MAX_MS ? RETRY_MAX_MS : *delay_ms * 2;

@@ -114,8 +114,10 @@ uint64_t store_journal_flush(struct store *st);
 /*
  * Called on the loop thread when batch `seq` committed (err 0) or failed
  * (err < 0, once per failing batch: it is kept whole and retried with
- * back-off until it commits, then err 0 follows, or until the store closes).
- * Batches commit in seq order; a later one waits behind a failing one.
+ * back-off until it commits, then err 0 follows; if the store closes first,
+ * it is logged as lost and no further call comes). Batches commit in seq
+ * order; a later one waits behind a failing one. err < 0 is -ENOSPC (disk
+ * full), -EROFS, -EBUSY, -ENOMEM or -EIO.
  */
 typedef void (*store_commit_cb)(void *ctx, uint64_t seq, int err);
 void store_on_commit(struct store *st, store_commit_cb cb, void *ctx);

@@ -71,11 +71,11 @@ void store_archive_finalize(struct store *st)
 	int k;
 
 	for (k = 0; k < WS_MAX; k++) {
-		sqlite3_finalize(st->wstmt[k]); /* NULL is a no-op */
+		(void)sqlite3_finalize(st->wstmt[k]); /* NULL is a no-op */
 		st->wstmt[k] = NULL;
 	}
 	for (k = 0; k < RS_MAX; k++) {
-		sqlite3_finalize(st->rstmt[k]);
+		(void)sqlite3_finalize(st->rstmt[k]);
 		st->rstmt[k] = NULL;
 	}
 }

@@ -64,7 +64,8 @@ struct wjob {
 	struct store_match *match; /* archive save */
 	void (*save_cb)(void *ctx, int ok);
 	void *ctx;
-	int err; /* 0 or a negative errno, for the loop */
+	int err;      /* 0 or a negative errno: the outcome, for the done note */
+	int fail_err; /* the first failure, for the fail note; written once, before it is posted */
 	struct note fail_note, done_note;
 };
 

@@ -52,7 +52,7 @@ void store_journal_finalize(struct store *st)
 	int k;
 
 	for (k = 0; k < JOP_MAX; k++) {
-		sqlite3_finalize(st->jstmt[k]); /* NULL is a no-op; errors were reported by the step */
+		(void)sqlite3_finalize(st->jstmt[k]); /* NULL is a no-op; errors were reported by the step */
 		st->jstmt[k] = NULL;
 	}
 }
@@ -290,8 +290,7 @@ void store_journal_run(struct store *st, struct wjob *b)
 			return;
 		}
 		if (!delay) { /* the first failure of this batch: tell the loop once */
-			b->err = store_rc_errno(rc);
-			b->err = b->err ? b->err : -EIO;
+			b->fail_err = store_rc_errno(rc) ? store_rc_errno(rc) : -EIO;
 			store_note_post(st, &b->fail_note);
 			delay = STORE_RETRY_FIRST_MS;
 		}
@@ -299,6 +298,7 @@ void store_journal_run(struct store *st, struct wjob *b)
 			break;
 		last = !store_wait_retry(st, &delay);
 	}
+	b->err = b->fail_err;
 	util_log(LOG_ERROR, "store: closing with journal batch %llu (%zu writes) unwritten: %s",
 	         (unsigned long long)b->seq, b->nops, sqlite3_errmsg(st->db));
 }
@@ -335,7 +335,7 @@ int store_load_players(struct store *st, const struct store_live_ops *ops, void 
 	}
 	if (!r && rc != SQLITE_DONE)
 		r = store_rc_errno(rc) ? store_rc_errno(rc) : -EIO;
-	sqlite3_finalize(s);
+	(void)sqlite3_finalize(s);
 	return r;
 }
 
@@ -426,7 +426,9 @@ int store_load_live(struct store *st, const struct store_live_ops *ops, void *ct
 		r = load_room(&q, rooms, ops, ctx);
 	if (!r && rc != SQLITE_DONE)
 		r = -EIO;
-	sqlite3_finalize(q.events), sqlite3_finalize(q.actions), sqlite3_finalize(q.seats);
-	sqlite3_finalize(rooms);
+	(void)sqlite3_finalize(q.events); /* NULL is a no-op; errors were handled at the step */
+	(void)sqlite3_finalize(q.actions);
+	(void)sqlite3_finalize(q.seats);
+	(void)sqlite3_finalize(rooms);
 	return r;
 }

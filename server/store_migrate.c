@@ -92,7 +92,7 @@ static int migration_applied(sqlite3 *db, long version)
 	rc = sqlite3_bind_int64(s, 1, version);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(s);
-	sqlite3_finalize(s);
+	(void)sqlite3_finalize(s);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
 }
 
@@ -137,7 +137,7 @@ static int record_migration(sqlite3 *db, long version, const char *name)
 	    sqlite3_bind_text(s, 2, name, -1, SQLITE_TRANSIENT) == SQLITE_OK &&
 	    sqlite3_bind_int64(s, 3, util_now_ms()) == SQLITE_OK && sqlite3_step(s) == SQLITE_DONE)
 		r = 0;
-	sqlite3_finalize(s);
+	(void)sqlite3_finalize(s);
 	return r;
 }
 

@@ -206,6 +206,29 @@ static void test_failing_batch_is_retried_whole(void)
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 2);
 }
 
+static void test_close_gives_up_a_failing_batch(void)
+{
+	struct commits c = {0};
+	struct store *st;
+	uint64_t t0;
+
+	fresh_db();
+	REQUIRE((st = open_store(migrations)));
+	store_on_commit(st, commit_cb, &c);
+	REQUIRE(!store_start(st));
+	REQUIRE(
+	    !sql("CREATE TRIGGER fail BEFORE INSERT ON live_rooms BEGIN SELECT RAISE(ROLLBACK, 'no'); END;"));
+	store_live_room(st, "r", "ur", "{}", "00", 1);
+	CHECK_EQ(store_journal_flush(st), 1);
+	REQUIRE(wait_commits(&c, 1));
+	CHECK(c.err[0] < 0);
+	run_until(never, NULL, 1500); /* the back-off has reached its cap */
+	t0 = uv_hrtime();
+	close_store(st); /* one last try, then the batch is logged as lost: no hang */
+	CHECK((uv_hrtime() - t0) / 1000000 < 500);
+	CHECK_EQ(c.n, 1); /* no err 0 for a batch that never committed */
+}
+
 static void test_refused_write_is_skipped_not_retried(void)
 {
 	struct commits c = {0};
@@ -597,6 +620,7 @@ int main(int argc, char **argv)
 		return 2;
 	TEST(test_batches_commit_in_order_once);
 	TEST(test_failing_batch_is_retried_whole);
+	TEST(test_close_gives_up_a_failing_batch);
 	TEST(test_refused_write_is_skipped_not_retried);
 	TEST(test_archive_keeps_events_and_order);
 	TEST(test_reads_answered_while_writer_is_held);
