@@ -1,9 +1,10 @@
 /*
  * store_archive.c: finished matches. Saving runs on the writer thread, in one
  * transaction that also drops the match's live journal, after every journal
- * batch queued before it; like a batch it is retried with back-off while the
- * failure is the database's (disk full, read-only...), and given up, its
- * journal kept for the next start, when the record itself is refused.
+ * batch queued before it. A failure of the database (disk full, read-only...)
+ * is retried with back-off for about a second, then given up like a refused
+ * record: the match's journal is kept and the next start archives it, so the
+ * journal batches queued behind it never wait on it for long.
  * Reading (GET /api/matches[/{id}]) runs on the reader thread with its own
  * read-only connection and statements, never on the writer's.
  */
@@ -180,6 +181,8 @@ static int save_once(struct store *st, const struct store_match *m)
 	return rc;
 }
 
+#define ARCHIVE_TRIES 8 /* 5 + 10 + ... + 640 ms of back-off */
+
 static bool retryable(int rc)
 {
 	switch (rc & 0xff) {
@@ -211,13 +214,20 @@ static void log_record(const struct store_match *m)
 	json_decref(j);
 }
 
-/* Writer thread: archives j->match; j->err 0 or a negative errno. */
+/*
+ * Writer thread: archives j->match; j->err 0 or a negative errno. A failure
+ * of the database is retried for about a second, not until it commits as a
+ * journal batch is: the journal batches behind it must not wait on it, and
+ * nothing is lost by giving up, since the match's journal stays until an
+ * archive commits (the next start archives it).
+ */
 void store_archive_run(struct store *st, struct wjob *j)
 {
 	unsigned delay = STORE_RETRY_FIRST_MS;
-	int rc;
+	int rc, tries = 0;
 
-	while ((rc = save_once(st, j->match)) != SQLITE_OK && retryable(rc) && store_wait_retry(st, &delay))
+	while ((rc = save_once(st, j->match)) != SQLITE_OK && retryable(rc) && ++tries < ARCHIVE_TRIES &&
+	       store_wait_retry(st, &delay))
 		;
 	j->err = store_rc_errno(rc);
 	if (!j->err)
@@ -510,7 +520,7 @@ static void read_list(struct store *st, struct store_req *r)
 	sqlite3_stmt *s = st->rstmt[RS_LIST];
 	json_t *list = json_array(), *item, *next = json_null();
 	int n = 0, rc = list ? list_bind(s, r) : SQLITE_NOMEM;
-	char cursor[32];
+	char cursor[32] = "";
 
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if (++n > r->limit) { /* one row more than asked: there is a next page */
