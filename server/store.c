@@ -265,7 +265,7 @@ static void reader_thread(void *arg)
 }
 
 /* Loop thread: queues a read. 0 or STORE_E_CLOSED. */
-static int read_submit(struct store *st, struct store_req *r)
+int store_read_submit(struct store *st, struct store_req *r)
 {
 	if (!st || st->closing)
 		return STORE_E_CLOSED;
@@ -281,45 +281,6 @@ static int read_submit(struct store *st, struct store_req *r)
 	uv_cond_signal(&st->rcond);
 	uv_mutex_unlock(&st->rlock);
 	return 0;
-}
-
-struct store_req *store_match_get(struct store *st, const char *id, store_read_cb cb, void *ctx)
-{
-	struct store_req *r = calloc(1, sizeof(*r));
-
-	if (!r || !(r->a = strdup(id)))
-		goto err;
-	r->kind = RJOB_GET;
-	r->cb = cb;
-	r->ctx = ctx;
-	if (read_submit(st, r))
-		goto err;
-	return r;
-err:
-	if (r)
-		store_req_free(r);
-	return NULL;
-}
-
-struct store_req *store_match_list(struct store *st, const char *game, const char *player, int64_t before,
-                                   int limit, store_read_cb cb, void *ctx)
-{
-	struct store_req *r = calloc(1, sizeof(*r));
-
-	if (!r || (game && !(r->a = strdup(game))) || (player && !(r->b = strdup(player))))
-		goto err;
-	r->kind = RJOB_LIST;
-	r->before = before;
-	r->limit = limit;
-	r->cb = cb;
-	r->ctx = ctx;
-	if (read_submit(st, r))
-		goto err;
-	return r;
-err:
-	if (r)
-		store_req_free(r);
-	return NULL;
 }
 
 void store_req_cancel(struct store_req *req)

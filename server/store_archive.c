@@ -542,6 +542,45 @@ static void read_list(struct store *st, struct store_req *r)
 	set_body(r, 200, json_pack("{s:o, s:o}", "matches", list, "next", next));
 }
 
+struct store_req *store_match_get(struct store *st, const char *id, store_read_cb cb, void *ctx)
+{
+	struct store_req *r = calloc(1, sizeof(*r));
+
+	if (!r || !(r->a = strdup(id)))
+		goto err;
+	r->kind = RJOB_GET;
+	r->cb = cb;
+	r->ctx = ctx;
+	if (store_read_submit(st, r))
+		goto err;
+	return r;
+err:
+	if (r)
+		store_req_free(r);
+	return NULL;
+}
+
+struct store_req *store_match_list(struct store *st, const char *game, const char *player, int64_t before,
+                                   int limit, store_read_cb cb, void *ctx)
+{
+	struct store_req *r = calloc(1, sizeof(*r));
+
+	if (!r || (game && !(r->a = strdup(game))) || (player && !(r->b = strdup(player))))
+		goto err;
+	r->kind = RJOB_LIST;
+	r->before = before;
+	r->limit = limit;
+	r->cb = cb;
+	r->ctx = ctx;
+	if (store_read_submit(st, r))
+		goto err;
+	return r;
+err:
+	if (r)
+		store_req_free(r);
+	return NULL;
+}
+
 /* Reader thread: answers r (status and body). */
 void store_read_run(struct store *st, struct store_req *r)
 {

@@ -133,6 +133,7 @@ struct store {
 /* store.c */
 void store_note_post(struct store *st, struct note *n);
 void store_wjob_submit(struct store *st, struct wjob *first, struct wjob *last);
+int store_read_submit(struct store *st, struct store_req *r);
 bool store_wait_retry(struct store *st, unsigned *delay_ms);
 int store_rc_errno(int rc);
 int store_exec(sqlite3 *db, const char *sql, const char *what);
