@@ -30,10 +30,21 @@ static struct player *player_add(struct server *srv, const char *id, const char 
 	return p;
 }
 
-static int load_cb(void *ctx, int n, const char *const *c)
+/* What store_load_live() is replaying: the room being rebuilt and its journalled times. */
+struct restore_ctx {
+	struct server *srv;
+	struct room *room;         /* NULL when the store's record was unusable */
+	int64_t started_at, ended_at;
+};
+
+static int load_player(void *ctx, const char *id, const char *token_hash, const char *name)
 {
-	return c[0] && c[1] && c[2] && player_add(ctx, c[0], c[1], c[2]) ? 0 : -ENOMEM;
+	struct restore_ctx *c = ctx;
+
+	return player_add(c->srv, id, token_hash, name) ? 0 : -ENOMEM;
 }
+
+static const struct store_live_ops restore_ops;
 
 static void lobby_push_cb(uv_timer_t *t);
 
@@ -45,7 +56,9 @@ int lobby_init(struct server *srv)
 	hmap_init(&srv->addrs);
 	uv_timer_init(srv->loop, &srv->lobby_timer);
 	srv->lobby_timer.data = srv;
-	return store_query(srv->store, "SELECT id, token_hash, name FROM players", NULL, load_cb, srv);
+	struct restore_ctx c = {.srv = srv};
+
+	return store_load_players(srv->store, &restore_ops, &c);
 }
 
 /* Closes every room (their handles close on the next loop turn). */
@@ -268,48 +281,77 @@ void lobby_changed(struct server *srv)
 
 /* --- restart: the live journal -------------------------------------------- */
 
-static int seat_row(void *ctx, int n, const char *const *c)
+static int restore_room(void *ctx, const char *id, const char *game, const char *options,
+			const char *server_seed, int64_t created_at, int64_t started_at)
 {
-	return room_restore_seat(ctx, atoi(c[0]), c[1], c[2]);
-}
-
-static int action_row(void *ctx, int n, const char *const *c)
-{
-	return room_restore_action(ctx, atoi(c[0]), atoi(c[1]), c[2], c[3], strtoll(c[4], NULL, 10));
-}
-
-static int room_row(void *ctx, int n, const char *const *c)
-{
-	struct server *srv = ctx;
+	struct restore_ctx *c = ctx;
 	struct room *r;
 
-	if (!c[0] || !c[1] || !c[2] || !c[3] || !c[4] ||
-	    room_restore(srv, c[0], c[1], c[2], c[3], strtoll(c[4], NULL, 10), &r)) {
-		util_log(LOG_ERROR, "restore: room %s: unusable journal record, kept for inspection",
-			 c[0] ? c[0] : "?");
-		return 0;
+	c->room = NULL;
+	c->started_at = started_at;
+	c->ended_at = 0;
+	if (!id || !game || !options || !server_seed ||
+	    room_restore(c->srv, id, game, options, server_seed, created_at, &r)) {
+		util_log(LOG_ERROR, "restore: room %s: unusable journal record, kept for inspection", id ? id : "?");
+		return -EINVAL;
 	}
 	r->restoring = true; /* no journal writes, no archive, until room_restore_finish() */
-	if (store_query(srv->store, "SELECT seat, player_id, client_seed FROM live_seats WHERE room_id = ?1 "
-				    "ORDER BY seat", r->id, seat_row, r) ||
-	    store_query(srv->store, "SELECT ply, seat, action, outcome, at FROM live_actions "
-				    "WHERE room_id = ?1 ORDER BY ply", r->id, action_row, r)) {
-		util_log(LOG_ERROR, "restore: room %s does not replay; its journal is kept for inspection",
-			 r->id);
-		room_destroy(r); /* still restoring: the journal is kept */
-		return 0;
-	}
-	room_restore_finish(r, c[5] ? strtoll(c[5], NULL, 10) : 0, c[6] ? atoi(c[6]) : -1,
-			    c[7] ? atoi(c[7]) : RULES_REASON_RESIGN, c[8] ? strtoll(c[8], NULL, 10) : 0);
+	c->room = r;
 	return 0;
 }
+
+static int restore_seat(void *ctx, int seat, const char *player_id, const char *client_seed)
+{
+	return room_restore_seat(((struct restore_ctx *)ctx)->room, seat, player_id, client_seed);
+}
+
+static int restore_action(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at)
+{
+	if (!action || !outcome)
+		return -EINVAL;
+	return room_restore_action(((struct restore_ctx *)ctx)->room, ply, seat, action, outcome, at);
+}
+
+static int restore_event(void *ctx, int ply, int seat, int kind, int64_t at)
+{
+	struct restore_ctx *c = ctx;
+	int r = room_restore_event(c->room, ply, seat, kind);
+
+	if (!r)
+		c->ended_at = at; /* if it ended the match, it ended then */
+	return r;
+}
+
+static void restore_room_end(void *ctx, int err)
+{
+	struct restore_ctx *c = ctx;
+
+	if (!c->room)
+		return; /* refused by restore_room(), already logged */
+	if (err) {
+		util_log(LOG_ERROR, "restore: room %s does not replay; its journal is kept for inspection",
+			 c->room->id);
+		room_destroy(c->room); /* still restoring: the journal is kept */
+	} else {
+		room_restore_finish(c->room, c->started_at, c->ended_at);
+	}
+	c->room = NULL;
+}
+
+static const struct store_live_ops restore_ops = {
+	.player = load_player,
+	.room = restore_room,
+	.seat = restore_seat,
+	.action = restore_action,
+	.event = restore_event,
+	.room_end = restore_room_end,
+};
 
 /* Rebuilds every journalled room (start-up, before store_start()). 0 or -EIO. */
 int lobby_restore(struct server *srv)
 {
-	int r = store_query(srv->store, "SELECT id, game, options, server_seed, created_at, started_at, resigned_seat, "
-					"resign_reason, ended_at FROM live_rooms "
-					"ORDER BY created_at", NULL, room_row, srv);
+	struct restore_ctx c = {.srv = srv};
+	int r = store_load_live(srv->store, &restore_ops, &c);
 
 	if (!r && srv->rooms.len)
 		util_log(LOG_INFO, "restore: %zu room(s) resumed from the journal", srv->rooms.len);

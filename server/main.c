@@ -36,6 +36,19 @@ static void housekeeping_cb(uv_timer_t *t)
 		room_housekeep(r, now); /* may delete r: hmap_del only tombstones, iteration stays valid */
 }
 
+/*
+ * Ends each loop turn by handing its journal writes to the store as one
+ * batch. Stand-in until the durable-broadcast gate (server core) replaces it.
+ */
+static uv_prepare_t journal_flush;
+
+static void journal_flush_cb(uv_prepare_t *p)
+{
+	struct server *srv = p->data;
+
+	(void)store_journal_flush(srv->store);
+}
+
 static void stop(struct server *srv)
 {
 	if (srv->stopping)
@@ -49,6 +62,7 @@ static void stop(struct server *srv)
 	uv_close((uv_handle_t *)&srv->housekeeping, NULL);
 	uv_close((uv_handle_t *)&srv->sigint, NULL);
 	uv_close((uv_handle_t *)&srv->sigterm, NULL);
+	uv_close((uv_handle_t *)&journal_flush, NULL);
 	lobby_close_rooms(srv);
 	store_close(srv->store); /* writes everything queued, delivers what is pending */
 	srv->store = NULL;
@@ -85,6 +99,9 @@ static void handles_init(struct server *srv)
 	srv->sigint.data = srv->sigterm.data = srv;
 	uv_signal_start(&srv->sigint, signal_cb, SIGINT);
 	uv_signal_start(&srv->sigterm, signal_cb, SIGTERM);
+	uv_prepare_init(srv->loop, &journal_flush);
+	journal_flush.data = srv;
+	uv_prepare_start(&journal_flush, journal_flush_cb);
 }
 
 int main(int argc, char **argv)

@@ -306,7 +306,7 @@ int room_resign(struct room *r, struct player *p, const char **why)
 	if (rules_event(&r->match, seat, RULES_EVENT_RESIGN, &o))
 		return *why = "cannot resign now", WIRE_E_GAME_OVER;
 	now = util_now_ms();
-	store_live_resign(r->srv->store, r->id, seat, RULES_REASON_RESIGN, now); /* not an action */
+	store_live_event(r->srv->store, r->id, (int)r->nlog, seat, RULES_EVENT_RESIGN, now); /* at the room's ply */
 	rules_result(&r->match, &res);
 	if (res.over)
 		room_finish(r, now);
@@ -430,21 +430,30 @@ int room_restore_action(struct room *r, int ply, int seat, const char *action, c
 }
 
 /*
- * Ends a restore (r->restoring is still set): the journalled start time, a
- * journalled resignation, then either the archive (the match was over but not
- * archived) or play resumes: autorolls due, bots woken.
+ * Re-applies a journalled event (enum rules_event_kind) at its ply (start-up):
+ * it comes after the actions before it. 0 or -EINVAL.
  */
-void room_restore_finish(struct room *r, int64_t started_at, int resigned_seat, int reason,
-			 int64_t ended_at)
+int room_restore_event(struct room *r, int ply, int seat, int kind)
+{
+	union rules_outcome o;
+
+	if (r->status != ROOM_PLAYING || ply != (int)r->nlog || rules_event(&r->match, seat, kind, &o))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Ends a restore (r->restoring is still set): the journalled start time, then
+ * either the archive (the match was over but not archived; ended_at: the
+ * time of the event that ended it, 0 if none) or play resumes: autorolls due,
+ * bots woken.
+ */
+void room_restore_finish(struct room *r, int64_t started_at, int64_t ended_at)
 {
 	struct rules_result res;
-	union rules_outcome o;
 
 	if (r->status != ROOM_WAITING)
 		r->started_at = started_at ? started_at : r->nlog ? r->log[0].at : r->created_at;
-	if (resigned_seat >= 0 && r->status == ROOM_PLAYING)
-		rules_event(&r->match, resigned_seat,
-			    reason == RULES_REASON_FORFEIT ? RULES_EVENT_FORFEIT : RULES_EVENT_RESIGN, &o);
 	r->restoring = false;
 	rules_result(&r->match, &res);
 	if (r->status == ROOM_PLAYING && res.over) {

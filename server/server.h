@@ -199,11 +199,11 @@ int room_restore(struct server *srv, const char *id, const char *game, const cha
 int room_restore_seat(struct room *r, int seat, const char *player_id, const char *client_seed);
 int room_restore_action(struct room *r, int ply, int seat, const char *action, const char *outcome,
 			int64_t at);
+int room_restore_event(struct room *r, int ply, int seat, int kind);
 int lobby_restore(struct server *srv);
 void room_destroy(struct room *r);
 int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t at);
-void room_restore_finish(struct room *r, int64_t started_at, int resigned_seat, int reason,
-			 int64_t ended_at);
+void room_restore_finish(struct room *r, int64_t started_at, int64_t ended_at);
 json_t *room_summary(struct room *r);
 bool room_member_add(struct room *r, struct session *s);
 void room_member_del(struct room *r, struct session *s);
