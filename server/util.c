@@ -160,6 +160,14 @@ int util_random_id(const char *prefix, size_t n, char *out)
 	return 0;
 }
 
+char *util_json_text(json_t *j)
+{
+	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+
+	json_decref(j);
+	return s;
+}
+
 int64_t util_now_ms(void)
 {
 	struct timespec ts;
