@@ -62,7 +62,7 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 {
 	struct player *p;
 	char token[80], old_name[sizeof(p->name)];
-	const char **ids;
+	struct wire_seat_ref *refs;
 	int i;
 	bool renamed;
 
@@ -73,16 +73,20 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 	p = lobby_player_hello(h->lobby, m->token, m->name, token, sizeof(token));
 	if (!p)
 		return session_send_error(s, WIRE_E_INTERNAL, "could not create a player", m->id);
-	ids = malloc(((size_t)p->nrooms + 1) * sizeof(*ids));
-	if (!ids)
+	refs = malloc(((size_t)p->nrooms + 1) * sizeof(*refs));
+	if (!refs)
 		return session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
 	renamed = *old_name && strcmp(old_name, p->name);
 	s->player = p;
 	p->nsessions++;
-	for (i = 0; i < p->nrooms; i++)
-		ids[i] = p->rooms[i]->id;
-	session_send_json(s, wire_welcome_new(p->id, p->name, token, ids, (size_t)p->nrooms, m->id));
-	free(ids);
+	for (i = 0; i < p->nrooms; i++) {
+		int seat = room_seat_of(p->rooms[i], p);
+
+		refs[i] = (struct wire_seat_ref){ p->rooms[i]->id, seat,
+						  seat >= 0 ? p->rooms[i]->game->roles[seat] : "" };
+	}
+	session_send_json(s, wire_welcome_new(p->id, p->name, token, refs, (size_t)p->nrooms, m->id));
+	free(refs);
 	for (i = 0; i < p->nrooms; i++) {
 		struct room *r = p->rooms[i];
 
@@ -227,6 +231,7 @@ static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m,
 	err = room_resign(r, s->player, &seat);
 	if (err)
 		return send_room_error(s, err, m->id);
+	session_send_json(s, wire_resigned_new(r->id, seat, m->id));
 	room_changed(r);
 }
 

@@ -67,8 +67,8 @@ static int room_row(void *ctx, int n, const char *const *c)
 	    store_query(l->store, "SELECT ply, seat, action, outcome, at FROM live_actions "
 				  "WHERE room_id = ?1 ORDER BY ply", rp.r->id, action_row, &rp) ||
 	    (c[6] && room_restore_event(rp.r, (int)rp.r->nactions, atoi(c[6]),
-					c[7] && atoi(c[7]) == RULES_REASON_FORFEIT ? ROOM_EVENT_FORFEIT
-										   : ROOM_EVENT_RESIGN,
+					c[7] && atoi(c[7]) == RULES_REASON_FORFEIT ? RULES_EVENT_FORFEIT
+										   : RULES_EVENT_RESIGN,
 					c[8] ? strtoll(c[8], NULL, 10) : 0)) ||
 	    hmap_put(&l->rooms, rp.r->id, rp.r)) {
 		util_log(LOG_ERROR, "restore: room %s does not replay; its journal is kept for inspection",

@@ -115,7 +115,7 @@ int room_new(const struct room_host *host, const char *id, const char *creator,
 	err = room_arm(r);
 	if (err)
 		return err;
-	opts = util_json_text(wire_options_encode(codec, ropt, gopt));
+	opts = util_json_text(wire_options_encode(codec, ropt, gopt, false));
 	store_live_room(host->store, r->id, g->id, opts ? opts : "{}", r->server_seed_hex, r->created_at);
 	free(opts);
 	*out = r;
@@ -298,6 +298,7 @@ static void wire_room_fill(const struct room *r, struct wire_room *w)
 		w->seats[i].connected = st->bot || player_connected(st->player);
 	}
 	w->room_options = &r->ropt;
+	w->rules_options = &r->gopt;
 	w->has_last = r->has_last;
 	w->last_seat = r->last_seat;
 	w->last_action = r->last_action;

@@ -49,9 +49,6 @@ enum room_error {
 	ROOM_E_BAD_OPTIONS,    /* the rules core refused the options */
 };
 
-/* Log entry kinds other than actions (the values of enum rules_event_kind). */
-enum room_event_kind { ROOM_EVENT_RESIGN = 1, ROOM_EVENT_FORFEIT = 2 };
-
 enum room_status { ROOM_WAITING, ROOM_PLAYING, ROOM_FINISHED };
 
 /* What a room needs from the server around it; one per server, owned by the host. */

@@ -246,9 +246,8 @@ int room_event(struct room *r, int seat, int kind, int64_t at)
 
 	if (!e)
 		return -ENOMEM;
-	if (rules_resign(&r->match, seat, kind == ROOM_EVENT_FORFEIT ? RULES_REASON_FORFEIT : RULES_REASON_RESIGN,
-			 &o))
-		return ROOM_E_GAME_OVER;
+	if (rules_event(&r->match, seat, kind, &o))
+		return ROOM_E_GAME_OVER; /* over, or the seat is out of play already */
 	e->kind = kind;
 	e->ply = (int)r->nactions;
 	e->seat = seat;
@@ -256,7 +255,7 @@ int room_event(struct room *r, int seat, int kind, int64_t at)
 	r->nlog++;
 	if (!r->restoring)
 		store_live_resign(r->host->store, r->id, seat,
-				  kind == ROOM_EVENT_FORFEIT ? RULES_REASON_FORFEIT : RULES_REASON_RESIGN, at);
+				  kind == RULES_EVENT_FORFEIT ? RULES_REASON_FORFEIT : RULES_REASON_RESIGN, at);
 	finish_if_over(r, at);
 	return 0;
 }
@@ -316,7 +315,7 @@ int room_resign(struct room *r, struct player *p, int *seat_out)
 	if (r->status == ROOM_WAITING)
 		return ROOM_E_NOT_STARTED;
 	*seat_out = seat;
-	return room_event(r, seat, ROOM_EVENT_RESIGN, util_now_ms());
+	return room_event(r, seat, RULES_EVENT_RESIGN, util_now_ms());
 }
 
 void room_chat(struct room *r, int seat, const char *name, const char *text)
@@ -486,7 +485,7 @@ static struct store_match *archive_record(struct room *r)
 	rules_result(&r->match, &res);
 	m->id = strdup(r->id);
 	m->game = strdup(r->game->id);
-	m->options = util_json_text(wire_options_encode(r->codec, &r->ropt, &r->gopt));
+	m->options = util_json_text(wire_options_encode(r->codec, &r->ropt, &r->gopt, false));
 	m->commit = strdup(r->commit);
 	m->server_seed = strdup(r->server_seed_hex);
 	m->client_seeds = util_json_text(seeds_json(r));

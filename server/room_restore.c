@@ -60,7 +60,7 @@ int room_restore_action(struct room *r, int ply, int seat, const char *action, c
 int room_restore_event(struct room *r, int ply, int seat, int kind, int64_t at)
 {
 	if (r->status != ROOM_PLAYING || ply != (int)r->nactions || seat < 0 || seat >= r->game->seats ||
-	    (kind != ROOM_EVENT_RESIGN && kind != ROOM_EVENT_FORFEIT))
+	    !wire_event_kind_name(kind))
 		return -EINVAL;
 	return room_event(r, seat, kind, at) ? -EINVAL : 0;
 }
