@@ -162,7 +162,7 @@ int util_random_id(const char *prefix, size_t n, char *out)
 
 char *util_json_text(json_t *j)
 {
-	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
 
 	json_decref(j);
 	return s;
