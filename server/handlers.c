@@ -40,6 +40,21 @@ static void send_room_error(struct session *s, int err, const json_t *id)
 	session_send_error(s, WIRE_E_INTERNAL, "the server could not do that: try again", id);
 }
 
+/*
+ * While journal batches fail (and are retried), requests that would change a
+ * room are refused before anything changes: what a client is told must be
+ * what a restart would bring back.
+ */
+static bool journal_refuses(struct handlers *h, struct session *s, const struct wire_msg *m)
+{
+	if (!store_journal_failing(h->store))
+		return false;
+	h->metrics->journal_refused++;
+	session_send_error(s, WIRE_E_INTERNAL,
+			   "the server cannot save to its database right now; try again shortly", m->id);
+	return true;
+}
+
 static struct room *find_room(struct handlers *h, struct session *s, const struct wire_msg *m)
 {
 	struct room *r = lobby_room_find(h->lobby, m->room);
@@ -118,6 +133,8 @@ static void on_create(struct handlers *h, struct session *s, struct wire_msg *m,
 	if (!g || !codec)
 		return session_send_error(s, WIRE_E_UNKNOWN_GAME,
 					  "unknown game, or not available on this server yet", m->id);
+	if (journal_refuses(h, s, m))
+		return;
 	err = wire_options_decode(codec, m->options, &ropt, &gopt, why, sizeof(why));
 	if (err)
 		return session_send_error(s, err, why, m->id);
@@ -132,7 +149,7 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 	struct room *r = find_room(h, s, m);
 	int seat, err;
 
-	if (!r)
+	if (!r || journal_refuses(h, s, m))
 		return;
 	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats))
 		return send_room_error(s, ROOM_E_BAD_SEAT, m->id);
@@ -180,7 +197,7 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 	struct room *r = find_room(h, s, m);
 	int seat, err;
 
-	if (!r)
+	if (!r || journal_refuses(h, s, m))
 		return;
 	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats))
 		return send_room_error(s, ROOM_E_BAD_SEAT, m->id);
@@ -203,7 +220,7 @@ static void on_act(struct handlers *h, struct session *s, struct wire_msg *m, bo
 	struct room *r = find_room(h, s, m);
 	int err;
 
-	if (!r)
+	if (!r || journal_refuses(h, s, m))
 		return;
 	if (room_seat_of(r, s->player) >= 0 && !follow(s, r, m->id))
 		return; /* a seated player who left still sees what it does */
@@ -224,7 +241,7 @@ static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m,
 	struct room *r = find_room(h, s, m);
 	int seat, err;
 
-	if (!r)
+	if (!r || journal_refuses(h, s, m))
 		return;
 	if (room_seat_of(r, s->player) >= 0 && !follow(s, r, m->id))
 		return;

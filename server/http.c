@@ -84,7 +84,7 @@ static void metrics(struct http *api, struct http_req *h)
 		.players = api->lobby->players.len,
 		.store_queue = store_queue_depth(api->store),
 		.uptime_s = (double)(util_now_ms() - api->started_ms) / 1000.0,
-		.journal_failing = 0,
+		.journal_failing = store_journal_failing(api->store),
 	};
 	size_t len = 0;
 	char *text = metrics_render(api->metrics, &g, &len);

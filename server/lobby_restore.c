@@ -1,8 +1,10 @@
 /*
  * lobby_restore.c: start-up, before the store thread runs: player identities
  * first, then every journalled room rebuilt through the rules core (see
- * room_restore.c). A room whose journal does not replay is left out of
- * memory with its journal kept for inspection; the others resume play.
+ * room_restore.c) as store_load_live() reads it: the room, its seats, its
+ * actions and events merged by ply. A room whose journal does not replay is
+ * left out of memory with its journal kept for inspection; the others
+ * resume play. No SQL here: the store reads, this file decides.
  */
 #include "lobby.h"
 
@@ -11,16 +13,23 @@
 
 #include "store.h"
 
-static int player_row(void *ctx, int n, const char *const *c)
-{
-	struct lobby *l = ctx;
-	struct player *p;
+/* The room being rebuilt. */
+struct replay {
+	struct lobby *l;
+	struct room *r;      /* NULL when the store's record was unusable */
+	int64_t started_at;
+};
 
-	if (!c[0] || !c[1] || !c[2] || !(p = calloc(1, sizeof(*p))))
+static int load_player(void *ctx, const char *id, const char *token_hash, const char *name)
+{
+	struct lobby *l = ((struct replay *)ctx)->l;
+	struct player *p = calloc(1, sizeof(*p));
+
+	if (!p)
 		return -ENOMEM;
-	snprintf(p->id, sizeof(p->id), "%s", c[0]);
-	snprintf(p->token_hash, sizeof(p->token_hash), "%s", c[1]);
-	snprintf(p->name, sizeof(p->name), "%s", c[2]);
+	snprintf(p->id, sizeof(p->id), "%s", id);
+	snprintf(p->token_hash, sizeof(p->token_hash), "%s", token_hash);
+	snprintf(p->name, sizeof(p->name), "%s", name);
 	if (hmap_put(&l->players, p->token_hash, p) || hmap_put(&l->players_by_id, p->id, p)) {
 		hmap_del(&l->players, p->token_hash);
 		free(p);
@@ -29,65 +38,63 @@ static int player_row(void *ctx, int n, const char *const *c)
 	return 0;
 }
 
-struct replay {
-	struct lobby *l;
-	struct room *r;
-};
+static int load_room(void *ctx, const char *id, const char *game, const char *options, const char *server_seed,
+		     int64_t created_at, int64_t started_at)
+{
+	struct replay *rp = ctx;
 
-static int seat_row(void *ctx, int n, const char *const *c)
+	rp->r = NULL;
+	rp->started_at = started_at;
+	return room_restore(&rp->l->host, id, game, options, server_seed, created_at, &rp->r);
+}
+
+static int load_seat(void *ctx, int seat, const char *player_id, const char *client_seed)
 {
 	struct replay *rp = ctx;
 	struct player *p = NULL;
 
-	if (c[1] && !(p = hmap_get(&rp->l->players_by_id, c[1])))
+	if (player_id && !(p = hmap_get(&rp->l->players_by_id, player_id)))
 		return -EINVAL;
-	return room_restore_seat(rp->r, atoi(c[0]), p, c[2]);
+	return room_restore_seat(rp->r, seat, p, client_seed);
 }
 
-static int action_row(void *ctx, int n, const char *const *c)
+static int load_action(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at)
+{
+	return room_restore_action(((struct replay *)ctx)->r, ply, seat, action, outcome, at);
+}
+
+static int load_event(void *ctx, int ply, int seat, int kind, int64_t at)
+{
+	return room_restore_event(((struct replay *)ctx)->r, ply, seat, kind, at);
+}
+
+static void load_room_end(void *ctx, int err)
 {
 	struct replay *rp = ctx;
+	struct room *r = rp->r;
 
-	return room_restore_action(rp->r, atoi(c[0]), atoi(c[1]), c[2], c[3], strtoll(c[4], NULL, 10));
+	rp->r = NULL;
+	if (!err && r && !hmap_put(&rp->l->rooms, r->id, r)) {
+		room_restore_finish(r, rp->started_at);
+		return;
+	}
+	util_log(LOG_ERROR, "restore: room %s does not replay (%d); its journal is kept for inspection",
+		 r ? r->id : "?", err);
+	if (r)
+		room_destroy(r); /* still restoring: the journal is kept */
 }
 
-static int room_row(void *ctx, int n, const char *const *c)
-{
-	struct lobby *l = ctx;
-	struct replay rp = {l, NULL};
-
-	if (!c[0] || !c[1] || !c[2] || !c[3] || !c[4] ||
-	    room_restore(&l->host, c[0], c[1], c[2], c[3], strtoll(c[4], NULL, 10), &rp.r)) {
-		util_log(LOG_ERROR, "restore: room %s: unusable journal record, kept for inspection",
-			 c[0] ? c[0] : "?");
-		return 0;
-	}
-	if (store_query(l->store, "SELECT seat, player_id, client_seed FROM live_seats WHERE room_id = ?1 "
-				  "ORDER BY seat", rp.r->id, seat_row, &rp) ||
-	    store_query(l->store, "SELECT ply, seat, action, outcome, at FROM live_actions "
-				  "WHERE room_id = ?1 ORDER BY ply", rp.r->id, action_row, &rp) ||
-	    (c[6] && room_restore_event(rp.r, (int)rp.r->nactions, atoi(c[6]),
-					c[7] && atoi(c[7]) == RULES_REASON_FORFEIT ? RULES_EVENT_FORFEIT
-										   : RULES_EVENT_RESIGN,
-					c[8] ? strtoll(c[8], NULL, 10) : 0)) ||
-	    hmap_put(&l->rooms, rp.r->id, rp.r)) {
-		util_log(LOG_ERROR, "restore: room %s does not replay; its journal is kept for inspection",
-			 rp.r->id);
-		room_destroy(rp.r); /* still restoring: the journal is kept */
-		return 0;
-	}
-	room_restore_finish(rp.r, c[5] ? strtoll(c[5], NULL, 10) : 0);
-	return 0;
-}
+static const struct store_live_ops ops = {
+	load_player, load_room, load_seat, load_action, load_event, load_room_end,
+};
 
 int lobby_restore(struct lobby *l)
 {
-	int err = store_query(l->store, "SELECT id, token_hash, name FROM players", NULL, player_row, l);
+	struct replay rp = {l, NULL, 0};
+	int err = store_load_players(l->store, &ops, &rp);
 
 	if (!err)
-		err = store_query(l->store, "SELECT id, game, options, server_seed, created_at, started_at, "
-					    "resigned_seat, resign_reason, ended_at FROM live_rooms "
-					    "ORDER BY created_at", NULL, room_row, l);
+		err = store_load_live(l->store, &ops, &rp);
 	if (!err && l->rooms.len)
 		util_log(LOG_INFO, "restore: %zu room(s) resumed from the journal", l->rooms.len);
 	return err ? -EIO : 0;

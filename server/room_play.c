@@ -254,8 +254,7 @@ int room_event(struct room *r, int seat, int kind, int64_t at)
 	e->at = at;
 	r->nlog++;
 	if (!r->restoring)
-		store_live_resign(r->host->store, r->id, seat,
-				  kind == RULES_EVENT_FORFEIT ? RULES_REASON_FORFEIT : RULES_REASON_RESIGN, at);
+		store_live_event(r->host->store, r->id, e->ply, seat, kind, at);
 	finish_if_over(r, at);
 	return 0;
 }
@@ -387,7 +386,13 @@ static void bot_play_cb(uv_timer_t *t)
 	struct rules_action a;
 	int seat = bot_to_act(r);
 
-	if (seat < 0 || bot_choose(&r->match, seat, &r->bot_rng, &a))
+	if (seat < 0)
+		return;
+	if (store_journal_failing(r->host->store)) { /* no move that could not be saved */
+		bot_schedule(r, 500);
+		return;
+	}
+	if (bot_choose(&r->match, seat, &r->bot_rng, &a))
 		return;
 	if (room_apply(r, seat, &a, util_now_ms())) {
 		util_log(LOG_ERROR, "room %s: bot action refused by the rules core", r->id);
@@ -449,19 +454,23 @@ static int archive_seats(struct room *r, struct store_match *m)
 	return 0;
 }
 
+/* The log as the archive keeps it: actions, and events in the order they happened. */
 static int archive_log(struct room *r, struct store_match *m)
 {
 	size_t i;
 
 	m->actions = calloc(r->nactions ? r->nactions : 1, sizeof(*m->actions));
-	if (!m->actions)
+	m->events = calloc(r->nlog - r->nactions + 1, sizeof(*m->events));
+	if (!m->actions || !m->events)
 		return -ENOMEM;
 	for (i = 0; i < r->nlog; i++) {
 		const struct room_entry *e = &r->log[i];
 		struct store_action *a;
 
-		if (e->kind)
+		if (e->kind) {
+			m->events[m->nevents++] = (struct store_event){e->ply, e->seat, e->kind, e->at};
 			continue;
+		}
 		a = &m->actions[m->nactions++];
 		a->ply = e->ply;
 		a->seat = e->seat;
@@ -471,7 +480,7 @@ static int archive_log(struct room *r, struct store_match *m)
 		if (!a->action || !a->outcome)
 			return -ENOMEM;
 	}
-	assert(m->nactions == r->nactions);
+	assert(m->nactions == r->nactions && m->nactions + m->nevents == r->nlog);
 	return 0;
 }
 

@@ -38,11 +38,19 @@ struct server {
 	bool stopping;
 };
 
+/* The loop turn ends: its journal writes become one batch, and its frames wait for it. */
 static void turn_end_cb(uv_prepare_t *p)
 {
 	struct server *srv = p->data;
 
-	sessions_turn_end(&srv->sessions, 0);
+	sessions_turn_end(&srv->sessions, store_journal_flush(srv->store));
+}
+
+static void committed_cb(void *ctx, uint64_t batch, int err)
+{
+	struct server *srv = ctx;
+
+	sessions_committed(&srv->sessions, batch, err);
 }
 
 static void reaper_cb(uv_check_t *c)
@@ -72,7 +80,7 @@ static void stop(struct server *srv)
 	uv_close((uv_handle_t *)&srv->turn, NULL);
 	net_stop(&srv->net); /* closes every connection; sessions are reaped later */
 	lobby_close(&srv->lobby);
-	store_close(srv->store); /* writes everything queued, delivers what is pending */
+	store_close(srv->store); /* flushes the open batch, writes everything queued */
 	srv->store = NULL;
 }
 
@@ -127,6 +135,7 @@ static int modules_init(struct server *srv)
 	if (err)
 		return err;
 	srv->handlers = (struct handlers){&srv->lobby, srv->store, &srv->metrics};
+	store_on_commit(srv->store, committed_cb, srv);
 	srv->http = (struct http){&srv->lobby, srv->store, &srv->metrics, &srv->sessions, util_now_ms()};
 	return handles_init(srv);
 }

@@ -6,11 +6,17 @@
  * ply, kind, removing it; an outcome, a ply, the commit, a client seed) fails
  * with a reason that names the ply; malformed archives fail to decode with a
  * reason and nothing to free (ASan checks that).
+ *
+ * Then the data-driven cases of tests/golden/archive/<case>/ (argv[1] is
+ * tests/golden): archive.json and expected.json {decode: "ok"|"bad_message",
+ * verify: "ok"|"mismatch", why: the start of the reason, round_trip: whether
+ * encode(decode(archive)) must equal the file}.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "golden.h"
 #include "match_fixture.h"
 #include "tap.h"
 
@@ -272,8 +278,79 @@ static void test_encode_unknown_kind(void)
 	CHECK_EQ(wire_event_kind_parse(NULL), 0);
 }
 
-int main(void)
+/* Checks the reason against the expected start of it. */
+static void why_check(const json_t *want, const char *why)
 {
+	const char *w = json_string_value(json_object_get(want, "why"));
+
+	if (w && strncmp(why, w, strlen(w)) != 0) {
+		printf("# why: expected \"%s...\", got \"%s\"\n", w, why);
+		tap_failed_ = 1;
+	}
+}
+
+static void golden_verify(const json_t *j, const struct wire_archive *a, const json_t *want)
+{
+	const char *verify = json_string_value(json_object_get(want, "verify"));
+	char why[1024] = "";
+	json_t *again;
+	int err;
+
+	err = wire_archive_verify(a, why, sizeof(why));
+	if (strcmp(verify ? verify : "", err ? "mismatch" : "ok") != 0) {
+		printf("# verify: expected %s, got %d \"%s\"\n", verify ? verify : "?", err, why);
+		tap_failed_ = 1;
+	}
+	why_check(want, why);
+	again = wire_archive_encode(a);
+	if (json_is_true(json_object_get(want, "round_trip")) && !json_equal(again, j)) {
+		printf("# encode(decode(archive)) differs from archive.json\n");
+		tap_failed_ = 1;
+	}
+	CHECK(again != NULL);
+	json_decref(again);
+}
+
+static void golden_case(const char *path, const char *name)
+{
+	json_t *j = golden_load(path, "archive.json"), *want = golden_load(path, "expected.json");
+	const char *decode = json_string_value(json_object_get(want, "decode"));
+	struct wire_archive a;
+	char why[1024] = "";
+	int err;
+
+	tap_failed_ = 0;
+	if (!j || !decode) {
+		tap_failed_ = 1;
+	} else {
+		err = wire_archive_decode(j, &a, why, sizeof(why));
+		if (strcmp(decode, err ? wire_error_code(err) : "ok") != 0) {
+			printf("# decode: expected %s, got %d \"%s\"\n", decode, err, why);
+			tap_failed_ = 1;
+		} else if (err) {
+			why_check(want, why);
+		} else {
+			golden_verify(j, &a, want);
+		}
+		if (!err)
+			wire_archive_finish(&a);
+	}
+	tap_count_++;
+	if (tap_failed_)
+		tap_failed_total_++;
+	printf("%sok %d - archive/%s\n", tap_failed_ ? "not " : "", tap_count_, name);
+	json_decref(j);
+	json_decref(want);
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? golden_each(argv[1], "archive", golden_case) : 0;
+
+	if (n < 10) {
+		printf("not ok %d - golden archive cases found (%d)\n", ++tap_count_, n);
+		tap_failed_total_++;
+	}
 	TEST(test_round_trip_every_game);
 	TEST(test_no_events);
 	TEST(test_tampering);
