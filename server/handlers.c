@@ -50,8 +50,8 @@ static bool journal_refuses(struct handlers *h, struct session *s, const struct 
 	if (!store_journal_failing(h->store))
 		return false;
 	h->metrics->journal_refused++;
-	session_send_error(s, WIRE_E_INTERNAL,
-			   "the server cannot save to its database right now; try again shortly", m->id);
+	session_send_refusal(s, WIRE_E_INTERNAL,
+			     "the server cannot save to its database right now; try again shortly", m->id);
 	return true;
 }
 

@@ -222,7 +222,8 @@ static int queue_grow(struct session *s)
 	return 0;
 }
 
-void session_send(struct session *s, struct buf *b)
+/* Queues `b` waiting for journal batch `batch` (SESSION_THIS_TURN: the turn's, known at its end). */
+static void enqueue(struct session *s, struct buf *b, uint64_t batch)
 {
 	struct sessions *ss = s->ss;
 
@@ -240,7 +241,7 @@ void session_send(struct session *s, struct buf *b)
 		session_close(s, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "out of memory");
 		return;
 	}
-	*frame_at(s, s->qlen) = (struct session_frame){buf_ref(b), SESSION_THIS_TURN};
+	*frame_at(s, s->qlen) = (struct session_frame){buf_ref(b), batch};
 	s->qlen++;
 	s->qbytes += b->len;
 	ss->metrics->messages_out++;
@@ -249,6 +250,11 @@ void session_send(struct session *s, struct buf *b)
 		s->turn_next = ss->turn;
 		ss->turn = s;
 	}
+}
+
+void session_send(struct session *s, struct buf *b)
+{
+	enqueue(s, b, SESSION_THIS_TURN);
 }
 
 void session_send_cb(void *s, struct buf *b)
@@ -273,6 +279,19 @@ void session_send_error(struct session *s, int err, const char *message, const j
 	if (err > 0 && err < WIRE_E_COUNT_)
 		s->ss->metrics->errors[err]++;
 	session_send_json(s, wire_error_new(err, message, id));
+}
+
+void session_send_refusal(struct session *s, int err, const char *message, const json_t *id)
+{
+	json_t *j = wire_error_new(err, message, id);
+	struct buf *b = j ? buf_from_json(j) : NULL;
+
+	json_decref(j);
+	if (err > 0 && err < WIRE_E_COUNT_)
+		s->ss->metrics->errors[err]++;
+	if (b)
+		enqueue(s, b, 0); /* batch 0 has always committed: only the order holds it */
+	buf_unref(b);
 }
 
 /* lws 4.1 reserves 4 for a close frame ("LWS_WRITE_CLOSE is handled by

@@ -134,6 +134,14 @@ void session_send_json(struct session *s, json_t *j_take);
 /* Queues an `error` frame: a WIRE_E_* code, a message, the request's id (borrowed, may be NULL). */
 void session_send_error(struct session *s, int err, const char *message, const json_t *id);
 
+/*
+ * session_send_error() for a refusal that shows nothing of any room (the
+ * journal is failing): it waits for the frames queued before it on this
+ * connection, not for the journal, so a client hears "try again" while the
+ * batches before it are still being retried.
+ */
+void session_send_refusal(struct session *s, int err, const char *message, const json_t *id);
+
 /* Closes with `code` once every queued frame is written. */
 void session_close(struct session *s, int code, const char *reason);
 

@@ -85,6 +85,28 @@ static void test_gate(void)
 	sessions_reap(&ss);
 }
 
+/* A refusal that shows no room state waits for the frames before it, not for the journal. */
+static void test_refusal(void)
+{
+	struct session *a = fake_session(), *b = fake_session();
+
+	sessions_init(&ss, &cfg, &metrics);
+	send_text(a, "state");
+	sessions_turn_end(&ss, 1);          /* batch 1 pending (failing, say) */
+	session_send_refusal(a, 17, "try again", NULL);
+	session_send_refusal(b, 17, "try again", NULL);
+	send_text(b, "rooms");              /* a normal frame after it still waits for batch 1 */
+	sessions_turn_end(&ss, 0);
+	CHECK_EQ(a->qready, 0);             /* behind a's held state */
+	CHECK_EQ(b->qready, 1);             /* b had nothing held: out now */
+	sessions_committed(&ss, 1, 0);
+	CHECK_EQ(a->qready, 2);
+	CHECK_EQ(b->qready, 2);
+	session_closed(a);
+	session_closed(b);
+	sessions_reap(&ss);
+}
+
 static void test_queue_bound(void)
 {
 	struct session *a = fake_session();
@@ -128,6 +150,7 @@ int main(void)
 {
 	config_defaults(&cfg);
 	TEST(test_gate);
+	TEST(test_refusal);
 	TEST(test_queue_bound);
 	TEST(test_hmap);
 	return tap_done() || buf_live != 0;
