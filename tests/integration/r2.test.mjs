@@ -80,3 +80,39 @@ test('per-game options: another game\'s key or a bad value is bad_options, and n
   }
   assert.equal((await a.request({ type: 'rooms' })).rooms.length, before);
 }));
+
+test('an Ur match ended by a resignation is archived with its event; verify re-derives it, a tampered event fails', { timeout: 60000 }, async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { writeFile } = await import('node:fs/promises');
+  const path = await import('node:path');
+  const verify = (file) => {
+    try {
+      return { ok: true, out: execFileSync(process.env.QUINTETO_CLI, ['verify', file], { encoding: 'utf8', stdio: 'pipe' }) };
+    } catch (e) { return { ok: false, out: `${e.stdout}${e.stderr}` }; }
+  };
+  await withServer(async (srv) => {
+    const [a, b] = [await srv.player('Ana'), await srv.player('Ben')];
+    const room = (await createRoom(a, 'ur', { autoroll: true })).id;
+    await joinRoom(a, room, { seat: 0 });
+    await joinRoom(b, room, { seat: 1 });
+    const st = await b.nextState(room, (s) => s.ply >= 1); // at least one action before the event
+    assert.equal((await b.request({ type: 'resign', room })).type, 'resigned');
+    const fin = await a.nextState(room, (s) => s.status === 'finished');
+    const archive = await srv.archive(room);
+    assert.equal(archive.events.length, 1);
+    const [ev] = archive.events;
+    assert.deepEqual({ ply: ev.ply, seat: ev.seat, kind: ev.kind }, { ply: fin.ply, seat: 1, kind: 'resign' });
+    assert.ok(ev.ply >= st.ply && ev.ply === archive.actions.length, 'its ply: the actions before it');
+    assert.equal(archive.result.winner, 0);
+    const file = path.join(srv.dir, 'resigned.json');
+    await writeFile(file, JSON.stringify(archive));
+    const good = verify(file);
+    assert.ok(good.ok, good.out);
+    for (const tampered of [{ ...ev, seat: 0 }, { ...ev, kind: 'forfeit', seat: 0 }]) {
+      await writeFile(file, JSON.stringify({ ...archive, events: [tampered] }));
+      assert.equal(verify(file).ok, false, `tampered ${JSON.stringify(tampered)} must fail`);
+    }
+    await writeFile(file, JSON.stringify({ ...archive, events: [] }));
+    assert.equal(verify(file).ok, false, 'an archive without its event must fail');
+  });
+});
