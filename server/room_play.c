@@ -426,7 +426,10 @@ static json_t *seeds_json(const struct room *r)
 	int i;
 
 	for (i = 0; seeds && i < r->game->seats; i++)
-		json_array_append_new(seeds, json_string(r->seats[i].has_seed ? r->seats[i].client_seed : ""));
+		if (json_array_append_new(seeds, json_string(r->seats[i].has_seed ? r->seats[i].client_seed : ""))) {
+			json_decref(seeds);
+			return NULL;
+		}
 	return seeds;
 }
 

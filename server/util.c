@@ -1,6 +1,7 @@
 /*
  * util.c: hash map (open addressing, linear probing, tombstones), secure
- * random bytes (getrandom via libuv), hex and identifiers, clocks, logging.
+ * random bytes (getrandom via libuv), identifiers, JSON text for the journal,
+ * clocks, logging.
  * Nothing here knows about rooms, sessions or lws.
  */
 #include "util.h"
