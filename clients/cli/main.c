@@ -112,7 +112,7 @@ static void result_print(const struct replay_report *rep)
 /* Replays the archive named by argv; prints `label` and the result on success. */
 static int run_archive(int argc, char **argv, replay_step_cb step, const char *label)
 {
-	struct replay_report rep;
+	static struct replay_report rep; /* 1 KiB of `why`: not on the stack */
 	json_t *archive = archive_arg(argc, argv);
 	int err;
 

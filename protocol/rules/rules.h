@@ -25,7 +25,8 @@
 #include "ur.h"
 
 #define RULES_MAX_SEATS 6
-#define RULES_MAX_LEGAL 2048 /* enough for Quinteto's pair plans */
+#define RULES_MAX_LEGAL 2048 /* every game's legal count is at most this (Quinteto's pair plans
+                              * are the largest), so a caller with an array this size gets them all */
 #define RULES_ACTION_ARGS 10
 #define RULES_SEED_SIZE 32
 

@@ -198,6 +198,7 @@ static int actions_decode(const json_t *list, const struct rules_game *g, struct
 	return WIRE_OK;
 }
 
+/* `events`; absent (an archive from before revision 2) reads as none. */
 static int events_decode(const json_t *list, const struct rules_game *g, struct wire_archive *a,
 			 char *why, size_t whylen)
 {
@@ -206,29 +207,21 @@ static int events_decode(const json_t *list, const struct rules_game *g, struct 
 	size_t i;
 	int kind;
 
-	if (!list)
-		list = json_array(); /* before revision 2: no events */
-	else if (!json_is_array(list))
+	if (list && !json_is_array(list))
 		return bad(why, whylen, "events must be an array");
-	else
-		json_incref((json_t *)list);
 	a->events = calloc(json_array_size(list) + 1, sizeof(*a->events));
-	a->nevents = a->events ? json_array_size(list) : 0;
-	json_array_foreach(list, i, rec) {
-		kind = wire_event_kind_parse(json_string_value(json_object_get(rec, "kind")));
-		if (!a->events || int_get(rec, "ply", 0, INT32_MAX, &ply) ||
-		    int_get(rec, "seat", 0, g->seats - 1, &seat) || int_get(rec, "at", 0, INT64_MAX, &at) ||
-		    !kind)
-			break;
-		a->events[i] = (struct wire_archive_event){ (int)ply, (int)seat, kind, at };
-	}
-	json_decref((json_t *)list);
 	if (!a->events)
 		return bad(why, whylen, "out of memory");
-	if (i < a->nevents)
-		return bad(why, whylen,
-			   "events[%zu]: ply, seat (0..%d), kind (resign|forfeit) and at are required", i,
-			   g->seats - 1);
+	json_array_foreach(list, i, rec) {
+		kind = wire_event_kind_parse(json_string_value(json_object_get(rec, "kind")));
+		if (int_get(rec, "ply", 0, INT32_MAX, &ply) || int_get(rec, "seat", 0, g->seats - 1, &seat) ||
+		    int_get(rec, "at", 0, INT64_MAX, &at) || !kind)
+			return bad(why, whylen,
+				   "events[%zu]: ply, seat (0..%d), kind (resign|forfeit) and at are required",
+				   i, g->seats - 1);
+		a->events[i] = (struct wire_archive_event){ (int)ply, (int)seat, kind, at };
+	}
+	a->nevents = json_array_size(list);
 	return WIRE_OK;
 }
 

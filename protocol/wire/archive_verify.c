@@ -65,11 +65,12 @@ static char *json_text(const json_t *j)
 }
 
 /* "ply N: what: archive has A, replay gives B". */
-static int mismatch(struct replay *r, const char *what, const json_t *want, const json_t *got)
+static int mismatch(struct replay *r, unsigned ply, const char *what, const json_t *want,
+		    const json_t *got)
 {
 	char *w = json_text(want), *g = json_text(got);
-	int err = mismatch_fail(r, "ply %u: %s: archive has %s, replay gives %s", (unsigned)r->match.ply,
-				what, w ? w : "?", g ? g : "?");
+	int err = mismatch_fail(r, "ply %u: %s: archive has %s, replay gives %s", ply, what,
+				w ? w : "?", g ? g : "?");
 
 	free(w);
 	free(g);
@@ -141,7 +142,7 @@ static int action_apply(struct replay *r, size_t i)
 	if (x->ply < 0 || (unsigned)x->ply != ply)
 		return mismatch_fail(r, "ply %u: actions[%zu] records ply %d", ply, i, x->ply);
 	if (r->codec->action_decode(x->action, &act) != 0)
-		return mismatch(r, "action (not an action of this game)", x->action, NULL);
+		return mismatch(r, ply, "action (not an action of this game)", x->action, NULL);
 	err = rules_apply(&r->match, x->seat, &act, &out);
 	if (err) {
 		char *text = json_text(x->action);
@@ -154,9 +155,7 @@ static int action_apply(struct replay *r, size_t i)
 	got = r->codec->outcome_encode(&r->match, &act, &out);
 	if (!got)
 		return -ENOMEM;
-	r->match.ply--; /* name the ply the action was accepted at */
-	err = json_equal(got, x->outcome) ? 0 : mismatch(r, "outcome", x->outcome, got);
-	r->match.ply++;
+	err = json_equal(got, x->outcome) ? 0 : mismatch(r, ply, "outcome", x->outcome, got);
 	if (!err)
 		step_report(r, x->ply, x->seat, 0, x->action, got);
 	json_decref(got);
@@ -203,7 +202,8 @@ static int result_check(struct replay *r, struct rules_result *res)
 		return -ENOMEM;
 	err = json_equal(got, r->a->result ? r->a->result : json_null())
 		      ? 0
-		      : mismatch(r, "result", r->a->result ? r->a->result : json_null(), got);
+		      : mismatch(r, (unsigned)r->match.ply, "result",
+				 r->a->result ? r->a->result : json_null(), got);
 	json_decref(got);
 	return err;
 }
@@ -213,7 +213,7 @@ int wire_archive_replay(const struct wire_archive *a, wire_archive_step_cb cb, v
 			struct rules_result *result, char *why, size_t whylen)
 {
 	struct replay r = { .a = a, .cb = cb, .data = data, .why = why, .whylen = whylen };
-	struct rules_result res;
+	struct rules_result res = { .winner = -1 };
 	int err;
 
 	if (why && whylen)

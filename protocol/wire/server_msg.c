@@ -8,8 +8,9 @@
  * builder on every path, failure included.
  *
  * Invariant: the shapes built here are exactly those of protocol/schema/
- * (additionalProperties: false); tests/unit/test_wire_golden.c and the schema
- * tests check them.
+ * (additionalProperties: false): tests/unit/test_wire_builders.c builds the
+ * cases of tests/golden/server/ and schema_golden.test.mjs validates the same
+ * files against the schemas; the integration tests validate every frame.
  */
 #include <string.h>
 

@@ -1,5 +1,6 @@
 /*
- * wire.h: JSON <-> C for the wire protocol, version 1 (protocol/PROTOCOL.md).
+ * wire.h: JSON <-> C for the wire protocol, version 1 revision 2
+ * (protocol/PROTOCOL.md).
  *
  * Decodes every client message into a typed struct with the protocol's error
  * codes, and builds every server message as a jansson value. This is the only
@@ -250,7 +251,7 @@ json_t *wire_room_summary_new(const struct wire_room *r);
 
 struct wire_archive_seat {
 	int seat;
-	const char *role, *name; /* borrowed */
+	const char *role, *name; /* borrowed; never NULL (encode fails on NULL) */
 	bool bot;
 };
 

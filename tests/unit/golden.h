@@ -14,7 +14,7 @@
 
 #define GOLDEN_CASES_MAX 512
 
-static int golden_name_cmp(const void *a, const void *b)
+static inline int golden_name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }

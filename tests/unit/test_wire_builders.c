@@ -40,7 +40,6 @@ static const struct wire_game stand_ins[] = {
 	{ .id = "quinteto", .options = quinteto_options },
 	{ .id = "laquet", .options = autoroll_only },
 	{ .id = "super15", .options = no_options },
-	{ .id = "ur", .options = autoroll_only },
 };
 
 /* The registered codec of `id`, else its stand-in (*stand_in set); NULL if neither. */
@@ -221,6 +220,24 @@ static void server_case(const char *path, const char *name)
 	json_decref(want);
 }
 
+/* Both registries name the same games: a game is one line in each, never only one. */
+static void test_registries_agree(void)
+{
+	int n = 0;
+
+	for (int i = 0; rules_games[i]; i++, n++) {
+		const struct wire_game *c = wire_game_find(rules_games[i]->id);
+
+		CHECK(c != NULL);
+		CHECK(c && c->options && c->view && c->action_encode && c->action_decode &&
+		      c->outcome_encode && c->result_encode);
+		CHECK(rules_games[i]->event != NULL && rules_games[i]->legal != NULL);
+	}
+	for (int i = 0; wire_games[i]; i++, n--)
+		CHECK(rules_game_find(wire_games[i]->id) != NULL);
+	CHECK_EQ(n, 0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "tests/golden";
@@ -232,5 +249,6 @@ int main(int argc, char **argv)
 		       nopt, nsrv);
 		tap_failed_total_++;
 	}
+	TEST(test_registries_agree);
 	return tap_done();
 }
