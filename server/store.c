@@ -16,7 +16,6 @@
 #include "store_int.h"
 #include "util.h"
 
-#define RETRY_FIRST_MS 5
 #define RETRY_MAX_MS 1000
 
 /* Runs `sql` (no results); logs and returns -EIO on failure. */
@@ -36,13 +35,24 @@ int store_exec(sqlite3 *db, const char *sql, const char *what)
 int store_rc_errno(int rc)
 {
 	switch (rc & 0xff) {
-	case SQLITE_OK: case SQLITE_DONE: case SQLITE_ROW: return 0;
-	case SQLITE_NOMEM: return -ENOMEM;
-	case SQLITE_FULL: return -ENOSPC;
-	case SQLITE_READONLY: return -EROFS;
-	case SQLITE_BUSY: case SQLITE_LOCKED: return -EBUSY;
-	case SQLITE_PERM: case SQLITE_AUTH: return -EACCES;
-	default: return -EIO;
+	case SQLITE_OK:
+	case SQLITE_DONE:
+	case SQLITE_ROW:
+		return 0;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_READONLY:
+		return -EROFS;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return -EACCES;
+	default:
+		return -EIO;
 	}
 }
 
@@ -105,7 +115,7 @@ void store_note_post(struct store *st, struct note *n)
 	(void)uv_async_send(&st->async);
 }
 
-#define CONTAINER(ptr, type, field) ((type *)(void *)((char *)(ptr) - offsetof(type, field)))
+#define CONTAINER(ptr, type, field) ((type *)(void *)((char *)(ptr)-offsetof(type, field)))
 
 static void deliver_read(struct store *st, struct store_req *r)
 {
@@ -128,14 +138,14 @@ static void deliver(struct store *st, struct note *n)
 		j = CONTAINER(n, struct wjob, fail_note);
 		st->failing = true;
 		if (st->cb)
-			st->cb(st->cb_ctx, j->seq, j->err ? j->err : -EIO);
+			st->cb(st->cb_ctx, j->seq, j->fail_err);
 		break;
 	case NOTE_BATCH_DONE:
 		j = CONTAINER(n, struct wjob, done_note);
 		st->depth--;
 		st->failing = false;
-		if (st->cb)
-			st->cb(st->cb_ctx, j->seq, j->err);
+		if (st->cb && !j->err) /* not committed: given up at close, and already reported */
+			st->cb(st->cb_ctx, j->seq, 0);
 		store_wjob_free(j);
 		break;
 	case NOTE_MATCH_DONE:
@@ -193,11 +203,13 @@ void store_wjob_submit(struct store *st, struct wjob *first, struct wjob *last)
  */
 bool store_wait_retry(struct store *st, unsigned *delay_ms)
 {
+	uint64_t deadline = uv_hrtime() + (uint64_t)*delay_ms * 1000000u, now;
 	bool quit;
 
 	uv_mutex_lock(&st->wlock);
-	if (!st->wquit)
-		(void)uv_cond_timedwait(&st->wcond, &st->wlock, (uint64_t)*delay_ms * 1000000u);
+	/* new jobs signal the same condition: sleep the whole delay anyway */
+	while (!st->wquit && (now = uv_hrtime()) < deadline)
+		(void)uv_cond_timedwait(&st->wcond, &st->wlock, deadline - now); /* 0 or UV_ETIMEDOUT */
 	quit = st->wquit;
 	uv_mutex_unlock(&st->wlock);
 	*delay_ms = *delay_ms * 2 > RETRY_MAX_MS ? RETRY_MAX_MS : *delay_ms * 2;
@@ -253,7 +265,7 @@ static void reader_thread(void *arg)
 }
 
 /* Loop thread: queues a read. 0 or STORE_E_CLOSED. */
-static int read_submit(struct store *st, struct store_req *r)
+int store_read_submit(struct store *st, struct store_req *r)
 {
 	if (!st || st->closing)
 		return STORE_E_CLOSED;
@@ -269,45 +281,6 @@ static int read_submit(struct store *st, struct store_req *r)
 	uv_cond_signal(&st->rcond);
 	uv_mutex_unlock(&st->rlock);
 	return 0;
-}
-
-struct store_req *store_match_get(struct store *st, const char *id, store_read_cb cb, void *ctx)
-{
-	struct store_req *r = calloc(1, sizeof(*r));
-
-	if (!r || !(r->a = strdup(id)))
-		goto err;
-	r->kind = RJOB_GET;
-	r->cb = cb;
-	r->ctx = ctx;
-	if (read_submit(st, r))
-		goto err;
-	return r;
-err:
-	if (r)
-		store_req_free(r);
-	return NULL;
-}
-
-struct store_req *store_match_list(struct store *st, const char *game, const char *player,
-				   int64_t before, int limit, store_read_cb cb, void *ctx)
-{
-	struct store_req *r = calloc(1, sizeof(*r));
-
-	if (!r || (game && !(r->a = strdup(game))) || (player && !(r->b = strdup(player))))
-		goto err;
-	r->kind = RJOB_LIST;
-	r->before = before;
-	r->limit = limit;
-	r->cb = cb;
-	r->ctx = ctx;
-	if (read_submit(st, r))
-		goto err;
-	return r;
-err:
-	if (r)
-		store_req_free(r);
-	return NULL;
 }
 
 void store_req_cancel(struct store_req *req)

@@ -94,12 +94,12 @@ size_t store_queue_depth(const struct store *st);
  */
 void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name);
 void store_live_room(struct store *st, const char *id, const char *game, const char *options,
-		     const char *server_seed, int64_t created_at);
+                     const char *server_seed, int64_t created_at);
 void store_live_seat(struct store *st, const char *room, int seat, const char *player_id,
-		     const char *client_seed);
+                     const char *client_seed);
 void store_live_seat_free(struct store *st, const char *room, int seat);
 void store_live_action(struct store *st, const char *room, int ply, int seat, const char *action,
-		       const char *outcome, int64_t at);
+                       const char *outcome, int64_t at);
 void store_live_started(struct store *st, const char *room, int64_t started_at);
 /* A resignation or forfeit at `ply` (the room's action count); kind: enum rules_event_kind. */
 void store_live_event(struct store *st, const char *room, int ply, int seat, int kind, int64_t at);
@@ -114,8 +114,10 @@ uint64_t store_journal_flush(struct store *st);
 /*
  * Called on the loop thread when batch `seq` committed (err 0) or failed
  * (err < 0, once per failing batch: it is kept whole and retried with
- * back-off until it commits, then err 0 follows, or until the store closes).
- * Batches commit in seq order; a later one waits behind a failing one.
+ * back-off until it commits, then err 0 follows; if the store closes first,
+ * it is logged as lost and no further call comes). Batches commit in seq
+ * order; a later one waits behind a failing one. err < 0 is -ENOSPC (disk
+ * full), -EROFS, -EBUSY, -ENOMEM or -EIO.
  */
 typedef void (*store_commit_cb)(void *ctx, uint64_t seq, int err);
 void store_on_commit(struct store *st, store_commit_cb cb, void *ctx);
@@ -128,9 +130,9 @@ bool store_journal_failing(const struct store *st);
 struct store_live_ops {
 	int (*player)(void *ctx, const char *id, const char *token_hash, const char *name);
 	int (*room)(void *ctx, const char *id, const char *game, const char *options, const char *server_seed,
-		    int64_t created_at, int64_t started_at /* 0: not started */);
+	            int64_t created_at, int64_t started_at /* 0: not started */);
 	int (*seat)(void *ctx, int seat, const char *player_id /* NULL: bot */,
-		    const char *client_seed /* NULL */);
+	            const char *client_seed /* NULL */);
 	int (*action)(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at);
 	/* merged with actions by ply: an event at ply p comes after action p-1 and before action p */
 	int (*event)(void *ctx, int ply, int seat, int kind, int64_t at);
@@ -156,8 +158,7 @@ int store_load_live(struct store *st, const struct store_live_ops *ops, void *ct
  * every journal write queued before it, and drops its journal. Takes `m` on
  * every path. done(ctx, ok) runs on the loop (also when it could not be queued).
  */
-void store_match_save(struct store *st, struct store_match *m, void (*done)(void *ctx, int ok),
-		      void *ctx);
+void store_match_save(struct store *st, struct store_match *m, void (*done)(void *ctx, int ok), void *ctx);
 
 /*
  * Read callbacks get an HTTP status (200, 404, 500) and a JSON body they take
@@ -172,8 +173,8 @@ typedef void (*store_read_cb)(void *ctx, int status, char *body, size_t len);
  * could not be queued (out of memory, store closed): cb is never called then.
  */
 struct store_req *store_match_get(struct store *st, const char *id, store_read_cb cb, void *ctx);
-struct store_req *store_match_list(struct store *st, const char *game, const char *player,
-				   int64_t before, int limit, store_read_cb cb, void *ctx);
+struct store_req *store_match_list(struct store *st, const char *game, const char *player, int64_t before,
+                                   int limit, store_read_cb cb, void *ctx);
 
 /* The request's callback will not be called; the store frees it. NULL does nothing. */
 void store_req_cancel(struct store_req *req);

@@ -1,9 +1,10 @@
 /*
  * store_archive.c: finished matches. Saving runs on the writer thread, in one
  * transaction that also drops the match's live journal, after every journal
- * batch queued before it; like a batch it is retried with back-off while the
- * failure is the database's (disk full, read-only...), and given up, its
- * journal kept for the next start, when the record itself is refused.
+ * batch queued before it. A failure of the database (disk full, read-only...)
+ * is retried with back-off for about a second, then given up like a refused
+ * record: the match's journal is kept and the next start archives it, so the
+ * journal batches queued behind it never wait on it for long.
  * Reading (GET /api/matches[/{id}]) runs on the reader thread with its own
  * read-only connection and statements, never on the writer's.
  */
@@ -20,28 +21,29 @@
 #include "util.h"
 
 static const char *const wstmt_sql[WS_MAX] = {
-	[WS_BEGIN] = "BEGIN IMMEDIATE",
-	[WS_COMMIT] = "COMMIT",
-	[WS_ROLLBACK] = "ROLLBACK",
-	[WS_MATCH] = "INSERT INTO matches(id, game, options, commit_hex, server_seed, client_seeds, result, "
-		     "server_version, started_at, ended_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
-	[WS_MATCH_SEAT] = "INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed) "
-			  "VALUES (?1,?2,?3,?4,?5,?6,?7)",
-	[WS_MATCH_ACTION] = "INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at) "
-			    "VALUES (?1,?2,?3,?4,?5,?6)",
-	[WS_MATCH_EVENT] = "INSERT INTO match_events(match_seq, ply, seat, kind, at) VALUES (?1,?2,?3,?4,?5)",
-	[WS_DROP] = "DELETE FROM live_rooms WHERE id = ?1",
+    [WS_BEGIN] = "BEGIN IMMEDIATE",
+    [WS_COMMIT] = "COMMIT",
+    [WS_ROLLBACK] = "ROLLBACK",
+    [WS_MATCH] = "INSERT INTO matches(id, game, options, commit_hex, server_seed, client_seeds, result, "
+                 "server_version, started_at, ended_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+    [WS_MATCH_SEAT] = "INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed) "
+                      "VALUES (?1,?2,?3,?4,?5,?6,?7)",
+    [WS_MATCH_ACTION] = "INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at) "
+                        "VALUES (?1,?2,?3,?4,?5,?6)",
+    [WS_MATCH_EVENT] = "INSERT INTO match_events(match_seq, ply, seat, kind, at) VALUES (?1,?2,?3,?4,?5)",
+    [WS_DROP] = "DELETE FROM live_rooms WHERE id = ?1",
 };
 
 static const char *const rstmt_sql[RS_MAX] = {
-	[RS_GET] = "SELECT seq, id, game, options, started_at, ended_at, commit_hex, server_seed, client_seeds, "
-		   "result FROM matches WHERE id = ?1",
-	[RS_SEATS] = "SELECT seat, role, name, bot FROM match_seats WHERE match_seq = ?1 ORDER BY seat",
-	[RS_ACTIONS] = "SELECT ply, seat, action, outcome, at FROM match_actions WHERE match_seq = ?1 ORDER BY ply",
-	[RS_EVENTS] = "SELECT ply, seat, kind, at FROM match_events WHERE match_seq = ?1 ORDER BY ply, rowid",
-	[RS_LIST] = "SELECT seq, id, game, started_at, ended_at, result FROM matches WHERE "
-		    "(?1 IS NULL OR game = ?1) AND (?2 IS NULL OR seq IN (SELECT match_seq FROM "
-		    "match_seats WHERE player_id = ?2)) AND (?3 = 0 OR seq < ?3) ORDER BY seq DESC LIMIT ?4",
+    [RS_GET] = "SELECT seq, id, game, options, started_at, ended_at, commit_hex, server_seed, client_seeds, "
+               "result FROM matches WHERE id = ?1",
+    [RS_SEATS] = "SELECT seat, role, name, bot FROM match_seats WHERE match_seq = ?1 ORDER BY seat",
+    [RS_ACTIONS] =
+        "SELECT ply, seat, action, outcome, at FROM match_actions WHERE match_seq = ?1 ORDER BY ply",
+    [RS_EVENTS] = "SELECT ply, seat, kind, at FROM match_events WHERE match_seq = ?1 ORDER BY ply, rowid",
+    [RS_LIST] = "SELECT seq, id, game, started_at, ended_at, result FROM matches WHERE "
+                "(?1 IS NULL OR game = ?1) AND (?2 IS NULL OR seq IN (SELECT match_seq FROM "
+                "match_seats WHERE player_id = ?2)) AND (?3 = 0 OR seq < ?3) ORDER BY seq DESC LIMIT ?4",
 };
 
 static int prepare_all(sqlite3 *db, const char *const *sql, sqlite3_stmt **out, int n)
@@ -49,7 +51,8 @@ static int prepare_all(sqlite3 *db, const char *const *sql, sqlite3_stmt **out, 
 	int k;
 
 	for (k = 0; k < n; k++) {
-		if (sqlite3_prepare_v3(db, sql[k], -1, SQLITE_PREPARE_PERSISTENT, &out[k], NULL) != SQLITE_OK) {
+		if (sqlite3_prepare_v3(db, sql[k], -1, SQLITE_PREPARE_PERSISTENT, &out[k], NULL) !=
+		    SQLITE_OK) {
 			util_log(LOG_ERROR, "store: %s: %s", sql[k], sqlite3_errmsg(db));
 			return -EIO;
 		}
@@ -69,11 +72,11 @@ void store_archive_finalize(struct store *st)
 	int k;
 
 	for (k = 0; k < WS_MAX; k++) {
-		sqlite3_finalize(st->wstmt[k]); /* NULL is a no-op */
+		(void)sqlite3_finalize(st->wstmt[k]); /* NULL is a no-op */
 		st->wstmt[k] = NULL;
 	}
 	for (k = 0; k < RS_MAX; k++) {
-		sqlite3_finalize(st->rstmt[k]);
+		(void)sqlite3_finalize(st->rstmt[k]);
 		st->rstmt[k] = NULL;
 	}
 }
@@ -85,8 +88,8 @@ void store_archive_finalize(struct store *st)
 static int insert_match(struct store *st, const struct store_match *m, int64_t *seq)
 {
 	sqlite3_stmt *s = st->wstmt[WS_MATCH];
-	const char *t[] = {m->id, m->game, m->options, m->commit, m->server_seed, m->client_seeds, m->result,
-			   QUINTETO_VERSION};
+	const char *t[] = {m->id,          m->game,         m->options, m->commit,
+	                   m->server_seed, m->client_seeds, m->result,  QUINTETO_VERSION};
 	int i, rc = SQLITE_OK;
 
 	for (i = 0; i < 8 && rc == SQLITE_OK; i++)
@@ -107,7 +110,8 @@ static int insert_seat(struct store *st, int64_t seq, const struct store_seat *x
 
 	if (OK(rc = sqlite3_bind_int64(s, 1, seq)) && OK(rc = sqlite3_bind_int(s, 2, x->seat)) &&
 	    OK(rc = sqlite3_bind_text(s, 3, x->role, -1, SQLITE_STATIC)) &&
-	    OK(rc = sqlite3_bind_text(s, 4, x->name, -1, SQLITE_STATIC)) && OK(rc = sqlite3_bind_int(s, 5, x->bot)) &&
+	    OK(rc = sqlite3_bind_text(s, 4, x->name, -1, SQLITE_STATIC)) &&
+	    OK(rc = sqlite3_bind_int(s, 5, x->bot)) &&
 	    OK(rc = sqlite3_bind_text(s, 6, x->player_id, -1, SQLITE_STATIC)) &&
 	    OK(rc = sqlite3_bind_text(s, 7, x->client_seed ? x->client_seed : "", -1, SQLITE_STATIC)))
 		return store_step_done(st->db, s, "archive seat");
@@ -121,8 +125,10 @@ static int insert_action(struct store *st, int64_t seq, const struct store_actio
 	int rc;
 
 	if (OK(rc = sqlite3_bind_int64(s, 1, seq)) && OK(rc = sqlite3_bind_int(s, 2, a->ply)) &&
-	    OK(rc = sqlite3_bind_int(s, 3, a->seat)) && OK(rc = sqlite3_bind_text(s, 4, a->action, -1, SQLITE_STATIC)) &&
-	    OK(rc = sqlite3_bind_text(s, 5, a->outcome, -1, SQLITE_STATIC)) && OK(rc = sqlite3_bind_int64(s, 6, a->at)))
+	    OK(rc = sqlite3_bind_int(s, 3, a->seat)) &&
+	    OK(rc = sqlite3_bind_text(s, 4, a->action, -1, SQLITE_STATIC)) &&
+	    OK(rc = sqlite3_bind_text(s, 5, a->outcome, -1, SQLITE_STATIC)) &&
+	    OK(rc = sqlite3_bind_int64(s, 6, a->at)))
 		return store_step_done(st->db, s, "archive action");
 	(void)sqlite3_clear_bindings(s);
 	return rc;
@@ -137,7 +143,8 @@ static int insert_event(struct store *st, int64_t seq, const struct store_event 
 	if (!kind)
 		return SQLITE_MISMATCH; /* our bug: refuse the record rather than archive a lie */
 	if (OK(rc = sqlite3_bind_int64(s, 1, seq)) && OK(rc = sqlite3_bind_int(s, 2, e->ply)) &&
-	    OK(rc = sqlite3_bind_int(s, 3, e->seat)) && OK(rc = sqlite3_bind_text(s, 4, kind, -1, SQLITE_STATIC)) &&
+	    OK(rc = sqlite3_bind_int(s, 3, e->seat)) &&
+	    OK(rc = sqlite3_bind_text(s, 4, kind, -1, SQLITE_STATIC)) &&
 	    OK(rc = sqlite3_bind_int64(s, 5, e->at)))
 		return store_step_done(st->db, s, "archive event");
 	(void)sqlite3_clear_bindings(s);
@@ -174,11 +181,20 @@ static int save_once(struct store *st, const struct store_match *m)
 	return rc;
 }
 
+#define ARCHIVE_TRIES 8 /* 5 + 10 + ... + 640 ms of back-off */
+
 static bool retryable(int rc)
 {
 	switch (rc & 0xff) {
-	case SQLITE_FULL: case SQLITE_IOERR: case SQLITE_READONLY: case SQLITE_BUSY: case SQLITE_LOCKED:
-	case SQLITE_NOMEM: case SQLITE_CANTOPEN: case SQLITE_PROTOCOL: case SQLITE_INTERRUPT:
+	case SQLITE_FULL:
+	case SQLITE_IOERR:
+	case SQLITE_READONLY:
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+	case SQLITE_NOMEM:
+	case SQLITE_CANTOPEN:
+	case SQLITE_PROTOCOL:
+	case SQLITE_INTERRUPT:
 		return true;
 	default:
 		return false;
@@ -188,8 +204,9 @@ static bool retryable(int rc)
 /* Logs the record's identity and seeds as one JSON line, so an operator can find it and re-derive it. */
 static void log_record(const struct store_match *m)
 {
-	json_t *j = json_pack("{s:s?, s:s?, s:s?, s:s?, s:I}", "id", m->id, "game", m->game, "server_seed",
-			      m->server_seed, "client_seeds", m->client_seeds, "actions", (json_int_t)m->nactions);
+	json_t *j =
+	    json_pack("{s:s?, s:s?, s:s?, s:s?, s:I}", "id", m->id, "game", m->game, "server_seed",
+	              m->server_seed, "client_seeds", m->client_seeds, "actions", (json_int_t)m->nactions);
 	char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
 
 	fprintf(stderr, "quinteto-server unarchived-match: %s\n", text ? text : "(out of memory)");
@@ -197,19 +214,28 @@ static void log_record(const struct store_match *m)
 	json_decref(j);
 }
 
-/* Writer thread: archives j->match; j->err 0 or a negative errno. */
+/*
+ * Writer thread: archives j->match; j->err 0 or a negative errno. A failure
+ * of the database is retried for about a second, not until it commits as a
+ * journal batch is: the journal batches behind it must not wait on it, and
+ * nothing is lost by giving up, since the match's journal stays until an
+ * archive commits (the next start archives it).
+ */
 void store_archive_run(struct store *st, struct wjob *j)
 {
-	unsigned delay = 5;
-	int rc;
+	unsigned delay = STORE_RETRY_FIRST_MS;
+	int rc, tries = 0;
 
-	while ((rc = save_once(st, j->match)) != SQLITE_OK && retryable(rc) && store_wait_retry(st, &delay))
+	while ((rc = save_once(st, j->match)) != SQLITE_OK && retryable(rc) && ++tries < ARCHIVE_TRIES &&
+	       store_wait_retry(st, &delay))
 		;
 	j->err = store_rc_errno(rc);
 	if (!j->err)
 		return;
-	util_log(LOG_ERROR, "store: match %s could not be archived (%s); its journal is kept and it is "
-			    "archived again at the next start", j->match->id, sqlite3_errstr(rc));
+	util_log(LOG_ERROR,
+	         "store: match %s could not be archived (%s); its journal is kept and it is "
+	         "archived again at the next start",
+	         j->match->id, sqlite3_errstr(rc));
 	log_record(j->match);
 }
 
@@ -218,8 +244,8 @@ void store_match_save(struct store *st, struct store_match *m, void (*done)(void
 	struct wjob *j = st && !st->closing ? calloc(1, sizeof(*j)) : NULL;
 
 	if (!j) {
-		util_log(LOG_ERROR, "store: match %s not archived now (%s); its journal is kept", m ? m->id : "?",
-			 st && !st->closing ? "out of memory" : "store closed");
+		util_log(LOG_ERROR, "store: match %s not archived now (%s); its journal is kept",
+		         m ? m->id : "?", st && !st->closing ? "out of memory" : "store closed");
 		store_match_free(m);
 		if (done)
 			done(ctx, 0);
@@ -267,7 +293,8 @@ static json_t *rows_json(sqlite3 *db, sqlite3_stmt *s, int64_t seq, json_t *(*ro
 		rc = (item = row(s)) && !json_array_append_new(arr, item) ? SQLITE_OK : SQLITE_NOMEM;
 	(void)sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {
-		util_log(LOG_ERROR, "store: reading the archive: %s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
+		util_log(LOG_ERROR, "store: reading the archive: %s",
+		         rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
 		json_decref(arr);
 		return NULL;
 	}
@@ -277,7 +304,7 @@ static json_t *rows_json(sqlite3 *db, sqlite3_stmt *s, int64_t seq, json_t *(*ro
 static json_t *seat_row(sqlite3_stmt *s)
 {
 	return json_pack("{s:i, s:s, s:s, s:b}", "seat", sqlite3_column_int(s, 0), "role", text(s, 1), "name",
-			 text(s, 2), "bot", sqlite3_column_int(s, 3));
+	                 text(s, 2), "bot", sqlite3_column_int(s, 3));
 }
 
 static void set_body(struct store_req *r, int status, json_t *body)
@@ -349,7 +376,8 @@ static int seats_read(struct store *st, int64_t seq, struct wire_archive *a, str
 	h->seats = rows_json(st->rdb, st->rstmt[RS_SEATS], seq, seat_row);
 	if (!h->seats || json_array_size(h->seats) > RULES_MAX_SEATS)
 		return -EIO;
-	json_array_foreach(h->seats, i, x) {
+	json_array_foreach(h->seats, i, x)
+	{
 		a->seats[i].seat = (int)json_integer_value(json_object_get(x, "seat"));
 		a->seats[i].role = json_string_value(json_object_get(x, "role"));
 		a->seats[i].name = json_string_value(json_object_get(x, "name"));
@@ -471,8 +499,9 @@ static json_t *list_row(struct store *st, sqlite3_stmt *s)
 	if (!seats)
 		return NULL;
 	return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o}", "id", text(s, 1), "game", text(s, 2), "started_at",
-			 (json_int_t)sqlite3_column_int64(s, 3), "ended_at", (json_int_t)sqlite3_column_int64(s, 4),
-			 "seats", seats, "result", load_json(sqlite3_column_text(s, 5)));
+	                 (json_int_t)sqlite3_column_int64(s, 3), "ended_at",
+	                 (json_int_t)sqlite3_column_int64(s, 4), "seats", seats, "result",
+	                 load_json(sqlite3_column_text(s, 5)));
 }
 
 static int list_bind(sqlite3_stmt *s, const struct store_req *r)
@@ -491,7 +520,7 @@ static void read_list(struct store *st, struct store_req *r)
 	sqlite3_stmt *s = st->rstmt[RS_LIST];
 	json_t *list = json_array(), *item, *next = json_null();
 	int n = 0, rc = list ? list_bind(s, r) : SQLITE_NOMEM;
-	char cursor[32];
+	char cursor[32] = "";
 
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if (++n > r->limit) { /* one row more than asked: there is a next page */
@@ -501,7 +530,8 @@ static void read_list(struct store *st, struct store_req *r)
 			break;
 		}
 		snprintf(cursor, sizeof(cursor), "%lld", (long long)sqlite3_column_int64(s, 0));
-		rc = (item = list_row(st, s)) && !json_array_append_new(list, item) ? SQLITE_OK : SQLITE_NOMEM;
+		rc =
+		    (item = list_row(st, s)) && !json_array_append_new(list, item) ? SQLITE_OK : SQLITE_NOMEM;
 	}
 	(void)sqlite3_reset(s);
 	(void)sqlite3_clear_bindings(s);
@@ -510,6 +540,45 @@ static void read_list(struct store *st, struct store_req *r)
 		return set_error(r, 500, "internal", "the archive could not be read");
 	}
 	set_body(r, 200, json_pack("{s:o, s:o}", "matches", list, "next", next));
+}
+
+struct store_req *store_match_get(struct store *st, const char *id, store_read_cb cb, void *ctx)
+{
+	struct store_req *r = calloc(1, sizeof(*r));
+
+	if (!r || !(r->a = strdup(id)))
+		goto err;
+	r->kind = RJOB_GET;
+	r->cb = cb;
+	r->ctx = ctx;
+	if (store_read_submit(st, r))
+		goto err;
+	return r;
+err:
+	if (r)
+		store_req_free(r);
+	return NULL;
+}
+
+struct store_req *store_match_list(struct store *st, const char *game, const char *player, int64_t before,
+                                   int limit, store_read_cb cb, void *ctx)
+{
+	struct store_req *r = calloc(1, sizeof(*r));
+
+	if (!r || (game && !(r->a = strdup(game))) || (player && !(r->b = strdup(player))))
+		goto err;
+	r->kind = RJOB_LIST;
+	r->before = before;
+	r->limit = limit;
+	r->cb = cb;
+	r->ctx = ctx;
+	if (store_read_submit(st, r))
+		goto err;
+	return r;
+err:
+	if (r)
+		store_req_free(r);
+	return NULL;
 }
 
 /* Reader thread: answers r (status and body). */

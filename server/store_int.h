@@ -24,8 +24,17 @@ struct note {
 };
 
 /* One statement of the journal; JOP_* index the prepared statements. */
-enum jop_kind { JOP_PLAYER, JOP_ROOM, JOP_SEAT, JOP_SEAT_FREE, JOP_ACTION, JOP_STARTED, JOP_EVENT,
-		JOP_DROP, JOP_MAX };
+enum jop_kind {
+	JOP_PLAYER,
+	JOP_ROOM,
+	JOP_SEAT,
+	JOP_SEAT_FREE,
+	JOP_ACTION,
+	JOP_STARTED,
+	JOP_EVENT,
+	JOP_DROP,
+	JOP_MAX
+};
 
 #define JOP_PARAMS 6
 
@@ -49,13 +58,14 @@ enum wjob_kind { WJOB_BATCH, WJOB_MATCH };
 struct wjob {
 	struct wjob *next;
 	enum wjob_kind kind;
-	uint64_t seq;                /* batch */
-	struct jop *ops, *ops_tail;  /* batch */
+	uint64_t seq;               /* batch */
+	struct jop *ops, *ops_tail; /* batch */
 	size_t nops;
-	struct store_match *match;   /* archive save */
+	struct store_match *match; /* archive save */
 	void (*save_cb)(void *ctx, int ok);
 	void *ctx;
-	int err;                     /* 0 or a negative errno, for the loop */
+	int err;      /* 0 or a negative errno: the outcome, for the done note */
+	int fail_err; /* the first failure, for the fail note; written once, before it is posted */
 	struct note fail_note, done_note;
 };
 
@@ -65,11 +75,11 @@ enum rjob_kind { RJOB_GET, RJOB_LIST };
 struct store_req {
 	struct store_req *next;
 	enum rjob_kind kind;
-	bool cancelled;              /* loop thread only */
-	char *a, *b;                 /* get: id; list: game, player */
+	bool cancelled; /* loop thread only */
+	char *a, *b;    /* get: id; list: game, player */
 	int64_t before;
 	int limit;
-	int status;                  /* outputs */
+	int status; /* outputs */
 	char *body;
 	size_t len;
 	store_read_cb cb;
@@ -78,14 +88,23 @@ struct store_req {
 };
 
 /* Writer statements, prepared once after the migrations. */
-enum wstmt { WS_BEGIN, WS_COMMIT, WS_ROLLBACK, WS_MATCH, WS_MATCH_SEAT, WS_MATCH_ACTION, WS_MATCH_EVENT,
-	     WS_DROP, WS_MAX };
+enum wstmt {
+	WS_BEGIN,
+	WS_COMMIT,
+	WS_ROLLBACK,
+	WS_MATCH,
+	WS_MATCH_SEAT,
+	WS_MATCH_ACTION,
+	WS_MATCH_EVENT,
+	WS_DROP,
+	WS_MAX
+};
 /* Reader statements, prepared once on the read-only connection. */
 enum rstmt { RS_GET, RS_SEATS, RS_ACTIONS, RS_EVENTS, RS_LIST, RS_MAX };
 
 struct store {
 	uv_loop_t *loop;
-	sqlite3 *db, *rdb;            /* writer, reader (read-only) */
+	sqlite3 *db, *rdb; /* writer, reader (read-only) */
 	sqlite3_stmt *jstmt[JOP_MAX];
 	sqlite3_stmt *wstmt[WS_MAX];
 	sqlite3_stmt *rstmt[RS_MAX];
@@ -93,13 +112,13 @@ struct store {
 	uv_mutex_t wlock, rlock, dlock;
 	uv_cond_t wcond, rcond;
 	uv_async_t async;
-	struct wjob *whead, *wtail;   /* writer queue (wlock) */
+	struct wjob *whead, *wtail;      /* writer queue (wlock) */
 	struct store_req *rhead, *rtail; /* reader queue (rlock) */
-	struct note *dhead, *dtail;   /* done, for the loop (dlock) */
-	bool wquit, rquit;            /* under wlock / rlock */
+	struct note *dhead, *dtail;      /* done, for the loop (dlock) */
+	bool wquit, rquit;               /* under wlock / rlock */
 	bool started, closing;
 	/* loop thread */
-	struct wjob *open;            /* the batch being filled, NULL when empty */
+	struct wjob *open;               /* the batch being filled, NULL when empty */
 	struct wjob *after, *after_tail; /* archive saves waiting for `open` */
 	uint64_t last_seq;
 	store_commit_cb cb;
@@ -108,9 +127,13 @@ struct store {
 	size_t depth;
 };
 
+/* First wait before a failed batch or archive save is tried again; it doubles up to a second. */
+#define STORE_RETRY_FIRST_MS 5
+
 /* store.c */
 void store_note_post(struct store *st, struct note *n);
 void store_wjob_submit(struct store *st, struct wjob *first, struct wjob *last);
+int store_read_submit(struct store *st, struct store_req *r);
 bool store_wait_retry(struct store *st, unsigned *delay_ms);
 int store_rc_errno(int rc);
 int store_exec(sqlite3 *db, const char *sql, const char *what);

@@ -19,17 +19,18 @@
 #include "wire.h"
 
 static const char *const jop_sql[JOP_MAX] = {
-	[JOP_PLAYER] = "INSERT INTO players(id, token_hash, name, created_at) VALUES (?1, ?2, ?3, ?4) "
-		       "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
-	[JOP_ROOM] = "INSERT OR REPLACE INTO live_rooms(id, game, options, server_seed, created_at) "
-		     "VALUES (?1, ?2, ?3, ?4, ?5)",
-	[JOP_SEAT] = "INSERT OR REPLACE INTO live_seats(room_id, seat, player_id, client_seed) VALUES (?1, ?2, ?3, ?4)",
-	[JOP_SEAT_FREE] = "DELETE FROM live_seats WHERE room_id = ?1 AND seat = ?2",
-	[JOP_ACTION] = "INSERT OR REPLACE INTO live_actions(room_id, ply, seat, action, outcome, at) "
-		       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-	[JOP_STARTED] = "UPDATE live_rooms SET started_at = ?2 WHERE id = ?1",
-	[JOP_EVENT] = "INSERT INTO live_events(room_id, ply, seat, kind, at) VALUES (?1, ?2, ?3, ?4, ?5)",
-	[JOP_DROP] = "DELETE FROM live_rooms WHERE id = ?1", /* cascades to seats, actions, events */
+    [JOP_PLAYER] = "INSERT INTO players(id, token_hash, name, created_at) VALUES (?1, ?2, ?3, ?4) "
+                   "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
+    [JOP_ROOM] = "INSERT OR REPLACE INTO live_rooms(id, game, options, server_seed, created_at) "
+                 "VALUES (?1, ?2, ?3, ?4, ?5)",
+    [JOP_SEAT] =
+        "INSERT OR REPLACE INTO live_seats(room_id, seat, player_id, client_seed) VALUES (?1, ?2, ?3, ?4)",
+    [JOP_SEAT_FREE] = "DELETE FROM live_seats WHERE room_id = ?1 AND seat = ?2",
+    [JOP_ACTION] = "INSERT OR REPLACE INTO live_actions(room_id, ply, seat, action, outcome, at) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    [JOP_STARTED] = "UPDATE live_rooms SET started_at = ?2 WHERE id = ?1",
+    [JOP_EVENT] = "INSERT INTO live_events(room_id, ply, seat, kind, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [JOP_DROP] = "DELETE FROM live_rooms WHERE id = ?1", /* cascades to seats, actions, events */
 };
 
 int store_journal_prepare(struct store *st)
@@ -37,8 +38,8 @@ int store_journal_prepare(struct store *st)
 	int k;
 
 	for (k = 0; k < JOP_MAX; k++) {
-		if (sqlite3_prepare_v3(st->db, jop_sql[k], -1, SQLITE_PREPARE_PERSISTENT, &st->jstmt[k], NULL) !=
-		    SQLITE_OK) {
+		if (sqlite3_prepare_v3(st->db, jop_sql[k], -1, SQLITE_PREPARE_PERSISTENT, &st->jstmt[k],
+		                       NULL) != SQLITE_OK) {
 			util_log(LOG_ERROR, "store: %s: %s", jop_sql[k], sqlite3_errmsg(st->db));
 			return -EIO;
 		}
@@ -51,7 +52,7 @@ void store_journal_finalize(struct store *st)
 	int k;
 
 	for (k = 0; k < JOP_MAX; k++) {
-		sqlite3_finalize(st->jstmt[k]); /* NULL is a no-op; errors were reported by the step */
+		(void)sqlite3_finalize(st->jstmt[k]); /* NULL is a no-op; errors were reported by the step */
 		st->jstmt[k] = NULL;
 	}
 }
@@ -125,13 +126,13 @@ void store_player_save(struct store *st, const char *id, const char *token_hash,
 }
 
 void store_live_room(struct store *st, const char *id, const char *game, const char *options,
-		     const char *server_seed, int64_t created_at)
+                     const char *server_seed, int64_t created_at)
 {
 	op_queue(st, JOP_ROOM, "ssssi", id, game, options, server_seed, created_at);
 }
 
 void store_live_seat(struct store *st, const char *room, int seat, const char *player_id,
-		     const char *client_seed)
+                     const char *client_seed)
 {
 	op_queue(st, JOP_SEAT, "siss", room, (int64_t)seat, player_id, client_seed);
 }
@@ -142,7 +143,7 @@ void store_live_seat_free(struct store *st, const char *room, int seat)
 }
 
 void store_live_action(struct store *st, const char *room, int ply, int seat, const char *action,
-		       const char *outcome, int64_t at)
+                       const char *outcome, int64_t at)
 {
 	op_queue(st, JOP_ACTION, "siissi", room, (int64_t)ply, (int64_t)seat, action, outcome, at);
 }
@@ -233,8 +234,15 @@ int store_step_done(sqlite3 *db, sqlite3_stmt *s, const char *what)
 static bool transient(sqlite3 *db, int rc)
 {
 	switch (rc & 0xff) {
-	case SQLITE_FULL: case SQLITE_IOERR: case SQLITE_READONLY: case SQLITE_BUSY: case SQLITE_LOCKED:
-	case SQLITE_NOMEM: case SQLITE_CANTOPEN: case SQLITE_PROTOCOL: case SQLITE_INTERRUPT:
+	case SQLITE_FULL:
+	case SQLITE_IOERR:
+	case SQLITE_READONLY:
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+	case SQLITE_NOMEM:
+	case SQLITE_CANTOPEN:
+	case SQLITE_PROTOCOL:
+	case SQLITE_INTERRUPT:
 		return true;
 	default:
 		return sqlite3_get_autocommit(db) != 0; /* SQLite rolled the transaction back */
@@ -257,7 +265,7 @@ static int batch_once(struct store *st, struct wjob *b)
 			(void)sqlite3_clear_bindings(s);
 		if (rc != SQLITE_OK && !transient(st->db, rc)) {
 			util_log(LOG_ERROR, "store: batch %llu: a journal write is refused and skipped",
-				 (unsigned long long)b->seq);
+			         (unsigned long long)b->seq);
 			rc = SQLITE_OK;
 		}
 	}
@@ -282,17 +290,17 @@ void store_journal_run(struct store *st, struct wjob *b)
 			return;
 		}
 		if (!delay) { /* the first failure of this batch: tell the loop once */
-			b->err = store_rc_errno(rc);
-			b->err = b->err ? b->err : -EIO;
+			b->fail_err = store_rc_errno(rc) ? store_rc_errno(rc) : -EIO;
 			store_note_post(st, &b->fail_note);
-			delay = 5;
+			delay = STORE_RETRY_FIRST_MS;
 		}
 		if (last)
 			break;
 		last = !store_wait_retry(st, &delay);
 	}
+	b->err = b->fail_err;
 	util_log(LOG_ERROR, "store: closing with journal batch %llu (%zu writes) unwritten: %s",
-		 (unsigned long long)b->seq, b->nops, sqlite3_errmsg(st->db));
+	         (unsigned long long)b->seq, b->nops, sqlite3_errmsg(st->db));
 }
 
 /* --- start-up loads ---------------------------------------------------------- */
@@ -327,7 +335,7 @@ int store_load_players(struct store *st, const struct store_live_ops *ops, void 
 	}
 	if (!r && rc != SQLITE_DONE)
 		r = store_rc_errno(rc) ? store_rc_errno(rc) : -EIO;
-	sqlite3_finalize(s);
+	(void)sqlite3_finalize(s);
 	return r;
 }
 
@@ -351,19 +359,20 @@ static int room_plies(struct live_stmts *q, const struct store_live_ops *ops, vo
 	int arc = sqlite3_step(q->actions), erc = sqlite3_step(q->events);
 
 	while (!*err && (arc == SQLITE_ROW || erc == SQLITE_ROW)) {
-		if (erc == SQLITE_ROW &&
-		    (arc != SQLITE_ROW || sqlite3_column_int(q->events, 0) <= sqlite3_column_int(q->actions, 0))) {
+		if (erc == SQLITE_ROW && (arc != SQLITE_ROW || sqlite3_column_int(q->events, 0) <=
+		                                                   sqlite3_column_int(q->actions, 0))) {
 			int kind = wire_event_kind_parse(col(q->events, 2));
 
-			*err = kind ? ops->event(ctx, sqlite3_column_int(q->events, 0), sqlite3_column_int(q->events, 1),
-						 kind, sqlite3_column_int64(q->events, 3))
-				    : -EINVAL;
+			*err = kind ? ops->event(ctx, sqlite3_column_int(q->events, 0),
+			                         sqlite3_column_int(q->events, 1), kind,
+			                         sqlite3_column_int64(q->events, 3))
+			            : -EINVAL;
 			erc = sqlite3_step(q->events);
 		} else {
 			sqlite3_stmt *a = q->actions;
 
-			*err = ops->action(ctx, sqlite3_column_int(a, 0), sqlite3_column_int(a, 1), col(a, 2), col(a, 3),
-					   sqlite3_column_int64(a, 4));
+			*err = ops->action(ctx, sqlite3_column_int(a, 0), sqlite3_column_int(a, 1), col(a, 2),
+			                   col(a, 3), sqlite3_column_int64(a, 4));
 			arc = sqlite3_step(q->actions);
 		}
 	}
@@ -378,7 +387,7 @@ static int load_room(struct live_stmts *q, sqlite3_stmt *room, const struct stor
 	int err, r = -EIO;
 
 	err = ops->room(ctx, id, col(room, 1), col(room, 2), col(room, 3), sqlite3_column_int64(room, 4),
-			sqlite3_column_int64(room, 5));
+	                sqlite3_column_int64(room, 5));
 	if (sqlite3_bind_text(q->seats, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
 	    sqlite3_bind_text(q->actions, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
 	    sqlite3_bind_text(q->events, 1, id, -1, SQLITE_STATIC) == SQLITE_OK)
@@ -394,22 +403,32 @@ int store_load_live(struct store *st, const struct store_live_ops *ops, void *ct
 	sqlite3_stmt *rooms = NULL;
 	int r, rc = SQLITE_DONE;
 
-	r = prepare(st->db, "SELECT id, game, options, server_seed, created_at, started_at FROM live_rooms "
-			    "ORDER BY created_at, id", &rooms);
+	r = prepare(st->db,
+	            "SELECT id, game, options, server_seed, created_at, started_at FROM live_rooms "
+	            "ORDER BY created_at, id",
+	            &rooms);
 	if (!r)
-		r = prepare(st->db, "SELECT seat, player_id, client_seed FROM live_seats WHERE room_id = ?1 "
-				    "ORDER BY seat", &q.seats);
+		r = prepare(st->db,
+		            "SELECT seat, player_id, client_seed FROM live_seats WHERE room_id = ?1 "
+		            "ORDER BY seat",
+		            &q.seats);
 	if (!r)
-		r = prepare(st->db, "SELECT ply, seat, action, outcome, at FROM live_actions WHERE room_id = ?1 "
-				    "ORDER BY ply", &q.actions);
+		r = prepare(st->db,
+		            "SELECT ply, seat, action, outcome, at FROM live_actions WHERE room_id = ?1 "
+		            "ORDER BY ply",
+		            &q.actions);
 	if (!r)
-		r = prepare(st->db, "SELECT ply, seat, kind, at FROM live_events WHERE room_id = ?1 "
-				    "ORDER BY ply, rowid", &q.events);
+		r = prepare(st->db,
+		            "SELECT ply, seat, kind, at FROM live_events WHERE room_id = ?1 "
+		            "ORDER BY ply, rowid",
+		            &q.events);
 	while (!r && (rc = sqlite3_step(rooms)) == SQLITE_ROW)
 		r = load_room(&q, rooms, ops, ctx);
 	if (!r && rc != SQLITE_DONE)
 		r = -EIO;
-	sqlite3_finalize(q.events), sqlite3_finalize(q.actions), sqlite3_finalize(q.seats);
-	sqlite3_finalize(rooms);
+	(void)sqlite3_finalize(q.events); /* NULL is a no-op; errors were handled at the step */
+	(void)sqlite3_finalize(q.actions);
+	(void)sqlite3_finalize(q.seats);
+	(void)sqlite3_finalize(rooms);
 	return r;
 }

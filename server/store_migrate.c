@@ -47,7 +47,8 @@ static int mkdir_parent(const char *path)
 /* Opens `path` (creating it and its folder unless `readonly`) in WAL mode. 0, -errno or -EIO. */
 int store_db_open(const char *path, bool readonly, sqlite3 **out)
 {
-	int flags = SQLITE_OPEN_NOMUTEX | (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+	int flags = SQLITE_OPEN_NOMUTEX |
+	            (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
 	sqlite3 *db = NULL;
 	int r;
 
@@ -62,9 +63,11 @@ int store_db_open(const char *path, bool readonly, sqlite3 **out)
 	}
 	/* the reader never waits long for the writer: WAL readers do not block */
 	if (sqlite3_busy_timeout(db, 5000) != SQLITE_OK ||
-	    store_exec(db, readonly ? "PRAGMA foreign_keys=ON;"
-				    : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-		       "pragmas")) {
+	    store_exec(db,
+	               readonly
+	                   ? "PRAGMA foreign_keys=ON;"
+	                   : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+	               "pragmas")) {
 		sqlite3_close(db);
 		return -EIO;
 	}
@@ -83,12 +86,13 @@ static int migration_applied(sqlite3 *db, long version)
 	sqlite3_stmt *s;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM schema_migrations WHERE version = ?", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM schema_migrations WHERE version = ?", -1, &s, NULL) !=
+	    SQLITE_OK)
 		return -EIO;
 	rc = sqlite3_bind_int64(s, 1, version);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(s);
-	sqlite3_finalize(s);
+	(void)sqlite3_finalize(s);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
 }
 
@@ -116,7 +120,7 @@ static char *read_file(const char *path)
 static int fk_violation_cb(void *ctx, int n, char **cols, char **names)
 {
 	util_log(LOG_ERROR, "store: migration %s leaves a dangling reference in %s", (const char *)ctx,
-		 n > 0 && cols[0] ? cols[0] : "?");
+	         n > 0 && cols[0] ? cols[0] : "?");
 	return 1;
 }
 
@@ -125,14 +129,15 @@ static int record_migration(sqlite3 *db, long version, const char *name)
 	sqlite3_stmt *s;
 	int r = -EIO;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
-			       -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db,
+	                       "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
+	                       -1, &s, NULL) != SQLITE_OK)
 		return -EIO;
 	if (sqlite3_bind_int64(s, 1, version) == SQLITE_OK &&
 	    sqlite3_bind_text(s, 2, name, -1, SQLITE_TRANSIENT) == SQLITE_OK &&
 	    sqlite3_bind_int64(s, 3, util_now_ms()) == SQLITE_OK && sqlite3_step(s) == SQLITE_DONE)
 		r = 0;
-	sqlite3_finalize(s);
+	(void)sqlite3_finalize(s);
 	return r;
 }
 
@@ -186,7 +191,8 @@ static int list_migrations(const char *dir, char **names, size_t *n)
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 
-		if (len <= 4 || strcmp(e->d_name + len - 4, ".sql") || e->d_name[0] < '0' || e->d_name[0] > '9')
+		if (len <= 4 || strcmp(e->d_name + len - 4, ".sql") || e->d_name[0] < '0' ||
+		    e->d_name[0] > '9')
 			continue;
 		if (*n == MAX_MIGRATIONS || !(names[*n] = strdup(e->d_name))) {
 			closedir(d);
@@ -206,8 +212,10 @@ int store_migrate(sqlite3 *db, const char *dir)
 	size_t n = 0, i;
 	int r = list_migrations(dir, names, &n);
 
-	if (!r && store_exec(db, "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
-				 "name TEXT NOT NULL, applied_at INTEGER NOT NULL)", "schema_migrations"))
+	if (!r && store_exec(db,
+	                     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+	                     "name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+	                     "schema_migrations"))
 		r = -EIO;
 	if (!r && store_exec(db, "PRAGMA foreign_keys=OFF", "migrations"))
 		r = -EIO;
