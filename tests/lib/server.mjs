@@ -1,0 +1,372 @@
+// server.mjs: the one way the Node tests start the real server. Used by the integration tests
+// (tests/integration/lib.mjs) and the browser tests (tests/browser/lib.mjs) alike.
+//
+// Server.start() runs the binary ($QUINTETO_SERVER) on a free loopback port with a fresh temporary
+// database (or a given directory, for restart tests), the web client and the migrations of the
+// source tree ($QUINTETO_SOURCE), and sanitizer options that make any AddressSanitizer, leak or
+// UBSan report fatal. stop() sends SIGTERM and requires exit status 0 and no sanitizer report in
+// stderr. Every JSON frame or HTTP API answer the server produces that a test hands to check()
+// (the WebSocket client and the browser pages do it for every frame they receive) is validated
+// against protocol/schema; withServer() fails the test if any failed. Nothing here knows a game.
+
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { access, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import assert from 'node:assert/strict';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+import { sleep, within } from './util.mjs';
+import { Client } from './client.mjs';
+
+export { sleep, within, until, pick, rng } from './util.mjs';
+
+export const SOURCE = process.env.QUINTETO_SOURCE;
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+
+const SCHEMA_DIR = SOURCE ? path.join(SOURCE, 'protocol', 'schema') : null;
+const SCHEMA_BASE = 'https://schema.quinteto.example/';
+
+let schemaPromise = null;
+
+async function listJson(dir) {
+  const out = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await listJson(p)));
+    else if (e.name.endsWith('.json')) out.push(p);
+  }
+  return out;
+}
+
+// Loads every protocol/schema/**/*.json into one Ajv. Resolves with {ajv, index, validator(file)}.
+export function schemas() {
+  if (!schemaPromise) {
+    schemaPromise = (async () => {
+      assert.ok(SCHEMA_DIR, 'QUINTETO_SOURCE must name the source tree');
+      const index = JSON.parse(await readFile(path.join(SCHEMA_DIR, 'index.json'), 'utf8'));
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      addFormats(ajv);
+      for (const file of await listJson(SCHEMA_DIR)) {
+        const rel = path.relative(SCHEMA_DIR, file).split(path.sep).join('/');
+        if (rel === 'index.json') continue;
+        const schema = JSON.parse(await readFile(file, 'utf8'));
+        ajv.addSchema(schema, schema.$id ? undefined : SCHEMA_BASE + rel);
+      }
+      const cache = new Map();
+      const validator = (rel) => {
+        if (!cache.has(rel)) {
+          const v = ajv.getSchema(SCHEMA_BASE + rel);
+          assert.ok(v, `no schema ${rel}`);
+          cache.set(rel, v);
+        }
+        return cache.get(rel);
+      };
+      for (const rel of index.files) validator(rel); // compile all now: a broken schema fails early
+      return { ajv, index, validator };
+    })();
+  }
+  return schemaPromise;
+}
+const S = await schemas();
+
+// Validates `value` against schema file `rel` (e.g. "state.json"); returns null or an error text.
+export function schemaCheck(rel, value) {
+  const v = S.validator(rel);
+  if (v(value)) return null;
+  return `${rel}: ${S.ajv.errorsText(v.errors, { separator: '; ' })}`;
+}
+
+// Which schema checks a server WebSocket message; null for a type the protocol does not have.
+export function serverSchemaFor(msg) {
+  if (!msg || typeof msg !== 'object' || Array.isArray(msg) || typeof msg.type !== 'string') return null;
+  return S.index.server[msg.type] ?? null;
+}
+
+// Checks one text frame the server sent: null, or why it is not a valid server message.
+export function checkServerFrame(text) {
+  let msg;
+  try { msg = JSON.parse(text); } catch (e) { return { msg: { type: '<unparsable>', text }, error: `not JSON: ${e.message}` }; }
+  const rel = serverSchemaFor(msg);
+  if (!rel) return { msg, error: `no schema for a server message of type ${JSON.stringify(msg?.type)}` };
+  return { msg, error: schemaCheck(rel, msg) };
+}
+
+// Which schema checks an HTTP JSON answer of the API (by path and status).
+export function httpSchemaFor(pathname, status) {
+  if (status !== 200) return 'http-error.json';
+  if (pathname === '/api/rooms') return 'api-rooms.json';
+  if (pathname === '/api/matches' || pathname === '/api/matches/') return 'match-list.json';
+  if (pathname.startsWith('/api/matches/')) return 'archive.json';
+  if (pathname === '/healthz') return 'healthz.json';
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The process
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// Sanitizer options every server run gets, whatever the caller's environment says otherwise:
+// a report must end the process with a non-zero status so stop() sees it.
+const SANITIZER_OPTIONS = {
+  ASAN_OPTIONS: { detect_leaks: '1', halt_on_error: '1' },
+  UBSAN_OPTIONS: { halt_on_error: '1', print_stacktrace: '1' },
+};
+
+// The environment of a server process: the caller's, with SANITIZER_OPTIONS merged in.
+export function serverEnv(base = process.env) {
+  const env = { ...base };
+  for (const [name, want] of Object.entries(SANITIZER_OPTIONS)) {
+    const kv = new Map((env[name] || '').split(':').filter(Boolean).map((p) => p.split('=')));
+    for (const [k, v] of Object.entries(want)) kv.set(k, v);
+    env[name] = [...kv].map(([k, v]) => `${k}=${v}`).join(':');
+  }
+  return env;
+}
+
+// A sanitizer report in `stderr`, or null. Caught even if an option above were overridden.
+export function sanitizerReport(stderr) {
+  const m = /(ERROR: (Address|Leak)Sanitizer[^\n]*|runtime error:[^\n]*)/.exec(stderr);
+  return m ? m[1] : null;
+}
+
+export class Server {
+  constructor() {
+    this.clients = new Set(); // open WebSocket clients (client.mjs), terminated by stop()
+    this.invalid = [];        // {where, error, text}: schema failures of anything the server sent
+    this.stdout = '';
+    this.stderr = '';
+    this.stopped = false;
+  }
+
+  // Starts the binary; resolves once it prints "listening on http://".
+  // opts: args (extra arguments), botDelayMs, timeoutMs, dir (reuse this directory and its q.db and
+  // keep it at the end: a restart test). Retries when the binary cannot be run (being rebuilt).
+  static async start(opts = {}) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await Server.startOnce(opts);
+      } catch (e) {
+        if (attempt >= 10 || !/ENOENT|ETXTBSY|EACCES|ENOEXEC/.test(`${e.code} ${e.message}`)) throw e;
+        await sleep(500);
+      }
+    }
+  }
+
+  static async startOnce({ args = [], botDelayMs = 5, timeoutMs = 20000, dir } = {}) {
+    const bin = process.env.QUINTETO_SERVER;
+    assert.ok(bin, 'QUINTETO_SERVER must name the server binary');
+    assert.ok(SOURCE, 'QUINTETO_SOURCE must name the source tree');
+    const srv = new Server();
+    srv.keepDir = !!dir;
+    srv.dir = dir || await mkdtemp(path.join(tmpdir(), 'quinteto-test-'));
+    srv.port = await freePort();
+    srv.url = `http://127.0.0.1:${srv.port}`;
+    srv.wsUrl = `ws://127.0.0.1:${srv.port}/ws`;
+    srv.args = ['--listen', `127.0.0.1:${srv.port}`, '--db', path.join(srv.dir, 'q.db'),
+      '--web', path.join(SOURCE, 'clients', 'web'), '--migrations', path.join(SOURCE, 'migrations'),
+      '--bot-delay-ms', String(botDelayMs), ...args];
+    // The binary may be rebuilt while the tests run: wait a little for it to reappear.
+    for (let i = 0; i < 50; i++) {
+      try { await access(bin); break; } catch { await sleep(200); }
+    }
+    srv.proc = spawn(bin, srv.args, { stdio: ['ignore', 'pipe', 'pipe'], env: serverEnv() });
+    srv.exited = new Promise((resolve) => srv.proc.on('exit', (code, signal) => resolve({ code, signal })));
+    srv.proc.stderr.on('data', (b) => { srv.stderr += b.toString(); });
+    try {
+      await srv.waitListening(timeoutMs);
+    } catch (e) {
+      if (srv.alive) { srv.proc.kill('SIGKILL'); await within(srv.exited, 2000); }
+      if (!srv.keepDir) await rm(srv.dir, { recursive: true, force: true });
+      throw e;
+    }
+    return srv;
+  }
+
+  waitListening(timeoutMs) {
+    const srv = this;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms\n${srv.stderr}`)), timeoutMs);
+      srv.proc.stdout.on('data', (b) => {
+        srv.stdout += b.toString();
+        if (srv.stdout.includes('listening on http://')) { clearTimeout(timer); resolve(); }
+      });
+      srv.proc.on('error', (e) => { clearTimeout(timer); reject(e); });
+      srv.exited.then(({ code, signal }) => {
+        clearTimeout(timer);
+        reject(new Error(`server exited before listening (code ${code}, signal ${signal})\n${srv.stderr}`));
+      });
+    });
+  }
+
+  get alive() { return this.proc.exitCode === null && this.proc.signalCode === null; }
+
+  // Everything the server printed, stdout then stderr (for failure messages).
+  log() { return this.stdout + this.stderr; }
+
+  // SIGTERM, then the exit status must be 0 (under AddressSanitizer a leak makes it non-zero) and
+  // stderr must hold no sanitizer report. keepClients: leave the WebSockets open (the server must
+  // close them itself). Resolves with {code, signal}.
+  async stop({ timeoutMs = 15000, keepClients = false } = {}) {
+    if (this.stopped) return this.status;
+    this.stopped = true;
+    if (!keepClients) for (const c of this.clients) c.terminate();
+    let status;
+    if (this.alive) {
+      this.proc.kill('SIGTERM');
+      status = await within(this.exited, timeoutMs);
+      if (!status) {
+        this.proc.kill('SIGKILL');
+        await this.exited;
+        if (!this.keepDir) await rm(this.dir, { recursive: true, force: true });
+        assert.fail(`server did not exit within ${timeoutMs} ms of SIGTERM\nstderr:\n${this.stderr}`);
+      }
+    } else {
+      status = await this.exited;
+    }
+    this.status = status;
+    if (!this.keepDir) await rm(this.dir, { recursive: true, force: true });
+    assert.ok(status.code === 0 && status.signal === null,
+      `server exit: code ${status.code}, signal ${status.signal} (expected 0)\nstderr:\n${this.stderr}`);
+    const report = sanitizerReport(this.stderr);
+    assert.equal(report, null, `sanitizer report in the server's stderr\nstderr:\n${this.stderr}`);
+    return status;
+  }
+
+  // Records a frame the server sent (as text) that a client received; returns the parsed message.
+  check(where, text) {
+    const { msg, error } = checkServerFrame(text);
+    if (error) this.invalid.push({ where, error, text });
+    return { msg, error };
+  }
+
+  // Asserts that every message received so far validated; clears the record (for shared servers).
+  assertValid() {
+    const bad = this.invalid.splice(0);
+    assert.deepEqual(bad.map((b) => `${b.where}: ${b.error}\n  in ${b.text.slice(0, 600)}`), [],
+      'messages from the server that failed their JSON Schema');
+  }
+
+  // --- WebSocket ---
+
+  // Opens a WebSocket client (subprotocol quinteto.v1 unless `protocols` says otherwise).
+  async connect({ protocols, timeoutMs = 5000, label } = {}) {
+    const c = new Client(this, label);
+    await c.open(protocols, timeoutMs);
+    return c;
+  }
+
+  // A connected client that said hello; c.welcome holds the reply.
+  async player(name = 'Player', extra = {}) {
+    const c = await this.connect({ label: name });
+    const w = await c.request({ type: 'hello', name, ...extra });
+    assert.equal(w.type, 'welcome', `hello answered ${JSON.stringify(w)}`);
+    c.welcome = w;
+    return c;
+  }
+
+  // --- HTTP ---
+
+  // GET (or another method) a path; validates JSON answers of the API against their schema.
+  async http(pathname, { method = 'GET', headers = {}, body, validate = true, timeoutMs = 10000 } = {}) {
+    let res;
+    try {
+      res = await fetch(this.url + pathname, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    } catch (e) {
+      throw new Error(`${method} ${pathname}: no answer (${e.cause?.code || e.name}: ${e.cause?.message || e.message})`);
+    }
+    const text = await res.text();
+    let json;
+    const ctype = res.headers.get('content-type') || '';
+    if (ctype.includes('application/json')) {
+      try { json = JSON.parse(text); } catch (e) {
+        this.invalid.push({ where: `${method} ${pathname}`, error: `not JSON: ${e.message}`, text });
+      }
+      const pn = new URL(this.url + pathname).pathname;
+      const rel = validate && json !== undefined && (pn.startsWith('/api/') || pn === '/healthz')
+        ? httpSchemaFor(pn, res.status) : null;
+      if (rel) {
+        const err = schemaCheck(rel, json);
+        if (err) this.invalid.push({ where: `${method} ${pathname} (${res.status})`, error: err, text });
+      }
+    }
+    return { status: res.status, headers: res.headers, ctype, text, json };
+  }
+
+  async getJson(pathname, expectStatus = 200) {
+    const r = await this.http(pathname);
+    assert.equal(r.status, expectStatus, `GET ${pathname}: ${r.status} ${r.text.slice(0, 300)}`);
+    assert.ok(r.json !== undefined, `GET ${pathname}: not JSON (${r.ctype})`);
+    return r.json;
+  }
+
+  // GET /api/matches/{id}, retrying briefly: the archive is written asynchronously.
+  async archive(id, { timeoutMs = 5000 } = {}) {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await this.http(`/api/matches/${encodeURIComponent(id)}`);
+      if (r.status === 200) return r.json;
+      if (Date.now() > end) assert.fail(`GET /api/matches/${id}: still ${r.status} after ${timeoutMs} ms: ${r.text}`);
+      await sleep(50);
+    }
+  }
+
+  // Parses GET /metrics into {name or name{labels}: number}.
+  async metrics() {
+    const r = await this.http('/metrics');
+    assert.equal(r.status, 200);
+    return parseMetrics(r.text);
+  }
+}
+
+export function parseMetrics(text) {
+  const out = {};
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[^}]*\})?)\s+(\S+)$/.exec(line);
+    if (m) out[m[1]] = Number(m[2]);
+  }
+  return out;
+}
+
+// Runs fn(srv) against a fresh server; stops it (exit 0 required) and asserts that every message
+// it sent validated. The first failure wins; later ones, and the server's stderr, are attached to
+// its message. Takes (opts, fn), (fn) or (fn, opts).
+export async function withServer(a, b) {
+  const [opts, fn] = typeof a === 'function' ? [b || {}, a] : [a || {}, b];
+  const srv = await Server.start(opts);
+  let failure = null;
+  const also = (e) => {
+    if (!failure) failure = e;
+    else failure.message += `\n(also: ${e.message})`;
+  };
+  try {
+    await fn(srv);
+  } catch (e) {
+    also(e);
+  }
+  try { await srv.stop(); } catch (e) { also(e); }
+  try { srv.assertValid(); } catch (e) { also(e); }
+  if (failure) {
+    if (srv.stderr && !failure.message.includes('stderr:'))
+      failure.message += `\nserver stderr (tail):\n${srv.stderr.slice(-3000)}`;
+    throw failure;
+  }
+}
+
+export { assert };
