@@ -39,13 +39,13 @@ static int load_player(void *ctx, const char *id, const char *token_hash, const 
 }
 
 static int load_room(void *ctx, const char *id, const char *game, const char *options, const char *server_seed,
-		     int64_t created_at, int64_t started_at)
+		     const char *creator_id, int64_t created_at, int64_t started_at)
 {
 	struct replay *rp = ctx;
 
 	rp->r = NULL;
 	rp->started_at = started_at;
-	return room_restore(&rp->l->host, id, game, options, server_seed, created_at, &rp->r);
+	return room_restore(&rp->l->host, id, game, options, server_seed, creator_id, created_at, &rp->r);
 }
 
 static int load_seat(void *ctx, int seat, const char *player_id, const char *client_seed)

@@ -116,14 +116,15 @@ int room_new(const struct room_host *host, const char *id, const char *creator,
 	if (err)
 		return err;
 	opts = util_json_text(wire_options_encode(codec, ropt, gopt, false));
-	store_live_room(host->store, r->id, g->id, opts ? opts : "{}", r->server_seed_hex, r->created_at);
+	store_live_room(host->store, r->id, g->id, opts ? opts : "{}", r->server_seed_hex, *r->creator ? r->creator : NULL,
+			r->created_at);
 	free(opts);
 	*out = r;
 	return 0;
 }
 
 int room_restore(const struct room_host *host, const char *id, const char *game, const char *options,
-		 const char *seed_hex, int64_t created_at, struct room **out)
+		 const char *seed_hex, const char *creator, int64_t created_at, struct room **out)
 {
 	const struct rules_game *g = rules_game_find(game);
 	const struct wire_game *codec = wire_game_find(game);
@@ -141,6 +142,7 @@ int room_restore(const struct room_host *host, const char *id, const char *game,
 		return -EINVAL;
 	snprintf(r->id, sizeof(r->id), "%s", id);
 	r->created_at = created_at;
+	snprintf(r->creator, sizeof(r->creator), "%s", creator ? creator : "");
 	r->restoring = true; /* no journal writes, no archive, until room_restore_finish() */
 	if (!wire_hex_decode(seed_hex, r->server_seed, sizeof(r->server_seed))) {
 		free(r);

@@ -142,7 +142,7 @@ int room_new(const struct room_host *host, const char *id, const char *creator,
  * makes no sense.
  */
 int room_restore(const struct room_host *host, const char *id, const char *game, const char *options,
-		 const char *seed_hex, int64_t created_at, struct room **out);
+		 const char *seed_hex, const char *creator, int64_t created_at, struct room **out);
 
 /*
  * Takes the room out of play: members detached, seats forgotten by their

@@ -93,8 +93,9 @@ size_t store_queue_depth(const struct store *st);
  * in the same transaction. Strings are copied; NULL is SQL NULL.
  */
 void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name);
+/* creator_id: the player who created the room (r2: it may add bots without a seat); NULL: none */
 void store_live_room(struct store *st, const char *id, const char *game, const char *options,
-                     const char *server_seed, int64_t created_at);
+                     const char *server_seed, const char *creator_id, int64_t created_at);
 void store_live_seat(struct store *st, const char *room, int seat, const char *player_id,
                      const char *client_seed);
 void store_live_seat_free(struct store *st, const char *room, int seat);
@@ -130,7 +131,8 @@ bool store_journal_failing(const struct store *st);
 struct store_live_ops {
 	int (*player)(void *ctx, const char *id, const char *token_hash, const char *name);
 	int (*room)(void *ctx, const char *id, const char *game, const char *options, const char *server_seed,
-	            int64_t created_at, int64_t started_at /* 0: not started */);
+	            const char *creator_id /* NULL: unknown */, int64_t created_at,
+	            int64_t started_at /* 0: not started */);
 	int (*seat)(void *ctx, int seat, const char *player_id /* NULL: bot */,
 	            const char *client_seed /* NULL */);
 	int (*action)(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at);

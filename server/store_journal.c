@@ -21,8 +21,8 @@
 static const char *const jop_sql[JOP_MAX] = {
     [JOP_PLAYER] = "INSERT INTO players(id, token_hash, name, created_at) VALUES (?1, ?2, ?3, ?4) "
                    "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
-    [JOP_ROOM] = "INSERT OR REPLACE INTO live_rooms(id, game, options, server_seed, created_at) "
-                 "VALUES (?1, ?2, ?3, ?4, ?5)",
+    [JOP_ROOM] = "INSERT OR REPLACE INTO live_rooms(id, game, options, server_seed, created_at, creator_id) "
+                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [JOP_SEAT] =
         "INSERT OR REPLACE INTO live_seats(room_id, seat, player_id, client_seed) VALUES (?1, ?2, ?3, ?4)",
     [JOP_SEAT_FREE] = "DELETE FROM live_seats WHERE room_id = ?1 AND seat = ?2",
@@ -126,9 +126,9 @@ void store_player_save(struct store *st, const char *id, const char *token_hash,
 }
 
 void store_live_room(struct store *st, const char *id, const char *game, const char *options,
-                     const char *server_seed, int64_t created_at)
+                     const char *server_seed, const char *creator_id, int64_t created_at)
 {
-	op_queue(st, JOP_ROOM, "ssssi", id, game, options, server_seed, created_at);
+	op_queue(st, JOP_ROOM, "ssssis", id, game, options, server_seed, created_at, creator_id);
 }
 
 void store_live_seat(struct store *st, const char *room, int seat, const char *player_id,
@@ -386,8 +386,8 @@ static int load_room(struct live_stmts *q, sqlite3_stmt *room, const struct stor
 	const char *id = col(room, 0);
 	int err, r = -EIO;
 
-	err = ops->room(ctx, id, col(room, 1), col(room, 2), col(room, 3), sqlite3_column_int64(room, 4),
-	                sqlite3_column_int64(room, 5));
+	err = ops->room(ctx, id, col(room, 1), col(room, 2), col(room, 3), col(room, 6),
+	                sqlite3_column_int64(room, 4), sqlite3_column_int64(room, 5));
 	if (sqlite3_bind_text(q->seats, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
 	    sqlite3_bind_text(q->actions, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
 	    sqlite3_bind_text(q->events, 1, id, -1, SQLITE_STATIC) == SQLITE_OK)
@@ -404,7 +404,7 @@ int store_load_live(struct store *st, const struct store_live_ops *ops, void *ct
 	int r, rc = SQLITE_DONE;
 
 	r = prepare(st->db,
-	            "SELECT id, game, options, server_seed, created_at, started_at FROM live_rooms "
+	            "SELECT id, game, options, server_seed, created_at, started_at, creator_id FROM live_rooms "
 	            "ORDER BY created_at, id",
 	            &rooms);
 	if (!r)

@@ -112,3 +112,35 @@ test('a failed archive write keeps the match: the next start archives it, resign
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('(r2) a room remembers its creator across a restart: the creator may still add bots without a seat', { timeout: 60000 }, async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-restart-'));
+  try {
+    let token, room;
+    {
+      const srv = await Server.start({ dir });
+      const a = await srv.player('Host');
+      token = a.welcome.token;
+      room = (await createRoom(a, 'ur')).id; // created, not joined
+      await srv.stop();
+    }
+    assert.equal(sql(dir, `SELECT creator_id IS NOT NULL FROM live_rooms WHERE id = '${room}'`).trim(), '1',
+      'the creator is journalled with the room');
+    const srv = await Server.start({ dir });
+    try {
+      const stranger = await srv.player('Stranger');
+      const refused = await stranger.request({ type: 'add_bot', room, seat: 0 });
+      assert.equal(refused.type, 'error');
+      assert.equal(refused.code, 'not_in_room', 'a stranger still may not add bots');
+      const a = await srv.connect();
+      await a.request({ type: 'hello', name: 'Host', token });
+      const added = await a.request({ type: 'add_bot', room, seat: 0 });
+      assert.equal(added.type, 'bot_added', 'the creator, unseated, may add a bot after the restart');
+      assert.equal(added.seat, 0);
+    } finally {
+      await srv.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

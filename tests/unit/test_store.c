@@ -145,7 +145,7 @@ static void test_batches_commit_in_order_once(void)
 	CHECK_EQ(store_journal_flush(st), 0); /* nothing queued: no batch */
 	for (i = 0; i < 10; i++) {
 		snprintf(id, sizeof(id), "room%d", i);
-		store_live_room(st, id, "ur", "{}", "00", i);
+		store_live_room(st, id, "ur", "{}", "00", NULL, i);
 		if (i % 2)
 			store_live_seat(st, id, 0, NULL, NULL);
 		CHECK_EQ(store_journal_flush(st), i + 1);
@@ -173,7 +173,7 @@ static void test_failing_batch_is_retried_whole(void)
 	REQUIRE((st = open_store(migrations)));
 	store_on_commit(st, commit_cb, &c);
 	REQUIRE(!store_start(st));
-	store_live_room(st, "r1", "ur", "{}", "00", 1);
+	store_live_room(st, "r1", "ur", "{}", "00", NULL, 1);
 	CHECK_EQ(store_journal_flush(st), 1);
 	REQUIRE(wait_commits(&c, 1));
 	/* SQLite rolls the whole transaction back, as it does on some I/O errors */
@@ -182,7 +182,7 @@ static void test_failing_batch_is_retried_whole(void)
 	store_live_seat(st, "r1", 0, NULL, "seed");
 	store_live_action(st, "r1", 0, 0, "{\"roll\":true}", "{}", 2);
 	CHECK_EQ(store_journal_flush(st), 2);
-	store_live_room(st, "r2", "ur", "{}", "00", 3);
+	store_live_room(st, "r2", "ur", "{}", "00", NULL, 3);
 	CHECK_EQ(store_journal_flush(st), 3);
 	REQUIRE(wait_commits(&c, 2));
 	CHECK_EQ(c.seq[1], 2);
@@ -218,7 +218,7 @@ static void test_close_gives_up_a_failing_batch(void)
 	REQUIRE(!store_start(st));
 	REQUIRE(
 	    !sql("CREATE TRIGGER fail BEFORE INSERT ON live_rooms BEGIN SELECT RAISE(ROLLBACK, 'no'); END;"));
-	store_live_room(st, "r", "ur", "{}", "00", 1);
+	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
 	CHECK_EQ(store_journal_flush(st), 1);
 	REQUIRE(wait_commits(&c, 1));
 	CHECK(c.err[0] < 0);
@@ -238,7 +238,7 @@ static void test_refused_write_is_skipped_not_retried(void)
 	REQUIRE((st = open_store(migrations)));
 	store_on_commit(st, commit_cb, &c);
 	REQUIRE(!store_start(st));
-	store_live_room(st, "r", "ur", "{}", "00", 1);
+	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
 	store_live_event(st, "r", 0, 1, RULES_EVENT_RESIGN, 5);
 	store_live_event(st, "r", 0, 1, RULES_EVENT_RESIGN, 6); /* the seat is out already: UNIQUE */
 	store_live_seat(st, "r", 1, NULL, NULL);
@@ -333,7 +333,7 @@ static void test_archive_keeps_events_and_order(void)
 	REQUIRE((st = open_store(migrations)));
 	REQUIRE(!store_start(st));
 	saved = 0;
-	store_live_room(st, "m1", "ur", "{}", "00", 1); /* queued before the save: written before it */
+	store_live_room(st, "m1", "ur", "{}", "00", NULL, 1); /* queued before the save: written before it */
 	store_match_save(st, sample_match("m1"), saved_cb, NULL);
 	run_until(never, NULL, 50);
 	CHECK_EQ(saved, 0); /* waits for the journal batch it follows */
@@ -384,7 +384,7 @@ static void test_reads_answered_while_writer_is_held(void)
 	/* another writer holds the database: our journal batch cannot commit */
 	REQUIRE(sqlite3_open(dbpath, &other) == SQLITE_OK);
 	REQUIRE(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK);
-	store_live_room(st, "r", "ur", "{}", "00", 1);
+	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
 	CHECK_EQ(store_journal_flush(st), 1);
 	for (i = 0; i < 20; i++)
 		CHECK(i % 2 ? store_match_get(st, "m1", read_cb, &r[i]) != NULL
@@ -446,7 +446,7 @@ static void add(struct trace *t, const char *line)
 }
 
 static int t_room(void *ctx, const char *id, const char *game, const char *options, const char *seed,
-                  int64_t created_at, int64_t started_at)
+                  const char *creator_id, int64_t created_at, int64_t started_at)
 {
 	struct trace *t = ctx;
 	char line[64];
@@ -514,9 +514,9 @@ static void test_load_live_merges_by_ply(void)
 	REQUIRE((st = open_store(migrations)));
 	store_on_commit(st, commit_cb, &c);
 	REQUIRE(!store_start(st));
-	store_live_room(st, "r", "ur", "{}", "00", 1);
-	store_live_room(st, "q", "ur", "{}", "00", 2);
-	store_live_room(st, "z", "ur", "{}", "00", 3);
+	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
+	store_live_room(st, "q", "ur", "{}", "00", NULL, 2);
+	store_live_room(st, "z", "ur", "{}", "00", NULL, 3);
 	store_live_seat(st, "r", 1, NULL, NULL);
 	store_live_seat(st, "r", 0, "p", "s");
 	store_live_started(st, "r", 7);
@@ -606,7 +606,7 @@ static void test_migration_0004_carries_resignations(void)
 	         0);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats"), 2); /* the rebuild did not cascade */
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_actions"), 2);
-	CHECK_EQ(sql_int("SELECT count(*) FROM schema_migrations"), 4);
+	CHECK_EQ(sql_int("SELECT count(*) FROM schema_migrations WHERE version <= 4"), 4); /* later ones may follow */
 }
 
 int main(int argc, char **argv)
