@@ -34,8 +34,10 @@ static const struct {
 
 static void send_room_error(struct session *s, int err, const json_t *id)
 {
-	if (err > 0 && err < (int)(sizeof(room_errors) / sizeof(room_errors[0])) && room_errors[err].code)
-		return session_send_error(s, room_errors[err].code, room_errors[err].why, id);
+	if (err > 0 && err < (int)(sizeof(room_errors) / sizeof(room_errors[0])) && room_errors[err].code) {
+		session_send_error(s, room_errors[err].code, room_errors[err].why, id);
+		return;
+	}
 	util_log(LOG_ERROR, "session %llu: %s", (unsigned long long)s->id, strerror(err < 0 ? -err : EINVAL));
 	session_send_error(s, WIRE_E_INTERNAL, "the server could not do that: try again", id);
 }
@@ -81,16 +83,22 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 	int i;
 	bool renamed;
 
-	if (s->player)
-		return session_send_error(s, WIRE_E_BAD_MESSAGE, "hello was already said on this connection", m->id);
+	if (s->player) {
+		session_send_error(s, WIRE_E_BAD_MESSAGE, "hello was already said on this connection", m->id);
+		return;
+	}
 	p = m->token ? lobby_player_by_token(h->lobby, m->token) : NULL;
 	snprintf(old_name, sizeof(old_name), "%s", p ? p->name : "");
 	p = lobby_player_hello(h->lobby, m->token, m->name, token, sizeof(token));
-	if (!p)
-		return session_send_error(s, WIRE_E_INTERNAL, "could not create a player", m->id);
+	if (!p) {
+		session_send_error(s, WIRE_E_INTERNAL, "could not create a player", m->id);
+		return;
+	}
 	refs = malloc(((size_t)p->nrooms + 1) * sizeof(*refs));
-	if (!refs)
-		return session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
+	if (!refs) {
+		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
+		return;
+	}
 	renamed = *old_name && strcmp(old_name, p->name);
 	s->player = p;
 	p->nsessions++;
@@ -130,17 +138,23 @@ static void on_create(struct handlers *h, struct session *s, struct wire_msg *m,
 	char why[160] = "";
 	int err;
 
-	if (!g || !codec)
-		return session_send_error(s, WIRE_E_UNKNOWN_GAME,
+	if (!g || !codec) {
+		session_send_error(s, WIRE_E_UNKNOWN_GAME,
 					  "unknown game, or not available on this server yet", m->id);
+		return;
+	}
 	if (journal_refuses(h, s, m))
 		return;
 	err = wire_options_decode(codec, m->options, &ropt, &gopt, why, sizeof(why));
-	if (err)
-		return session_send_error(s, err, why, m->id);
+	if (err) {
+		session_send_error(s, err, why, m->id);
+		return;
+	}
 	err = lobby_room_create(h->lobby, s->player, g, codec, &ropt, &gopt, &r);
-	if (err)
-		return send_room_error(s, err, m->id);
+	if (err) {
+		send_room_error(s, err, m->id);
+		return;
+	}
 	session_send_json(s, wire_created_new(room_summary(r), m->id));
 }
 
@@ -151,11 +165,15 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats))
-		return send_room_error(s, ROOM_E_BAD_SEAT, m->id);
+	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats)) {
+		send_room_error(s, ROOM_E_BAD_SEAT, m->id);
+		return;
+	}
 	err = room_join(r, s->player, m->has_seat ? (int)m->seat : -1, m->client_seed, &seat);
-	if (err)
-		return send_room_error(s, err, m->id);
+	if (err) {
+		send_room_error(s, err, m->id);
+		return;
+	}
 	follow(s, r, m->id);
 	session_send_json(s, wire_joined_new(r->id, seat, r->game->roles[seat], m->id));
 	room_changed(r);
@@ -182,8 +200,10 @@ static void on_leave(struct handlers *h, struct session *s, struct wire_msg *m, 
 		return;
 	member = room_is_member(r, s->members);
 	err = room_leave(r, s->player, &changed);
-	if (err && !member)
-		return session_send_error(s, WIRE_E_NOT_IN_ROOM, "you are not in this room", m->id);
+	if (err && !member) {
+		session_send_error(s, WIRE_E_NOT_IN_ROOM, "you are not in this room", m->id);
+		return;
+	}
 	room_member_del(r, &s->members);
 	session_send_json(s, wire_left_new(r->id, m->id));
 	if (changed)
@@ -199,17 +219,25 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats))
-		return send_room_error(s, ROOM_E_BAD_SEAT, m->id);
-	if (m->level && strcmp(m->level, "random"))
-		return session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown bot level (this server has: random)",
+	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats)) {
+		send_room_error(s, ROOM_E_BAD_SEAT, m->id);
+		return;
+	}
+	if (m->level && strcmp(m->level, "random")) {
+		session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown bot level (this server has: random)",
 					  m->id);
+		return;
+	}
 	err = room_add_bot(r, s->player, m->has_seat ? (int)m->seat : -1, &seat);
-	if (err == ROOM_E_NOT_IN_ROOM)
-		return session_send_error(s, WIRE_E_NOT_IN_ROOM,
+	if (err == ROOM_E_NOT_IN_ROOM) {
+		session_send_error(s, WIRE_E_NOT_IN_ROOM,
 					  "only the room's creator or a seated player may add bots", m->id);
-	if (err)
-		return send_room_error(s, err, m->id);
+		return;
+	}
+	if (err) {
+		send_room_error(s, err, m->id);
+		return;
+	}
 	session_send_json(s, wire_bot_added_new(r->id, seat, m->id));
 	room_changed(r);
 }
@@ -231,8 +259,10 @@ static void on_act(struct handlers *h, struct session *s, struct wire_msg *m, bo
 		metrics_observe(&h->metrics->broadcast, util_mono_ns() - t0);
 		return;
 	}
-	if (!allowed)
-		return session_rate_refuse(s, m->id);
+	if (!allowed) {
+		session_rate_refuse(s, m->id);
+		return;
+	}
 	send_room_error(s, err, m->id);
 }
 
@@ -246,8 +276,10 @@ static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m,
 	if (room_seat_of(r, s->player) >= 0 && !follow(s, r, m->id))
 		return;
 	err = room_resign(r, s->player, &seat);
-	if (err)
-		return send_room_error(s, err, m->id);
+	if (err) {
+		send_room_error(s, err, m->id);
+		return;
+	}
 	session_send_json(s, wire_resigned_new(r->id, seat, m->id));
 	room_changed(r);
 }
@@ -260,8 +292,10 @@ static void on_chat(struct handlers *h, struct session *s, struct wire_msg *m, b
 	if (!r)
 		return;
 	seat = room_seat_of(r, s->player);
-	if (seat < 0 && !room_is_member(r, s->members))
-		return session_send_error(s, WIRE_E_NOT_IN_ROOM, "watch or join the room to chat", m->id);
+	if (seat < 0 && !room_is_member(r, s->members)) {
+		session_send_error(s, WIRE_E_NOT_IN_ROOM, "watch or join the room to chat", m->id);
+		return;
+	}
 	room_chat(r, seat, s->player->name, m->text);
 }
 
@@ -274,10 +308,14 @@ static handler_fn *const handlers[] = {
 
 static void dispatch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
-	if (m->type <= 0 || m->type >= (int)(sizeof(handlers) / sizeof(handlers[0])) || !handlers[m->type])
-		return session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown message type", m->id);
-	if (!s->player && m->type != WIRE_HELLO)
-		return session_send_error(s, WIRE_E_HELLO_REQUIRED, "say hello first", m->id);
+	if (m->type <= 0 || m->type >= (int)(sizeof(handlers) / sizeof(handlers[0])) || !handlers[m->type]) {
+		session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown message type", m->id);
+		return;
+	}
+	if (!s->player && m->type != WIRE_HELLO) {
+		session_send_error(s, WIRE_E_HELLO_REQUIRED, "say hello first", m->id);
+		return;
+	}
 	handlers[m->type](h, s, m, allowed);
 }
 

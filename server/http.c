@@ -134,18 +134,26 @@ static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
 	arg(wsi, "player=", player, sizeof(player));
 	if (arg(wsi, "before=", before, sizeof(before)) && *before) {
 		bef = strtoll(before, &end, 10);
-		if (*end || bef <= 0)
-			return respond_error(h, 400, "bad_request", "before must be a cursor from `next`");
+		if (*end || bef <= 0) {
+			respond_error(h, 400, "bad_request", "before must be a cursor from `next`");
+			return;
+		}
 	}
 	if (arg(wsi, "limit=", limit, sizeof(limit)) && *limit) {
 		lim = strtol(limit, &end, 10);
-		if (*end || lim < 1 || lim > 100)
-			return respond_error(h, 400, "bad_request", "limit must be 1..100");
+		if (*end || lim < 1 || lim > 100) {
+			respond_error(h, 400, "bad_request", "limit must be 1..100");
+			return;
+		}
 	}
-	if (*game && !rules_game_find(game)) /* the registry says which games this server has */
-		return respond_error(h, 400, "bad_request", "game must be one of this server's games");
-	if (*player && !valid_token(player))
-		return respond_error(h, 400, "bad_request", "player must be a player id");
+	if (*game && !rules_game_find(game)) { /* the registry says which games this server has */
+		respond_error(h, 400, "bad_request", "game must be one of this server's games");
+		return;
+	}
+	if (*player && !valid_token(player)) {
+		respond_error(h, 400, "bad_request", "player must be a player id");
+		return;
+	}
 	h->pending = store_match_list(api->store, *game ? game : NULL, *player ? player : NULL, bef,
 				      (int)lim, store_done_cb, h);
 	if (!h->pending)
@@ -154,17 +162,27 @@ static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
 
 static void route(struct http *api, struct lws *wsi, struct http_req *h, const char *uri)
 {
-	if (!strcmp(uri, "/healthz"))
-		return healthz(api, h);
-	if (!strcmp(uri, "/metrics"))
-		return metrics(api, h);
-	if (!strcmp(uri, "/api/rooms"))
-		return respond_json(h, 200, json_pack("{s:o}", "rooms", lobby_rooms_json(api->lobby)));
-	if (!strcmp(uri, "/api/matches") || !strcmp(uri, "/api/matches/"))
-		return match_list(api, wsi, h);
+	if (!strcmp(uri, "/healthz")) {
+		healthz(api, h);
+		return;
+	}
+	if (!strcmp(uri, "/metrics")) {
+		metrics(api, h);
+		return;
+	}
+	if (!strcmp(uri, "/api/rooms")) {
+		respond_json(h, 200, json_pack("{s:o}", "rooms", lobby_rooms_json(api->lobby)));
+		return;
+	}
+	if (!strcmp(uri, "/api/matches") || !strcmp(uri, "/api/matches/")) {
+		match_list(api, wsi, h);
+		return;
+	}
 	if (!strncmp(uri, "/api/matches/", 13)) {
-		if (!valid_token(uri + 13))
-			return respond_error(h, 404, "not_found", "no archived match has this id");
+		if (!valid_token(uri + 13)) {
+			respond_error(h, 404, "not_found", "no archived match has this id");
+			return;
+		}
 		h->pending = store_match_get(api->store, uri + 13, store_done_cb, h);
 		if (!h->pending)
 			respond_error(h, 500, "internal", "out of memory");

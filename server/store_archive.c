@@ -483,11 +483,14 @@ static void read_get(struct store *st, struct store_req *r)
 		m = archive_json(st, seq, &a, &h);
 	held_finish(&h, &a);
 	json_decref(strings);
-	if (rc == SQLITE_DONE)
-		return set_error(r, 404, "not_found", "no archived match has this id");
+	if (rc == SQLITE_DONE) {
+		set_error(r, 404, "not_found", "no archived match has this id");
+		return;
+	}
 	if (!m) {
 		util_log(LOG_ERROR, "store: match %s: the archive could not be read", r->a);
-		return set_error(r, 500, "internal", "the archive could not be read");
+		set_error(r, 500, "internal", "the archive could not be read");
+		return;
 	}
 	set_body(r, 200, m);
 }
@@ -537,7 +540,8 @@ static void read_list(struct store *st, struct store_req *r)
 	(void)sqlite3_clear_bindings(s);
 	if (rc != SQLITE_DONE || !next) {
 		json_decref(list), json_decref(next);
-		return set_error(r, 500, "internal", "the archive could not be read");
+		set_error(r, 500, "internal", "the archive could not be read");
+		return;
 	}
 	set_body(r, 200, json_pack("{s:o, s:o}", "matches", list, "next", next));
 }
