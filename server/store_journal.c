@@ -99,7 +99,7 @@ static void op_queue(struct store *st, enum jop_kind kind, const char *fmt, ...)
 		goto err_nomem;
 	o->kind = kind;
 	va_start(ap, fmt);
-	for (i = 0; fmt[i] && i < JOP_PARAMS; i++, o->np++) {
+	for (i = 0; i < JOP_PARAMS && fmt[i]; i++, o->np++) {
 		const char *v;
 
 		if ((o->p[i].is_int = fmt[i] == 'i')) {

@@ -140,8 +140,10 @@ static void test_hmap(void)
 		CHECK(hmap_del(&m, keys[i]) == keys[i]);
 	CHECK(!hmap_get(&m, "k0") && hmap_get(&m, "k1") == keys[1]);
 	CHECK_EQ(m.len, 150);
-	while ((v = hmap_next(&m, &pos)))
+	while ((v = hmap_next(&m, &pos))) {
+		CHECK(atoi((const char *)v + 1) % 2 == 1); /* only the odd keys are left */
 		n++;
+	}
 	CHECK_EQ(n, 150);
 	hmap_finish(&m);
 }
