@@ -1,0 +1,173 @@
+/*
+ * loadgen_report.c: the load generator's measurements outside the protocol:
+ * the server's CPU time (utime + stime of the whole process, every thread
+ * included, from /proc/PID/stat, in clock ticks) and memory (VmRSS and VmHWM
+ * from /proc/PID/status), our own CPU time (getrusage), and the report: one
+ * human-readable block and, on request, one JSON line with the same figures.
+ * Per-action figures divide by the client actions the server accepted in the
+ * measured window (the server's own autorolls are extra plies, reported apart).
+ */
+#include "loadgen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <uv.h>
+
+static double proc_cpu_s(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+	if (!p)
+		return -1;
+	/* after ")": state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime(14) stime(15) */
+	if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static void proc_mem_kb(pid_t pid, long *rss, long *hwm)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	*rss = *hwm = -1;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "VmRSS:", 6))
+			*rss = strtol(line + 6, NULL, 10);
+		else if (!strncmp(line, "VmHWM:", 6))
+			*hwm = strtol(line + 6, NULL, 10);
+	}
+	fclose(f);
+}
+
+void lg_sample_take(struct lg_sample *s, pid_t pid)
+{
+	struct rusage ru;
+
+	s->t_ns = uv_hrtime();
+	getrusage(RUSAGE_SELF, &ru);
+	s->self_cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+			(double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	s->server_cpu_s = -1;
+	s->server_rss_kb = s->server_hwm_kb = -1;
+	if (pid > 0) {
+		s->server_cpu_s = proc_cpu_s(pid);
+		proc_mem_kb(pid, &s->server_rss_kb, &s->server_hwm_kb);
+	}
+}
+
+/* The figures both outputs print, computed once. */
+struct figures {
+	double secs, acts_s, plies_s, sent_s;
+	double srv_us, srv_pct, self_us, self_pct;
+	double p[5];  /* p50 p90 p99 p99.9 max, in ms */
+	double mean_ms;
+};
+
+static void figures_compute(const struct lg_result *r, struct figures *f)
+{
+	static const double ps[5] = {50, 90, 99, 99.9, 100};
+	uint64_t acts = r->c1.acts_accepted - r->c0.acts_accepted;
+	double per = acts ? 1e6 / (double)acts : 0;
+	int i;
+
+	f->secs = (double)(r->s1.t_ns - r->s0.t_ns) / 1e9;
+	f->acts_s = (double)acts / f->secs;
+	f->plies_s = (double)(r->c1.plies - r->c0.plies) / f->secs;
+	f->sent_s = (double)(r->c1.acts_sent - r->c0.acts_sent) / f->secs;
+	f->self_us = (r->s1.self_cpu_s - r->s0.self_cpu_s) * per;
+	f->self_pct = (r->s1.self_cpu_s - r->s0.self_cpu_s) / f->secs * 100;
+	f->srv_us = f->srv_pct = -1;
+	if (r->s0.server_cpu_s >= 0 && r->s1.server_cpu_s >= 0) {
+		f->srv_us = (r->s1.server_cpu_s - r->s0.server_cpu_s) * per;
+		f->srv_pct = (r->s1.server_cpu_s - r->s0.server_cpu_s) / f->secs * 100;
+	}
+	for (i = 0; i < 5; i++)
+		f->p[i] = (double)hist_percentile(r->lat, ps[i]) / 1e6;
+	f->mean_ms = r->lat->count ? (double)r->lat->sum / (double)r->lat->count / 1e6 : 0;
+}
+
+static void print_human(const struct lg_result *r, const struct figures *f)
+{
+	const struct lg_opts *o = r->o;
+	int i;
+
+	printf("quinteto-load: %s, %d rooms x (seats + %d watchers), %d idle; %d connections open, %d failed;"
+	       " sources %s\n", o->game, o->rooms, o->watchers, o->idle, r->conns_open, r->conns_failed,
+	       r->source_addrs);
+	if (o->rate > 0)
+		printf("mode: fixed rate, offered %.0f actions/s, sent %.0f/s (%.1f%% of offered)\n", o->rate,
+		       f->sent_s, f->sent_s / o->rate * 100);
+	else
+		printf("mode: closed loop (each seat acts when its state arrives)\n");
+	printf("window: %.2f s after %.1f s warm-up; rooms formed %d; autoroll %s\n", f->secs, o->warmup,
+	       r->rooms_formed, o->autoroll ? "on" : "off");
+	printf("accepted actions/s: %.0f (plies/s incl. server autorolls %.0f; matches finished %llu;"
+	       " refused %llu)\n", f->acts_s, f->plies_s,
+	       (unsigned long long)(r->c1.matches - r->c0.matches),
+	       (unsigned long long)(r->c1.acts_refused - r->c0.acts_refused));
+	printf("act -> next state at the acting client (%llu samples): p50 %.3f ms, p90 %.3f, p99 %.3f,"
+	       " p99.9 %.3f, max %.3f, mean %.3f\n", (unsigned long long)r->lat->count, f->p[0], f->p[1],
+	       f->p[2], f->p[3], f->p[4], f->mean_ms);
+	if (f->srv_us >= 0)
+		printf("server pid %d: %.1f us CPU per action (%.1f%% of a core, all threads); RSS %ld KiB,"
+		       " HWM %ld KiB\n", (int)o->server_pid, f->srv_us, f->srv_pct, r->s1.server_rss_kb,
+		       r->s1.server_hwm_kb);
+	printf("generator: %.1f us CPU per action (%.1f%% of a core)\n", f->self_us, f->self_pct);
+	for (i = 0; i < r->nerror_names; i++)
+		if (r->errors_by_code[i])
+			printf("errors %s: %llu\n", r->error_names[i], (unsigned long long)r->errors_by_code[i]);
+}
+
+static void print_json(const struct lg_result *r, const struct figures *f)
+{
+	const struct lg_opts *o = r->o;
+	int i;
+
+	printf("{\"game\":\"%s\",\"rooms\":%d,\"watchers\":%d,\"idle\":%d,\"conns_open\":%d,"
+	       "\"conns_failed\":%d,\"rooms_formed\":%d,\"mode\":\"%s\",\"offered\":%.0f,\"sent_per_s\":%.1f,"
+	       "\"window_s\":%.3f,\"actions_per_s\":%.1f,\"plies_per_s\":%.1f,\"refused\":%llu,"
+	       "\"latency_ms\":{\"samples\":%llu,\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"p999\":%.4f,"
+	       "\"max\":%.4f,\"mean\":%.4f},",
+	       o->game, o->rooms, o->watchers, o->idle, r->conns_open, r->conns_failed, r->rooms_formed,
+	       o->rate > 0 ? "rate" : "closed", o->rate, f->sent_s, f->secs, f->acts_s, f->plies_s,
+	       (unsigned long long)(r->c1.acts_refused - r->c0.acts_refused),
+	       (unsigned long long)r->lat->count, f->p[0], f->p[1], f->p[2], f->p[3], f->p[4], f->mean_ms);
+	if (f->srv_us >= 0)
+		printf("\"server\":{\"pid\":%d,\"us_per_action\":%.2f,\"cpu_pct\":%.1f,\"rss_kib\":%ld,"
+		       "\"hwm_kib\":%ld},", (int)o->server_pid, f->srv_us, f->srv_pct, r->s1.server_rss_kb,
+		       r->s1.server_hwm_kb);
+	printf("\"generator\":{\"us_per_action\":%.2f,\"cpu_pct\":%.1f},\"errors\":{", f->self_us, f->self_pct);
+	for (i = 0; i < r->nerror_names; i++)
+		printf("%s\"%s\":%llu", i ? "," : "", r->error_names[i], (unsigned long long)r->errors_by_code[i]);
+	printf("}}\n");
+}
+
+void lg_report_print(const struct lg_result *r)
+{
+	struct figures f;
+
+	figures_compute(r, &f);
+	print_human(r, &f);
+	if (r->o->json)
+		print_json(r, &f);
+	fflush(stdout);
+}
