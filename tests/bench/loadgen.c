@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <stddef.h>
 #include <libwebsockets.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include <sys/resource.h>
 #include <uv.h>
 
+#include "jscan.h"
 #include "loadgen.h"
 #include "rules.h"
 #include "wire.h"
@@ -66,7 +68,8 @@ struct conn {
 	uint64_t sent_ns;         /* when that act was written */
 	int acted_ply;            /* the last ply we acted (or queued an act) at */
 	/* rate mode: the act waiting for its turn in the global queue */
-	json_t *q_action;
+	char *q_action;           /* its JSON text */
+	size_t q_alen;
 	int q_ply;
 	unsigned q_gen;
 	struct conn *q_next;
@@ -106,7 +109,7 @@ static struct {
 	enum lg_phase phase;
 	uint64_t phase_end;
 	struct lg_counts c, c0;
-	struct lg_sample s0;
+	struct lg_sample pre, s0;
 	struct hist *lat;
 	uint64_t errors[NERR];
 	uint32_t next_id;
@@ -198,17 +201,17 @@ static void conn_drop_queue(struct conn *c)
 
 /* ---- acting ---- */
 
-static void act_send(struct conn *c, const json_t *action, int ply)
+/* `action` is the JSON text of one element of `legal`, sent as it came. */
+static void act_send(struct conn *c, const char *action, size_t alen, int ply)
 {
-	char act[1024], buf[1280];
-	size_t alen = json_dumpb(action, act, sizeof(act), JSON_COMPACT);
+	char buf[1280];
 	int n;
 
-	if (!alen || alen >= sizeof(act))
+	if (alen > 1024)
 		return;
 	c->pending_id = ++g.next_id;
 	n = snprintf(buf, sizeof(buf), "{\"type\":\"act\",\"id\":%u,\"room\":\"%s\",\"ply\":%d,\"action\":%.*s}",
-		     c->pending_id, c->room->id, ply, (int)alen, act);
+		     c->pending_id, c->room->id, ply, (int)alen, action);
 	if (n <= 0 || (size_t)n >= sizeof(buf))
 		return;
 	c->pending_ply = ply;
@@ -218,9 +221,13 @@ static void act_send(struct conn *c, const json_t *action, int ply)
 }
 
 /* Rate mode: the seat waits in one FIFO shared by every room (pace_cb drains it). */
-static void act_queue(struct conn *c, json_t *action, int ply)
+static void act_queue(struct conn *c, const char *action, size_t alen, int ply)
 {
-	c->q_action = json_incref(action);
+	c->q_action = malloc(alen);
+	if (!c->q_action)
+		return;
+	memcpy(c->q_action, action, alen);
+	c->q_alen = alen;
 	c->q_ply = ply;
 	c->q_gen = c->room->gen;
 	c->acted_ply = ply;
@@ -248,10 +255,10 @@ static void pace_cb(uv_timer_t *t)
 			g.rq_tail = NULL;
 		c->queued = false;
 		if (!g.stopping && c->phase == PH_READY && c->q_gen == c->room->gen) {
-			act_send(c, c->q_action, c->q_ply);
+			act_send(c, c->q_action, c->q_alen, c->q_ply);
 			g.credit -= 1;
 		}
-		json_decref(c->q_action);
+		free(c->q_action);
 		c->q_action = NULL;
 	}
 	if (g.credit > cap)
@@ -311,16 +318,12 @@ static void room_restart(struct room *r)
 
 /* ---- receiving ---- */
 
-static void on_state(struct conn *c, json_t *j)
+static void on_state(struct conn *c, const struct jscan_state *st)
 {
 	struct room *r = c->room;
-	const char *room = json_string_value(json_object_get(j, "room"));
-	const char *status = json_string_value(json_object_get(j, "status"));
-	json_t *legal = json_object_get(j, "legal");
-	int ply = (int)json_integer_value(json_object_get(j, "ply"));
-	size_t n;
+	int ply = (int)st->ply, k;
 
-	if (!room || !status || strcmp(room, r->id))
+	if (st->ply < 0 || !jscan_eq(st->room, r->id))
 		return; /* a state of the room we left */
 	if (c->pending_ply >= 0 && ply > c->pending_ply) {
 		if (g.phase == LG_MEASURE)
@@ -332,24 +335,49 @@ static void on_state(struct conn *c, json_t *j)
 		g.c.plies += (uint64_t)(ply - r->last_ply);
 		r->last_ply = ply;
 	}
-	if (!strcmp(status, "finished")) {
+	if (jscan_eq(st->status, "finished")) {
 		if (c->seat == 0 && !r->restarting)
 			room_restart(r);
 		return;
 	}
-	if (strcmp(status, "playing"))
+	if (!jscan_eq(st->status, "playing"))
 		return;
 	if (!r->formed) {
 		r->formed = true;
 		g.rooms_formed++;
 	}
-	n = json_array_size(legal);
-	if (!n || g.stopping || c->pending_ply >= 0 || c->queued || ply <= c->acted_ply)
+	if (!st->nlegal || g.stopping || c->pending_ply >= 0 || c->queued || ply <= c->acted_ply)
 		return;
+	k = (int)(rng_next() % (uint64_t)st->nlegal);
 	if (g.o.rate > 0)
-		act_queue(c, json_array_get(legal, rng_next() % n), ply);
+		act_queue(c, st->legal[k].p, st->legal[k].n, ply);
 	else
-		act_send(c, json_array_get(legal, rng_next() % n), ply);
+		act_send(c, st->legal[k].p, st->legal[k].n, ply);
+}
+
+/*
+ * The slow path for a state the scanner refused (an unusual frame, or more
+ * than JSCAN_MAX_LEGAL legal actions): the same fields from jansson's tree,
+ * the action chosen here and dumped into `act`.
+ */
+static void on_state_json(struct conn *c, json_t *j, struct jscan_state *st, char *act, size_t cap)
+{
+	json_t *legal = json_object_get(j, "legal"), *room = json_object_get(j, "room");
+	json_t *status = json_object_get(j, "status"), *ply = json_object_get(j, "ply");
+	size_t n = json_array_size(legal), len;
+
+	memset(st, 0, offsetof(struct jscan_state, legal));
+	if (!json_is_string(room) || !json_is_string(status) || !json_is_integer(ply))
+		return;
+	st->room = (struct jscan_span){json_string_value(room), json_string_length(room)};
+	st->status = (struct jscan_span){json_string_value(status), json_string_length(status)};
+	st->ply = json_integer_value(ply);
+	if (n && (len = json_dumpb(json_array_get(legal, rng_next() % n), act, cap, JSON_COMPACT)) &&
+	    len < cap) {
+		st->legal[0] = (struct jscan_span){act, len};
+		st->nlegal = 1;
+	}
+	on_state(c, st);
 }
 
 static void on_error(struct conn *c, json_t *j)
@@ -381,6 +409,8 @@ static void conn_ready(struct conn *c)
 
 static void on_frame(struct conn *c, const char *data, size_t len)
 {
+	static struct jscan_state st; /* one thread; too big for the stack of every call */
+	char act[1024];
 	json_t *j, *room;
 	const char *type;
 
@@ -392,12 +422,16 @@ static void on_frame(struct conn *c, const char *data, size_t len)
 	}
 	if (c->kind != CONN_SEAT)
 		return; /* watchers and idle connections only count */
+	if (!jscan_state(data, len, &st) && jscan_eq(st.type, "state")) {
+		on_state(c, &st); /* the fast path: most frames a seat receives */
+		return;
+	}
 	j = json_loadb(data, len, 0, NULL);
 	type = json_string_value(json_object_get(j, "type"));
 	if (!type)
 		;
 	else if (!strcmp(type, "state"))
-		on_state(c, j);
+		on_state_json(c, j, &st, act, sizeof(act));
 	else if (!strcmp(type, "error"))
 		on_error(c, j);
 	else if (!strcmp(type, "created") && c->seat == 0 && (room = json_object_get(j, "room")) &&
@@ -565,7 +599,7 @@ static void conns_free(void)
 
 	for (i = 0; i < g.nconns; i++) {
 		conn_drop_queue(&g.conns[i]);
-		json_decref(g.conns[i].q_action);
+		free(g.conns[i].q_action);
 	}
 	for (i = 0; i < g.o.rooms; i++) {
 		free(g.rooms[i].seats);
@@ -606,6 +640,7 @@ static void run_stop(void)
 	res.o = &g.o;
 	res.c0 = g.c0;
 	res.c1 = g.c;
+	res.pre = g.pre;
 	res.s0 = g.s0;
 	res.s1 = s1;
 	res.lat = g.lat;
@@ -867,6 +902,7 @@ int main(int argc, char **argv)
 		g.credit_t = uv_hrtime();
 		uv_timer_start(&g.pace, pace_cb, 1, 1);
 	}
+	lg_sample_take(&g.pre, g.o.server_pid);
 	connect_more();
 	uv_run(&g.loop, UV_RUN_DEFAULT);
 	if (g.ctx)

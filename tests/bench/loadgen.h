@@ -49,6 +49,7 @@ struct lg_sample {
 struct lg_result {
 	const struct lg_opts *o;
 	struct lg_counts c0, c1;
+	struct lg_sample pre;      /* before the first connection */
 	struct lg_sample s0, s1;
 	const struct hist *lat;    /* act -> state with a later ply, measured window only */
 	int conns_open, conns_failed, rooms_formed;

@@ -80,6 +80,7 @@ struct figures {
 	double srv_us, srv_pct, self_us, self_pct;
 	double p[5];  /* p50 p90 p99 p99.9 max, in ms */
 	double mean_ms;
+	double kib_per_conn;  /* server RSS growth since before connecting, per open connection; -1 unknown */
 };
 
 static void figures_compute(const struct lg_result *r, struct figures *f)
@@ -103,6 +104,9 @@ static void figures_compute(const struct lg_result *r, struct figures *f)
 	for (i = 0; i < 5; i++)
 		f->p[i] = (double)hist_percentile(r->lat, ps[i]) / 1e6;
 	f->mean_ms = r->lat->count ? (double)r->lat->sum / (double)r->lat->count / 1e6 : 0;
+	f->kib_per_conn = -1;
+	if (r->pre.server_rss_kb >= 0 && r->s1.server_rss_kb >= 0 && r->conns_open > 0)
+		f->kib_per_conn = (double)(r->s1.server_rss_kb - r->pre.server_rss_kb) / r->conns_open;
 }
 
 static void print_human(const struct lg_result *r, const struct figures *f)
@@ -131,6 +135,9 @@ static void print_human(const struct lg_result *r, const struct figures *f)
 		printf("server pid %d: %.1f us CPU per action (%.1f%% of a core, all threads); RSS %ld KiB,"
 		       " HWM %ld KiB\n", (int)o->server_pid, f->srv_us, f->srv_pct, r->s1.server_rss_kb,
 		       r->s1.server_hwm_kb);
+	if (f->kib_per_conn >= 0)
+		printf("server RSS %ld KiB before connecting: %.2f KiB more per open connection\n",
+		       r->pre.server_rss_kb, f->kib_per_conn);
 	printf("generator: %.1f us CPU per action (%.1f%% of a core)\n", f->self_us, f->self_pct);
 	for (i = 0; i < r->nerror_names; i++)
 		if (r->errors_by_code[i])
@@ -153,8 +160,9 @@ static void print_json(const struct lg_result *r, const struct figures *f)
 	       (unsigned long long)r->lat->count, f->p[0], f->p[1], f->p[2], f->p[3], f->p[4], f->mean_ms);
 	if (f->srv_us >= 0)
 		printf("\"server\":{\"pid\":%d,\"us_per_action\":%.2f,\"cpu_pct\":%.1f,\"rss_kib\":%ld,"
-		       "\"hwm_kib\":%ld},", (int)o->server_pid, f->srv_us, f->srv_pct, r->s1.server_rss_kb,
-		       r->s1.server_hwm_kb);
+		       "\"hwm_kib\":%ld,\"rss_before_kib\":%ld,\"kib_per_conn\":%.3f},", (int)o->server_pid,
+		       f->srv_us, f->srv_pct, r->s1.server_rss_kb, r->s1.server_hwm_kb, r->pre.server_rss_kb,
+		       f->kib_per_conn);
 	printf("\"generator\":{\"us_per_action\":%.2f,\"cpu_pct\":%.1f},\"errors\":{", f->self_us, f->self_pct);
 	for (i = 0; i < r->nerror_names; i++)
 		printf("%s\"%s\":%llu", i ? "," : "", r->error_names[i], (unsigned long long)r->errors_by_code[i]);
