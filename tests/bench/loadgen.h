@@ -25,6 +25,7 @@ struct lg_opts {
 	int connect_burst;    /* connections in progress at once */
 	bool autoroll;
 	bool json;
+	bool queued_writes;   /* every frame through lws' WRITEABLE callback (to compare) */
 	pid_t server_pid;     /* 0: no server figures */
 	uint64_t seed;
 };

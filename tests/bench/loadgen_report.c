@@ -5,7 +5,8 @@
  * from /proc/PID/status), our own CPU time (getrusage), and the report: one
  * human-readable block and, on request, one JSON line with the same figures.
  * Per-action figures divide by the client actions the server accepted in the
- * measured window (the server's own autorolls are extra plies, reported apart).
+ * measured window; per-ply figures by every action the server accepted, its
+ * own autorolls included (without autoroll the two are the same).
  */
 #include "loadgen.h"
 
@@ -78,6 +79,7 @@ void lg_sample_take(struct lg_sample *s, pid_t pid)
 struct figures {
 	double secs, acts_s, plies_s, sent_s;
 	double srv_us, srv_pct, self_us, self_pct;
+	double srv_us_ply, self_us_ply;
 	double p[5];  /* p50 p90 p99 p99.9 max, in ms */
 	double mean_ms;
 	double kib_per_conn;  /* server RSS growth since before connecting, per open connection; -1 unknown */
@@ -86,8 +88,8 @@ struct figures {
 static void figures_compute(const struct lg_result *r, struct figures *f)
 {
 	static const double ps[5] = {50, 90, 99, 99.9, 100};
-	uint64_t acts = r->c1.acts_accepted - r->c0.acts_accepted;
-	double per = acts ? 1e6 / (double)acts : 0;
+	uint64_t acts = r->c1.acts_accepted - r->c0.acts_accepted, plies = r->c1.plies - r->c0.plies;
+	double per = acts ? 1e6 / (double)acts : 0, per_ply = plies ? 1e6 / (double)plies : 0;
 	int i;
 
 	f->secs = (double)(r->s1.t_ns - r->s0.t_ns) / 1e9;
@@ -96,9 +98,11 @@ static void figures_compute(const struct lg_result *r, struct figures *f)
 	f->sent_s = (double)(r->c1.acts_sent - r->c0.acts_sent) / f->secs;
 	f->self_us = (r->s1.self_cpu_s - r->s0.self_cpu_s) * per;
 	f->self_pct = (r->s1.self_cpu_s - r->s0.self_cpu_s) / f->secs * 100;
-	f->srv_us = f->srv_pct = -1;
+	f->self_us_ply = (r->s1.self_cpu_s - r->s0.self_cpu_s) * per_ply;
+	f->srv_us = f->srv_pct = f->srv_us_ply = -1;
 	if (r->s0.server_cpu_s >= 0 && r->s1.server_cpu_s >= 0) {
 		f->srv_us = (r->s1.server_cpu_s - r->s0.server_cpu_s) * per;
+		f->srv_us_ply = (r->s1.server_cpu_s - r->s0.server_cpu_s) * per_ply;
 		f->srv_pct = (r->s1.server_cpu_s - r->s0.server_cpu_s) / f->secs * 100;
 	}
 	for (i = 0; i < 5; i++)
@@ -124,21 +128,22 @@ static void print_human(const struct lg_result *r, const struct figures *f)
 		printf("mode: closed loop (each seat acts when its state arrives)\n");
 	printf("window: %.2f s after %.1f s warm-up; rooms formed %d; autoroll %s\n", f->secs, o->warmup,
 	       r->rooms_formed, o->autoroll ? "on" : "off");
-	printf("accepted actions/s: %.0f (plies/s incl. server autorolls %.0f; matches finished %llu;"
-	       " refused %llu)\n", f->acts_s, f->plies_s,
+	printf("accepted actions/s: %.0f from the clients; %.0f plies/s with the server's autorolls"
+	       " (matches finished %llu; refused %llu)\n", f->acts_s, f->plies_s,
 	       (unsigned long long)(r->c1.matches - r->c0.matches),
 	       (unsigned long long)(r->c1.acts_refused - r->c0.acts_refused));
 	printf("act -> next state at the acting client (%llu samples): p50 %.3f ms, p90 %.3f, p99 %.3f,"
 	       " p99.9 %.3f, max %.3f, mean %.3f\n", (unsigned long long)r->lat->count, f->p[0], f->p[1],
 	       f->p[2], f->p[3], f->p[4], f->mean_ms);
 	if (f->srv_us >= 0)
-		printf("server pid %d: %.1f us CPU per action (%.1f%% of a core, all threads); RSS %ld KiB,"
-		       " HWM %ld KiB\n", (int)o->server_pid, f->srv_us, f->srv_pct, r->s1.server_rss_kb,
-		       r->s1.server_hwm_kb);
+		printf("server pid %d: %.1f us CPU per client action, %.1f per ply (%.1f%% of a core, all"
+		       " threads); RSS %ld KiB, HWM %ld KiB\n", (int)o->server_pid, f->srv_us, f->srv_us_ply,
+		       f->srv_pct, r->s1.server_rss_kb, r->s1.server_hwm_kb);
 	if (f->kib_per_conn >= 0)
 		printf("server RSS %ld KiB before connecting: %.2f KiB more per open connection\n",
 		       r->pre.server_rss_kb, f->kib_per_conn);
-	printf("generator: %.1f us CPU per action (%.1f%% of a core)\n", f->self_us, f->self_pct);
+	printf("generator: %.1f us CPU per client action, %.1f per ply (%.1f%% of a core)\n", f->self_us,
+	       f->self_us_ply, f->self_pct);
 	for (i = 0; i < r->nerror_names; i++)
 		if (r->errors_by_code[i])
 			printf("errors %s: %llu\n", r->error_names[i], (unsigned long long)r->errors_by_code[i]);
@@ -159,11 +164,12 @@ static void print_json(const struct lg_result *r, const struct figures *f)
 	       (unsigned long long)(r->c1.acts_refused - r->c0.acts_refused),
 	       (unsigned long long)r->lat->count, f->p[0], f->p[1], f->p[2], f->p[3], f->p[4], f->mean_ms);
 	if (f->srv_us >= 0)
-		printf("\"server\":{\"pid\":%d,\"us_per_action\":%.2f,\"cpu_pct\":%.1f,\"rss_kib\":%ld,"
-		       "\"hwm_kib\":%ld,\"rss_before_kib\":%ld,\"kib_per_conn\":%.3f},", (int)o->server_pid,
-		       f->srv_us, f->srv_pct, r->s1.server_rss_kb, r->s1.server_hwm_kb, r->pre.server_rss_kb,
+		printf("\"server\":{\"pid\":%d,\"us_per_action\":%.2f,\"us_per_ply\":%.2f,\"cpu_pct\":%.1f,"
+		       "\"rss_kib\":%ld,\"hwm_kib\":%ld,\"rss_before_kib\":%ld,\"kib_per_conn\":%.3f},",
+		       (int)o->server_pid, f->srv_us, f->srv_us_ply, f->srv_pct, r->s1.server_rss_kb, r->s1.server_hwm_kb, r->pre.server_rss_kb,
 		       f->kib_per_conn);
-	printf("\"generator\":{\"us_per_action\":%.2f,\"cpu_pct\":%.1f},\"errors\":{", f->self_us, f->self_pct);
+	printf("\"generator\":{\"us_per_action\":%.2f,\"us_per_ply\":%.2f,\"cpu_pct\":%.1f},\"errors\":{",
+	       f->self_us, f->self_us_ply, f->self_pct);
 	for (i = 0; i < r->nerror_names; i++)
 		printf("%s\"%s\":%llu", i ? "," : "", r->error_names[i], (unsigned long long)r->errors_by_code[i]);
 	printf("}}\n");
