@@ -44,6 +44,8 @@ struct lg_sample {
 	double self_cpu_s;        /* our user+system time */
 	double server_cpu_s;      /* the server's, every thread (/proc/PID/stat); -1 if unknown */
 	long server_rss_kb, server_hwm_kb; /* VmRSS, VmHWM; -1 if unknown */
+	double server_wait_s, self_wait_s; /* time runnable but waiting for a CPU, every thread
+					      (/proc/PID/task/TID/schedstat); -1 if unknown */
 };
 
 /* What the report prints. */

@@ -2,7 +2,10 @@
  * loadgen_report.c: the load generator's measurements outside the protocol:
  * the server's CPU time (utime + stime of the whole process, every thread
  * included, from /proc/PID/stat, in clock ticks) and memory (VmRSS and VmHWM
- * from /proc/PID/status), our own CPU time (getrusage), and the report: one
+ * from /proc/PID/status), the time both processes' threads spent runnable but
+ * waiting for a CPU (/proc/PID/task/TID/schedstat: on a shared machine this
+ * says whether the figures were limited by other load), our own CPU time
+ * (getrusage), and the report: one
  * human-readable block and, on request, one JSON line with the same figures.
  * Per-action figures divide by the client actions the server accepted in the
  * measured window; per-ply figures by every action the server accepted, its
@@ -10,6 +13,7 @@
  */
 #include "loadgen.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +63,37 @@ static void proc_mem_kb(pid_t pid, long *rss, long *hwm)
 	fclose(f);
 }
 
+/* Run-queue wait of every thread of `pid` (0: ourselves), in seconds; -1 if unknown. */
+static double proc_wait_s(pid_t pid)
+{
+	char path[300];
+	unsigned long long run, wait, sum = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/task");
+	if (!(d = opendir(path)))
+		return -1;
+	while ((e = readdir(d))) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat", pid ? (int)pid : (int)getpid(),
+			 e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue; /* the thread ended meanwhile */
+		if (fscanf(f, "%llu %llu", &run, &wait) == 2)
+			sum += wait;
+		fclose(f);
+	}
+	closedir(d);
+	return (double)sum / 1e9;
+}
+
 void lg_sample_take(struct lg_sample *s, pid_t pid)
 {
 	struct rusage ru;
@@ -67,10 +102,12 @@ void lg_sample_take(struct lg_sample *s, pid_t pid)
 	getrusage(RUSAGE_SELF, &ru);
 	s->self_cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 			(double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	s->server_cpu_s = -1;
+	s->server_cpu_s = s->server_wait_s = -1;
 	s->server_rss_kb = s->server_hwm_kb = -1;
+	s->self_wait_s = proc_wait_s(0);
 	if (pid > 0) {
 		s->server_cpu_s = proc_cpu_s(pid);
+		s->server_wait_s = proc_wait_s(pid);
 		proc_mem_kb(pid, &s->server_rss_kb, &s->server_hwm_kb);
 	}
 }
@@ -80,6 +117,7 @@ struct figures {
 	double secs, acts_s, plies_s, sent_s;
 	double srv_us, srv_pct, self_us, self_pct;
 	double srv_us_ply, self_us_ply;
+	double srv_wait_pct, self_wait_pct; /* of the window, waiting for a CPU; -1 unknown */
 	double p[5];  /* p50 p90 p99 p99.9 max, in ms */
 	double mean_ms;
 	double kib_per_conn;  /* server RSS growth since before connecting, per open connection; -1 unknown */
@@ -99,7 +137,11 @@ static void figures_compute(const struct lg_result *r, struct figures *f)
 	f->self_us = (r->s1.self_cpu_s - r->s0.self_cpu_s) * per;
 	f->self_pct = (r->s1.self_cpu_s - r->s0.self_cpu_s) / f->secs * 100;
 	f->self_us_ply = (r->s1.self_cpu_s - r->s0.self_cpu_s) * per_ply;
-	f->srv_us = f->srv_pct = f->srv_us_ply = -1;
+	f->srv_us = f->srv_pct = f->srv_us_ply = f->srv_wait_pct = f->self_wait_pct = -1;
+	if (r->s0.self_wait_s >= 0 && r->s1.self_wait_s >= 0)
+		f->self_wait_pct = (r->s1.self_wait_s - r->s0.self_wait_s) / f->secs * 100;
+	if (r->s0.server_wait_s >= 0 && r->s1.server_wait_s >= 0)
+		f->srv_wait_pct = (r->s1.server_wait_s - r->s0.server_wait_s) / f->secs * 100;
 	if (r->s0.server_cpu_s >= 0 && r->s1.server_cpu_s >= 0) {
 		f->srv_us = (r->s1.server_cpu_s - r->s0.server_cpu_s) * per;
 		f->srv_us_ply = (r->s1.server_cpu_s - r->s0.server_cpu_s) * per_ply;
@@ -109,7 +151,8 @@ static void figures_compute(const struct lg_result *r, struct figures *f)
 		f->p[i] = (double)hist_percentile(r->lat, ps[i]) / 1e6;
 	f->mean_ms = r->lat->count ? (double)r->lat->sum / (double)r->lat->count / 1e6 : 0;
 	f->kib_per_conn = -1;
-	if (r->pre.server_rss_kb >= 0 && r->s1.server_rss_kb >= 0 && r->conns_open > 0)
+	/* only meaningful when connections are all there is: rooms and matches hold memory too */
+	if (!r->o->rooms && r->pre.server_rss_kb >= 0 && r->s1.server_rss_kb >= 0 && r->conns_open > 0)
 		f->kib_per_conn = (double)(r->s1.server_rss_kb - r->pre.server_rss_kb) / r->conns_open;
 }
 
@@ -144,6 +187,8 @@ static void print_human(const struct lg_result *r, const struct figures *f)
 		       r->pre.server_rss_kb, f->kib_per_conn);
 	printf("generator: %.1f us CPU per client action, %.1f per ply (%.1f%% of a core)\n", f->self_us,
 	       f->self_us_ply, f->self_pct);
+	printf("waiting for a CPU while runnable (other load on the machine): server %.1f%%, generator %.1f%%"
+	       " of the window\n", f->srv_wait_pct, f->self_wait_pct);
 	for (i = 0; i < r->nerror_names; i++)
 		if (r->errors_by_code[i])
 			printf("errors %s: %llu\n", r->error_names[i], (unsigned long long)r->errors_by_code[i]);
@@ -168,8 +213,9 @@ static void print_json(const struct lg_result *r, const struct figures *f)
 		       "\"rss_kib\":%ld,\"hwm_kib\":%ld,\"rss_before_kib\":%ld,\"kib_per_conn\":%.3f},",
 		       (int)o->server_pid, f->srv_us, f->srv_us_ply, f->srv_pct, r->s1.server_rss_kb, r->s1.server_hwm_kb, r->pre.server_rss_kb,
 		       f->kib_per_conn);
-	printf("\"generator\":{\"us_per_action\":%.2f,\"us_per_ply\":%.2f,\"cpu_pct\":%.1f},\"errors\":{",
-	       f->self_us, f->self_us_ply, f->self_pct);
+	printf("\"generator\":{\"us_per_action\":%.2f,\"us_per_ply\":%.2f,\"cpu_pct\":%.1f,\"wait_pct\":%.1f},"
+	       "\"server_wait_pct\":%.1f,\"errors\":{", f->self_us, f->self_us_ply, f->self_pct, f->self_wait_pct,
+	       f->srv_wait_pct);
 	for (i = 0; i < r->nerror_names; i++)
 		printf("%s\"%s\":%llu", i ? "," : "", r->error_names[i], (unsigned long long)r->errors_by_code[i]);
 	printf("}}\n");
