@@ -35,11 +35,13 @@ if [ -n "$pin" ]; then
 	gen_pin="taskset -c ${pin#*,}"
 fi
 
-# A port nobody listens on (checked, not guessed blindly).
+# A port below the ephemeral range (thousands of client sockets take ports from that range, and a
+# listener cannot bind one of theirs) that no socket uses in any state.
+eph_lo=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range)
 port=""
 for try in 1 2 3 4 5 6 7 8 9 10; do
-	p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000 ))
-	if ! ss -Htln "sport = :$p" | grep -q .; then port=$p; break; fi
+	p=$(( 10000 + $(od -An -N2 -tu2 /dev/urandom) % (eph_lo - 10000) ))
+	if ! ss -Htan "sport = :$p" | grep -q .; then port=$p; break; fi
 done
 [ -n "$port" ] || { echo "load.sh: no free port found" >&2; exit 1; }
 
@@ -71,4 +73,5 @@ echo "server: $build/server/quinteto-server pid $pid port $port${pin:+, pinned t
 rc=0
 # shellcheck disable=SC2086
 $gen_pin "$build/tests/bench/quinteto-load" --port "$port" --server-pid "$pid" "$@" || rc=$?
+[ "$rc" = 0 ] || { echo "load.sh: quinteto-load failed; server log:" >&2; tail -20 "$tmp/server.log" >&2; }
 exit $rc

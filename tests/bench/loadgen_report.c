@@ -156,6 +156,8 @@ static void figures_compute(const struct lg_result *r, struct figures *f)
 		f->kib_per_conn = (double)(r->s1.server_rss_kb - r->pre.server_rss_kb) / r->conns_open;
 }
 
+static void print_play(const struct lg_result *r, const struct figures *f);
+
 static void print_human(const struct lg_result *r, const struct figures *f)
 {
 	const struct lg_opts *o = r->o;
@@ -164,13 +166,35 @@ static void print_human(const struct lg_result *r, const struct figures *f)
 	printf("quinteto-load: %s, %d rooms x (seats + %d watchers), %d idle; %d connections open, %d failed;"
 	       " sources %s\n", o->game, o->rooms, o->watchers, o->idle, r->conns_open, r->conns_failed,
 	       r->source_addrs);
-	if (o->rate > 0)
+	if (!o->rooms)
+		printf("mode: idle connections only\n");
+	else if (o->rate > 0)
 		printf("mode: fixed rate, offered %.0f actions/s, sent %.0f/s (%.1f%% of offered)\n", o->rate,
 		       f->sent_s, f->sent_s / o->rate * 100);
 	else
 		printf("mode: closed loop (each seat acts when its state arrives)\n");
 	printf("window: %.2f s after %.1f s warm-up; rooms formed %d; autoroll %s\n", f->secs, o->warmup,
 	       r->rooms_formed, o->autoroll ? "on" : "off");
+	if (o->rooms)
+		print_play(r, f);
+	else if (f->srv_pct >= 0)
+		printf("server pid %d: %.2f%% of a core; RSS %ld KiB, HWM %ld KiB\n", (int)o->server_pid,
+		       f->srv_pct, r->s1.server_rss_kb, r->s1.server_hwm_kb);
+	if (f->kib_per_conn >= 0)
+		printf("server RSS %ld KiB before connecting: %.2f KiB more per open connection\n",
+		       r->pre.server_rss_kb, f->kib_per_conn);
+	printf("waiting for a CPU while runnable (other load on the machine): server %.1f%%, generator %.1f%%"
+	       " of the window\n", f->srv_wait_pct, f->self_wait_pct);
+	for (i = 0; i < r->nerror_names; i++)
+		if (r->errors_by_code[i])
+			printf("errors %s: %llu\n", r->error_names[i], (unsigned long long)r->errors_by_code[i]);
+}
+
+/* The lines of a run with rooms: throughput, latency, CPU per action. */
+static void print_play(const struct lg_result *r, const struct figures *f)
+{
+	const struct lg_opts *o = r->o;
+
 	printf("accepted actions/s: %.0f from the clients; %.0f plies/s with the server's autorolls"
 	       " (matches finished %llu; refused %llu)\n", f->acts_s, f->plies_s,
 	       (unsigned long long)(r->c1.matches - r->c0.matches),
@@ -182,16 +206,8 @@ static void print_human(const struct lg_result *r, const struct figures *f)
 		printf("server pid %d: %.1f us CPU per client action, %.1f per ply (%.1f%% of a core, all"
 		       " threads); RSS %ld KiB, HWM %ld KiB\n", (int)o->server_pid, f->srv_us, f->srv_us_ply,
 		       f->srv_pct, r->s1.server_rss_kb, r->s1.server_hwm_kb);
-	if (f->kib_per_conn >= 0)
-		printf("server RSS %ld KiB before connecting: %.2f KiB more per open connection\n",
-		       r->pre.server_rss_kb, f->kib_per_conn);
 	printf("generator: %.1f us CPU per client action, %.1f per ply (%.1f%% of a core)\n", f->self_us,
 	       f->self_us_ply, f->self_pct);
-	printf("waiting for a CPU while runnable (other load on the machine): server %.1f%%, generator %.1f%%"
-	       " of the window\n", f->srv_wait_pct, f->self_wait_pct);
-	for (i = 0; i < r->nerror_names; i++)
-		if (r->errors_by_code[i])
-			printf("errors %s: %llu\n", r->error_names[i], (unsigned long long)r->errors_by_code[i]);
 }
 
 static void print_json(const struct lg_result *r, const struct figures *f)
