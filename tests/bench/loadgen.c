@@ -674,8 +674,12 @@ static void run_stop(void)
 	res.nerror_names = NERR;
 	res.source_addrs = g.addr_range;
 	lg_report_print(&res);
-	if (g.o.rooms && !(g.c.acts_accepted - g.c0.acts_accepted))
-		g.exit_code = 1; /* nothing was measured: say so by the exit status */
+	/* nothing measured, or the server dropped connections: not a run to quote */
+	if ((g.o.rooms && !(g.c.acts_accepted - g.c0.acts_accepted)) || g.errors[NERR - 1]) {
+		fprintf(stderr, "quinteto-load: %s\n", g.errors[NERR - 1] ? "the server closed connections"
+								       : "no action was accepted");
+		g.exit_code = 1;
+	}
 	g.phase = LG_DONE;
 	g.stopping = true;
 	uv_timer_stop(&g.tick);
@@ -741,7 +745,9 @@ static void usage(FILE *f)
 		"  --server-pid PID     report the server's CPU per action and memory from /proc\n"
 		"  --seed N             seed of the action choices (default 1)\n"
 		"  --json               also print one JSON line\n"
-		"  --queued-writes      write every frame from lws' WRITEABLE callback (slower; to compare)\n");
+		"  --queued-writes      write every frame from lws' WRITEABLE callback (slower; to compare)\n"
+		"exit status: 0 after a run; 1 when no action was accepted or the server closed connections\n"
+		"(the report is printed all the same); 2 for bad options or setup failures\n");
 }
 
 static int parse_num(const char *s, double lo, double hi, double *out)

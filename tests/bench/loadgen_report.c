@@ -183,8 +183,12 @@ static void print_human(const struct lg_result *r, const struct figures *f)
 	if (f->kib_per_conn >= 0)
 		printf("server RSS %ld KiB before connecting: %.2f KiB more per open connection\n",
 		       r->pre.server_rss_kb, f->kib_per_conn);
-	printf("waiting for a CPU while runnable (other load on the machine): server %.1f%%, generator %.1f%%"
-	       " of the window\n", f->srv_wait_pct, f->self_wait_pct);
+	if (f->srv_wait_pct >= 0)
+		printf("waiting for a CPU while runnable (other load on the machine): server %.1f%%,"
+		       " generator %.1f%% of the window\n", f->srv_wait_pct, f->self_wait_pct);
+	else
+		printf("waiting for a CPU while runnable (other load on the machine): generator %.1f%% of the"
+		       " window\n", f->self_wait_pct);
 	for (i = 0; i < r->nerror_names; i++)
 		if (r->errors_by_code[i])
 			printf("errors %s: %llu\n", r->error_names[i], (unsigned long long)r->errors_by_code[i]);
