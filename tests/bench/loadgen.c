@@ -17,16 +17,21 @@
  * server (every thread) and of this process (loadgen_report.c).
  *
  * Bounds: it talks only to 127.0.0.0/8, and every run ends by itself after
- * setup (capped by --setup-timeout), --warmup and --duration. Watchers' frames
- * are counted, never parsed, to keep the generator cheap; seats parse theirs
- * with jansson.
+ * setup (capped by --setup-timeout), --warmup and --duration.
+ *
+ * Cost: it must stay far cheaper per action than the server. Watchers' frames
+ * are counted, never parsed; seats read `state` with a scanner (jscan.c) and
+ * splice the chosen legal action's bytes into `act`, jansson only for the rare
+ * other messages. Unlike the server (house rule: write only from WRITEABLE),
+ * it writes a frame at once when its queue is empty (conn_write_now).
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
-#include <stddef.h>
 #include <libwebsockets.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
