@@ -19,7 +19,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: quinteto-server [options]\n"
-		"  --listen HOST:PORT     address to listen on (default 127.0.0.1:8080)\n"
+		"  --listen HOST:PORT     the one address to listen on (default 127.0.0.1:8080);\n"
+		"                         [IPv6]:PORT for IPv6, a host name is resolved\n"
 		"  --db PATH              SQLite database (default var/quinteto.db)\n"
 		"  --web DIR              web client to serve (default: the source tree's\n"
 		"                         clients/web, else the installed copy)\n"
@@ -61,19 +62,30 @@ void config_defaults(struct config *c)
 	c->log_level = LOG_INFO;
 }
 
+/* HOST:PORT, with an IPv6 literal in brackets ([::1]:8080); the host is kept without them. */
 static int parse_listen(struct config *c, const char *arg)
 {
-	const char *colon = strrchr(arg, ':');
+	const char *colon = strrchr(arg, ':'), *host = arg;
+	size_t hostlen;
 	char *end;
 	long port;
 
-	if (!colon || colon == arg || (size_t)(colon - arg) >= sizeof(c->host))
+	if (!colon || colon == arg)
+		return -1;
+	hostlen = (size_t)(colon - arg);
+	if (*arg == '[') { /* an IPv6 literal */
+		if (colon[-1] != ']' || hostlen < 3)
+			return -1;
+		host++;
+		hostlen -= 2;
+	}
+	if (hostlen >= sizeof(c->host))
 		return -1;
 	port = strtol(colon + 1, &end, 10);
-	if (*end || port < 0 || port > 65535)
+	if (!colon[1] || *end || port < 0 || port > 65535)
 		return -1;
-	memcpy(c->host, arg, (size_t)(colon - arg));
-	c->host[colon - arg] = '\0';
+	memcpy(c->host, host, hostlen);
+	c->host[hostlen] = '\0';
 	c->port = (int)port;
 	return 0;
 }

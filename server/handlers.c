@@ -1,73 +1,126 @@
 /*
  * handlers.c: one small handler per client message type, looked up in a
- * table. Handlers validate what the codec could not (rooms exist, seats are
- * in range, the sender said hello), call into lobby/room, and send the direct
- * reply. The room then broadcasts `state` itself. Every refusal is an
- * `error` with the protocol's code and changes nothing.
+ * table (see handlers.h). Handlers validate what the codec could not (rooms
+ * exist, the sender said hello), call into the lobby and the room, and send
+ * the direct reply before the room's broadcast, so a client sees `joined`
+ * before the `state` it explains. Outcomes become protocol codes here only.
  */
+#include "handlers.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "store.h"
 
-typedef void handler_fn(struct session *s, struct wire_msg *m, bool allowed);
+typedef void handler_fn(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
 
-static struct room *find_room(struct session *s, const struct wire_msg *m)
+/* ROOM_E_* -> the protocol's code and a message; negative errno -> internal. */
+static const struct {
+	int code;
+	const char *why;
+} room_errors[] = {
+	[ROOM_E_ROOM_FULL] = {WIRE_E_ROOM_FULL, "every seat is taken or the match has started"},
+	[ROOM_E_SEAT_TAKEN] = {WIRE_E_SEAT_TAKEN, "that seat is taken"},
+	[ROOM_E_BAD_SEAT] = {WIRE_E_BAD_MESSAGE, "this game has no such seat"},
+	[ROOM_E_ALREADY_SEATED] = {WIRE_E_ALREADY_SEATED, "you already hold a seat in this room"},
+	[ROOM_E_NOT_IN_ROOM] = {WIRE_E_NOT_IN_ROOM, "you hold no seat in this room"},
+	[ROOM_E_NOT_STARTED] = {WIRE_E_NOT_YOUR_TURN, "the match has not started"},
+	[ROOM_E_GAME_OVER] = {WIRE_E_GAME_OVER, "the match is over, or your seat is out of play"},
+	[ROOM_E_STALE_PLY] = {WIRE_E_STALE_PLY, "ply is not the room's current ply"},
+	[ROOM_E_NOT_YOUR_TURN] = {WIRE_E_NOT_YOUR_TURN, "it is not your turn"},
+	[ROOM_E_ILLEGAL] = {WIRE_E_ILLEGAL_ACTION, "not one of your legal actions now"},
+	[ROOM_E_BAD_OPTIONS] = {WIRE_E_BAD_OPTIONS, "options out of range for this game"},
+};
+
+static void send_room_error(struct session *s, int err, const json_t *id)
 {
-	struct room *r = hmap_get(&s->srv->rooms, m->room);
+	if (err > 0 && err < (int)(sizeof(room_errors) / sizeof(room_errors[0])) && room_errors[err].code)
+		return session_send_error(s, room_errors[err].code, room_errors[err].why, id);
+	util_log(LOG_ERROR, "session %llu: %s", (unsigned long long)s->id, strerror(err < 0 ? -err : EINVAL));
+	session_send_error(s, WIRE_E_INTERNAL, "the server could not do that: try again", id);
+}
 
-	if (!r || r->dead) {
+/*
+ * While journal batches fail (and are retried), requests that would change a
+ * room are refused before anything changes: what a client is told must be
+ * what a restart would bring back.
+ */
+static bool journal_refuses(struct handlers *h, struct session *s, const struct wire_msg *m)
+{
+	if (!store_journal_failing(h->store))
+		return false;
+	h->metrics->journal_refused++;
+	session_send_refusal(s, WIRE_E_INTERNAL,
+			     "the server cannot save to its database right now; try again shortly", m->id);
+	return true;
+}
+
+static struct room *find_room(struct handlers *h, struct session *s, const struct wire_msg *m)
+{
+	struct room *r = lobby_room_find(h->lobby, m->room);
+
+	if (!r)
 		session_send_error(s, WIRE_E_UNKNOWN_ROOM, "no such room", m->id);
-		return NULL;
-	}
 	return r;
 }
 
-static void on_hello(struct session *s, struct wire_msg *m, bool allowed)
+/* Follows `r` as `s`; false (and an error sent) when out of memory. */
+static bool follow(struct session *s, struct room *r, const json_t *id)
+{
+	if (!room_member_add(r, &s->members, s, s->player))
+		return true;
+	session_send_error(s, WIRE_E_INTERNAL, "out of memory", id);
+	return false;
+}
+
+static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	struct player *p;
 	char token[80], old_name[sizeof(p->name)];
-	const char **ids;
+	struct wire_seat_ref *refs;
 	int i;
 	bool renamed;
 
 	if (s->player)
 		return session_send_error(s, WIRE_E_BAD_MESSAGE, "hello was already said on this connection", m->id);
-	p = m->token ? lobby_player_by_token(s->srv, m->token) : NULL;
+	p = m->token ? lobby_player_by_token(h->lobby, m->token) : NULL;
 	snprintf(old_name, sizeof(old_name), "%s", p ? p->name : "");
-	p = lobby_player_hello(s->srv, m->token, m->name, token, sizeof(token));
+	p = lobby_player_hello(h->lobby, m->token, m->name, token, sizeof(token));
 	if (!p)
 		return session_send_error(s, WIRE_E_INTERNAL, "could not create a player", m->id);
-	ids = malloc(((size_t)p->nrooms + 1) * sizeof(*ids));
-	if (!ids)
+	refs = malloc(((size_t)p->nrooms + 1) * sizeof(*refs));
+	if (!refs)
 		return session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
 	renamed = *old_name && strcmp(old_name, p->name);
 	s->player = p;
-	s->player_next = p->sessions;
-	p->sessions = s;
 	p->nsessions++;
-	for (i = 0; i < p->nrooms; i++)
-		ids[i] = p->rooms[i]->id;
-	session_send_json(s, wire_welcome_new(p->id, p->name, token, ids, (size_t)p->nrooms, m->id));
-	free(ids);
+	for (i = 0; i < p->nrooms; i++) {
+		int seat = room_seat_of(p->rooms[i], p);
+
+		refs[i] = (struct wire_seat_ref){ p->rooms[i]->id, seat,
+						  seat >= 0 ? p->rooms[i]->game->roles[seat] : "" };
+	}
+	session_send_json(s, wire_welcome_new(p->id, p->name, token, refs, (size_t)p->nrooms, m->id));
+	free(refs);
 	for (i = 0; i < p->nrooms; i++) {
 		struct room *r = p->rooms[i];
 
-		room_member_add(r, s);
+		if (!follow(s, r, m->id))
+			continue;
 		if (p->nsessions == 1 || renamed)
 			room_connected_changed(r); /* everyone sees the seat back, or its new name */
 		else
-			room_send_state(r, s);
+			session_send(s, room_state_for(r, p));
 	}
 }
 
-static void on_rooms(struct session *s, struct wire_msg *m, bool allowed)
+static void on_rooms(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
-	lobby_subscribe(s->srv, s);
-	session_send_json(s, wire_rooms_new(lobby_rooms_json(s->srv), m->id));
+	lobby_subscribe(h->lobby, s);
+	session_send_json(s, wire_rooms_new(lobby_rooms_json(h->lobby), m->id));
 }
 
-static void on_create(struct session *s, struct wire_msg *m, bool allowed)
+static void on_create(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	const struct rules_game *g = rules_game_find(m->game);
 	const struct wire_game *codec = wire_game_find(m->game);
@@ -80,163 +133,192 @@ static void on_create(struct session *s, struct wire_msg *m, bool allowed)
 	if (!g || !codec)
 		return session_send_error(s, WIRE_E_UNKNOWN_GAME,
 					  "unknown game, or not available on this server yet", m->id);
+	if (journal_refuses(h, s, m))
+		return;
 	err = wire_options_decode(codec, m->options, &ropt, &gopt, why, sizeof(why));
 	if (err)
 		return session_send_error(s, err, why, m->id);
-	err = room_new(s->srv, g, codec, &ropt, &gopt, &r);
+	err = lobby_room_create(h->lobby, s->player, g, codec, &ropt, &gopt, &r);
 	if (err)
-		return session_send_error(s, err > 0 ? err : WIRE_E_INTERNAL,
-					  err == WIRE_E_BAD_OPTIONS ? "options out of range" : "could not create the room",
-					  m->id);
+		return send_room_error(s, err, m->id);
 	session_send_json(s, wire_created_new(room_summary(r), m->id));
-	lobby_changed(s->srv);
 }
 
-static bool seat_in_range(struct session *s, const struct wire_msg *m, const struct room *r)
+static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
-	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats)) {
-		session_send_error(s, WIRE_E_BAD_MESSAGE, "seat out of range for this game", m->id);
-		return false;
-	}
-	return true;
-}
-
-static void on_join(struct session *s, struct wire_msg *m, bool allowed)
-{
-	struct room *r = find_room(s, m);
+	struct room *r = find_room(h, s, m);
 	int seat, err;
 
-	if (!r || !seat_in_range(s, m, r))
+	if (!r || journal_refuses(h, s, m))
 		return;
+	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats))
+		return send_room_error(s, ROOM_E_BAD_SEAT, m->id);
 	err = room_join(r, s->player, m->has_seat ? (int)m->seat : -1, m->client_seed, &seat);
-	if (err) {
-		static const char *const why[WIRE_E_COUNT_] = {
-			[WIRE_E_ROOM_FULL] = "every seat is taken or the match has started",
-			[WIRE_E_SEAT_TAKEN] = "that seat is taken",
-			[WIRE_E_ALREADY_SEATED] = "you already hold a seat in this room",
-			[WIRE_E_GAME_OVER] = "the match is over",
-		};
-		return session_send_error(s, err, why[err] ? why[err] : "cannot join", m->id);
-	}
-	room_member_add(r, s);
+	if (err)
+		return send_room_error(s, err, m->id);
+	follow(s, r, m->id);
 	session_send_json(s, wire_joined_new(r->id, seat, r->game->roles[seat], m->id));
 	room_changed(r);
 }
 
-static void on_watch(struct session *s, struct wire_msg *m, bool allowed)
+static void on_watch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
-	struct room *r = find_room(s, m);
+	struct room *r = find_room(h, s, m);
 
-	if (!r)
+	if (!r || !follow(s, r, m->id))
 		return;
-	room_member_add(r, s);
 	session_send_json(s, wire_watching_new(r->id, m->id));
-	room_send_state(r, s);
-	lobby_changed(s->srv);
+	session_send(s, room_state_for(r, s->player));
+	lobby_changed(h->lobby);
 }
 
-static void on_leave(struct session *s, struct wire_msg *m, bool allowed)
+static void on_leave(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
-	struct room *r = find_room(s, m);
+	struct room *r = find_room(h, s, m);
 	bool member, changed;
 	int err;
 
 	if (!r)
 		return;
-	member = room_is_member(r, s);
+	member = room_is_member(r, s->members);
 	err = room_leave(r, s->player, &changed);
 	if (err && !member)
 		return session_send_error(s, WIRE_E_NOT_IN_ROOM, "you are not in this room", m->id);
-	room_member_del(r, s);
+	room_member_del(r, &s->members);
 	session_send_json(s, wire_left_new(r->id, m->id));
 	if (changed)
 		room_changed(r);
 	else
-		lobby_changed(s->srv);
+		lobby_changed(h->lobby);
 }
 
-static void on_add_bot(struct session *s, struct wire_msg *m, bool allowed)
+static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
-	struct room *r = find_room(s, m);
+	struct room *r = find_room(h, s, m);
 	int seat, err;
 
-	if (!r || !seat_in_range(s, m, r))
+	if (!r || journal_refuses(h, s, m))
 		return;
+	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats))
+		return send_room_error(s, ROOM_E_BAD_SEAT, m->id);
 	if (m->level && strcmp(m->level, "random"))
 		return session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown bot level (this server has: random)",
 					  m->id);
-	err = room_add_bot(r, m->has_seat ? (int)m->seat : -1, &seat);
+	err = room_add_bot(r, s->player, m->has_seat ? (int)m->seat : -1, &seat);
+	if (err == ROOM_E_NOT_IN_ROOM)
+		return session_send_error(s, WIRE_E_NOT_IN_ROOM,
+					  "only the room's creator or a seated player may add bots", m->id);
 	if (err)
-		return session_send_error(s, err, err == WIRE_E_SEAT_TAKEN ? "that seat is taken"
-					  : "no free seat, or the match has started", m->id);
+		return send_room_error(s, err, m->id);
 	session_send_json(s, wire_bot_added_new(r->id, seat, m->id));
 	room_changed(r);
 }
 
-static void on_act(struct session *s, struct wire_msg *m, bool allowed)
+static void on_act(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	uint64_t t0 = util_mono_ns();
-	struct room *r = find_room(s, m);
-	const char *why = NULL;
+	struct room *r = find_room(h, s, m);
 	int err;
 
-	if (!r)
+	if (!r || journal_refuses(h, s, m))
 		return;
-	if (room_seat_of(r, s->player) >= 0)
-		room_member_add(r, s); /* a seated player who left still sees what it does */
-	err = room_act(r, s->player, m->ply, m->action, &why);
+	if (room_seat_of(r, s->player) >= 0 && !follow(s, r, m->id))
+		return; /* a seated player who left still sees what it does */
+	err = room_act(r, s->player, m->ply, m->action);
 	if (!err) {
 		if (allowed)
-			s->tokens += 1; /* accepted acts are not rate limited */
-		metrics_observe_broadcast(&s->srv->metrics, util_mono_ns() - t0);
+			session_rate_refund(s); /* accepted acts are not rate limited */
+		metrics_observe(&h->metrics->broadcast, util_mono_ns() - t0);
 		return;
 	}
 	if (!allowed)
 		return session_rate_refuse(s, m->id);
-	session_send_error(s, err, why, m->id);
+	send_room_error(s, err, m->id);
 }
 
-static void on_resign(struct session *s, struct wire_msg *m, bool allowed)
+static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
-	struct room *r = find_room(s, m);
-	const char *why = NULL;
-	int err;
+	struct room *r = find_room(h, s, m);
+	int seat, err;
 
-	if (!r)
+	if (!r || journal_refuses(h, s, m))
 		return;
-	if (room_seat_of(r, s->player) >= 0)
-		room_member_add(r, s); /* the reply is the room's next state */
-	err = room_resign(r, s->player, &why);
+	if (room_seat_of(r, s->player) >= 0 && !follow(s, r, m->id))
+		return;
+	err = room_resign(r, s->player, &seat);
 	if (err)
-		session_send_error(s, err, why, m->id);
+		return send_room_error(s, err, m->id);
+	session_send_json(s, wire_resigned_new(r->id, seat, m->id));
+	room_changed(r);
 }
 
-static void on_chat(struct session *s, struct wire_msg *m, bool allowed)
+static void on_chat(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
-	struct room *r = find_room(s, m);
+	struct room *r = find_room(h, s, m);
 	int seat;
 
 	if (!r)
 		return;
 	seat = room_seat_of(r, s->player);
-	if (seat < 0 && !room_is_member(r, s))
+	if (seat < 0 && !room_is_member(r, s->members))
 		return session_send_error(s, WIRE_E_NOT_IN_ROOM, "watch or join the room to chat", m->id);
 	room_chat(r, seat, s->player->name, m->text);
 }
 
 static handler_fn *const handlers[] = {
-	[WIRE_HELLO] = on_hello,   [WIRE_ROOMS] = on_rooms,     [WIRE_CREATE] = on_create,
-	[WIRE_JOIN] = on_join,     [WIRE_WATCH] = on_watch,     [WIRE_LEAVE] = on_leave,
-	[WIRE_ADD_BOT] = on_add_bot, [WIRE_ACT] = on_act,       [WIRE_RESIGN] = on_resign,
+	[WIRE_HELLO] = on_hello,     [WIRE_ROOMS] = on_rooms, [WIRE_CREATE] = on_create,
+	[WIRE_JOIN] = on_join,       [WIRE_WATCH] = on_watch, [WIRE_LEAVE] = on_leave,
+	[WIRE_ADD_BOT] = on_add_bot, [WIRE_ACT] = on_act,     [WIRE_RESIGN] = on_resign,
 	[WIRE_CHAT] = on_chat,
 };
 
-/* Runs the handler for a decoded message; `allowed` is the rate limiter's verdict. */
-void session_dispatch(struct session *s, struct wire_msg *m, bool allowed)
+static void dispatch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	if (m->type <= 0 || m->type >= (int)(sizeof(handlers) / sizeof(handlers[0])) || !handlers[m->type])
 		return session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown message type", m->id);
 	if (!s->player && m->type != WIRE_HELLO)
 		return session_send_error(s, WIRE_E_HELLO_REQUIRED, "say hello first", m->id);
-	handlers[m->type](s, m, allowed);
+	handlers[m->type](h, s, m, allowed);
+}
+
+void handlers_receive(struct handlers *h, struct session *s, const char *data, size_t len)
+{
+	struct wire_msg m;
+	char why[160] = "";
+	int err;
+	bool allowed;
+
+	if (s->dead || s->close_state)
+		return;
+	h->metrics->messages_in++;
+	allowed = session_rate_take(s);
+	err = wire_msg_decode(data, len, &m, why, sizeof(why));
+	if (err) {
+		if (allowed)
+			session_send_error(s, err, why, m.id);
+		else
+			session_rate_refuse(s, m.id);
+	} else if (!allowed && m.type != WIRE_ACT) {
+		session_rate_refuse(s, m.id); /* an act is judged after: accepted ones are free */
+	} else {
+		dispatch(h, s, &m, allowed);
+	}
+	wire_msg_finish(&m);
+}
+
+void handlers_closed(struct handlers *h, struct session *s)
+{
+	struct player *p = s->player;
+	int i;
+
+	lobby_unsubscribe(h->lobby, s);
+	while (s->members)
+		room_member_del(s->members->r, &s->members);
+	if (p) {
+		s->player = NULL;
+		if (--p->nsessions == 0 && !h->lobby->host.stopping)
+			for (i = 0; i < p->nrooms; i++)
+				room_connected_changed(p->rooms[i]);
+	}
+	session_closed(s);
 }

@@ -1,16 +1,17 @@
 /*
- * http.c: the read-only HTTP API of protocol.md: GET /api/rooms,
- * GET /api/matches (filters, newest first, cursor), GET /api/matches/{id},
- * GET /healthz and GET /metrics. Archive reads run on the store thread; the
- * response is written when they come back, so the loop never waits on disk.
- * A request whose connection closes first cancels its store request.
+ * http.c: the HTTP API (see http.h). One struct http_req per request, owned
+ * by the connection's per-session data and freed in http_closed(); a store
+ * read in flight is cancelled there, so its callback never sees a freed
+ * request.
  */
+#include "http.h"
+
 #include <errno.h>
+#include <libwebsockets.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
-#include "net.h"
 #include "store.h"
 
 #define HTTP_CHUNK 16384
@@ -65,18 +66,28 @@ static void store_done_cb(void *ctx, int status, char *body, size_t len)
 	respond(h, status, "application/json", body, len);
 }
 
-static void healthz(struct server *srv, struct http_req *h)
+static void healthz(struct http *api, struct http_req *h)
 {
 	respond_json(h, 200, json_pack("{s:s, s:s, s:I, s:I, s:I}", "status", "ok", "version",
 				       QUINTETO_VERSION, "uptime_ms",
-				       (json_int_t)(util_now_ms() - srv->started_ms), "connections",
-				       (json_int_t)srv->nsessions, "rooms", (json_int_t)srv->rooms.len));
+				       (json_int_t)(util_now_ms() - api->started_ms), "connections",
+				       (json_int_t)api->sessions->count, "rooms", (json_int_t)api->lobby->rooms.len));
 }
 
-static void metrics(struct server *srv, struct http_req *h)
+static void metrics(struct http *api, struct http_req *h)
 {
+	struct metrics_gauges g = {
+		.connections = api->sessions->count,
+		.frames_alive = buf_live,
+		.frames_held = sessions_held(api->sessions),
+		.rooms = api->lobby->rooms.len,
+		.players = api->lobby->players.len,
+		.store_queue = store_queue_depth(api->store),
+		.uptime_s = (double)(util_now_ms() - api->started_ms) / 1000.0,
+		.journal_failing = store_journal_failing(api->store),
+	};
 	size_t len = 0;
-	char *text = metrics_render(srv, &len);
+	char *text = metrics_render(api->metrics, &g, &len);
 
 	if (!text) {
 		respond_error(h, 500, "internal", "out of memory");
@@ -112,7 +123,7 @@ static bool valid_token(const char *s)
 	return true;
 }
 
-static void match_list(struct server *srv, struct lws *wsi, struct http_req *h)
+static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
 {
 	char game[64] = "", player[64] = "", before[32] = "", limit[16] = "";
 	long lim = 20;
@@ -131,31 +142,30 @@ static void match_list(struct server *srv, struct lws *wsi, struct http_req *h)
 		if (*end || lim < 1 || lim > 100)
 			return respond_error(h, 400, "bad_request", "limit must be 1..100");
 	}
-	if (*game && strcmp(game, "quinteto") && strcmp(game, "ur") && strcmp(game, "laquet") &&
-	    strcmp(game, "super15"))
+	if (*game && !rules_game_find(game)) /* the registry says which games this server has */
 		return respond_error(h, 400, "bad_request", "game must be one of this server's games");
 	if (*player && !valid_token(player))
 		return respond_error(h, 400, "bad_request", "player must be a player id");
-	h->pending = store_match_list(srv->store, *game ? game : NULL, *player ? player : NULL, bef,
+	h->pending = store_match_list(api->store, *game ? game : NULL, *player ? player : NULL, bef,
 				      (int)lim, store_done_cb, h);
 	if (!h->pending)
 		respond_error(h, 500, "internal", "out of memory");
 }
 
-static void route(struct server *srv, struct lws *wsi, struct http_req *h, const char *uri)
+static void route(struct http *api, struct lws *wsi, struct http_req *h, const char *uri)
 {
 	if (!strcmp(uri, "/healthz"))
-		return healthz(srv, h);
+		return healthz(api, h);
 	if (!strcmp(uri, "/metrics"))
-		return metrics(srv, h);
+		return metrics(api, h);
 	if (!strcmp(uri, "/api/rooms"))
-		return respond_json(h, 200, json_pack("{s:o}", "rooms", lobby_rooms_json(srv)));
+		return respond_json(h, 200, json_pack("{s:o}", "rooms", lobby_rooms_json(api->lobby)));
 	if (!strcmp(uri, "/api/matches") || !strcmp(uri, "/api/matches/"))
-		return match_list(srv, wsi, h);
+		return match_list(api, wsi, h);
 	if (!strncmp(uri, "/api/matches/", 13)) {
 		if (!valid_token(uri + 13))
 			return respond_error(h, 404, "not_found", "no archived match has this id");
-		h->pending = store_match_get(srv->store, uri + 13, store_done_cb, h);
+		h->pending = store_match_get(api->store, uri + 13, store_done_cb, h);
 		if (!h->pending)
 			respond_error(h, 500, "internal", "out of memory");
 		return;
@@ -163,17 +173,17 @@ static void route(struct server *srv, struct lws *wsi, struct http_req *h, const
 	respond_error(h, 404, "not_found", "no such endpoint");
 }
 
-int http_request(struct server *srv, struct lws *wsi, struct pss *pss, const char *in)
+int http_request(struct http *api, struct lws *wsi, struct http_req **req, const char *in)
 {
 	char uri[512];
 	struct http_req *h;
 
-	srv->metrics.http_requests++;
+	api->metrics->http_requests++;
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -1;
 	h->wsi = wsi;
-	pss->h = h;
+	*req = h;
 	h->head = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0;
 	if (!h->head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
 		respond_error(h, 405, "method_not_allowed", "the API is read-only: use GET");
@@ -183,7 +193,7 @@ int http_request(struct server *srv, struct lws *wsi, struct pss *pss, const cha
 		respond_error(h, 414, "uri_too_long", "request URI too long");
 		return 0;
 	}
-	route(srv, wsi, h, uri);
+	route(api, wsi, h, uri);
 	return 0;
 }
 
@@ -200,10 +210,10 @@ static int write_headers(struct lws *wsi, struct http_req *h)
 	return 0;
 }
 
-int http_writeable(struct server *srv, struct lws *wsi, struct pss *pss)
+int http_writeable(struct http *api, struct lws *wsi, struct http_req **req)
 {
 	static uint8_t chunk[LWS_PRE + HTTP_CHUNK];
-	struct http_req *h = pss->h;
+	struct http_req *h = *req;
 	size_t n;
 	bool final;
 
@@ -213,7 +223,7 @@ int http_writeable(struct server *srv, struct lws *wsi, struct pss *pss)
 		if (write_headers(wsi, h))
 			return -1;
 		if (h->head) { /* the headers say it all */
-			http_closed(srv, pss);
+			http_closed(req);
 			return lws_http_transaction_completed(wsi) ? -1 : 0;
 		}
 		lws_callback_on_writable(wsi);
@@ -229,18 +239,18 @@ int http_writeable(struct server *srv, struct lws *wsi, struct pss *pss)
 		lws_callback_on_writable(wsi);
 		return 0;
 	}
-	http_closed(srv, pss);
+	http_closed(req);
 	return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
-void http_closed(struct server *srv, struct pss *pss)
+void http_closed(struct http_req **req)
 {
-	struct http_req *h = pss->h;
+	struct http_req *h = *req;
 
 	if (!h)
 		return;
 	store_req_cancel(h->pending);
 	free(h->body);
 	free(h);
-	pss->h = NULL;
+	*req = NULL;
 }

@@ -1,19 +1,47 @@
 /*
- * lobby.c: player identities and the room list. A player is found by the
+ * lobby.c: player identities and the room registry. A player is found by the
  * SHA-256 of its token (the token itself is never kept); identities are
- * loaded from the archive at start-up and saved through the store thread, so
- * a token outlives a restart. The room list is pushed to the connections
+ * loaded from the database at start-up and saved through the store thread,
+ * so a token outlives a restart. The room list is pushed to the connections
  * that asked for it, at most once a second, serialised once for all.
+ *
+ * Invariants: every room in `rooms` is live (not dead); a player is in both
+ * maps or in neither.
  */
+#include "lobby.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
 #include "store.h"
 
-static struct player *player_add(struct server *srv, const char *id, const char *token_hash,
-				 const char *name)
+static void changed_cb(void *ctx)
+{
+	lobby_changed(ctx);
+}
+
+int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const struct config *cfg,
+	       struct metrics *metrics)
+{
+	int err;
+
+	memset(l, 0, sizeof(*l));
+	l->store = store;
+	l->cfg = cfg;
+	l->metrics = metrics;
+	l->host = (struct room_host){loop, store, cfg, metrics, false, session_send_cb, changed_cb, l};
+	hmap_init(&l->rooms);
+	hmap_init(&l->players);
+	hmap_init(&l->players_by_id);
+	err = uv_timer_init(loop, &l->timer);
+	if (err)
+		return err;
+	l->timer.data = l;
+	return 0;
+}
+
+static struct player *player_add(struct lobby *l, const char *id, const char *token_hash, const char *name)
 {
 	struct player *p = calloc(1, sizeof(*p));
 
@@ -22,64 +50,47 @@ static struct player *player_add(struct server *srv, const char *id, const char 
 	snprintf(p->id, sizeof(p->id), "%s", id);
 	snprintf(p->token_hash, sizeof(p->token_hash), "%s", token_hash);
 	snprintf(p->name, sizeof(p->name), "%s", name);
-	if (hmap_put(&srv->players, p->token_hash, p) || hmap_put(&srv->players_by_id, p->id, p)) {
-		hmap_del(&srv->players, p->token_hash);
+	if (hmap_put(&l->players, p->token_hash, p) || hmap_put(&l->players_by_id, p->id, p)) {
+		hmap_del(&l->players, p->token_hash);
 		free(p);
 		return NULL;
 	}
 	return p;
 }
 
-static int load_cb(void *ctx, int n, const char *const *c)
+static void room_remove(struct lobby *l, struct room *r)
 {
-	return c[0] && c[1] && c[2] && player_add(ctx, c[0], c[1], c[2]) ? 0 : -ENOMEM;
+	hmap_del(&l->rooms, r->id);
+	room_destroy(r); /* freed once its timer handle has closed */
+	lobby_changed(l);
 }
 
-static void lobby_push_cb(uv_timer_t *t);
-
-int lobby_init(struct server *srv)
-{
-	hmap_init(&srv->rooms);
-	hmap_init(&srv->players);
-	hmap_init(&srv->players_by_id);
-	hmap_init(&srv->addrs);
-	uv_timer_init(srv->loop, &srv->lobby_timer);
-	srv->lobby_timer.data = srv;
-	return store_query(srv->store, "SELECT id, token_hash, name FROM players", NULL, load_cb, srv);
-}
-
-/* Closes every room (their handles close on the next loop turn). */
-void lobby_close_rooms(struct server *srv)
+void lobby_close(struct lobby *l)
 {
 	struct room *r;
 	size_t pos = 0;
 
-	uv_timer_stop(&srv->lobby_timer);
-	uv_close((uv_handle_t *)&srv->lobby_timer, NULL);
-	while ((r = hmap_next(&srv->rooms, &pos)))
-		room_destroy(r); /* frees once its timer handle has closed */
+	l->host.stopping = true;
+	uv_timer_stop(&l->timer);
+	uv_close((uv_handle_t *)&l->timer, NULL);
+	while ((r = hmap_next(&l->rooms, &pos)))
+		room_remove(l, r); /* hmap_del only tombstones: the iteration stays valid */
 }
 
-/* Frees players and maps; only once the loop has stopped and every session is gone. */
-void lobby_finish(struct server *srv)
+void lobby_finish(struct lobby *l)
 {
 	struct player *p;
-	void *a;
 	size_t pos = 0;
 
-	while ((p = hmap_next(&srv->players_by_id, &pos))) {
+	while ((p = hmap_next(&l->players_by_id, &pos))) {
 		free(p->rooms);
 		free(p);
 	}
-	pos = 0;
-	while ((a = hmap_next(&srv->addrs, &pos)))
-		free(a);
-	json_decref(srv->lobby_cache);
-	srv->lobby_cache = NULL;
-	hmap_finish(&srv->rooms);
-	hmap_finish(&srv->players);
-	hmap_finish(&srv->players_by_id);
-	hmap_finish(&srv->addrs);
+	json_decref(l->cache);
+	l->cache = NULL;
+	hmap_finish(&l->rooms);
+	hmap_finish(&l->players);
+	hmap_finish(&l->players_by_id);
 }
 
 static void token_hash(const char *token, char out[65])
@@ -90,81 +101,82 @@ static void token_hash(const char *token, char out[65])
 	wire_hex_encode(h, sizeof(h), out);
 }
 
-/* The player holding `token`, or NULL. */
-struct player *lobby_player_by_token(struct server *srv, const char *token)
+struct player *lobby_player_by_token(struct lobby *l, const char *token)
 {
 	char hash[65];
 
 	token_hash(token, hash);
-	return hmap_get(&srv->players, hash);
+	return hmap_get(&l->players, hash);
 }
 
-/*
- * Resumes the player whose token this is, or creates one (unknown or absent
- * token). Writes the player's token into token_out. NULL on failure.
- */
-struct player *lobby_player_hello(struct server *srv, const char *token, const char *name,
+struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name,
 				  char *token_out, size_t token_out_size)
 {
 	uint8_t raw[24];
 	char hash[65], id[16];
-	struct player *p = NULL;
+	struct player *p = token ? lobby_player_by_token(l, token) : NULL;
 
-	if (token) {
-		token_hash(token, hash);
-		p = hmap_get(&srv->players, hash);
-	}
 	if (p) {
 		snprintf(token_out, token_out_size, "%s", token);
 		if (strcmp(p->name, name)) {
 			snprintf(p->name, sizeof(p->name), "%s", name);
-			store_player_save(srv->store, p->id, p->token_hash, p->name);
+			store_player_save(l->store, p->id, p->token_hash, p->name);
 		}
 		return p;
 	}
-	if (util_random(raw, sizeof(raw)) || util_random_id("p", 12, id) || token_out_size < 49)
+	if (token_out_size < 49 || util_random(raw, sizeof(raw)) || util_random_id("p", 12, id))
 		return NULL;
 	wire_hex_encode(raw, sizeof(raw), token_out);
 	token_hash(token_out, hash);
-	p = player_add(srv, id, hash, name);
+	p = player_add(l, id, hash, name);
 	if (!p)
 		return NULL;
-	srv->metrics.players_created++;
-	store_player_save(srv->store, p->id, p->token_hash, p->name);
+	l->metrics->players_created++;
+	store_player_save(l->store, p->id, p->token_hash, p->name);
 	return p;
 }
 
-void lobby_player_add_room(struct player *p, struct room *r)
+int lobby_room_create(struct lobby *l, const struct player *creator, const struct rules_game *g,
+		      const struct wire_game *codec, const struct wire_room_options *ropt,
+		      const struct rules_options *gopt, struct room **out)
 {
-	int i;
+	char id[WIRE_ROOM_ID_MAX + 1];
+	struct room *r;
+	int err;
 
-	for (i = 0; i < p->nrooms; i++)
-		if (p->rooms[i] == r)
-			return;
-	if (p->nrooms == p->caprooms) {
-		int cap = p->caprooms ? p->caprooms * 2 : 4;
-		struct room **rooms = realloc(p->rooms, (size_t)cap * sizeof(*rooms));
-
-		if (!rooms)
-			return;
-		p->rooms = rooms;
-		p->caprooms = cap;
+	do {
+		err = util_random_id("", 10, id);
+	} while (!err && hmap_get(&l->rooms, id));
+	if (err)
+		return err;
+	err = room_new(&l->host, id, creator->id, g, codec, ropt, gopt, &r);
+	if (err)
+		return err;
+	if (hmap_put(&l->rooms, r->id, r)) {
+		room_destroy(r); /* drops the journal it just wrote */
+		return -ENOMEM;
 	}
-	p->rooms[p->nrooms++] = r;
+	lobby_changed(l);
+	*out = r;
+	return 0;
 }
 
-void lobby_player_del_room(struct player *p, struct room *r)
+struct room *lobby_room_find(struct lobby *l, const char *id)
 {
-	int i;
-
-	for (i = 0; i < p->nrooms; i++)
-		if (p->rooms[i] == r) {
-			p->rooms[i] = p->rooms[--p->nrooms];
-			return;
-		}
+	return hmap_get(&l->rooms, id);
 }
 
-static json_t *rooms_build(struct server *srv);
+void lobby_housekeep(struct lobby *l, int64_t now)
+{
+	struct room *r;
+	size_t pos = 0;
+
+	while ((r = hmap_next(&l->rooms, &pos)))
+		if (room_expired(r, now))
+			room_remove(l, r);
+}
+
+/* --- the room list --------------------------------------------------------- */
 
 static int cmp_newest(const void *a, const void *b)
 {
@@ -173,145 +185,93 @@ static int cmp_newest(const void *a, const void *b)
 	return ra->created_at < rb->created_at ? 1 : ra->created_at > rb->created_at ? -1 : strcmp(ra->id, rb->id);
 }
 
-/*
- * Every live room's summary, newest first: a new reference to a cached array
- * that callers must not modify. Rebuilt at most once per lobby change, so a
- * client asking for `rooms` often costs a reference, not O(rooms).
- */
-json_t *lobby_rooms_json(struct server *srv)
+static json_t *rooms_build(struct lobby *l)
 {
-	if (!srv->lobby_cache)
-		srv->lobby_cache = rooms_build(srv);
-	return srv->lobby_cache ? json_incref(srv->lobby_cache) : json_array();
-}
-
-static json_t *rooms_build(struct server *srv)
-{
-	struct room **list = malloc((srv->rooms.len + 1) * sizeof(*list));
+	struct room **list = malloc((l->rooms.len + 1) * sizeof(*list));
 	json_t *arr = json_array();
 	struct room *r;
 	size_t pos = 0, n = 0, i;
 
 	if (!list || !arr) {
 		free(list);
-		return arr;
+		json_decref(arr);
+		return NULL;
 	}
-	while ((r = hmap_next(&srv->rooms, &pos)))
-		if (!r->dead)
-			list[n++] = r;
+	while ((r = hmap_next(&l->rooms, &pos)))
+		list[n++] = r;
 	qsort(list, n, sizeof(*list), cmp_newest);
 	for (i = 0; i < n; i++)
-		json_array_append_new(arr, room_summary(list[i]));
+		if (json_array_append_new(arr, room_summary(list[i]))) {
+			json_decref(arr);
+			arr = NULL;
+			break;
+		}
 	free(list);
 	return arr;
 }
 
-void lobby_subscribe(struct server *srv, struct session *s)
+json_t *lobby_rooms_json(struct lobby *l)
+{
+	if (!l->cache)
+		l->cache = rooms_build(l);
+	return l->cache ? json_incref(l->cache) : json_array();
+}
+
+void lobby_subscribe(struct lobby *l, struct session *s)
 {
 	if (s->lobby_sub)
 		return;
 	s->lobby_sub = true;
 	s->lobby_prev = NULL;
-	s->lobby_next = srv->lobby_subs;
-	if (srv->lobby_subs)
-		srv->lobby_subs->lobby_prev = s;
-	srv->lobby_subs = s;
+	s->lobby_next = l->subs;
+	if (l->subs)
+		l->subs->lobby_prev = s;
+	l->subs = s;
 }
 
-void lobby_unsubscribe(struct server *srv, struct session *s)
+void lobby_unsubscribe(struct lobby *l, struct session *s)
 {
 	if (!s->lobby_sub)
 		return;
 	if (s->lobby_prev)
 		s->lobby_prev->lobby_next = s->lobby_next;
 	else
-		srv->lobby_subs = s->lobby_next;
+		l->subs = s->lobby_next;
 	if (s->lobby_next)
 		s->lobby_next->lobby_prev = s->lobby_prev;
 	s->lobby_sub = false;
 }
 
-static void lobby_push_cb(uv_timer_t *t)
+static void push_cb(uv_timer_t *t)
 {
-	struct server *srv = t->data;
+	struct lobby *l = t->data;
 	struct session *s, *next;
 	json_t *j;
 	struct buf *b;
 
-	srv->lobby_dirty = false;
-	srv->lobby_pushed_ms = util_now_ms();
-	if (!srv->lobby_subs)
+	l->dirty = false;
+	l->pushed_ms = util_now_ms();
+	if (!l->subs)
 		return;
-	j = wire_rooms_new(lobby_rooms_json(srv), NULL);
+	j = wire_rooms_new(lobby_rooms_json(l), NULL);
 	b = j ? buf_from_json(j) : NULL;
 	json_decref(j);
-	for (s = srv->lobby_subs; b && s; s = next) {
+	for (s = l->subs; b && s; s = next) {
 		next = s->lobby_next;
 		session_send(s, b);
 	}
 	buf_unref(b);
 }
 
-/* The lobby changed: push it within a second (throttled). */
-void lobby_changed(struct server *srv)
+void lobby_changed(struct lobby *l)
 {
 	int64_t wait;
 
-	json_decref(srv->lobby_cache); /* stale now */
-	srv->lobby_cache = NULL;
-	if (srv->lobby_dirty || srv->stopping)
+	json_decref(l->cache); /* stale now */
+	l->cache = NULL;
+	if (l->dirty || l->host.stopping)
 		return;
-	srv->lobby_dirty = true;
-	wait = 1000 - (util_now_ms() - srv->lobby_pushed_ms);
-	uv_timer_start(&srv->lobby_timer, lobby_push_cb, wait > 0 ? (uint64_t)wait : 0, 0);
-}
-
-/* --- restart: the live journal -------------------------------------------- */
-
-static int seat_row(void *ctx, int n, const char *const *c)
-{
-	return room_restore_seat(ctx, atoi(c[0]), c[1], c[2]);
-}
-
-static int action_row(void *ctx, int n, const char *const *c)
-{
-	return room_restore_action(ctx, atoi(c[0]), atoi(c[1]), c[2], c[3], strtoll(c[4], NULL, 10));
-}
-
-static int room_row(void *ctx, int n, const char *const *c)
-{
-	struct server *srv = ctx;
-	struct room *r;
-
-	if (!c[0] || !c[1] || !c[2] || !c[3] || !c[4] ||
-	    room_restore(srv, c[0], c[1], c[2], c[3], strtoll(c[4], NULL, 10), &r)) {
-		util_log(LOG_ERROR, "restore: room %s: unusable journal record, kept for inspection",
-			 c[0] ? c[0] : "?");
-		return 0;
-	}
-	r->restoring = true; /* no journal writes, no archive, until room_restore_finish() */
-	if (store_query(srv->store, "SELECT seat, player_id, client_seed FROM live_seats WHERE room_id = ?1 "
-				    "ORDER BY seat", r->id, seat_row, r) ||
-	    store_query(srv->store, "SELECT ply, seat, action, outcome, at FROM live_actions "
-				    "WHERE room_id = ?1 ORDER BY ply", r->id, action_row, r)) {
-		util_log(LOG_ERROR, "restore: room %s does not replay; its journal is kept for inspection",
-			 r->id);
-		room_destroy(r); /* still restoring: the journal is kept */
-		return 0;
-	}
-	room_restore_finish(r, c[5] ? strtoll(c[5], NULL, 10) : 0, c[6] ? atoi(c[6]) : -1,
-			    c[7] ? atoi(c[7]) : RULES_REASON_RESIGN, c[8] ? strtoll(c[8], NULL, 10) : 0);
-	return 0;
-}
-
-/* Rebuilds every journalled room (start-up, before store_start()). 0 or -EIO. */
-int lobby_restore(struct server *srv)
-{
-	int r = store_query(srv->store, "SELECT id, game, options, server_seed, created_at, started_at, resigned_seat, "
-					"resign_reason, ended_at FROM live_rooms "
-					"ORDER BY created_at", NULL, room_row, srv);
-
-	if (!r && srv->rooms.len)
-		util_log(LOG_INFO, "restore: %zu room(s) resumed from the journal", srv->rooms.len);
-	return r;
+	l->dirty = true;
+	wait = 1000 - (util_now_ms() - l->pushed_ms);
+	uv_timer_start(&l->timer, push_cb, wait > 0 ? (uint64_t)wait : 0, 0);
 }

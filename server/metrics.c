@@ -9,23 +9,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "server.h"
-#include "store.h"
+#include "wire.h"
 
 static const double bucket_s[METRICS_BUCKETS] = {
-	0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25,
+	0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25, 1, 5,
 };
 
-void metrics_observe_broadcast(struct metrics *m, uint64_t ns)
+void metrics_observe(struct metrics_hist *h, uint64_t ns)
 {
 	double s = (double)ns / 1e9;
 	int i;
 
 	for (i = 0; i < METRICS_BUCKETS; i++)
 		if (s <= bucket_s[i])
-			m->broadcast_le[i]++;
-	m->broadcast_count++;
-	m->broadcast_sum_s += s;
+			h->le[i]++;
+	h->count++;
+	h->sum_s += s;
 }
 
 struct out {
@@ -88,34 +87,36 @@ static void render_errors(struct out *o, const struct metrics *m)
 		     (unsigned long long)m->errors[i]);
 }
 
-static void render_histogram(struct out *o, const struct metrics *m)
+static void render_histogram(struct out *o, const char *name, const char *help, const struct metrics_hist *h)
 {
 	int i;
 
-	emit(o, "# HELP quinteto_move_broadcast_seconds From an act's arrival to its state queued for every member.\n"
-		"# TYPE quinteto_move_broadcast_seconds histogram\n");
+	emit(o, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
 	for (i = 0; i < METRICS_BUCKETS; i++)
-		emit(o, "quinteto_move_broadcast_seconds_bucket{le=\"%g\"} %llu\n", bucket_s[i],
-		     (unsigned long long)m->broadcast_le[i]);
-	emit(o, "quinteto_move_broadcast_seconds_bucket{le=\"+Inf\"} %llu\n",
-	     (unsigned long long)m->broadcast_count);
-	emit(o, "quinteto_move_broadcast_seconds_sum %.9f\nquinteto_move_broadcast_seconds_count %llu\n",
-	     m->broadcast_sum_s, (unsigned long long)m->broadcast_count);
+		emit(o, "%s_bucket{le=\"%g\"} %llu\n", name, bucket_s[i], (unsigned long long)h->le[i]);
+	emit(o, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %.9f\n%s_count %llu\n", name,
+	     (unsigned long long)h->count, name, h->sum_s, name, (unsigned long long)h->count);
 }
 
-char *metrics_render(struct server *srv, size_t *len)
+static void render_gauges(struct out *o, const struct metrics_gauges *g)
 {
-	const struct metrics *m = &srv->metrics;
+	gauge(o, "quinteto_connections", "Open WebSocket connections.", (double)g->connections);
+	gauge(o, "quinteto_rooms", "Live rooms.", (double)g->rooms);
+	gauge(o, "quinteto_players_known", "Player identities known.", (double)g->players);
+	gauge(o, "quinteto_frames_alive", "Outbound frames referenced by write queues.", (double)g->frames_alive);
+	gauge(o, "quinteto_frames_held", "Frames held until the journal commits.", (double)g->frames_held);
+	gauge(o, "quinteto_store_queue", "Jobs waiting for the database thread.", (double)g->store_queue);
+	gauge(o, "quinteto_journal_failing", "1 while journal writes fail (and are retried).", (double)g->journal_failing);
+	gauge(o, "quinteto_uptime_seconds", "Seconds since start.", g->uptime_s);
+}
+
+char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, size_t *len)
+{
 	struct out o = {malloc(4096), 0, 4096, 0};
 
 	if (!o.p)
 		return NULL;
-	gauge(&o, "quinteto_connections", "Open WebSocket connections.", (double)srv->nsessions);
-	gauge(&o, "quinteto_rooms", "Live rooms.", (double)srv->rooms.len);
-	gauge(&o, "quinteto_players_known", "Player identities known.", (double)srv->players.len);
-	gauge(&o, "quinteto_frames_alive", "Outbound frames referenced by write queues.", (double)buf_live);
-	gauge(&o, "quinteto_store_queue", "Jobs waiting for the database thread.", (double)store_queue_depth(srv->store));
-	gauge(&o, "quinteto_uptime_seconds", "Seconds since start.", (double)(util_now_ms() - srv->started_ms) / 1000.0);
+	render_gauges(&o, g);
 	counter(&o, "quinteto_ws_opened_total", "WebSocket connections accepted.", m->ws_opened);
 	counter(&o, "quinteto_ws_closed_total", "WebSocket connections closed.", m->ws_closed);
 	counter(&o, "quinteto_http_requests_total", "HTTP API requests.", m->http_requests);
@@ -134,7 +135,11 @@ char *metrics_render(struct server *srv, size_t *len)
 	counter(&o, "quinteto_closed_too_large_total", "Connections closed 1009.", m->closed_too_large);
 	counter(&o, "quinteto_closed_binary_total", "Connections closed 1003.", m->closed_binary);
 	render_errors(&o, m);
-	render_histogram(&o, m);
+	counter(&o, "quinteto_journal_refused_total", "Requests refused while the journal was failing.", m->journal_refused);
+	render_histogram(&o, "quinteto_move_broadcast_seconds",
+			 "From an act's arrival to its state queued for every member.", &m->broadcast);
+	render_histogram(&o, "quinteto_journal_commit_seconds",
+			 "From a journal batch flushed to committed: what frames held for it wait.", &m->commit);
 	if (o.failed) {
 		free(o.p);
 		return NULL;

@@ -1,6 +1,8 @@
 /*
- * metrics.h: counters and one latency histogram, rendered as Prometheus text
+ * metrics.h: counters and latency histograms, rendered as Prometheus text
  * for GET /metrics. Plain integers updated on the loop thread; no locking.
+ * Gauges belong to the modules that own what they count: the caller passes
+ * them in at render time, so this module depends on none of them.
  */
 #ifndef QUINTETO_METRICS_H
 #define QUINTETO_METRICS_H
@@ -8,7 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define METRICS_BUCKETS 10
+#define METRICS_BUCKETS 12
+
+struct metrics_hist {
+	uint64_t le[METRICS_BUCKETS]; /* observations at or under each bound */
+	uint64_t count;
+	double sum_s;
+};
 
 struct metrics {
 	uint64_t ws_opened, ws_closed, http_requests;
@@ -17,17 +25,23 @@ struct metrics {
 	uint64_t actions, bot_actions, matches_started, matches_finished;
 	uint64_t archive_ok, archive_failed, players_created;
 	uint64_t slow_dropped, rate_limited, closed_too_large, closed_binary;
-	uint64_t broadcast_le[METRICS_BUCKETS]; /* act received -> state queued, by bucket */
-	uint64_t broadcast_count;
-	double broadcast_sum_s;
+	uint64_t journal_refused;  /* requests refused while the journal was failing */
+	struct metrics_hist broadcast; /* act received -> state queued for every member */
+	struct metrics_hist commit;    /* journal batch flushed -> committed (what held frames wait) */
 };
 
-struct server;
+/* What the owners of the counted things report at render time. */
+struct metrics_gauges {
+	long connections, frames_alive, frames_held;
+	size_t rooms, players, store_queue;
+	double uptime_s;
+	int journal_failing;
+};
 
-/* Records one move-to-broadcast latency. */
-void metrics_observe_broadcast(struct metrics *m, uint64_t ns);
+/* Records one latency of `ns` nanoseconds. */
+void metrics_observe(struct metrics_hist *h, uint64_t ns);
 
 /* Renders every metric as Prometheus text; malloc'd, caller frees. NULL on ENOMEM. */
-char *metrics_render(struct server *srv, size_t *len);
+char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, size_t *len);
 
 #endif

@@ -1,61 +1,70 @@
 /*
- * net.c: libwebsockets on our uv loop. One vhost, one port: static files of
- * the web client under "/", the JSON API, /healthz and /metrics through a
- * callback mount, and the protocol's WebSocket at /ws (subprotocol
- * "quinteto.v1", or none). This file only moves bytes and maps lws events to
- * sessions; it knows nothing of rooms. Close codes: 1009 past the frame
- * limit, 1003 for binary frames, 1007 (lws' UTF-8 validation) for bad text.
+ * net.c: libwebsockets on our uv loop (see net.h). Close codes: 1009 past
+ * the frame limit, 1003 for binary frames, 1007 (lws' UTF-8 validation) for
+ * bad text. The vhost is created explicitly so that a port already taken, or
+ * an address that is not ours, fails the start instead of leaving a context
+ * that listens nowhere.
  */
 #include "net.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <libwebsockets.h>
+#include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #define RX_CHUNK 2048 /* lws receive buffer per connection; bigger messages arrive in pieces */
+
+/* What lws keeps per connection: one pointer each way (style.md). */
+struct pss {
+	struct session *s;        /* WebSocket connections */
+	struct http_req *h;       /* HTTP API requests */
+};
 
 struct addr_count {
 	char addr[64];
 	int n;
 };
 
-static int addr_get(struct server *srv, const char *addr)
+static int addr_get(struct net *n, const char *addr)
 {
-	struct addr_count *a = hmap_get(&srv->addrs, addr);
+	struct addr_count *a = hmap_get(&n->addrs, addr);
 
 	return a ? a->n : 0;
 }
 
-static void addr_adjust(struct server *srv, const char *addr, int delta)
+static void addr_adjust(struct net *n, const char *addr, int delta)
 {
-	struct addr_count *a = hmap_get(&srv->addrs, addr);
+	struct addr_count *a = hmap_get(&n->addrs, addr);
 
 	if (!a) {
 		if (delta < 0 || !(a = calloc(1, sizeof(*a))))
 			return;
 		snprintf(a->addr, sizeof(a->addr), "%s", addr);
-		if (hmap_put(&srv->addrs, a->addr, a)) {
+		if (hmap_put(&n->addrs, a->addr, a)) {
 			free(a);
 			return;
 		}
 	}
 	a->n += delta;
 	if (a->n <= 0) {
-		hmap_del(&srv->addrs, a->addr);
+		hmap_del(&n->addrs, a->addr);
 		free(a);
 	}
 }
 
-static int filter_connection(struct server *srv, struct lws *wsi)
+static int filter_connection(struct net *n, struct lws *wsi)
 {
 	char uri[64], addr[64];
 
 	if (lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_GET_URI) < 0 || strcmp(uri, "/ws"))
 		return 1; /* WebSockets only at /ws */
 	lws_get_peer_simple(wsi, addr, sizeof(addr));
-	if (addr_get(srv, addr) >= srv->cfg.max_conns_per_addr) {
+	if (addr_get(n, addr) >= n->cfg->max_conns_per_addr) {
 		util_log(LOG_WARN, "net: refusing %s: %d connections already", addr,
-			 srv->cfg.max_conns_per_addr);
+			 n->cfg->max_conns_per_addr);
 		return 1;
 	}
 	return 0;
@@ -86,25 +95,25 @@ static int append_rx(struct session *s, const void *in, size_t len)
 	return 0;
 }
 
-static int on_receive(struct server *srv, struct lws *wsi, struct session *s, void *in, size_t len)
+static int on_receive(struct net *n, struct lws *wsi, struct session *s, void *in, size_t len)
 {
 	bool final = lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi);
 
 	if (lws_frame_is_binary(wsi)) {
-		srv->metrics.closed_binary++;
+		n->metrics->closed_binary++;
 		return close_with(wsi, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, "binary frames are not accepted");
 	}
-	if (s->rxlen + len + lws_remaining_packet_payload(wsi) > srv->cfg.max_frame) {
-		srv->metrics.closed_too_large++;
+	if (s->rxlen + len + lws_remaining_packet_payload(wsi) > n->cfg->max_frame) {
+		n->metrics->closed_too_large++;
 		return close_with(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "message too large");
 	}
 	if (final && !s->rxlen) {
-		session_receive(s, in, len);
+		handlers_receive(n->handlers, s, in, len);
 	} else {
 		if (append_rx(s, in, len))
 			return close_with(wsi, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "out of memory");
 		if (final) {
-			session_receive(s, s->rx, s->rxlen);
+			handlers_receive(n->handlers, s, s->rx, s->rxlen);
 			s->rxlen = 0;
 			if (s->rxcap > 4096) { /* keep idle connections small */
 				free(s->rx);
@@ -116,24 +125,24 @@ static int on_receive(struct server *srv, struct lws *wsi, struct session *s, vo
 	return s->close_state ? (lws_callback_on_writable(wsi), 0) : 0;
 }
 
-static int on_ws(struct server *srv, struct lws *wsi, enum lws_callback_reasons reason,
+static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reason,
 		 struct pss *pss, void *in, size_t len)
 {
 	switch (reason) {
 	case LWS_CALLBACK_ESTABLISHED:
-		pss->s = session_new(srv, wsi);
+		pss->s = session_new(n->sessions, wsi);
 		if (!pss->s)
 			return -1;
-		addr_adjust(srv, pss->s->addr, +1);
+		addr_adjust(n, pss->s->addr, +1);
 		return 0;
 	case LWS_CALLBACK_RECEIVE:
-		return pss->s ? on_receive(srv, wsi, pss->s, in, len) : -1;
+		return pss->s ? on_receive(n, wsi, pss->s, in, len) : -1;
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 		return pss->s ? session_writeable(pss->s) : -1;
 	case LWS_CALLBACK_CLOSED:
 		if (pss->s) {
-			addr_adjust(srv, pss->s->addr, -1);
-			session_closed(pss->s);
+			addr_adjust(n, pss->s->addr, -1);
+			handlers_closed(n->handlers, pss->s);
 			pss->s = NULL;
 		}
 		return 0;
@@ -144,7 +153,7 @@ static int on_ws(struct server *srv, struct lws *wsi, enum lws_callback_reasons 
 
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
-	struct server *srv = lws_context_user(lws_get_context(wsi));
+	struct net *n = lws_context_user(lws_get_context(wsi));
 	struct pss *pss = user;
 
 	/* lws calls some reasons (a keep-alive connection timing out: CLOSED_HTTP) on
@@ -153,14 +162,14 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		return lws_callback_http_dummy(wsi, reason, user, in, len);
 	switch (reason) {
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-		return filter_connection(srv, wsi);
+		return filter_connection(n, wsi);
 	case LWS_CALLBACK_ESTABLISHED:
 	case LWS_CALLBACK_RECEIVE:
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 	case LWS_CALLBACK_CLOSED:
-		return on_ws(srv, wsi, reason, pss, in, len);
+		return on_ws(n, wsi, reason, pss, in, len);
 	case LWS_CALLBACK_HTTP:
-		return http_request(srv, wsi, pss, in);
+		return http_request(n->http, wsi, &pss->h, in);
 	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
 		/* the peer answers our close frame: close now instead of echoing a second one */
 		return pss->s && pss->s->close_state == SESSION_CLOSE_SENT ? -1 : 0;
@@ -170,9 +179,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		lws_callback_on_writable(wsi); /* now the 405 can go out */
 		return 0;
 	case LWS_CALLBACK_HTTP_WRITEABLE:
-		return http_writeable(srv, wsi, pss);
+		return http_writeable(n->http, wsi, &pss->h);
 	case LWS_CALLBACK_CLOSED_HTTP:
-		http_closed(srv, pss);
+		http_closed(&pss->h);
 		break;
 	default:
 		break;
@@ -218,44 +227,99 @@ static void lws_log_cb(int level, const char *line)
 	util_log(level == LLL_ERR ? LOG_ERROR : LOG_WARN, "lws: %.*s", (int)n, line);
 }
 
-int net_start(struct server *srv)
+/*
+ * The address to bind, as lws wants it: a numeric IPv4 or IPv6 address.
+ * A literal is kept as given; a host name (localhost) is resolved to its
+ * first address. *v4 tells whether IPv6 must be switched off, without which
+ * lws listens on the IPv6 wildcard whatever iface says.
+ */
+static int bind_address(const char *host, char *out, size_t outlen, bool *v4)
+{
+	struct addrinfo hints, *res = NULL;
+	const void *addr;
+	int err;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE;
+	err = getaddrinfo(host, NULL, &hints, &res);
+	if (err || !res) {
+		util_log(LOG_ERROR, "net: cannot resolve %s: %s", host, gai_strerror(err));
+		return -EADDRNOTAVAIL;
+	}
+	*v4 = res->ai_family == AF_INET;
+	addr = *v4 ? (const void *)&((struct sockaddr_in *)res->ai_addr)->sin_addr
+		   : (const void *)&((struct sockaddr_in6 *)res->ai_addr)->sin6_addr;
+	err = inet_ntop(res->ai_family, addr, out, (socklen_t)outlen) ? 0 : -errno;
+	freeaddrinfo(res);
+	return err;
+}
+
+static void info_fill(struct net *n, struct lws_context_creation_info *info, void **loops,
+		      const char *iface, bool v4)
+{
+	memset(info, 0, sizeof(*info));
+	info->port = n->cfg->port;
+	info->iface = iface;
+	info->protocols = protocols;
+	mount_web.origin = n->cfg->web_dir;
+	info->mounts = &mount_web;
+	info->options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 |
+			LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
+			LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE; /* CSP, nosniff... */
+	if (v4)
+		info->options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+	info->foreign_loops = loops;
+	info->user = n;
+	info->timeout_secs = 30;
+	info->ka_time = 60;
+	info->ka_probes = 3;
+	info->ka_interval = 10;
+}
+
+int net_start(struct net *n, void *loop, const struct config *cfg, struct sessions *ss,
+	      struct handlers *h, struct http *http, struct metrics *metrics)
 {
 	struct lws_context_creation_info info;
-	void *foreign_loops[1] = {srv->loop};
+	void *foreign_loops[1] = {loop};
+	struct lws_vhost *vh;
+	char iface[INET6_ADDRSTRLEN];
+	bool v4 = false;
+	int err;
 
-	lws_set_log_level(LLL_ERR | (srv->cfg.log_level >= LOG_DEBUG ? LLL_WARN : 0), lws_log_cb);
-	memset(&info, 0, sizeof(info));
-	info.port = srv->cfg.port;
-	info.iface = srv->cfg.host;
-	info.protocols = protocols;
-	mount_web.origin = srv->cfg.web_dir;
-	info.mounts = &mount_web;
-	info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 |
-		       LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE; /* CSP, nosniff... */
-	info.foreign_loops = foreign_loops;
-	info.user = srv;
-	info.timeout_secs = 30;
-	info.ka_time = 60;
-	info.ka_probes = 3;
-	info.ka_interval = 10;
-	srv->lws = lws_create_context(&info);
-	if (!srv->lws) {
-		util_log(LOG_ERROR, "net: cannot listen on %s:%d", srv->cfg.host, srv->cfg.port);
+	memset(n, 0, sizeof(*n));
+	*n = (struct net){.cfg = cfg, .sessions = ss, .handlers = h, .http = http, .metrics = metrics};
+	hmap_init(&n->addrs);
+	err = bind_address(cfg->host, iface, sizeof(iface), &v4);
+	if (err)
+		return err;
+	lws_set_log_level(LLL_ERR | (cfg->log_level >= LOG_DEBUG ? LLL_WARN : 0), lws_log_cb);
+	info_fill(n, &info, foreign_loops, iface, v4);
+	n->lws = lws_create_context(&info);
+	if (!n->lws) {
+		util_log(LOG_ERROR, "net: cannot start libwebsockets");
+		return -ENOMEM;
+	}
+	vh = lws_create_vhost(n->lws, &info);
+	n->port = vh ? lws_get_vhost_listen_port(vh) : -1;
+	if (n->port <= 0) {
+		util_log(LOG_ERROR, "net: cannot listen on %s port %d (taken, or not an address of this machine)",
+			 iface, cfg->port);
 		return -EADDRINUSE;
 	}
 	return 0;
 }
 
-void net_stop(struct server *srv)
+void net_stop(struct net *n)
 {
-	if (srv->lws) {
-		lws_context_destroy(srv->lws);
-		srv->lws = NULL;
-	}
-}
+	struct addr_count *a;
+	size_t pos = 0;
 
-void net_want_write(struct session *s)
-{
-	if (s->wsi)
-		lws_callback_on_writable(s->wsi);
+	if (n->lws) {
+		lws_context_destroy(n->lws);
+		n->lws = NULL;
+	}
+	while ((a = hmap_next(&n->addrs, &pos)))
+		free(a);
+	hmap_finish(&n->addrs);
 }

@@ -1,20 +1,42 @@
-/* net.h: see server.h (net_*) and http.c (http_*). */
+/*
+ * net.h: libwebsockets on our uv loop. One vhost bound to exactly the
+ * configured address: the web client's static files under "/", the JSON API,
+ * /healthz and /metrics through a callback mount (http.h), and the
+ * protocol's WebSocket at /ws. This layer only moves bytes: it maps lws
+ * events to sessions and hands complete messages to the handlers.
+ */
 #ifndef QUINTETO_NET_H
 #define QUINTETO_NET_H
 
-#include <libwebsockets.h>
+#include "conf.h"
+#include "handlers.h"
+#include "http.h"
+#include "session.h"
+#include "util.h"
 
-#include "server.h"
+struct lws_context;
 
-/* What lws keeps per connection: one pointer each way (style.md). */
-struct pss {
-	struct session *s;        /* WebSocket connections */
-	struct http_req *h;       /* HTTP API requests */
+struct net {
+	struct lws_context *lws;
+	const struct config *cfg;
+	struct sessions *sessions;
+	struct handlers *handlers;
+	struct http *http;
+	struct metrics *metrics;
+	struct hmap addrs;         /* peer address -> open WebSocket count */
+	int port;                  /* the port bound (cfg->port, or the one the OS chose for 0) */
 };
 
-/* http.c: the JSON API, /healthz and /metrics. Return values are lws callback returns. */
-int http_request(struct server *srv, struct lws *wsi, struct pss *pss, const char *uri);
-int http_writeable(struct server *srv, struct lws *wsi, struct pss *pss);
-void http_closed(struct server *srv, struct pss *pss);
+/*
+ * Creates the lws context on `loop` and binds exactly cfg->host:cfg->port
+ * (an IPv4 or IPv6 literal as given, a host name resolved first). Nothing is
+ * accepted before the loop runs. 0, or a negative errno with the reason
+ * logged (-EADDRINUSE: the port is taken or the address is not ours).
+ */
+int net_start(struct net *n, void *loop, const struct config *cfg, struct sessions *ss,
+	      struct handlers *h, struct http *http, struct metrics *metrics);
+
+/* Closes every connection and the context (their callbacks run now). */
+void net_stop(struct net *n);
 
 #endif

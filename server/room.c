@@ -1,21 +1,23 @@
 /*
- * room.c: one room hosts one match. Seats fill while `waiting`; the match
- * starts by itself when every seat is taken, from the match seed of
- * protocol.md (server_seed committed at creation, client seeds added at the
- * start). Every change is serialised once: the spectators' frame and one
- * frame per seat to act (with its `legal`), shared by all the recipients'
- * write queues. Actions go through the rules core only. A finished match is
- * handed to the store (its own thread) whole.
+ * room.c: a room's life (creation, restore, destruction), its members and
+ * its frames. The server seed is drawn and committed at creation (protocol.md,
+ * Randomness). Every change is serialised once: the spectators' frame and
+ * one frame per seat to act (with its `legal`), shared by all the
+ * recipients' write queues through host->send. Nothing here calls the code
+ * that changes a match (room_play.c); that code calls this.
  *
- * Invariants: r->match.ply == r->nlog while playing or finished; the cached
- * frames are NULL or match the current state.
+ * Invariants: the cached frames are NULL or match the current state; a
+ * member is in both its room's list and its follower's list, or in neither.
  */
+#include "room.h"
+
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
 #include "store.h"
+#include "util.h"
 
 static struct rules_action legal_buf[RULES_MAX_LEGAL]; /* loop thread only */
 
@@ -43,85 +45,84 @@ static bool decode_roll(const struct wire_game *codec, struct rules_action *out)
 	return ok;
 }
 
-static struct room *room_alloc(struct server *srv, const struct rules_game *g,
-			       const struct wire_game *codec, const struct wire_room_options *ropt,
-			       const struct rules_options *gopt)
+/* A room in the waiting state with its preview match. 0, ROOM_E_BAD_OPTIONS, -EIO or -ENOMEM. */
+static int room_alloc(const struct room_host *host, const struct rules_game *g,
+		      const struct wire_game *codec, const struct wire_room_options *ropt,
+		      const struct rules_options *gopt, struct room **out)
 {
 	static const uint8_t zero_seed[RULES_SEED_SIZE];
 	struct room *r = calloc(1, sizeof(*r));
+	int err;
 
 	if (!r)
-		return NULL;
-	r->srv = srv;
+		return -ENOMEM;
+	r->host = host;
 	r->game = g;
 	r->codec = codec;
 	r->ropt = *ropt;
 	r->gopt = *gopt;
 	r->has_roll = decode_roll(codec, &r->roll);
-	if (rules_match_start(&r->match, g, zero_seed, gopt) || /* the preview */
-	    util_random(&r->bot_rng, sizeof(r->bot_rng))) {
+	if (rules_match_start(&r->match, g, zero_seed, gopt)) { /* the preview checks the options */
 		free(r);
-		return NULL;
+		return ROOM_E_BAD_OPTIONS;
+	}
+	err = util_random(&r->bot_rng, sizeof(r->bot_rng));
+	if (err) {
+		free(r);
+		return err;
 	}
 	r->bot_rng |= 1;
 	r->created_at = r->idle_since = util_now_ms();
-	return r;
+	*out = r;
+	return 0;
 }
 
-/* Publishes the room: commit, registry, timer. 0 or -ENOMEM (then r is freed). */
-static int room_register(struct room *r)
+/* The commit and the timer, once the seed is known. 0 or a libuv error (then r is freed). */
+static int room_arm(struct room *r)
 {
 	uint8_t commit[RULES_SHA256_SIZE];
+	int err;
 
-	if (hmap_put(&r->srv->rooms, r->id, r)) {
-		free(r);
-		return -ENOMEM;
-	}
 	rules_sha256(r->server_seed, sizeof(r->server_seed), commit);
 	wire_hex_encode(commit, sizeof(commit), r->commit);
 	wire_hex_encode(r->server_seed, sizeof(r->server_seed), r->server_seed_hex);
-	uv_timer_init(r->srv->loop, &r->bot_timer);
+	err = uv_timer_init(r->host->loop, &r->bot_timer);
+	if (err) {
+		free(r);
+		return err;
+	}
 	r->bot_timer.data = r;
 	return 0;
 }
 
-/* Compact JSON with sorted keys (journal and archive text); takes `j`. Never NULL but on ENOMEM. */
-char *room_json_text(json_t *j)
-{
-	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-
-	json_decref(j);
-	return s ? s : strdup("null");
-}
-
-int room_new(struct server *srv, const struct rules_game *g, const struct wire_game *codec,
+int room_new(const struct room_host *host, const char *id, const char *creator,
+	     const struct rules_game *g, const struct wire_game *codec,
 	     const struct wire_room_options *ropt, const struct rules_options *gopt, struct room **out)
 {
-	struct room *r = room_alloc(srv, g, codec, ropt, gopt);
+	struct room *r;
 	char *opts;
-	int err;
+	int err = room_alloc(host, g, codec, ropt, gopt, &r);
 
-	if (!r)
-		return WIRE_E_BAD_OPTIONS;
-	do {
-		err = util_random_id("", 10, r->id);
-	} while (!err && hmap_get(&srv->rooms, r->id));
-	if (err || util_random(r->server_seed, sizeof(r->server_seed))) {
-		free(r);
-		return -EIO;
-	}
-	err = room_register(r);
 	if (err)
 		return err;
-	opts = room_json_text(wire_options_encode(codec, ropt, gopt));
-	store_live_room(srv->store, r->id, g->id, opts ? opts : "{}", r->server_seed_hex, r->created_at);
+	snprintf(r->id, sizeof(r->id), "%s", id);
+	snprintf(r->creator, sizeof(r->creator), "%s", creator ? creator : "");
+	err = util_random(r->server_seed, sizeof(r->server_seed));
+	if (err) {
+		free(r);
+		return err;
+	}
+	err = room_arm(r);
+	if (err)
+		return err;
+	opts = util_json_text(wire_options_encode(codec, ropt, gopt, false));
+	store_live_room(host->store, r->id, g->id, opts ? opts : "{}", r->server_seed_hex, r->created_at);
 	free(opts);
 	*out = r;
 	return 0;
 }
 
-/* Re-creates a journalled room (start-up). 0, or -EINVAL for a record that makes no sense. */
-int room_restore(struct server *srv, const char *id, const char *game, const char *options,
+int room_restore(const struct room_host *host, const char *id, const char *game, const char *options,
 		 const char *seed_hex, int64_t created_at, struct room **out)
 {
 	const struct rules_game *g = rules_game_find(game);
@@ -134,34 +135,27 @@ int room_restore(struct server *srv, const char *id, const char *game, const cha
 
 	if (g && codec && opts && strlen(id) <= WIRE_ROOM_ID_MAX &&
 	    !wire_options_decode(codec, opts, &ropt, &gopt, why, sizeof(why)))
-		r = room_alloc(srv, g, codec, &ropt, &gopt);
+		room_alloc(host, g, codec, &ropt, &gopt, &r);
 	json_decref(opts);
 	if (!r)
 		return -EINVAL;
 	snprintf(r->id, sizeof(r->id), "%s", id);
 	r->created_at = created_at;
+	r->restoring = true; /* no journal writes, no archive, until room_restore_finish() */
 	if (!wire_hex_decode(seed_hex, r->server_seed, sizeof(r->server_seed))) {
 		free(r);
 		return -EINVAL;
 	}
-	if (room_register(r))
+	if (room_arm(r))
 		return -ENOMEM;
 	*out = r;
 	return 0;
 }
 
-static void room_closed_cb(uv_handle_t *h)
-{
-	room_free(h->data);
-}
-
-/* Frees what the room owns; called once its timer handle has closed. */
-void room_free(struct room *r)
+static void room_free(struct room *r)
 {
 	size_t i;
 
-	if (!r)
-		return;
 	cache_clear(r);
 	for (i = 0; i < r->nlog; i++) {
 		free(r->log[i].action);
@@ -171,7 +165,11 @@ void room_free(struct room *r)
 	free(r);
 }
 
-/* Removes the room from the server and frees it once its handle is closed. */
+static void room_closed_cb(uv_handle_t *h)
+{
+	room_free(h->data);
+}
+
 void room_destroy(struct room *r)
 {
 	int i;
@@ -180,55 +178,71 @@ void room_destroy(struct room *r)
 		return;
 	r->dead = true;
 	while (r->members)
-		room_member_del(r, r->members->s);
+		room_member_del(r, r->members->list);
 	for (i = 0; i < r->game->seats; i++)
 		if (r->seats[i].player)
-			lobby_player_del_room(r->seats[i].player, r);
-	if (r->status != ROOM_FINISHED && !r->srv->stopping && !r->restoring)
-		store_live_drop(r->srv->store, r->id); /* abandoned; a finished one is archived */
-	hmap_del(&r->srv->rooms, r->id);
+			player_del_room(r->seats[i].player, r);
+	if (r->status != ROOM_FINISHED && !r->host->stopping && !r->restoring)
+		store_live_drop(r->host->store, r->id); /* abandoned; a finished one is archived */
 	uv_close((uv_handle_t *)&r->bot_timer, room_closed_cb);
-	lobby_changed(r->srv);
+}
+
+bool room_expired(const struct room *r, int64_t now)
+{
+	const struct config *c = r->host->cfg;
+
+	if (r->status == ROOM_FINISHED)
+		return now - r->ended_at > (int64_t)c->finished_room_ttl_s * 1000;
+	return r->status == ROOM_WAITING && !r->nmembers &&
+	       now - r->idle_since > (int64_t)c->idle_room_ttl_s * 1000;
 }
 
 /* --- members ------------------------------------------------------------- */
 
-bool room_is_member(struct room *r, struct session *s)
+static struct member *member_find(const struct room *r, const struct member *list)
 {
-	struct member *m;
-
-	for (m = s->members; m; m = m->sess_next)
-		if (m->r == r)
-			return true;
-	return false;
+	for (; list; list = list->who_next)
+		if (list->r == r)
+			return (struct member *)list;
+	return NULL;
 }
 
-bool room_member_add(struct room *r, struct session *s)
+bool room_is_member(const struct room *r, const struct member *list)
+{
+	return member_find(r, list) != NULL;
+}
+
+int room_member_add(struct room *r, struct member **list, void *who, struct player *p)
 {
 	struct member *m;
 
-	if (room_is_member(r, s) || !(m = calloc(1, sizeof(*m))))
-		return false;
-	m->s = s;
+	if (member_find(r, *list))
+		return 0;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->who = who;
+	m->player = p;
 	m->r = r;
+	m->list = list;
 	m->room_next = r->members;
 	if (r->members)
 		r->members->room_prev = m;
 	r->members = m;
-	m->sess_next = s->members;
-	s->members = m;
+	m->who_next = *list;
+	*list = m;
 	r->nmembers++;
-	return true;
+	return 0;
 }
 
-void room_member_del(struct room *r, struct session *s)
+void room_member_del(struct room *r, struct member **list)
 {
 	struct member **pp, *m = NULL;
 
-	for (pp = &s->members; *pp; pp = &(*pp)->sess_next)
+	for (pp = list; *pp; pp = &(*pp)->who_next)
 		if ((*pp)->r == r) {
 			m = *pp;
-			*pp = m->sess_next;
+			*pp = m->who_next;
 			break;
 		}
 	if (!m)
@@ -240,13 +254,14 @@ void room_member_del(struct room *r, struct session *s)
 	if (m->room_next)
 		m->room_next->room_prev = m->room_prev;
 	r->nmembers--;
+	assert(r->nmembers >= 0);
 	if (!r->nmembers)
 		r->idle_since = util_now_ms();
 	free(m);
-	lobby_changed(r->srv); /* the summary's watchers */
+	r->host->changed(r->host->ctx); /* the summary's watchers */
 }
 
-int room_seat_of(struct room *r, struct player *p)
+int room_seat_of(const struct room *r, const struct player *p)
 {
 	int i;
 
@@ -258,14 +273,14 @@ int room_seat_of(struct room *r, struct player *p)
 	return -1;
 }
 
-/* --- state --------------------------------------------------------------- */
+/* --- frames -------------------------------------------------------------- */
 
 static const char *status_name(enum room_status s)
 {
 	return s == ROOM_WAITING ? "waiting" : s == ROOM_PLAYING ? "playing" : "finished";
 }
 
-static void wire_room_fill(struct room *r, struct wire_room *w)
+static void wire_room_fill(const struct room *r, struct wire_room *w)
 {
 	int i;
 
@@ -280,9 +295,10 @@ static void wire_room_fill(struct room *r, struct wire_room *w)
 
 		w->seats[i].name = st->player ? st->player->name : st->bot ? st->bot_name : NULL;
 		w->seats[i].bot = st->bot;
-		w->seats[i].connected = st->bot || (st->player && st->player->nsessions > 0);
+		w->seats[i].connected = st->bot || player_connected(st->player);
 	}
 	w->room_options = &r->ropt;
+	w->rules_options = &r->gopt;
 	w->has_last = r->has_last;
 	w->last_seat = r->last_seat;
 	w->last_action = r->last_action;
@@ -296,16 +312,39 @@ static void wire_room_fill(struct room *r, struct wire_room *w)
 	}
 }
 
-json_t *room_summary(struct room *r)
+json_t *room_summary(const struct room *r)
 {
 	struct wire_room w;
-	struct member *m;
+	const struct member *m;
 
 	wire_room_fill(r, &w);
 	for (m = r->members; m; m = m->room_next)
-		if (room_seat_of(r, m->s->player) < 0)
+		if (room_seat_of(r, m->player) < 0)
 			w.watchers++;
 	return wire_room_summary_new(&w);
+}
+
+bool room_autorolls(const struct room *r, const struct rules_action *legal, int n)
+{
+	return r->ropt.autoroll && r->has_roll && n == 1 && rules_action_equal(&legal[0], &r->roll);
+}
+
+/* The frame of a seat to act: the state plus its `legal`. NULL when it has nothing to choose. */
+static struct buf *seat_frame(struct room *r, json_t *st, int seat)
+{
+	json_t *legal;
+	struct buf *b;
+	int k = rules_legal_actions(&r->match, seat, legal_buf, RULES_MAX_LEGAL);
+
+	assert(k <= RULES_MAX_LEGAL);
+	if (room_autorolls(r, legal_buf, k))
+		return NULL; /* the server rolls for it at once: nothing to choose */
+	legal = wire_legal_new(r->codec, legal_buf, k);
+	if (!legal || json_object_set_new(st, "legal", legal))
+		return NULL;
+	b = buf_from_json(st);
+	json_object_del(st, "legal");
+	return b;
 }
 
 /* Builds the shared frames of the current state if they are not cached. */
@@ -325,33 +364,20 @@ static void cache_build(struct room *r)
 	r->cache_all = buf_from_json(st);
 	if (r->status == ROOM_PLAYING)
 		n = rules_to_act(&r->match, to_act);
-	for (i = 0; i < n; i++) {
-		int seat = to_act[i], k;
-
-		if (!r->seats[seat].player)
-			continue; /* bots read the rules core directly */
-		k = rules_legal_actions(&r->match, seat, legal_buf, RULES_MAX_LEGAL);
-		if (room_autorolls(r, legal_buf, k))
-			continue; /* the server rolls for it at once: nothing to choose */
-		json_object_set_new(st, "legal", wire_legal_new(r->codec, legal_buf, k));
-		r->cache_seat[seat] = buf_from_json(st);
-	}
+	for (i = 0; i < n; i++)
+		if (r->seats[to_act[i]].player) /* bots read the rules core directly */
+			r->cache_seat[to_act[i]] = seat_frame(r, st, to_act[i]);
 	json_decref(st);
 }
 
-static struct buf *frame_for(struct room *r, struct session *s)
+struct buf *room_state_for(struct room *r, const struct player *p)
 {
-	int seat = room_seat_of(r, s->player);
+	int seat = room_seat_of(r, p);
 
+	cache_build(r);
 	if (seat >= 0 && r->cache_seat[seat])
 		return r->cache_seat[seat];
 	return r->cache_all;
-}
-
-void room_send_state(struct room *r, struct session *s)
-{
-	cache_build(r);
-	session_send(s, frame_for(r, s));
 }
 
 void room_broadcast(struct room *r)
@@ -359,17 +385,17 @@ void room_broadcast(struct room *r)
 	struct member *m, *next;
 
 	cache_clear(r);
-	cache_build(r);
 	for (m = r->members; m; m = next) {
-		next = m->room_next; /* a send may drop a slow session, not its membership */
-		session_send(m->s, frame_for(r, m->s));
+		struct buf *b = room_state_for(r, m->player);
+
+		next = m->room_next; /* a send may drop a slow connection, not its membership */
+		if (b)
+			r->host->send(m->who, b);
 	}
 }
 
 void room_connected_changed(struct room *r)
 {
 	room_broadcast(r);
-	lobby_changed(r->srv);
+	r->host->changed(r->host->ctx);
 }
-
-

@@ -1,89 +1,198 @@
 /*
  * session.c: one WebSocket connection: its bounded write queue of shared
- * frames, the rate limit, and the dispatch of decoded client messages to
- * small handlers (a table by message type). A handler either replies
- * directly or leaves the reply to the room's broadcast. Client input never
- * aborts anything: every refusal is an `error` frame with the protocol's code
- * and leaves all state as it was.
+ * frames, the gate that holds them until the journal has what they show
+ * (see session.h), the rate limit and the close handshake.
+ *
+ * Invariants: qready <= qlen; the released frames are the oldest; a session
+ * is in ss->waiting when it holds frames (qready < qlen) past a turn's end,
+ * and in ss->turn when it was sent frames this turn; frames of one connection leave in the order they were queued.
  */
+#include "session.h"
+
+#include <assert.h>
 #include <errno.h>
 #include <libwebsockets.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
-#include "store.h"
+#include "util.h"
+#include "wire.h"
 
-struct session *session_new(struct server *srv, struct lws *wsi)
+void sessions_init(struct sessions *ss, const struct config *cfg, struct metrics *metrics)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->cfg = cfg;
+	ss->metrics = metrics;
+}
+
+static void want_write(struct session *s)
+{
+	if (s->wsi)
+		lws_callback_on_writable(s->wsi);
+}
+
+static void wait_link(struct session *s, bool on)
+{
+	struct sessions *ss = s->ss;
+
+	if (on == s->waiting)
+		return;
+	s->waiting = on;
+	if (on) {
+		s->wait_prev = NULL;
+		s->wait_next = ss->waiting;
+		if (ss->waiting)
+			ss->waiting->wait_prev = s;
+		ss->waiting = s;
+		return;
+	}
+	if (s->wait_prev)
+		s->wait_prev->wait_next = s->wait_next;
+	else
+		ss->waiting = s->wait_next;
+	if (s->wait_next)
+		s->wait_next->wait_prev = s->wait_prev;
+}
+
+static struct session_frame *frame_at(struct session *s, unsigned i)
+{
+	return &s->q[(s->qhead + i) % s->qcap];
+}
+
+/* Releases the held frames whose batch has committed; keeps the waiting list right. */
+static void release(struct session *s)
+{
+	unsigned before = s->qready;
+
+	while (s->qready < s->qlen && frame_at(s, s->qready)->batch <= s->ss->committed)
+		s->qready++;
+	wait_link(s, s->qready < s->qlen);
+	if (!before && s->qready)
+		want_write(s);
+}
+
+void sessions_turn_end(struct sessions *ss, uint64_t batch)
+{
+	uint64_t gate;
+	struct session *s, *next;
+	unsigned i;
+
+	if (batch) {
+		assert(batch > ss->flushed);
+		ss->flushed = batch;
+		ss->flush_ns[batch % SESSIONS_BATCH_RING] = util_mono_ns();
+	}
+	gate = ss->flushed; /* this turn's batch, or the last one before it */
+	for (s = ss->turn; s; s = next) {
+		next = s->turn_next;
+		s->in_turn = false;
+		s->turn_next = NULL;
+		for (i = s->qready; i < s->qlen; i++)
+			if (frame_at(s, i)->batch == SESSION_THIS_TURN)
+				frame_at(s, i)->batch = gate;
+		release(s);
+	}
+	ss->turn = NULL;
+}
+
+void sessions_committed(struct sessions *ss, uint64_t batch, int err)
+{
+	struct session *s, *next;
+
+	if (err || batch <= ss->committed)
+		return; /* a failed batch is retried by the store; its frames stay held */
+	assert(batch <= ss->flushed);
+	metrics_observe(&ss->metrics->commit, util_mono_ns() - ss->flush_ns[batch % SESSIONS_BATCH_RING]);
+	ss->committed = batch;
+	for (s = ss->waiting; s; s = next) {
+		next = s->wait_next;
+		release(s);
+	}
+}
+
+long sessions_held(const struct sessions *ss)
+{
+	const struct session *s;
+	long n = 0;
+
+	for (s = ss->waiting; s; s = s->wait_next)
+		n += s->qlen - s->qready;
+	return n;
+}
+
+void sessions_reap(struct sessions *ss)
+{
+	while (ss->dead) {
+		struct session *s = ss->dead;
+
+		ss->dead = s->reap_next;
+		while (s->qlen) {
+			buf_unref(s->q[s->qhead].b);
+			s->qhead = (s->qhead + 1) % s->qcap;
+			s->qlen--;
+		}
+		free(s->q);
+		free(s->rx);
+		free(s);
+	}
+}
+
+struct session *session_new(struct sessions *ss, struct lws *wsi)
 {
 	struct session *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
-	s->srv = srv;
+	s->ss = ss;
 	s->wsi = wsi;
-	s->id = ++srv->next_session_id;
-	s->tokens = srv->cfg.rate_burst;
+	s->id = ++ss->next_id;
+	s->tokens = ss->cfg->rate_burst;
 	s->refill_ns = util_mono_ns();
 	lws_get_peer_simple(wsi, s->addr, sizeof(s->addr));
-	srv->nsessions++;
-	srv->metrics.ws_opened++;
+	ss->count++;
+	ss->metrics->ws_opened++;
 	return s;
 }
 
-/* lws has closed the connection: detach from everything, reap later. */
-void session_closed(struct session *s)
+static void turn_unlink(struct session *s)
 {
-	struct server *srv = s->srv;
-	struct player *p = s->player;
+	struct session **pp;
 
-	s->wsi = NULL;
-	lobby_unsubscribe(srv, s);
-	while (s->members)
-		room_member_del(s->members->r, s);
-	if (p) {
-		struct session **pp;
-		int i;
-
-		for (pp = &p->sessions; *pp; pp = &(*pp)->player_next)
-			if (*pp == s) {
-				*pp = s->player_next;
-				break;
-			}
-		if (--p->nsessions == 0 && !srv->stopping)
-			for (i = 0; i < p->nrooms; i++)
-				room_connected_changed(p->rooms[i]);
-		s->player = NULL;
-	}
-	srv->nsessions--;
-	srv->metrics.ws_closed++;
-	s->dead = true;
-	s->reap_next = srv->dead_sessions;
-	srv->dead_sessions = s;
+	if (!s->in_turn)
+		return;
+	for (pp = &s->ss->turn; *pp; pp = &(*pp)->turn_next)
+		if (*pp == s) {
+			*pp = s->turn_next;
+			break;
+		}
+	s->in_turn = false;
 }
 
-void session_free(struct session *s)
+void session_closed(struct session *s)
 {
-	if (!s)
-		return;
-	while (s->qlen) {
-		buf_unref(s->q[s->qhead]);
-		s->qhead = (s->qhead + 1) % s->qcap;
-		s->qlen--;
-	}
-	free(s->q);
-	free(s->rx);
-	free(s);
+	struct sessions *ss = s->ss;
+
+	assert(!s->members && !s->lobby_sub && !s->player); /* the handlers detached it */
+	s->wsi = NULL;
+	turn_unlink(s);
+	wait_link(s, false);
+	ss->count--;
+	ss->metrics->ws_closed++;
+	s->dead = true;
+	s->reap_next = ss->dead;
+	ss->dead = s;
 }
 
 static void queue_clear(struct session *s)
 {
 	while (s->qlen) {
-		buf_unref(s->q[s->qhead]);
+		buf_unref(s->q[s->qhead].b);
 		s->qhead = (s->qhead + 1) % s->qcap;
 		s->qlen--;
 	}
+	s->qready = 0;
 	s->qbytes = 0;
+	wait_link(s, false);
 }
 
 void session_close(struct session *s, int code, const char *reason)
@@ -93,18 +202,19 @@ void session_close(struct session *s, int code, const char *reason)
 	s->close_state = SESSION_CLOSE_REQUESTED;
 	s->close_code = code;
 	snprintf(s->close_reason, sizeof(s->close_reason), "%s", reason);
-	net_want_write(s);
+	if (s->qready == s->qlen)
+		want_write(s); /* else the last released frame asks */
 }
 
 static int queue_grow(struct session *s)
 {
 	unsigned cap = s->qcap ? s->qcap * 2 : 8, i;
-	struct buf **q = malloc(cap * sizeof(*q));
+	struct session_frame *q = malloc(cap * sizeof(*q));
 
 	if (!q)
 		return -ENOMEM;
 	for (i = 0; i < s->qlen; i++)
-		q[i] = s->q[(s->qhead + i) % s->qcap];
+		q[i] = *frame_at(s, i);
 	free(s->q);
 	s->q = q;
 	s->qcap = cap;
@@ -112,17 +222,17 @@ static int queue_grow(struct session *s)
 	return 0;
 }
 
-/* Queues a reference to `b`; a session that cannot keep up is dropped. */
-void session_send(struct session *s, struct buf *b)
+/* Queues `b` waiting for journal batch `batch` (SESSION_THIS_TURN: the turn's, known at its end). */
+static void enqueue(struct session *s, struct buf *b, uint64_t batch)
 {
-	struct server *srv = s->srv;
+	struct sessions *ss = s->ss;
 
-	if (s->dead || s->close_state || !b || srv->stopping)
-		return; /* nothing is written while lws tears connections down */
-	if (s->qlen >= srv->cfg.max_queue_msgs || s->qbytes + b->len > srv->cfg.max_queue_bytes) {
+	if (s->dead || s->close_state || !b || ss->stopping)
+		return;
+	if (s->qlen >= ss->cfg->max_queue_msgs || s->qbytes + b->len > ss->cfg->max_queue_bytes) {
 		util_log(LOG_WARN, "session %llu (%s): write queue full, dropping the connection",
 			 (unsigned long long)s->id, s->addr);
-		srv->metrics.slow_dropped++;
+		ss->metrics->slow_dropped++;
 		queue_clear(s);
 		session_close(s, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too slow: write queue full");
 		return;
@@ -131,12 +241,25 @@ void session_send(struct session *s, struct buf *b)
 		session_close(s, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "out of memory");
 		return;
 	}
-	s->q[(s->qhead + s->qlen) % s->qcap] = buf_ref(b);
+	*frame_at(s, s->qlen) = (struct session_frame){buf_ref(b), batch};
 	s->qlen++;
 	s->qbytes += b->len;
-	srv->metrics.messages_out++;
-	if (s->qlen == 1)
-		net_want_write(s);
+	ss->metrics->messages_out++;
+	if (!s->in_turn) { /* tagged with its batch when the turn ends */
+		s->in_turn = true;
+		s->turn_next = ss->turn;
+		ss->turn = s;
+	}
+}
+
+void session_send(struct session *s, struct buf *b)
+{
+	enqueue(s, b, SESSION_THIS_TURN);
+}
+
+void session_send_cb(void *s, struct buf *b)
+{
+	session_send(s, b);
 }
 
 void session_send_json(struct session *s, json_t *j)
@@ -147,16 +270,28 @@ void session_send_json(struct session *s, json_t *j)
 		return;
 	b = buf_from_json(j);
 	json_decref(j);
-	if (b)
-		session_send(s, b);
+	session_send(s, b);
 	buf_unref(b);
 }
 
 void session_send_error(struct session *s, int err, const char *message, const json_t *id)
 {
 	if (err > 0 && err < WIRE_E_COUNT_)
-		s->srv->metrics.errors[err]++;
+		s->ss->metrics->errors[err]++;
 	session_send_json(s, wire_error_new(err, message, id));
+}
+
+void session_send_refusal(struct session *s, int err, const char *message, const json_t *id)
+{
+	json_t *j = wire_error_new(err, message, id);
+	struct buf *b = j ? buf_from_json(j) : NULL;
+
+	json_decref(j);
+	if (err > 0 && err < WIRE_E_COUNT_)
+		s->ss->metrics->errors[err]++;
+	if (b)
+		enqueue(s, b, 0); /* batch 0 has always committed: only the order holds it */
+	buf_unref(b);
 }
 
 /* lws 4.1 reserves 4 for a close frame ("LWS_WRITE_CLOSE is handled by
@@ -184,7 +319,6 @@ static int send_close(struct session *s)
 	return 0;
 }
 
-/* One frame per WRITEABLE callback (lws rule); -1 closes the connection. */
 int session_writeable(struct session *s)
 {
 	struct buf *b;
@@ -193,26 +327,27 @@ int session_writeable(struct session *s)
 		return 0; /* waiting for the peer's close; lws' timeout ends it otherwise */
 	if (s->close_state && !s->qlen)
 		return send_close(s);
-	if (!s->qlen)
-		return 0;
-	b = s->q[s->qhead];
+	if (!s->qready)
+		return 0; /* what is queued is held for the journal */
+	b = s->q[s->qhead].b;
 	if (lws_write(s->wsi, b->data, b->len, LWS_WRITE_TEXT) < (int)b->len)
 		return -1;
-	s->srv->metrics.bytes_out += b->len;
+	s->ss->metrics->bytes_out += b->len;
 	s->qhead = (s->qhead + 1) % s->qcap;
 	s->qlen--;
+	s->qready--;
 	s->qbytes -= b->len;
 	buf_unref(b);
-	if (s->qlen || s->close_state)
+	if (s->qready || (s->close_state && !s->qlen))
 		lws_callback_on_writable(s->wsi);
 	return 0;
 }
 
 /* --- rate limit ---------------------------------------------------------- */
 
-static bool rate_take(struct session *s)
+bool session_rate_take(struct session *s)
 {
-	const struct config *c = &s->srv->cfg;
+	const struct config *c = s->ss->cfg;
 	uint64_t now = util_mono_ns();
 
 	s->tokens += (double)(now - s->refill_ns) / 1e9 * c->rate_per_s;
@@ -227,39 +362,15 @@ static bool rate_take(struct session *s)
 	return false;
 }
 
-void session_rate_refuse(struct session *s, const json_t *id)
+void session_rate_refund(struct session *s)
 {
-	s->srv->metrics.rate_limited++;
-	session_send_error(s, WIRE_E_RATE_LIMITED, "too many messages: slow down", id);
-	if (++s->strikes >= s->srv->cfg.rate_strikes)
-		session_close(s, LWS_CLOSE_STATUS_POLICY_VIOLATION, "rate limit exceeded");
+	s->tokens += 1;
 }
 
-void session_receive(struct session *s, const char *data, size_t len)
+void session_rate_refuse(struct session *s, const json_t *id)
 {
-	struct wire_msg m;
-	char why[160] = "";
-	int r;
-	bool allowed;
-
-	if (s->dead || s->close_state)
-		return;
-	s->srv->metrics.messages_in++;
-	allowed = rate_take(s);
-	r = wire_msg_decode(data, len, &m, why, sizeof(why));
-	if (r) {
-		if (allowed)
-			session_send_error(s, r, why, m.id);
-		else
-			session_rate_refuse(s, m.id);
-		wire_msg_finish(&m);
-		return;
-	}
-	if (!allowed && m.type != WIRE_ACT) {
-		session_rate_refuse(s, m.id);
-		wire_msg_finish(&m);
-		return;
-	}
-	session_dispatch(s, &m, allowed);
-	wire_msg_finish(&m);
+	s->ss->metrics->rate_limited++;
+	session_send_error(s, WIRE_E_RATE_LIMITED, "too many messages: slow down", id);
+	if (++s->strikes >= s->ss->cfg->rate_strikes)
+		session_close(s, LWS_CLOSE_STATUS_POLICY_VIOLATION, "rate limit exceeded");
 }

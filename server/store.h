@@ -1,8 +1,16 @@
 /*
- * store.h: the SQLite archive. Opening (pragmas, migrations, loading player
- * identities) is synchronous at start-up; after that every statement runs on
- * the store's own thread with its own connection, so the event loop never
- * waits on the disk. Results come back on the loop through a uv_async_t.
+ * store.h: the SQLite side of the server: player identities, the live journal
+ * and the match archive. All SQL of the server lives behind this header.
+ *
+ * Opening (pragmas, migrations) and the start-up loads are synchronous, before
+ * store_start(). After that the event loop never waits on the disk: journal
+ * writes and archive saves run in order on a writer thread with its own
+ * connection; archive reads run on a reader thread with a second, read-only
+ * connection (WAL lets it read while the writer writes), so a flood of reads
+ * never delays a journal commit. Results come back on the loop thread.
+ *
+ * Errors: 0, a negative errno for a system or database failure, a positive
+ * STORE_E_* for an expected outcome.
  */
 #ifndef QUINTETO_STORE_H
 #define QUINTETO_STORE_H
@@ -14,6 +22,10 @@
 
 struct store;
 struct store_req;
+
+enum store_error {
+	STORE_E_CLOSED = 1, /* the store is closed or closing: the request was not queued */
+};
 
 struct store_seat {
 	int seat;
@@ -27,7 +39,13 @@ struct store_action {
 	char *action, *outcome; /* compact JSON */
 };
 
-/* A finished match, ready for the archive; store_save_match() takes it. */
+/* A resignation or forfeit: `kind` is an enum rules_event_kind (1 resign, 2 forfeit). */
+struct store_event {
+	int ply, seat, kind; /* ply: the number of actions before it */
+	int64_t at;
+};
+
+/* A finished match, ready for the archive; store_match_save() takes it. */
 struct store_match {
 	char *id, *game, *options, *commit, *server_seed, *client_seeds, *result; /* JSON where it is JSON */
 	int64_t started_at, ended_at;
@@ -35,6 +53,8 @@ struct store_match {
 	int nseats;
 	struct store_action *actions;
 	size_t nactions;
+	struct store_event *events; /* in order: by ply, then as they happened */
+	size_t nevents;
 };
 
 /* Frees a match record and everything it owns; NULL does nothing. */
@@ -42,64 +62,121 @@ void store_match_free(struct store_match *m);
 
 /*
  * Opens (creating) the database at `path`, creating its folder, applies the
- * migrations in `migrations_dir` in order, each in a transaction, and starts
- * the store thread. Returns 0 or a negative errno / -EIO with the reason logged.
+ * migrations in `migrations_dir` in order, each in a transaction, and opens
+ * the read-only connection. Threads start with store_start(). Returns 0 or a
+ * negative errno (-EIO for a database failure) with the reason logged.
  */
 int store_open(uv_loop_t *loop, const char *path, const char *migrations_dir, struct store **out);
 
-/* Starts the store thread; jobs queued before it run then. 0 or a libuv error. */
+/* Starts the writer and reader threads; work queued before runs then. 0 or a negative errno. */
 int store_start(struct store *st);
 
-/* Writes everything queued, stops the thread, closes the database. */
+/*
+ * Flushes the open journal batch, writes everything queued (a failing batch
+ * is tried once more, then logged as lost), answers the reads still queued,
+ * stops the threads and closes the database. Callbacks run inside it.
+ * NULL does nothing.
+ */
 void store_close(struct store *st);
 
-/* Jobs not yet done (a gauge). */
+/* Writer jobs, journal batches and reads not yet answered (a gauge). */
 size_t store_queue_depth(const struct store *st);
 
-/* Records a player identity or its new name (async, fire and forget). */
-void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name);
+/* --- the live journal ---------------------------------------------------- */
 
 /*
- * The live journal (async): rooms not yet archived, their seats and accepted
- * actions, so a restart resumes every room and seat. Archiving a match drops
- * its journal in the same transaction.
+ * Journal writes are queued into the open batch (loop thread, no I/O) and
+ * written by store_journal_flush(): everything between two flushes is one
+ * transaction. Statements are prepared once for the life of the store.
+ * Rooms not yet archived, their seats, accepted actions and events, so a
+ * restart resumes every room and seat; archiving a match drops its journal
+ * in the same transaction. Strings are copied; NULL is SQL NULL.
  */
+void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name);
 void store_live_room(struct store *st, const char *id, const char *game, const char *options,
-		     const char *server_seed, int64_t created_at);
+                     const char *server_seed, int64_t created_at);
 void store_live_seat(struct store *st, const char *room, int seat, const char *player_id,
-		     const char *client_seed);
+                     const char *client_seed);
 void store_live_seat_free(struct store *st, const char *room, int seat);
 void store_live_action(struct store *st, const char *room, int ply, int seat, const char *action,
-		       const char *outcome, int64_t at);
+                       const char *outcome, int64_t at);
 void store_live_started(struct store *st, const char *room, int64_t started_at);
-void store_live_resign(struct store *st, const char *room, int seat, int reason, int64_t at);
+/* A resignation or forfeit at `ply` (the room's action count); kind: enum rules_event_kind. */
+void store_live_event(struct store *st, const char *room, int ply, int seat, int kind, int64_t at);
 void store_live_drop(struct store *st, const char *room);
 
 /*
- * Runs a query synchronously, only before store_start(), with at most one text argument;
- * row() gets every row's columns as text (NULL for SQL NULL); non-zero stops.
+ * Closes the open batch and hands it to the writer thread (one wake-up).
+ * Returns its seq (1, 2, ...), 0 if it was empty (nothing is queued then).
  */
-int store_query(struct store *st, const char *sql, const char *arg,
-		int (*row)(void *ctx, int ncols, const char *const *cols), void *ctx);
+uint64_t store_journal_flush(struct store *st);
 
-/* Archives a finished match in one transaction (async). Takes `m` on every path. */
-void store_match_save(struct store *st, struct store_match *m, void (*done)(void *ctx, int ok),
-		      void *ctx);
+/*
+ * Called on the loop thread when batch `seq` committed (err 0) or failed
+ * (err < 0, once per failing batch: it is kept whole and retried with
+ * back-off until it commits, then err 0 follows; if the store closes first,
+ * it is logged as lost and no further call comes). Batches commit in seq
+ * order; a later one waits behind a failing one. err < 0 is -ENOSPC (disk
+ * full), -EROFS, -EBUSY, -ENOMEM or -EIO.
+ */
+typedef void (*store_commit_cb)(void *ctx, uint64_t seq, int err);
+void store_on_commit(struct store *st, store_commit_cb cb, void *ctx);
+
+/* True from a batch's failure until it commits. */
+bool store_journal_failing(const struct store *st);
+
+/* --- start-up restore (synchronous, before store_start) ------------------- */
+
+struct store_live_ops {
+	int (*player)(void *ctx, const char *id, const char *token_hash, const char *name);
+	int (*room)(void *ctx, const char *id, const char *game, const char *options, const char *server_seed,
+	            int64_t created_at, int64_t started_at /* 0: not started */);
+	int (*seat)(void *ctx, int seat, const char *player_id /* NULL: bot */,
+	            const char *client_seed /* NULL */);
+	int (*action)(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at);
+	/* merged with actions by ply: an event at ply p comes after action p-1 and before action p */
+	int (*event)(void *ctx, int ply, int seat, int kind, int64_t at);
+	/* once per room() call, whatever it returned; err != 0: a callback refused (its value), the
+	   room's journal is kept */
+	void (*room_end)(void *ctx, int err);
+};
+
+/* Every player identity through ops->player; a non-zero return stops and is returned. 0 or -EIO. */
+int store_load_players(struct store *st, const struct store_live_ops *ops, void *ctx);
+
+/*
+ * Every live room, oldest first: room, its seats by seat, its actions and
+ * events merged by ply, room_end. A refusing callback skips the rest of that
+ * room only. 0, or -EIO when the database cannot be read.
+ */
+int store_load_live(struct store *st, const struct store_live_ops *ops, void *ctx);
+
+/* --- the archive --------------------------------------------------------- */
+
+/*
+ * Archives a finished match in one transaction on the writer thread, after
+ * every journal write queued before it, and drops its journal. Takes `m` on
+ * every path. done(ctx, ok) runs on the loop (also when it could not be queued).
+ */
+void store_match_save(struct store *st, struct store_match *m, void (*done)(void *ctx, int ok), void *ctx);
 
 /*
  * Read callbacks get an HTTP status (200, 404, 500) and a JSON body they take
- * ownership of (malloc'd, NUL-terminated). Not called after store_req_cancel().
+ * ownership of (malloc'd, NUL-terminated; NULL when out of memory).
  */
 typedef void (*store_read_cb)(void *ctx, int status, char *body, size_t len);
 
-/* GET /api/matches/{id}. */
+/*
+ * GET /api/matches/{id} and GET /api/matches (game/player may be NULL; before
+ * 0 = from the newest). They run on the reader thread. The returned handle is
+ * valid until the callback runs or store_req_cancel(); NULL when the request
+ * could not be queued (out of memory, store closed): cb is never called then.
+ */
 struct store_req *store_match_get(struct store *st, const char *id, store_read_cb cb, void *ctx);
+struct store_req *store_match_list(struct store *st, const char *game, const char *player, int64_t before,
+                                   int limit, store_read_cb cb, void *ctx);
 
-/* GET /api/matches; game/player may be NULL; before 0 = from the newest. */
-struct store_req *store_match_list(struct store *st, const char *game, const char *player,
-				   int64_t before, int limit, store_read_cb cb, void *ctx);
-
-/* The request's callback will not be called; the store frees it. */
+/* The request's callback will not be called; the store frees it. NULL does nothing. */
 void store_req_cancel(struct store_req *req);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * util.c: hash map (open addressing, linear probing, tombstones), secure
- * random bytes (getrandom via libuv), hex and identifiers, clocks, logging.
+ * random bytes (getrandom via libuv), identifiers, JSON text for the journal,
+ * clocks, logging.
  * Nothing here knows about rooms, sessions or lws.
  */
 #include "util.h"
@@ -158,6 +159,14 @@ int util_random_id(const char *prefix, size_t n, char *out)
 		out[plen + i] = alphabet[raw[i] & 31];
 	out[plen + n] = '\0';
 	return 0;
+}
+
+char *util_json_text(json_t *j)
+{
+	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+
+	json_decref(j);
+	return s;
 }
 
 int64_t util_now_ms(void)

@@ -8,6 +8,7 @@
 #ifndef QUINTETO_UTIL_H
 #define QUINTETO_UTIL_H
 
+#include <jansson.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,6 +42,8 @@ void *hmap_next(const struct hmap *m, size_t *pos);
 int util_random(void *buf, size_t n);
 /* A random identifier: prefix + n base32 characters, into out (size >= strlen(prefix)+n+1). */
 int util_random_id(const char *prefix, size_t n, char *out);
+/* Compact JSON text with sorted keys (journal and archive); takes `j`. NULL on ENOMEM or j NULL. */
+char *util_json_text(json_t *j_take);
 /* Wall clock, Unix milliseconds. */
 int64_t util_now_ms(void);
 /* Monotonic clock, nanoseconds. */

@@ -1,6 +1,7 @@
 /*
  * main.c: the `quinteto` command-line tool. One table of commands, each a
- * small handler; the work itself is in replay.c.
+ * small handler; the work itself is in replay.c and the archive codec
+ * (protocol/wire/archive*.c).
  *
  *   quinteto --version        prints "quinteto <version>"
  *   quinteto help             lists the commands
@@ -96,20 +97,22 @@ static int replay_failed(const char *cmd, int err, const struct replay_report *r
 	return EXIT_USAGE;
 }
 
+/* "no result (unfinished)" or the result as the game encodes it. */
 static void result_print(const struct replay_report *rep)
 {
+	char *text = rep->result_json ? json_dumps(rep->result_json, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+
 	if (!rep->result.over)
 		printf("no result (unfinished)");
-	else if (rep->result.draw || rep->result.winner < 0)
-		printf("no winner%s", rep->how);
 	else
-		printf("winner seat %d%s", rep->result.winner, rep->how);
+		printf("result %s", text ? text : "?");
+	free(text);
 }
 
 /* Replays the archive named by argv; prints `label` and the result on success. */
 static int run_archive(int argc, char **argv, replay_step_cb step, const char *label)
 {
-	struct replay_report rep;
+	static struct replay_report rep; /* 1 KiB of `why`: not on the stack */
 	json_t *archive = archive_arg(argc, argv);
 	int err;
 
@@ -117,12 +120,14 @@ static int run_archive(int argc, char **argv, replay_step_cb step, const char *l
 		return EXIT_USAGE;
 	err = replay_run(archive, step, NULL, &rep);
 	if (err == REPLAY_OK) {
-		printf("%s: %s match %s, %zu actions, ", label, rep.game, rep.id, rep.actions);
+		printf("%s: %s match %s, %zu actions, %zu events, ", label, rep.game, rep.id, rep.actions,
+		       rep.events);
 		result_print(&rep);
 		printf("\n");
 	}
 	else
 		err = replay_failed(argv[0], err, &rep);
+	replay_report_finish(&rep);
 	json_decref(archive); /* after printing: rep borrows from it */
 	return err;
 }
@@ -132,12 +137,19 @@ static int cmd_verify(int argc, char **argv)
 	return run_archive(argc, argv, NULL, "verified");
 }
 
+/* One line per step: an action with its recomputed outcome, or an event. */
 static void step_print_cb(const struct replay_step *s, void *data)
 {
-	char *a = json_dumps(s->action, JSON_COMPACT | JSON_SORT_KEYS);
-	char *o = json_dumps(s->outcome, JSON_COMPACT | JSON_SORT_KEYS);
+	char *a, *o;
 
 	(void)data;
+	if (s->event) {
+		printf("ply %4u  seat %d %-8s %-16s event %s\n", s->ply, s->seat, s->role,
+		       s->name ? s->name : "-", s->event);
+		return;
+	}
+	a = json_dumps(s->action, JSON_COMPACT | JSON_SORT_KEYS);
+	o = json_dumps(s->outcome, JSON_COMPACT | JSON_SORT_KEYS);
 	printf("ply %4u  seat %d %-8s %-16s %-20s -> %s\n", s->ply, s->seat, s->role,
 	       s->name ? s->name : "-", a ? a : "?", o ? o : "?");
 	free(a);

@@ -62,12 +62,18 @@ bool rules_seat_to_act(const struct rules_match *m, int seat)
 	return false;
 }
 
-/* The legal actions of `seat`; 0 when the seat is not to act. */
+/* The true count of `seat`'s legal actions, the first `cap` written; 0 when not to act. */
 int rules_legal_actions(const struct rules_match *m, int seat, struct rules_action *out, int cap)
 {
-	if (seat < 0 || seat >= m->game->seats || cap <= 0 || !rules_seat_to_act(m, seat))
+	if (seat < 0 || seat >= m->game->seats || !rules_seat_to_act(m, seat))
 		return 0;
-	return m->game->legal(m, seat, out, cap);
+	return m->game->legal(m, seat, out, cap < 0 ? 0 : cap);
+}
+
+/* A seat of the game whose bit in m->out is clear. */
+bool rules_seat_in_play(const struct rules_match *m, int seat)
+{
+	return seat >= 0 && seat < m->game->seats && !(m->out & (1u << seat));
 }
 
 static int check_seat(const struct rules_match *m, int seat)
@@ -103,18 +109,30 @@ int rules_apply(struct rules_match *m, int seat, const struct rules_action *a,
 	return RULES_OK;
 }
 
-/* Ends the match for `seat` (resign or forfeit); ply is unchanged. */
-int rules_resign(struct rules_match *m, int seat, uint8_t reason, union rules_outcome *outcome)
+/*
+ * Takes `seat` out of play, then lets the game decide what follows. The bit
+ * is set before the hook so the game sees who is left; a refusing hook has
+ * left the rest untouched, so clearing the bit restores the match.
+ */
+int rules_event(struct rules_match *m, int seat, int kind, union rules_outcome *outcome)
 {
 	union rules_outcome scratch;
 	int err = check_seat(m, seat);
 
 	if (err)
 		return err;
+	if (!rules_seat_in_play(m, seat))
+		return RULES_E_OUT_OF_PLAY;
+	if (kind != RULES_EVENT_RESIGN && kind != RULES_EVENT_FORFEIT)
+		return RULES_E_ILLEGAL;
 	if (!outcome)
 		outcome = &scratch;
 	memset(outcome, 0, sizeof(*outcome));
-	return m->game->resign(m, seat, reason, outcome);
+	m->out |= (uint8_t)(1u << seat);
+	err = m->game->event(m, seat, kind, outcome);
+	if (err)
+		m->out &= (uint8_t)~(1u << seat);
+	return err;
 }
 
 /* Reads the result; over=false while playing. */

@@ -25,7 +25,8 @@
 #include "ur.h"
 
 #define RULES_MAX_SEATS 6
-#define RULES_MAX_LEGAL 2048 /* enough for Quinteto's pair plans */
+#define RULES_MAX_LEGAL 2048 /* every game's legal count is at most this (Quinteto's pair plans
+                              * are the largest), so a caller with an array this size gets them all */
 #define RULES_ACTION_ARGS 10
 #define RULES_SEED_SIZE 32
 
@@ -37,12 +38,33 @@ enum rules_error {
 	RULES_E_GAME_OVER = 3,   /* the match has a result */
 	RULES_E_BAD_OPTIONS = 4, /* options out of range for this game */
 	RULES_E_BAD_SEAT = 5,    /* seat index out of range */
+	RULES_E_OUT_OF_PLAY = 6, /* the seat is already out of play (resigned, forfeited, eliminated) */
+};
+
+/*
+ * Absent arguments. An action's args are plain values, and 0 is a real value
+ * in some games (Quinteto's seat 0, stone 0), so an OPTIONAL argument that is
+ * absent is written as RULES_ARG_NONE, never as 0. Slots past the arity of an
+ * action's form stay 0 (they are not arguments at all), so two actions built
+ * from zeroed values are still equal exactly when their bytes are.
+ */
+#define RULES_ARG_NONE (-1)
+
+/*
+ * What changes a match without being an action (protocol.md (r2): events).
+ * An event takes one seat out of play and may end the match; it does not
+ * count as a ply.
+ */
+enum rules_event_kind {
+	RULES_EVENT_RESIGN = 1,  /* the seat gave up */
+	RULES_EVENT_FORFEIT = 2, /* a clock ran out or the seat was abandoned */
 };
 
 /*
  * An action in the game's own compact form. `kind` is game-specific and never
- * 0 for a real action; unused args are 0, so two actions are equal exactly
- * when their bytes are equal (always build them from a zeroed value).
+ * 0 for a real action; slots past the form's arity are 0 and an absent
+ * optional argument is RULES_ARG_NONE, so two actions are equal exactly when
+ * their bytes are equal (always build them from a zeroed value).
  */
 struct rules_action {
 	uint8_t kind;
@@ -104,15 +126,21 @@ struct rules_match {
 	const struct rules_game *game;
 	struct rules_dice dice;
 	struct rules_options options;
-	uint32_t ply; /* actions accepted so far */
+	uint32_t ply; /* actions accepted so far (events do not count) */
+	uint8_t out;  /* bit per seat out of play: set by rules_event(), or by a game
+	               * for its own eliminations (Quinteto's captured hunters) */
 	union rules_state s;
 };
 
 /*
  * A game's rules. Functions are only called through the rules_* wrappers
  * below, which check the common preconditions (seat range, game over, seat
- * to act) first. `apply` must leave the match untouched when it returns
- * non-zero; `outcome` is zeroed by the wrapper before the call.
+ * to act, seat in play) first. `apply` and `event` must leave the match
+ * untouched when they return non-zero; `outcome` is zeroed by the wrapper
+ * before the call. `legal` returns the TRUE number of legal actions and
+ * writes the first min(count, cap) of them (cap may be 0). `event` is called
+ * with the seat's bit already set in m->out and decides whether the match
+ * ends (and who wins).
  */
 struct rules_game {
 	const char *id;             /* "ur", "quinteto", "laquet", "super15" */
@@ -125,7 +153,7 @@ struct rules_game {
 	int (*legal)(const struct rules_match *m, int seat, struct rules_action *out, int cap);
 	int (*apply)(struct rules_match *m, int seat, const struct rules_action *a,
 		     union rules_outcome *outcome);
-	int (*resign)(struct rules_match *m, int seat, uint8_t reason, union rules_outcome *outcome);
+	int (*event)(struct rules_match *m, int seat, int kind, union rules_outcome *outcome);
 	void (*result)(const struct rules_match *m, struct rules_result *out);
 };
 
@@ -162,8 +190,10 @@ int rules_to_act(const struct rules_match *m, uint8_t out[RULES_MAX_SEATS]);
 bool rules_seat_to_act(const struct rules_match *m, int seat);
 
 /*
- * Writes the legal actions of `seat` into out[0..cap) and returns their count
- * (0 if the seat is not to act). Every distinct legal action appears once.
+ * Returns the TRUE number n of legal actions of `seat` (0 if the seat is not
+ * to act) and writes the first min(n, cap) of them into out[] (`out` may be
+ * NULL when cap is 0). Every distinct legal action appears once. A caller
+ * that needs all of them checks n <= cap; nothing is truncated silently.
  */
 int rules_legal_actions(const struct rules_match *m, int seat, struct rules_action *out, int cap);
 
@@ -176,11 +206,17 @@ int rules_apply(struct rules_match *m, int seat, const struct rules_action *a,
 		union rules_outcome *outcome);
 
 /*
- * Ends the match for `seat` by resignation or forfeit (`reason` is
- * RULES_REASON_RESIGN or RULES_REASON_FORFEIT). Not an action: ply is
- * unchanged. Returns 0, RULES_E_BAD_SEAT or RULES_E_GAME_OVER.
+ * An event (`kind`: enum rules_event_kind) for `seat`: takes the seat out of
+ * play (its bit in m->out) and lets the game decide whether the match ends
+ * (Ur: the other seat wins). Not an action: ply is unchanged. Returns 0, or
+ * RULES_E_BAD_SEAT, RULES_E_GAME_OVER (the match is over), RULES_E_OUT_OF_PLAY
+ * (the seat already is), RULES_E_ILLEGAL (an unknown kind) with the match
+ * untouched. `outcome` (may be NULL) is zeroed, then filled by the game.
  */
-int rules_resign(struct rules_match *m, int seat, uint8_t reason, union rules_outcome *outcome);
+int rules_event(struct rules_match *m, int seat, int kind, union rules_outcome *outcome);
+
+/* True if `seat` is a seat of the game and not out of play (see m->out). */
+bool rules_seat_in_play(const struct rules_match *m, int seat);
 
 /* Reads the result (over=false while playing). */
 void rules_result(const struct rules_match *m, struct rules_result *out);

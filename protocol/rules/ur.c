@@ -295,14 +295,14 @@ static int ur_to_act(const struct rules_match *m, uint8_t out[RULES_MAX_SEATS])
 	return 1;
 }
 
+/* The true count; the first `cap` are written (rules.h). */
 static int ur_legal(const struct rules_match *m, int seat, struct rules_action *out, int cap)
 {
 	struct rules_action all[UR_MAX_LEGAL];
 	int n = state_legal(&m->s.ur, seat, all);
 
-	if (n > cap)
-		n = cap;
-	memcpy(out, all, (size_t)n * sizeof(all[0]));
+	if (n > 0 && cap > 0)
+		memcpy(out, all, (size_t)(n < cap ? n : cap) * sizeof(all[0]));
 	return n;
 }
 
@@ -323,15 +323,15 @@ static int ur_apply(struct rules_match *m, int seat, const struct rules_action *
 	return RULES_E_ILLEGAL;
 }
 
-/* The opponent of `seat` wins with `reason`. */
-static int ur_resign(struct rules_match *m, int seat, uint8_t reason, union rules_outcome *outcome)
+/* Two seats: whoever resigns or forfeits, the other seat wins. */
+static int ur_event(struct rules_match *m, int seat, int kind, union rules_outcome *outcome)
 {
 	struct ur_state *s = &m->s.ur;
 
-	(void)outcome; /* zeroed by rules_resign: kind 0 marks a resignation */
+	(void)outcome; /* zeroed by rules_event: kind 0 marks an event */
 	s->over = 1;
 	s->winner = (int8_t)(seat ^ 1);
-	s->reason = reason;
+	s->reason = kind == RULES_EVENT_FORFEIT ? RULES_REASON_FORFEIT : RULES_REASON_RESIGN;
 	s->phase = UR_PHASE_ROLL;
 	return RULES_OK;
 }
@@ -357,6 +357,6 @@ const struct rules_game rules_game_ur = {
 	.to_act = ur_to_act,
 	.legal = ur_legal,
 	.apply = ur_apply,
-	.resign = ur_resign,
+	.event = ur_event,
 	.result = ur_result,
 };

@@ -53,7 +53,7 @@ struct ur_state {
  * now pending. Bear off: how many left, whether that won the match.
  */
 struct ur_outcome {
-	uint8_t kind;                   /* the action's kind, 0 for a resignation */
+	uint8_t kind;                   /* the action's kind, 0 for an event (resign, forfeit) */
 	uint8_t dice[UR_DICE];          /* roll: 1 = marked */
 	uint8_t value;                  /* roll: 0..5 */
 	uint8_t lost;                   /* roll: the throw could not be used */

@@ -4,8 +4,9 @@
  *
  * The registry is a constant, NULL-terminated table of the codecs each game's
  * file defines (wire_games.h); a game is added by adding one line. Options
- * are decoded in two layers: the keys the server acts on (`autoroll`) here,
- * every other key through the game's own option() callback.
+ * are per game: each codec has a table of its keys (struct wire_option), and
+ * one decoder and one encoder here read every table; a key another game owns
+ * is as unknown as any other. Event kinds have their wire names here.
  *
  * Must not: keep mutable global state, or write its outputs on failure
  * (options are decoded into locals and copied out only when all keys pass).
@@ -17,7 +18,8 @@
 #include "wire.h"
 #include "wire_games.h"
 
-static const struct wire_game *const wire_games[] = {
+/* Every codec built in; a game is added by one line here (and one in rules_games[]). */
+const struct wire_game *const wire_games[] = {
 	&wire_game_ur,
 	NULL,
 };
@@ -69,30 +71,69 @@ int wire_fail(int err, char *why, size_t whylen, const char *fmt, ...)
 
 #define bad_options(why, whylen, ...) wire_fail(WIRE_E_BAD_OPTIONS, why, whylen, __VA_ARGS__)
 
-/* Decodes create.options; see wire.h. Outputs are written only on success. */
+static const struct wire_option *option_find(const struct wire_game *g, const char *key)
+{
+	const struct wire_option *o;
+
+	for (o = g && g->options ? g->options : NULL; o && o->key; o++)
+		if (strcmp(o->key, key) == 0)
+			return o;
+	return NULL;
+}
+
+/* The field of option `o` in `room` or `rules`. */
+static void *option_field(const struct wire_option *o, struct wire_room_options *room,
+			  struct rules_options *rules)
+{
+	return (char *)(o->room ? (void *)room : (void *)rules) + o->offset;
+}
+
+/* Checks one value against its table row and stores it; 0 or WIRE_E_BAD_OPTIONS. */
+static int option_set(const struct wire_option *o, const json_t *v, struct wire_room_options *room,
+		      struct rules_options *rules, char *why, size_t whylen)
+{
+	json_int_t i;
+
+	if (o->type == WIRE_OPT_BOOL) {
+		if (!json_is_boolean(v))
+			return bad_options(why, whylen, "options.%s must be a boolean", o->key);
+		*(bool *)option_field(o, room, rules) = json_is_true(v);
+		return WIRE_OK;
+	}
+	if (!json_is_integer(v))
+		return bad_options(why, whylen, "options.%s must be an integer", o->key);
+	i = json_integer_value(v);
+	if (i < o->min || i > o->max)
+		return bad_options(why, whylen, "options.%s must be %ld..%ld", o->key, (long)o->min,
+				   (long)o->max);
+	*(int32_t *)option_field(o, room, rules) = (int32_t)i;
+	return WIRE_OK;
+}
+
+/* Decodes create.options with the game's table; see wire.h. Outputs are written only on success. */
 int wire_options_decode(const struct wire_game *g, const json_t *options,
 			struct wire_room_options *room, struct rules_options *rules, char *why,
 			size_t whylen)
 {
 	struct wire_room_options r = { .autoroll = false };
+	const struct wire_option *opt;
 	struct rules_options o;
 	const char *key;
 	json_t *value;
+	int err;
 
 	memset(&o, 0, sizeof(o));
 	if (options && !json_is_object(options))
 		return bad_options(why, whylen, "options must be an object");
 	/* json_object_foreach takes a non-const object; it does not modify it. */
 	json_object_foreach((json_t *)options, key, value) {
-		if (strcmp(key, "autoroll") == 0) {
-			if (!json_is_boolean(value))
-				return bad_options(why, whylen, "options.%.64s must be a boolean", key);
-			r.autoroll = json_is_true(value);
-			continue;
-		}
-		if (!g || !g->option || g->option(key, value, &o) != 0)
-			return bad_options(why, whylen,
-					   "options.%.64s: unknown option or bad value for this game", key);
+		opt = option_find(g, key);
+		if (!opt)
+			return bad_options(why, whylen, "options.%.64s is not an option of %s", key,
+					   g ? g->id : "this game");
+		err = option_set(opt, value, &r, &o, why, whylen);
+		if (err)
+			return err;
 	}
 	if (room)
 		*room = r;
@@ -101,30 +142,60 @@ int wire_options_decode(const struct wire_game *g, const json_t *options,
 	return WIRE_OK;
 }
 
-/*
- * Encodes options back, only the keys that differ from the defaults. Generic
- * rules options are written under their rules_options names (`max_turns`).
- * Either pointer may be NULL (defaults). New reference; NULL on allocation
- * failure.
- */
-json_t *wire_options_encode(const struct wire_game *g, const struct wire_room_options *room,
-			    const struct rules_options *rules)
+/* One key of `o` into `obj`, or nothing when it is the default and !with_defaults. */
+static int option_put(json_t *obj, const struct wire_option *o, const struct wire_room_options *room,
+		      const struct rules_options *rules, bool with_defaults)
 {
+	const void *field = (const char *)(o->room ? (const void *)room : (const void *)rules) + o->offset;
+	int32_t n;
+
+	if (o->type == WIRE_OPT_BOOL) {
+		bool b = (o->room ? room != NULL : rules != NULL) && *(const bool *)field;
+
+		return b || with_defaults ? json_object_set_new(obj, o->key, json_boolean(b)) : 0;
+	}
+	n = (o->room ? room != NULL : rules != NULL) ? *(const int32_t *)field : 0;
+	if (n == 0 && !with_defaults)
+		return 0;
+	return json_object_set_new(obj, o->key, json_integer(n ? n : o->def));
+}
+
+/* Encodes options with the game's table; see wire.h. New reference; NULL on allocation failure. */
+json_t *wire_options_encode(const struct wire_game *g, const struct wire_room_options *room,
+			    const struct rules_options *rules, bool with_defaults)
+{
+	const struct wire_option *opt;
 	json_t *o = json_object();
 
-	(void)g;
-	if (!o)
-		return NULL;
-	if (room && room->autoroll && json_object_set_new(o, "autoroll", json_true()) != 0)
-		goto err_obj;
-	if (rules && rules->max_turns &&
-	    json_object_set_new(o, "max_turns", json_integer(rules->max_turns)) != 0)
-		goto err_obj;
+	for (opt = g && g->options ? g->options : NULL; o && opt && opt->key; opt++) {
+		if (option_put(o, opt, room, rules, with_defaults) != 0) {
+			json_decref(o);
+			return NULL;
+		}
+	}
 	return o;
+}
 
-err_obj:
-	json_decref(o);
-	return NULL;
+static const char *const event_kinds[] = {
+	[RULES_EVENT_RESIGN] = "resign",
+	[RULES_EVENT_FORFEIT] = "forfeit",
+};
+
+#define EVENT_KINDS (int)(sizeof(event_kinds) / sizeof(event_kinds[0]))
+
+/* The wire name of an event kind; NULL for an unknown one. */
+const char *wire_event_kind_name(int kind)
+{
+	return kind > 0 && kind < EVENT_KINDS ? event_kinds[kind] : NULL;
+}
+
+/* The kind named `s`; 0 if none. */
+int wire_event_kind_parse(const char *s)
+{
+	for (int k = 1; s && k < EVENT_KINDS; k++)
+		if (event_kinds[k] && strcmp(event_kinds[k], s) == 0)
+			return k;
+	return 0;
 }
 
 /*

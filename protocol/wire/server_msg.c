@@ -8,8 +8,9 @@
  * builder on every path, failure included.
  *
  * Invariant: the shapes built here are exactly those of protocol/schema/
- * (additionalProperties: false); tests/unit/test_wire_golden.c and the schema
- * tests check them.
+ * (additionalProperties: false): tests/unit/test_wire_builders.c builds the
+ * cases of tests/golden/server/ and schema_golden.test.mjs validates the same
+ * files against the schemas; the integration tests validate every frame.
  */
 #include <string.h>
 
@@ -49,22 +50,35 @@ json_t *wire_error_new(int err, const char *message, const json_t *id)
 			    json_pack("{s:s, s:s}", "code", code, "message", message ? message : code));
 }
 
-/* {type:"welcome", player, name, token, rooms}; strings are copied. */
+/* {type:"welcome", player, name, token, rooms, seats}; strings are copied. */
 json_t *wire_welcome_new(const char *player, const char *name, const char *token,
-			 const char *const *rooms, size_t nrooms, const json_t *id)
+			 const struct wire_seat_ref *seats, size_t nseats, const json_t *id)
 {
-	json_t *list = json_array();
+	json_t *rooms = json_array(), *list = json_array();
 	size_t i;
 
-	for (i = 0; list && i < nrooms; i++) {
-		if (json_array_append_new(list, json_string(rooms[i])) != 0) {
-			json_decref(list);
-			list = NULL;
-		}
+	for (i = 0; rooms && list && i < nseats; i++) {
+		if (json_array_append_new(rooms, json_string(seats[i].room)) != 0 ||
+		    json_array_append_new(list, json_pack("{s:s, s:i, s:s}", "room", seats[i].room,
+							  "seat", seats[i].seat, "role",
+							  seats[i].role)) != 0)
+			break;
+	}
+	if (i < nseats) {
+		json_decref(rooms);
+		json_decref(list);
+		rooms = list = NULL;
 	}
 	return reply_finish(reply_new("welcome", id),
-			    json_pack("{s:s, s:s, s:s, s:o}", "player", player, "name", name, "token",
-				      token, "rooms", list));
+			    json_pack("{s:s, s:s, s:s, s:o, s:o}", "player", player, "name", name,
+				      "token", token, "rooms", rooms, "seats", list));
+}
+
+/* {type:"resigned", room, seat}. */
+json_t *wire_resigned_new(const char *room, int seat, const json_t *id)
+{
+	return reply_finish(reply_new("resigned", id),
+			    json_pack("{s:s, s:i}", "room", room, "seat", seat));
 }
 
 /* {type:"created", room:<summary>}; takes `summary_take`. */
@@ -217,6 +231,13 @@ json_t *wire_state_new(const struct wire_room *r)
 		      (json_int_t)r->match->ply, "seats", seats_new(r, true), "to_act", to_act_new(r),
 		      "view", r->codec->view(r->match), "legal", "last", last_new(r), "result",
 		      result_new(r), "commit", r->commit);
+	if (o && json_object_set_new(o, "options", wire_options_encode(r->codec, r->room_options,
+								       r->rules_options ? r->rules_options
+											: &r->match->options,
+								       true)) != 0) {
+		json_decref(o);
+		return NULL;
+	}
 	if (o && r->server_seed && reveal_add(o, r) != 0) {
 		json_decref(o);
 		return NULL;
@@ -230,6 +251,9 @@ json_t *wire_room_summary_new(const struct wire_room *r)
 	return json_pack("{s:s, s:s, s:s, s:o, s:i, s:o, s:I, s:I}", "id", r->id, "game",
 			 r->game->id, "status", r->status, "seats", seats_new(r, false), "watchers",
 			 r->watchers, "options",
-			 wire_options_encode(r->codec, r->room_options, &r->match->options), "ply",
+			 wire_options_encode(r->codec, r->room_options,
+					     r->rules_options ? r->rules_options : &r->match->options,
+					     false),
+			 "ply",
 			 (json_int_t)r->match->ply, "created_at", (json_int_t)r->created_at);
 }

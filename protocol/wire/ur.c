@@ -7,6 +7,7 @@
  * compare as JSON on replay. No global mutable state; encoders return new
  * references, or NULL when jansson cannot allocate.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "wire_games.h"
@@ -137,12 +138,12 @@ static json_t *ur_result_encode(const struct rules_result *r)
 	return json_pack("{s:i,s:s}", "winner", r->winner, "reason", reasons[r->reason]);
 }
 
-/* Ur has no game-specific options. */
-static int ur_option(const char *key, const json_t *value, struct rules_options *out)
-{
-	(void)key, (void)value, (void)out;
-	return WIRE_E_BAD_OPTIONS;
-}
+/* protocol.md (r2): Ur has `autoroll` only. */
+static const struct wire_option ur_options[] = {
+	{ .key = "autoroll", .type = WIRE_OPT_BOOL, .room = true,
+	  .offset = offsetof(struct wire_room_options, autoroll) },
+	{ .key = NULL },
+};
 
 /* The Ur codec, registered by games.c. */
 const struct wire_game wire_game_ur = {
@@ -152,5 +153,5 @@ const struct wire_game wire_game_ur = {
 	.action_decode = ur_action_decode,
 	.outcome_encode = ur_outcome_encode,
 	.result_encode = ur_result_encode,
-	.option = ur_option,
+	.options = ur_options,
 };

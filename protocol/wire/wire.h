@@ -1,5 +1,6 @@
 /*
- * wire.h: JSON <-> C for the wire protocol, version 1 (protocol/PROTOCOL.md).
+ * wire.h: JSON <-> C for the wire protocol, version 1 revision 2
+ * (protocol/PROTOCOL.md).
  *
  * Decodes every client message into a typed struct with the protocol's error
  * codes, and builds every server message as a jansson value. This is the only
@@ -106,11 +107,28 @@ struct wire_room_options {
 };
 
 /*
+ * One option key of one game (protocol.md (r2): options are per game). The
+ * value lives in struct wire_room_options (`room`) or struct rules_options
+ * at `offset`: a bool for WIRE_OPT_BOOL, an int32_t for WIRE_OPT_INT, where
+ * 0 means "the game's default" (`def`) as rules_options says. Integers are
+ * checked against min..max; booleans default to false.
+ */
+enum wire_option_type { WIRE_OPT_BOOL = 1, WIRE_OPT_INT = 2 };
+struct wire_option {
+	const char *key;
+	uint8_t type;      /* enum wire_option_type */
+	bool room;         /* stored in wire_room_options, else in rules_options */
+	size_t offset;     /* of the field in that struct */
+	int32_t min, max;  /* WIRE_OPT_INT: accepted range */
+	int32_t def;       /* WIRE_OPT_INT: the default written by state.options */
+};
+
+/*
  * A game's codec. `view` encodes the game-specific `view` of the match (a
  * preview match started from a zero seed before the real start). `action_decode`
  * returns 0 or WIRE_E_ILLEGAL_ACTION for anything that is not exactly one of
- * the game's action shapes (extra keys included). `option` decodes one
- * game-specific option key into `out`; returns 0 or WIRE_E_BAD_OPTIONS.
+ * the game's action shapes (extra keys included). `options` is the game's
+ * table of option keys, ended by a NULL key; every other key is bad_options.
  */
 struct wire_game {
 	const char *id;
@@ -121,32 +139,62 @@ struct wire_game {
 	json_t *(*outcome_encode)(const struct rules_match *m, const struct rules_action *a,
 				  const union rules_outcome *o);
 	json_t *(*result_encode)(const struct rules_result *r);
-	int (*option)(const char *key, const json_t *value, struct rules_options *out);
+	const struct wire_option *options;
 };
 
 /* The codec for game `id`; NULL if unknown. */
 const struct wire_game *wire_game_find(const char *id);
 
+/* The registry: every codec built in, NULL-terminated (one per rules_games[] entry). */
+extern const struct wire_game *const wire_games[];
+
 /*
- * Decodes `create.options` (NULL: defaults) into room and rules options.
- * Returns 0 or WIRE_E_BAD_OPTIONS with a reason in why.
+ * Decodes `create.options` (NULL: defaults) into room and rules options with
+ * the table of game `g`. A key not in the table (another game's included), a
+ * wrong type or a value out of range: WIRE_E_BAD_OPTIONS with a reason in
+ * why, and the outputs untouched. Either output may be NULL.
  */
 int wire_options_decode(const struct wire_game *g, const json_t *options,
 			struct wire_room_options *room, struct rules_options *rules, char *why,
 			size_t whylen);
 
-/* Encodes options back (only keys that differ from defaults). New reference. */
+/*
+ * Encodes options back with the table of `g`. with_defaults: every key of the
+ * game, defaults filled in (`state.options`); otherwise only the keys that
+ * differ from the defaults (the room summary, the journal, the archive).
+ * NULL pointers mean defaults. New reference; NULL on allocation failure.
+ */
 json_t *wire_options_encode(const struct wire_game *g, const struct wire_room_options *room,
-			    const struct rules_options *rules);
+			    const struct rules_options *rules, bool with_defaults);
+
+/* "resign", "forfeit" for enum rules_event_kind; NULL otherwise. */
+const char *wire_event_kind_name(int kind);
+
+/* The enum rules_event_kind of "resign" / "forfeit"; 0 if unknown or NULL. */
+int wire_event_kind_parse(const char *s);
 
 /* --- Server messages. Each returns a new reference, NULL on allocation failure. */
 
 /* {type:"error", code, message, id?}; `id` is borrowed and may be NULL. */
 json_t *wire_error_new(int err, const char *message, const json_t *id);
 
-/* {type:"welcome", player, name, token, rooms:[...]}. */
+/* A seat a player holds: the room, the seat index and its role. */
+struct wire_seat_ref {
+	const char *room;
+	int seat;
+	const char *role;
+};
+
+/*
+ * {type:"welcome", player, name, token, rooms:[...], seats:[{room, seat, role}]}.
+ * `rooms` is derived from `seats` (a player holds at most one seat a room),
+ * in the same order.
+ */
 json_t *wire_welcome_new(const char *player, const char *name, const char *token,
-			 const char *const *rooms, size_t nrooms, const json_t *id);
+			 const struct wire_seat_ref *seats, size_t nseats, const json_t *id);
+
+/* {type:"resigned", room, seat, id?}: the direct reply to `resign`. */
+json_t *wire_resigned_new(const char *room, int seat, const json_t *id);
 
 /* {type:"created", room:<room summary>} and the like. */
 json_t *wire_created_new(json_t *summary_take, const json_t *id);
@@ -175,6 +223,7 @@ struct wire_room {
 	struct wire_seat seats[RULES_MAX_SEATS];
 	int watchers;                       /* for the summary */
 	const struct wire_room_options *room_options;
+	const struct rules_options *rules_options; /* NULL: the match's own */
 	bool has_last;
 	int last_seat;
 	struct rules_action last_action;
@@ -186,8 +235,9 @@ struct wire_room {
 };
 
 /*
- * The room's `state` as spectators see it (legal: []). To give a seat its
- * legal actions, copy it shallowly and set "legal" with wire_legal_new().
+ * The room's `state` as spectators see it (legal: []), with `options` (every
+ * key of the game, defaults filled in). To give a seat its legal actions,
+ * copy it shallowly and set "legal" with wire_legal_new().
  */
 json_t *wire_state_new(const struct wire_room *r);
 
@@ -196,6 +246,90 @@ json_t *wire_legal_new(const struct wire_game *g, const struct rules_action *a, 
 
 /* A room summary: {id, game, status, seats:[{seat, role, name, bot}], watchers, options, ply, created_at}. */
 json_t *wire_room_summary_new(const struct wire_room *r);
+
+/* --- The archived match (protocol.md: GET /api/matches/{id}). */
+
+struct wire_archive_seat {
+	int seat;
+	const char *role, *name; /* borrowed; never NULL (encode fails on NULL) */
+	bool bot;
+};
+
+/* One accepted action; `action` and `outcome` are borrowed. */
+struct wire_archive_action {
+	int ply, seat;
+	int64_t at;
+	json_t *action, *outcome;
+};
+
+/* One event (enum rules_event_kind) at `ply` = actions accepted before it. */
+struct wire_archive_event {
+	int ply, seat, kind;
+	int64_t at;
+};
+
+struct wire_archive {
+	const char *id, *game, *commit, *server_seed;          /* borrowed */
+	json_t *options, *result;                               /* borrowed */
+	int64_t started_at, ended_at;
+	struct wire_archive_seat seats[RULES_MAX_SEATS];
+	int nseats;
+	const char *client_seeds[RULES_MAX_SEATS];              /* "" for none */
+	struct wire_archive_action *actions;                    /* owned array (decode) */
+	size_t nactions;
+	struct wire_archive_event *events;                      /* owned array (decode) */
+	size_t nevents;
+};
+
+/*
+ * The archive as JSON, in the field order of protocol.md. `options` NULL is
+ * written as {}, `result` NULL as null; `client_seeds` has nseats entries
+ * (NULL written as ""). New reference; NULL on allocation failure or an
+ * unknown event kind.
+ */
+json_t *wire_archive_encode(const struct wire_archive *a);
+
+/*
+ * Reads archive `j` into `out` (overwritten): every field checked for type
+ * and range (the game known, seats in range, plies in order), nothing replayed
+ * yet. Strings and JSON values borrow from `j`; the actions and events arrays
+ * are allocated. Returns WIRE_OK, or WIRE_E_BAD_MESSAGE with a reason in why
+ * (then nothing is left to free). An archive without `events` (written before
+ * revision 2) reads as one with none.
+ */
+int wire_archive_decode(const json_t *j, struct wire_archive *out, char *why, size_t whylen);
+
+/* Frees the arrays wire_archive_decode() allocated; safe on a zeroed archive. */
+void wire_archive_finish(struct wire_archive *a);
+
+/*
+ * Re-derives the match: commit = SHA-256(server_seed), the match seed from
+ * the client seeds, the options through the game's table and rules core,
+ * then every action and event merged by ply (an event at ply p after action
+ * p-1, before action p) through the rules core, every outcome compared as
+ * JSON, and the result. Returns 0, or WIRE_E_BAD_MESSAGE with `why` naming
+ * the first ply that disagrees ("ply 12: ..."), or -ENOMEM.
+ */
+int wire_archive_verify(const struct wire_archive *a, char *why, size_t whylen);
+
+/* One replayed step: an action (kind 0) or an event, as the rules core computed it. */
+struct wire_archive_step {
+	int ply;                        /* the action's ply, or the event's */
+	int seat;
+	int kind;                       /* 0 for an action, else enum rules_event_kind */
+	const json_t *action;           /* the archived action (borrowed); NULL for an event */
+	const json_t *outcome;          /* the recomputed outcome (valid during the call); NULL for an event */
+	const struct rules_match *match; /* the match after the step */
+};
+
+typedef void (*wire_archive_step_cb)(const struct wire_archive_step *step, void *data);
+
+/*
+ * wire_archive_verify() with a callback after every step (`cb` may be NULL)
+ * and the result reached written to `result` (may be NULL). Same returns.
+ */
+int wire_archive_replay(const struct wire_archive *a, wire_archive_step_cb cb, void *data,
+			struct rules_result *result, char *why, size_t whylen);
 
 /* Checks that `s` is 1..max characters of printable UTF-8 (no control chars). */
 bool wire_text_valid(const char *s, size_t max_chars);

@@ -4,11 +4,14 @@
  * `rounds` times (default 7) and the median is printed with the spread, since
  * these machines are small and noisy. Results go to docs/BENCHMARKS.md.
  *
- *   rules: random Ur playouts through rules_legal_actions + rules_apply
- *   state: wire_state_new + compact serialisation of a mid-game Ur state,
+ * Every measurement runs for every registered game (rules_games[] and its
+ * codec), so a game added to the registry is measured with no edit:
+ *   rules: random playouts through rules_legal_actions + rules_apply
+ *   state: wire_state_new + compact serialisation of a mid-game state,
  *          the work the server does once per change (not per recipient)
  *   legal: the per-seat `legal` frame on top of it
- *   decode: wire_msg_decode + action decode of a typical `act` frame
+ *   decode: wire_msg_decode + action decode of an `act` frame carrying one
+ *           of the mid-game position's legal actions
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,47 +43,57 @@ static uint64_t lcg(uint64_t *s)
 	return *s >> 33;
 }
 
-/* Plays `matches` random Ur matches; returns the actions applied. */
-static uint64_t playouts(int matches, uint64_t seed)
+/* One random legal action of a random seat to act; false when none can act. */
+static bool random_step(struct rules_match *m, uint64_t *s)
 {
-	const struct rules_game *g = rules_game_find("ur");
+	uint8_t to_act[RULES_MAX_SEATS];
+	int k = rules_to_act(m, to_act), seat, n;
+
+	if (k <= 0)
+		return false;
+	seat = to_act[lcg(s) % (uint64_t)k];
+	n = rules_legal_actions(m, seat, legal, RULES_MAX_LEGAL);
+	if (n <= 0 || n > RULES_MAX_LEGAL)
+		return false;
+	return rules_apply(m, seat, &legal[lcg(s) % (uint64_t)n], NULL) == 0;
+}
+
+/* Plays `matches` random matches of `g`; returns the actions applied. */
+static uint64_t playouts(const struct rules_game *g, int matches, uint64_t seed)
+{
 	uint64_t actions = 0, s = seed;
 	int i;
 
 	for (i = 0; i < matches; i++) {
 		struct rules_match m;
-		uint8_t ms[RULES_SEED_SIZE] = {0}, to_act[RULES_MAX_SEATS];
-		struct rules_result res;
+		uint8_t ms[RULES_SEED_SIZE] = {0};
 
 		memcpy(ms, &i, sizeof(i));
 		rules_match_start(&m, g, ms, NULL);
-		for (rules_result(&m, &res); !res.over; rules_result(&m, &res)) {
-			int seat, n;
-
-			rules_to_act(&m, to_act);
-			seat = to_act[0];
-			n = rules_legal_actions(&m, seat, legal, RULES_MAX_LEGAL);
-			rules_apply(&m, seat, &legal[lcg(&s) % (uint64_t)n], NULL);
+		while (random_step(&m, &s))
 			actions++;
-		}
 	}
 	return actions;
 }
 
-/* A mid-game match: 60 random actions from a fixed seed. */
-static void midgame(struct rules_match *m)
+/* A mid-game match of `g`: up to 60 random actions from a fixed seed, stopping before the end. */
+static void midgame(const struct rules_game *g, struct rules_match *m)
 {
-	uint8_t ms[RULES_SEED_SIZE] = {7}, to_act[RULES_MAX_SEATS];
+	uint8_t ms[RULES_SEED_SIZE] = {7};
+	struct rules_match next;
 	uint64_t s = 1;
-	int i;
 
-	rules_match_start(m, rules_game_find("ur"), ms, NULL);
-	for (i = 0; i < 60; i++) {
-		int n;
+	rules_match_start(m, g, ms, NULL);
+	for (int i = 0; i < 60; i++) {
+		struct rules_result r;
 
-		rules_to_act(m, to_act);
-		n = rules_legal_actions(m, to_act[0], legal, RULES_MAX_LEGAL);
-		rules_apply(m, to_act[0], &legal[lcg(&s) % (uint64_t)n], NULL);
+		next = *m;
+		if (!random_step(&next, &s))
+			break;
+		rules_result(&next, &r);
+		if (r.over)
+			break;
+		*m = next;
 	}
 }
 
@@ -89,13 +102,14 @@ static void fill_room(struct wire_room *w, const struct rules_match *m, const st
 	memset(w, 0, sizeof(*w));
 	w->id = "bench00001";
 	w->game = m->game;
-	w->codec = wire_game_find("ur");
+	w->codec = wire_game_find(m->game->id);
 	w->status = "playing";
 	w->match = m;
-	w->seats[0].name = "Ana";
-	w->seats[0].connected = true;
-	w->seats[1].name = "Random bot 2";
-	w->seats[1].bot = w->seats[1].connected = true;
+	for (int i = 0; i < m->game->seats; i++) {
+		w->seats[i].name = i ? "Random bot" : "Ana";
+		w->seats[i].bot = i != 0;
+		w->seats[i].connected = true;
+	}
 	w->room_options = ro;
 	w->commit = "6d45f6ddb308c49948cfe7bdc853bc22ca3aa1e7999f0cf78b91986f170ad90e";
 }
@@ -104,7 +118,7 @@ static size_t state_frames(const struct rules_match *m, int iters, int with_lega
 {
 	struct wire_room_options ro = {0};
 	struct wire_room w;
-	char buf[8192];
+	static char buf[1 << 18];
 	size_t total = 0;
 	int i;
 
@@ -126,11 +140,25 @@ static size_t state_frames(const struct rules_match *m, int iters, int with_lega
 	return total;
 }
 
-static int decode_acts(int iters)
+/* The `act` frame of the first legal action of the seat to act in `m`; caller frees. */
+static char *act_frame(const struct rules_match *m, const struct wire_game *codec)
 {
-	static const char frame[] = "{\"type\":\"act\",\"id\":17,\"room\":\"bench00001\",\"ply\":60,"
-				    "\"action\":{\"move\":5}}";
-	const struct wire_game *codec = wire_game_find("ur");
+	uint8_t to_act[RULES_MAX_SEATS];
+	json_t *f;
+	char *text;
+
+	if (rules_to_act(m, to_act) <= 0 || rules_legal_actions(m, to_act[0], legal, RULES_MAX_LEGAL) <= 0)
+		return NULL;
+	f = json_pack("{s:s, s:i, s:s, s:i, s:o}", "type", "act", "id", 17, "room", "bench00001", "ply",
+		      (int)m->ply, "action", codec->action_encode(&legal[0]));
+	text = f ? json_dumps(f, JSON_COMPACT) : NULL;
+	json_decref(f);
+	return text;
+}
+
+static int decode_acts(const char *frame, const struct wire_game *codec, int iters)
+{
+	size_t len = strlen(frame);
 	int i, ok = 0;
 
 	for (i = 0; i < iters; i++) {
@@ -139,7 +167,7 @@ static int decode_acts(int iters)
 		char why[128];
 
 		memset(&a, 0, sizeof(a));
-		if (!wire_msg_decode(frame, sizeof(frame) - 1, &msg, why, sizeof(why)) &&
+		if (!wire_msg_decode(frame, len, &msg, why, sizeof(why)) &&
 		    !codec->action_decode(msg.action, &a))
 			ok++;
 		wire_msg_finish(&msg);
@@ -154,24 +182,29 @@ struct sample {
 static void report(const char *name, const char *unit, double *v, int rounds)
 {
 	qsort(v, (size_t)rounds, sizeof(*v), cmp_double);
-	printf("%-34s median %10.1f %s   (min %.1f, max %.1f, %d rounds)\n", name, v[rounds / 2], unit, v[0],
+	printf("%-44s median %10.1f %s   (min %.1f, max %.1f, %d rounds)\n", name, v[rounds / 2], unit, v[0],
 	       v[rounds - 1], rounds);
 }
 
-int main(int argc, char **argv)
+/* Every measurement for game `g`, `rounds` times. */
+static void bench_game(const struct rules_game *g, int rounds)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 7, r;
+	const struct wire_game *codec = wire_game_find(g->id);
 	double apply_ns[64], state_ns[64], legal_ns[64], decode_ns[64];
 	struct rules_match mid;
+	char name[64], *frame;
 
-	if (rounds < 1 || rounds > 64)
-		rounds = 7;
-	midgame(&mid);
-	for (r = 0; r < rounds; r++) {
+	midgame(g, &mid);
+	frame = codec ? act_frame(&mid, codec) : NULL;
+	if (!frame) {
+		printf("%s: no codec or no legal action mid-game; skipped\n", g->id);
+		return;
+	}
+	for (int r = 0; r < rounds; r++) {
 		double t0 = now_s();
-		uint64_t n = playouts(300, (uint64_t)r + 1);
+		uint64_t n = playouts(g, 300, (uint64_t)r + 1);
 
-		apply_ns[r] = (now_s() - t0) * 1e9 / (double)n;
+		apply_ns[r] = (now_s() - t0) * 1e9 / (double)(n ? n : 1);
 		t0 = now_s();
 		state_frames(&mid, 20000, 0);
 		state_ns[r] = (now_s() - t0) * 1e9 / 20000;
@@ -179,12 +212,27 @@ int main(int argc, char **argv)
 		state_frames(&mid, 20000, 1);
 		legal_ns[r] = (now_s() - t0) * 1e9 / 20000;
 		t0 = now_s();
-		decode_acts(50000);
+		decode_acts(frame, codec, 50000);
 		decode_ns[r] = (now_s() - t0) * 1e9 / 50000;
 	}
-	report("ur: legal + apply per action", "ns", apply_ns, rounds);
-	report("state frame (encode + serialise)", "ns", state_ns, rounds);
-	report("state frame with legal", "ns", legal_ns, rounds);
-	report("act frame decode", "ns", decode_ns, rounds);
+	snprintf(name, sizeof(name), "%s: legal + apply per action", g->id);
+	report(name, "ns", apply_ns, rounds);
+	snprintf(name, sizeof(name), "%s: state frame (encode + serialise)", g->id);
+	report(name, "ns", state_ns, rounds);
+	snprintf(name, sizeof(name), "%s: state frame with legal", g->id);
+	report(name, "ns", legal_ns, rounds);
+	snprintf(name, sizeof(name), "%s: act frame decode", g->id);
+	report(name, "ns", decode_ns, rounds);
+	free(frame);
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 7;
+
+	if (rounds < 1 || rounds > 64)
+		rounds = 7;
+	for (int i = 0; rules_games[i]; i++)
+		bench_game(rules_games[i], rounds);
 	return 0;
 }

@@ -63,5 +63,5 @@ lat.sort((x, y) => x - y);
 const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))].toFixed(3);
 console.log(`rooms ${rooms}, watchers/room ${watchers}, connections ${rooms * (2 + watchers)}`);
 console.log(`actions/s ${rate.toFixed(0)}; act->state at the client: p50 ${q(0.5)} ms, p99 ${q(0.99)} ms (${lat.length} samples)`);
-for (const l of metrics.split('\n')) if (l.startsWith('quinteto_move_broadcast_seconds')) console.log('  ' + l);
+for (const l of metrics.split('\n')) if (/^quinteto_(move_broadcast|journal_commit)_seconds/.test(l)) console.log('  ' + l);
 process.exit(0);

@@ -2,8 +2,11 @@
  * fuzz_wire.c: the codec must survive any bytes a client can send.
  *
  * LLVMFuzzerTestOneInput() decodes one frame with wire_msg_decode() and, when
- * it is a message, runs the game codec's action and options decoders on it,
- * as the server does. Built with clang -fsanitize=fuzzer it is a libFuzzer
+ * it is a message, runs the action and options decoders of EVERY registered
+ * codec (wire_games[]) on it, demanding that decode and encode agree; any
+ * JSON object is also read as an archive (wire_archive_decode) and, when it
+ * decodes, verified. A game added to the registry is fuzzed with no edit.
+ * Built with clang -fsanitize=fuzzer it is a libFuzzer
  * target (-Dfuzz=true). Otherwise main() below is a deterministic mutation
  * run for the test suite: every golden input, then N mutants of them (bit
  * flips, truncations, splices, byte insertions) under the sanitizers of the
@@ -18,28 +21,64 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* An action decoded by `g` encodes back to the same JSON. */
+static void action_round_trip(const struct wire_game *g, const json_t *action)
+{
+	struct rules_action a;
+	json_t *back;
+
+	if (g->action_decode(action, &a) != WIRE_OK)
+		return;
+	back = g->action_encode(&a);
+	if (!back || !json_equal(back, action))
+		abort(); /* decode and encode must agree */
+	json_decref(back);
+}
+
+/* Options `g` accepts encode to options it accepts again, with the same values. */
+static void options_round_trip(const struct wire_game *g, const json_t *options)
+{
+	struct wire_room_options ro, ro2;
+	struct rules_options go, go2;
+	char why[160];
+	json_t *back;
+
+	if (wire_options_decode(g, options, &ro, &go, why, sizeof(why)) != WIRE_OK)
+		return;
+	back = wire_options_encode(g, &ro, &go, false);
+	if (!back || wire_options_decode(g, back, &ro2, &go2, why, sizeof(why)) != WIRE_OK ||
+	    ro.autoroll != ro2.autoroll || memcmp(&go, &go2, sizeof(go)) != 0)
+		abort();
+	json_decref(back);
+}
+
+/* Any object read as an archive: decode checks, and a decoded one verifies or says why. */
+static void archive_try(const json_t *j)
+{
+	struct wire_archive a;
+	char why[256];
+
+	if (wire_archive_decode(j, &a, why, sizeof(why)) != WIRE_OK)
+		return;
+	if (wire_archive_verify(&a, why, sizeof(why)) > 0 && strncmp(why, "ply ", 4) != 0)
+		abort(); /* every mismatch names its ply */
+	wire_archive_finish(&a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct wire_game *ur = wire_game_find("ur");
 	struct wire_msg m;
 	char why[160];
+	int err = wire_msg_decode((const char *)data, size, &m, why, sizeof(why));
 
-	if (!wire_msg_decode((const char *)data, size, &m, why, sizeof(why))) {
-		struct rules_action a;
-		struct wire_room_options ro;
-		struct rules_options go;
-
-		memset(&a, 0, sizeof(a));
-		if (m.type == WIRE_ACT && !ur->action_decode(m.action, &a)) {
-			json_t *back = ur->action_encode(&a);
-
-			if (!back || !json_equal(back, m.action))
-				abort(); /* decode and encode must agree */
-			json_decref(back);
-		}
+	for (int i = 0; !err && wire_games[i]; i++) {
+		if (m.type == WIRE_ACT)
+			action_round_trip(wire_games[i], m.action);
 		if (m.type == WIRE_CREATE)
-			wire_options_decode(ur, m.options, &ro, &go, why, sizeof(why));
+			options_round_trip(wire_games[i], m.options);
 	}
+	if (json_is_object(m.root))
+		archive_try(m.root);
 	wire_msg_finish(&m);
 	return 0;
 }
@@ -47,13 +86,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #ifndef QUINTETO_LIBFUZZER
 
 #define MAX_SEEDS 512
-#define MAX_LEN 4096
+#define MAX_LEN 8192
 
 static char *seeds[MAX_SEEDS];
 static size_t seed_len[MAX_SEEDS];
 static int nseeds;
 
-static void load_dir(const char *path)
+/* Loads dir/<case>/<file> of every case as a seed (the first MAX_LEN bytes). */
+static void load_dir(const char *path, const char *name)
 {
 	DIR *d = opendir(path);
 	struct dirent *e;
@@ -64,7 +104,7 @@ static void load_dir(const char *path)
 
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(file, sizeof(file), "%s/%s/input.json", path, e->d_name);
+		snprintf(file, sizeof(file), "%s/%s/%s", path, e->d_name, name);
 		f = fopen(file, "rb");
 		if (!f)
 			continue;
@@ -132,9 +172,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/valid", argv[1]);
-	load_dir(path);
+	load_dir(path, "input.json");
 	snprintf(path, sizeof(path), "%s/invalid", argv[1]);
-	load_dir(path);
+	load_dir(path, "input.json");
+	snprintf(path, sizeof(path), "%s/options", argv[1]);
+	load_dir(path, "input.json");
+	snprintf(path, sizeof(path), "%s/archive", argv[1]);
+	load_dir(path, "archive.json");
 	for (s = 0; s < nseeds; s++)
 		LLVMFuzzerTestOneInput((const uint8_t *)seeds[s], seed_len[s]);
 	printf("%s 1 - every golden input decodes without a fault (%d inputs)\n", nseeds > 40 ? "ok" : "not ok",

@@ -247,7 +247,9 @@ test('room_full, seat_taken, already_seated', { timeout: 30000 }, async () => {
     const c = await srv.player('Carla');
     // the playing room has no free seat
     await expectError(ctx, c, { type: 'join', room: id }, 'room_full');
-    await expectError(ctx, c, { type: 'add_bot', room: id }, 'room_full');
+    await expectError(ctx, c, { type: 'join', room: id, seat: 1 }, 'seat_taken'); // (r2) a held seat
+    await expectError(ctx, c, { type: 'add_bot', room: id }, 'not_in_room'); // (r2) neither creator nor seated
+    await expectError(ctx, a, { type: 'add_bot', room: id }, 'room_full');
     await expectError(ctx, a, { type: 'join', room: id }, 'already_seated');
     await expectError(ctx, b, { type: 'join', room: id, seat: 0 }, 'already_seated');
     // a waiting room: Carla in seat 0, the watcher follows it
@@ -256,7 +258,8 @@ test('room_full, seat_taken, already_seated', { timeout: 30000 }, async () => {
     const ctx2 = { srv, a: c, b: a, w: ctx.w, id: wid };
     await watchRoom(ctx.w, wid);
     await expectError(ctx2, a, { type: 'join', room: wid, seat: 0 }, 'seat_taken');
-    await expectError(ctx2, a, { type: 'add_bot', room: wid, seat: 0 }, 'seat_taken');
+    await expectError(ctx2, c, { type: 'add_bot', room: wid, seat: 0 }, 'seat_taken');
+    await expectError(ctx2, a, { type: 'add_bot', room: wid, seat: 1 }, 'not_in_room'); // (r2)
     await expectError(ctx2, c, { type: 'join', room: wid }, 'already_seated');
     await expectError(ctx2, c, { type: 'join', room: wid, seat: 1 }, 'already_seated');
     await expectError(ctx2, c, { type: 'join', room: wid, seat: 0 }, 'already_seated');
@@ -350,7 +353,8 @@ test('stale_ply: an old ply (a double click), a future ply', { timeout: 30000 },
     // as it would be sent twice back to back
     const seat = st.to_act[0];
     const who = seat === 0 ? ctx.a : ctx.b;
-    const mine = await who.nextState(ctx.id, (s) => s.ply === 1);
+    const mine = who.messages.findLast((m) => m.type === 'state' && m.room === ctx.id && m.ply === 1)
+      ?? await who.nextState(ctx.id, (s) => s.ply === 1); // it may have come before the drain
     const good = { type: 'act', room: ctx.id, ply: 1, action: mine.legal[0] };
     await who.send({ ...good, id: 'click1' });
     const e = await who.request({ ...good, id: 'click2' });
@@ -360,8 +364,17 @@ test('stale_ply: an old ply (a double click), a future ply', { timeout: 30000 },
     const now = await snapshot(ctx);
     const p = now.state.ply;
     const actor = now.state.to_act[0] === 0 ? ctx.a : ctx.b;
-    for (const ply of [p + 1, p + 100, 0, p - 1])
+    for (const ply of [p + 1, p + 100])
       await expectError(ctx, actor, { type: 'act', room: ctx.id, ply, action: { roll: true } }, 'stale_ply');
+    // (r2) an older ply is stale once the sender itself acted since (else it may be accepted)
+    const actorSeat = now.state.to_act[0];
+    const seatAt = new Map(ctx.w.messages.filter((m) => m.type === 'state' && m.room === ctx.id && m.last)
+      .map((m) => [m.ply - 1, m.last.seat]));
+    for (let q = 0; q < p; q++) {
+      const since = [...Array(p - q).keys()].map((i) => seatAt.get(q + i));
+      if (since.includes(actorSeat))
+        await expectError(ctx, actor, { type: 'act', room: ctx.id, ply: q, action: { roll: true } }, 'stale_ply');
+    }
   });
 });
 

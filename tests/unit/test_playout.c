@@ -1,18 +1,26 @@
 /*
- * test_playout.c: random complete matches of Ur through the generic rules_*
- * interface. A fixed LCG picks among the legal actions; after every action
- * the invariants of the state are checked (seven pieces each, 0..24, sorted,
- * one seat to act, a non-empty legal list without duplicates whose every
- * action applies, non-legal actions refused with the match untouched), every
- * match must end, and replaying seed + actions must give the same bytes.
+ * test_playout.c: random complete matches of EVERY registered game
+ * (rules_games[]) through the generic rules_* interface; a game added to the
+ * registry is played here with no edit. A fixed LCG picks the acting seat and
+ * its action among the legal ones, and in some matches a seat in play resigns
+ * or forfeits at a random ply. After every step the generic invariants hold:
+ * the seats to act are distinct, in range and in play, and none once over;
+ * every other seat has no legal action; the legal list is non-empty, has no
+ * duplicates, its true count does not depend on `cap`, and every entry applies
+ * on a copy (ply + 1); actions not in the list and other seats are refused
+ * with the match untouched; an event does not change ply and a seat cannot be
+ * taken out twice. Every match ends, and replaying seed + actions + events
+ * gives byte-identical states. Games may add their own invariants in
+ * game_checks[] (Ur: seven pieces each, sorted, in 0..24).
  */
 #include <string.h>
 
 #include "rules.h"
 #include "tap.h"
 
-#define MATCHES 5000
-#define MAX_PLIES 4000
+#define MATCHES 3000      /* per game */
+#define MAX_PLIES 20000
+#define MAX_EVENTS RULES_MAX_SEATS
 
 struct lcg {
 	uint64_t x;
@@ -32,7 +40,20 @@ static void seed_of(int i, uint8_t seed[RULES_SEED_SIZE])
 	seed[31] = 0x5a;
 }
 
-static int state_ok(const struct rules_match *m)
+/* FNV-1a of the match bytes: replays compare states without storing them. */
+static uint64_t match_hash(const struct rules_match *m)
+{
+	const uint8_t *p = (const uint8_t *)m;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < sizeof(*m); i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* --- Game-specific invariants, optional. */
+
+static bool ur_state_ok(const struct rules_match *m)
 {
 	const struct ur_state *s = &m->s.ur;
 	int off[2] = { 0, 0 };
@@ -40,18 +61,35 @@ static int state_ok(const struct rules_match *m)
 	for (int seat = 0; seat < 2; seat++)
 		for (int i = 0; i < UR_PIECES; i++) {
 			if (s->pos[seat][i] > UR_OFF)
-				return 0;
+				return false;
 			if (i > 0 && s->pos[seat][i - 1] > s->pos[seat][i])
-				return 0;
+				return false;
 			off[seat] += s->pos[seat][i] == UR_OFF;
 		}
 	if (s->turn > 1 || s->phase > UR_PHASE_BONUS || s->value > 5)
-		return 0;
-	/* Over exactly when someone is home, or by resignation (not used here). */
-	if (s->over != (off[0] == UR_PIECES || off[1] == UR_PIECES))
-		return 0;
+		return false;
+	/* Over exactly when someone is home or a seat is out (an event). */
+	if (s->over != (off[0] == UR_PIECES || off[1] == UR_PIECES || m->out != 0))
+		return false;
 	return !(off[0] == UR_PIECES && off[1] == UR_PIECES);
 }
+
+static const struct {
+	const char *id;
+	bool (*state_ok)(const struct rules_match *m);
+} game_checks[] = {
+	{ "ur", ur_state_ok },
+};
+
+static bool game_state_ok(const struct rules_match *m)
+{
+	for (size_t i = 0; i < sizeof(game_checks) / sizeof(game_checks[0]); i++)
+		if (strcmp(game_checks[i].id, m->game->id) == 0)
+			return game_checks[i].state_ok(m);
+	return true;
+}
+
+/* --- Generic invariants. */
 
 static bool in_list(const struct rules_action *l, int n, const struct rules_action *a)
 {
@@ -61,153 +99,235 @@ static bool in_list(const struct rules_action *l, int n, const struct rules_acti
 	return false;
 }
 
-/* The seat to act, its legal list (distinct), every action applies on a copy. */
-static int check_legal(const struct rules_match *m, struct rules_action *l, int *seat)
+/* to_act: distinct seats in play; none once over; the others have no legal action. */
+static int check_to_act(const struct rules_match *m, uint8_t seats[RULES_MAX_SEATS])
 {
-	uint8_t seats[RULES_MAX_SEATS];
-	int n;
+	static struct rules_action l[RULES_MAX_LEGAL];
+	struct rules_result r;
+	unsigned mask = 0;
+	int n = rules_to_act(m, seats);
 
-	if (rules_to_act(m, seats) != 1)
+	rules_result(m, &r);
+	if (n < 0 || n > m->game->seats || (r.over != (n == 0)))
 		return -1;
-	*seat = seats[0];
-	if (rules_legal_actions(m, *seat ^ 1, l, RULES_MAX_LEGAL) != 0)
-		return -1;
-	n = rules_legal_actions(m, *seat, l, RULES_MAX_LEGAL);
-	if (n <= 0)
+	for (int i = 0; i < n; i++) {
+		if (seats[i] >= m->game->seats || (mask & (1u << seats[i])) ||
+		    !rules_seat_in_play(m, seats[i]))
+			return -1;
+		mask |= 1u << seats[i];
+	}
+	for (int s = 0; s < m->game->seats; s++)
+		if (!(mask & (1u << s)) && rules_legal_actions(m, s, l, RULES_MAX_LEGAL) != 0)
+			return -1;
+	return n;
+}
+
+/* The legal list of `seat`: non-empty, distinct, cap-independent count, each applies. */
+static int check_legal(const struct rules_match *m, int seat, struct rules_action *l)
+{
+	struct rules_action one;
+	int n = rules_legal_actions(m, seat, l, RULES_MAX_LEGAL);
+
+	if (n <= 0 || n > RULES_MAX_LEGAL || rules_legal_actions(m, seat, &one, 1) != n ||
+	    rules_legal_actions(m, seat, NULL, 0) != n || !rules_action_equal(&one, &l[0]))
 		return -1;
 	for (int i = 0; i < n; i++) {
 		struct rules_match copy = *m;
 
-		if (in_list(l, i, &l[i]) || rules_apply(&copy, *seat, &l[i], NULL) != 0)
-			return -1;
-		if (copy.ply != m->ply + 1)
+		if (in_list(l, i, &l[i]) || rules_apply(&copy, seat, &l[i], NULL) != 0 ||
+		    copy.ply != m->ply + 1)
 			return -1;
 	}
 	return n;
 }
 
+/* An action of random bytes-ish shape: kinds 0..15, small and RULES_ARG_NONE args. */
 static struct rules_action random_action(struct lcg *g)
 {
-	static const int16_t args[] = { -1, 0, 1, 2, 3, 4, 5, 6, 12, 19, 22, 23, 24 };
+	static const int16_t args[] = { RULES_ARG_NONE, 0, 1, 2, 3, 4, 5, 6, 12, 19, 22, 23, 24, 99 };
 	struct rules_action a;
 
 	memset(&a, 0, sizeof(a));
-	a.kind = (uint8_t)(lcg_next(g) % 7);
-	a.arg[0] = args[lcg_next(g) % (sizeof(args) / sizeof(args[0]))];
-	if (lcg_next(g) % 16 == 0)
-		a.arg[1 + lcg_next(g) % 3] = 1;
+	a.kind = (uint8_t)(lcg_next(g) % 16);
+	for (int k = 0; k < 3; k++)
+		a.arg[k] = args[lcg_next(g) % (sizeof(args) / sizeof(args[0]))];
+	if (lcg_next(g) % 4 == 0)
+		memset(&a.arg[1], 0, sizeof(a.arg) - sizeof(a.arg[0]));
 	return a;
 }
 
-/* Non-legal actions (and the wrong seat) are refused; the match is untouched. */
-static int check_refusals(struct rules_match *m, const struct rules_action *l, int n, int seat,
-			  struct lcg *g, int samples)
+/* Non-legal actions, and any action from a seat not to act, are refused untouched. */
+static bool check_refusals(struct rules_match *m, const struct rules_action *l, int n, int seat,
+			   unsigned to_act_mask, struct lcg *g, int samples)
 {
 	struct rules_match before;
 
 	memcpy(&before, m, sizeof(before));
-
 	for (int k = 0; k < samples; k++) {
 		struct rules_action a = random_action(g);
-		int err = rules_apply(m, seat, &a, NULL);
 
-		if (in_list(l, n, &a)) {
+		if (!in_list(l, n, &a) && rules_apply(m, seat, &a, NULL) != RULES_E_ILLEGAL)
+			return false;
+		if (in_list(l, n, &a))
 			memcpy(m, &before, sizeof(*m));
-			continue;
-		}
-		if (err != RULES_E_ILLEGAL)
-			return 0;
-		if (rules_apply(m, seat ^ 1, &l[0], NULL) != RULES_E_NOT_TO_ACT)
-			return 0;
 	}
-	return memcmp(m, &before, sizeof(*m)) == 0;
+	for (int s = 0; s < m->game->seats; s++)
+		if (!(to_act_mask & (1u << s)) && rules_apply(m, s, &l[0], NULL) != RULES_E_NOT_TO_ACT)
+			return false;
+	return rules_apply(m, m->game->seats, &l[0], NULL) == RULES_E_BAD_SEAT &&
+	       memcmp(m, &before, sizeof(*m)) == 0;
 }
 
-struct record {
-	int plies;
-	uint8_t seats[MAX_PLIES];
-	struct rules_action actions[MAX_PLIES];
-	struct rules_match states[MAX_PLIES];
+/* --- Recording and replaying. */
+
+struct step {
+	uint8_t seat;
+	uint8_t event; /* 0: action; else enum rules_event_kind */
+	struct rules_action action;
+	uint64_t hash; /* of the match after the step */
 };
 
-static struct record rec;
+static struct step rec[MAX_PLIES + MAX_EVENTS];
+static int nrec;
 
-/* Plays match `i` to the end; returns 0 on success, the failing ply + 1 otherwise. */
-static int play(int i, int samples)
+/* An event for a random seat in play; checks ply, the out mask and a second try. */
+static bool try_event(struct rules_match *m, struct lcg *g)
 {
-	struct rules_action l[RULES_MAX_LEGAL];
-	struct rules_match m;
-	uint8_t seed[RULES_SEED_SIZE];
-	struct lcg g = { (uint64_t)i * 2654435761u + 1 };
-	struct rules_result r;
+	int seat = (int)(lcg_next(g) % m->game->seats), kind = 1 + (int)(lcg_next(g) % 2);
+	uint32_t ply = m->ply;
+	struct rules_match before = *m;
+	int err = rules_event(m, seat, kind, NULL);
 
-	seed_of(i, seed);
-	if (rules_match_start(&m, &rules_game_ur, seed, NULL) != 0)
-		return 1;
-	for (rec.plies = 0; rec.plies < MAX_PLIES; rec.plies++) {
-		int seat, n;
-
-		rules_result(&m, &r);
-		if (r.over)
-			break;
-		n = check_legal(&m, l, &seat);
-		if (n < 0 || !check_refusals(&m, l, n, seat, &g, samples))
-			return rec.plies + 1;
-		rec.seats[rec.plies] = (uint8_t)seat;
-		rec.actions[rec.plies] = l[lcg_next(&g) % (uint32_t)n];
-		if (rules_apply(&m, seat, &rec.actions[rec.plies], NULL) != 0 || !state_ok(&m))
-			return rec.plies + 1;
-		memcpy(&rec.states[rec.plies], &m, sizeof(m));
-	}
-	rules_result(&m, &r);
-	if (!r.over || r.reason != RULES_REASON_RACE || m.ply != (uint32_t)rec.plies)
-		return rec.plies + 1;
-	return 0;
+	if (!rules_seat_in_play(&before, seat))
+		return err == RULES_E_OUT_OF_PLAY && memcmp(m, &before, sizeof(*m)) == 0;
+	if (err != 0 || m->ply != ply || rules_seat_in_play(m, seat))
+		return false;
+	err = rules_event(m, seat, kind, NULL);
+	if (err != RULES_E_OUT_OF_PLAY && err != RULES_E_GAME_OVER)
+		return false;
+	rec[nrec++] = (struct step){ (uint8_t)seat, (uint8_t)kind, { 0 }, match_hash(m) };
+	return true;
 }
 
-/* Replays the recorded actions from the same seed: byte-identical states. */
-static bool replay(int i)
+/* One action step: checks, then a random legal action of a random seat to act. */
+static bool action_step(struct rules_match *m, struct lcg *g, int samples)
 {
+	static struct rules_action l[RULES_MAX_LEGAL];
+	uint8_t seats[RULES_MAX_SEATS];
+	unsigned mask = 0;
+	int n = check_to_act(m, seats), seat, k;
+
+	if (n <= 0)
+		return false;
+	for (int i = 0; i < n; i++)
+		mask |= 1u << seats[i];
+	seat = seats[lcg_next(g) % (uint32_t)n];
+	k = check_legal(m, seat, l);
+	if (k <= 0 || !check_refusals(m, l, k, seat, mask, g, samples))
+		return false;
+	rec[nrec] = (struct step){ (uint8_t)seat, 0, l[lcg_next(g) % (uint32_t)k], 0 };
+	if (rules_apply(m, seat, &rec[nrec].action, NULL) != 0 || !game_state_ok(m))
+		return false;
+	rec[nrec++].hash = match_hash(m);
+	return true;
+}
+
+/* Plays match `i` of `g` to the end; 0 on success, else the failing ply + 1. */
+static int play(const struct rules_game *game, int i, int samples)
+{
+	uint8_t seed[RULES_SEED_SIZE], seats[RULES_MAX_SEATS];
+	struct lcg g = { (uint64_t)i * 2654435761u + 1 };
+	int event_at = i % 5 == 0 ? (int)(lcg_next(&g) % 120) : -1;
 	struct rules_match m;
-	uint8_t seed[RULES_SEED_SIZE];
 
 	seed_of(i, seed);
-	rules_match_start(&m, &rules_game_ur, seed, NULL);
-	for (int p = 0; p < rec.plies; p++) {
-		if (rules_apply(&m, rec.seats[p], &rec.actions[p], NULL) != 0)
-			return false;
-		if (memcmp(&m, &rec.states[p], sizeof(m)) != 0)
+	nrec = 0;
+	if (rules_match_start(&m, game, seed, NULL) != 0)
+		return 1;
+	while (m.ply < MAX_PLIES && check_to_act(&m, seats) > 0) {
+		if ((int)m.ply == event_at) {
+			event_at = -1;
+			if (!try_event(&m, &g))
+				return (int)m.ply + 1;
+			continue;
+		}
+		if (!action_step(&m, &g, samples))
+			return (int)m.ply + 1;
+	}
+	return check_to_act(&m, seats) == 0 ? 0 : (int)m.ply + 1;
+}
+
+/* Replays the recorded steps from the same seed: the same bytes after each. */
+static bool replay(const struct rules_game *game, int i)
+{
+	uint8_t seed[RULES_SEED_SIZE];
+	struct rules_match m;
+
+	seed_of(i, seed);
+	rules_match_start(&m, game, seed, NULL);
+	for (int p = 0; p < nrec; p++) {
+		int err = rec[p].event ? rules_event(&m, rec[p].seat, rec[p].event, NULL)
+				       : rules_apply(&m, rec[p].seat, &rec[p].action, NULL);
+
+		if (err != 0 || match_hash(&m) != rec[p].hash)
 			return false;
 	}
 	return true;
 }
 
-static void test_playouts(void)
+static void test_playouts_every_game(void)
 {
-	long total = 0;
-	int wins[2] = { 0, 0 }, longest = 0;
+	int games = 0;
 
-	for (int i = 0; i < MATCHES; i++) {
-		int err = play(i, i % 100 == 0 ? 64 : 4);
+	for (int k = 0; rules_games[k]; k++, games++) {
+		const struct rules_game *game = rules_games[k];
+		long steps = 0;
+		int with_event = 0;
 
-		if (err) {
-			printf("# match %d failed at ply %d\n", i, err - 1);
-			CHECK(err == 0);
-			return;
+		for (int i = 0; i < MATCHES; i++) {
+			int err = play(game, i, i % 100 == 0 ? 64 : 4);
+
+			if (err) {
+				printf("# %s: match %d failed at ply %d\n", game->id, i, err - 1);
+				CHECK(err == 0);
+				return;
+			}
+			CHECK(replay(game, i));
+			steps += nrec;
+			for (int p = 0; p < nrec; p++)
+				with_event += rec[p].event != 0;
 		}
-		CHECK(replay(i));
-		total += rec.plies;
-		wins[rec.states[rec.plies - 1].s.ur.winner]++;
-		if (rec.plies > longest)
-			longest = rec.plies;
+		printf("# %s: %d matches, %ld steps, %d with an event\n", game->id, MATCHES, steps,
+		       with_event);
+		CHECK(with_event > MATCHES / 10); /* the event path is exercised */
 	}
-	printf("# %d matches, %ld plies, longest %d, light %d dark %d\n", MATCHES, total, longest,
-	       wins[0], wins[1]);
-	/* Both colours win a fair share of random matches. */
-	CHECK(wins[0] > MATCHES / 4 && wins[1] > MATCHES / 4);
+	CHECK(games >= 1);
 }
 
-/* Different seeds give different throws; the same seed the same match. */
+/* Ur: both colours win a fair share of random matches without events. */
+static void test_ur_fair(void)
+{
+	int wins[2] = { 0, 0 };
+
+	for (int i = 1; i < 2000; i += 5) {
+		uint8_t seed[RULES_SEED_SIZE];
+		struct rules_match m;
+		struct rules_result r;
+
+		REQUIRE(play(&rules_game_ur, i, 1) == 0);
+		seed_of(i, seed);
+		rules_match_start(&m, &rules_game_ur, seed, NULL);
+		for (int p = 0; p < nrec; p++)
+			REQUIRE(rules_apply(&m, rec[p].seat, &rec[p].action, NULL) == 0);
+		rules_result(&m, &r);
+		REQUIRE(r.over && r.reason == RULES_REASON_RACE);
+		wins[r.winner]++;
+	}
+	printf("# ur: light %d dark %d\n", wins[0], wins[1]);
+	CHECK(wins[0] > 400 / 4 && wins[1] > 400 / 4);
+}
+
+/* Ur: different seeds give different throws; the same seed the same match. */
 static void test_seeds_differ(void)
 {
 	struct rules_match a, b;
@@ -231,7 +351,8 @@ static void test_seeds_differ(void)
 
 int main(void)
 {
-	TEST(test_playouts);
+	TEST(test_playouts_every_game);
+	TEST(test_ur_fair);
 	TEST(test_seeds_differ);
 	return tap_done();
 }

@@ -617,31 +617,59 @@ static void test_win(void)
 	memcpy(&before, &m, sizeof(m));
 	CHECK_EQ(apply(&m, 1, act(UR_ACT_ROLL, 0), NULL), RULES_E_GAME_OVER);
 	CHECK_EQ(apply(&m, 0, act(UR_ACT_ROLL, 0), NULL), RULES_E_GAME_OVER);
-	CHECK_EQ(rules_resign(&m, 0, RULES_REASON_RESIGN, NULL), RULES_E_GAME_OVER);
+	CHECK_EQ(rules_event(&m, 0, RULES_EVENT_RESIGN, NULL), RULES_E_GAME_OVER);
 	CHECK(memcmp(&m, &before, sizeof(m)) == 0);
 }
 
-static void test_resign(void)
+/* An event takes the seat out of play and the other seat wins; ply unchanged. */
+static void test_event(void)
 {
 	for (int seat = 0; seat < 2; seat++) {
-		struct rules_match m;
+		struct rules_match m, before;
 		union rules_outcome u;
 		struct rules_result r;
+		int kind = seat ? RULES_EVENT_FORFEIT : RULES_EVENT_RESIGN;
 		uint8_t reason = seat ? RULES_REASON_FORFEIT : RULES_REASON_RESIGN;
 
 		match_new(&m);
 		REQUIRE(apply(&m, 0, act(UR_ACT_ROLL, 0), NULL) == 0);
-		CHECK_EQ(rules_resign(&m, 2, reason, &u), RULES_E_BAD_SEAT);
+		memcpy(&before, &m, sizeof(m));
+		CHECK_EQ(rules_event(&m, 2, kind, &u), RULES_E_BAD_SEAT);
+		CHECK_EQ(rules_event(&m, -1, kind, &u), RULES_E_BAD_SEAT);
+		CHECK_EQ(rules_event(&m, seat, 0, &u), RULES_E_ILLEGAL);
+		CHECK_EQ(rules_event(&m, seat, 3, &u), RULES_E_ILLEGAL);
+		CHECK(memcmp(&m, &before, sizeof(m)) == 0);
+		CHECK(rules_seat_in_play(&m, 0) && rules_seat_in_play(&m, 1));
+		CHECK(!rules_seat_in_play(&m, 2) && !rules_seat_in_play(&m, -1));
 		/* Either seat may resign, to act or not. */
-		REQUIRE(rules_resign(&m, seat, reason, &u) == 0);
+		REQUIRE(rules_event(&m, seat, kind, &u) == 0);
 		CHECK_EQ(u.ur.kind, 0);
 		CHECK_EQ(m.ply, 1);
+		CHECK_EQ(m.out, 1u << seat);
+		CHECK(!rules_seat_in_play(&m, seat));
+		CHECK(rules_seat_in_play(&m, seat ^ 1));
 		rules_result(&m, &r);
 		CHECK(r.over);
 		CHECK_EQ(r.winner, seat ^ 1);
 		CHECK_EQ(r.reason, reason);
-		CHECK_EQ(rules_resign(&m, seat ^ 1, reason, &u), RULES_E_GAME_OVER);
+		memcpy(&before, &m, sizeof(m));
+		CHECK_EQ(rules_event(&m, seat ^ 1, kind, &u), RULES_E_GAME_OVER);
+		CHECK_EQ(rules_event(&m, seat, kind, &u), RULES_E_GAME_OVER);
+		CHECK(memcmp(&m, &before, sizeof(m)) == 0);
 	}
+}
+
+/* A seat already out while the match goes on (a game's own elimination). */
+static void test_event_out_of_play(void)
+{
+	struct rules_match m, before;
+
+	match_new(&m);
+	m.out = 1u << 1;
+	memcpy(&before, &m, sizeof(m));
+	CHECK_EQ(rules_event(&m, 1, RULES_EVENT_RESIGN, NULL), RULES_E_OUT_OF_PLAY);
+	CHECK(memcmp(&m, &before, sizeof(m)) == 0);
+	CHECK_EQ(rules_event(&m, 0, RULES_EVENT_RESIGN, NULL), 0);
 }
 
 /* Every refused call leaves the match byte-identical. */
@@ -682,7 +710,7 @@ static void test_errors_untouched(void)
 static void test_legal_distinct_and_cap(void)
 {
 	struct rules_match m;
-	struct rules_action l[RULES_MAX_LEGAL];
+	struct rules_action l[RULES_MAX_LEGAL], small[3];
 	const uint8_t light[UR_PIECES] = { 0, 3, 3, 7, 7, 19, 23 };
 	int n;
 
@@ -694,9 +722,17 @@ static void test_legal_distinct_and_cap(void)
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n; j++)
 			CHECK(!rules_action_equal(&l[i], &l[j]));
-	CHECK_EQ(rules_legal_actions(&m, 0, l, 2), 2);
-	CHECK_EQ(rules_legal_actions(&m, 0, l, 0), 0);
+	/* Past cap: the true count comes back and only the first `cap` are written. */
+	memset(small, 0xab, sizeof(small));
+	CHECK_EQ(rules_legal_actions(&m, 0, small, 2), 4);
+	CHECK(rules_action_equal(&small[0], &l[0]));
+	CHECK(rules_action_equal(&small[1], &l[1]));
+	CHECK_EQ(small[2].kind, 0xab); /* untouched */
+	CHECK_EQ(rules_legal_actions(&m, 0, NULL, 0), 4);
+	CHECK_EQ(rules_legal_actions(&m, 0, small, -1), 4);
+	CHECK_EQ(small[2].kind, 0xab);
 	CHECK_EQ(rules_legal_actions(&m, 5, l, RULES_MAX_LEGAL), 0);
+	CHECK_EQ(rules_legal_actions(&m, 1, l, RULES_MAX_LEGAL), 0); /* not to act */
 }
 
 /* Depth-first count of action sequences of length `depth`. */
@@ -788,7 +824,8 @@ int main(int argc, char **argv)
 	TEST(test_bonus_skip);
 	TEST(test_bonus_needs_home_piece);
 	TEST(test_win);
-	TEST(test_resign);
+	TEST(test_event);
+	TEST(test_event_out_of_play);
 	TEST(test_errors_untouched);
 	TEST(test_legal_distinct_and_cap);
 	TEST(test_perft);

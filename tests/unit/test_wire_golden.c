@@ -239,15 +239,31 @@ static void test_error_integer_id(void)
 
 static void test_replies(void)
 {
-	const char *rooms[] = { "r1", "r2" };
+	const struct wire_seat_ref seats[] = { { "r1", 1, "dark" }, { "r2", 0, "light" } };
 	json_t *id = json_integer(1), *got, *want;
 
-	got = wire_welcome_new("p1", "Ana", "tok", rooms, 2, id);
-	want = json_pack("{s:s, s:s, s:s, s:s, s:[ss], s:i}", "type", "welcome", "player", "p1",
-			 "name", "Ana", "token", "tok", "rooms", "r1", "r2", "id", 1);
+	got = wire_welcome_new("p1", "Ana", "tok", seats, 2, id);
+	want = json_pack("{s:s, s:s, s:s, s:s, s:[ss], s:[{s:s, s:i, s:s}, {s:s, s:i, s:s}], s:i}",
+			 "type", "welcome", "player", "p1", "name", "Ana", "token", "tok", "rooms",
+			 "r1", "r2", "seats", "room", "r1", "seat", 1, "role", "dark", "room", "r2",
+			 "seat", 0, "role", "light", "id", 1);
 	CHECK(json_equal(got, want));
 	json_decref(got);
 	json_decref(want);
+	got = wire_welcome_new("p1", "Ana", "tok", NULL, 0, NULL);
+	want = json_pack("{s:s, s:s, s:s, s:s, s:[], s:[]}", "type", "welcome", "player", "p1",
+			 "name", "Ana", "token", "tok", "rooms", "seats");
+	CHECK(json_equal(got, want));
+	json_decref(got);
+	json_decref(want);
+	got = wire_resigned_new("r1", 1, id);
+	want = json_pack("{s:s, s:s, s:i, s:i}", "type", "resigned", "room", "r1", "seat", 1, "id", 1);
+	CHECK(json_equal(got, want));
+	json_decref(got);
+	json_decref(want);
+	got = wire_resigned_new("r1", 0, NULL);
+	CHECK(got && !obj_get(got, "id") && json_integer_value(obj_get(got, "seat")) == 0);
+	json_decref(got);
 	got = wire_joined_new("r1", 1, "dark", NULL);
 	want = json_pack("{s:s, s:s, s:i, s:s}", "type", "joined", "room", "r1", "seat", 1, "role",
 			 "dark");
@@ -331,8 +347,11 @@ static void test_options(void)
 	opt = json_pack("{s:b}", "autoroll", 1);
 	CHECK(wire_options_decode(g, opt, &ro, &o, why, sizeof(why)) == 0);
 	CHECK(ro.autoroll);
-	enc = wire_options_encode(g, &ro, &o);
+	enc = wire_options_encode(g, &ro, &o, false);
 	CHECK(json_equal(enc, opt));
+	json_decref(enc);
+	enc = wire_options_encode(g, &ro, &o, true);
+	CHECK(json_equal(enc, opt)); /* Ur's only key */
 	json_decref(enc);
 	json_decref(opt);
 	opt = json_pack("{s:i}", "autoroll", 1);
@@ -346,9 +365,19 @@ static void test_options(void)
 	opt = json_array();
 	CHECK(wire_options_decode(g, opt, &ro, &o, why, sizeof(why)) == WIRE_E_BAD_OPTIONS);
 	json_decref(opt);
-	enc = wire_options_encode(g, NULL, NULL);
+	enc = wire_options_encode(g, NULL, NULL, false);
 	CHECK(json_is_object(enc) && json_object_size(enc) == 0);
 	json_decref(enc);
+	enc = wire_options_encode(g, NULL, NULL, true);
+	CHECK(json_is_false(obj_get(enc, "autoroll")) && json_object_size(enc) == 1);
+	json_decref(enc);
+	/* Quinteto's key is not Ur's: refused, outputs untouched. */
+	opt = json_pack("{s:i}", "max_turns", 50);
+	o.max_turns = 7;
+	CHECK(wire_options_decode(g, opt, &ro, &o, why, sizeof(why)) == WIRE_E_BAD_OPTIONS);
+	CHECK(o.max_turns == 7);
+	CHECK(strstr(why, "max_turns") != NULL);
+	json_decref(opt);
 }
 
 /* A waiting Ur room from a fixed seed, seat 0 taken by "Ana". */
@@ -399,7 +428,8 @@ static void test_state_waiting(void)
 	CHECK(json_is_object(obj_get(s, "view")));
 	CHECK(obj_get(s, "server_seed") == NULL);
 	CHECK(obj_get(s, "client_seeds") == NULL);
-	CHECK(json_object_size(s) == 12);
+	CHECK(json_is_false(obj_get(obj_get(s, "options"), "autoroll"))); /* defaults filled in */
+	CHECK(json_object_size(s) == 13);
 	json_decref(s);
 }
 
@@ -448,7 +478,7 @@ static void test_state_finished_reveals(void)
 
 	room_setup(&r, &m, &ro);
 	REQUIRE(r.game && r.codec);
-	REQUIRE(rules_resign(&m, 1, RULES_REASON_RESIGN, NULL) == 0);
+	REQUIRE(rules_event(&m, 1, RULES_EVENT_RESIGN, NULL) == 0);
 	r.status = "finished";
 	r.server_seed = "ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00";
 	r.client_seeds[0] = "lucky";

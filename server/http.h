@@ -1,0 +1,40 @@
+/*
+ * http.h: the read-only HTTP API of protocol.md: GET /api/rooms,
+ * GET /api/matches (filters, newest first, cursor), GET /api/matches/{id},
+ * GET /healthz and GET /metrics. Archive reads run on the store's reader
+ * thread and the response is written when they come back, so the loop never
+ * waits on disk. A request whose connection closes first cancels its read.
+ * The functions return what lws callbacks return (0, or -1 to close).
+ */
+#ifndef QUINTETO_HTTP_H
+#define QUINTETO_HTTP_H
+
+#include <stdint.h>
+
+#include "lobby.h"
+#include "metrics.h"
+#include "session.h"
+
+struct lws;
+struct store;
+struct http_req;
+
+/* What the API reads. Borrowed for the server's life. */
+struct http {
+	struct lobby *lobby;
+	struct store *store;
+	struct metrics *metrics;
+	struct sessions *sessions;
+	int64_t started_ms;
+};
+
+/* A request arrived (LWS_CALLBACK_HTTP) for `uri`; *req gets its state. */
+int http_request(struct http *h, struct lws *wsi, struct http_req **req, const char *uri);
+
+/* The connection can take more of the response. */
+int http_writeable(struct http *h, struct lws *wsi, struct http_req **req);
+
+/* The connection closed, or the response is complete: frees *req (NULL does nothing). */
+void http_closed(struct http_req **req);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * lobby.h: the registry of live rooms and known players, the room list pushed
+ * to the connections that asked for it, and the start-up restore of both
+ * from the store.
+ *
+ * The lobby hosts the rooms: it gives each the `room_host` whose send()
+ * queues frames on sessions and whose changed() marks the room list stale.
+ * That callback is the only way a room reaches up here. The lobby calls
+ * rooms, players and sessions (to push the list); nothing below calls it.
+ */
+#ifndef QUINTETO_LOBBY_H
+#define QUINTETO_LOBBY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "room.h"
+#include "session.h"
+#include "util.h"
+
+struct store;
+
+struct lobby {
+	struct room_host host;       /* handed to every room */
+	struct store *store;
+	const struct config *cfg;
+	struct metrics *metrics;
+	struct hmap rooms;           /* id -> live room */
+	struct hmap players;         /* token_hash -> player */
+	struct hmap players_by_id;   /* id -> player */
+	struct session *subs;        /* connections that asked for `rooms` */
+	bool dirty;                  /* a push is scheduled */
+	json_t *cache;               /* the rooms array; NULL = rebuild */
+	int64_t pushed_ms;
+	uv_timer_t timer;            /* throttles pushes to one a second */
+};
+
+/* Initialises an empty lobby on `loop`; the pointers are borrowed for its life. 0 or a libuv error. */
+int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const struct config *cfg,
+	       struct metrics *metrics);
+
+/*
+ * Loads player identities, then every journalled room (start-up, before
+ * store_start()). A room whose journal does not replay is left out with its
+ * journal kept. 0 or -EIO.
+ */
+int lobby_restore(struct lobby *l);
+
+/* Shutting down: closes every room (keeping the journal of unfinished ones) and the timer. */
+void lobby_close(struct lobby *l);
+
+/* Frees players and maps; only once the loop has run every close callback. */
+void lobby_finish(struct lobby *l);
+
+/* The player holding `token`, or NULL. */
+struct player *lobby_player_by_token(struct lobby *l, const char *token);
+
+/*
+ * Resumes the player whose token this is (renaming it to `name`), or creates
+ * one (unknown or absent token). Writes the player's token into token_out
+ * (at least 49 bytes). NULL on failure.
+ */
+struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name,
+				  char *token_out, size_t token_out_size);
+
+/* Creates and registers a room for `creator`. 0, ROOM_E_BAD_OPTIONS or a negative errno. */
+int lobby_room_create(struct lobby *l, const struct player *creator, const struct rules_game *g,
+		      const struct wire_game *codec, const struct wire_room_options *ropt,
+		      const struct rules_options *gopt, struct room **out);
+
+/* The live room with this id, or NULL. */
+struct room *lobby_room_find(struct lobby *l, const char *id);
+
+/* Closes the rooms that have outlived their time. */
+void lobby_housekeep(struct lobby *l, int64_t now);
+
+/* Pushes the room list to `s` whenever it changes, until unsubscribed. */
+void lobby_subscribe(struct lobby *l, struct session *s);
+void lobby_unsubscribe(struct lobby *l, struct session *s);
+
+/* The room list changed: push it within a second (throttled). */
+void lobby_changed(struct lobby *l);
+
+/*
+ * Every live room's summary, newest first: a new reference to a cached array
+ * that callers must not modify. Rebuilt at most once per change.
+ */
+json_t *lobby_rooms_json(struct lobby *l);
+
+#endif

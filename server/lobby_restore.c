@@ -1,0 +1,101 @@
+/*
+ * lobby_restore.c: start-up, before the store thread runs: player identities
+ * first, then every journalled room rebuilt through the rules core (see
+ * room_restore.c) as store_load_live() reads it: the room, its seats, its
+ * actions and events merged by ply. A room whose journal does not replay is
+ * left out of memory with its journal kept for inspection; the others
+ * resume play. No SQL here: the store reads, this file decides.
+ */
+#include "lobby.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "store.h"
+
+/* The room being rebuilt. */
+struct replay {
+	struct lobby *l;
+	struct room *r;      /* NULL when the store's record was unusable */
+	int64_t started_at;
+};
+
+static int load_player(void *ctx, const char *id, const char *token_hash, const char *name)
+{
+	struct lobby *l = ((struct replay *)ctx)->l;
+	struct player *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	snprintf(p->id, sizeof(p->id), "%s", id);
+	snprintf(p->token_hash, sizeof(p->token_hash), "%s", token_hash);
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	if (hmap_put(&l->players, p->token_hash, p) || hmap_put(&l->players_by_id, p->id, p)) {
+		hmap_del(&l->players, p->token_hash);
+		free(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int load_room(void *ctx, const char *id, const char *game, const char *options, const char *server_seed,
+		     int64_t created_at, int64_t started_at)
+{
+	struct replay *rp = ctx;
+
+	rp->r = NULL;
+	rp->started_at = started_at;
+	return room_restore(&rp->l->host, id, game, options, server_seed, created_at, &rp->r);
+}
+
+static int load_seat(void *ctx, int seat, const char *player_id, const char *client_seed)
+{
+	struct replay *rp = ctx;
+	struct player *p = NULL;
+
+	if (player_id && !(p = hmap_get(&rp->l->players_by_id, player_id)))
+		return -EINVAL;
+	return room_restore_seat(rp->r, seat, p, client_seed);
+}
+
+static int load_action(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at)
+{
+	return room_restore_action(((struct replay *)ctx)->r, ply, seat, action, outcome, at);
+}
+
+static int load_event(void *ctx, int ply, int seat, int kind, int64_t at)
+{
+	return room_restore_event(((struct replay *)ctx)->r, ply, seat, kind, at);
+}
+
+static void load_room_end(void *ctx, int err)
+{
+	struct replay *rp = ctx;
+	struct room *r = rp->r;
+
+	rp->r = NULL;
+	if (!err && r && !hmap_put(&rp->l->rooms, r->id, r)) {
+		room_restore_finish(r, rp->started_at);
+		return;
+	}
+	util_log(LOG_ERROR, "restore: room %s does not replay (%d); its journal is kept for inspection",
+		 r ? r->id : "?", err);
+	if (r)
+		room_destroy(r); /* still restoring: the journal is kept */
+}
+
+static const struct store_live_ops ops = {
+	load_player, load_room, load_seat, load_action, load_event, load_room_end,
+};
+
+int lobby_restore(struct lobby *l)
+{
+	struct replay rp = {l, NULL, 0};
+	int err = store_load_players(l->store, &ops, &rp);
+
+	if (!err)
+		err = store_load_live(l->store, &ops, &rp);
+	if (!err && l->rooms.len)
+		util_log(LOG_INFO, "restore: %zu room(s) resumed from the journal", l->rooms.len);
+	return err ? -EIO : 0;
+}

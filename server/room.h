@@ -1,0 +1,268 @@
+/*
+ * room.h: one room hosts one match. Seats fill while `waiting`; the match
+ * starts by itself when every seat is taken. Every change goes through the
+ * rules core, is journalled through the store, and is sent to the room's
+ * members as one shared frame per audience (spectators, each seat to act).
+ *
+ * Dependencies point down only: the room knows players (player.h), the
+ * store, the rules core and the codec. It never calls the sessions or the
+ * lobby above it: frames leave through `room_host.send(who, frame)` and a
+ * changed summary is reported through `room_host.changed(ctx)`; both are
+ * callbacks the host (the lobby) installs.
+ *
+ * The room's log holds what made the match, in order: accepted actions and
+ * events (a resignation, a forfeit). Invariants, checked with assert():
+ * r->match.ply == r->nactions == the number of actions in the log; an entry's
+ * `ply` is the number of actions before it; a seat is `taken` exactly when it
+ * has a player or a bot; a waiting room has at least one free seat.
+ *
+ * Errors: 0, a negative errno for a system failure, or a positive ROOM_E_*
+ * (the request is refused and the room is untouched); the handlers map
+ * ROOM_E_* to the protocol's codes.
+ */
+#ifndef QUINTETO_ROOM_H
+#define QUINTETO_ROOM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "buf.h"
+#include "conf.h"
+#include "metrics.h"
+#include "player.h"
+#include "wire.h"
+
+struct store;
+
+enum room_error {
+	ROOM_E_ROOM_FULL = 1,  /* no free seat, or the match has started */
+	ROOM_E_SEAT_TAKEN,     /* the seat asked for is held */
+	ROOM_E_BAD_SEAT,       /* the game has no such seat */
+	ROOM_E_ALREADY_SEATED, /* the player holds a seat here already */
+	ROOM_E_NOT_IN_ROOM,    /* the player holds no seat (or may not add a bot) */
+	ROOM_E_NOT_STARTED,    /* the match has not started */
+	ROOM_E_GAME_OVER,      /* the match is over, or the seat is out of play */
+	ROOM_E_STALE_PLY,      /* `ply` is not one the seat may act at */
+	ROOM_E_NOT_YOUR_TURN,  /* the seat is not to act */
+	ROOM_E_ILLEGAL,        /* not an action of this game, or not legal now */
+	ROOM_E_BAD_OPTIONS,    /* the rules core refused the options */
+};
+
+enum room_status { ROOM_WAITING, ROOM_PLAYING, ROOM_FINISHED };
+
+/* What a room needs from the server around it; one per server, owned by the host. */
+struct room_host {
+	uv_loop_t *loop;
+	struct store *store;
+	const struct config *cfg;
+	struct metrics *metrics;
+	bool stopping;                              /* shutting down: keep the journal of open rooms */
+	void (*send)(void *who, struct buf *frame); /* queue a frame to a member (a reference is taken) */
+	void (*changed)(void *ctx);                 /* a room's summary changed */
+	void *ctx;                                  /* for changed() */
+};
+
+/* A follower of a room (a connection, seated or watching). */
+struct member {
+	void *who;                   /* the follower, opaque to the room; host->send's first argument */
+	struct player *player;       /* the follower's identity (its seat, if any) */
+	struct room *r;
+	struct member **list;        /* head of the follower's own list of memberships */
+	struct member *room_prev, *room_next; /* in r->members */
+	struct member *who_next;     /* in *list */
+};
+
+struct room_seat {
+	bool taken;
+	bool bot;
+	struct player *player;    /* NULL for bots and free seats */
+	char bot_name[32];
+	bool has_seed;
+	char client_seed[WIRE_CLIENT_SEED_MAX * 4 + 1];
+};
+
+/* One entry of the match's log: an action (kind 0) or an event. */
+struct room_entry {
+	int kind;       /* 0: action; else enum rules_event_kind */
+	int ply;        /* actions accepted before this entry (an action's own ply) */
+	int seat;
+	int64_t at;     /* Unix ms */
+	char *action;   /* compact JSON; NULL for an event */
+	char *outcome;  /* compact JSON; NULL for an event */
+};
+
+struct room {
+	const struct room_host *host;
+	char id[WIRE_ROOM_ID_MAX + 1];
+	char creator[16];             /* player id of the room's creator ("" after a restore of an old journal) */
+	const struct rules_game *game;
+	const struct wire_game *codec;
+	struct wire_room_options ropt;
+	struct rules_options gopt;
+	bool has_roll;                /* the game has {"roll":true}; `roll` is its compact form */
+	struct rules_action roll;
+	enum room_status status;
+	uint8_t server_seed[32];
+	char commit[65];
+	char server_seed_hex[65];
+	struct room_seat seats[RULES_MAX_SEATS];
+	struct rules_match match;     /* preview (zero seed) until the start */
+	struct member *members;
+	int nmembers;
+	bool has_last;
+	int last_seat;
+	struct rules_action last_action;
+	union rules_outcome last_outcome;
+	struct room_entry *log;
+	size_t nlog, caplog, nactions;
+	int64_t created_at, started_at, ended_at, idle_since;
+	uv_timer_t bot_timer;
+	uint64_t bot_rng;
+	struct buf *cache_all;                    /* state for spectators; NULL = stale */
+	struct buf *cache_seat[RULES_MAX_SEATS];  /* state with `legal` for a seat to act */
+	bool restoring;                           /* replaying the journal: do not journal */
+	bool dead;
+};
+
+/* --- life (room.c) ------------------------------------------------------- */
+
+/*
+ * Creates a room with id `id` (unique: the caller checks) for `creator` (a
+ * player id, borrowed) and journals it. 0, ROOM_E_BAD_OPTIONS, -EIO (no
+ * secure random bytes) or -ENOMEM.
+ */
+int room_new(const struct room_host *host, const char *id, const char *creator,
+	     const struct rules_game *g, const struct wire_game *codec,
+	     const struct wire_room_options *ropt, const struct rules_options *gopt, struct room **out);
+
+/*
+ * Re-creates a journalled room (start-up) in the restoring state: nothing is
+ * journalled until room_restore_finish(). 0 or -EINVAL for a record that
+ * makes no sense.
+ */
+int room_restore(const struct room_host *host, const char *id, const char *game, const char *options,
+		 const char *seed_hex, int64_t created_at, struct room **out);
+
+/*
+ * Takes the room out of play: members detached, seats forgotten by their
+ * players, the journal dropped if the match was neither over nor being
+ * restored (and the host not stopping). Frees it once its timer has closed.
+ * The caller removes it from its registry first.
+ */
+void room_destroy(struct room *r);
+
+/* True once a finished room, or a waiting room nobody follows, has outlived its time. */
+bool room_expired(const struct room *r, int64_t now);
+
+/* --- members (room.c) ---------------------------------------------------- */
+
+/*
+ * Makes `who` (with identity `p`) a member of `r`, linked into the member
+ * list `*list` that the follower owns. Already a member: 0. 0 or -ENOMEM.
+ */
+int room_member_add(struct room *r, struct member **list, void *who, struct player *p);
+
+/* Removes the follower whose list is `*list` from `r`; not a member: nothing. */
+void room_member_del(struct room *r, struct member **list);
+
+/* True when the follower with list `list` follows `r`. */
+bool room_is_member(const struct room *r, const struct member *list);
+
+/* The seat `p` holds in `r`, or -1 (p may be NULL). */
+int room_seat_of(const struct room *r, const struct player *p);
+
+/* --- frames (room.c) ----------------------------------------------------- */
+
+/* The room summary (new reference; NULL on ENOMEM). */
+json_t *room_summary(const struct room *r);
+
+/* The current `state` frame as `p` (NULL: a spectator) should see it; borrowed, NULL on ENOMEM. */
+struct buf *room_state_for(struct room *r, const struct player *p);
+
+/* Sends the state to every member (the state changed). */
+void room_broadcast(struct room *r);
+
+/* A seated player's connections came or went: every member sees it, the lobby too. */
+void room_connected_changed(struct room *r);
+
+/* True when autoroll plays `legal` (a lone {"roll":true}) for a human seat. */
+bool room_autorolls(const struct room *r, const struct rules_action *legal, int n);
+
+/* --- play (room_play.c) -------------------------------------------------- */
+
+/*
+ * Seats `p` (seat -1: the first free one) with an optional client seed;
+ * starts the match when the last seat fills. 0 or ROOM_E_ALREADY_SEATED,
+ * ROOM_E_BAD_SEAT, ROOM_E_SEAT_TAKEN, ROOM_E_ROOM_FULL, ROOM_E_GAME_OVER.
+ * The caller sends its reply, then room_changed().
+ */
+int room_join(struct room *r, struct player *p, int seat, const char *client_seed, int *seat_out);
+
+/*
+ * Seats a bot for `by` (who must be the creator or seated here:
+ * ROOM_E_NOT_IN_ROOM otherwise). Other errors as room_join().
+ */
+int room_add_bot(struct room *r, const struct player *by, int seat, int *seat_out);
+
+/* Frees p's seat before the start (*changed = true); during a match it is held. 0 or ROOM_E_NOT_IN_ROOM. */
+int room_leave(struct room *r, struct player *p, bool *changed);
+
+/*
+ * Plays `action` (the client's JSON) for p's seat at `ply` (protocol.md: the
+ * current ply, or an older one when every action since was another seat's
+ * and the action is legal now). Broadcasts on success. 0, -ENOMEM or
+ * ROOM_E_NOT_IN_ROOM, ROOM_E_GAME_OVER, ROOM_E_NOT_STARTED, ROOM_E_STALE_PLY,
+ * ROOM_E_NOT_YOUR_TURN, ROOM_E_ILLEGAL.
+ */
+int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action);
+
+/*
+ * Resigns p's seat: an event in the log. *seat_out gets the seat. The caller
+ * sends its reply, then room_changed(). 0, -ENOMEM or ROOM_E_NOT_IN_ROOM,
+ * ROOM_E_NOT_STARTED, ROOM_E_GAME_OVER (over, or the seat is out of play).
+ */
+int room_resign(struct room *r, struct player *p, int *seat_out);
+
+/* After any change: broadcast, play autorolls, wake the bots, tell the host. */
+void room_changed(struct room *r);
+
+/* Sends a chat line to every member (seat -1: a spectator). */
+void room_chat(struct room *r, int seat, const char *name, const char *text);
+
+/* --- between the room's own files (room_play.c), not for other modules ---- */
+
+/* Applies an action through the rules core and logs (and journals) it at `at`. 0, -ENOMEM or ROOM_E_ILLEGAL. */
+int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t at);
+
+/* Applies an event (a resignation, a forfeit) and logs (and journals) it. 0, -ENOMEM or ROOM_E_GAME_OVER. */
+int room_event(struct room *r, int seat, int kind, int64_t at);
+
+/* Starts the match when no seat is free. */
+void room_start_if_full(struct room *r);
+
+/* Marks the match over at `ended_at` and archives it. */
+void room_finish(struct room *r, int64_t ended_at);
+
+/* Plays due autorolls and wakes the bots (after a change or a restore). */
+void room_resume(struct room *r);
+
+/* --- restore (room_restore.c): the callbacks of the store's journal reading */
+
+/* Puts a journalled seat back (p NULL: a bot). 0 or -EINVAL. */
+int room_restore_seat(struct room *r, int seat, struct player *p, const char *client_seed);
+
+/* Re-applies a journalled action and checks its recorded outcome. 0 or -EINVAL. */
+int room_restore_action(struct room *r, int ply, int seat, const char *action, const char *outcome,
+			int64_t at);
+
+/* Re-applies a journalled event at its ply. 0 or -EINVAL. */
+int room_restore_event(struct room *r, int ply, int seat, int kind, int64_t at);
+
+/*
+ * Ends a restore: the journalled start time, then the archive (the match was
+ * over but not archived) or play resumes (autorolls due, bots woken).
+ */
+void room_restore_finish(struct room *r, int64_t started_at);
+
+#endif

@@ -1,0 +1,174 @@
+/*
+ * server.c: the process (see server.h). Every module's state lives in one
+ * struct server here; modules get pointers to the parts they use, never the
+ * whole. A uv_prepare_t ends each loop turn (journal flush, then the
+ * sessions' gate); a uv_check_t reaps closed sessions outside lws callbacks.
+ * SIGINT/SIGTERM stop cleanly: lws is destroyed, every handle closed, the
+ * store thread writes what it holds, then the loop is closed.
+ */
+#include "server.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "handlers.h"
+#include "http.h"
+#include "lobby.h"
+#include "net.h"
+#include "session.h"
+#include "store.h"
+
+struct server {
+	uv_loop_t loop;
+	const struct config *cfg;
+	struct store *store;
+	struct metrics metrics;
+	struct sessions sessions;
+	struct lobby lobby;
+	struct handlers handlers;
+	struct http http;
+	struct net net;
+	uv_prepare_t turn;
+	uv_check_t reaper;
+	uv_timer_t housekeeping;
+	uv_signal_t sigint, sigterm;
+	bool stopping;
+};
+
+/* The loop turn ends: its journal writes become one batch, and its frames wait for it. */
+static void turn_end_cb(uv_prepare_t *p)
+{
+	struct server *srv = p->data;
+
+	sessions_turn_end(&srv->sessions, store_journal_flush(srv->store));
+}
+
+static void committed_cb(void *ctx, uint64_t batch, int err)
+{
+	struct server *srv = ctx;
+
+	sessions_committed(&srv->sessions, batch, err);
+}
+
+static void reaper_cb(uv_check_t *c)
+{
+	struct server *srv = c->data;
+
+	sessions_reap(&srv->sessions);
+}
+
+static void housekeeping_cb(uv_timer_t *t)
+{
+	struct server *srv = t->data;
+
+	lobby_housekeep(&srv->lobby, util_now_ms());
+}
+
+static void stop(struct server *srv)
+{
+	if (srv->stopping)
+		return;
+	srv->stopping = true;
+	util_log(LOG_INFO, "shutting down");
+	srv->sessions.stopping = true;
+	uv_close((uv_handle_t *)&srv->sigint, NULL);
+	uv_close((uv_handle_t *)&srv->sigterm, NULL);
+	uv_close((uv_handle_t *)&srv->housekeeping, NULL);
+	uv_close((uv_handle_t *)&srv->turn, NULL);
+	net_stop(&srv->net); /* closes every connection; sessions are reaped later */
+	lobby_close(&srv->lobby);
+	store_close(srv->store); /* flushes the open batch, writes everything queued */
+	srv->store = NULL;
+}
+
+static void signal_cb(uv_signal_t *h, int signum)
+{
+	stop(h->data);
+}
+
+static int handles_init(struct server *srv)
+{
+	int err = uv_prepare_init(&srv->loop, &srv->turn) || uv_check_init(&srv->loop, &srv->reaper) ||
+		  uv_timer_init(&srv->loop, &srv->housekeeping) || uv_signal_init(&srv->loop, &srv->sigint) ||
+		  uv_signal_init(&srv->loop, &srv->sigterm);
+
+	if (err)
+		return -EIO;
+	srv->turn.data = srv->reaper.data = srv->housekeeping.data = srv;
+	srv->sigint.data = srv->sigterm.data = srv;
+	uv_prepare_start(&srv->turn, turn_end_cb);
+	uv_unref((uv_handle_t *)&srv->turn);
+	uv_check_start(&srv->reaper, reaper_cb);
+	uv_unref((uv_handle_t *)&srv->reaper);
+	uv_timer_start(&srv->housekeeping, housekeeping_cb, 5000, 5000);
+	uv_signal_start(&srv->sigint, signal_cb, SIGINT);
+	uv_signal_start(&srv->sigterm, signal_cb, SIGTERM);
+	return 0;
+}
+
+/* Runs the loop until every handle has closed, then frees what is left. 0 or 1 (handles left open). */
+static int drain(struct server *srv)
+{
+	int err;
+
+	uv_run(&srv->loop, UV_RUN_DEFAULT);
+	uv_close((uv_handle_t *)&srv->reaper, NULL);
+	uv_run(&srv->loop, UV_RUN_DEFAULT);
+	sessions_reap(&srv->sessions);
+	lobby_finish(&srv->lobby);
+	err = uv_loop_close(&srv->loop);
+	if (err)
+		util_log(LOG_WARN, "loop closed with handles open: %s", uv_strerror(err));
+	return err ? 1 : 0;
+}
+
+/* The modules, wired; nothing is read from the journal yet. 0 or a negative errno. */
+static int modules_init(struct server *srv)
+{
+	int err;
+
+	sessions_init(&srv->sessions, srv->cfg, &srv->metrics);
+	err = lobby_init(&srv->lobby, &srv->loop, srv->store, srv->cfg, &srv->metrics);
+	if (err)
+		return err;
+	srv->handlers = (struct handlers){&srv->lobby, srv->store, &srv->metrics};
+	store_on_commit(srv->store, committed_cb, srv);
+	srv->http = (struct http){&srv->lobby, srv->store, &srv->metrics, &srv->sessions, util_now_ms()};
+	return handles_init(srv);
+}
+
+int server_run(const struct config *cfg)
+{
+	static struct server srv; /* large; one per process */
+	int err;
+
+	srv.cfg = cfg;
+	if (uv_loop_init(&srv.loop))
+		return 1;
+	if (store_open(&srv.loop, cfg->db_path, cfg->migrations_dir, &srv.store))
+		return 1;
+	err = modules_init(&srv);
+	if (!err && net_start(&srv.net, &srv.loop, cfg, &srv.sessions, &srv.handlers, &srv.http, &srv.metrics))
+		err = 1; /* the port is taken: stop before the journal's rooms are touched */
+	if (!err && lobby_restore(&srv.lobby)) {
+		util_log(LOG_ERROR, "cannot resume the rooms journalled in %s", cfg->db_path);
+		err = 1;
+	}
+	if (!err && store_start(srv.store))
+		err = 1;
+	if (err) {
+		stop(&srv);
+		drain(&srv);
+		return 1;
+	}
+	util_log(LOG_INFO, "quinteto-server %s, database %s, web %s", QUINTETO_VERSION, cfg->db_path, cfg->web_dir);
+	printf("listening on http://%s%s%s:%d\n", strchr(cfg->host, ':') ? "[" : "", cfg->host,
+	       strchr(cfg->host, ':') ? "]" : "", srv.net.port);
+	fflush(stdout);
+	err = drain(&srv);
+	util_log(LOG_INFO, "stopped");
+	return err;
+}

@@ -1,0 +1,159 @@
+/*
+ * store_int.h: what the parts of the store share (not for the rest of the
+ * server). store.c runs the threads and queues; store_migrate.c opens the
+ * database and applies migrations; store_journal.c batches and writes the live
+ * journal and loads it at start-up; store_archive.c saves and reads matches.
+ *
+ * Threads: the loop thread owns `open`, `cb`, `failing`, `depth` and every
+ * request until it is queued; the writer thread owns `db` and the writer
+ * statements after store_start(); the reader thread owns `rdb` and its
+ * statements. The queues and the done list are guarded by their mutexes.
+ */
+#ifndef QUINTETO_STORE_INT_H
+#define QUINTETO_STORE_INT_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+/* A completion on its way back to the loop thread (embedded in its job). */
+enum note_type { NOTE_BATCH_FAIL, NOTE_BATCH_DONE, NOTE_MATCH_DONE, NOTE_READ_DONE };
+struct note {
+	struct note *next;
+	enum note_type type;
+};
+
+/* One statement of the journal; JOP_* index the prepared statements. */
+enum jop_kind {
+	JOP_PLAYER,
+	JOP_ROOM,
+	JOP_SEAT,
+	JOP_SEAT_FREE,
+	JOP_ACTION,
+	JOP_STARTED,
+	JOP_EVENT,
+	JOP_DROP,
+	JOP_MAX
+};
+
+#define JOP_PARAMS 6
+
+/* A bound parameter: text (`s`, NULL for SQL NULL) or an integer. */
+struct param {
+	bool is_int;
+	int64_t i;
+	char *s;
+};
+
+struct jop {
+	struct jop *next;
+	enum jop_kind kind;
+	int np;
+	struct param p[JOP_PARAMS];
+};
+
+enum wjob_kind { WJOB_BATCH, WJOB_MATCH };
+
+/* A job of the writer thread: one journal batch or one archive save. */
+struct wjob {
+	struct wjob *next;
+	enum wjob_kind kind;
+	uint64_t seq;               /* batch */
+	struct jop *ops, *ops_tail; /* batch */
+	size_t nops;
+	struct store_match *match; /* archive save */
+	void (*save_cb)(void *ctx, int ok);
+	void *ctx;
+	int err;      /* 0 or a negative errno: the outcome, for the done note */
+	int fail_err; /* the first failure, for the fail note; written once, before it is posted */
+	struct note fail_note, done_note;
+};
+
+enum rjob_kind { RJOB_GET, RJOB_LIST };
+
+/* A read (the public struct store_req). */
+struct store_req {
+	struct store_req *next;
+	enum rjob_kind kind;
+	bool cancelled; /* loop thread only */
+	char *a, *b;    /* get: id; list: game, player */
+	int64_t before;
+	int limit;
+	int status; /* outputs */
+	char *body;
+	size_t len;
+	store_read_cb cb;
+	void *ctx;
+	struct note note;
+};
+
+/* Writer statements, prepared once after the migrations. */
+enum wstmt {
+	WS_BEGIN,
+	WS_COMMIT,
+	WS_ROLLBACK,
+	WS_MATCH,
+	WS_MATCH_SEAT,
+	WS_MATCH_ACTION,
+	WS_MATCH_EVENT,
+	WS_DROP,
+	WS_MAX
+};
+/* Reader statements, prepared once on the read-only connection. */
+enum rstmt { RS_GET, RS_SEATS, RS_ACTIONS, RS_EVENTS, RS_LIST, RS_MAX };
+
+struct store {
+	uv_loop_t *loop;
+	sqlite3 *db, *rdb; /* writer, reader (read-only) */
+	sqlite3_stmt *jstmt[JOP_MAX];
+	sqlite3_stmt *wstmt[WS_MAX];
+	sqlite3_stmt *rstmt[RS_MAX];
+	uv_thread_t writer, reader;
+	uv_mutex_t wlock, rlock, dlock;
+	uv_cond_t wcond, rcond;
+	uv_async_t async;
+	struct wjob *whead, *wtail;      /* writer queue (wlock) */
+	struct store_req *rhead, *rtail; /* reader queue (rlock) */
+	struct note *dhead, *dtail;      /* done, for the loop (dlock) */
+	bool wquit, rquit;               /* under wlock / rlock */
+	bool started, closing;
+	/* loop thread */
+	struct wjob *open;               /* the batch being filled, NULL when empty */
+	struct wjob *after, *after_tail; /* archive saves waiting for `open` */
+	uint64_t last_seq;
+	store_commit_cb cb;
+	void *cb_ctx;
+	bool failing;
+	size_t depth;
+};
+
+/* First wait before a failed batch or archive save is tried again; it doubles up to a second. */
+#define STORE_RETRY_FIRST_MS 5
+
+/* store.c */
+void store_note_post(struct store *st, struct note *n);
+void store_wjob_submit(struct store *st, struct wjob *first, struct wjob *last);
+int store_read_submit(struct store *st, struct store_req *r);
+bool store_wait_retry(struct store *st, unsigned *delay_ms);
+int store_rc_errno(int rc);
+int store_exec(sqlite3 *db, const char *sql, const char *what);
+void store_wjob_free(struct wjob *j);
+void store_req_free(struct store_req *r);
+
+/* store_migrate.c */
+int store_db_open(const char *path, bool readonly, sqlite3 **out);
+int store_migrate(sqlite3 *db, const char *dir);
+
+/* store_journal.c */
+int store_journal_prepare(struct store *st);
+void store_journal_finalize(struct store *st);
+void store_journal_run(struct store *st, struct wjob *j);
+int store_step_done(sqlite3 *db, sqlite3_stmt *s, const char *what);
+
+/* store_archive.c */
+int store_archive_prepare(struct store *st);
+void store_archive_finalize(struct store *st);
+void store_archive_run(struct store *st, struct wjob *j);
+void store_read_run(struct store *st, struct store_req *r);
+
+#endif

@@ -1,0 +1,434 @@
+/*
+ * store_journal.c: the live journal. On the loop thread, journal writes are
+ * appended to the open batch without touching the disk; store_journal_flush()
+ * hands the batch to the writer thread, which writes it in one transaction
+ * with statements prepared once. A batch is kept whole until it commits: on a
+ * failure that leaves it undone (disk full, I/O error, read-only, busy, or
+ * SQLite rolling the transaction back by itself) the whole batch is retried
+ * with back-off, and the loop hears of it once. A statement refused for its
+ * own sake (a constraint) is logged and skipped: retrying cannot change it.
+ * Also the synchronous start-up loads, which merge actions and events by ply.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+#include "util.h"
+#include "wire.h"
+
+static const char *const jop_sql[JOP_MAX] = {
+    [JOP_PLAYER] = "INSERT INTO players(id, token_hash, name, created_at) VALUES (?1, ?2, ?3, ?4) "
+                   "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
+    [JOP_ROOM] = "INSERT OR REPLACE INTO live_rooms(id, game, options, server_seed, created_at) "
+                 "VALUES (?1, ?2, ?3, ?4, ?5)",
+    [JOP_SEAT] =
+        "INSERT OR REPLACE INTO live_seats(room_id, seat, player_id, client_seed) VALUES (?1, ?2, ?3, ?4)",
+    [JOP_SEAT_FREE] = "DELETE FROM live_seats WHERE room_id = ?1 AND seat = ?2",
+    [JOP_ACTION] = "INSERT OR REPLACE INTO live_actions(room_id, ply, seat, action, outcome, at) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    [JOP_STARTED] = "UPDATE live_rooms SET started_at = ?2 WHERE id = ?1",
+    [JOP_EVENT] = "INSERT INTO live_events(room_id, ply, seat, kind, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [JOP_DROP] = "DELETE FROM live_rooms WHERE id = ?1", /* cascades to seats, actions, events */
+};
+
+int store_journal_prepare(struct store *st)
+{
+	int k;
+
+	for (k = 0; k < JOP_MAX; k++) {
+		if (sqlite3_prepare_v3(st->db, jop_sql[k], -1, SQLITE_PREPARE_PERSISTENT, &st->jstmt[k],
+		                       NULL) != SQLITE_OK) {
+			util_log(LOG_ERROR, "store: %s: %s", jop_sql[k], sqlite3_errmsg(st->db));
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+void store_journal_finalize(struct store *st)
+{
+	int k;
+
+	for (k = 0; k < JOP_MAX; k++) {
+		(void)sqlite3_finalize(st->jstmt[k]); /* NULL is a no-op; errors were reported by the step */
+		st->jstmt[k] = NULL;
+	}
+}
+
+/* --- the loop side: filling the open batch --------------------------------- */
+
+static void free_op(struct jop *o)
+{
+	int i;
+
+	for (i = 0; i < o->np; i++)
+		free(o->p[i].s);
+	free(o);
+}
+
+/* Appends `o` to the open batch (creating it). Takes `o`. */
+static void batch_append(struct store *st, struct jop *o)
+{
+	if (!st->open && !(st->open = calloc(1, sizeof(*st->open)))) {
+		util_log(LOG_ERROR, "store: out of memory: a journal write is lost");
+		free_op(o);
+		return;
+	}
+	if (st->open->ops_tail)
+		st->open->ops_tail->next = o;
+	else
+		st->open->ops = o;
+	st->open->ops_tail = o;
+	st->open->nops++;
+}
+
+/* Queues statement `kind` with params described by `fmt` ('s' text or NULL, 'i' int64). */
+static void op_queue(struct store *st, enum jop_kind kind, const char *fmt, ...)
+{
+	struct jop *o;
+	va_list ap;
+	int i;
+
+	if (!st || st->closing) { /* only after shutdown began, when rooms close */
+		util_log(LOG_WARN, "store: closed, a late journal write is dropped");
+		return;
+	}
+	if (!(o = calloc(1, sizeof(*o))))
+		goto err_nomem;
+	o->kind = kind;
+	va_start(ap, fmt);
+	for (i = 0; fmt[i] && i < JOP_PARAMS; i++, o->np++) {
+		const char *v;
+
+		if ((o->p[i].is_int = fmt[i] == 'i')) {
+			o->p[i].i = va_arg(ap, int64_t);
+			continue;
+		}
+		v = va_arg(ap, const char *);
+		if (v && !(o->p[i].s = strdup(v))) {
+			va_end(ap);
+			free_op(o);
+			goto err_nomem;
+		}
+	}
+	va_end(ap);
+	batch_append(st, o);
+	return;
+err_nomem:
+	util_log(LOG_ERROR, "store: out of memory: a journal write is lost");
+}
+
+void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name)
+{
+	op_queue(st, JOP_PLAYER, "sssi", id, token_hash, name, util_now_ms());
+}
+
+void store_live_room(struct store *st, const char *id, const char *game, const char *options,
+                     const char *server_seed, int64_t created_at)
+{
+	op_queue(st, JOP_ROOM, "ssssi", id, game, options, server_seed, created_at);
+}
+
+void store_live_seat(struct store *st, const char *room, int seat, const char *player_id,
+                     const char *client_seed)
+{
+	op_queue(st, JOP_SEAT, "siss", room, (int64_t)seat, player_id, client_seed);
+}
+
+void store_live_seat_free(struct store *st, const char *room, int seat)
+{
+	op_queue(st, JOP_SEAT_FREE, "si", room, (int64_t)seat);
+}
+
+void store_live_action(struct store *st, const char *room, int ply, int seat, const char *action,
+                       const char *outcome, int64_t at)
+{
+	op_queue(st, JOP_ACTION, "siissi", room, (int64_t)ply, (int64_t)seat, action, outcome, at);
+}
+
+void store_live_started(struct store *st, const char *room, int64_t started_at)
+{
+	op_queue(st, JOP_STARTED, "si", room, started_at);
+}
+
+void store_live_event(struct store *st, const char *room, int ply, int seat, int kind, int64_t at)
+{
+	const char *name = wire_event_kind_name(kind);
+
+	if (!name) { /* our own bug, not input: keep the journal clean */
+		util_log(LOG_ERROR, "store: room %s: event kind %d unknown, not journalled", room, kind);
+		return;
+	}
+	op_queue(st, JOP_EVENT, "siisi", room, (int64_t)ply, (int64_t)seat, name, at);
+}
+
+void store_live_drop(struct store *st, const char *room)
+{
+	op_queue(st, JOP_DROP, "s", room);
+}
+
+uint64_t store_journal_flush(struct store *st)
+{
+	struct wjob *b;
+
+	if (!st || !st->open)
+		return 0;
+	b = st->open;
+	st->open = NULL;
+	b->kind = WJOB_BATCH;
+	b->seq = ++st->last_seq;
+	b->fail_note.type = NOTE_BATCH_FAIL;
+	b->done_note.type = NOTE_BATCH_DONE;
+	b->next = st->after; /* archive saves that were waiting for this batch */
+	store_wjob_submit(st, b, st->after ? st->after_tail : b);
+	st->after = st->after_tail = NULL;
+	return b->seq;
+}
+
+void store_on_commit(struct store *st, store_commit_cb cb, void *ctx)
+{
+	st->cb = cb;
+	st->cb_ctx = ctx;
+}
+
+bool store_journal_failing(const struct store *st)
+{
+	return st && st->failing;
+}
+
+/* --- the writer side -------------------------------------------------------- */
+
+static int bind_op(sqlite3_stmt *s, const struct jop *o)
+{
+	int i, rc = SQLITE_OK;
+
+	for (i = 0; i < o->np && rc == SQLITE_OK; i++) {
+		if (o->p[i].is_int)
+			rc = sqlite3_bind_int64(s, i + 1, o->p[i].i);
+		else if (o->p[i].s)
+			rc = sqlite3_bind_text(s, i + 1, o->p[i].s, -1, SQLITE_STATIC);
+		else
+			rc = sqlite3_bind_null(s, i + 1);
+	}
+	return rc;
+}
+
+/*
+ * Steps a statement that returns no rows, then resets it and clears its
+ * bindings (the bound strings belong to the caller). The SQLite result code.
+ */
+int store_step_done(sqlite3 *db, sqlite3_stmt *s, const char *what)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc != SQLITE_DONE && what)
+		util_log(LOG_ERROR, "store: %s: %s", what, sqlite3_errmsg(db));
+	(void)sqlite3_reset(s); /* repeats the step's error, already handled */
+	(void)sqlite3_clear_bindings(s);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* A failure that does not depend on the statement: retrying the batch may succeed. */
+static bool transient(sqlite3 *db, int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_FULL:
+	case SQLITE_IOERR:
+	case SQLITE_READONLY:
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+	case SQLITE_NOMEM:
+	case SQLITE_CANTOPEN:
+	case SQLITE_PROTOCOL:
+	case SQLITE_INTERRUPT:
+		return true;
+	default:
+		return sqlite3_get_autocommit(db) != 0; /* SQLite rolled the transaction back */
+	}
+}
+
+/* One attempt at the whole batch in one transaction: SQLITE_OK or the failing code. */
+static int batch_once(struct store *st, struct wjob *b)
+{
+	struct jop *o;
+	int rc = store_step_done(st->db, st->wstmt[WS_BEGIN], "begin batch");
+
+	for (o = b->ops; o && rc == SQLITE_OK; o = o->next) {
+		sqlite3_stmt *s = st->jstmt[o->kind];
+
+		rc = bind_op(s, o);
+		if (rc == SQLITE_OK)
+			rc = store_step_done(st->db, s, jop_sql[o->kind]);
+		else
+			(void)sqlite3_clear_bindings(s);
+		if (rc != SQLITE_OK && !transient(st->db, rc)) {
+			util_log(LOG_ERROR, "store: batch %llu: a journal write is refused and skipped",
+			         (unsigned long long)b->seq);
+			rc = SQLITE_OK;
+		}
+	}
+	if (rc == SQLITE_OK)
+		rc = store_step_done(st->db, st->wstmt[WS_COMMIT], "commit batch");
+	if (rc != SQLITE_OK && !sqlite3_get_autocommit(st->db))
+		(void)store_step_done(st->db, st->wstmt[WS_ROLLBACK], "rollback batch");
+	return rc;
+}
+
+/* Writer thread: writes batch `b` until it commits or the store closes. */
+void store_journal_run(struct store *st, struct wjob *b)
+{
+	unsigned delay = 0;
+	bool last = false;
+
+	for (;;) {
+		int rc = batch_once(st, b);
+
+		if (rc == SQLITE_OK) {
+			b->err = 0;
+			return;
+		}
+		if (!delay) { /* the first failure of this batch: tell the loop once */
+			b->fail_err = store_rc_errno(rc) ? store_rc_errno(rc) : -EIO;
+			store_note_post(st, &b->fail_note);
+			delay = STORE_RETRY_FIRST_MS;
+		}
+		if (last)
+			break;
+		last = !store_wait_retry(st, &delay);
+	}
+	b->err = b->fail_err;
+	util_log(LOG_ERROR, "store: closing with journal batch %llu (%zu writes) unwritten: %s",
+	         (unsigned long long)b->seq, b->nops, sqlite3_errmsg(st->db));
+}
+
+/* --- start-up loads ---------------------------------------------------------- */
+
+static const char *col(sqlite3_stmt *s, int i)
+{
+	return (const char *)sqlite3_column_text(s, i);
+}
+
+static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **s)
+{
+	if (sqlite3_prepare_v2(db, sql, -1, s, NULL) == SQLITE_OK)
+		return 0;
+	util_log(LOG_ERROR, "store: %s: %s", sql, sqlite3_errmsg(db));
+	return -EIO;
+}
+
+int store_load_players(struct store *st, const struct store_live_ops *ops, void *ctx)
+{
+	sqlite3_stmt *s;
+	int r, rc;
+
+	if ((r = prepare(st->db, "SELECT id, token_hash, name FROM players", &s)))
+		return r;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (!col(s, 0) || !col(s, 1) || !col(s, 2)) {
+			rc = SQLITE_NOMEM; /* the columns are NOT NULL: only an allocation failed */
+			break;
+		}
+		if ((r = ops->player(ctx, col(s, 0), col(s, 1), col(s, 2))))
+			break;
+	}
+	if (!r && rc != SQLITE_DONE)
+		r = store_rc_errno(rc) ? store_rc_errno(rc) : -EIO;
+	(void)sqlite3_finalize(s);
+	return r;
+}
+
+/* The statements of one room's replay, bound to its id. */
+struct live_stmts {
+	sqlite3_stmt *seats, *actions, *events;
+};
+
+static int room_seats(struct live_stmts *q, const struct store_live_ops *ops, void *ctx, int *err)
+{
+	int rc;
+
+	while (!*err && (rc = sqlite3_step(q->seats)) == SQLITE_ROW)
+		*err = ops->seat(ctx, sqlite3_column_int(q->seats, 0), col(q->seats, 1), col(q->seats, 2));
+	return *err || rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+/* Actions and events by ply; an event at ply p goes before action p. */
+static int room_plies(struct live_stmts *q, const struct store_live_ops *ops, void *ctx, int *err)
+{
+	int arc = sqlite3_step(q->actions), erc = sqlite3_step(q->events);
+
+	while (!*err && (arc == SQLITE_ROW || erc == SQLITE_ROW)) {
+		if (erc == SQLITE_ROW && (arc != SQLITE_ROW || sqlite3_column_int(q->events, 0) <=
+		                                                   sqlite3_column_int(q->actions, 0))) {
+			int kind = wire_event_kind_parse(col(q->events, 2));
+
+			*err = kind ? ops->event(ctx, sqlite3_column_int(q->events, 0),
+			                         sqlite3_column_int(q->events, 1), kind,
+			                         sqlite3_column_int64(q->events, 3))
+			            : -EINVAL;
+			erc = sqlite3_step(q->events);
+		} else {
+			sqlite3_stmt *a = q->actions;
+
+			*err = ops->action(ctx, sqlite3_column_int(a, 0), sqlite3_column_int(a, 1), col(a, 2),
+			                   col(a, 3), sqlite3_column_int64(a, 4));
+			arc = sqlite3_step(q->actions);
+		}
+	}
+	if (*err)
+		return 0;
+	return arc == SQLITE_DONE && erc == SQLITE_DONE ? 0 : -EIO;
+}
+
+static int load_room(struct live_stmts *q, sqlite3_stmt *room, const struct store_live_ops *ops, void *ctx)
+{
+	const char *id = col(room, 0);
+	int err, r = -EIO;
+
+	err = ops->room(ctx, id, col(room, 1), col(room, 2), col(room, 3), sqlite3_column_int64(room, 4),
+	                sqlite3_column_int64(room, 5));
+	if (sqlite3_bind_text(q->seats, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
+	    sqlite3_bind_text(q->actions, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
+	    sqlite3_bind_text(q->events, 1, id, -1, SQLITE_STATIC) == SQLITE_OK)
+		r = room_seats(q, ops, ctx, &err) || room_plies(q, ops, ctx, &err) ? -EIO : 0;
+	(void)sqlite3_reset(q->seats), (void)sqlite3_reset(q->actions), (void)sqlite3_reset(q->events);
+	ops->room_end(ctx, r ? r : err);
+	return r;
+}
+
+int store_load_live(struct store *st, const struct store_live_ops *ops, void *ctx)
+{
+	struct live_stmts q = {NULL, NULL, NULL};
+	sqlite3_stmt *rooms = NULL;
+	int r, rc = SQLITE_DONE;
+
+	r = prepare(st->db,
+	            "SELECT id, game, options, server_seed, created_at, started_at FROM live_rooms "
+	            "ORDER BY created_at, id",
+	            &rooms);
+	if (!r)
+		r = prepare(st->db,
+		            "SELECT seat, player_id, client_seed FROM live_seats WHERE room_id = ?1 "
+		            "ORDER BY seat",
+		            &q.seats);
+	if (!r)
+		r = prepare(st->db,
+		            "SELECT ply, seat, action, outcome, at FROM live_actions WHERE room_id = ?1 "
+		            "ORDER BY ply",
+		            &q.actions);
+	if (!r)
+		r = prepare(st->db,
+		            "SELECT ply, seat, kind, at FROM live_events WHERE room_id = ?1 "
+		            "ORDER BY ply, rowid",
+		            &q.events);
+	while (!r && (rc = sqlite3_step(rooms)) == SQLITE_ROW)
+		r = load_room(&q, rooms, ops, ctx);
+	if (!r && rc != SQLITE_DONE)
+		r = -EIO;
+	(void)sqlite3_finalize(q.events); /* NULL is a no-op; errors were handled at the step */
+	(void)sqlite3_finalize(q.actions);
+	(void)sqlite3_finalize(q.seats);
+	(void)sqlite3_finalize(rooms);
+	return r;
+}

@@ -1,0 +1,72 @@
+// While the journal cannot commit (issue 5, section 3): another process holds the database's write lock
+// (a real sqlite3 process in a transaction), so the server's batch fails with SQLITE_BUSY and is retried.
+// Meanwhile the move already accepted is not shown to anyone, requests that would change a room are
+// answered `internal` at once and change nothing, and /metrics says the journal is failing. When the
+// lock goes, the retry commits and the held state goes out; play resumes.
+import test from 'node:test';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { assert, createRoom, joinRoom, parseMetrics, sleep, until, withServer } from './lib.mjs';
+
+const lastState = (c, room) => c.messages.findLast((m) => m.type === 'state' && m.room === room);
+
+// A sqlite3 process holding the write lock until release() is called.
+async function holdWriteLock(db) {
+  const p = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  p.stdout.on('data', (b) => { out += b; });
+  p.stdin.write('.timeout 5000\nBEGIN IMMEDIATE;\nSELECT \'locked\';\n');
+  await until(() => out.includes('locked'), { what: 'sqlite3 holding the write lock' });
+  return async () => {
+    p.stdin.end('ROLLBACK;\n.quit\n');
+    await new Promise((r) => p.on('exit', r));
+  };
+}
+
+test('a failing journal: nothing unsaved is shown, changes are refused with internal, play resumes after', { timeout: 60000 }, () => withServer(async (srv) => {
+  const [a, b, w] = [await srv.player('Ana'), await srv.player('Ben'), await srv.player('Watcher')];
+  const room = (await createRoom(a, 'ur')).id;
+  await joinRoom(a, room, { seat: 0 });
+  await joinRoom(b, room, { seat: 1 });
+  await w.request({ type: 'watch', room });
+  await until(() => lastState(w, room)?.status === 'playing', { what: 'the match started' });
+  const x = await srv.player('Xena'); // before: her hello is a journal write too
+  const release = await holdWriteLock(path.join(srv.dir, 'q.db'));
+  let released = false;
+  try {
+    await a.send({ type: 'act', room, ply: 0, action: { roll: true } }); // accepted, journalled, held
+    const failing = async () => parseMetrics(await (await fetch(`${srv.url}/metrics`)).text()).quinteto_journal_failing;
+    await until(async () => (await failing()) === 1, { timeoutMs: 20000, what: 'the journal reported failing' });
+    for (const c of [a, b, w]) assert.equal(lastState(c, room).ply, 0, `${c.label} saw no unsaved state`);
+    // A connection that follows nothing hears the refusal at once...
+    for (const msg of [{ type: 'create', game: 'ur' }, { type: 'join', room }, { type: 'add_bot', room }]) {
+      const e = await x.request({ ...msg, id: `x-${msg.type}` }, 3000);
+      assert.equal(e.code, 'internal', `${msg.type} while failing`);
+      assert.match(e.message, /cannot save to its database right now; try again/);
+    }
+    // ...the room's members hear theirs after the unsaved state held before it (their order is kept).
+    await b.send({ type: 'resign', room, id: 'b-resign' });
+    await w.send({ type: 'join', room, id: 'w-join' });
+    await sleep(300);
+    for (const c of [a, b, w]) assert.equal(lastState(c, room).ply, 0, `${c.label} still saw no unsaved state`);
+    await release();
+    released = true;
+    for (const c of [a, b, w]) await c.nextState(room, (s) => s.ply === 1, 20000); // the held state, once saved
+    assert.equal(await failing(), 0);
+    for (const [c, id] of [[b, 'b-resign'], [w, 'w-join']]) {
+      const e = await c.next((m) => m.id === id, 5000, id);
+      assert.equal(e.code, 'internal');
+      const held = c.messages.findIndex((m) => m.type === 'state' && m.room === room && m.ply === 1);
+      assert.ok(c.messages.indexOf(e) > held, `${id}: after the state queued before it`);
+    }
+    const st = lastState(a, room);
+    assert.equal(st.status, 'playing', 'the refused resign changed nothing');
+    assert.equal(lastState(w, room).seats.filter((s) => s.bot).length, 0, 'no bot was added');
+    const actor = st.to_act[0] === 0 ? a : b;
+    const mine = lastState(actor, room);
+    await actor.send({ type: 'act', room, ply: mine.ply, action: mine.legal[0] });
+    await a.nextState(room, (s) => s.ply === 2, 10000); // play resumes
+  } finally {
+    if (!released) await release();
+  }
+}));

@@ -1,0 +1,157 @@
+/*
+ * test_session.c: the write queue's journal gate (durable before broadcast)
+ * and the string map. Sessions here have no lws connection: the gate only
+ * decides what may be written, which is what these tests read (qready).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+#include "tap.h"
+#include "util.h"
+
+static struct config cfg;
+static struct metrics metrics;
+static struct sessions ss;
+
+static struct session *fake_session(void)
+{
+	struct session *s = calloc(1, sizeof(*s));
+
+	s->ss = &ss;
+	return s;
+}
+
+static struct buf *frame(const char *text)
+{
+	return buf_from_bytes(text, strlen(text));
+}
+
+static void send_text(struct session *s, const char *text)
+{
+	struct buf *b = frame(text);
+
+	session_send(s, b);
+	buf_unref(b);
+}
+
+static const char *at(struct session *s, unsigned i)
+{
+	return (const char *)s->q[(s->qhead + i) % s->qcap].b->data;
+}
+
+static void free_session(struct session *s)
+{
+	s->dead = true;
+	s->reap_next = ss.dead;
+	ss.dead = s;
+}
+
+static void test_gate(void)
+{
+	struct session *a = fake_session(), *b = fake_session();
+
+	sessions_init(&ss, &cfg, &metrics);
+	send_text(a, "joined");
+	CHECK_EQ(a->qready, 0); /* nothing leaves during the turn */
+	sessions_turn_end(&ss, 1); /* the turn journalled: batch 1 */
+	CHECK_EQ(a->qready, 0);
+	CHECK_EQ(sessions_held(&ss), 1);
+	send_text(a, "error");      /* next turn: no journal write, but batch 1 is pending */
+	send_text(b, "rooms");
+	sessions_turn_end(&ss, 0);
+	CHECK_EQ(a->qready, 0);
+	CHECK_EQ(b->qready, 0);     /* it may show what batch 1 holds */
+	sessions_committed(&ss, 1, -5); /* failed: retried, still held */
+	CHECK_EQ(a->qready, 0);
+	send_text(a, "state");
+	sessions_turn_end(&ss, 2);
+	sessions_committed(&ss, 1, 0);
+	CHECK_EQ(a->qready, 2);     /* batch 1's frames, in order; batch 2's stays */
+	CHECK(!strcmp(at(a, 0), "joined") && !strcmp(at(a, 1), "error") && !strcmp(at(a, 2), "state"));
+	CHECK_EQ(b->qready, 1);
+	sessions_committed(&ss, 2, 0);
+	CHECK_EQ(a->qready, 3);
+	CHECK_EQ(sessions_held(&ss), 0);
+	send_text(b, "chat");       /* nothing pending: out at the turn's end */
+	sessions_turn_end(&ss, 0);
+	CHECK_EQ(b->qready, 2);
+	CHECK(!ss.waiting);
+	session_closed(a);          /* off every list while held frames remain */
+	send_text(b, "later");
+	sessions_turn_end(&ss, 3);
+	session_closed(b);
+	CHECK(!ss.waiting && !ss.turn);
+	sessions_reap(&ss);
+}
+
+/* A refusal that shows no room state waits for the frames before it, not for the journal. */
+static void test_refusal(void)
+{
+	struct session *a = fake_session(), *b = fake_session();
+
+	sessions_init(&ss, &cfg, &metrics);
+	send_text(a, "state");
+	sessions_turn_end(&ss, 1);          /* batch 1 pending (failing, say) */
+	session_send_refusal(a, 17, "try again", NULL);
+	session_send_refusal(b, 17, "try again", NULL);
+	send_text(b, "rooms");              /* a normal frame after it still waits for batch 1 */
+	sessions_turn_end(&ss, 0);
+	CHECK_EQ(a->qready, 0);             /* behind a's held state */
+	CHECK_EQ(b->qready, 1);             /* b had nothing held: out now */
+	sessions_committed(&ss, 1, 0);
+	CHECK_EQ(a->qready, 2);
+	CHECK_EQ(b->qready, 2);
+	session_closed(a);
+	session_closed(b);
+	sessions_reap(&ss);
+}
+
+static void test_queue_bound(void)
+{
+	struct session *a = fake_session();
+	int i;
+
+	sessions_init(&ss, &cfg, &metrics);
+	for (i = 0; i < (int)cfg.max_queue_msgs + 1; i++)
+		send_text(a, "x");
+	CHECK(a->close_state == SESSION_CLOSE_REQUESTED); /* a client that cannot keep up is dropped */
+	CHECK_EQ(a->qlen, 0);
+	CHECK_EQ(metrics.slow_dropped, 1);
+	sessions_turn_end(&ss, 0);
+	free_session(a);
+	sessions_reap(&ss);
+}
+
+static void test_hmap(void)
+{
+	struct hmap m;
+	char keys[300][8];
+	int i, n = 0;
+	size_t pos = 0;
+	void *v;
+
+	hmap_init(&m);
+	for (i = 0; i < 300; i++) {
+		snprintf(keys[i], sizeof(keys[i]), "k%d", i);
+		CHECK_EQ(hmap_put(&m, keys[i], keys[i]), 0);
+	}
+	for (i = 0; i < 300; i += 2)
+		CHECK(hmap_del(&m, keys[i]) == keys[i]);
+	CHECK(!hmap_get(&m, "k0") && hmap_get(&m, "k1") == keys[1]);
+	CHECK_EQ(m.len, 150);
+	while ((v = hmap_next(&m, &pos)))
+		n++;
+	CHECK_EQ(n, 150);
+	hmap_finish(&m);
+}
+
+int main(void)
+{
+	config_defaults(&cfg);
+	TEST(test_gate);
+	TEST(test_refusal);
+	TEST(test_queue_bound);
+	TEST(test_hmap);
+	return tap_done() || buf_live != 0;
+}
