@@ -272,6 +272,7 @@ test('the lobby lists a new room live', { timeout: 60000 }, async () => {
         return li && li.textContent.includes('Cora');
       }, room, { timeout: 10000 });
       assert.equal(await viewer.evaluate(() => window.__noReload), true, 'the lobby did not reload');
+      assert.ok(srv.checked >= 6, `the pages' frames were schema-checked (${srv.checked})`);
       const dir = await artifactsDir();
       await viewer.screenshot({ path: path.join(dir, 'lobby.png'), fullPage: true });
       noProblems(creator, viewer);
