@@ -43,6 +43,8 @@ test('a person creates an Ur room, adds a bot and plays to the end by clicking',
       await page.click('.take-seat[data-seat="0"]');
       await page.waitForSelector('body[data-status="playing"][data-my-seat="0"]');
       assert.equal(await page.evaluate(() => window.quinteto.state.room), room);
+      // The game's own stylesheet is loaded by its module, under the server's strict CSP.
+      assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.ur-board-wrap')).paddingTop), '6px');
 
       const deadline = Date.now() + 180000;
       let moves = 0;
@@ -273,6 +275,19 @@ test('the lobby lists a new room live', { timeout: 60000 }, async () => {
       }, room, { timeout: 10000 });
       assert.equal(await viewer.evaluate(() => window.__noReload), true, 'the lobby did not reload');
       assert.ok(srv.checked >= 6, `the pages' frames were schema-checked (${srv.checked})`);
+
+      // Every registered game module has the whole contract (clients/web/games/registry.js).
+      const bad = await viewer.evaluate(async () => {
+        const { GAMES } = await import('./games/registry.js');
+        const fns = ['roleLabel', 'optionsForm', 'describeOptions', 'createView', 'describeLast', 'describeResult', 'clicksFor'];
+        return GAMES.flatMap((g) => [
+          ...(typeof g.id === 'string' && typeof g.label === 'string' && Array.isArray(g.roles) ? [] : [`${g.id}: id, label, roles`]),
+          ...fns.filter((f) => typeof g[f] !== 'function').map((f) => `${g.id}: ${f}`)]);
+      });
+      assert.deepEqual(bad, []);
+      const csp = (await srv.http('/')).headers.get('content-security-policy') || '';
+      assert.match(csp, /script-src 'self'/, 'the web client is served with a strict CSP');
+      assert.doesNotMatch(csp, /unsafe-inline/);
       const dir = await artifactsDir();
       await viewer.screenshot({ path: path.join(dir, 'lobby.png'), fullPage: true });
       noProblems(creator, viewer);
