@@ -94,6 +94,7 @@ async function selectionSurvives(a, b, move) {
   await a.waitForFunction((k) => window.quinteto.stateCount > k, n); // B shown disconnected (or back)
   assert.equal(await a.evaluate(() => window.quinteto.state.ply), ply, 'no action happened meanwhile');
   assert.equal(await a.locator(`g.selected[data-click="piece:${move.move}"]`).count(), 1, 'the selection survived');
+  await a.screenshot({ path: path.join(await artifactsDir(), 'ur-selected.png') });
   const before = await a.evaluate(() => window.quinteto.sent.length);
   await a.locator('[data-click="target"]').click();
   await a.waitForFunction((k) => window.quinteto.sent.length > k, before);
