@@ -5,6 +5,10 @@
 // includes the ?profile= URL parameter, so two tabs of one browser can be two players. ?name=
 // prefills and submits the name. The views (lobby.js, room.js) render from `app` and talk to the
 // server only through app.net.
+//
+// The seat this player holds in a room comes only from the server's word about this player:
+// `joined` {room, seat}, and `welcome.seats` [{room, seat, role}] on every (re)connect; `left`
+// forgets it. Never from names (not unique) or from `to_act`.
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
@@ -37,6 +41,7 @@ export const app = {
   stateCount: 0,
   welcomes: 0,             // welcomes received (a reconnect adds one)
   plies: [],               // plies of the states seen for the current room, in order
+  sent: [],                // actions sent by the room views, in order (a test hook)
 };
 if (!app.identity.seats || typeof app.identity.seats !== 'object') app.identity.seats = {};
 
@@ -48,21 +53,8 @@ export function saveIdentity() {
 
 // The seat this player holds in `roomId`, or null (a watcher, or not in the room).
 export function mySeat(roomId) {
-  const st = app.states.get(roomId);
-  const known = app.identity.seats[roomId];
-  if (known !== undefined && known !== null) {
-    if (!st || (st.seats && st.seats[known] && st.seats[known].name !== null)) return known;
-  }
-  if (!app.seated.has(roomId) || !st) return null;
-  // Seated (welcome said so) but the seat is not remembered: infer it.
-  let seat = null;
-  if (Array.isArray(st.legal) && st.legal.length && (st.to_act || []).length === 1) seat = st.to_act[0];
-  if (seat === null) {
-    const mine = (st.seats || []).filter((x) => !x.bot && x.name === app.identity.name);
-    if (mine.length === 1) seat = mine[0].seat;
-  }
-  if (seat !== null) { app.identity.seats[roomId] = seat; saveIdentity(); }
-  return seat;
+  const seat = app.identity.seats[roomId];
+  return Number.isInteger(seat) && app.seated.has(roomId) ? seat : null;
 }
 
 function setSeat(roomId, seat) {
@@ -158,13 +150,19 @@ const handlers = {
     app.welcomes++;
     app.identity.token = msg.token;
     app.identity.player = msg.player;
-    saveIdentity();
     app.seated = new Set(msg.rooms || []);
-    for (const r of Object.keys(app.identity.seats)) if (!app.seated.has(r)) delete app.identity.seats[r];
+    if (Array.isArray(msg.seats)) {
+      app.identity.seats = {};
+      for (const x of msg.seats) app.identity.seats[x.room] = x.seat;
+    } else {
+      // A revision-1 server names only the rooms: keep the seats `joined` told us in those.
+      for (const r of Object.keys(app.identity.seats)) if (!app.seated.has(r)) delete app.identity.seats[r];
+    }
     saveIdentity();
     app.watching = new Set();
     renderHeader();
     app.net.send({ type: 'rooms' });
+    if (app.view instanceof RoomView) app.view.actionDone(); // an act in flight may have been lost
     if (app.route.name === 'room') {
       app.connection = 'online';
       ensureWatching(app.route.id);
@@ -183,6 +181,10 @@ const handlers = {
     setSeat(msg.room, null);
     app.watching.delete(msg.room);
   },
+  resigned(msg) {
+    // The seat stays ours (the match goes on or ends by the state that follows); only say so.
+    if (app.route.name === 'room' && app.route.id === msg.room) toast('You resigned.', 'resigned');
+  },
   state(msg) {
     app.states.set(msg.room, msg);
     if (app.route.name === 'room' && app.route.id === msg.room) {
@@ -200,12 +202,9 @@ const handlers = {
   },
   error(msg) {
     toast(msg.message || '', msg.code || 'error');
-    // An action that did not go through: give the legal highlights back.
-    if (['stale_ply', 'illegal_action', 'not_your_turn', 'game_over'].includes(msg.code) &&
-        app.view instanceof RoomView) {
-      const st = app.states.get(app.view.roomId);
-      if (st) app.view.update(st);
-    }
+    // An action that did not go through: the game view takes clicks again.
+    if (['stale_ply', 'illegal_action', 'not_your_turn', 'game_over', 'internal', 'rate_limited'].includes(msg.code) &&
+        app.view instanceof RoomView) app.view.actionDone();
   },
 };
 
@@ -295,6 +294,14 @@ window.quinteto = {
   get stateCount() { return app.stateCount; },
   get connection() { return app.connection; },
   get welcomes() { return app.welcomes; },
+  get sent() { return app.sent.slice(); },
+  // The browser-test contract (games/registry.js): the selectors to click, in order, to make
+  // `action` in the current room's view; null when the view offers no way to make it.
+  clicksFor(action) {
+    const v = app.view;
+    if (!(v instanceof RoomView) || !v.module || !v.state) return null;
+    return v.module.clicksFor(action, v.state);
+  },
   debugDropSocket() { app.net && app.net.drop(); },
 };
 

@@ -1,13 +1,21 @@
 // lobby.js: the lobby (route #/): the live list of rooms, pushed by the server after one `rooms`
 // request, and the "New room" form. Renders from the room summaries it is given; sends
-// create/join/watch through app.net and navigates to the room.
+// create/join/watch through app.net and navigates to the room. It knows no game: the game list,
+// each game's options form and its words come from the game modules (games/registry.js).
 
 import { h, clear } from './dom.js';
 import { navigate, toast } from './app.js';
-import { GAMES, GAME_LABEL } from './games.js';
+import { GAMES, gameModule, gameLabel } from './games/registry.js';
+import { capitalize, describeOptionsDefault } from './games/common.js';
 
-function roleLabel(role) {
-  return role ? role[0].toUpperCase() + role.slice(1) : '';
+function roleLabel(game, role) {
+  const m = gameModule(game);
+  return m && m.roleLabel ? m.roleLabel(role) : capitalize(role);
+}
+
+function optionTags(game, options) {
+  const m = gameModule(game);
+  return m && m.describeOptions ? m.describeOptions(options || {}) : describeOptionsDefault(options);
 }
 
 export class LobbyView {
@@ -22,23 +30,31 @@ export class LobbyView {
         this.newRoomForm()));
   }
 
+  // The "New room" form: a game, and that game's own options inputs (swapped with the game).
   newRoomForm() {
     const select = h('select#new-game', { name: 'game', 'aria-label': 'Game' },
-      GAMES.map((g) => h('option', { value: g.id, disabled: !g.ready },
-        g.ready ? g.label : `${g.label} — coming soon`)));
-    select.value = 'ur';
-    const autoroll = h('input#autoroll', { type: 'checkbox', name: 'autoroll' });
+      GAMES.map((g) => h('option', { value: g.id }, g.label)));
+    const optionsSlot = h('div.options-slot');
+    let form = null;
+    const showOptions = () => {
+      form = gameModule(select.value).optionsForm();
+      clear(optionsSlot).append(form.el);
+    };
+    select.addEventListener('change', showOptions);
+    showOptions();
     const button = h('button#create-room.primary', { type: 'submit' }, 'Create room');
     return h('form#new-room.card.new-room', {
       onsubmit: async (ev) => {
         ev.preventDefault();
         button.disabled = true;
         try {
-          const reply = await this.app.net.request({
-            type: 'create', game: select.value, options: { autoroll: autoroll.checked },
-          });
+          const reply = await this.app.net.request({ type: 'create', game: select.value, options: form.value() });
           const room = reply.room || {};
-          if (room.id) navigate(`#/room/${encodeURIComponent(room.id)}`);
+          if (room.id) {
+            // The reply is the room's summary (r2): list it now, before the lobby's next push.
+            if (!this.app.rooms.some((r) => r.id === room.id)) this.app.rooms = [room, ...this.app.rooms];
+            navigate(`#/room/${encodeURIComponent(room.id)}`);
+          }
         } catch (e) {
           if (e.code === 'timeout' || e.code === 'disconnected') toast('the server did not answer', e.code);
         } finally {
@@ -48,7 +64,7 @@ export class LobbyView {
     },
     h('h2', 'New room'),
     h('label', { for: 'new-game' }, 'Game'), select,
-    h('label.check', autoroll, ' Roll automatically when rolling is the only choice (autoroll)'),
+    optionsSlot,
     button);
   }
 
@@ -80,14 +96,14 @@ export class LobbyView {
       } catch { return; }
       open();
     };
-    const opts = r.options && r.options.autoroll ? h('span.tag', 'autoroll') : null;
+    const opts = optionTags(r.game, r.options).map((t) => h('span.tag', t));
     return h('article.room-row', { 'data-room': r.id, 'data-status': r.status },
       h('div.room-title',
-        h('strong', GAME_LABEL[r.game] || r.game),
+        h('strong', gameLabel(r.game)),
         h('span.room-id', `#${r.id}`), opts,
         h('span.pill', { class: `pill-${r.status}` }, r.status)),
-      h('ul.room-seats', seats.map((s) => h('li', { class: s.name == null ? 'free' : '', 'data-seat': s.seat },
-        h('span.role', roleLabel(s.role)), ' ',
+      h('ul.room-seats', seats.map((s) => h('li', { class: [s.name == null ? 'free' : '', `seat-c${s.seat}`], 'data-seat': s.seat },
+        h('span.role', roleLabel(r.game, s.role)), ' ',
         s.name == null ? h('em', 'free') : h('span.name', s.name),
         s.bot ? h('span.badge.bot', 'bot') : null))),
       h('div.room-meta', `${r.watchers || 0} watching`, r.ply ? ` · ply ${r.ply}` : ''),

@@ -1,16 +1,16 @@
-// room.js: the room view (route #/room/<id>): seats, the game board, the result banner, chat and the
-// "fair dice" details. The skeleton is built once per room; update(state) refreshes the parts from
-// the latest `state`, and the chat input keeps its text across updates. Game boards come from
-// per-game renderers (ur.js); other games show a placeholder.
+// room.js: the room view (route #/room/<id>): seats, the game, the result banner, chat and the
+// "fair dice" details. It knows no game: the game module (games/registry.js) gets three elements
+// of its own (board, side, panel) once, and update(state) with every state after that, so what a
+// player has half-done in the game view survives states that do not change it. The skeleton is
+// built once per room; the chat input keeps its text across updates.
+//
+// An action sent waits for its answer: the game area is marked `sending` (its clickable parts are
+// inert) until the ply moves on, an error comes back, or the connection is made again.
 
 import { h, clear } from './dom.js';
 import { mySeat, navigate } from './app.js';
-import { renderUr, describeResult } from './ur.js';
-import { GAME_LABEL } from './games.js';
-
-function roleLabel(role) {
-  return role ? role[0].toUpperCase() + role.slice(1) : '';
-}
+import { gameModule, gameLabel } from './games/registry.js';
+import { capitalize, describeOptionsDefault } from './games/common.js';
 
 function fmtTime(ms) {
   try { return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }); } catch { return ''; }
@@ -21,108 +21,138 @@ export class RoomView {
     this.app = app;
     this.roomId = roomId;
     this.state = null;
+    this.module = null;   // the game module, once the first state named the game
+    this.gameView = null; // what module.createView() returned
+    this.sentAt = null;   // ply of the action sent and not yet answered
     this.title = h('h2.room-name', `Room #${roomId}`);
+    this.optionTags = h('span.room-options');
     this.statusPill = h('span.pill', '…');
     this.resultSlot = h('div.result-slot');
-    this.game = h('div.game-area', h('p.loading', 'Loading the room…'));
+    this.board = h('div.game-board', h('p.loading', 'Loading the room…'));
+    this.panel = h('div.game-panel');
+    this.side = h('div.game-side');
+    this.gameArea = h('div.game-column', this.board, this.panel);
     this.seats = h('ol.seats', { 'aria-label': 'Seats' });
     this.buttons = h('div.room-actions');
     this.fair = h('details.fair', h('summary', 'Fair dice'), h('div.fair-body'));
     this.chatList = h('ol.chat-list', { 'aria-live': 'polite', 'aria-label': 'Chat messages' });
-    this.chatInput = h('input#chat-input', { maxLength: 500, placeholder: 'Say something…', 'aria-label': 'Chat message', autocomplete: 'off' });
-    const chatForm = h('form.chat-form', {
-      onsubmit: (ev) => {
-        ev.preventDefault();
-        const text = this.chatInput.value.trim();
-        if (!text) return;
-        this.app.net.send({ type: 'chat', room: this.roomId, text: text.slice(0, 500) });
-        this.chatInput.value = '';
-      },
-    }, this.chatInput, h('button', { type: 'submit', 'aria-label': 'Send chat message' }, 'Send'));
     this.el = h('section.room', { 'data-room': roomId },
       h('header.room-head',
         h('a.back', { href: '#/', 'aria-label': 'Back to the lobby' }, '← Lobby'),
-        this.title, this.statusPill),
+        this.title, this.optionTags, this.statusPill),
       this.resultSlot,
       h('div.room-main',
-        this.game,
+        this.gameArea,
         h('aside.room-side',
+          this.side,
           h('div.card', h('h3', 'Players'), this.seats, this.buttons),
-          h('div.card.chat', h('h3', 'Chat'), this.chatList, chatForm),
+          h('div.card.chat', h('h3', 'Chat'), this.chatList, this.chatForm()),
           h('div.card', this.fair))));
     for (const m of app.chats.get(roomId) || []) this.addChat(m);
   }
 
-  destroy() {}
+  chatForm() {
+    const input = h('input#chat-input', { maxLength: 500, placeholder: 'Say something…', 'aria-label': 'Chat message', autocomplete: 'off' });
+    return h('form.chat-form', {
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        const text = input.value.trim();
+        if (!text) return;
+        this.app.net.send({ type: 'chat', room: this.roomId, text: text.slice(0, 500) });
+        input.value = '';
+      },
+    }, input, h('button', { type: 'submit', 'aria-label': 'Send chat message' }, 'Send'));
+  }
+
+  destroy() {
+    if (this.gameView && this.gameView.destroy) this.gameView.destroy();
+  }
 
   unknownRoom() {
-    clear(this.game).append(h('div.card', h('p', `There is no room #${this.roomId}.`),
+    clear(this.board).append(h('div.card', h('p', `There is no room #${this.roomId}.`),
       h('a', { href: '#/' }, 'Back to the lobby')));
+  }
+
+  roleLabel(role) {
+    return this.module && this.module.roleLabel ? this.module.roleLabel(role) : capitalize(role);
   }
 
   update(st) {
     this.state = st;
+    if (this.sentAt !== null && st.ply !== this.sentAt) this.setSending(null);
     const seat = mySeat(this.roomId);
-    this.title.textContent = `${GAME_LABEL[st.game] || st.game} · #${this.roomId}`;
+    this.title.textContent = `${gameLabel(st.game)} · #${this.roomId}`;
     this.statusPill.textContent = st.status;
     this.statusPill.className = `pill pill-${st.status}`;
-    this.renderResult(st);
+    this.renderOptions(st);
+    this.renderResult(st, seat);
     this.renderSeats(st, seat);
     this.renderButtons(st, seat);
-    this.renderGame(st, seat);
+    this.renderGame(st);
     this.renderFair(st);
   }
 
-  renderResult(st) {
+  // The room's options (`state.options`, defaults filled in) as short tags beside the title.
+  renderOptions(st) {
+    const tags = this.module && this.module.describeOptions
+      ? this.module.describeOptions(st.options || {}) : describeOptionsDefault(st.options);
+    clear(this.optionTags).append(...tags.map((t) => h('span.tag', t)));
+    this.optionTags.dataset.options = JSON.stringify(st.options || {});
+  }
+
+  renderResult(st, seat) {
     clear(this.resultSlot);
     if (st.status !== 'finished' || !st.result) return;
-    const text = describeResult(st);
-    const r = st.result;
-    const seat = mySeat(this.roomId);
+    const r = this.module ? this.module.describeResult(st) : { text: JSON.stringify(st.result), winners: [] };
+    const winners = r.winners || [];
     let extra = '';
-    if (seat !== null && r.winner !== undefined && r.winner !== null) extra = r.winner === seat ? 'You win!' : 'You lose.';
-    const winnerName = r.winner != null && st.seats[r.winner] ? st.seats[r.winner].name : null;
+    if (seat !== null && winners.length) extra = winners.includes(seat) ? 'You win!' : 'You lose.';
+    const names = winners.map((w) => st.seats[w] && st.seats[w].name).filter(Boolean);
     this.resultSlot.append(h('div.result-banner', { role: 'status' },
-      h('span#result', text),
-      winnerName ? h('span.result-name', ` (${winnerName})`) : null,
+      h('span#result', r.text),
+      names.length ? h('span.result-name', ` (${names.join(', ')})`) : null,
       extra ? h('span.result-you', ` ${extra}`) : null,
       h('a.result-back', { href: '#/' }, 'Back to the lobby')));
+  }
+
+  seatItem(st, s, seat, toAct) {
+    const free = s.name === null || s.name === undefined;
+    const acting = toAct.has(s.seat) && st.status === 'playing';
+    const on = s.connected || s.bot;
+    const role = this.roleLabel(s.role);
+    const li = h('li.seat', {
+      'data-seat': s.seat,
+      class: [free ? 'free' : '', acting ? 'to-act' : '', s.seat === seat ? 'mine' : '', `role-${s.role}`, `seat-c${s.seat}`],
+    },
+    h('span.dot', { class: free ? 'dot-free' : on ? 'dot-on' : 'dot-off',
+      title: free ? 'free' : on ? 'connected' : 'disconnected', 'aria-label': free ? 'free' : on ? 'connected' : 'disconnected' }),
+    h('span.token', { 'aria-hidden': 'true' }),
+    h('span.role', role),
+    h('span.name', free ? h('em', 'free') : s.name),
+    s.bot ? h('span.badge.bot', 'bot') : null,
+    s.seat === seat ? h('span.badge.you', 'you') : null,
+    acting ? h('span.turn-mark', { title: 'to play' }, '◀ to play') : null);
+    if (free && st.status === 'waiting') {
+      const btns = h('span.seat-buttons');
+      if (seat === null) {
+        btns.append(h('button.take-seat', {
+          type: 'button', 'data-seat': s.seat, 'aria-label': `Take the ${role} seat`,
+          onclick: () => this.app.net.request({ type: 'join', room: this.roomId, seat: s.seat }).catch(() => {}),
+        }, 'Take seat'));
+      }
+      btns.append(h('button.add-bot', {
+        type: 'button', 'data-seat': s.seat, 'aria-label': `Add a bot in the ${role} seat`,
+        onclick: () => this.app.net.request({ type: 'add_bot', room: this.roomId, seat: s.seat }).catch(() => {}),
+      }, 'Add bot'));
+      li.append(btns);
+    }
+    return li;
   }
 
   renderSeats(st, seat) {
     const ul = clear(this.seats);
     const toAct = new Set(st.to_act || []);
-    for (const s of st.seats || []) {
-      const free = s.name === null || s.name === undefined;
-      const li = h('li.seat', {
-        'data-seat': s.seat, class: [free ? 'free' : '', toAct.has(s.seat) && st.status === 'playing' ? 'to-act' : '',
-          s.seat === seat ? 'mine' : '', `role-${s.role}`],
-      },
-      h('span.dot', { class: free ? 'dot-free' : s.connected || s.bot ? 'dot-on' : 'dot-off',
-        title: free ? 'free' : s.connected || s.bot ? 'connected' : 'disconnected',
-        'aria-label': free ? 'free' : s.connected || s.bot ? 'connected' : 'disconnected' }),
-      h('span.token', { class: `token-${s.role}`, 'aria-hidden': 'true' }),
-      h('span.role', roleLabel(s.role)),
-      h('span.name', free ? h('em', 'free') : s.name),
-      s.bot ? h('span.badge.bot', 'bot') : null,
-      s.seat === seat ? h('span.badge.you', 'you') : null,
-      toAct.has(s.seat) && st.status === 'playing' ? h('span.turn-mark', { title: 'to play' }, '◀ to play') : null);
-      if (free && st.status === 'waiting') {
-        const btns = h('span.seat-buttons');
-        if (seat === null) {
-          btns.append(h('button.take-seat', {
-            type: 'button', 'data-seat': s.seat, 'aria-label': `Take the ${roleLabel(s.role)} seat`,
-            onclick: () => this.app.net.request({ type: 'join', room: this.roomId, seat: s.seat }).catch(() => {}),
-          }, 'Take seat'));
-        }
-        btns.append(h('button.add-bot', {
-          type: 'button', 'data-seat': s.seat, 'aria-label': `Add a bot in the ${roleLabel(s.role)} seat`,
-          onclick: () => this.app.net.request({ type: 'add_bot', room: this.roomId, seat: s.seat }).catch(() => {}),
-        }, 'Add bot'));
-        li.append(btns);
-      }
-      ul.append(li);
-    }
+    for (const s of st.seats || []) ul.append(this.seatItem(st, s, seat, toAct));
   }
 
   renderButtons(st, seat) {
@@ -142,7 +172,7 @@ export class RoomView {
       box.append(h('button.resign.danger', {
         type: 'button', 'aria-label': 'Resign this match',
         onclick: () => {
-          if (!window.confirm('Resign this match? Your opponent wins.')) return;
+          if (!window.confirm('Resign? You leave play for the rest of this match; this cannot be undone.')) return;
           this.app.net.request({ type: 'resign', room: this.roomId }).catch(() => {});
         },
       }, 'Resign'));
@@ -150,25 +180,46 @@ export class RoomView {
     if (seat === null) box.append(h('p.watching-note', st.status === 'waiting' ? 'You are watching. Take a free seat to play.' : 'You are watching.'));
   }
 
-  renderGame(st, seat) {
-    const area = clear(this.game);
-    if (st.game === 'ur') {
-      area.append(renderUr(st, { mySeat: seat, onAct: (action) => this.act(action) }));
-    } else {
-      area.append(h('div.card', h('p', `${GAME_LABEL[st.game] || st.game}: this client cannot show this game yet.`)));
+  // Creates the game's view on the first state, then only updates it.
+  renderGame(st) {
+    if (!this.gameView) {
+      this.module = gameModule(st.game);
+      clear(this.board);
+      if (!this.module) {
+        this.board.append(h('div.card', h('p', `${gameLabel(st.game)}: this client cannot show this game yet.`)));
+        return;
+      }
+      this.el.classList.add(`game-${this.module.id}`);
+      this.gameView = this.module.createView({
+        board: this.board,
+        side: this.side,
+        panel: this.panel,
+        mySeat: () => mySeat(this.roomId),
+        act: (action) => this.act(action),
+      });
+      this.renderOptions(st); // now with the module's words
     }
+    this.gameView.update(st);
   }
 
+  setSending(ply) {
+    this.sentAt = ply;
+    this.gameArea.classList.toggle('sending', ply !== null);
+  }
+
+  // Sends `action` at the current ply; one action per ply until an answer comes.
   act(action) {
     const st = this.state;
-    if (!st) return;
-    // One action per state: stop further clicks until the next state (or an error) re-renders.
-    for (const el of this.game.querySelectorAll('.legal')) {
-      el.classList.remove('legal');
-      el.classList.add('sent');
-      if (el.tagName === 'BUTTON') el.disabled = true;
-    }
+    if (!st || this.sentAt !== null) return;
+    this.setSending(st.ply);
+    this.app.sent.push(action);
     this.app.net.send({ type: 'act', room: this.roomId, ply: st.ply, action });
+  }
+
+  // The action sent was refused (or the connection was made again): the game view takes clicks again.
+  actionDone() {
+    this.setSending(null);
+    if (this.state && this.gameView) this.gameView.update(this.state);
   }
 
   renderFair(st) {
@@ -178,7 +229,7 @@ export class RoomView {
       h('dl',
         h('dt', 'commit (SHA-256 of the server seed)'), h('dd', h('code.hash#commit', st.commit || '—'))));
     if (st.status === 'finished' && st.server_seed) {
-      const seeds = (st.client_seeds || []).map((cs, i) => h('li', `${roleLabel(st.seats[i]?.role) || `seat ${i}`}: `,
+      const seeds = (st.client_seeds || []).map((cs, i) => h('li', `${this.roleLabel(st.seats[i]?.role) || `seat ${i}`}: `,
         h('code', cs === '' ? '(none)' : cs)));
       body.append(h('dl',
         h('dt', 'server seed'), h('dd', h('code.hash#server-seed', st.server_seed)),

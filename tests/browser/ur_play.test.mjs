@@ -1,14 +1,17 @@
 // ur_play.test.mjs: the web client against the real server, in Debian's Chromium (playwright-core).
-// People (and bots) play the Royal Game of Ur to the end by clicking the client's legal-action
-// elements (class `legal`, data-action = the action's JSON); a watcher follows live; a dropped
-// socket reconnects and resumes its seat; the lobby updates live. Each test starts its own server.
+// People (and bots) play the Royal Game of Ur to the end through the browser-test contract: a
+// random legal action, the clicks the game view names for it (window.quinteto.clicksFor), and a
+// check that those clicks sent exactly that action. A half-made move (a selected piece) survives
+// another seat's state; a watcher follows live; a dropped socket reconnects and resumes its seat;
+// the lobby updates live; a resignation is answered and ends the match. Each test starts its own
+// server, and every frame each page receives is schema-checked.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {
-  withServer, launchBrowser, newPlayerPage, artifactsDir, createRoom, checkLegalMarkup,
-  clickRandomLegal, rng, sleep,
+  withServer, launchBrowser, newPlayerPage, artifactsDir, createRoom, checkActionBuilders,
+  playRandomLegal, playAction, legalActions, noProblems, rng, sleep,
 } from './lib.mjs';
 
 const RESULT_RE = /^(Light|Dark) wins — race$/;
@@ -21,38 +24,45 @@ async function closeAll(pages) {
   for (const p of pages) await p.context().close().catch(() => {});
 }
 
-function noProblems(...pages) {
-  const all = pages.flatMap((p) => p.problems);
-  assert.deepEqual(all, [], `browser errors:\n${all.join('\n')}`);
+// Waits until the page can act (legal actions, nothing in flight) or the match has a result.
+function waitTurnOrResult(page, timeout = 30000) {
+  return page.waitForFunction(() => document.querySelector('#result') ||
+    (window.quinteto.state && window.quinteto.state.legal.length && !document.querySelector('.sending')),
+  null, { timeout });
 }
 
 test('a person creates an Ur room, adds a bot and plays to the end by clicking', { timeout: 240000 }, async (t) => {
   await withServer(async (srv) => {
-    const page = await newPlayerPage(browser);
+    const page = await newPlayerPage(browser, { server: srv, label: 'Alice' });
     const rnd = rng();
     try {
       await page.goto(`${srv.url}/?name=Alice#/`);
-      const room = await createRoom(page, { autoroll: false });
+      const room = await createRoom(page, { checks: { autoroll: false } });
       await page.click('.add-bot[data-seat="1"]');
       await page.waitForSelector('.seat[data-seat="1"] .badge.bot');
       await page.click('.take-seat[data-seat="0"]');
       await page.waitForSelector('body[data-status="playing"][data-my-seat="0"]');
       assert.equal(await page.evaluate(() => window.quinteto.state.room), room);
+      // The game's own stylesheet is loaded by its module, under the server's strict CSP.
+      assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.ur-board-wrap')).paddingTop), '6px');
 
       const deadline = Date.now() + 180000;
-      let clicks = 0;
+      let moves = 0;
       let checked = 0;
       for (;;) {
-        assert.ok(clicks < 2000, 'more than 2000 clicks without a result');
-        assert.ok(Date.now() < deadline, `no result after ${clicks} clicks`);
-        await page.waitForFunction(() => document.querySelector('#result') ||
-          document.querySelector('.legal'), null, { timeout: 30000 });
+        assert.ok(moves < 2000, 'more than 2000 actions without a result');
+        assert.ok(Date.now() < deadline, `no result after ${moves} actions`);
+        await waitTurnOrResult(page);
         if (await page.locator('#result').count()) break;
-        if (checked < 40) { await checkLegalMarkup(page); checked++; }
-        if (await clickRandomLegal(page, rnd)) clicks++;
+        if (checked < 40) { await checkActionBuilders(page); checked++; }
+        const ply = await page.evaluate(() => window.quinteto.state.ply);
+        if (await playRandomLegal(page, rnd)) {
+          moves++;
+          await page.waitForFunction((p) => window.quinteto.state.ply > p || !document.querySelector('.sending'), ply);
+        }
       }
       const result = (await page.locator('#result').textContent()).trim();
-      t.diagnostic(`${clicks} clicks, result "${result}", seed ${rnd.seed}`);
+      t.diagnostic(`${moves} actions by clicks, result "${result}", seed ${rnd.seed}`);
       assert.match(result, RESULT_RE);
       const st = await page.evaluate(() => window.quinteto.state);
       assert.equal(st.status, 'finished');
@@ -61,7 +71,7 @@ test('a person creates an Ur room, adds a bot and plays to the end by clicking',
       assert.ok(st.view.pieces[winner].every((p) => p === 24), 'the winner has borne off all seven');
       assert.match(st.server_seed || '', /^[0-9a-f]{64}$/, 'the server seed is revealed');
       assert.equal(await page.locator('#server-seed').textContent(), st.server_seed);
-      assert.equal(await page.locator('.legal').count(), 0);
+      assert.equal(await page.locator('.legal').count(), 0, 'nothing is clickable once the match is over');
       await page.evaluate(() => { document.querySelector('details.fair').open = true; });
       const dir = await artifactsDir();
       await page.screenshot({ path: path.join(dir, 'ur-finished.png'), fullPage: true });
@@ -72,17 +82,38 @@ test('a person creates an Ur room, adds a bot and plays to the end by clicking',
   });
 });
 
+// A selects a piece; B's socket drops and comes back, so A gets states of the same ply; the
+// selection must still be there, and its target must make the move.
+async function selectionSurvives(a, b, move) {
+  await a.locator(`[data-click="piece:${move.move}"]`).click();
+  await a.waitForSelector(`g.selected[data-click="piece:${move.move}"]`);
+  await a.waitForSelector('[data-click="target"]');
+  const n = await a.evaluate(() => window.quinteto.stateCount);
+  const ply = await a.evaluate(() => window.quinteto.state.ply);
+  await b.evaluate(() => window.quinteto.debugDropSocket());
+  await a.waitForFunction((k) => window.quinteto.stateCount > k, n); // B shown disconnected (or back)
+  assert.equal(await a.evaluate(() => window.quinteto.state.ply), ply, 'no action happened meanwhile');
+  assert.equal(await a.locator(`g.selected[data-click="piece:${move.move}"]`).count(), 1, 'the selection survived');
+  await a.screenshot({ path: path.join(await artifactsDir(), 'ur-selected.png') });
+  const before = await a.evaluate(() => window.quinteto.sent.length);
+  await a.locator('[data-click="target"]').click();
+  await a.waitForFunction((k) => window.quinteto.sent.length > k, before);
+  assert.deepEqual(await a.evaluate(() => window.quinteto.sent.at(-1)), move);
+  await a.waitForFunction((p) => window.quinteto.state.ply > p, ply);
+  await b.waitForFunction(() => window.quinteto.connection === 'online');
+}
+
 test('two browser windows play a full Ur match by clicking while a third watches live', { timeout: 300000 }, async (t) => {
   await withServer(async (srv) => {
-    const a = await newPlayerPage(browser);
-    const b = await newPlayerPage(browser);
-    const c = await newPlayerPage(browser, { width: 390, height: 844 }); // the watcher is on a phone
+    const a = await newPlayerPage(browser, { server: srv, label: 'Ana' });
+    const b = await newPlayerPage(browser, { server: srv, label: 'Bea' });
+    const c = await newPlayerPage(browser, { width: 390, height: 844, server: srv, label: 'Cy' }); // a phone
     const rnd = rng();
     try {
       await a.goto(`${srv.url}/?name=Ana#/`);
       await b.goto(`${srv.url}/?name=Bea#/`);
       await c.goto(`${srv.url}/?name=Cy#/`);
-      const room = await createRoom(a, { autoroll: true });
+      const room = await createRoom(a, { checks: { autoroll: true } });
       await a.click('.take-seat[data-seat="0"]');
       await a.waitForSelector('body[data-my-seat="0"]');
 
@@ -102,23 +133,29 @@ test('two browser windows play a full Ur match by clicking while a third watches
 
       const watcherPlies = new Set();
       const deadline = Date.now() + 240000;
-      let clicks = 0;
+      let moves = 0;
       let idle = 0;
+      let survived = false;
       for (;;) {
-        assert.ok(clicks < 2000, 'more than 2000 clicks without a result');
-        assert.ok(Date.now() < deadline, `no result after ${clicks} clicks`);
+        assert.ok(moves < 2000, 'more than 2000 actions without a result');
+        assert.ok(Date.now() < deadline, `no result after ${moves} actions`);
         if (await a.locator('#result').count() && await b.locator('#result').count()) break;
+        if (!survived) {
+          const move = (await legalActions(a)).find((x) => 'move' in x);
+          if (move) { await selectionSurvives(a, b, move); survived = true; moves++; continue; }
+        }
         let did = false;
         for (const p of rnd() < 0.5 ? [a, b] : [b, a]) {
-          if (await clickRandomLegal(p, rnd)) { did = true; clicks++; break; }
+          if (await playRandomLegal(p, rnd)) { did = true; moves++; break; }
         }
-        if (clicks % 10 === 0) watcherPlies.add(await c.evaluate(() => window.quinteto.state?.ply));
+        if (moves % 10 === 0) watcherPlies.add(await c.evaluate(() => window.quinteto.state?.ply));
         if (!did) { idle++; await sleep(20); } else idle = 0;
         assert.ok(idle < 1500, 'nobody could act for 30 s');
       }
+      assert.ok(survived, 'the match offered Ana a move at least once');
       await c.waitForSelector('#result', { timeout: 15000 });
       const [ra, rb, rc] = await Promise.all([a, b, c].map(async (p) => (await p.locator('#result').textContent()).trim()));
-      t.diagnostic(`${clicks} clicks, result "${ra}", seed ${rnd.seed}`);
+      t.diagnostic(`${moves} actions by clicks, result "${ra}", seed ${rnd.seed}`);
       assert.match(ra, RESULT_RE);
       assert.equal(rb, ra);
       assert.equal(rc, ra);
@@ -131,7 +168,9 @@ test('two browser windows play a full Ur match by clicking while a third watches
       assert.ok(seen.some((p) => p > 0 && p < pa), 'the watcher saw a ply between the first and the last');
       for (let i = 1; i < seen.length; i++) assert.ok(seen[i] > seen[i - 1], `watcher plies increase: ${seen}`);
       assert.ok([...watcherPlies].filter((p) => p > 0 && p < pa).length >= 1, 'the watcher advanced while the match was played');
-      assert.equal(await c.locator('.legal').count(), 0, 'a watcher gets no legal actions');
+      assert.equal(await c.locator('.legal').count(), 0, 'a watcher gets nothing to click');
+      const dir = await artifactsDir();
+      await c.screenshot({ path: path.join(dir, 'ur-watcher-phone.png'), fullPage: true });
       noProblems(a, b, c);
     } finally {
       await closeAll([a, b, c]);
@@ -141,14 +180,14 @@ test('two browser windows play a full Ur match by clicking while a third watches
 
 test('the client reconnects after the server drops it and resumes its seat', { timeout: 120000 }, async () => {
   await withServer(async (srv) => {
-    const page = await newPlayerPage(browser);
+    const page = await newPlayerPage(browser, { server: srv, label: 'Dora' });
     try {
       await page.goto(`${srv.url}/?name=Dora#/`);
-      const room = await createRoom(page, { autoroll: false });
+      const room = await createRoom(page, { checks: { autoroll: false } });
       await page.click('.add-bot[data-seat="1"]');
       await page.click('.take-seat[data-seat="0"]');
       await page.waitForSelector('body[data-status="playing"][data-my-seat="0"]');
-      await page.waitForSelector('.legal[data-action=\'{"roll":true}\']');
+      await waitTurnOrResult(page);
       const ply0 = await page.evaluate(() => window.quinteto.state.ply);
 
       // Drop the socket under the app; it must reconnect, say hello with its token and resume.
@@ -157,20 +196,52 @@ test('the client reconnects after the server drops it and resumes its seat', { t
       await page.waitForFunction((n) => window.quinteto.welcomes > n && window.quinteto.connection === 'online', before);
       await page.waitForSelector(`body[data-room="${room}"][data-my-seat="0"][data-status="playing"]`);
       await page.waitForSelector('.seat[data-seat="0"] .dot-on');
-      const roll = page.locator('.legal[data-action=\'{"roll":true}\']');
-      await roll.waitFor();
-      await roll.click();
+      await waitTurnOrResult(page);
+      assert.ok(await playAction(page, { roll: true }), 'rolls after the reconnect');
       await page.waitForFunction((p) => window.quinteto.state.ply > p, ply0);
 
-      // A reload is a new socket too: the token from localStorage resumes the same seat.
+      // A reload is a new socket too, and this time the page has forgotten its seat: the token
+      // resumes the player and welcome.seats alone says which seat it holds.
+      await page.evaluate(() => {
+        for (const k of Object.keys(localStorage)) {
+          const x = JSON.parse(localStorage.getItem(k));
+          if (x && x.seats) { x.seats = {}; localStorage.setItem(k, JSON.stringify(x)); }
+        }
+      });
       await page.reload();
       await page.waitForSelector(`body[data-room="${room}"][data-my-seat="0"][data-status="playing"]`);
       await page.waitForFunction(() => window.quinteto.state && window.quinteto.state.ply > 0);
-      await page.waitForFunction(() => document.querySelector('.legal'), null, { timeout: 20000 });
+      await waitTurnOrResult(page, 20000);
       const ply1 = await page.evaluate(() => window.quinteto.state.ply);
-      await checkLegalMarkup(page);
-      assert.ok(await clickRandomLegal(page), 'can act after the reload');
+      await checkActionBuilders(page);
+      assert.ok(await playRandomLegal(page), 'can act after the reload');
       await page.waitForFunction((p) => window.quinteto.state.ply > p, ply1);
+      noProblems(page);
+    } finally {
+      await closeAll([page]);
+    }
+  });
+});
+
+test('a resignation is answered, ends the match and the room shows its options', { timeout: 60000 }, async () => {
+  await withServer(async (srv) => {
+    const page = await newPlayerPage(browser, { server: srv, label: 'Eve' });
+    try {
+      await page.goto(`${srv.url}/?name=Eve#/`);
+      await createRoom(page, { checks: { autoroll: true } });
+      // state.options (r2) names the room's options, defaults filled in.
+      await page.waitForSelector('.room-options .tag:text-is("autoroll")');
+      assert.deepEqual(await page.evaluate(() => window.quinteto.state.options), { autoroll: true });
+      await page.click('.add-bot[data-seat="0"]');
+      await page.click('.take-seat[data-seat="1"]');
+      await page.waitForSelector('body[data-status="playing"][data-my-seat="1"]');
+      page.once('dialog', (d) => d.accept());
+      await page.click('button.resign');
+      await page.waitForSelector('.toast[data-code="resigned"]'); // the r2 `resigned` reply
+      await page.waitForSelector('#result');
+      assert.equal((await page.locator('#result').textContent()).trim(), 'Light wins — resign');
+      assert.match(await page.locator('.result-you').textContent(), /You lose\./);
+      assert.equal(await page.locator('.legal').count(), 0);
       noProblems(page);
     } finally {
       await closeAll([page]);
@@ -180,8 +251,8 @@ test('the client reconnects after the server drops it and resumes its seat', { t
 
 test('the lobby lists a new room live', { timeout: 60000 }, async () => {
   await withServer(async (srv) => {
-    const creator = await newPlayerPage(browser);
-    const viewer = await newPlayerPage(browser);
+    const creator = await newPlayerPage(browser, { server: srv, label: 'Cora' });
+    const viewer = await newPlayerPage(browser, { server: srv, label: 'Viv' });
     try {
       await viewer.goto(`${srv.url}/?name=Viv#/`);
       await viewer.waitForSelector('#room-list');
@@ -190,10 +261,11 @@ test('the lobby lists a new room live', { timeout: 60000 }, async () => {
       assert.equal(await viewer.locator('.room-row').count(), 0);
 
       await creator.goto(`${srv.url}/?name=Cora#/`);
-      const room = await createRoom(creator, { autoroll: true });
+      const room = await createRoom(creator, { checks: { autoroll: true } });
       const row = viewer.locator(`.room-row[data-room="${room}"]`);
       await row.waitFor({ timeout: 10000 });
       assert.match(await row.textContent(), /Royal Game of Ur/);
+      assert.match(await row.textContent(), /autoroll/);
       assert.match(await row.getAttribute('data-status'), /^waiting$/);
 
       // A seat taken in the room shows up in the list too.
@@ -203,6 +275,22 @@ test('the lobby lists a new room live', { timeout: 60000 }, async () => {
         return li && li.textContent.includes('Cora');
       }, room, { timeout: 10000 });
       assert.equal(await viewer.evaluate(() => window.__noReload), true, 'the lobby did not reload');
+      assert.ok(srv.checked >= 6, `the pages' frames were schema-checked (${srv.checked})`);
+
+      // Every registered game module has the whole contract (clients/web/games/registry.js).
+      const bad = await viewer.evaluate(async () => {
+        const { GAMES } = await import('./games/registry.js');
+        const fns = ['roleLabel', 'optionsForm', 'describeOptions', 'createView', 'describeLast', 'describeResult', 'clicksFor'];
+        return GAMES.flatMap((g) => [
+          ...(typeof g.id === 'string' && typeof g.label === 'string' && Array.isArray(g.roles) ? [] : [`${g.id}: id, label, roles`]),
+          ...fns.filter((f) => typeof g[f] !== 'function').map((f) => `${g.id}: ${f}`)]);
+      });
+      assert.deepEqual(bad, []);
+      const csp = (await srv.http('/')).headers.get('content-security-policy') || '';
+      assert.match(csp, /script-src 'self'/, 'the web client is served with a strict CSP');
+      assert.doesNotMatch(csp, /unsafe-inline/);
+      const dir = await artifactsDir();
+      await viewer.screenshot({ path: path.join(dir, 'lobby.png'), fullPage: true });
       noProblems(creator, viewer);
     } finally {
       await closeAll([creator, viewer]);

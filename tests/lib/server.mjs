@@ -149,6 +149,7 @@ export class Server {
   constructor() {
     this.clients = new Set(); // open WebSocket clients (client.mjs), terminated by stop()
     this.invalid = [];        // {where, error, text}: schema failures of anything the server sent
+    this.checked = 0;         // frames handed to check(), so a test can see its clients did
     this.stdout = '';
     this.stderr = '';
     this.stopped = false;
@@ -251,6 +252,7 @@ export class Server {
   // Records a frame the server sent (as text) that a client received; returns the parsed message.
   check(where, text) {
     const { msg, error } = checkServerFrame(text);
+    this.checked++;
     if (error) this.invalid.push({ where, error, text });
     return { msg, error };
   }

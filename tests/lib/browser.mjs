@@ -1,0 +1,119 @@
+// browser.mjs: the browser tests' part of the shared harness: Debian's Chromium through
+// playwright-core (flags from platform-notes.md), pages that check every WebSocket frame the server
+// sends them against protocol/schema (like the Node client does), and the browser-test contract of
+// the web client's game modules (clients/web/games/registry.js): a test picks one of the state's
+// legal actions, asks the page which elements make it (window.quinteto.clicksFor) and clicks them
+// like a person would; window.quinteto.sent then tells which action those clicks built. Nothing
+// here knows a game's rules.
+
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
+import { chromium } from 'playwright-core';
+import { pick } from './util.mjs';
+
+export const CHROMIUM_FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS, headless: true });
+}
+
+// A page in a fresh context (its own localStorage: its own identity). Browser console errors and
+// page errors are collected in page.problems for the test to report. With `server` (a Server of
+// server.mjs), every frame the page receives on a WebSocket is schema-checked by server.check().
+export async function newPlayerPage(browser, { width = 1280, height = 800, server, label = 'page' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
+  if (server) {
+    page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
+      server.check(`${label} (browser) received`, typeof payload === 'string' ? payload : payload.toString());
+    }));
+  }
+  page.setDefaultTimeout(15000);
+  return page;
+}
+
+export async function artifactsDir() {
+  const dir = process.env.QUINTETO_ARTIFACTS || path.join(tmpdir(), 'quinteto-artifacts');
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+// Asserts that no page logged an error.
+export function noProblems(...pages) {
+  const all = pages.flatMap((p) => p.problems);
+  assert.deepEqual(all, [], `browser errors:\n${all.join('\n')}`);
+}
+
+// The room id from a page's location (#/room/<id>).
+export async function roomIdOf(page) {
+  const hash = await page.evaluate(() => location.hash);
+  const m = /^#\/room\/([^/?#]+)/.exec(hash);
+  assert.ok(m, `not in a room: ${hash}`);
+  return decodeURIComponent(m[1]);
+}
+
+// Creates a room from the lobby form and waits for the room view; returns its id. `options` are set
+// through the game's own inputs: {checkboxId: bool}.
+export async function createRoom(page, { game = 'ur', checks = {} } = {}) {
+  await page.locator('#create-room').waitFor();
+  await page.selectOption('#new-game', game);
+  for (const [id, on] of Object.entries(checks)) await page.setChecked(`#${id}`, on);
+  await page.click('#create-room');
+  await page.waitForSelector('body[data-view="room"] section.room');
+  await page.waitForSelector('body[data-status="waiting"]');
+  return roomIdOf(page);
+}
+
+// The current room state's legal actions for this page; [] when none, or while an action it sent
+// waits for its answer (the game view is inert then).
+export function legalActions(page) {
+  return page.evaluate(() => (!document.querySelector('.sending') && window.quinteto.state &&
+    window.quinteto.state.legal) || []);
+}
+
+// Checks the contract for every legal action: the game view names the clicks that make it, and
+// the first of them is on the page now (the later ones may appear only after the first).
+export async function checkActionBuilders(page) {
+  const rows = await page.evaluate(() => ((window.quinteto.state && window.quinteto.state.legal) || [])
+    .map((a) => ({ a, clicks: window.quinteto.clicksFor(a) })));
+  for (const { a, clicks } of rows) {
+    assert.ok(Array.isArray(clicks) && clicks.length, `no clicks for legal ${JSON.stringify(a)}`);
+    assert.ok(await page.locator(clicks[0]).count() >= 1, `${clicks[0]} (for ${JSON.stringify(a)}) is not on the page`);
+  }
+  return rows.length;
+}
+
+// Makes `action` by clicking what clicksFor() names, and checks that the page sent exactly that
+// action. Returns false (nothing asserted) when the view changed under us before it was sent.
+export async function playAction(page, action, { timeout = 5000 } = {}) {
+  const clicks = await page.evaluate((a) => window.quinteto.clicksFor(a), action);
+  assert.ok(Array.isArray(clicks) && clicks.length, `no clicks for ${JSON.stringify(action)}`);
+  const before = await page.evaluate(() => window.quinteto.sent.length);
+  try {
+    for (const sel of clicks) await page.locator(sel).first().click({ timeout });
+    await page.waitForFunction((n) => window.quinteto.sent.length > n, before, { timeout });
+  } catch (e) {
+    if (await page.evaluate((n) => window.quinteto.sent.length > n, before)) throw e;
+    return false; // a state moved the view on between our clicks
+  }
+  const sent = await page.evaluate(() => window.quinteto.sent.at(-1));
+  assert.ok(isDeepStrictEqual(sent, action), `clicks ${clicks.join(' then ')} sent ${JSON.stringify(sent)}, not ${JSON.stringify(action)}`);
+  return true;
+}
+
+// Plays one random legal action through the clicks; returns it, or null when none was legal.
+export async function playRandomLegal(page, rnd = Math.random) {
+  const legal = await legalActions(page);
+  if (!legal.length) return null;
+  const action = pick(legal, rnd);
+  return (await playAction(page, action)) ? action : null;
+}
