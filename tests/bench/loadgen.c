@@ -437,7 +437,7 @@ static void conn_ready(struct conn *c)
 static void on_frame(struct conn *c, const char *data, size_t len)
 {
 	static struct jscan_state st; /* one thread; too big for the stack of every call */
-	char act[1024];
+	static char act[1024];        /* st may point into it after the call (it is static too) */
 	json_t *j, *room;
 	const char *type;
 

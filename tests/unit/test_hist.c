@@ -76,6 +76,10 @@ static void percentiles_match_a_sort(void)
 	struct hist *h = malloc(sizeof(*h));
 	size_t i;
 
+	if (!v || !h) {
+		free(v);
+		free(h);
+	}
 	REQUIRE(v && h);
 	hist_init(h);
 	for (i = 0; i < N; i++) {
@@ -102,6 +106,10 @@ static void empty_and_merge(void)
 {
 	struct hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
 
+	if (!a || !b) {
+		free(a);
+		free(b);
+	}
 	REQUIRE(a && b);
 	hist_init(a);
 	hist_init(b);

@@ -83,6 +83,10 @@ static void frames_agree_with_jansson(void)
 		char *buf = exact(frames[k], n);
 		json_t *j = json_loadb(frames[k], n, 0, NULL);
 
+		if (!buf || !j) {
+			free(buf);
+			json_decref(j);
+		}
 		REQUIRE(buf && j);
 		CHECK_EQ(jscan_state(buf, n, &st), 0);
 		CHECK(agrees(&st, j));
