@@ -12,8 +12,8 @@
 
 struct buf {
 	unsigned refs;
-	size_t len;           /* payload bytes */
-	unsigned char *data;  /* payload, LWS_PRE bytes after the allocation start */
+	size_t len;          /* payload bytes */
+	unsigned char *data; /* payload, LWS_PRE bytes after the allocation start */
 };
 
 /* Serialises `j` (compact) into a new buffer with one reference; NULL on ENOMEM. */

@@ -17,21 +17,20 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: quinteto-server [options]\n"
-		"  --listen HOST:PORT     the one address to listen on (default 127.0.0.1:8080);\n"
-		"                         [IPv6]:PORT for IPv6, a host name is resolved\n"
-		"  --db PATH              SQLite database (default var/quinteto.db)\n"
-		"  --web DIR              web client to serve (default: the source tree's\n"
-		"                         clients/web, else the installed copy)\n"
-		"  --migrations DIR       SQL migrations (default: alike)\n"
-		"  --bot-delay-ms N       how long a bot waits before acting (default 400)\n"
-		"  --max-frame BYTES      inbound message limit (default 16384)\n"
-		"  --rate N               messages per second per connection (default 20)\n"
-		"  --burst N              burst allowance (default 40)\n"
-		"  --max-conns-per-addr N (default 256)\n"
-		"  --log-level LEVEL      error, warn, info or debug (default info)\n"
-		"  --help, --version\n");
+	fprintf(f, "usage: quinteto-server [options]\n"
+		   "  --listen HOST:PORT     the one address to listen on (default 127.0.0.1:8080);\n"
+		   "                         [IPv6]:PORT for IPv6, a host name is resolved\n"
+		   "  --db PATH              SQLite database (default var/quinteto.db)\n"
+		   "  --web DIR              web client to serve (default: the source tree's\n"
+		   "                         clients/web, else the installed copy)\n"
+		   "  --migrations DIR       SQL migrations (default: alike)\n"
+		   "  --bot-delay-ms N       how long a bot waits before acting (default 400)\n"
+		   "  --max-frame BYTES      inbound message limit (default 16384)\n"
+		   "  --rate N               messages per second per connection (default 20)\n"
+		   "  --burst N              burst allowance (default 40)\n"
+		   "  --max-conns-per-addr N (default 256)\n"
+		   "  --log-level LEVEL      error, warn, info or debug (default info)\n"
+		   "  --help, --version\n");
 }
 
 void config_defaults(struct config *c)
@@ -47,8 +46,7 @@ void config_defaults(struct config *c)
 	if (access(QUINTETO_SOURCE_MIGRATIONS, R_OK) == 0)
 		snprintf(c->migrations_dir, sizeof(c->migrations_dir), "%s", QUINTETO_SOURCE_MIGRATIONS);
 	else
-		snprintf(c->migrations_dir, sizeof(c->migrations_dir), "%s",
-			 QUINTETO_INSTALLED_MIGRATIONS);
+		snprintf(c->migrations_dir, sizeof(c->migrations_dir), "%s", QUINTETO_INSTALLED_MIGRATIONS);
 	c->bot_delay_ms = 400;
 	c->max_frame = 16384;
 	c->rate_per_s = 20;
@@ -103,7 +101,7 @@ static int parse_long(const char *arg, long min, long max, long *out)
 
 static int parse_level(const char *arg)
 {
-	static const char *const names[] = {"error", "warn", "info", "debug"};
+	static const char *const names[] = { "error", "warn", "info", "debug" };
 	int i;
 
 	for (i = 0; i < 4; i++)
@@ -117,16 +115,47 @@ static int apply_option(struct config *c, int opt, const char *arg)
 	long v;
 
 	switch (opt) {
-	case 'l': return parse_listen(c, arg);
-	case 'd': return snprintf(c->db_path, sizeof(c->db_path), "%s", arg) >= (int)sizeof(c->db_path) ? -1 : 0;
-	case 'w': return snprintf(c->web_dir, sizeof(c->web_dir), "%s", arg) >= (int)sizeof(c->web_dir) ? -1 : 0;
-	case 'm': return snprintf(c->migrations_dir, sizeof(c->migrations_dir), "%s", arg) >= (int)sizeof(c->migrations_dir) ? -1 : 0;
-	case 'b': if (parse_long(arg, 0, 600000, &v)) return -1; c->bot_delay_ms = (int)v; return 0;
-	case 'f': if (parse_long(arg, 256, 16 << 20, &v)) return -1; c->max_frame = (size_t)v; return 0;
-	case 'r': if (parse_long(arg, 1, 1000000, &v)) return -1; c->rate_per_s = (double)v; return 0;
-	case 'u': if (parse_long(arg, 1, 1000000, &v)) return -1; c->rate_burst = (double)v; return 0;
-	case 'a': if (parse_long(arg, 1, 1000000, &v)) return -1; c->max_conns_per_addr = (int)v; return 0;
-	case 'v': c->log_level = parse_level(arg); return c->log_level < 0 ? -1 : 0;
+	case 'l':
+		return parse_listen(c, arg);
+	case 'd':
+		return snprintf(c->db_path, sizeof(c->db_path), "%s", arg) >= (int)sizeof(c->db_path) ? -1
+												      : 0;
+	case 'w':
+		return snprintf(c->web_dir, sizeof(c->web_dir), "%s", arg) >= (int)sizeof(c->web_dir) ? -1
+												      : 0;
+	case 'm':
+		return snprintf(c->migrations_dir, sizeof(c->migrations_dir), "%s", arg) >=
+				       (int)sizeof(c->migrations_dir)
+			       ? -1
+			       : 0;
+	case 'b':
+		if (parse_long(arg, 0, 600000, &v))
+			return -1;
+		c->bot_delay_ms = (int)v;
+		return 0;
+	case 'f':
+		if (parse_long(arg, 256, 16 << 20, &v))
+			return -1;
+		c->max_frame = (size_t)v;
+		return 0;
+	case 'r':
+		if (parse_long(arg, 1, 1000000, &v))
+			return -1;
+		c->rate_per_s = (double)v;
+		return 0;
+	case 'u':
+		if (parse_long(arg, 1, 1000000, &v))
+			return -1;
+		c->rate_burst = (double)v;
+		return 0;
+	case 'a':
+		if (parse_long(arg, 1, 1000000, &v))
+			return -1;
+		c->max_conns_per_addr = (int)v;
+		return 0;
+	case 'v':
+		c->log_level = parse_level(arg);
+		return c->log_level < 0 ? -1 : 0;
 	}
 	return -1;
 }
@@ -134,19 +163,19 @@ static int apply_option(struct config *c, int opt, const char *arg)
 int config_parse(struct config *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"listen", required_argument, NULL, 'l'},
-		{"db", required_argument, NULL, 'd'},
-		{"web", required_argument, NULL, 'w'},
-		{"migrations", required_argument, NULL, 'm'},
-		{"bot-delay-ms", required_argument, NULL, 'b'},
-		{"max-frame", required_argument, NULL, 'f'},
-		{"rate", required_argument, NULL, 'r'},
-		{"burst", required_argument, NULL, 'u'},
-		{"max-conns-per-addr", required_argument, NULL, 'a'},
-		{"log-level", required_argument, NULL, 'v'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
+		{ "listen", required_argument, NULL, 'l' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "web", required_argument, NULL, 'w' },
+		{ "migrations", required_argument, NULL, 'm' },
+		{ "bot-delay-ms", required_argument, NULL, 'b' },
+		{ "max-frame", required_argument, NULL, 'f' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "burst", required_argument, NULL, 'u' },
+		{ "max-conns-per-addr", required_argument, NULL, 'a' },
+		{ "log-level", required_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 

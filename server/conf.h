@@ -13,16 +13,16 @@ struct config {
 	char db_path[4096];
 	char web_dir[4096];
 	char migrations_dir[4096];
-	int bot_delay_ms;          /* a bot acts this long after its turn comes */
-	size_t max_frame;          /* inbound message limit, bytes (close 1009 past it) */
-	double rate_per_s;         /* sustained inbound messages per second */
-	double rate_burst;         /* bucket size */
-	unsigned rate_strikes;     /* rate-limited messages in a row before closing */
+	int bot_delay_ms;      /* a bot acts this long after its turn comes */
+	size_t max_frame;      /* inbound message limit, bytes (close 1009 past it) */
+	double rate_per_s;     /* sustained inbound messages per second */
+	double rate_burst;     /* bucket size */
+	unsigned rate_strikes; /* rate-limited messages in a row before closing */
 	int max_conns_per_addr;
-	size_t max_queue_bytes;    /* per-session write queue, bytes */
-	unsigned max_queue_msgs;   /* per-session write queue, frames */
-	int finished_room_ttl_s;   /* finished rooms stay listed this long */
-	int idle_room_ttl_s;       /* waiting rooms nobody follows are closed after this */
+	size_t max_queue_bytes;  /* per-session write queue, bytes */
+	unsigned max_queue_msgs; /* per-session write queue, frames */
+	int finished_room_ttl_s; /* finished rooms stay listed this long */
+	int idle_room_ttl_s;     /* waiting rooms nobody follows are closed after this */
 	int log_level;
 };
 

@@ -19,17 +19,17 @@ static const struct {
 	int code;
 	const char *why;
 } room_errors[] = {
-	[ROOM_E_ROOM_FULL] = {WIRE_E_ROOM_FULL, "every seat is taken or the match has started"},
-	[ROOM_E_SEAT_TAKEN] = {WIRE_E_SEAT_TAKEN, "that seat is taken"},
-	[ROOM_E_BAD_SEAT] = {WIRE_E_BAD_MESSAGE, "this game has no such seat"},
-	[ROOM_E_ALREADY_SEATED] = {WIRE_E_ALREADY_SEATED, "you already hold a seat in this room"},
-	[ROOM_E_NOT_IN_ROOM] = {WIRE_E_NOT_IN_ROOM, "you hold no seat in this room"},
-	[ROOM_E_NOT_STARTED] = {WIRE_E_NOT_YOUR_TURN, "the match has not started"},
-	[ROOM_E_GAME_OVER] = {WIRE_E_GAME_OVER, "the match is over, or your seat is out of play"},
-	[ROOM_E_STALE_PLY] = {WIRE_E_STALE_PLY, "ply is not the room's current ply"},
-	[ROOM_E_NOT_YOUR_TURN] = {WIRE_E_NOT_YOUR_TURN, "it is not your turn"},
-	[ROOM_E_ILLEGAL] = {WIRE_E_ILLEGAL_ACTION, "not one of your legal actions now"},
-	[ROOM_E_BAD_OPTIONS] = {WIRE_E_BAD_OPTIONS, "options out of range for this game"},
+	[ROOM_E_ROOM_FULL] = { WIRE_E_ROOM_FULL, "every seat is taken or the match has started" },
+	[ROOM_E_SEAT_TAKEN] = { WIRE_E_SEAT_TAKEN, "that seat is taken" },
+	[ROOM_E_BAD_SEAT] = { WIRE_E_BAD_MESSAGE, "this game has no such seat" },
+	[ROOM_E_ALREADY_SEATED] = { WIRE_E_ALREADY_SEATED, "you already hold a seat in this room" },
+	[ROOM_E_NOT_IN_ROOM] = { WIRE_E_NOT_IN_ROOM, "you hold no seat in this room" },
+	[ROOM_E_NOT_STARTED] = { WIRE_E_NOT_YOUR_TURN, "the match has not started" },
+	[ROOM_E_GAME_OVER] = { WIRE_E_GAME_OVER, "the match is over, or your seat is out of play" },
+	[ROOM_E_STALE_PLY] = { WIRE_E_STALE_PLY, "ply is not the room's current ply" },
+	[ROOM_E_NOT_YOUR_TURN] = { WIRE_E_NOT_YOUR_TURN, "it is not your turn" },
+	[ROOM_E_ILLEGAL] = { WIRE_E_ILLEGAL_ACTION, "not one of your legal actions now" },
+	[ROOM_E_BAD_OPTIONS] = { WIRE_E_BAD_OPTIONS, "options out of range for this game" },
 };
 
 static void send_room_error(struct session *s, int err, const json_t *id)
@@ -140,7 +140,7 @@ static void on_create(struct handlers *h, struct session *s, struct wire_msg *m,
 
 	if (!g || !codec) {
 		session_send_error(s, WIRE_E_UNKNOWN_GAME,
-					  "unknown game, or not available on this server yet", m->id);
+				   "unknown game, or not available on this server yet", m->id);
 		return;
 	}
 	if (journal_refuses(h, s, m))
@@ -225,13 +225,13 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 	}
 	if (m->level && strcmp(m->level, "random")) {
 		session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown bot level (this server has: random)",
-					  m->id);
+				   m->id);
 		return;
 	}
 	err = room_add_bot(r, s->player, m->has_seat ? (int)m->seat : -1, &seat);
 	if (err == ROOM_E_NOT_IN_ROOM) {
 		session_send_error(s, WIRE_E_NOT_IN_ROOM,
-					  "only the room's creator or a seated player may add bots", m->id);
+				   "only the room's creator or a seated player may add bots", m->id);
 		return;
 	}
 	if (err) {

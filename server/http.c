@@ -24,7 +24,7 @@ struct http_req {
 	int status;
 	const char *ctype;
 	bool ready, headers_sent;
-	bool head;                 /* HEAD: headers only */
+	bool head; /* HEAD: headers only */
 };
 
 static void respond(struct http_req *h, int status, const char *ctype, char *body_take, size_t len)
@@ -68,10 +68,10 @@ static void store_done_cb(void *ctx, int status, char *body, size_t len)
 
 static void healthz(struct http *api, struct http_req *h)
 {
-	respond_json(h, 200, json_pack("{s:s, s:s, s:I, s:I, s:I}", "status", "ok", "version",
-				       QUINTETO_VERSION, "uptime_ms",
-				       (json_int_t)(util_now_ms() - api->started_ms), "connections",
-				       (json_int_t)api->sessions->count, "rooms", (json_int_t)api->lobby->rooms.len));
+	respond_json(h, 200,
+		     json_pack("{s:s, s:s, s:I, s:I, s:I}", "status", "ok", "version", QUINTETO_VERSION,
+			       "uptime_ms", (json_int_t)(util_now_ms() - api->started_ms), "connections",
+			       (json_int_t)api->sessions->count, "rooms", (json_int_t)api->lobby->rooms.len));
 }
 
 static void metrics(struct http *api, struct http_req *h)
@@ -154,8 +154,8 @@ static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
 		respond_error(h, 400, "bad_request", "player must be a player id");
 		return;
 	}
-	h->pending = store_match_list(api->store, *game ? game : NULL, *player ? player : NULL, bef,
-				      (int)lim, store_done_cb, h);
+	h->pending = store_match_list(api->store, *game ? game : NULL, *player ? player : NULL, bef, (int)lim,
+				      store_done_cb, h);
 	if (!h->pending)
 		respond_error(h, 500, "internal", "out of memory");
 }

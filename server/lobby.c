@@ -30,7 +30,7 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 	l->store = store;
 	l->cfg = cfg;
 	l->metrics = metrics;
-	l->host = (struct room_host){loop, store, cfg, metrics, false, session_send_cb, changed_cb, l};
+	l->host = (struct room_host){ loop, store, cfg, metrics, false, session_send_cb, changed_cb, l };
 	hmap_init(&l->rooms);
 	hmap_init(&l->players);
 	hmap_init(&l->players_by_id);
@@ -109,8 +109,8 @@ struct player *lobby_player_by_token(struct lobby *l, const char *token)
 	return hmap_get(&l->players, hash);
 }
 
-struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name,
-				  char *token_out, size_t token_out_size)
+struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
+				  size_t token_out_size)
 {
 	uint8_t raw[24];
 	char hash[65], id[16];
@@ -182,7 +182,9 @@ static int cmp_newest(const void *a, const void *b)
 {
 	const struct room *ra = *(struct room *const *)a, *rb = *(struct room *const *)b;
 
-	return ra->created_at < rb->created_at ? 1 : ra->created_at > rb->created_at ? -1 : strcmp(ra->id, rb->id);
+	return ra->created_at < rb->created_at   ? 1
+	       : ra->created_at > rb->created_at ? -1
+						 : strcmp(ra->id, rb->id);
 }
 
 static json_t *rooms_build(struct lobby *l)

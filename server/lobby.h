@@ -22,18 +22,18 @@
 struct store;
 
 struct lobby {
-	struct room_host host;       /* handed to every room */
+	struct room_host host; /* handed to every room */
 	struct store *store;
 	const struct config *cfg;
 	struct metrics *metrics;
-	struct hmap rooms;           /* id -> live room */
-	struct hmap players;         /* token_hash -> player */
-	struct hmap players_by_id;   /* id -> player */
-	struct session *subs;        /* connections that asked for `rooms` */
-	bool dirty;                  /* a push is scheduled */
-	json_t *cache;               /* the rooms array; NULL = rebuild */
+	struct hmap rooms;         /* id -> live room */
+	struct hmap players;       /* token_hash -> player */
+	struct hmap players_by_id; /* id -> player */
+	struct session *subs;      /* connections that asked for `rooms` */
+	bool dirty;                /* a push is scheduled */
+	json_t *cache;             /* the rooms array; NULL = rebuild */
 	int64_t pushed_ms;
-	uv_timer_t timer;            /* throttles pushes to one a second */
+	uv_timer_t timer; /* throttles pushes to one a second */
 };
 
 /* Initialises an empty lobby on `loop`; the pointers are borrowed for its life. 0 or a libuv error. */
@@ -61,8 +61,8 @@ struct player *lobby_player_by_token(struct lobby *l, const char *token);
  * one (unknown or absent token). Writes the player's token into token_out
  * (at least 49 bytes). NULL on failure.
  */
-struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name,
-				  char *token_out, size_t token_out_size);
+struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
+				  size_t token_out_size);
 
 /* Creates and registers a room for `creator`. 0, ROOM_E_BAD_OPTIONS or a negative errno. */
 int lobby_room_create(struct lobby *l, const struct player *creator, const struct rules_game *g,

@@ -16,7 +16,7 @@
 /* The room being rebuilt. */
 struct replay {
 	struct lobby *l;
-	struct room *r;      /* NULL when the store's record was unusable */
+	struct room *r; /* NULL when the store's record was unusable */
 	int64_t started_at;
 };
 
@@ -38,8 +38,8 @@ static int load_player(void *ctx, const char *id, const char *token_hash, const 
 	return 0;
 }
 
-static int load_room(void *ctx, const char *id, const char *game, const char *options, const char *server_seed,
-		     const char *creator_id, int64_t created_at, int64_t started_at)
+static int load_room(void *ctx, const char *id, const char *game, const char *options,
+		     const char *server_seed, const char *creator_id, int64_t created_at, int64_t started_at)
 {
 	struct replay *rp = ctx;
 
@@ -90,7 +90,7 @@ static const struct store_live_ops ops = {
 
 int lobby_restore(struct lobby *l)
 {
-	struct replay rp = {l, NULL, 0};
+	struct replay rp = { l, NULL, 0 };
 	int err = store_load_players(l->store, &ops, &rp);
 
 	if (!err)

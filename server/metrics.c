@@ -67,8 +67,7 @@ static void emit(struct out *o, const char *fmt, ...)
 
 static void counter(struct out *o, const char *name, const char *help, uint64_t v)
 {
-	emit(o, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", name, help, name, name,
-	     (unsigned long long)v);
+	emit(o, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", name, help, name, name, (unsigned long long)v);
 }
 
 static void gauge(struct out *o, const char *name, const char *help, double v)
@@ -103,16 +102,18 @@ static void render_gauges(struct out *o, const struct metrics_gauges *g)
 	gauge(o, "quinteto_connections", "Open WebSocket connections.", (double)g->connections);
 	gauge(o, "quinteto_rooms", "Live rooms.", (double)g->rooms);
 	gauge(o, "quinteto_players_known", "Player identities known.", (double)g->players);
-	gauge(o, "quinteto_frames_alive", "Outbound frames referenced by write queues.", (double)g->frames_alive);
+	gauge(o, "quinteto_frames_alive", "Outbound frames referenced by write queues.",
+	      (double)g->frames_alive);
 	gauge(o, "quinteto_frames_held", "Frames held until the journal commits.", (double)g->frames_held);
 	gauge(o, "quinteto_store_queue", "Jobs waiting for the database thread.", (double)g->store_queue);
-	gauge(o, "quinteto_journal_failing", "1 while journal writes fail (and are retried).", (double)g->journal_failing);
+	gauge(o, "quinteto_journal_failing", "1 while journal writes fail (and are retried).",
+	      (double)g->journal_failing);
 	gauge(o, "quinteto_uptime_seconds", "Seconds since start.", g->uptime_s);
 }
 
 char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, size_t *len)
 {
-	struct out o = {malloc(4096), 0, 4096, 0};
+	struct out o = { malloc(4096), 0, 4096, 0 };
 
 	if (!o.p)
 		return NULL;
@@ -130,16 +131,19 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	counter(&o, "quinteto_archive_writes_total", "Matches written to the archive.", m->archive_ok);
 	counter(&o, "quinteto_archive_failures_total", "Archive writes that failed.", m->archive_failed);
 	counter(&o, "quinteto_players_created_total", "New player identities.", m->players_created);
-	counter(&o, "quinteto_slow_consumers_dropped_total", "Connections dropped for a full write queue.", m->slow_dropped);
+	counter(&o, "quinteto_slow_consumers_dropped_total", "Connections dropped for a full write queue.",
+		m->slow_dropped);
 	counter(&o, "quinteto_rate_limited_total", "Messages answered rate_limited.", m->rate_limited);
 	counter(&o, "quinteto_closed_too_large_total", "Connections closed 1009.", m->closed_too_large);
 	counter(&o, "quinteto_closed_binary_total", "Connections closed 1003.", m->closed_binary);
 	render_errors(&o, m);
-	counter(&o, "quinteto_journal_refused_total", "Requests refused while the journal was failing.", m->journal_refused);
+	counter(&o, "quinteto_journal_refused_total", "Requests refused while the journal was failing.",
+		m->journal_refused);
 	render_histogram(&o, "quinteto_move_broadcast_seconds",
 			 "From an act's arrival to its state queued for every member.", &m->broadcast);
 	render_histogram(&o, "quinteto_journal_commit_seconds",
-			 "From a journal batch flushed to committed: what frames held for it wait.", &m->commit);
+			 "From a journal batch flushed to committed: what frames held for it wait.",
+			 &m->commit);
 	if (o.failed) {
 		free(o.p);
 		return NULL;

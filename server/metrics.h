@@ -21,11 +21,11 @@ struct metrics_hist {
 struct metrics {
 	uint64_t ws_opened, ws_closed, http_requests;
 	uint64_t messages_in, messages_out, bytes_out;
-	uint64_t errors[32];       /* by enum wire_error */
+	uint64_t errors[32]; /* by enum wire_error */
 	uint64_t actions, bot_actions, matches_started, matches_finished;
 	uint64_t archive_ok, archive_failed, players_created;
 	uint64_t slow_dropped, rate_limited, closed_too_large, closed_binary;
-	uint64_t journal_refused;  /* requests refused while the journal was failing */
+	uint64_t journal_refused;      /* requests refused while the journal was failing */
 	struct metrics_hist broadcast; /* act received -> state queued for every member */
 	struct metrics_hist commit;    /* journal batch flushed -> committed (what held frames wait) */
 };

@@ -19,8 +19,8 @@
 
 /* What lws keeps per connection: one pointer each way (style.md). */
 struct pss {
-	struct session *s;        /* WebSocket connections */
-	struct http_req *h;       /* HTTP API requests */
+	struct session *s;  /* WebSocket connections */
+	struct http_req *h; /* HTTP API requests */
 };
 
 struct addr_count {
@@ -101,7 +101,8 @@ static int on_receive(struct net *n, struct lws *wsi, struct session *s, void *i
 
 	if (lws_frame_is_binary(wsi)) {
 		n->metrics->closed_binary++;
-		return close_with(wsi, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, "binary frames are not accepted");
+		return close_with(wsi, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE,
+				  "binary frames are not accepted");
 	}
 	if (s->rxlen + len + lws_remaining_packet_payload(wsi) > n->cfg->max_frame) {
 		n->metrics->closed_too_large++;
@@ -125,8 +126,8 @@ static int on_receive(struct net *n, struct lws *wsi, struct session *s, void *i
 	return s->close_state ? (lws_callback_on_writable(wsi), 0) : 0;
 }
 
-static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reason,
-		 struct pss *pss, void *in, size_t len)
+static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reason, struct pss *pss, void *in,
+		 size_t len)
 {
 	switch (reason) {
 	case LWS_CALLBACK_ESTABLISHED:
@@ -190,32 +191,45 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 }
 
 static struct lws_protocols protocols[] = {
-	{WIRE_PROTOCOL, callback, sizeof(struct pss), RX_CHUNK, 0, NULL, 0},
-	{NULL, NULL, 0, 0, 0, NULL, 0},
+	{ WIRE_PROTOCOL, callback, sizeof(struct pss), RX_CHUNK, 0, NULL, 0 },
+	{ NULL, NULL, 0, 0, 0, NULL, 0 },
 };
 
-static const struct lws_protocol_vhost_options mime_svg = {NULL, NULL, ".svg", "image/svg+xml"};
-static const struct lws_protocol_vhost_options mime_mjs = {&mime_svg, NULL, ".mjs", "text/javascript"};
-static const struct lws_protocol_vhost_options mime_js = {&mime_mjs, NULL, ".js", "text/javascript"};
-static const struct lws_protocol_vhost_options mime_json = {&mime_js, NULL, ".json", "application/json"};
-static const struct lws_protocol_vhost_options mime_png = {&mime_json, NULL, ".png", "image/png"};
+static const struct lws_protocol_vhost_options mime_svg = { NULL, NULL, ".svg", "image/svg+xml" };
+static const struct lws_protocol_vhost_options mime_mjs = { &mime_svg, NULL, ".mjs", "text/javascript" };
+static const struct lws_protocol_vhost_options mime_js = { &mime_mjs, NULL, ".js", "text/javascript" };
+static const struct lws_protocol_vhost_options mime_json = { &mime_js, NULL, ".json", "application/json" };
+static const struct lws_protocol_vhost_options mime_png = { &mime_json, NULL, ".png", "image/png" };
 
 static struct lws_http_mount mount_metrics = {
-	.mountpoint = "/metrics", .origin_protocol = LWSMPRO_CALLBACK, .protocol = WIRE_PROTOCOL,
+	.mountpoint = "/metrics",
+	.origin_protocol = LWSMPRO_CALLBACK,
+	.protocol = WIRE_PROTOCOL,
 	.mountpoint_len = 8,
 };
 static struct lws_http_mount mount_healthz = {
-	.mount_next = &mount_metrics, .mountpoint = "/healthz", .origin_protocol = LWSMPRO_CALLBACK,
-	.protocol = WIRE_PROTOCOL, .mountpoint_len = 8,
+	.mount_next = &mount_metrics,
+	.mountpoint = "/healthz",
+	.origin_protocol = LWSMPRO_CALLBACK,
+	.protocol = WIRE_PROTOCOL,
+	.mountpoint_len = 8,
 };
 static struct lws_http_mount mount_api = {
-	.mount_next = &mount_healthz, .mountpoint = "/api", .origin_protocol = LWSMPRO_CALLBACK,
-	.protocol = WIRE_PROTOCOL, .mountpoint_len = 4,
+	.mount_next = &mount_healthz,
+	.mountpoint = "/api",
+	.origin_protocol = LWSMPRO_CALLBACK,
+	.protocol = WIRE_PROTOCOL,
+	.mountpoint_len = 4,
 };
 static struct lws_http_mount mount_web = {
-	.mount_next = &mount_api, .mountpoint = "/", .def = "index.html",
-	.origin_protocol = LWSMPRO_FILE, .mountpoint_len = 1, .extra_mimetypes = &mime_png,
-	.cache_max_age = 0, .cache_reusable = 0,
+	.mount_next = &mount_api,
+	.mountpoint = "/",
+	.def = "index.html",
+	.origin_protocol = LWSMPRO_FILE,
+	.mountpoint_len = 1,
+	.extra_mimetypes = &mime_png,
+	.cache_max_age = 0,
+	.cache_reusable = 0,
 };
 
 static void lws_log_cb(int level, const char *line)
@@ -255,8 +269,8 @@ static int bind_address(const char *host, char *out, size_t outlen, bool *v4)
 	return err;
 }
 
-static void info_fill(struct net *n, struct lws_context_creation_info *info, void **loops,
-		      const char *iface, bool v4)
+static void info_fill(struct net *n, struct lws_context_creation_info *info, void **loops, const char *iface,
+		      bool v4)
 {
 	memset(info, 0, sizeof(*info));
 	info->port = n->cfg->port;
@@ -277,18 +291,18 @@ static void info_fill(struct net *n, struct lws_context_creation_info *info, voi
 	info->ka_interval = 10;
 }
 
-int net_start(struct net *n, void *loop, const struct config *cfg, struct sessions *ss,
-	      struct handlers *h, struct http *http, struct metrics *metrics)
+int net_start(struct net *n, void *loop, const struct config *cfg, struct sessions *ss, struct handlers *h,
+	      struct http *http, struct metrics *metrics)
 {
 	struct lws_context_creation_info info;
-	void *foreign_loops[1] = {loop};
+	void *foreign_loops[1] = { loop };
 	struct lws_vhost *vh;
 	char iface[INET6_ADDRSTRLEN];
 	bool v4 = false;
 	int err;
 
 	memset(n, 0, sizeof(*n));
-	*n = (struct net){.cfg = cfg, .sessions = ss, .handlers = h, .http = http, .metrics = metrics};
+	*n = (struct net){ .cfg = cfg, .sessions = ss, .handlers = h, .http = http, .metrics = metrics };
 	hmap_init(&n->addrs);
 	err = bind_address(cfg->host, iface, sizeof(iface), &v4);
 	if (err)
@@ -303,8 +317,9 @@ int net_start(struct net *n, void *loop, const struct config *cfg, struct sessio
 	vh = lws_create_vhost(n->lws, &info);
 	n->port = vh ? lws_get_vhost_listen_port(vh) : -1;
 	if (n->port <= 0) {
-		util_log(LOG_ERROR, "net: cannot listen on %s port %d (taken, or not an address of this machine)",
-			 iface, cfg->port);
+		util_log(LOG_ERROR,
+			 "net: cannot listen on %s port %d (taken, or not an address of this machine)", iface,
+			 cfg->port);
 		return -EADDRINUSE;
 	}
 	return 0;

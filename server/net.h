@@ -23,8 +23,8 @@ struct net {
 	struct handlers *handlers;
 	struct http *http;
 	struct metrics *metrics;
-	struct hmap addrs;         /* peer address -> open WebSocket count */
-	int port;                  /* the port bound (cfg->port, or the one the OS chose for 0) */
+	struct hmap addrs; /* peer address -> open WebSocket count */
+	int port;          /* the port bound (cfg->port, or the one the OS chose for 0) */
 };
 
 /*
@@ -33,8 +33,8 @@ struct net {
  * accepted before the loop runs. 0, or a negative errno with the reason
  * logged (-EADDRINUSE: the port is taken or the address is not ours).
  */
-int net_start(struct net *n, void *loop, const struct config *cfg, struct sessions *ss,
-	      struct handlers *h, struct http *http, struct metrics *metrics);
+int net_start(struct net *n, void *loop, const struct config *cfg, struct sessions *ss, struct handlers *h,
+	      struct http *http, struct metrics *metrics);
 
 /* Closes every connection and the context (their callbacks run now). */
 void net_stop(struct net *n);

@@ -16,10 +16,10 @@ struct room;
 
 struct player {
 	char id[16];
-	char token_hash[65];  /* hex SHA-256 of the token; the token itself is never stored */
+	char token_hash[65]; /* hex SHA-256 of the token; the token itself is never stored */
 	char name[WIRE_NAME_MAX * 4 + 1];
-	int nsessions;        /* connections that said hello with this identity */
-	struct room **rooms;  /* rooms where this player holds a seat, in no order */
+	int nsessions;       /* connections that said hello with this identity */
+	struct room **rooms; /* rooms where this player holds a seat, in no order */
 	int nrooms, caprooms;
 };
 

@@ -46,9 +46,9 @@ static bool decode_roll(const struct wire_game *codec, struct rules_action *out)
 }
 
 /* A room in the waiting state with its preview match. 0, ROOM_E_BAD_OPTIONS, -EIO or -ENOMEM. */
-static int room_alloc(const struct room_host *host, const struct rules_game *g,
-		      const struct wire_game *codec, const struct wire_room_options *ropt,
-		      const struct rules_options *gopt, struct room **out)
+static int room_alloc(const struct room_host *host, const struct rules_game *g, const struct wire_game *codec,
+		      const struct wire_room_options *ropt, const struct rules_options *gopt,
+		      struct room **out)
 {
 	static const uint8_t zero_seed[RULES_SEED_SIZE];
 	struct room *r = calloc(1, sizeof(*r));
@@ -95,9 +95,9 @@ static int room_arm(struct room *r)
 	return 0;
 }
 
-int room_new(const struct room_host *host, const char *id, const char *creator,
-	     const struct rules_game *g, const struct wire_game *codec,
-	     const struct wire_room_options *ropt, const struct rules_options *gopt, struct room **out)
+int room_new(const struct room_host *host, const char *id, const char *creator, const struct rules_game *g,
+	     const struct wire_game *codec, const struct wire_room_options *ropt,
+	     const struct rules_options *gopt, struct room **out)
 {
 	struct room *r;
 	char *opts;
@@ -116,8 +116,8 @@ int room_new(const struct room_host *host, const char *id, const char *creator,
 	if (err)
 		return err;
 	opts = util_json_text(wire_options_encode(codec, ropt, gopt, false));
-	store_live_room(host->store, r->id, g->id, opts ? opts : "{}", r->server_seed_hex, *r->creator ? r->creator : NULL,
-			r->created_at);
+	store_live_room(host->store, r->id, g->id, opts ? opts : "{}", r->server_seed_hex,
+			*r->creator ? r->creator : NULL, r->created_at);
 	free(opts);
 	*out = r;
 	return 0;

@@ -65,18 +65,18 @@ struct room_host {
 
 /* A follower of a room (a connection, seated or watching). */
 struct member {
-	void *who;                   /* the follower, opaque to the room; host->send's first argument */
-	struct player *player;       /* the follower's identity (its seat, if any) */
+	void *who;             /* the follower, opaque to the room; host->send's first argument */
+	struct player *player; /* the follower's identity (its seat, if any) */
 	struct room *r;
-	struct member **list;        /* head of the follower's own list of memberships */
+	struct member **list;                 /* head of the follower's own list of memberships */
 	struct member *room_prev, *room_next; /* in r->members */
-	struct member *who_next;     /* in *list */
+	struct member *who_next;              /* in *list */
 };
 
 struct room_seat {
 	bool taken;
 	bool bot;
-	struct player *player;    /* NULL for bots and free seats */
+	struct player *player; /* NULL for bots and free seats */
 	char bot_name[32];
 	bool has_seed;
 	char client_seed[WIRE_CLIENT_SEED_MAX * 4 + 1];
@@ -84,30 +84,30 @@ struct room_seat {
 
 /* One entry of the match's log: an action (kind 0) or an event. */
 struct room_entry {
-	int kind;       /* 0: action; else enum rules_event_kind */
-	int ply;        /* actions accepted before this entry (an action's own ply) */
+	int kind; /* 0: action; else enum rules_event_kind */
+	int ply;  /* actions accepted before this entry (an action's own ply) */
 	int seat;
-	int64_t at;     /* Unix ms */
-	char *action;   /* compact JSON; NULL for an event */
-	char *outcome;  /* compact JSON; NULL for an event */
+	int64_t at;    /* Unix ms */
+	char *action;  /* compact JSON; NULL for an event */
+	char *outcome; /* compact JSON; NULL for an event */
 };
 
 struct room {
 	const struct room_host *host;
 	char id[WIRE_ROOM_ID_MAX + 1];
-	char creator[16];             /* player id of the room's creator ("" after a restore of an old journal) */
+	char creator[16]; /* player id of the room's creator ("" after a restore of an old journal) */
 	const struct rules_game *game;
 	const struct wire_game *codec;
 	struct wire_room_options ropt;
 	struct rules_options gopt;
-	bool has_roll;                /* the game has {"roll":true}; `roll` is its compact form */
+	bool has_roll; /* the game has {"roll":true}; `roll` is its compact form */
 	struct rules_action roll;
 	enum room_status status;
 	uint8_t server_seed[32];
 	char commit[65];
 	char server_seed_hex[65];
 	struct room_seat seats[RULES_MAX_SEATS];
-	struct rules_match match;     /* preview (zero seed) until the start */
+	struct rules_match match; /* preview (zero seed) until the start */
 	struct member *members;
 	int nmembers;
 	bool has_last;
@@ -119,9 +119,9 @@ struct room {
 	int64_t created_at, started_at, ended_at, idle_since;
 	uv_timer_t bot_timer;
 	uint64_t bot_rng;
-	struct buf *cache_all;                    /* state for spectators; NULL = stale */
-	struct buf *cache_seat[RULES_MAX_SEATS];  /* state with `legal` for a seat to act */
-	bool restoring;                           /* replaying the journal: do not journal */
+	struct buf *cache_all;                   /* state for spectators; NULL = stale */
+	struct buf *cache_seat[RULES_MAX_SEATS]; /* state with `legal` for a seat to act */
+	bool restoring;                          /* replaying the journal: do not journal */
 	bool dead;
 };
 
@@ -132,9 +132,9 @@ struct room {
  * player id, borrowed) and journals it. 0, ROOM_E_BAD_OPTIONS, -EIO (no
  * secure random bytes) or -ENOMEM.
  */
-int room_new(const struct room_host *host, const char *id, const char *creator,
-	     const struct rules_game *g, const struct wire_game *codec,
-	     const struct wire_room_options *ropt, const struct rules_options *gopt, struct room **out);
+int room_new(const struct room_host *host, const char *id, const char *creator, const struct rules_game *g,
+	     const struct wire_game *codec, const struct wire_room_options *ropt,
+	     const struct rules_options *gopt, struct room **out);
 
 /*
  * Re-creates a journalled room (start-up) in the restoring state: nothing is
@@ -232,7 +232,8 @@ void room_chat(struct room *r, int seat, const char *name, const char *text);
 
 /* --- between the room's own files (room_play.c), not for other modules ---- */
 
-/* Applies an action through the rules core and logs (and journals) it at `at`. 0, -ENOMEM or ROOM_E_ILLEGAL. */
+/* Applies an action through the rules core and logs (and journals) it at `at`. 0, -ENOMEM or ROOM_E_ILLEGAL.
+ */
 int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t at);
 
 /* Applies an event (a resignation, a forfeit) and logs (and journals) it. 0, -ENOMEM or ROOM_E_GAME_OVER. */

@@ -426,7 +426,8 @@ static json_t *seeds_json(const struct room *r)
 	int i;
 
 	for (i = 0; seeds && i < r->game->seats; i++)
-		if (json_array_append_new(seeds, json_string(r->seats[i].has_seed ? r->seats[i].client_seed : ""))) {
+		if (json_array_append_new(seeds,
+					  json_string(r->seats[i].has_seed ? r->seats[i].client_seed : ""))) {
 			json_decref(seeds);
 			return NULL;
 		}
@@ -471,7 +472,7 @@ static int archive_log(struct room *r, struct store_match *m)
 		struct store_action *a;
 
 		if (e->kind) {
-			m->events[m->nevents++] = (struct store_event){e->ply, e->seat, e->kind, e->at};
+			m->events[m->nevents++] = (struct store_event){ e->ply, e->seat, e->kind, e->at };
 			continue;
 		}
 		a = &m->actions[m->nactions++];

@@ -134,9 +134,9 @@ static int modules_init(struct server *srv)
 	err = lobby_init(&srv->lobby, &srv->loop, srv->store, srv->cfg, &srv->metrics);
 	if (err)
 		return err;
-	srv->handlers = (struct handlers){&srv->lobby, srv->store, &srv->metrics};
+	srv->handlers = (struct handlers){ &srv->lobby, srv->store, &srv->metrics };
 	store_on_commit(srv->store, committed_cb, srv);
-	srv->http = (struct http){&srv->lobby, srv->store, &srv->metrics, &srv->sessions, util_now_ms()};
+	srv->http = (struct http){ &srv->lobby, srv->store, &srv->metrics, &srv->sessions, util_now_ms() };
 	return handles_init(srv);
 }
 
@@ -151,7 +151,8 @@ int server_run(const struct config *cfg)
 	if (store_open(&srv.loop, cfg->db_path, cfg->migrations_dir, &srv.store))
 		return 1;
 	err = modules_init(&srv);
-	if (!err && net_start(&srv.net, &srv.loop, cfg, &srv.sessions, &srv.handlers, &srv.http, &srv.metrics))
+	if (!err &&
+	    net_start(&srv.net, &srv.loop, cfg, &srv.sessions, &srv.handlers, &srv.http, &srv.metrics))
 		err = 1; /* the port is taken: stop before the journal's rooms are touched */
 	if (!err && lobby_restore(&srv.lobby)) {
 		util_log(LOG_ERROR, "cannot resume the rooms journalled in %s", cfg->db_path);
@@ -164,7 +165,8 @@ int server_run(const struct config *cfg)
 		drain(&srv);
 		return 1;
 	}
-	util_log(LOG_INFO, "quinteto-server %s, database %s, web %s", QUINTETO_VERSION, cfg->db_path, cfg->web_dir);
+	util_log(LOG_INFO, "quinteto-server %s, database %s, web %s", QUINTETO_VERSION, cfg->db_path,
+		 cfg->web_dir);
 	printf("listening on http://%s%s%s:%d\n", strchr(cfg->host, ':') ? "[" : "", cfg->host,
 	       strchr(cfg->host, ':') ? "]" : "", srv.net.port);
 	fflush(stdout);

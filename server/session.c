@@ -5,7 +5,8 @@
  *
  * Invariants: qready <= qlen; the released frames are the oldest; a session
  * is in ss->waiting when it holds frames (qready < qlen) past a turn's end,
- * and in ss->turn when it was sent frames this turn; frames of one connection leave in the order they were queued.
+ * and in ss->turn when it was sent frames this turn; frames of one connection leave in the order they were
+ * queued.
  */
 #include "session.h"
 
@@ -241,7 +242,7 @@ static void enqueue(struct session *s, struct buf *b, uint64_t batch)
 		session_close(s, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "out of memory");
 		return;
 	}
-	*frame_at(s, s->qlen) = (struct session_frame){buf_ref(b), batch};
+	*frame_at(s, s->qlen) = (struct session_frame){ buf_ref(b), batch };
 	s->qlen++;
 	s->qbytes += b->len;
 	ss->metrics->messages_out++;

@@ -46,9 +46,9 @@ struct session_frame {
 
 struct session {
 	struct sessions *ss;
-	struct lws *wsi;          /* NULL once lws has closed it */
-	struct player *player;    /* NULL until hello */
-	struct member *members;   /* rooms followed (room.h); the handlers keep it */
+	struct lws *wsi;        /* NULL once lws has closed it */
+	struct player *player;  /* NULL until hello */
+	struct member *members; /* rooms followed (room.h); the handlers keep it */
 	char addr[64];
 	/* bounded write queue of shared frames; the first `qready` are released */
 	struct session_frame *q;
@@ -60,7 +60,7 @@ struct session {
 	/* token bucket (protocol.md: 20/s sustained, bursts of 40) */
 	double tokens;
 	uint64_t refill_ns;
-	unsigned strikes;         /* consecutive rate-limited messages */
+	unsigned strikes; /* consecutive rate-limited messages */
 	/* lobby subscription (lobby.c) */
 	bool lobby_sub;
 	struct session *lobby_prev, *lobby_next;
@@ -69,7 +69,7 @@ struct session {
 	char close_reason[64];
 	bool dead;
 	bool in_turn, waiting;
-	struct session *turn_next;            /* in ss->turn: queued frames this turn */
+	struct session *turn_next;             /* in ss->turn: queued frames this turn */
 	struct session *wait_prev, *wait_next; /* in ss->waiting: holds frames for a batch */
 	struct session *reap_next;
 	uint64_t id;
@@ -81,14 +81,14 @@ struct session {
 struct sessions {
 	const struct config *cfg;
 	struct metrics *metrics;
-	long count;                  /* open connections */
+	long count; /* open connections */
 	uint64_t next_id;
-	bool stopping;               /* nothing is written while lws tears connections down */
-	uint64_t flushed, committed; /* the last journal batch flushed, and committed */
+	bool stopping;                          /* nothing is written while lws tears connections down */
+	uint64_t flushed, committed;            /* the last journal batch flushed, and committed */
 	uint64_t flush_ns[SESSIONS_BATCH_RING]; /* when batch seq was flushed, by seq % ring */
-	struct session *turn;        /* sessions that were sent frames this turn */
-	struct session *waiting;     /* sessions holding frames for a batch */
-	struct session *dead;        /* closed, to be freed by sessions_reap() */
+	struct session *turn;                   /* sessions that were sent frames this turn */
+	struct session *waiting;                /* sessions holding frames for a batch */
+	struct session *dead;                   /* closed, to be freed by sessions_reap() */
 };
 
 /* Prepares the set (no allocation). `cfg` and `metrics` are borrowed for its life. */

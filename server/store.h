@@ -95,12 +95,12 @@ size_t store_queue_depth(const struct store *st);
 void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name);
 /* creator_id: the player who created the room (r2: it may add bots without a seat); NULL: none */
 void store_live_room(struct store *st, const char *id, const char *game, const char *options,
-                     const char *server_seed, const char *creator_id, int64_t created_at);
+		     const char *server_seed, const char *creator_id, int64_t created_at);
 void store_live_seat(struct store *st, const char *room, int seat, const char *player_id,
-                     const char *client_seed);
+		     const char *client_seed);
 void store_live_seat_free(struct store *st, const char *room, int seat);
 void store_live_action(struct store *st, const char *room, int ply, int seat, const char *action,
-                       const char *outcome, int64_t at);
+		       const char *outcome, int64_t at);
 void store_live_started(struct store *st, const char *room, int64_t started_at);
 /* A resignation or forfeit at `ply` (the room's action count); kind: enum rules_event_kind. */
 void store_live_event(struct store *st, const char *room, int ply, int seat, int kind, int64_t at);
@@ -131,10 +131,10 @@ bool store_journal_failing(const struct store *st);
 struct store_live_ops {
 	int (*player)(void *ctx, const char *id, const char *token_hash, const char *name);
 	int (*room)(void *ctx, const char *id, const char *game, const char *options, const char *server_seed,
-	            const char *creator_id /* NULL: unknown */, int64_t created_at,
-	            int64_t started_at /* 0: not started */);
+		    const char *creator_id /* NULL: unknown */, int64_t created_at,
+		    int64_t started_at /* 0: not started */);
 	int (*seat)(void *ctx, int seat, const char *player_id /* NULL: bot */,
-	            const char *client_seed /* NULL */);
+		    const char *client_seed /* NULL */);
 	int (*action)(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at);
 	/* merged with actions by ply: an event at ply p comes after action p-1 and before action p */
 	int (*event)(void *ctx, int ply, int seat, int kind, int64_t at);
@@ -176,7 +176,7 @@ typedef void (*store_read_cb)(void *ctx, int status, char *body, size_t len);
  */
 struct store_req *store_match_get(struct store *st, const char *id, store_read_cb cb, void *ctx);
 struct store_req *store_match_list(struct store *st, const char *game, const char *player, int64_t before,
-                                   int limit, store_read_cb cb, void *ctx);
+				   int limit, store_read_cb cb, void *ctx);
 
 /* The request's callback will not be called; the store frees it. NULL does nothing. */
 void store_req_cancel(struct store_req *req);

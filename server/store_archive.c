@@ -21,29 +21,30 @@
 #include "util.h"
 
 static const char *const wstmt_sql[WS_MAX] = {
-    [WS_BEGIN] = "BEGIN IMMEDIATE",
-    [WS_COMMIT] = "COMMIT",
-    [WS_ROLLBACK] = "ROLLBACK",
-    [WS_MATCH] = "INSERT INTO matches(id, game, options, commit_hex, server_seed, client_seeds, result, "
-                 "server_version, started_at, ended_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
-    [WS_MATCH_SEAT] = "INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed) "
-                      "VALUES (?1,?2,?3,?4,?5,?6,?7)",
-    [WS_MATCH_ACTION] = "INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at) "
-                        "VALUES (?1,?2,?3,?4,?5,?6)",
-    [WS_MATCH_EVENT] = "INSERT INTO match_events(match_seq, ply, seat, kind, at) VALUES (?1,?2,?3,?4,?5)",
-    [WS_DROP] = "DELETE FROM live_rooms WHERE id = ?1",
+	[WS_BEGIN] = "BEGIN IMMEDIATE",
+	[WS_COMMIT] = "COMMIT",
+	[WS_ROLLBACK] = "ROLLBACK",
+	[WS_MATCH] = "INSERT INTO matches(id, game, options, commit_hex, server_seed, client_seeds, result, "
+		     "server_version, started_at, ended_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+	[WS_MATCH_SEAT] = "INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed) "
+			  "VALUES (?1,?2,?3,?4,?5,?6,?7)",
+	[WS_MATCH_ACTION] = "INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at) "
+			    "VALUES (?1,?2,?3,?4,?5,?6)",
+	[WS_MATCH_EVENT] = "INSERT INTO match_events(match_seq, ply, seat, kind, at) VALUES (?1,?2,?3,?4,?5)",
+	[WS_DROP] = "DELETE FROM live_rooms WHERE id = ?1",
 };
 
 static const char *const rstmt_sql[RS_MAX] = {
-    [RS_GET] = "SELECT seq, id, game, options, started_at, ended_at, commit_hex, server_seed, client_seeds, "
-               "result FROM matches WHERE id = ?1",
-    [RS_SEATS] = "SELECT seat, role, name, bot FROM match_seats WHERE match_seq = ?1 ORDER BY seat",
-    [RS_ACTIONS] =
-        "SELECT ply, seat, action, outcome, at FROM match_actions WHERE match_seq = ?1 ORDER BY ply",
-    [RS_EVENTS] = "SELECT ply, seat, kind, at FROM match_events WHERE match_seq = ?1 ORDER BY ply, rowid",
-    [RS_LIST] = "SELECT seq, id, game, started_at, ended_at, result FROM matches WHERE "
-                "(?1 IS NULL OR game = ?1) AND (?2 IS NULL OR seq IN (SELECT match_seq FROM "
-                "match_seats WHERE player_id = ?2)) AND (?3 = 0 OR seq < ?3) ORDER BY seq DESC LIMIT ?4",
+	[RS_GET] =
+		"SELECT seq, id, game, options, started_at, ended_at, commit_hex, server_seed, client_seeds, "
+		"result FROM matches WHERE id = ?1",
+	[RS_SEATS] = "SELECT seat, role, name, bot FROM match_seats WHERE match_seq = ?1 ORDER BY seat",
+	[RS_ACTIONS] =
+		"SELECT ply, seat, action, outcome, at FROM match_actions WHERE match_seq = ?1 ORDER BY ply",
+	[RS_EVENTS] = "SELECT ply, seat, kind, at FROM match_events WHERE match_seq = ?1 ORDER BY ply, rowid",
+	[RS_LIST] = "SELECT seq, id, game, started_at, ended_at, result FROM matches WHERE "
+		    "(?1 IS NULL OR game = ?1) AND (?2 IS NULL OR seq IN (SELECT match_seq FROM "
+		    "match_seats WHERE player_id = ?2)) AND (?3 = 0 OR seq < ?3) ORDER BY seq DESC LIMIT ?4",
 };
 
 static int prepare_all(sqlite3 *db, const char *const *sql, sqlite3_stmt **out, int n)
@@ -88,8 +89,8 @@ void store_archive_finalize(struct store *st)
 static int insert_match(struct store *st, const struct store_match *m, int64_t *seq)
 {
 	sqlite3_stmt *s = st->wstmt[WS_MATCH];
-	const char *t[] = {m->id,          m->game,         m->options, m->commit,
-	                   m->server_seed, m->client_seeds, m->result,  QUINTETO_VERSION};
+	const char *t[] = { m->id,          m->game,         m->options, m->commit,
+			    m->server_seed, m->client_seeds, m->result,  QUINTETO_VERSION };
 	int i, rc = SQLITE_OK;
 
 	for (i = 0; i < 8 && rc == SQLITE_OK; i++)
@@ -204,9 +205,9 @@ static bool retryable(int rc)
 /* Logs the record's identity and seeds as one JSON line, so an operator can find it and re-derive it. */
 static void log_record(const struct store_match *m)
 {
-	json_t *j =
-	    json_pack("{s:s?, s:s?, s:s?, s:s?, s:I}", "id", m->id, "game", m->game, "server_seed",
-	              m->server_seed, "client_seeds", m->client_seeds, "actions", (json_int_t)m->nactions);
+	json_t *j = json_pack("{s:s?, s:s?, s:s?, s:s?, s:I}", "id", m->id, "game", m->game, "server_seed",
+			      m->server_seed, "client_seeds", m->client_seeds, "actions",
+			      (json_int_t)m->nactions);
 	char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
 
 	fprintf(stderr, "quinteto-server unarchived-match: %s\n", text ? text : "(out of memory)");
@@ -233,9 +234,9 @@ void store_archive_run(struct store *st, struct wjob *j)
 	if (!j->err)
 		return;
 	util_log(LOG_ERROR,
-	         "store: match %s could not be archived (%s); its journal is kept and it is "
-	         "archived again at the next start",
-	         j->match->id, sqlite3_errstr(rc));
+		 "store: match %s could not be archived (%s); its journal is kept and it is "
+		 "archived again at the next start",
+		 j->match->id, sqlite3_errstr(rc));
 	log_record(j->match);
 }
 
@@ -245,7 +246,7 @@ void store_match_save(struct store *st, struct store_match *m, void (*done)(void
 
 	if (!j) {
 		util_log(LOG_ERROR, "store: match %s not archived now (%s); its journal is kept",
-		         m ? m->id : "?", st && !st->closing ? "out of memory" : "store closed");
+			 m ? m->id : "?", st && !st->closing ? "out of memory" : "store closed");
 		store_match_free(m);
 		if (done)
 			done(ctx, 0);
@@ -294,7 +295,7 @@ static json_t *rows_json(sqlite3 *db, sqlite3_stmt *s, int64_t seq, json_t *(*ro
 	(void)sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {
 		util_log(LOG_ERROR, "store: reading the archive: %s",
-		         rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
+			 rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
 		json_decref(arr);
 		return NULL;
 	}
@@ -304,7 +305,7 @@ static json_t *rows_json(sqlite3 *db, sqlite3_stmt *s, int64_t seq, json_t *(*ro
 static json_t *seat_row(sqlite3_stmt *s)
 {
 	return json_pack("{s:i, s:s, s:s, s:b}", "seat", sqlite3_column_int(s, 0), "role", text(s, 1), "name",
-	                 text(s, 2), "bot", sqlite3_column_int(s, 3));
+			 text(s, 2), "bot", sqlite3_column_int(s, 3));
 }
 
 static void set_body(struct store_req *r, int status, json_t *body)
@@ -502,9 +503,9 @@ static json_t *list_row(struct store *st, sqlite3_stmt *s)
 	if (!seats)
 		return NULL;
 	return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o}", "id", text(s, 1), "game", text(s, 2), "started_at",
-	                 (json_int_t)sqlite3_column_int64(s, 3), "ended_at",
-	                 (json_int_t)sqlite3_column_int64(s, 4), "seats", seats, "result",
-	                 load_json(sqlite3_column_text(s, 5)));
+			 (json_int_t)sqlite3_column_int64(s, 3), "ended_at",
+			 (json_int_t)sqlite3_column_int64(s, 4), "seats", seats, "result",
+			 load_json(sqlite3_column_text(s, 5)));
 }
 
 static int list_bind(sqlite3_stmt *s, const struct store_req *r)
@@ -533,8 +534,8 @@ static void read_list(struct store *st, struct store_req *r)
 			break;
 		}
 		snprintf(cursor, sizeof(cursor), "%lld", (long long)sqlite3_column_int64(s, 0));
-		rc =
-		    (item = list_row(st, s)) && !json_array_append_new(list, item) ? SQLITE_OK : SQLITE_NOMEM;
+		rc = (item = list_row(st, s)) && !json_array_append_new(list, item) ? SQLITE_OK
+										    : SQLITE_NOMEM;
 	}
 	(void)sqlite3_reset(s);
 	(void)sqlite3_clear_bindings(s);
@@ -565,7 +566,7 @@ err:
 }
 
 struct store_req *store_match_list(struct store *st, const char *game, const char *player, int64_t before,
-                                   int limit, store_read_cb cb, void *ctx)
+				   int limit, store_read_cb cb, void *ctx)
 {
 	struct store_req *r = calloc(1, sizeof(*r));
 

@@ -19,18 +19,19 @@
 #include "wire.h"
 
 static const char *const jop_sql[JOP_MAX] = {
-    [JOP_PLAYER] = "INSERT INTO players(id, token_hash, name, created_at) VALUES (?1, ?2, ?3, ?4) "
-                   "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
-    [JOP_ROOM] = "INSERT OR REPLACE INTO live_rooms(id, game, options, server_seed, created_at, creator_id) "
-                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    [JOP_SEAT] =
-        "INSERT OR REPLACE INTO live_seats(room_id, seat, player_id, client_seed) VALUES (?1, ?2, ?3, ?4)",
-    [JOP_SEAT_FREE] = "DELETE FROM live_seats WHERE room_id = ?1 AND seat = ?2",
-    [JOP_ACTION] = "INSERT OR REPLACE INTO live_actions(room_id, ply, seat, action, outcome, at) "
-                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    [JOP_STARTED] = "UPDATE live_rooms SET started_at = ?2 WHERE id = ?1",
-    [JOP_EVENT] = "INSERT INTO live_events(room_id, ply, seat, kind, at) VALUES (?1, ?2, ?3, ?4, ?5)",
-    [JOP_DROP] = "DELETE FROM live_rooms WHERE id = ?1", /* cascades to seats, actions, events */
+	[JOP_PLAYER] = "INSERT INTO players(id, token_hash, name, created_at) VALUES (?1, ?2, ?3, ?4) "
+		       "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
+	[JOP_ROOM] =
+		"INSERT OR REPLACE INTO live_rooms(id, game, options, server_seed, created_at, creator_id) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[JOP_SEAT] = "INSERT OR REPLACE INTO live_seats(room_id, seat, player_id, client_seed) VALUES (?1, "
+		     "?2, ?3, ?4)",
+	[JOP_SEAT_FREE] = "DELETE FROM live_seats WHERE room_id = ?1 AND seat = ?2",
+	[JOP_ACTION] = "INSERT OR REPLACE INTO live_actions(room_id, ply, seat, action, outcome, at) "
+		       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[JOP_STARTED] = "UPDATE live_rooms SET started_at = ?2 WHERE id = ?1",
+	[JOP_EVENT] = "INSERT INTO live_events(room_id, ply, seat, kind, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+	[JOP_DROP] = "DELETE FROM live_rooms WHERE id = ?1", /* cascades to seats, actions, events */
 };
 
 int store_journal_prepare(struct store *st)
@@ -39,7 +40,7 @@ int store_journal_prepare(struct store *st)
 
 	for (k = 0; k < JOP_MAX; k++) {
 		if (sqlite3_prepare_v3(st->db, jop_sql[k], -1, SQLITE_PREPARE_PERSISTENT, &st->jstmt[k],
-		                       NULL) != SQLITE_OK) {
+				       NULL) != SQLITE_OK) {
 			util_log(LOG_ERROR, "store: %s: %s", jop_sql[k], sqlite3_errmsg(st->db));
 			return -EIO;
 		}
@@ -126,13 +127,13 @@ void store_player_save(struct store *st, const char *id, const char *token_hash,
 }
 
 void store_live_room(struct store *st, const char *id, const char *game, const char *options,
-                     const char *server_seed, const char *creator_id, int64_t created_at)
+		     const char *server_seed, const char *creator_id, int64_t created_at)
 {
 	op_queue(st, JOP_ROOM, "ssssis", id, game, options, server_seed, created_at, creator_id);
 }
 
 void store_live_seat(struct store *st, const char *room, int seat, const char *player_id,
-                     const char *client_seed)
+		     const char *client_seed)
 {
 	op_queue(st, JOP_SEAT, "siss", room, (int64_t)seat, player_id, client_seed);
 }
@@ -143,7 +144,7 @@ void store_live_seat_free(struct store *st, const char *room, int seat)
 }
 
 void store_live_action(struct store *st, const char *room, int ply, int seat, const char *action,
-                       const char *outcome, int64_t at)
+		       const char *outcome, int64_t at)
 {
 	op_queue(st, JOP_ACTION, "siissi", room, (int64_t)ply, (int64_t)seat, action, outcome, at);
 }
@@ -265,7 +266,7 @@ static int batch_once(struct store *st, struct wjob *b)
 			(void)sqlite3_clear_bindings(s);
 		if (rc != SQLITE_OK && !transient(st->db, rc)) {
 			util_log(LOG_ERROR, "store: batch %llu: a journal write is refused and skipped",
-			         (unsigned long long)b->seq);
+				 (unsigned long long)b->seq);
 			rc = SQLITE_OK;
 		}
 	}
@@ -300,7 +301,7 @@ void store_journal_run(struct store *st, struct wjob *b)
 	}
 	b->err = b->fail_err;
 	util_log(LOG_ERROR, "store: closing with journal batch %llu (%zu writes) unwritten: %s",
-	         (unsigned long long)b->seq, b->nops, sqlite3_errmsg(st->db));
+		 (unsigned long long)b->seq, b->nops, sqlite3_errmsg(st->db));
 }
 
 /* --- start-up loads ---------------------------------------------------------- */
@@ -360,19 +361,19 @@ static int room_plies(struct live_stmts *q, const struct store_live_ops *ops, vo
 
 	while (!*err && (arc == SQLITE_ROW || erc == SQLITE_ROW)) {
 		if (erc == SQLITE_ROW && (arc != SQLITE_ROW || sqlite3_column_int(q->events, 0) <=
-		                                                   sqlite3_column_int(q->actions, 0))) {
+								       sqlite3_column_int(q->actions, 0))) {
 			int kind = wire_event_kind_parse(col(q->events, 2));
 
 			*err = kind ? ops->event(ctx, sqlite3_column_int(q->events, 0),
-			                         sqlite3_column_int(q->events, 1), kind,
-			                         sqlite3_column_int64(q->events, 3))
-			            : -EINVAL;
+						 sqlite3_column_int(q->events, 1), kind,
+						 sqlite3_column_int64(q->events, 3))
+				    : -EINVAL;
 			erc = sqlite3_step(q->events);
 		} else {
 			sqlite3_stmt *a = q->actions;
 
 			*err = ops->action(ctx, sqlite3_column_int(a, 0), sqlite3_column_int(a, 1), col(a, 2),
-			                   col(a, 3), sqlite3_column_int64(a, 4));
+					   col(a, 3), sqlite3_column_int64(a, 4));
 			arc = sqlite3_step(q->actions);
 		}
 	}
@@ -387,7 +388,7 @@ static int load_room(struct live_stmts *q, sqlite3_stmt *room, const struct stor
 	int err, r = -EIO;
 
 	err = ops->room(ctx, id, col(room, 1), col(room, 2), col(room, 3), col(room, 6),
-	                sqlite3_column_int64(room, 4), sqlite3_column_int64(room, 5));
+			sqlite3_column_int64(room, 4), sqlite3_column_int64(room, 5));
 	if (sqlite3_bind_text(q->seats, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
 	    sqlite3_bind_text(q->actions, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
 	    sqlite3_bind_text(q->events, 1, id, -1, SQLITE_STATIC) == SQLITE_OK)
@@ -399,29 +400,30 @@ static int load_room(struct live_stmts *q, sqlite3_stmt *room, const struct stor
 
 int store_load_live(struct store *st, const struct store_live_ops *ops, void *ctx)
 {
-	struct live_stmts q = {NULL, NULL, NULL};
+	struct live_stmts q = { NULL, NULL, NULL };
 	sqlite3_stmt *rooms = NULL;
 	int r, rc = SQLITE_DONE;
 
-	r = prepare(st->db,
-	            "SELECT id, game, options, server_seed, created_at, started_at, creator_id FROM live_rooms "
-	            "ORDER BY created_at, id",
-	            &rooms);
+	r = prepare(
+		st->db,
+		"SELECT id, game, options, server_seed, created_at, started_at, creator_id FROM live_rooms "
+		"ORDER BY created_at, id",
+		&rooms);
 	if (!r)
 		r = prepare(st->db,
-		            "SELECT seat, player_id, client_seed FROM live_seats WHERE room_id = ?1 "
-		            "ORDER BY seat",
-		            &q.seats);
+			    "SELECT seat, player_id, client_seed FROM live_seats WHERE room_id = ?1 "
+			    "ORDER BY seat",
+			    &q.seats);
 	if (!r)
 		r = prepare(st->db,
-		            "SELECT ply, seat, action, outcome, at FROM live_actions WHERE room_id = ?1 "
-		            "ORDER BY ply",
-		            &q.actions);
+			    "SELECT ply, seat, action, outcome, at FROM live_actions WHERE room_id = ?1 "
+			    "ORDER BY ply",
+			    &q.actions);
 	if (!r)
 		r = prepare(st->db,
-		            "SELECT ply, seat, kind, at FROM live_events WHERE room_id = ?1 "
-		            "ORDER BY ply, rowid",
-		            &q.events);
+			    "SELECT ply, seat, kind, at FROM live_events WHERE room_id = ?1 "
+			    "ORDER BY ply, rowid",
+			    &q.events);
 	while (!r && (rc = sqlite3_step(rooms)) == SQLITE_ROW)
 		r = load_room(&q, rooms, ops, ctx);
 	if (!r && rc != SQLITE_DONE)

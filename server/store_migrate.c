@@ -48,7 +48,7 @@ static int mkdir_parent(const char *path)
 int store_db_open(const char *path, bool readonly, sqlite3 **out)
 {
 	int flags = SQLITE_OPEN_NOMUTEX |
-	            (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+		    (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
 	sqlite3 *db = NULL;
 	int r;
 
@@ -63,11 +63,11 @@ int store_db_open(const char *path, bool readonly, sqlite3 **out)
 	}
 	/* the reader never waits long for the writer: WAL readers do not block */
 	if (sqlite3_busy_timeout(db, 5000) != SQLITE_OK ||
-	    store_exec(db,
-	               readonly
-	                   ? "PRAGMA foreign_keys=ON;"
-	                   : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-	               "pragmas")) {
+	    store_exec(
+		    db,
+		    readonly ? "PRAGMA foreign_keys=ON;"
+			     : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+		    "pragmas")) {
 		sqlite3_close(db);
 		return -EIO;
 	}
@@ -120,7 +120,7 @@ static char *read_file(const char *path)
 static int fk_violation_cb(void *ctx, int n, char **cols, char **names)
 {
 	util_log(LOG_ERROR, "store: migration %s leaves a dangling reference in %s", (const char *)ctx,
-	         n > 0 && cols[0] ? cols[0] : "?");
+		 n > 0 && cols[0] ? cols[0] : "?");
 	return 1;
 }
 
@@ -130,8 +130,8 @@ static int record_migration(sqlite3 *db, long version, const char *name)
 	int r = -EIO;
 
 	if (sqlite3_prepare_v2(db,
-	                       "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
-	                       -1, &s, NULL) != SQLITE_OK)
+			       "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
+			       -1, &s, NULL) != SQLITE_OK)
 		return -EIO;
 	if (sqlite3_bind_int64(s, 1, version) == SQLITE_OK &&
 	    sqlite3_bind_text(s, 2, name, -1, SQLITE_TRANSIENT) == SQLITE_OK &&
@@ -213,9 +213,9 @@ int store_migrate(sqlite3 *db, const char *dir)
 	int r = list_migrations(dir, names, &n);
 
 	if (!r && store_exec(db,
-	                     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
-	                     "name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
-	                     "schema_migrations"))
+			     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+			     "name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+			     "schema_migrations"))
 		r = -EIO;
 	if (!r && store_exec(db, "PRAGMA foreign_keys=OFF", "migrations"))
 		r = -EIO;

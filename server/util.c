@@ -101,8 +101,7 @@ int hmap_put(struct hmap *m, const char *key, void *value)
 			return r;
 	}
 	mask = m->cap - 1;
-	for (i = hash_str(key) & mask; m->slots[i].key && m->slots[i].key != TOMBSTONE;
-	     i = (i + 1) & mask)
+	for (i = hash_str(key) & mask; m->slots[i].key && m->slots[i].key != TOMBSTONE; i = (i + 1) & mask)
 		;
 	if (!m->slots[i].key)
 		m->used++;
@@ -184,7 +183,7 @@ uint64_t util_mono_ns(void)
 
 void util_log(int level, const char *fmt, ...)
 {
-	static const char *const names[] = {"error", "warn", "info", "debug"};
+	static const char *const names[] = { "error", "warn", "info", "debug" };
 	char line[1024];
 	va_list ap;
 

@@ -20,7 +20,7 @@
 #include "replay.h"
 
 #define EXIT_MISMATCH 1
-#define EXIT_USAGE 2
+#define EXIT_USAGE    2
 
 struct command {
 	const char *name;
@@ -86,8 +86,8 @@ static json_t *archive_arg(int argc, char **argv)
 static int replay_failed(const char *cmd, int err, const struct replay_report *rep)
 {
 	if (err == REPLAY_E_MISMATCH) {
-		printf("MISMATCH: %s match %s: %s\n", rep->game ? rep->game : "?",
-		       rep->id ? rep->id : "?", rep->why);
+		printf("MISMATCH: %s match %s: %s\n", rep->game ? rep->game : "?", rep->id ? rep->id : "?",
+		       rep->why);
 		return EXIT_MISMATCH;
 	}
 	if (err == REPLAY_E_FORMAT)
@@ -124,8 +124,7 @@ static int run_archive(int argc, char **argv, replay_step_cb step, const char *l
 		       rep.events);
 		result_print(&rep);
 		printf("\n");
-	}
-	else
+	} else
 		err = replay_failed(argv[0], err, &rep);
 	replay_report_finish(&rep);
 	json_decref(archive); /* after printing: rep borrows from it */
@@ -150,8 +149,8 @@ static void step_print_cb(const struct replay_step *s, void *data)
 	}
 	a = json_dumps(s->action, JSON_COMPACT | JSON_SORT_KEYS);
 	o = json_dumps(s->outcome, JSON_COMPACT | JSON_SORT_KEYS);
-	printf("ply %4u  seat %d %-8s %-16s %-20s -> %s\n", s->ply, s->seat, s->role,
-	       s->name ? s->name : "-", a ? a : "?", o ? o : "?");
+	printf("ply %4u  seat %d %-8s %-16s %-20s -> %s\n", s->ply, s->seat, s->role, s->name ? s->name : "-",
+	       a ? a : "?", o ? o : "?");
 	free(a);
 	free(o);
 }

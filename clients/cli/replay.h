@@ -22,13 +22,13 @@ enum replay_error {
 
 /* One re-applied action or event, as the rules core computed it. */
 struct replay_step {
-	uint32_t ply;               /* ply the action was accepted at, or the event's ply */
+	uint32_t ply; /* ply the action was accepted at, or the event's ply */
 	int seat;
 	const char *role;
-	const char *name;           /* the seat's archived name, or NULL */
-	const char *event;          /* "resign" / "forfeit" for an event; NULL for an action */
-	const json_t *action;       /* the archived action (borrowed); NULL for an event */
-	const json_t *outcome;      /* the recomputed outcome (borrowed, valid during the call) */
+	const char *name;      /* the seat's archived name, or NULL */
+	const char *event;     /* "resign" / "forfeit" for an event; NULL for an action */
+	const json_t *action;  /* the archived action (borrowed); NULL for an event */
+	const json_t *outcome; /* the recomputed outcome (borrowed, valid during the call) */
 };
 
 typedef void (*replay_step_cb)(const struct replay_step *step, void *data);

@@ -11,8 +11,8 @@
 #include "rules.h"
 
 /* Derives the match seed; client_seeds[i] == NULL counts as "". */
-void rules_match_seed(const uint8_t server_seed[RULES_SEED_SIZE], const char *const *client_seeds,
-		      int n, uint8_t out[RULES_SEED_SIZE])
+void rules_match_seed(const uint8_t server_seed[RULES_SEED_SIZE], const char *const *client_seeds, int n,
+		      uint8_t out[RULES_SEED_SIZE])
 {
 	static const uint8_t zero = 0;
 	struct rules_sha256 c;

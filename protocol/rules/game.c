@@ -28,8 +28,8 @@ const struct rules_game *rules_game_find(const char *id)
 }
 
 /* Starts a match: zeroes `m` (padding included, so memcmp compares states). */
-int rules_match_start(struct rules_match *m, const struct rules_game *g,
-		      const uint8_t seed[RULES_SEED_SIZE], const struct rules_options *opt)
+int rules_match_start(struct rules_match *m, const struct rules_game *g, const uint8_t seed[RULES_SEED_SIZE],
+		      const struct rules_options *opt)
 {
 	memset(m, 0, sizeof(*m));
 	m->game = g;
@@ -89,8 +89,7 @@ static int check_seat(const struct rules_match *m, int seat)
 }
 
 /* Applies one action after the shared checks; ply++ on success. */
-int rules_apply(struct rules_match *m, int seat, const struct rules_action *a,
-		union rules_outcome *outcome)
+int rules_apply(struct rules_match *m, int seat, const struct rules_action *a, union rules_outcome *outcome)
 {
 	union rules_outcome scratch;
 	int err = check_seat(m, seat);
@@ -131,7 +130,7 @@ int rules_event(struct rules_match *m, int seat, int kind, union rules_outcome *
 	m->out |= (uint8_t)(1u << seat);
 	err = m->game->event(m, seat, kind, outcome);
 	if (err)
-		m->out &= (uint8_t)~(1u << seat);
+		m->out &= (uint8_t) ~(1u << seat);
 	return err;
 }
 

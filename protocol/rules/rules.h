@@ -25,10 +25,11 @@
 #include "ur.h"
 
 #define RULES_MAX_SEATS 6
-#define RULES_MAX_LEGAL 2048 /* every game's legal count is at most this (Quinteto's pair plans
-                              * are the largest), so a caller with an array this size gets them all */
+#define RULES_MAX_LEGAL                                                         \
+	2048 /* every game's legal count is at most this (Quinteto's pair plans \
+	      * are the largest), so a caller with an array this size gets them all */
 #define RULES_ACTION_ARGS 10
-#define RULES_SEED_SIZE 32
+#define RULES_SEED_SIZE   32
 
 /* Expected outcomes (positive), as the house style asks. */
 enum rules_error {
@@ -89,7 +90,7 @@ enum rules_reason {
 struct rules_result {
 	bool over;
 	bool draw;
-	int8_t winner; /* seat, or -1 for none */
+	int8_t winner;  /* seat, or -1 for none */
 	uint8_t reason; /* enum rules_reason */
 };
 
@@ -106,8 +107,8 @@ struct rules_dice {
 	uint8_t seed[RULES_SEED_SIZE];
 	uint64_t block; /* index of the next block to generate */
 	uint8_t buf[RULES_SHA256_SIZE];
-	uint8_t pos;    /* next byte in buf; RULES_SHA256_SIZE = exhausted */
-	uint64_t used;  /* bytes consumed so far, for tests and replays */
+	uint8_t pos;   /* next byte in buf; RULES_SHA256_SIZE = exhausted */
+	uint64_t used; /* bytes consumed so far, for tests and replays */
 };
 
 /* Each game's state and outcome; add a member per game. */
@@ -128,7 +129,7 @@ struct rules_match {
 	struct rules_options options;
 	uint32_t ply; /* actions accepted so far (events do not count) */
 	uint8_t out;  /* bit per seat out of play: set by rules_event(), or by a game
-	               * for its own eliminations (Quinteto's captured hunters) */
+		       * for its own eliminations (Quinteto's captured hunters) */
 	union rules_state s;
 };
 
@@ -143,11 +144,11 @@ struct rules_match {
  * ends (and who wins).
  */
 struct rules_game {
-	const char *id;             /* "ur", "quinteto", "laquet", "super15" */
-	const char *name;           /* display name */
-	uint8_t seats;              /* number of seats */
-	const char *const *roles;   /* role per seat */
-	bool dice;                  /* the game uses the dice stream */
+	const char *id;           /* "ur", "quinteto", "laquet", "super15" */
+	const char *name;         /* display name */
+	uint8_t seats;            /* number of seats */
+	const char *const *roles; /* role per seat */
+	bool dice;                /* the game uses the dice stream */
 	int (*start)(struct rules_match *m);
 	int (*to_act)(const struct rules_match *m, uint8_t out[RULES_MAX_SEATS]);
 	int (*legal)(const struct rules_match *m, int seat, struct rules_action *out, int cap);
@@ -167,8 +168,8 @@ const struct rules_game *rules_game_find(const char *id);
  * match_seed = SHA-256(server_seed || cs0 || 0x00 || ... || csN || 0x00).
  * client_seeds[i] may be NULL, meaning "" (only the zero byte).
  */
-void rules_match_seed(const uint8_t server_seed[RULES_SEED_SIZE], const char *const *client_seeds,
-		      int n, uint8_t out[RULES_SEED_SIZE]);
+void rules_match_seed(const uint8_t server_seed[RULES_SEED_SIZE], const char *const *client_seeds, int n,
+		      uint8_t out[RULES_SEED_SIZE]);
 
 /* Dice stream. */
 void rules_dice_init(struct rules_dice *d, const uint8_t seed[RULES_SEED_SIZE]);
@@ -180,8 +181,8 @@ bool rules_dice_tetra(struct rules_dice *d); /* true = marked (byte & 1) */
  * Starts match `m` of game `g` from `seed` and `opt` (NULL: defaults).
  * Returns 0 or RULES_E_BAD_OPTIONS. `m` is fully overwritten.
  */
-int rules_match_start(struct rules_match *m, const struct rules_game *g,
-		      const uint8_t seed[RULES_SEED_SIZE], const struct rules_options *opt);
+int rules_match_start(struct rules_match *m, const struct rules_game *g, const uint8_t seed[RULES_SEED_SIZE],
+		      const struct rules_options *opt);
 
 /* Seats to act now, written to `out`; returns how many (0 when over). */
 int rules_to_act(const struct rules_match *m, uint8_t out[RULES_MAX_SEATS]);
@@ -202,8 +203,7 @@ int rules_legal_actions(const struct rules_match *m, int seat, struct rules_acti
  * RULES_E_BAD_SEAT / RULES_E_GAME_OVER / RULES_E_NOT_TO_ACT / RULES_E_ILLEGAL
  * with the match untouched. `outcome` may be NULL.
  */
-int rules_apply(struct rules_match *m, int seat, const struct rules_action *a,
-		union rules_outcome *outcome);
+int rules_apply(struct rules_match *m, int seat, const struct rules_action *a, union rules_outcome *outcome);
 
 /*
  * An event (`kind`: enum rules_event_kind) for `seat`: takes the seat out of

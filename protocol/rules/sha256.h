@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RULES_SHA256_SIZE 32
+#define RULES_SHA256_SIZE  32
 #define RULES_SHA256_BLOCK 64
 
 struct rules_sha256 {

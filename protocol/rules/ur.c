@@ -17,9 +17,10 @@
 #define UR_MAX_LEGAL 16 /* enter + 7 moves + bear off, with room to spare */
 
 enum { COL_L = 0, COL_M = 1, COL_K = 2 };
-#define CELL(col, row) ((uint8_t)((col) * 8 + (row) - 1))
+#define CELL(col, row) ((uint8_t)((col)*8 + (row)-1))
 
-/* Light's route D1: square -> cell (index 0 unused). */
+/* Light's route D1: square -> cell (index 0 unused), four squares a row. */
+/* clang-format off */
 static const uint8_t light_cells[UR_SQUARES + 1] = {
 	0,
 	CELL(COL_L, 4), CELL(COL_L, 3), CELL(COL_L, 2), CELL(COL_L, 1), /* 1..4 */
@@ -29,6 +30,7 @@ static const uint8_t light_cells[UR_SQUARES + 1] = {
 	CELL(COL_M, 7), CELL(COL_M, 6), CELL(COL_M, 5), CELL(COL_M, 4), /* 17..20 */
 	CELL(COL_M, 3), CELL(COL_M, 2), CELL(COL_M, 1),                 /* 21..23 */
 };
+/* clang-format on */
 
 static const char *const ur_roles[] = { "light", "dark" };
 
@@ -45,8 +47,8 @@ static uint8_t square_cell(int seat, int sq)
 
 static bool cell_rosette(uint8_t c)
 {
-	return c == CELL(COL_L, 1) || c == CELL(COL_K, 1) || c == CELL(COL_M, 4) ||
-	       c == CELL(COL_L, 7) || c == CELL(COL_K, 7);
+	return c == CELL(COL_L, 1) || c == CELL(COL_K, 1) || c == CELL(COL_M, 4) || c == CELL(COL_L, 7) ||
+	       c == CELL(COL_K, 7);
 }
 
 /* D4: rosettes and M1 are safe. */
@@ -171,8 +173,7 @@ static void square_land(struct ur_state *s, int seat, int sq, struct ur_outcome 
 }
 
 /* After an enter or move: offer the bonus (D5) or end the turn. */
-static void piece_arrive(struct ur_state *s, int seat, uint8_t from, uint8_t to,
-			 struct ur_outcome *o)
+static void piece_arrive(struct ur_state *s, int seat, uint8_t from, uint8_t to, struct ur_outcome *o)
 {
 	bool bonus_step = s->phase == UR_PHASE_BONUS;
 
@@ -194,8 +195,7 @@ static uint8_t throw_value(int marked)
 	return values[marked];
 }
 
-static void act_roll(struct rules_match *m, int seat, const struct rules_action *a,
-		     struct ur_outcome *o)
+static void act_roll(struct rules_match *m, int seat, const struct rules_action *a, struct ur_outcome *o)
 {
 	struct ur_state *s = &m->s.ur;
 	struct rules_action tmp[UR_MAX_LEGAL];
@@ -221,14 +221,12 @@ static void act_roll(struct rules_match *m, int seat, const struct rules_action 
 	s->phase = UR_PHASE_MOVE;
 }
 
-static void act_enter(struct rules_match *m, int seat, const struct rules_action *a,
-		      struct ur_outcome *o)
+static void act_enter(struct rules_match *m, int seat, const struct rules_action *a, struct ur_outcome *o)
 {
 	piece_arrive(&m->s.ur, seat, UR_HOME, (uint8_t)a->arg[0], o);
 }
 
-static void act_move(struct rules_match *m, int seat, const struct rules_action *a,
-		     struct ur_outcome *o)
+static void act_move(struct rules_match *m, int seat, const struct rules_action *a, struct ur_outcome *o)
 {
 	struct ur_state *s = &m->s.ur;
 	uint8_t from = (uint8_t)a->arg[0];
@@ -237,8 +235,7 @@ static void act_move(struct rules_match *m, int seat, const struct rules_action 
 }
 
 /* D3: every piece on 23 leaves at once; seven off wins the race. */
-static void act_bear_off(struct rules_match *m, int seat, const struct rules_action *a,
-			 struct ur_outcome *o)
+static void act_bear_off(struct rules_match *m, int seat, const struct rules_action *a, struct ur_outcome *o)
 {
 	struct ur_state *s = &m->s.ur;
 	uint8_t *p = s->pos[seat];
@@ -261,15 +258,13 @@ static void act_bear_off(struct rules_match *m, int seat, const struct rules_act
 	turn_end(s);
 }
 
-static void act_skip(struct rules_match *m, int seat, const struct rules_action *a,
-		     struct ur_outcome *o)
+static void act_skip(struct rules_match *m, int seat, const struct rules_action *a, struct ur_outcome *o)
 {
 	(void)seat, (void)a, (void)o;
 	turn_end(&m->s.ur);
 }
 
-typedef void ur_act_fn(struct rules_match *m, int seat, const struct rules_action *a,
-		       struct ur_outcome *o);
+typedef void ur_act_fn(struct rules_match *m, int seat, const struct rules_action *a, struct ur_outcome *o);
 
 static ur_act_fn *const ur_handlers[] = {
 	[UR_ACT_ROLL] = act_roll,         [UR_ACT_ENTER] = act_enter, [UR_ACT_MOVE] = act_move,

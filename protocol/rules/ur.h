@@ -10,12 +10,12 @@
 
 #include <stdint.h>
 
-#define UR_PIECES 7
+#define UR_PIECES  7
 #define UR_SQUARES 23 /* route squares 1..23 */
-#define UR_HOME 0     /* route index of a piece not yet entered */
-#define UR_OFF 24     /* route index of a piece borne off */
-#define UR_EXIT 23    /* the exit square (M1) */
-#define UR_DICE 3
+#define UR_HOME    0  /* route index of a piece not yet entered */
+#define UR_OFF     24 /* route index of a piece borne off */
+#define UR_EXIT    23 /* the exit square (M1) */
+#define UR_DICE    3
 
 /* Action kinds (struct rules_action.kind). */
 enum ur_kind {
@@ -53,16 +53,16 @@ struct ur_state {
  * now pending. Bear off: how many left, whether that won the match.
  */
 struct ur_outcome {
-	uint8_t kind;                   /* the action's kind, 0 for an event (resign, forfeit) */
-	uint8_t dice[UR_DICE];          /* roll: 1 = marked */
-	uint8_t value;                  /* roll: 0..5 */
-	uint8_t lost;                   /* roll: the throw could not be used */
-	uint8_t again;                  /* roll: it earned another throw */
-	uint8_t captured;               /* enter/move: opponent pieces sent to 0 */
+	uint8_t kind;                     /* the action's kind, 0 for an event (resign, forfeit) */
+	uint8_t dice[UR_DICE];            /* roll: 1 = marked */
+	uint8_t value;                    /* roll: 0..5 */
+	uint8_t lost;                     /* roll: the throw could not be used */
+	uint8_t again;                    /* roll: it earned another throw */
+	uint8_t captured;                 /* enter/move: opponent pieces sent to 0 */
 	uint8_t captured_from[UR_PIECES]; /* their squares, in the opponent's route */
-	uint8_t bonus;                  /* enter/move: a rosette bonus is pending */
-	uint8_t borne_off;              /* bear off: pieces that left */
-	uint8_t won;                    /* the action won the match */
+	uint8_t bonus;                    /* enter/move: a rosette bonus is pending */
+	uint8_t borne_off;                /* bear off: pieces that left */
+	uint8_t won;                      /* the action won the match */
 };
 
 struct rules_game;

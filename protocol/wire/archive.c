@@ -62,10 +62,9 @@ static json_t *actions_encode(const struct wire_archive *a)
 	for (size_t i = 0; list && i < a->nactions; i++) {
 		const struct wire_archive_action *x = &a->actions[i];
 
-		if (json_array_append_new(list, json_pack("{s:i, s:i, s:O, s:O, s:I}", "ply", x->ply,
-							  "seat", x->seat, "action", x->action,
-							  "outcome", x->outcome, "at",
-							  (json_int_t)x->at))) {
+		if (json_array_append_new(list, json_pack("{s:i, s:i, s:O, s:O, s:I}", "ply", x->ply, "seat",
+							  x->seat, "action", x->action, "outcome", x->outcome,
+							  "at", (json_int_t)x->at))) {
 			json_decref(list);
 			return NULL;
 		}
@@ -82,9 +81,9 @@ static json_t *events_encode(const struct wire_archive *a)
 		const struct wire_archive_event *e = &a->events[i];
 		const char *kind = wire_event_kind_name(e->kind);
 
-		if (!kind || json_array_append_new(list, json_pack("{s:i, s:i, s:s, s:I}", "ply", e->ply,
-								   "seat", e->seat, "kind", kind,
-								   "at", (json_int_t)e->at))) {
+		if (!kind ||
+		    json_array_append_new(list, json_pack("{s:i, s:i, s:s, s:I}", "ply", e->ply, "seat",
+							  e->seat, "kind", kind, "at", (json_int_t)e->at))) {
 			json_decref(list);
 			return NULL;
 		}
@@ -98,12 +97,11 @@ json_t *wire_archive_encode(const struct wire_archive *a)
 	json_t *options = a->options ? json_incref(a->options) : json_object();
 	json_t *result = a->result ? json_incref(a->result) : json_null();
 
-	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:o, s:s, s:s, s:o, s:o, s:o, s:o}", "id", a->id,
-			 "game", a->game, "options", options, "started_at", (json_int_t)a->started_at,
-			 "ended_at", (json_int_t)a->ended_at, "seats", seats_encode(a), "commit",
-			 a->commit, "server_seed", a->server_seed, "client_seeds",
-			 client_seeds_encode(a), "actions", actions_encode(a), "events",
-			 events_encode(a), "result", result);
+	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:o, s:s, s:s, s:o, s:o, s:o, s:o}", "id", a->id, "game",
+			 a->game, "options", options, "started_at", (json_int_t)a->started_at, "ended_at",
+			 (json_int_t)a->ended_at, "seats", seats_encode(a), "commit", a->commit,
+			 "server_seed", a->server_seed, "client_seeds", client_seeds_encode(a), "actions",
+			 actions_encode(a), "events", events_encode(a), "result", result);
 }
 
 /* --- Decode */
@@ -119,8 +117,8 @@ static int int_get(const json_t *o, const char *key, int64_t lo, int64_t hi, int
 	return 0;
 }
 
-static int seats_decode(const json_t *j, const struct rules_game *g, struct wire_archive *a,
-			char *why, size_t whylen)
+static int seats_decode(const json_t *j, const struct rules_game *g, struct wire_archive *a, char *why,
+			size_t whylen)
 {
 	const json_t *seats = json_object_get(j, "seats"), *s;
 	unsigned seen = 0;
@@ -129,7 +127,8 @@ static int seats_decode(const json_t *j, const struct rules_game *g, struct wire
 
 	if (!json_is_array(seats) || json_array_size(seats) != g->seats)
 		return bad(why, whylen, "seats must be an array of %d seats", g->seats);
-	json_array_foreach(seats, i, s) {
+	json_array_foreach(seats, i, s)
+	{
 		struct wire_archive_seat *out = &a->seats[i];
 
 		if (int_get(s, "seat", 0, g->seats - 1, &seat) || (seen & (1u << seat)))
@@ -147,8 +146,8 @@ static int seats_decode(const json_t *j, const struct rules_game *g, struct wire
 	return WIRE_OK;
 }
 
-static int seeds_decode(const json_t *j, const struct rules_game *g, struct wire_archive *a,
-			char *why, size_t whylen)
+static int seeds_decode(const json_t *j, const struct rules_game *g, struct wire_archive *a, char *why,
+			size_t whylen)
 {
 	const json_t *cs = json_object_get(j, "client_seeds");
 	uint8_t bytes[RULES_SEED_SIZE];
@@ -168,8 +167,8 @@ static int seeds_decode(const json_t *j, const struct rules_game *g, struct wire
 	return WIRE_OK;
 }
 
-static int actions_decode(const json_t *list, const struct rules_game *g, struct wire_archive *a,
-			  char *why, size_t whylen)
+static int actions_decode(const json_t *list, const struct rules_game *g, struct wire_archive *a, char *why,
+			  size_t whylen)
 {
 	const json_t *rec;
 	int64_t ply, seat, at;
@@ -180,18 +179,17 @@ static int actions_decode(const json_t *list, const struct rules_game *g, struct
 	a->actions = calloc(json_array_size(list) + 1, sizeof(*a->actions));
 	if (!a->actions)
 		return bad(why, whylen, "out of memory");
-	json_array_foreach(list, i, rec) {
+	json_array_foreach(list, i, rec)
+	{
 		struct wire_archive_action *x = &a->actions[i];
 
 		if (int_get(rec, "ply", 0, INT32_MAX, &ply) || int_get(rec, "seat", 0, g->seats - 1, &seat) ||
 		    int_get(rec, "at", 0, INT64_MAX, &at) ||
-		    !json_is_object(json_object_get(rec, "action")) ||
-		    !json_object_get(rec, "outcome"))
+		    !json_is_object(json_object_get(rec, "action")) || !json_object_get(rec, "outcome"))
 			return bad(why, whylen,
-				   "actions[%zu]: ply, seat (0..%d), action, outcome and at are required",
-				   i, g->seats - 1);
-		*x = (struct wire_archive_action){ (int)ply, (int)seat, at,
-						   json_object_get(rec, "action"),
+				   "actions[%zu]: ply, seat (0..%d), action, outcome and at are required", i,
+				   g->seats - 1);
+		*x = (struct wire_archive_action){ (int)ply, (int)seat, at, json_object_get(rec, "action"),
 						   json_object_get(rec, "outcome") };
 	}
 	a->nactions = json_array_size(list);
@@ -199,8 +197,8 @@ static int actions_decode(const json_t *list, const struct rules_game *g, struct
 }
 
 /* `events`; absent (an archive from before revision 2) reads as none. */
-static int events_decode(const json_t *list, const struct rules_game *g, struct wire_archive *a,
-			 char *why, size_t whylen)
+static int events_decode(const json_t *list, const struct rules_game *g, struct wire_archive *a, char *why,
+			 size_t whylen)
 {
 	const json_t *rec;
 	int64_t ply, seat, at;
@@ -212,13 +210,15 @@ static int events_decode(const json_t *list, const struct rules_game *g, struct 
 	a->events = calloc(json_array_size(list) + 1, sizeof(*a->events));
 	if (!a->events)
 		return bad(why, whylen, "out of memory");
-	json_array_foreach(list, i, rec) {
+	json_array_foreach(list, i, rec)
+	{
 		kind = wire_event_kind_parse(json_string_value(json_object_get(rec, "kind")));
 		if (int_get(rec, "ply", 0, INT32_MAX, &ply) || int_get(rec, "seat", 0, g->seats - 1, &seat) ||
 		    int_get(rec, "at", 0, INT64_MAX, &at) || !kind)
-			return bad(why, whylen,
-				   "events[%zu]: ply, seat (0..%d), kind (resign|forfeit) and at are required",
-				   i, g->seats - 1);
+			return bad(
+				why, whylen,
+				"events[%zu]: ply, seat (0..%d), kind (resign|forfeit) and at are required",
+				i, g->seats - 1);
 		a->events[i] = (struct wire_archive_event){ (int)ply, (int)seat, kind, at };
 	}
 	a->nevents = json_array_size(list);
@@ -226,8 +226,8 @@ static int events_decode(const json_t *list, const struct rules_game *g, struct 
 }
 
 /* The envelope: id, game, options, times, result. */
-static int head_decode(const json_t *j, struct wire_archive *a, const struct rules_game **g,
-		       char *why, size_t whylen)
+static int head_decode(const json_t *j, struct wire_archive *a, const struct rules_game **g, char *why,
+		       size_t whylen)
 {
 	const struct wire_game *codec;
 	char reason[200];

@@ -65,12 +65,11 @@ static char *json_text(const json_t *j)
 }
 
 /* "ply N: what: archive has A, replay gives B". */
-static int mismatch(struct replay *r, unsigned ply, const char *what, const json_t *want,
-		    const json_t *got)
+static int mismatch(struct replay *r, unsigned ply, const char *what, const json_t *want, const json_t *got)
 {
 	char *w = json_text(want), *g = json_text(got);
-	int err = mismatch_fail(r, "ply %u: %s: archive has %s, replay gives %s", ply, what,
-				w ? w : "?", g ? g : "?");
+	int err = mismatch_fail(r, "ply %u: %s: archive has %s, replay gives %s", ply, what, w ? w : "?",
+				g ? g : "?");
 
 	free(w);
 	free(g);

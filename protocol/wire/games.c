@@ -26,10 +26,9 @@ const struct wire_game *const wire_games[] = {
 
 /* In enum wire_error order, from WIRE_E_BAD_JSON. */
 static const char *const error_codes[] = {
-	"bad_json",      "bad_message",   "hello_required", "unknown_room",   "unknown_game",
-	"bad_options",   "room_full",     "seat_taken",     "already_seated", "not_in_room",
-	"not_your_turn", "illegal_action", "stale_ply",     "game_over",      "rate_limited",
-	"too_large",     "internal",
+	"bad_json",  "bad_message", "hello_required", "unknown_room", "unknown_game",  "bad_options",
+	"room_full", "seat_taken",  "already_seated", "not_in_room",  "not_your_turn", "illegal_action",
+	"stale_ply", "game_over",   "rate_limited",   "too_large",    "internal",
 };
 
 _Static_assert(sizeof(error_codes) / sizeof(error_codes[0]) == WIRE_E_COUNT_ - 1,
@@ -111,9 +110,8 @@ static int option_set(const struct wire_option *o, const json_t *v, struct wire_
 }
 
 /* Decodes create.options with the game's table; see wire.h. Outputs are written only on success. */
-int wire_options_decode(const struct wire_game *g, const json_t *options,
-			struct wire_room_options *room, struct rules_options *rules, char *why,
-			size_t whylen)
+int wire_options_decode(const struct wire_game *g, const json_t *options, struct wire_room_options *room,
+			struct rules_options *rules, char *why, size_t whylen)
 {
 	struct wire_room_options r = { .autoroll = false };
 	const struct wire_option *opt;
@@ -126,7 +124,8 @@ int wire_options_decode(const struct wire_game *g, const json_t *options,
 	if (options && !json_is_object(options))
 		return bad_options(why, whylen, "options must be an object");
 	/* json_object_foreach takes a non-const object; it does not modify it. */
-	json_object_foreach((json_t *)options, key, value) {
+	json_object_foreach((json_t *)options, key, value)
+	{
 		opt = option_find(g, key);
 		if (!opt)
 			return bad_options(why, whylen, "options.%.64s is not an option of %s", key,

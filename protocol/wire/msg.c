@@ -28,25 +28,27 @@
 
 /* How a field is checked and where it is stored. */
 enum field_kind {
-	FIELD_TEXT,     /* printable text, 1..max characters -> const char * */
-	FIELD_BYTES,    /* any string, min..max bytes -> const char * */
-	FIELD_ANY,      /* any JSON value -> json_t * */
-	FIELD_OBJECT,   /* a JSON object -> json_t * */
-	FIELD_SEAT,     /* integer 0..RULES_MAX_SEATS-1 -> has_seat, seat */
-	FIELD_PLY,      /* integer >= 0 -> ply */
+	FIELD_TEXT,   /* printable text, 1..max characters -> const char * */
+	FIELD_BYTES,  /* any string, min..max bytes -> const char * */
+	FIELD_ANY,    /* any JSON value -> json_t * */
+	FIELD_OBJECT, /* a JSON object -> json_t * */
+	FIELD_SEAT,   /* integer 0..RULES_MAX_SEATS-1 -> has_seat, seat */
+	FIELD_PLY,    /* integer >= 0 -> ply */
 };
 
 struct field {
 	const char *key;
 	enum field_kind kind;
 	bool required;
-	size_t min;     /* FIELD_BYTES: bytes */
-	size_t max;     /* FIELD_TEXT: characters; FIELD_BYTES: bytes */
-	size_t offset;  /* of the member of struct wire_msg */
+	size_t min;    /* FIELD_BYTES: bytes */
+	size_t max;    /* FIELD_TEXT: characters; FIELD_BYTES: bytes */
+	size_t offset; /* of the member of struct wire_msg */
 };
 
-#define F(key, kind, req, min, max, member) \
-	{ key, kind, req, min, max, offsetof(struct wire_msg, member) }
+#define F(key, kind, req, min, max, member)                                 \
+	{                                                                   \
+		key, kind, req, min, max, offsetof(struct wire_msg, member) \
+	}
 #define ROOM F("room", FIELD_BYTES, true, 1, WIRE_ROOM_ID_MAX, room)
 
 static const struct field hello_fields[] = {
@@ -95,9 +97,9 @@ static const struct {
 	const char *name;
 	const struct field *fields;
 } msg_types[] = {
-	{ "hello", hello_fields },     { "rooms", no_fields },      { "create", create_fields },
-	{ "join", join_fields },       { "watch", room_fields },    { "leave", room_fields },
-	{ "add_bot", add_bot_fields }, { "act", act_fields },       { "resign", room_fields },
+	{ "hello", hello_fields },     { "rooms", no_fields },   { "create", create_fields },
+	{ "join", join_fields },       { "watch", room_fields }, { "leave", room_fields },
+	{ "add_bot", add_bot_fields }, { "act", act_fields },    { "resign", room_fields },
 	{ "chat", chat_fields },
 };
 
@@ -114,8 +116,8 @@ static bool id_valid(const json_t *id)
 	return json_is_integer(id);
 }
 
-static int field_string(const json_t *v, const struct field *f, const char *type,
-			struct wire_msg *m, char *why, size_t whylen)
+static int field_string(const json_t *v, const struct field *f, const char *type, struct wire_msg *m,
+			char *why, size_t whylen)
 {
 	size_t len;
 
@@ -123,17 +125,17 @@ static int field_string(const json_t *v, const struct field *f, const char *type
 		return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s must be a string", type, f->key);
 	len = json_string_length(v);
 	if (f->kind == FIELD_TEXT && !wire_text_valid(json_string_value(v), f->max))
-		return fail(WIRE_E_BAD_MESSAGE, why, whylen,
-			    "%s.%s must be 1..%zu printable characters", type, f->key, f->max);
+		return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s must be 1..%zu printable characters",
+			    type, f->key, f->max);
 	if (f->kind == FIELD_BYTES && (len < f->min || len > f->max))
-		return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s must be %zu..%zu bytes", type,
-			    f->key, f->min, f->max);
+		return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s must be %zu..%zu bytes", type, f->key,
+			    f->min, f->max);
 	*(const char **)((char *)m + f->offset) = json_string_value(v);
 	return WIRE_OK;
 }
 
-static int field_integer(const json_t *v, const struct field *f, const char *type,
-			 struct wire_msg *m, char *why, size_t whylen)
+static int field_integer(const json_t *v, const struct field *f, const char *type, struct wire_msg *m,
+			 char *why, size_t whylen)
 {
 	json_int_t n;
 
@@ -142,8 +144,8 @@ static int field_integer(const json_t *v, const struct field *f, const char *typ
 	n = json_integer_value(v);
 	if (f->kind == FIELD_SEAT) {
 		if (n < 0 || n >= RULES_MAX_SEATS)
-			return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s must be 0..%d", type,
-				    f->key, RULES_MAX_SEATS - 1);
+			return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s must be 0..%d", type, f->key,
+				    RULES_MAX_SEATS - 1);
 		m->has_seat = true;
 		m->seat = n;
 		return WIRE_OK;
@@ -154,8 +156,7 @@ static int field_integer(const json_t *v, const struct field *f, const char *typ
 	return WIRE_OK;
 }
 
-static int field_decode(const struct field *f, const char *type, struct wire_msg *m, char *why,
-			size_t whylen)
+static int field_decode(const struct field *f, const char *type, struct wire_msg *m, char *why, size_t whylen)
 {
 	json_t *v = json_object_get(m->root, f->key);
 
@@ -173,8 +174,7 @@ static int field_decode(const struct field *f, const char *type, struct wire_msg
 		return field_integer(v, f, type, m, why, whylen);
 	case FIELD_OBJECT:
 		if (!json_is_object(v))
-			return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s must be an object", type,
-				    f->key);
+			return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s must be an object", type, f->key);
 		/* fall through */
 	case FIELD_ANY:
 		*(json_t **)((char *)m + f->offset) = v;
@@ -221,8 +221,8 @@ int wire_msg_decode(const char *buf, size_t len, struct wire_msg *m, char *why, 
 		why[0] = '\0';
 	m->root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	if (!m->root)
-		return fail(WIRE_E_BAD_JSON, why, whylen, "not JSON: %s at %d:%d", jerr.text,
-			    jerr.line, jerr.column);
+		return fail(WIRE_E_BAD_JSON, why, whylen, "not JSON: %s at %d:%d", jerr.text, jerr.line,
+			    jerr.column);
 	if (!json_is_object(m->root))
 		return fail(WIRE_E_BAD_MESSAGE, why, whylen, "a message must be a JSON object");
 	err = envelope_decode(m, why, whylen);

@@ -59,9 +59,8 @@ json_t *wire_welcome_new(const char *player, const char *name, const char *token
 
 	for (i = 0; rooms && list && i < nseats; i++) {
 		if (json_array_append_new(rooms, json_string(seats[i].room)) != 0 ||
-		    json_array_append_new(list, json_pack("{s:s, s:i, s:s}", "room", seats[i].room,
-							  "seat", seats[i].seat, "role",
-							  seats[i].role)) != 0)
+		    json_array_append_new(list, json_pack("{s:s, s:i, s:s}", "room", seats[i].room, "seat",
+							  seats[i].seat, "role", seats[i].role)) != 0)
 			break;
 	}
 	if (i < nseats) {
@@ -70,15 +69,14 @@ json_t *wire_welcome_new(const char *player, const char *name, const char *token
 		rooms = list = NULL;
 	}
 	return reply_finish(reply_new("welcome", id),
-			    json_pack("{s:s, s:s, s:s, s:o, s:o}", "player", player, "name", name,
-				      "token", token, "rooms", rooms, "seats", list));
+			    json_pack("{s:s, s:s, s:s, s:o, s:o}", "player", player, "name", name, "token",
+				      token, "rooms", rooms, "seats", list));
 }
 
 /* {type:"resigned", room, seat}. */
 json_t *wire_resigned_new(const char *room, int seat, const json_t *id)
 {
-	return reply_finish(reply_new("resigned", id),
-			    json_pack("{s:s, s:i}", "room", room, "seat", seat));
+	return reply_finish(reply_new("resigned", id), json_pack("{s:s, s:i}", "room", room, "seat", seat));
 }
 
 /* {type:"created", room:<summary>}; takes `summary_take`. */
@@ -109,8 +107,7 @@ json_t *wire_left_new(const char *room, const json_t *id)
 /* {type:"bot_added", room, seat}. */
 json_t *wire_bot_added_new(const char *room, int seat, const json_t *id)
 {
-	return reply_finish(reply_new("bot_added", id),
-			    json_pack("{s:s, s:i}", "room", room, "seat", seat));
+	return reply_finish(reply_new("bot_added", id), json_pack("{s:s, s:i}", "room", room, "seat", seat));
 }
 
 /* {type:"rooms", rooms:[summaries]}; takes `summaries_take` (an array). */
@@ -123,8 +120,8 @@ json_t *wire_rooms_new(json_t *summaries_take, const json_t *id)
 json_t *wire_chat_new(const char *room, int seat, const char *name, const char *text, int64_t at)
 {
 	return json_pack("{s:s, s:s, s:o, s:s, s:s, s:I}", "type", "chat", "room", room, "seat",
-			 seat < 0 ? json_null() : json_integer(seat), "name", name, "text", text,
-			 "at", (json_int_t)at);
+			 seat < 0 ? json_null() : json_integer(seat), "name", name, "text", text, "at",
+			 (json_int_t)at);
 }
 
 /* The JSON array of `n` actions encoded by `g`. New reference. */
@@ -149,8 +146,8 @@ static json_t *seats_new(const struct wire_room *r, bool connected)
 	int i;
 
 	for (i = 0; list && i < r->game->seats; i++) {
-		seat = json_pack("{s:i, s:s, s:s?, s:b}", "seat", i, "role", r->game->roles[i],
-				 "name", r->seats[i].name, "bot", r->seats[i].bot);
+		seat = json_pack("{s:i, s:s, s:s?, s:b}", "seat", i, "role", r->game->roles[i], "name",
+				 r->seats[i].name, "bot", r->seats[i].bot);
 		if (seat && connected &&
 		    json_object_set_new(seat, "connected", json_boolean(r->seats[i].connected)) != 0) {
 			json_decref(seat);
@@ -226,15 +223,16 @@ json_t *wire_state_new(const struct wire_room *r)
 {
 	json_t *o;
 
-	o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:[], s:o, s:o, s:s?}", "type",
-		      "state", "room", r->id, "game", r->game->id, "status", r->status, "ply",
-		      (json_int_t)r->match->ply, "seats", seats_new(r, true), "to_act", to_act_new(r),
-		      "view", r->codec->view(r->match), "legal", "last", last_new(r), "result",
-		      result_new(r), "commit", r->commit);
-	if (o && json_object_set_new(o, "options", wire_options_encode(r->codec, r->room_options,
-								       r->rules_options ? r->rules_options
-											: &r->match->options,
-								       true)) != 0) {
+	o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:[], s:o, s:o, s:s?}", "type", "state",
+		      "room", r->id, "game", r->game->id, "status", r->status, "ply",
+		      (json_int_t)r->match->ply, "seats", seats_new(r, true), "to_act", to_act_new(r), "view",
+		      r->codec->view(r->match), "legal", "last", last_new(r), "result", result_new(r),
+		      "commit", r->commit);
+	if (o &&
+	    json_object_set_new(o, "options",
+				wire_options_encode(r->codec, r->room_options,
+						    r->rules_options ? r->rules_options : &r->match->options,
+						    true)) != 0) {
 		json_decref(o);
 		return NULL;
 	}
@@ -248,12 +246,10 @@ json_t *wire_state_new(const struct wire_room *r)
 /* {id, game, status, seats, watchers, options, ply, created_at}. New reference. */
 json_t *wire_room_summary_new(const struct wire_room *r)
 {
-	return json_pack("{s:s, s:s, s:s, s:o, s:i, s:o, s:I, s:I}", "id", r->id, "game",
-			 r->game->id, "status", r->status, "seats", seats_new(r, false), "watchers",
-			 r->watchers, "options",
+	return json_pack("{s:s, s:s, s:s, s:o, s:i, s:o, s:I, s:I}", "id", r->id, "game", r->game->id,
+			 "status", r->status, "seats", seats_new(r, false), "watchers", r->watchers,
+			 "options",
 			 wire_options_encode(r->codec, r->room_options,
-					     r->rules_options ? r->rules_options : &r->match->options,
-					     false),
-			 "ply",
-			 (json_int_t)r->match->ply, "created_at", (json_int_t)r->created_at);
+					     r->rules_options ? r->rules_options : &r->match->options, false),
+			 "ply", (json_int_t)r->match->ply, "created_at", (json_int_t)r->created_at);
 }

@@ -73,7 +73,8 @@ static int ur_action_decode(const json_t *j, struct rules_action *out)
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(j) || json_object_size(j) != 1)
 		return WIRE_E_ILLEGAL_ACTION;
-	json_object_foreach((json_t *)j, key, v) {
+	json_object_foreach((json_t *)j, key, v)
+	{
 		if (strcmp(key, "roll") == 0 && json_is_true(v))
 			out->kind = UR_ACT_ROLL;
 		else if (strcmp(key, "bear_off") == 0 && json_is_true(v))
@@ -116,10 +117,10 @@ static json_t *ur_outcome_encode(const struct rules_match *m, const struct rules
 
 	(void)m;
 	if (a->kind == UR_ACT_ROLL)
-		return json_pack("{s:o,s:i,s:b,s:b}", "dice", dice_new(u->dice), "value", u->value,
-				 "lost", u->lost, "again", u->again);
-	return json_pack("{s:o,s:b,s:i,s:b}", "captured", captured_new(u), "bonus", u->bonus,
-			 "borne_off", u->borne_off, "won", u->won);
+		return json_pack("{s:o,s:i,s:b,s:b}", "dice", dice_new(u->dice), "value", u->value, "lost",
+				 u->lost, "again", u->again);
+	return json_pack("{s:o,s:b,s:i,s:b}", "captured", captured_new(u), "bonus", u->bonus, "borne_off",
+			 u->borne_off, "won", u->won);
 }
 
 /* {winner, reason}; null while playing; NULL for a reason Ur never gives. */
@@ -140,7 +141,9 @@ static json_t *ur_result_encode(const struct rules_result *r)
 
 /* protocol.md (r2): Ur has `autoroll` only. */
 static const struct wire_option ur_options[] = {
-	{ .key = "autoroll", .type = WIRE_OPT_BOOL, .room = true,
+	{ .key = "autoroll",
+	  .type = WIRE_OPT_BOOL,
+	  .room = true,
 	  .offset = offsetof(struct wire_room_options, autoroll) },
 	{ .key = NULL },
 };

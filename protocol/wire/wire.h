@@ -20,12 +20,12 @@
 
 #include "../rules/rules.h"
 
-#define WIRE_PROTOCOL "quinteto.v1"
-#define WIRE_NAME_MAX 24      /* characters */
-#define WIRE_CHAT_MAX 500     /* characters */
-#define WIRE_CLIENT_SEED_MAX 64 /* characters */
-#define WIRE_ID_MAX 64        /* bytes of an `id` */
-#define WIRE_ROOM_ID_MAX 32   /* bytes of a room id */
+#define WIRE_PROTOCOL        "quinteto.v1"
+#define WIRE_NAME_MAX        24  /* characters */
+#define WIRE_CHAT_MAX        500 /* characters */
+#define WIRE_CLIENT_SEED_MAX 64  /* characters */
+#define WIRE_ID_MAX          64  /* bytes of an `id` */
+#define WIRE_ROOM_ID_MAX     32  /* bytes of a room id */
 
 /* The protocol's error codes; wire_error_code() gives the wire string. */
 enum wire_error {
@@ -73,15 +73,15 @@ enum wire_type {
  * (strings, json) or flagged by has_* (integers).
  */
 struct wire_msg {
-	int type;                /* enum wire_type, 0 if unknown */
-	json_t *root;            /* owned */
-	json_t *id;              /* borrowed; NULL if absent or invalid */
-	const char *name;        /* hello */
-	const char *token;       /* hello, optional */
-	const char *game;        /* create */
-	json_t *options;         /* create, optional (an object, checked later) */
-	const char *room;        /* join, watch, leave, add_bot, act, resign, chat */
-	bool has_seat;           /* join, add_bot */
+	int type;          /* enum wire_type, 0 if unknown */
+	json_t *root;      /* owned */
+	json_t *id;        /* borrowed; NULL if absent or invalid */
+	const char *name;  /* hello */
+	const char *token; /* hello, optional */
+	const char *game;  /* create */
+	json_t *options;   /* create, optional (an object, checked later) */
+	const char *room;  /* join, watch, leave, add_bot, act, resign, chat */
+	bool has_seat;     /* join, add_bot */
 	int64_t seat;
 	const char *client_seed; /* join, optional */
 	const char *level;       /* add_bot, optional; default "random" */
@@ -116,11 +116,11 @@ struct wire_room_options {
 enum wire_option_type { WIRE_OPT_BOOL = 1, WIRE_OPT_INT = 2 };
 struct wire_option {
 	const char *key;
-	uint8_t type;      /* enum wire_option_type */
-	bool room;         /* stored in wire_room_options, else in rules_options */
-	size_t offset;     /* of the field in that struct */
-	int32_t min, max;  /* WIRE_OPT_INT: accepted range */
-	int32_t def;       /* WIRE_OPT_INT: the default written by state.options */
+	uint8_t type;     /* enum wire_option_type */
+	bool room;        /* stored in wire_room_options, else in rules_options */
+	size_t offset;    /* of the field in that struct */
+	int32_t min, max; /* WIRE_OPT_INT: accepted range */
+	int32_t def;      /* WIRE_OPT_INT: the default written by state.options */
 };
 
 /*
@@ -154,9 +154,8 @@ extern const struct wire_game *const wire_games[];
  * wrong type or a value out of range: WIRE_E_BAD_OPTIONS with a reason in
  * why, and the outputs untouched. Either output may be NULL.
  */
-int wire_options_decode(const struct wire_game *g, const json_t *options,
-			struct wire_room_options *room, struct rules_options *rules, char *why,
-			size_t whylen);
+int wire_options_decode(const struct wire_game *g, const json_t *options, struct wire_room_options *room,
+			struct rules_options *rules, char *why, size_t whylen);
 
 /*
  * Encodes options back with the table of `g`. with_defaults: every key of the
@@ -218,20 +217,20 @@ struct wire_room {
 	const char *id;
 	const struct rules_game *game;
 	const struct wire_game *codec;
-	const char *status;                 /* "waiting" | "playing" | "finished" */
-	const struct rules_match *match;    /* the live match, or the preview */
+	const char *status;              /* "waiting" | "playing" | "finished" */
+	const struct rules_match *match; /* the live match, or the preview */
 	struct wire_seat seats[RULES_MAX_SEATS];
-	int watchers;                       /* for the summary */
+	int watchers; /* for the summary */
 	const struct wire_room_options *room_options;
 	const struct rules_options *rules_options; /* NULL: the match's own */
 	bool has_last;
 	int last_seat;
 	struct rules_action last_action;
 	union rules_outcome last_outcome;
-	const char *commit;                 /* hex SHA-256(server_seed) */
-	const char *server_seed;            /* hex, only once finished; else NULL */
+	const char *commit;                        /* hex SHA-256(server_seed) */
+	const char *server_seed;                   /* hex, only once finished; else NULL */
 	const char *client_seeds[RULES_MAX_SEATS]; /* only once finished */
-	int64_t created_at;                 /* Unix ms, for the summary */
+	int64_t created_at;                        /* Unix ms, for the summary */
 };
 
 /*
@@ -269,15 +268,15 @@ struct wire_archive_event {
 };
 
 struct wire_archive {
-	const char *id, *game, *commit, *server_seed;          /* borrowed */
-	json_t *options, *result;                               /* borrowed */
+	const char *id, *game, *commit, *server_seed; /* borrowed */
+	json_t *options, *result;                     /* borrowed */
 	int64_t started_at, ended_at;
 	struct wire_archive_seat seats[RULES_MAX_SEATS];
 	int nseats;
-	const char *client_seeds[RULES_MAX_SEATS];              /* "" for none */
-	struct wire_archive_action *actions;                    /* owned array (decode) */
+	const char *client_seeds[RULES_MAX_SEATS]; /* "" for none */
+	struct wire_archive_action *actions;       /* owned array (decode) */
 	size_t nactions;
-	struct wire_archive_event *events;                      /* owned array (decode) */
+	struct wire_archive_event *events; /* owned array (decode) */
 	size_t nevents;
 };
 
@@ -314,11 +313,11 @@ int wire_archive_verify(const struct wire_archive *a, char *why, size_t whylen);
 
 /* One replayed step: an action (kind 0) or an event, as the rules core computed it. */
 struct wire_archive_step {
-	int ply;                        /* the action's ply, or the event's */
+	int ply; /* the action's ply, or the event's */
 	int seat;
-	int kind;                       /* 0 for an action, else enum rules_event_kind */
-	const json_t *action;           /* the archived action (borrowed); NULL for an event */
-	const json_t *outcome;          /* the recomputed outcome (valid during the call); NULL for an event */
+	int kind;              /* 0 for an action, else enum rules_event_kind */
+	const json_t *action;  /* the archived action (borrowed); NULL for an event */
+	const json_t *outcome; /* the recomputed outcome (valid during the call); NULL for an event */
 	const struct rules_match *match; /* the match after the step */
 };
 

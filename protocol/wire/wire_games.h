@@ -13,8 +13,7 @@
  * (when why is not NULL) and returns err, so a check reads
  * `return wire_fail(WIRE_E_BAD_MESSAGE, why, whylen, "...", ...)`.
  */
-int wire_fail(int err, char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+int wire_fail(int err, char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* The Royal Game of Ur codec (protocol/games-ur.md). */
 extern const struct wire_game wire_game_ur;

@@ -66,7 +66,7 @@ static uint64_t playouts(const struct rules_game *g, int matches, uint64_t seed)
 
 	for (i = 0; i < matches; i++) {
 		struct rules_match m;
-		uint8_t ms[RULES_SEED_SIZE] = {0};
+		uint8_t ms[RULES_SEED_SIZE] = { 0 };
 
 		memcpy(ms, &i, sizeof(i));
 		rules_match_start(&m, g, ms, NULL);
@@ -79,7 +79,7 @@ static uint64_t playouts(const struct rules_game *g, int matches, uint64_t seed)
 /* A mid-game match of `g`: up to 60 random actions from a fixed seed, stopping before the end. */
 static void midgame(const struct rules_game *g, struct rules_match *m)
 {
-	uint8_t ms[RULES_SEED_SIZE] = {7};
+	uint8_t ms[RULES_SEED_SIZE] = { 7 };
 	struct rules_match next;
 	uint64_t s = 1;
 
@@ -116,7 +116,7 @@ static void fill_room(struct wire_room *w, const struct rules_match *m, const st
 
 static size_t state_frames(const struct rules_match *m, int iters, int with_legal)
 {
-	struct wire_room_options ro = {0};
+	struct wire_room_options ro = { 0 };
 	struct wire_room w;
 	static char buf[1 << 18];
 	size_t total = 0;

@@ -34,11 +34,11 @@ uint64_t hist_bucket_high(unsigned idx)
 
 	if (idx < HIST_SUB)
 		return idx;
-	group = (idx - HIST_SUB) / HIST_HALF;   /* m - HIST_SUB_BITS */
+	group = (idx - HIST_SUB) / HIST_HALF; /* m - HIST_SUB_BITS */
 	sub = (idx - HIST_SUB) % HIST_HALF;
-	shift = group + 1;                      /* m - (HIST_SUB_BITS - 1) */
+	shift = group + 1; /* m - (HIST_SUB_BITS - 1) */
 	if (group == 64 - HIST_SUB_BITS - 1 && sub == HIST_HALF - 1)
-		return UINT64_MAX;              /* the last bucket ends at the top of the range */
+		return UINT64_MAX; /* the last bucket ends at the top of the range */
 	return (((uint64_t)(HIST_HALF + sub + 1)) << shift) - 1;
 }
 

@@ -13,14 +13,14 @@
 #include <stdint.h>
 
 #define HIST_SUB_BITS 8
-#define HIST_SUB (1u << HIST_SUB_BITS)     /* exact values below this */
-#define HIST_HALF (HIST_SUB / 2)           /* buckets per power of two above it */
-#define HIST_BUCKETS (HIST_SUB + (64 - HIST_SUB_BITS) * HIST_HALF)
+#define HIST_SUB      (1u << HIST_SUB_BITS) /* exact values below this */
+#define HIST_HALF     (HIST_SUB / 2)        /* buckets per power of two above it */
+#define HIST_BUCKETS  (HIST_SUB + (64 - HIST_SUB_BITS) * HIST_HALF)
 
 struct hist {
 	uint64_t count;
-	uint64_t min, max;           /* exact; min is UINT64_MAX while empty */
-	uint64_t sum;                /* for the mean */
+	uint64_t min, max; /* exact; min is UINT64_MAX while empty */
+	uint64_t sum;      /* for the mean */
 	uint64_t n[HIST_BUCKETS];
 };
 

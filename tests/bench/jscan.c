@@ -185,7 +185,7 @@ static int member(struct cur *c, struct jscan_state *out)
 
 int jscan_state(const char *buf, size_t len, struct jscan_state *out)
 {
-	struct cur c = {buf, buf + len};
+	struct cur c = { buf, buf + len };
 
 	memset(out, 0, offsetof(struct jscan_state, legal));
 	out->ply = -1;

@@ -43,15 +43,15 @@
 #include "rules.h"
 #include "wire.h"
 
-#define PROTO "quinteto.v1"
+#define PROTO     "quinteto.v1"
 #define MAX_ADDRS 254
 
 /* One frame waiting to be written, with lws' headroom in front. */
 struct msg {
 	struct msg *next;
 	size_t len;
-	bool act;                 /* stamp the connection's send time when written */
-	unsigned char buf[];      /* LWS_PRE + len */
+	bool act;            /* stamp the connection's send time when written */
+	unsigned char buf[]; /* LWS_PRE + len */
 };
 
 enum conn_kind { CONN_SEAT, CONN_WATCH, CONN_IDLE };
@@ -61,19 +61,19 @@ struct room;
 
 struct conn {
 	struct lws *wsi;
-	struct room *room;        /* NULL for idle connections */
-	int seat;                 /* seat this connection plays; -1 watchers and idle */
-	uint8_t kind, phase;      /* enum conn_kind, enum conn_phase */
-	const char *src;          /* source address */
+	struct room *room;   /* NULL for idle connections */
+	int seat;            /* seat this connection plays; -1 watchers and idle */
+	uint8_t kind, phase; /* enum conn_kind, enum conn_phase */
+	const char *src;     /* source address */
 	struct msg *qhead, *qtail;
-	char *rx;                 /* a message arriving in fragments */
+	char *rx; /* a message arriving in fragments */
 	size_t rxlen, rxcap;
-	int pending_ply;          /* ply of our act in flight; -1 none */
+	int pending_ply; /* ply of our act in flight; -1 none */
 	uint32_t pending_id;
-	uint64_t sent_ns;         /* when that act was written */
-	int acted_ply;            /* the last ply we acted (or queued an act) at */
+	uint64_t sent_ns; /* when that act was written */
+	int acted_ply;    /* the last ply we acted (or queued an act) at */
 	/* rate mode: the act waiting for its turn in the global queue */
-	char *q_action;           /* its JSON text */
+	char *q_action; /* its JSON text */
 	size_t q_alen;
 	int q_ply;
 	unsigned q_gen;
@@ -82,26 +82,26 @@ struct conn {
 };
 
 struct room {
-	char id[64];              /* the server's room id; "" while being created */
-	unsigned gen;             /* bumped at every new room: drops acts queued for the old one */
+	char id[64];  /* the server's room id; "" while being created */
+	unsigned gen; /* bumped at every new room: drops acts queued for the old one */
 	struct conn **seats, **watchers;
-	int nready;               /* connections of the room that got `welcome` */
-	int last_ply;             /* seen by seat 0's connection */
+	int nready;   /* connections of the room that got `welcome` */
+	int last_ply; /* seen by seat 0's connection */
 	bool formed, restarting;
 };
 
 enum lg_phase { LG_SETUP, LG_WARMUP, LG_MEASURE, LG_DONE };
 
 static const char *const error_names[] = {
-	"stale_ply", "not_your_turn", "illegal_action", "rate_limited", "game_over", "room_full", "other",
-	"closed",
+	"stale_ply", "not_your_turn", "illegal_action", "rate_limited",
+	"game_over", "room_full",     "other",          "closed",
 };
 #define NERR (int)(sizeof(error_names) / sizeof(error_names[0]))
 
 static struct {
 	struct lg_opts o;
 	const struct rules_game *game;
-	bool game_autoroll;       /* the game has the option */
+	bool game_autoroll; /* the game has the option */
 	uv_loop_t loop;
 	uv_timer_t tick, pace;
 	struct lws_context *ctx;
@@ -119,7 +119,7 @@ static struct {
 	uint64_t errors[NERR];
 	uint32_t next_id;
 	uint64_t rng;
-	struct conn *rq_head, *rq_tail;  /* rate mode: seats with an act waiting */
+	struct conn *rq_head, *rq_tail; /* rate mode: seats with an act waiting */
 	double credit;
 	uint64_t credit_t;
 	bool stopping;
@@ -237,8 +237,9 @@ static void act_send(struct conn *c, const char *action, size_t alen, int ply)
 	if (alen > 1024)
 		return;
 	c->pending_id = ++g.next_id;
-	n = snprintf(buf, sizeof(buf), "{\"type\":\"act\",\"id\":%u,\"room\":\"%s\",\"ply\":%d,\"action\":%.*s}",
-		     c->pending_id, c->room->id, ply, (int)alen, action);
+	n = snprintf(buf, sizeof(buf),
+		     "{\"type\":\"act\",\"id\":%u,\"room\":\"%s\",\"ply\":%d,\"action\":%.*s}", c->pending_id,
+		     c->room->id, ply, (int)alen, action);
 	if (n <= 0 || (size_t)n >= sizeof(buf))
 		return;
 	c->pending_ply = ply;
@@ -396,12 +397,12 @@ static void on_state_json(struct conn *c, json_t *j, struct jscan_state *st, cha
 	memset(st, 0, offsetof(struct jscan_state, legal));
 	if (!json_is_string(room) || !json_is_string(status) || !json_is_integer(ply))
 		return;
-	st->room = (struct jscan_span){json_string_value(room), json_string_length(room)};
-	st->status = (struct jscan_span){json_string_value(status), json_string_length(status)};
+	st->room = (struct jscan_span){ json_string_value(room), json_string_length(room) };
+	st->status = (struct jscan_span){ json_string_value(status), json_string_length(status) };
 	st->ply = json_integer_value(ply);
 	if (n && (len = json_dumpb(json_array_get(legal, rng_next() % n), act, cap, JSON_COMPACT)) &&
 	    len < cap) {
-		st->legal[0] = (struct jscan_span){act, len};
+		st->legal[0] = (struct jscan_span){ act, len };
 		st->nlegal = 1;
 	}
 	on_state(c, st);
@@ -549,8 +550,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 }
 
 static struct lws_protocols protocols[] = {
-	{PROTO, callback, 0, 4096, 0, NULL, 0},
-	{NULL, NULL, 0, 0, 0, NULL, 0},
+	{ PROTO, callback, 0, 4096, 0, NULL, 0 },
+	{ NULL, NULL, 0, 0, 0, NULL, 0 },
 };
 
 static void conn_connect(struct conn *c)
@@ -681,8 +682,8 @@ static void run_stop(void)
 	lg_report_print(&res);
 	/* nothing measured, or the server dropped connections: not a run to quote */
 	if ((g.o.rooms && !(g.c.acts_accepted - g.c0.acts_accepted)) || g.errors[NERR - 1]) {
-		fprintf(stderr, "quinteto-load: %s\n", g.errors[NERR - 1] ? "the server closed connections"
-								       : "no action was accepted");
+		fprintf(stderr, "quinteto-load: %s\n",
+			g.errors[NERR - 1] ? "the server closed connections" : "no action was accepted");
 		g.exit_code = 1;
 	}
 	g.phase = LG_DONE;
@@ -706,8 +707,8 @@ static void tick_cb(uv_timer_t *t)
 		if (!setup_done() && now < g.phase_end)
 			return;
 		if (!setup_done())
-			fprintf(stderr, "quinteto-load: setup timed out; %d of %d rooms playing\n", g.rooms_formed,
-				g.o.rooms);
+			fprintf(stderr, "quinteto-load: setup timed out; %d of %d rooms playing\n",
+				g.rooms_formed, g.o.rooms);
 		g.phase = LG_WARMUP;
 		g.phase_end = now + (uint64_t)(g.o.warmup * 1e9);
 		return;
@@ -744,7 +745,8 @@ static void usage(FILE *f)
 		"  --warmup S           seconds played before measuring (default 2)\n"
 		"  --duration S         measured seconds (default 10)\n"
 		"  --setup-timeout S    longest wait for the rooms to form (default 30)\n"
-		"  --addrs N            source addresses 127.0.0.1..127.0.0.N (default: 200 connections each)\n"
+		"  --addrs N            source addresses 127.0.0.1..127.0.0.N (default: 200 connections "
+		"each)\n"
 		"  --connect-burst N    handshakes in flight at once (default 64)\n"
 		"  --no-autoroll        create rooms without the autoroll option\n"
 		"  --server-pid PID     report the server's CPU per action and memory from /proc\n"
@@ -781,27 +783,61 @@ static int opt_set(int ch, const char *arg)
 	double v = 0;
 
 	switch (ch) {
-	case 'H': snprintf(o->host, sizeof(o->host), "%s", arg); return loopback_only(o->host);
-	case 'g': o->game = arg; return 0;
-	case 'A': o->autoroll = false; return 0;
-	case 'j': o->json = true; return 0;
-	case 'q': o->queued_writes = true; return 0;
+	case 'H':
+		snprintf(o->host, sizeof(o->host), "%s", arg);
+		return loopback_only(o->host);
+	case 'g':
+		o->game = arg;
+		return 0;
+	case 'A':
+		o->autoroll = false;
+		return 0;
+	case 'j':
+		o->json = true;
+		return 0;
+	case 'q':
+		o->queued_writes = true;
+		return 0;
 	}
 	if (parse_num(arg, 0, 1e9, &v))
 		return -1;
 	switch (ch) {
-	case 'p': o->port = (int)v; return v >= 1 && v <= 65535 ? 0 : -1;
-	case 'r': o->rooms = (int)v; return 0;
-	case 'w': o->watchers = (int)v; return 0;
-	case 'i': o->idle = (int)v; return 0;
-	case 'R': o->rate = v; return 0;
-	case 'W': o->warmup = v; return v <= 3600 ? 0 : -1;
-	case 'd': o->duration = v; return v > 0 && v <= 3600 ? 0 : -1;
-	case 'T': o->setup_timeout = v; return v <= 3600 ? 0 : -1;
-	case 'a': o->addrs = (int)v; return v >= 1 && v <= MAX_ADDRS ? 0 : -1;
-	case 'b': o->connect_burst = (int)v; return v >= 1 ? 0 : -1;
-	case 'P': o->server_pid = (pid_t)v; return v >= 1 ? 0 : -1;
-	case 's': o->seed = (uint64_t)v; return 0;
+	case 'p':
+		o->port = (int)v;
+		return v >= 1 && v <= 65535 ? 0 : -1;
+	case 'r':
+		o->rooms = (int)v;
+		return 0;
+	case 'w':
+		o->watchers = (int)v;
+		return 0;
+	case 'i':
+		o->idle = (int)v;
+		return 0;
+	case 'R':
+		o->rate = v;
+		return 0;
+	case 'W':
+		o->warmup = v;
+		return v <= 3600 ? 0 : -1;
+	case 'd':
+		o->duration = v;
+		return v > 0 && v <= 3600 ? 0 : -1;
+	case 'T':
+		o->setup_timeout = v;
+		return v <= 3600 ? 0 : -1;
+	case 'a':
+		o->addrs = (int)v;
+		return v >= 1 && v <= MAX_ADDRS ? 0 : -1;
+	case 'b':
+		o->connect_burst = (int)v;
+		return v >= 1 ? 0 : -1;
+	case 'P':
+		o->server_pid = (pid_t)v;
+		return v >= 1 ? 0 : -1;
+	case 's':
+		o->seed = (uint64_t)v;
+		return 0;
 	}
 	return -1;
 }
@@ -809,16 +845,25 @@ static int opt_set(int ch, const char *arg)
 static int opts_parse(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"host", required_argument, NULL, 'H'}, {"port", required_argument, NULL, 'p'},
-		{"game", required_argument, NULL, 'g'}, {"rooms", required_argument, NULL, 'r'},
-		{"watchers", required_argument, NULL, 'w'}, {"idle", required_argument, NULL, 'i'},
-		{"rate", required_argument, NULL, 'R'}, {"warmup", required_argument, NULL, 'W'},
-		{"duration", required_argument, NULL, 'd'}, {"setup-timeout", required_argument, NULL, 'T'},
-		{"addrs", required_argument, NULL, 'a'}, {"connect-burst", required_argument, NULL, 'b'},
-		{"no-autoroll", no_argument, NULL, 'A'}, {"server-pid", required_argument, NULL, 'P'},
-		{"seed", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
-		{"queued-writes", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+		{ "host", required_argument, NULL, 'H' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "game", required_argument, NULL, 'g' },
+		{ "rooms", required_argument, NULL, 'r' },
+		{ "watchers", required_argument, NULL, 'w' },
+		{ "idle", required_argument, NULL, 'i' },
+		{ "rate", required_argument, NULL, 'R' },
+		{ "warmup", required_argument, NULL, 'W' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "setup-timeout", required_argument, NULL, 'T' },
+		{ "addrs", required_argument, NULL, 'a' },
+		{ "connect-burst", required_argument, NULL, 'b' },
+		{ "no-autoroll", no_argument, NULL, 'A' },
+		{ "server-pid", required_argument, NULL, 'P' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "queued-writes", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct lg_opts *o = &g.o;
 	int ch;
@@ -889,7 +934,8 @@ static int addrs_setup(void)
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && (rlim_t)total + 64 > rl.rlim_cur) {
-		fprintf(stderr, "quinteto-load: %d connections need more descriptors than RLIMIT_NOFILE (%llu)\n",
+		fprintf(stderr,
+			"quinteto-load: %d connections need more descriptors than RLIMIT_NOFILE (%llu)\n",
 			total, (unsigned long long)rl.rlim_cur);
 		return -1;
 	}
@@ -899,7 +945,7 @@ static int addrs_setup(void)
 static int lws_setup(void)
 {
 	struct lws_context_creation_info info;
-	void *foreign_loops[1] = {&g.loop};
+	void *foreign_loops[1] = { &g.loop };
 
 	lws_set_log_level(LLL_ERR, NULL);
 	memset(&info, 0, sizeof(info));

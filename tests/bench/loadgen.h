@@ -19,30 +19,30 @@ struct lg_opts {
 	int port;
 	const char *game;
 	int rooms, watchers, idle;
-	double rate;          /* offered actions/s across all rooms; 0: closed loop */
+	double rate; /* offered actions/s across all rooms; 0: closed loop */
 	double warmup, duration, setup_timeout;
-	int addrs;            /* source addresses 127.0.0.1..127.0.0.<addrs>; 0: auto */
-	int connect_burst;    /* connections in progress at once */
+	int addrs;         /* source addresses 127.0.0.1..127.0.0.<addrs>; 0: auto */
+	int connect_burst; /* connections in progress at once */
 	bool autoroll;
 	bool json;
-	bool queued_writes;   /* every frame through lws' WRITEABLE callback (to compare) */
-	pid_t server_pid;     /* 0: no server figures */
+	bool queued_writes; /* every frame through lws' WRITEABLE callback (to compare) */
+	pid_t server_pid;   /* 0: no server figures */
 	uint64_t seed;
 };
 
 /* Counters: a snapshot at the start and at the end of the measured window. */
 struct lg_counts {
 	uint64_t acts_sent, acts_accepted, acts_refused;
-	uint64_t plies;          /* ply advances seen by the rooms, the server's autorolls included */
-	uint64_t matches;        /* matches seen finished */
+	uint64_t plies;   /* ply advances seen by the rooms, the server's autorolls included */
+	uint64_t matches; /* matches seen finished */
 	uint64_t frames_in, bytes_in;
 };
 
 /* CPU and memory at one instant. */
 struct lg_sample {
-	uint64_t t_ns;            /* uv_hrtime() */
-	double self_cpu_s;        /* our user+system time */
-	double server_cpu_s;      /* the server's, every thread (/proc/PID/stat); -1 if unknown */
+	uint64_t t_ns;                     /* uv_hrtime() */
+	double self_cpu_s;                 /* our user+system time */
+	double server_cpu_s;               /* the server's, every thread (/proc/PID/stat); -1 if unknown */
 	long server_rss_kb, server_hwm_kb; /* VmRSS, VmHWM; -1 if unknown */
 	double server_wait_s, self_wait_s; /* time runnable but waiting for a CPU, every thread
 					      (/proc/PID/task/TID/schedstat); -1 if unknown */
@@ -52,9 +52,9 @@ struct lg_sample {
 struct lg_result {
 	const struct lg_opts *o;
 	struct lg_counts c0, c1;
-	struct lg_sample pre;      /* before the first connection */
+	struct lg_sample pre; /* before the first connection */
 	struct lg_sample s0, s1;
-	const struct hist *lat;    /* act -> state with a later ply, measured window only */
+	const struct hist *lat; /* act -> state with a later ply, measured window only */
 	int conns_open, conns_failed, rooms_formed;
 	uint64_t errors_by_code[8]; /* see lg_error_names */
 	const char *const *error_names;

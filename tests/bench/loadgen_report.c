@@ -38,7 +38,8 @@ static double proc_cpu_s(pid_t pid)
 	p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
 	if (!p)
 		return -1;
-	/* after ")": state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime(14) stime(15) */
+	/* after ")": state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime(14)
+	 * stime(15) */
 	if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
 		return -1;
 	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
@@ -100,8 +101,8 @@ void lg_sample_take(struct lg_sample *s, pid_t pid)
 
 	s->t_ns = uv_hrtime();
 	getrusage(RUSAGE_SELF, &ru);
-	s->self_cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-			(double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	s->self_cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+			ru.ru_stime.tv_usec / 1e6;
 	s->server_cpu_s = s->server_wait_s = -1;
 	s->server_rss_kb = s->server_hwm_kb = -1;
 	s->self_wait_s = proc_wait_s(0);
@@ -118,14 +119,14 @@ struct figures {
 	double srv_us, srv_pct, self_us, self_pct;
 	double srv_us_ply, self_us_ply;
 	double srv_wait_pct, self_wait_pct; /* of the window, waiting for a CPU; -1 unknown */
-	double p[5];  /* p50 p90 p99 p99.9 max, in ms */
+	double p[5];                        /* p50 p90 p99 p99.9 max, in ms */
 	double mean_ms;
-	double kib_per_conn;  /* server RSS growth since before connecting, per open connection; -1 unknown */
+	double kib_per_conn; /* server RSS growth since before connecting, per open connection; -1 unknown */
 };
 
 static void figures_compute(const struct lg_result *r, struct figures *f)
 {
-	static const double ps[5] = {50, 90, 99, 99.9, 100};
+	static const double ps[5] = { 50, 90, 99, 99.9, 100 };
 	uint64_t acts = r->c1.acts_accepted - r->c0.acts_accepted, plies = r->c1.plies - r->c0.plies;
 	double per = acts ? 1e6 / (double)acts : 0, per_ply = plies ? 1e6 / (double)plies : 0;
 	int i;
@@ -164,8 +165,8 @@ static void print_human(const struct lg_result *r, const struct figures *f)
 	int i;
 
 	printf("quinteto-load: %s, %d rooms x (seats + %d watchers), %d idle; %d connections open, %d failed;"
-	       " sources %s\n", o->game, o->rooms, o->watchers, o->idle, r->conns_open, r->conns_failed,
-	       r->source_addrs);
+	       " sources %s\n",
+	       o->game, o->rooms, o->watchers, o->idle, r->conns_open, r->conns_failed, r->source_addrs);
 	if (!o->rooms)
 		printf("mode: idle connections only\n");
 	else if (o->rate > 0)
@@ -185,13 +186,16 @@ static void print_human(const struct lg_result *r, const struct figures *f)
 		       r->pre.server_rss_kb, f->kib_per_conn);
 	if (f->srv_wait_pct >= 0)
 		printf("waiting for a CPU while runnable (other load on the machine): server %.1f%%,"
-		       " generator %.1f%% of the window\n", f->srv_wait_pct, f->self_wait_pct);
+		       " generator %.1f%% of the window\n",
+		       f->srv_wait_pct, f->self_wait_pct);
 	else
 		printf("waiting for a CPU while runnable (other load on the machine): generator %.1f%% of the"
-		       " window\n", f->self_wait_pct);
+		       " window\n",
+		       f->self_wait_pct);
 	for (i = 0; i < r->nerror_names; i++)
 		if (r->errors_by_code[i])
-			printf("errors %s: %llu\n", r->error_names[i], (unsigned long long)r->errors_by_code[i]);
+			printf("errors %s: %llu\n", r->error_names[i],
+			       (unsigned long long)r->errors_by_code[i]);
 }
 
 /* The lines of a run with rooms: throughput, latency, CPU per action. */
@@ -200,16 +204,17 @@ static void print_play(const struct lg_result *r, const struct figures *f)
 	const struct lg_opts *o = r->o;
 
 	printf("accepted actions/s: %.0f from the clients; %.0f plies/s with the server's autorolls"
-	       " (matches finished %llu; refused %llu)\n", f->acts_s, f->plies_s,
-	       (unsigned long long)(r->c1.matches - r->c0.matches),
+	       " (matches finished %llu; refused %llu)\n",
+	       f->acts_s, f->plies_s, (unsigned long long)(r->c1.matches - r->c0.matches),
 	       (unsigned long long)(r->c1.acts_refused - r->c0.acts_refused));
 	printf("act -> next state at the acting client (%llu samples): p50 %.3f ms, p90 %.3f, p99 %.3f,"
-	       " p99.9 %.3f, max %.3f, mean %.3f\n", (unsigned long long)r->lat->count, f->p[0], f->p[1],
-	       f->p[2], f->p[3], f->p[4], f->mean_ms);
+	       " p99.9 %.3f, max %.3f, mean %.3f\n",
+	       (unsigned long long)r->lat->count, f->p[0], f->p[1], f->p[2], f->p[3], f->p[4], f->mean_ms);
 	if (f->srv_us >= 0)
 		printf("server pid %d: %.1f us CPU per client action, %.1f per ply (%.1f%% of a core, all"
-		       " threads); RSS %ld KiB, HWM %ld KiB\n", (int)o->server_pid, f->srv_us, f->srv_us_ply,
-		       f->srv_pct, r->s1.server_rss_kb, r->s1.server_hwm_kb);
+		       " threads); RSS %ld KiB, HWM %ld KiB\n",
+		       (int)o->server_pid, f->srv_us, f->srv_us_ply, f->srv_pct, r->s1.server_rss_kb,
+		       r->s1.server_hwm_kb);
 	printf("generator: %.1f us CPU per client action, %.1f per ply (%.1f%% of a core)\n", f->self_us,
 	       f->self_us_ply, f->self_pct);
 }
@@ -231,13 +236,15 @@ static void print_json(const struct lg_result *r, const struct figures *f)
 	if (f->srv_us >= 0)
 		printf("\"server\":{\"pid\":%d,\"us_per_action\":%.2f,\"us_per_ply\":%.2f,\"cpu_pct\":%.1f,"
 		       "\"rss_kib\":%ld,\"hwm_kib\":%ld,\"rss_before_kib\":%ld,\"kib_per_conn\":%.3f},",
-		       (int)o->server_pid, f->srv_us, f->srv_us_ply, f->srv_pct, r->s1.server_rss_kb, r->s1.server_hwm_kb, r->pre.server_rss_kb,
-		       f->kib_per_conn);
-	printf("\"generator\":{\"us_per_action\":%.2f,\"us_per_ply\":%.2f,\"cpu_pct\":%.1f,\"wait_pct\":%.1f},"
-	       "\"server_wait_pct\":%.1f,\"errors\":{", f->self_us, f->self_us_ply, f->self_pct, f->self_wait_pct,
-	       f->srv_wait_pct);
+		       (int)o->server_pid, f->srv_us, f->srv_us_ply, f->srv_pct, r->s1.server_rss_kb,
+		       r->s1.server_hwm_kb, r->pre.server_rss_kb, f->kib_per_conn);
+	printf("\"generator\":{\"us_per_action\":%.2f,\"us_per_ply\":%.2f,\"cpu_pct\":%.1f,\"wait_pct\":%.1f}"
+	       ","
+	       "\"server_wait_pct\":%.1f,\"errors\":{",
+	       f->self_us, f->self_us_ply, f->self_pct, f->self_wait_pct, f->srv_wait_pct);
 	for (i = 0; i < r->nerror_names; i++)
-		printf("%s\"%s\":%llu", i ? "," : "", r->error_names[i], (unsigned long long)r->errors_by_code[i]);
+		printf("%s\"%s\":%llu", i ? "," : "", r->error_names[i],
+		       (unsigned long long)r->errors_by_code[i]);
 	printf("}}\n");
 }
 

@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #ifndef QUINTETO_LIBFUZZER
 
 #define MAX_SEEDS 512
-#define MAX_LEN 8192
+#define MAX_LEN   8192
 
 static char *seeds[MAX_SEEDS];
 static size_t seed_len[MAX_SEEDS];
@@ -134,9 +134,17 @@ static size_t mutate(uint8_t *buf, size_t len, uint64_t *rng)
 		size_t pos = len ? next(rng) % len : 0;
 
 		switch (next(rng) % 5) {
-		case 0: if (len) buf[pos] ^= (uint8_t)(1u << (next(rng) % 8)); break;
-		case 1: len = pos; break;
-		case 2: if (len) buf[pos] = (uint8_t)next(rng); break;
+		case 0:
+			if (len)
+				buf[pos] ^= (uint8_t)(1u << (next(rng) % 8));
+			break;
+		case 1:
+			len = pos;
+			break;
+		case 2:
+			if (len)
+				buf[pos] = (uint8_t)next(rng);
+			break;
 		case 3:
 			if (len < MAX_LEN - 1) {
 				memmove(buf + pos + 1, buf + pos, len - pos);
@@ -181,8 +189,8 @@ int main(int argc, char **argv)
 	load_dir(path, "archive.json");
 	for (s = 0; s < nseeds; s++)
 		LLVMFuzzerTestOneInput((const uint8_t *)seeds[s], seed_len[s]);
-	printf("%s 1 - every golden input decodes without a fault (%d inputs)\n", nseeds > 40 ? "ok" : "not ok",
-	       nseeds);
+	printf("%s 1 - every golden input decodes without a fault (%d inputs)\n",
+	       nseeds > 40 ? "ok" : "not ok", nseeds);
 	for (i = 0; i < iterations; i++) {
 		int o = (int)(next(&rng) % (uint64_t)nseeds);
 		size_t len;

@@ -20,7 +20,8 @@ static inline int golden_name_cmp(const void *a, const void *b)
 }
 
 /* Calls fn(dir/sub/<case>, <case>) for every case folder in name order; returns how many. */
-static inline int golden_each(const char *dir, const char *sub, void (*fn)(const char *path, const char *name))
+static inline int golden_each(const char *dir, const char *sub,
+			      void (*fn)(const char *path, const char *name))
 {
 	char path[1024], *names[GOLDEN_CASES_MAX];
 	struct dirent *e;

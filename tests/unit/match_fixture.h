@@ -45,11 +45,10 @@ static inline int fixture_step(struct rules_match *m, struct fixture_lcg *g, con
 	k = (int)(fixture_next(g) % (uint32_t)k);
 	if (rules_apply(m, seat, &legal[k], &out) != 0)
 		return -1;
-	return json_array_append_new(actions, json_pack("{s:i, s:i, s:o, s:o, s:I}", "ply", (int)ply,
-							"seat", seat, "action",
-							c->action_encode(&legal[k]), "outcome",
-							c->outcome_encode(m, &legal[k], &out), "at",
-							(json_int_t)(1700000000000LL + ply)));
+	return json_array_append_new(actions, json_pack("{s:i, s:i, s:o, s:o, s:I}", "ply", (int)ply, "seat",
+							seat, "action", c->action_encode(&legal[k]),
+							"outcome", c->outcome_encode(m, &legal[k], &out),
+							"at", (json_int_t)(1700000000000LL + ply)));
 }
 
 /*
@@ -95,8 +94,8 @@ static inline json_t *fixture_archive(const char *id, uint32_t salt, int resign_
 	rules_result(&m, &res);
 	return json_pack("{s:s, s:s, s:{}, s:I, s:I, s:o, s:s, s:s, s:o, s:o, s:o, s:o}", "id", "fixture1",
 			 "game", id, "options", "started_at", (json_int_t)1700000000000LL, "ended_at",
-			 (json_int_t)1700000999999LL, "seats", seats, "commit", commit, "server_seed",
-			 ss_hex, "client_seeds", seeds, "actions", actions, "events", events, "result",
+			 (json_int_t)1700000999999LL, "seats", seats, "commit", commit, "server_seed", ss_hex,
+			 "client_seeds", seeds, "actions", actions, "events", events, "result",
 			 res.over ? c->result_encode(&res) : json_null());
 }
 

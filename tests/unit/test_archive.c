@@ -173,8 +173,9 @@ static void action_ply(json_t *j)
 
 static void commit_changed(json_t *j)
 {
-	json_object_set_new(j, "commit", json_string("00000000000000000000000000000000"
-						     "00000000000000000000000000000000"));
+	json_object_set_new(j, "commit",
+			    json_string("00000000000000000000000000000000"
+					"00000000000000000000000000000000"));
 }
 
 static void seed_changed(json_t *j)
@@ -240,7 +241,8 @@ static void test_decode_errors(void)
 		json_t *bad = json_deep_copy(good);
 
 		if (cases[i].json)
-			json_object_set_new(bad, cases[i].key, json_loads(cases[i].json, JSON_DECODE_ANY, NULL));
+			json_object_set_new(bad, cases[i].key,
+					    json_loads(cases[i].json, JSON_DECODE_ANY, NULL));
 		else
 			json_object_del(bad, cases[i].key);
 		why[0] = '\0';

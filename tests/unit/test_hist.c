@@ -71,7 +71,7 @@ static int cmp_u64(const void *a, const void *b)
 static void percentiles_match_a_sort(void)
 {
 	enum { N = 100000 };
-	static const double ps[] = {0, 50, 90, 99, 99.9, 100};
+	static const double ps[] = { 0, 50, 90, 99, 99.9, 100 };
 	uint64_t *v = malloc(N * sizeof(*v));
 	struct hist *h = malloc(sizeof(*h));
 	size_t i;

@@ -20,15 +20,18 @@ static const char *const frames[] = {
 	"\"seats\":[{\"seat\":0,\"role\":\"light\",\"name\":\"a \\\"quoted\\\" \\\\ name\",\"bot\":false,"
 	"\"connected\":true},{\"seat\":1,\"role\":\"dark\",\"name\":\"b\",\"bot\":false,\"connected\":true}],"
 	"\"to_act\":[0],\"view\":{\"board\":[0,1,-1,0],\"ply\":99,\"room\":\"decoy\",\"dice\":[1,0,1,1],"
-	"\"nested\":{\"legal\":[{\"x\":1}]}},\"legal\":[{\"move\":3},{\"move\":7,\"to\":[1,2]},{\"pass\":true}],"
+	"\"nested\":{\"legal\":[{\"x\":1}]}},\"legal\":[{\"move\":3},{\"move\":7,\"to\":[1,2]},{\"pass\":"
+	"true}],"
 	"\"last\":{\"seat\":1,\"action\":{\"roll\":true},\"outcome\":{\"roll\":2}},\"result\":null,"
 	"\"commit\":\"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\","
 	"\"options\":{\"autoroll\":true}}",
 	"{\"type\":\"state\",\"room\":\"x\",\"status\":\"waiting\",\"ply\":0,\"legal\":[],\"last\":null,"
 	"\"score\":-1.5e3}",
-	" { \"legal\" : [ {\"roll\":true} ] , \"ply\" : 40 , \"status\" : \"finished\" , \"type\" : \"state\" ,"
+	" { \"legal\" : [ {\"roll\":true} ] , \"ply\" : 40 , \"status\" : \"finished\" , \"type\" : "
+	"\"state\" ,"
 	" \"room\" : \"r\" , \"result\" : {\"winner\":1,\"draw\":false} } \n",
-	"{\"type\":\"welcome\",\"player\":\"p1\",\"name\":\"\\u00e9\",\"token\":\"t\",\"rooms\":[],\"seats\":[]}",
+	"{\"type\":\"welcome\",\"player\":\"p1\",\"name\":\"\\u00e9\",\"token\":\"t\",\"rooms\":[],\"seats\":"
+	"[]}",
 	"{}",
 };
 
@@ -55,7 +58,8 @@ static bool agrees(const struct jscan_state *st, json_t *j)
 	json_t *legal = json_object_get(j, "legal"), *ply = json_object_get(j, "ply");
 	int i;
 
-	if (!span_is(st->type, json_object_get(j, "type")) || !span_is(st->room, json_object_get(j, "room")) ||
+	if (!span_is(st->type, json_object_get(j, "type")) ||
+	    !span_is(st->room, json_object_get(j, "room")) ||
 	    !span_is(st->status, json_object_get(j, "status")))
 		return false;
 	if (st->ply != (json_is_integer(ply) ? json_integer_value(ply) : -1))

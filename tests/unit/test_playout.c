@@ -18,8 +18,8 @@
 #include "rules.h"
 #include "tap.h"
 
-#define MATCHES 3000      /* per game */
-#define MAX_PLIES 20000
+#define MATCHES    3000 /* per game */
+#define MAX_PLIES  20000
 #define MAX_EVENTS RULES_MAX_SEATS
 
 struct lcg {

@@ -133,7 +133,7 @@ static bool wait_commits(struct commits *c, int n)
 
 static void test_batches_commit_in_order_once(void)
 {
-	struct commits c = {0};
+	struct commits c = { 0 };
 	struct store *st;
 	char id[16];
 	int i;
@@ -166,7 +166,7 @@ static void test_batches_commit_in_order_once(void)
 
 static void test_failing_batch_is_retried_whole(void)
 {
-	struct commits c = {0};
+	struct commits c = { 0 };
 	struct store *st;
 
 	fresh_db();
@@ -178,7 +178,7 @@ static void test_failing_batch_is_retried_whole(void)
 	REQUIRE(wait_commits(&c, 1));
 	/* SQLite rolls the whole transaction back, as it does on some I/O errors */
 	REQUIRE(!sql("CREATE TRIGGER fail BEFORE INSERT ON live_actions "
-	             "BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;"));
+		     "BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;"));
 	store_live_seat(st, "r1", 0, NULL, "seed");
 	store_live_action(st, "r1", 0, 0, "{\"roll\":true}", "{}", 2);
 	CHECK_EQ(store_journal_flush(st), 2);
@@ -208,7 +208,7 @@ static void test_failing_batch_is_retried_whole(void)
 
 static void test_close_gives_up_a_failing_batch(void)
 {
-	struct commits c = {0};
+	struct commits c = { 0 };
 	struct store *st;
 	uint64_t t0;
 
@@ -216,8 +216,8 @@ static void test_close_gives_up_a_failing_batch(void)
 	REQUIRE((st = open_store(migrations)));
 	store_on_commit(st, commit_cb, &c);
 	REQUIRE(!store_start(st));
-	REQUIRE(
-	    !sql("CREATE TRIGGER fail BEFORE INSERT ON live_rooms BEGIN SELECT RAISE(ROLLBACK, 'no'); END;"));
+	REQUIRE(!sql(
+		"CREATE TRIGGER fail BEFORE INSERT ON live_rooms BEGIN SELECT RAISE(ROLLBACK, 'no'); END;"));
 	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
 	CHECK_EQ(store_journal_flush(st), 1);
 	REQUIRE(wait_commits(&c, 1));
@@ -231,7 +231,7 @@ static void test_close_gives_up_a_failing_batch(void)
 
 static void test_refused_write_is_skipped_not_retried(void)
 {
-	struct commits c = {0};
+	struct commits c = { 0 };
 	struct store *st;
 
 	fresh_db();
@@ -270,7 +270,7 @@ static void read_cb(void *ctx, int status, char *body, size_t len)
 
 static struct store_match *sample_match(const char *id)
 {
-	static const char *roles[] = {"light", "dark"};
+	static const char *roles[] = { "light", "dark" };
 	struct store_match *m = calloc(1, sizeof(*m));
 	int i;
 
@@ -300,7 +300,7 @@ static struct store_match *sample_match(const char *id)
 	m->actions[0].at = 15;
 	m->nevents = 1;
 	m->events = calloc(1, sizeof(*m->events));
-	m->events[0] = (struct store_event){.ply = 1, .seat = 1, .kind = RULES_EVENT_RESIGN, .at = 19};
+	m->events[0] = (struct store_event){ .ply = 1, .seat = 1, .kind = RULES_EVENT_RESIGN, .at = 19 };
 	return m;
 }
 
@@ -323,7 +323,7 @@ static bool reply_done(const void *ctx)
 
 static void test_archive_keeps_events_and_order(void)
 {
-	struct reply r = {0};
+	struct reply r = { 0 };
 	struct wire_archive a;
 	struct store *st;
 	json_t *j;
@@ -368,8 +368,8 @@ static void test_archive_keeps_events_and_order(void)
 
 static void test_reads_answered_while_writer_is_held(void)
 {
-	struct reply r[20] = {{0}};
-	struct commits c = {0};
+	struct reply r[20] = { { 0 } };
+	struct commits c = { 0 };
 	struct store *st;
 	sqlite3 *other;
 	int i, answered = 0;
@@ -388,7 +388,7 @@ static void test_reads_answered_while_writer_is_held(void)
 	CHECK_EQ(store_journal_flush(st), 1);
 	for (i = 0; i < 20; i++)
 		CHECK(i % 2 ? store_match_get(st, "m1", read_cb, &r[i]) != NULL
-		            : store_match_list(st, NULL, NULL, 0, 10, read_cb, &r[i]) != NULL);
+			    : store_match_list(st, NULL, NULL, 0, 10, read_cb, &r[i]) != NULL);
 	for (i = 0; i < 20; i++) {
 		CHECK(run_until(reply_done, &r[i], 3000));
 		answered += r[i].calls == 1 && r[i].status == 200 && r[i].body && strstr(r[i].body, "m1");
@@ -407,7 +407,7 @@ static void test_reads_answered_while_writer_is_held(void)
 
 static void test_cancelled_reads_are_never_called(void)
 {
-	struct reply r = {0};
+	struct reply r = { 0 };
 	struct store *st;
 	struct store_req *q[3];
 
@@ -446,7 +446,7 @@ static void add(struct trace *t, const char *line)
 }
 
 static int t_room(void *ctx, const char *id, const char *game, const char *options, const char *seed,
-                  const char *creator_id, int64_t created_at, int64_t started_at)
+		  const char *creator_id, int64_t created_at, int64_t started_at)
 {
 	struct trace *t = ctx;
 	char line[64];
@@ -496,17 +496,17 @@ static void t_end(void *ctx, int err)
 }
 
 static const struct store_live_ops trace_ops = {
-    .room = t_room,
-    .seat = t_seat,
-    .action = t_action,
-    .event = t_event,
-    .room_end = t_end,
+	.room = t_room,
+	.seat = t_seat,
+	.action = t_action,
+	.event = t_event,
+	.room_end = t_end,
 };
 
 static void test_load_live_merges_by_ply(void)
 {
-	struct trace t = {.refuse_room = "q"};
-	struct commits c = {0};
+	struct trace t = { .refuse_room = "q" };
+	struct commits c = { 0 };
 	struct store *st;
 	int ply;
 
@@ -535,9 +535,9 @@ static void test_load_live_merges_by_ply(void)
 	REQUIRE((st = open_store(migrations)));
 	CHECK_EQ(store_load_live(st, &trace_ops, &t), 0);
 	CHECK(!strcmp(t.text, "room r 7|seat 0|seat 1|E0 s1 k1 @9|A0 s0 @10|A1 s1 @11|E2 s0 k1 @50|A2 s0 @12|"
-	                      "A3 s1 @13|E4 s1 k2 @99|end 0|"
-	                      "room q 0|A0 s0 @20|end -22|"
-	                      "room z 0|end 0|"));
+			      "A3 s1 @13|E4 s1 k2 @99|end 0|"
+			      "room q 0|A0 s0 @20|end -22|"
+			      "room z 0|end 0|"));
 	printf("# %s\n", t.text);
 	close_store(st);
 }
@@ -551,11 +551,11 @@ static void test_load_live_merges_by_ply(void)
  */
 static int make_old_database(void)
 {
-	static const char *old[] = {"0001_archive.sql", "0002_live_journal.sql", "0003_live_resign.sql"};
+	static const char *old[] = { "0001_archive.sql", "0002_live_journal.sql", "0003_live_resign.sql" };
 	char path[1024], line[256];
 	size_t i;
 	int r = sql("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-	            "applied_at INTEGER NOT NULL)");
+		    "applied_at INTEGER NOT NULL)");
 
 	for (i = 0; i < 3 && !r; i++) {
 		FILE *f;
@@ -573,7 +573,7 @@ static int make_old_database(void)
 		fclose(f);
 		free(text);
 		snprintf(line, sizeof(line), "INSERT INTO schema_migrations VALUES (%zu, '%s', 0)", i + 1,
-		         old[i]);
+			 old[i]);
 		r = r || sql(line);
 	}
 	return r;
@@ -581,32 +581,35 @@ static int make_old_database(void)
 
 static void test_migration_0004_carries_resignations(void)
 {
-	struct trace t = {.room = NULL};
+	struct trace t = { .room = NULL };
 	struct store *st;
 
 	fresh_db();
 	REQUIRE(!make_old_database());
-	REQUIRE(!sql(
-	    "INSERT INTO live_rooms(id, game, options, server_seed, created_at, started_at, resigned_seat, "
-	    "resign_reason, ended_at) VALUES "
-	    "('a', 'ur', '{}', '00', 100, 110, 1, 3, 500), ('b', 'ur', '{}', '00', 150, NULL, NULL, NULL, "
-	    "NULL), "
-	    "('c', 'ur', '{}', '00', 160, 170, 0, 2, NULL);"
-	    "INSERT INTO live_seats VALUES ('a', 0, NULL, NULL), ('a', 1, NULL, 'x');"
-	    "INSERT INTO live_actions VALUES ('a', 0, 0, '{}', '{}', 200), ('a', 1, 1, '{}', '{}', 300);"));
+	REQUIRE(!sql("INSERT INTO live_rooms(id, game, options, server_seed, created_at, started_at, "
+		     "resigned_seat, "
+		     "resign_reason, ended_at) VALUES "
+		     "('a', 'ur', '{}', '00', 100, 110, 1, 3, 500), ('b', 'ur', '{}', '00', 150, NULL, NULL, "
+		     "NULL, "
+		     "NULL), "
+		     "('c', 'ur', '{}', '00', 160, 170, 0, 2, NULL);"
+		     "INSERT INTO live_seats VALUES ('a', 0, NULL, NULL), ('a', 1, NULL, 'x');"
+		     "INSERT INTO live_actions VALUES ('a', 0, 0, '{}', '{}', 200), ('a', 1, 1, '{}', '{}', "
+		     "300);"));
 	REQUIRE((st = open_store(migrations)));
 	CHECK_EQ(store_load_live(st, &trace_ops, &t), 0);
 	CHECK(!strcmp(t.text, "room a 110|seat 0|seat 1|A0 s0 @200|A1 s1 @300|E2 s1 k2 @500|end 0|"
-	                      "room b 0|end 0|"
-	                      "room c 170|E0 s0 k1 @160|end 0|"));
+			      "room b 0|end 0|"
+			      "room c 170|E0 s0 k1 @160|end 0|"));
 	printf("# %s\n", t.text);
 	close_store(st);
 	CHECK_EQ(sql_int("SELECT count(*) FROM pragma_table_info('live_rooms') WHERE name IN "
-	                 "('resigned_seat', 'resign_reason', 'ended_at')"),
-	         0);
+			 "('resigned_seat', 'resign_reason', 'ended_at')"),
+		 0);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats"), 2); /* the rebuild did not cascade */
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_actions"), 2);
-	CHECK_EQ(sql_int("SELECT count(*) FROM schema_migrations WHERE version <= 4"), 4); /* later ones may follow */
+	CHECK_EQ(sql_int("SELECT count(*) FROM schema_migrations WHERE version <= 4"),
+		 4); /* later ones may follow */
 }
 
 int main(int argc, char **argv)

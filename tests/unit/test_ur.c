@@ -677,9 +677,14 @@ static void test_errors_untouched(void)
 {
 	struct rules_match m, before;
 	const struct rules_action bad[] = {
-		act(0, 0),           act(99, 0),          act(UR_ACT_ROLL, 1),
-		act(UR_ACT_MOVE, 3), act(UR_ACT_ENTER, 1), act(UR_ACT_ENTER, 3),
-		act(UR_ACT_SKIP, 0), act(UR_ACT_BEAR_OFF, 0),
+		act(0, 0),
+		act(99, 0),
+		act(UR_ACT_ROLL, 1),
+		act(UR_ACT_MOVE, 3),
+		act(UR_ACT_ENTER, 1),
+		act(UR_ACT_ENTER, 3),
+		act(UR_ACT_SKIP, 0),
+		act(UR_ACT_BEAR_OFF, 0),
 	};
 	struct rules_action roll2 = act(UR_ACT_ROLL, 0);
 
@@ -789,8 +794,8 @@ static void test_perft(void)
 		REQUIRE(rules_match_start(&m, &rules_game_ur, seed, NULL) == 0);
 		got = perft(&m, depth);
 		if (got != want)
-			printf("# perft %s depth %d: %llu, want %llu\n", hex, depth,
-			       (unsigned long long)got, want);
+			printf("# perft %s depth %d: %llu, want %llu\n", hex, depth, (unsigned long long)got,
+			       want);
 		CHECK(got == want);
 		cases++;
 	}

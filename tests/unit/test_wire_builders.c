@@ -24,15 +24,23 @@
 
 /* protocol.md (r2) options table, for games not registered yet. */
 static const struct wire_option autoroll_only[] = {
-	{ .key = "autoroll", .type = WIRE_OPT_BOOL, .room = true,
+	{ .key = "autoroll",
+	  .type = WIRE_OPT_BOOL,
+	  .room = true,
 	  .offset = offsetof(struct wire_room_options, autoroll) },
 	{ .key = NULL },
 };
 static const struct wire_option quinteto_options[] = {
-	{ .key = "autoroll", .type = WIRE_OPT_BOOL, .room = true,
+	{ .key = "autoroll",
+	  .type = WIRE_OPT_BOOL,
+	  .room = true,
 	  .offset = offsetof(struct wire_room_options, autoroll) },
-	{ .key = "max_turns", .type = WIRE_OPT_INT, .offset = offsetof(struct rules_options, max_turns),
-	  .min = 10, .max = 100000, .def = 2000 },
+	{ .key = "max_turns",
+	  .type = WIRE_OPT_INT,
+	  .offset = offsetof(struct rules_options, max_turns),
+	  .min = 10,
+	  .max = 100000,
+	  .def = 2000 },
 	{ .key = NULL },
 };
 static const struct wire_option no_options[] = { { .key = NULL } };
@@ -132,7 +140,8 @@ static json_t *build_welcome(const json_t *in)
 	const json_t *seats = json_object_get(in, "seats"), *s;
 	size_t i;
 
-	json_array_foreach(seats, i, s) {
+	json_array_foreach(seats, i, s)
+	{
 		if (i >= 16)
 			return NULL;
 		refs[i] = (struct wire_seat_ref){ json_string_value(json_object_get(s, "room")),
@@ -141,8 +150,8 @@ static json_t *build_welcome(const json_t *in)
 	}
 	return wire_welcome_new(json_string_value(json_object_get(in, "player")),
 				json_string_value(json_object_get(in, "name")),
-				json_string_value(json_object_get(in, "token")), refs,
-				json_array_size(seats), json_object_get(in, "id"));
+				json_string_value(json_object_get(in, "token")), refs, json_array_size(seats),
+				json_object_get(in, "id"));
 }
 
 /* state: a waiting or playing room of `game` (zero seed) with `options` and seat 0 "Ana". */

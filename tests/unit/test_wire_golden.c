@@ -89,8 +89,7 @@ static void dump_diff(const json_t *want, const json_t *got)
 }
 
 /* Checks a decode result against expected.json; sets tap_failed_. */
-static void golden_check(bool valid, int err, const struct wire_msg *m, const char *why,
-			 const json_t *want)
+static void golden_check(bool valid, int err, const struct wire_msg *m, const char *why, const json_t *want)
 {
 	json_t *got;
 	const char *want_why;
@@ -202,8 +201,8 @@ static void test_error_codes(void)
 static void test_error_echoes_id(void)
 {
 	json_t *id = json_string("req-7"), *e = wire_error_new(WIRE_E_STALE_PLY, "ply is 4", id);
-	json_t *want = json_pack("{s:s, s:s, s:s, s:s}", "type", "error", "code", "stale_ply",
-				 "message", "ply is 4", "id", "req-7");
+	json_t *want = json_pack("{s:s, s:s, s:s, s:s}", "type", "error", "code", "stale_ply", "message",
+				 "ply is 4", "id", "req-7");
 
 	REQUIRE(e);
 	CHECK(json_equal(e, want));
@@ -243,16 +242,16 @@ static void test_replies(void)
 	json_t *id = json_integer(1), *got, *want;
 
 	got = wire_welcome_new("p1", "Ana", "tok", seats, 2, id);
-	want = json_pack("{s:s, s:s, s:s, s:s, s:[ss], s:[{s:s, s:i, s:s}, {s:s, s:i, s:s}], s:i}",
-			 "type", "welcome", "player", "p1", "name", "Ana", "token", "tok", "rooms",
-			 "r1", "r2", "seats", "room", "r1", "seat", 1, "role", "dark", "room", "r2",
-			 "seat", 0, "role", "light", "id", 1);
+	want = json_pack("{s:s, s:s, s:s, s:s, s:[ss], s:[{s:s, s:i, s:s}, {s:s, s:i, s:s}], s:i}", "type",
+			 "welcome", "player", "p1", "name", "Ana", "token", "tok", "rooms", "r1", "r2",
+			 "seats", "room", "r1", "seat", 1, "role", "dark", "room", "r2", "seat", 0, "role",
+			 "light", "id", 1);
 	CHECK(json_equal(got, want));
 	json_decref(got);
 	json_decref(want);
 	got = wire_welcome_new("p1", "Ana", "tok", NULL, 0, NULL);
-	want = json_pack("{s:s, s:s, s:s, s:s, s:[], s:[]}", "type", "welcome", "player", "p1",
-			 "name", "Ana", "token", "tok", "rooms", "seats");
+	want = json_pack("{s:s, s:s, s:s, s:s, s:[], s:[]}", "type", "welcome", "player", "p1", "name", "Ana",
+			 "token", "tok", "rooms", "seats");
 	CHECK(json_equal(got, want));
 	json_decref(got);
 	json_decref(want);
@@ -265,8 +264,7 @@ static void test_replies(void)
 	CHECK(got && !obj_get(got, "id") && json_integer_value(obj_get(got, "seat")) == 0);
 	json_decref(got);
 	got = wire_joined_new("r1", 1, "dark", NULL);
-	want = json_pack("{s:s, s:s, s:i, s:s}", "type", "joined", "room", "r1", "seat", 1, "role",
-			 "dark");
+	want = json_pack("{s:s, s:s, s:i, s:s}", "type", "joined", "room", "r1", "seat", 1, "role", "dark");
 	CHECK(json_equal(got, want));
 	json_decref(got);
 	json_decref(want);
@@ -301,9 +299,8 @@ static void test_simple_room_replies(void)
 static void test_chat(void)
 {
 	json_t *c = wire_chat_new("r1", -1, "Ana", "hi", 1700000000000LL);
-	json_t *want = json_pack("{s:s, s:s, s:n, s:s, s:s, s:I}", "type", "chat", "room", "r1",
-				 "seat", "name", "Ana", "text", "hi", "at",
-				 (json_int_t)1700000000000LL);
+	json_t *want = json_pack("{s:s, s:s, s:n, s:s, s:s, s:I}", "type", "chat", "room", "r1", "seat",
+				 "name", "Ana", "text", "hi", "at", (json_int_t)1700000000000LL);
 
 	CHECK(json_equal(c, want));
 	json_decref(c);
@@ -319,15 +316,15 @@ static void test_text_valid(void)
 	CHECK(!wire_text_valid("ab", 1));
 	CHECK(!wire_text_valid("", 5));
 	CHECK(!wire_text_valid(NULL, 5));
-	CHECK(wire_text_valid("\xc3\xb1\xc3\xb1", 2));      /* two characters, four bytes */
-	CHECK(wire_text_valid("\xf0\x9f\x8e\xb2", 1));      /* U+1F3B2 */
-	CHECK(!wire_text_valid("\xc0\xaf", 5));             /* overlong */
-	CHECK(!wire_text_valid("\xed\xa0\x80", 5));         /* surrogate */
-	CHECK(!wire_text_valid("\xf4\x90\x80\x80", 5));     /* > U+10FFFF */
-	CHECK(!wire_text_valid("\xe2\x82", 5));             /* truncated */
+	CHECK(wire_text_valid("\xc3\xb1\xc3\xb1", 2));  /* two characters, four bytes */
+	CHECK(wire_text_valid("\xf0\x9f\x8e\xb2", 1));  /* U+1F3B2 */
+	CHECK(!wire_text_valid("\xc0\xaf", 5));         /* overlong */
+	CHECK(!wire_text_valid("\xed\xa0\x80", 5));     /* surrogate */
+	CHECK(!wire_text_valid("\xf4\x90\x80\x80", 5)); /* > U+10FFFF */
+	CHECK(!wire_text_valid("\xe2\x82", 5));         /* truncated */
 	CHECK(!wire_text_valid("a\x7f", 5));
-	CHECK(!wire_text_valid("a\xc2\x85", 5));            /* U+0085 (C1) */
-	CHECK(wire_text_valid("a\xc2\xa0", 5));             /* U+00A0 is printable */
+	CHECK(!wire_text_valid("a\xc2\x85", 5)); /* U+0085 (C1) */
+	CHECK(wire_text_valid("a\xc2\xa0", 5));  /* U+00A0 is printable */
 	CHECK(!wire_text_valid("a\tb", 5));
 }
 
@@ -510,9 +507,9 @@ static void test_room_summary(void)
 	s = wire_room_summary_new(&r);
 	want = json_pack("{s:s, s:s, s:s, s:[{s:i, s:s, s:s, s:b}, {s:i, s:s, s:s, s:b}], s:i,"
 			 " s:{s:b}, s:i, s:I}",
-			 "id", "r1", "game", "ur", "status", "waiting", "seats", "seat", 0, "role",
-			 "light", "name", "Ana", "bot", 0, "seat", 1, "role", "dark", "name", "bot",
-			 "bot", 1, "watchers", 3, "options", "autoroll", 1, "ply", 0, "created_at",
+			 "id", "r1", "game", "ur", "status", "waiting", "seats", "seat", 0, "role", "light",
+			 "name", "Ana", "bot", 0, "seat", 1, "role", "dark", "name", "bot", "bot", 1,
+			 "watchers", 3, "options", "autoroll", 1, "ply", 0, "created_at",
 			 (json_int_t)1700000000000LL);
 	CHECK(json_equal(s, want));
 	if (!json_equal(s, want))
@@ -545,8 +542,8 @@ int main(int argc, char **argv)
 	int ninvalid = golden_run(dir, "invalid");
 
 	if (nvalid < 20 || ninvalid < 20) {
-		printf("not ok %d - golden cases found in %s (%d valid, %d invalid)\n",
-		       ++tap_count_, dir, nvalid, ninvalid);
+		printf("not ok %d - golden cases found in %s (%d valid, %d invalid)\n", ++tap_count_, dir,
+		       nvalid, ninvalid);
 		tap_failed_total_++;
 	}
 	units_run();

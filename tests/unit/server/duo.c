@@ -14,8 +14,14 @@ struct duo {
 	uint8_t sum[2];
 };
 
-static struct duo *st(struct rules_match *m) { return (struct duo *)(void *)&m->s; }
-static const struct duo *cst(const struct rules_match *m) { return (const struct duo *)(const void *)&m->s; }
+static struct duo *st(struct rules_match *m)
+{
+	return (struct duo *)(void *)&m->s;
+}
+static const struct duo *cst(const struct rules_match *m)
+{
+	return (const struct duo *)(const void *)&m->s;
+}
 
 static int duo_start(struct rules_match *m)
 {
@@ -86,7 +92,7 @@ static void duo_result(const struct rules_match *m, struct rules_result *out)
 	}
 }
 
-static const char *const roles[] = {"left", "right"};
+static const char *const roles[] = { "left", "right" };
 
 const struct rules_game duo_game = {
 	"duo", "Duo", 2, roles, false, duo_start, duo_to_act, duo_legal, duo_apply, duo_event, duo_result,
@@ -126,9 +132,9 @@ static json_t *duo_result_encode(const struct rules_result *r)
 	return json_pack("{s:b}", "over", r->over);
 }
 
-static const struct wire_option duo_options[] = {{NULL, 0, false, 0, 0, 0, 0}};
+static const struct wire_option duo_options[] = { { NULL, 0, false, 0, 0, 0, 0 } };
 
 const struct wire_game duo_codec = {
-	"duo", duo_view, duo_action_encode, duo_action_decode, duo_outcome_encode, duo_result_encode,
+	"duo",       duo_view, duo_action_encode, duo_action_decode, duo_outcome_encode, duo_result_encode,
 	duo_options,
 };

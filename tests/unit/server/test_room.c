@@ -21,18 +21,24 @@ static struct config cfg;
 static struct metrics metrics;
 static int frames_sent, changes;
 
-static void send_cb(void *who, struct buf *b) { frames_sent++; }
-static void changed_cb(void *ctx) { changes++; }
+static void send_cb(void *who, struct buf *b)
+{
+	frames_sent++;
+}
+static void changed_cb(void *ctx)
+{
+	changes++;
+}
 
-static struct room_host host = {&loop, NULL, &cfg, &metrics, false, send_cb, changed_cb, NULL};
-static struct player alice = {.id = "palice", .name = "Alice"};
-static struct player bob = {.id = "pbob", .name = "Bob"};
-static struct player carol = {.id = "pcarol", .name = "Carol"};
+static struct room_host host = { &loop, NULL, &cfg, &metrics, false, send_cb, changed_cb, NULL };
+static struct player alice = { .id = "palice", .name = "Alice" };
+static struct player bob = { .id = "pbob", .name = "Bob" };
+static struct player carol = { .id = "pcarol", .name = "Carol" };
 
 static struct room *duo_room(const char *id, const struct player *creator)
 {
-	struct wire_room_options ropt = {0};
-	struct rules_options gopt = {0};
+	struct wire_room_options ropt = { 0 };
+	struct rules_options gopt = { 0 };
 	struct room *r = NULL;
 
 	if (room_new(&host, id, creator->id, &duo_game, &duo_codec, &ropt, &gopt, &r))
@@ -112,7 +118,7 @@ static void test_ply_exception(void)
 	REQUIRE(r);
 	REQUIRE(!room_join(r, &alice, 0, NULL, &seat) && !room_join(r, &bob, 1, NULL, &seat));
 	CHECK_EQ(act(r, &alice, 0, 1), 0);
-	CHECK_EQ(act(r, &alice, 0, 1), ROOM_E_STALE_PLY);    /* her own second click */
+	CHECK_EQ(act(r, &alice, 0, 1), ROOM_E_STALE_PLY);     /* her own second click */
 	CHECK_EQ(act(r, &alice, 1, 1), ROOM_E_NOT_YOUR_TURN); /* the current ply, but she picked */
 	CHECK_EQ(act(r, &bob, 0, 2), 0);                      /* older: only seat 0 acted since */
 	CHECK_EQ(r->match.ply, 2);                            /* round 2: both to act again */
@@ -121,7 +127,7 @@ static void test_ply_exception(void)
 	CHECK_EQ(act(r, &alice, 1, 0), 0);                    /* since ply 1: only Bob's pick */
 	CHECK_EQ(act(r, &bob, 5, 0), ROOM_E_STALE_PLY);       /* a future ply */
 	CHECK_EQ(act(r, &bob, -1, 0), ROOM_E_STALE_PLY);
-	CHECK_EQ(act(r, &bob, 2, 7), ROOM_E_ILLEGAL);         /* not an action of this game */
+	CHECK_EQ(act(r, &bob, 2, 7), ROOM_E_ILLEGAL); /* not an action of this game */
 	CHECK_EQ(act(r, &carol, 3, 0), ROOM_E_NOT_IN_ROOM);
 	CHECK_EQ(act(r, &bob, 2, 0), 0);
 	CHECK_EQ(r->nactions, 4);

@@ -53,31 +53,31 @@ static void test_gate(void)
 
 	sessions_init(&ss, &cfg, &metrics);
 	send_text(a, "joined");
-	CHECK_EQ(a->qready, 0); /* nothing leaves during the turn */
+	CHECK_EQ(a->qready, 0);    /* nothing leaves during the turn */
 	sessions_turn_end(&ss, 1); /* the turn journalled: batch 1 */
 	CHECK_EQ(a->qready, 0);
 	CHECK_EQ(sessions_held(&ss), 1);
-	send_text(a, "error");      /* next turn: no journal write, but batch 1 is pending */
+	send_text(a, "error"); /* next turn: no journal write, but batch 1 is pending */
 	send_text(b, "rooms");
 	sessions_turn_end(&ss, 0);
 	CHECK_EQ(a->qready, 0);
-	CHECK_EQ(b->qready, 0);     /* it may show what batch 1 holds */
+	CHECK_EQ(b->qready, 0);         /* it may show what batch 1 holds */
 	sessions_committed(&ss, 1, -5); /* failed: retried, still held */
 	CHECK_EQ(a->qready, 0);
 	send_text(a, "state");
 	sessions_turn_end(&ss, 2);
 	sessions_committed(&ss, 1, 0);
-	CHECK_EQ(a->qready, 2);     /* batch 1's frames, in order; batch 2's stays */
+	CHECK_EQ(a->qready, 2); /* batch 1's frames, in order; batch 2's stays */
 	CHECK(!strcmp(at(a, 0), "joined") && !strcmp(at(a, 1), "error") && !strcmp(at(a, 2), "state"));
 	CHECK_EQ(b->qready, 1);
 	sessions_committed(&ss, 2, 0);
 	CHECK_EQ(a->qready, 3);
 	CHECK_EQ(sessions_held(&ss), 0);
-	send_text(b, "chat");       /* nothing pending: out at the turn's end */
+	send_text(b, "chat"); /* nothing pending: out at the turn's end */
 	sessions_turn_end(&ss, 0);
 	CHECK_EQ(b->qready, 2);
 	CHECK(!ss.waiting);
-	session_closed(a);          /* off every list while held frames remain */
+	session_closed(a); /* off every list while held frames remain */
 	send_text(b, "later");
 	sessions_turn_end(&ss, 3);
 	session_closed(b);
@@ -92,13 +92,13 @@ static void test_refusal(void)
 
 	sessions_init(&ss, &cfg, &metrics);
 	send_text(a, "state");
-	sessions_turn_end(&ss, 1);          /* batch 1 pending (failing, say) */
+	sessions_turn_end(&ss, 1); /* batch 1 pending (failing, say) */
 	session_send_refusal(a, 17, "try again", NULL);
 	session_send_refusal(b, 17, "try again", NULL);
-	send_text(b, "rooms");              /* a normal frame after it still waits for batch 1 */
+	send_text(b, "rooms"); /* a normal frame after it still waits for batch 1 */
 	sessions_turn_end(&ss, 0);
-	CHECK_EQ(a->qready, 0);             /* behind a's held state */
-	CHECK_EQ(b->qready, 1);             /* b had nothing held: out now */
+	CHECK_EQ(a->qready, 0); /* behind a's held state */
+	CHECK_EQ(b->qready, 1); /* b had nothing held: out now */
 	sessions_committed(&ss, 1, 0);
 	CHECK_EQ(a->qready, 2);
 	CHECK_EQ(b->qready, 2);
