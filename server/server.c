@@ -51,6 +51,8 @@ static void committed_cb(void *ctx, uint64_t batch, int err)
 	struct server *srv = ctx;
 
 	sessions_committed(&srv->sessions, batch, err);
+	if (!err)
+		http_committed(&srv->http);
 }
 
 static void reaper_cb(uv_check_t *c)
@@ -138,7 +140,7 @@ static int modules_init(struct server *srv)
 	if (err)
 		return err;
 	srv->handlers = (struct handlers){ &srv->lobby, NULL, &srv->metrics };
-	srv->http = (struct http){ &srv->lobby, NULL, &srv->metrics, &srv->sessions, util_now_ms() };
+	srv->http = (struct http){ &srv->lobby, NULL, &srv->metrics, &srv->sessions, util_now_ms(), NULL };
 	return handles_init(srv);
 }
 

@@ -199,6 +199,11 @@ bool store_journal_failing(const struct store *st)
 	return st && st->failing;
 }
 
+uint64_t store_journal_needed(const struct store *st)
+{
+	return !st ? 0 : st->open ? st->last_seq + 1 : st->last_seq;
+}
+
 /* --- the writer side -------------------------------------------------------- */
 
 static int bind_op(sqlite3_stmt *s, const struct jop *o)
