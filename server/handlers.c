@@ -45,7 +45,7 @@ static void send_room_error(struct session *s, int err, const json_t *id)
 /*
  * While journal batches fail (and are retried), requests that would change a
  * room are refused before anything changes: what a client is told must be
- * what a restart would bring back.
+ * what a restart would bring back. Chat is refused too (see on_chat).
  */
 static bool journal_refuses(struct handlers *h, struct session *s, const struct wire_msg *m)
 {
@@ -296,6 +296,10 @@ static void on_chat(struct handlers *h, struct session *s, struct wire_msg *m, b
 		session_send_error(s, WIRE_E_NOT_IN_ROOM, "watch or join the room to chat", m->id);
 		return;
 	}
+	/* Chat is not journalled, but its frames would queue behind the held ones of every member: a
+	   chatter could fill their queues during an outage and get them dropped as slow readers. */
+	if (journal_refuses(h, s, m))
+		return;
 	room_chat(r, seat, s->player->name, m->text);
 }
 

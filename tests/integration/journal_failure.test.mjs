@@ -47,13 +47,14 @@ test('a failing journal: nothing unsaved is shown, changes are refused with inte
     // ...the room's members hear theirs after the unsaved state held before it (their order is kept).
     await b.send({ type: 'resign', room, id: 'b-resign' });
     await w.send({ type: 'join', room, id: 'w-join' });
+    await w.send({ type: 'chat', room, text: 'during the outage', id: 'w-chat' });
     await sleep(300);
     for (const c of [a, b, w]) assert.equal(lastState(c, room).ply, 0, `${c.label} still saw no unsaved state`);
     await release();
     released = true;
     for (const c of [a, b, w]) await c.nextState(room, (s) => s.ply === 1, 20000); // the held state, once saved
     assert.equal(await failing(), 0);
-    for (const [c, id] of [[b, 'b-resign'], [w, 'w-join']]) {
+    for (const [c, id] of [[b, 'b-resign'], [w, 'w-join'], [w, 'w-chat']]) {
       const e = await c.next((m) => m.id === id, 5000, id);
       assert.equal(e.code, 'internal');
       const held = c.messages.findIndex((m) => m.type === 'state' && m.room === room && m.ply === 1);
@@ -61,6 +62,7 @@ test('a failing journal: nothing unsaved is shown, changes are refused with inte
     }
     const st = lastState(a, room);
     assert.equal(st.status, 'playing', 'the refused resign changed nothing');
+    for (const c of [a, b, w]) assert.ok(!c.messages.some((m) => m.type === 'chat'), `${c.label}: the refused chat was not sent`);
     assert.equal(lastState(w, room).seats.filter((s) => s.bot).length, 0, 'no bot was added');
     const actor = st.to_act[0] === 0 ? a : b;
     const mine = lastState(actor, room);
