@@ -275,5 +275,8 @@ void lobby_changed(struct lobby *l)
 		return;
 	l->dirty = true;
 	wait = 1000 - (util_now_ms() - l->pushed_ms);
-	uv_timer_start(&l->timer, push_cb, wait > 0 ? (uint64_t)wait : 0, 0);
+	if (uv_timer_start(&l->timer, push_cb, wait > 0 ? (uint64_t)wait : 0, 0)) {
+		util_log(LOG_ERROR, "lobby: the push timer cannot start");
+		l->dirty = false; /* the next change tries again */
+	}
 }

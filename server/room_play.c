@@ -377,7 +377,8 @@ static void bot_schedule(struct room *r, int delay_ms)
 		return;
 	/* At least 1 ms: a 0 ms timer re-armed from its own callback runs again in
 	 * the same loop pass, so a bot-vs-bot match would never yield to I/O. */
-	uv_timer_start(&r->bot_timer, bot_play_cb, delay_ms > 0 ? (uint64_t)delay_ms : 1, 0);
+	if (uv_timer_start(&r->bot_timer, bot_play_cb, delay_ms > 0 ? (uint64_t)delay_ms : 1, 0))
+		util_log(LOG_ERROR, "room %s: the bot timer cannot start (the room is closing)", r->id);
 }
 
 static void bot_play_cb(uv_timer_t *t)

@@ -101,13 +101,22 @@ static int handles_init(struct server *srv)
 		return -EIO;
 	srv->turn.data = srv->reaper.data = srv->housekeeping.data = srv;
 	srv->sigint.data = srv->sigterm.data = srv;
-	uv_prepare_start(&srv->turn, turn_end_cb);
 	uv_unref((uv_handle_t *)&srv->turn);
-	uv_check_start(&srv->reaper, reaper_cb);
 	uv_unref((uv_handle_t *)&srv->reaper);
-	uv_timer_start(&srv->housekeeping, housekeeping_cb, 5000, 5000);
-	uv_signal_start(&srv->sigint, signal_cb, SIGINT);
-	uv_signal_start(&srv->sigterm, signal_cb, SIGTERM);
+	/* These fail only on a misused handle; a server without its turn end or signals must not run. */
+	err = uv_prepare_start(&srv->turn, turn_end_cb);
+	if (!err)
+		err = uv_check_start(&srv->reaper, reaper_cb);
+	if (!err)
+		err = uv_timer_start(&srv->housekeeping, housekeeping_cb, 5000, 5000);
+	if (!err)
+		err = uv_signal_start(&srv->sigint, signal_cb, SIGINT);
+	if (!err)
+		err = uv_signal_start(&srv->sigterm, signal_cb, SIGTERM);
+	if (err) {
+		util_log(LOG_ERROR, "server: cannot start its loop handles: %s", uv_strerror(err));
+		return err;
+	}
 	return 0;
 }
 
