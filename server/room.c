@@ -156,14 +156,8 @@ int room_restore(const struct room_host *host, const char *id, const char *game,
 
 static void room_free(struct room *r)
 {
-	size_t i;
-
 	cache_clear(r);
-	for (i = 0; i < r->nlog; i++) {
-		free(r->log[i].action);
-		free(r->log[i].outcome);
-	}
-	free(r->log);
+	room_log_release(r);
 	free(r);
 }
 
