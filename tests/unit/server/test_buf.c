@@ -15,7 +15,7 @@
 #include "tap.h"
 #include "wire.h"
 
-#define MATCHES 200
+#define MATCHES 100
 
 static uint64_t lcg_x = 42;
 
@@ -113,7 +113,7 @@ static void test_ur_playouts(void)
 		}
 	}
 	printf("# %d states compared\n", states);
-	CHECK(states > MATCHES * 20);
+	CHECK(states > MATCHES * 20); /* Ur matches are hundreds of plies long */
 }
 
 static void test_keys_and_ranges(void)
