@@ -17,6 +17,7 @@
 #define HTTP_CHUNK 16384
 
 struct http_req {
+	struct http *api;
 	struct lws *wsi;
 	struct store_req *pending; /* store read in flight */
 	char *body;
@@ -24,8 +25,20 @@ struct http_req {
 	int status;
 	const char *ctype;
 	bool ready, headers_sent;
-	bool head; /* HEAD: headers only */
+	bool head;                             /* HEAD: headers only */
+	uint64_t needs;                        /* the journal batch the answer waits for (held) */
+	struct http_req *held_next, **held_pp; /* in api->held while held */
 };
+
+static void held_unlink(struct http_req *h)
+{
+	if (!h->held_pp)
+		return;
+	*h->held_pp = h->held_next;
+	if (h->held_next)
+		h->held_next->held_pp = h->held_pp;
+	h->held_pp = NULL;
+}
 
 static void respond(struct http_req *h, int status, const char *ctype, char *body_take, size_t len)
 {
@@ -33,8 +46,30 @@ static void respond(struct http_req *h, int status, const char *ctype, char *bod
 	h->ctype = ctype;
 	h->body = body_take;
 	h->len = len;
+	if (h->needs > h->api->sessions->committed) { /* shows what the journal does not have yet */
+		h->held_next = h->api->held;
+		if (h->held_next)
+			h->held_next->held_pp = &h->held_next;
+		h->held_pp = &h->api->held;
+		h->api->held = h;
+		return;
+	}
 	h->ready = true;
 	lws_callback_on_writable(h->wsi);
+}
+
+void http_committed(struct http *api)
+{
+	struct http_req *h, *next;
+
+	for (h = api->held; h; h = next) {
+		next = h->held_next;
+		if (h->needs > api->sessions->committed)
+			continue;
+		held_unlink(h);
+		h->ready = true;
+		lws_callback_on_writable(h->wsi);
+	}
 }
 
 static void respond_json(struct http_req *h, int status, json_t *j_take)
@@ -171,6 +206,7 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 		return;
 	}
 	if (!strcmp(uri, "/api/rooms")) {
+		h->needs = store_journal_needed(api->store);
 		respond_json(h, 200, json_pack("{s:o}", "rooms", lobby_rooms_json(api->lobby)));
 		return;
 	}
@@ -200,6 +236,7 @@ int http_request(struct http *api, struct lws *wsi, struct http_req **req, const
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -1;
+	h->api = api;
 	h->wsi = wsi;
 	*req = h;
 	h->head = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0;
@@ -268,6 +305,7 @@ void http_closed(struct http_req **req)
 	if (!h)
 		return;
 	store_req_cancel(h->pending);
+	held_unlink(h);
 	free(h->body);
 	free(h);
 	*req = NULL;

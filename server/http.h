@@ -4,6 +4,8 @@
  * GET /healthz and GET /metrics. Archive reads run on the store's reader
  * thread and the response is written when they come back, so the loop never
  * waits on disk. A request whose connection closes first cancels its read.
+ * GET /api/rooms shows memory, so like a WebSocket frame (session.h) its
+ * answer is held until the journal batch that has what it shows commits.
  * The functions return what lws callbacks return (0, or -1 to close).
  */
 #ifndef QUINTETO_HTTP_H
@@ -26,6 +28,7 @@ struct http {
 	struct metrics *metrics;
 	struct sessions *sessions;
 	int64_t started_ms;
+	struct http_req *held; /* answers waiting for a journal batch (http_committed) */
 };
 
 /* A request arrived (LWS_CALLBACK_HTTP) for `uri`; *req gets its state. */
@@ -33,6 +36,9 @@ int http_request(struct http *h, struct lws *wsi, struct http_req **req, const c
 
 /* The connection can take more of the response. */
 int http_writeable(struct http *h, struct lws *wsi, struct http_req **req);
+
+/* Journal batches up to sessions->committed have committed: held answers go out. */
+void http_committed(struct http *h);
 
 /* The connection closed, or the response is complete: frees *req (NULL does nothing). */
 void http_closed(struct http_req **req);

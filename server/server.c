@@ -51,6 +51,8 @@ static void committed_cb(void *ctx, uint64_t batch, int err)
 	struct server *srv = ctx;
 
 	sessions_committed(&srv->sessions, batch, err);
+	if (!err)
+		http_committed(&srv->http);
 }
 
 static void reaper_cb(uv_check_t *c)
@@ -125,19 +127,31 @@ static int drain(struct server *srv)
 	return err ? 1 : 0;
 }
 
-/* The modules, wired; nothing is read from the journal yet. 0 or a negative errno. */
+/*
+ * The modules, wired, without the store: the port is taken before the
+ * database is opened (store_attach). 0 or a negative errno.
+ */
 static int modules_init(struct server *srv)
 {
 	int err;
 
 	sessions_init(&srv->sessions, srv->cfg, &srv->metrics);
-	err = lobby_init(&srv->lobby, &srv->loop, srv->store, srv->cfg, &srv->metrics);
+	err = lobby_init(&srv->lobby, &srv->loop, NULL, srv->cfg, &srv->metrics);
 	if (err)
 		return err;
-	srv->handlers = (struct handlers){ &srv->lobby, srv->store, &srv->metrics };
-	store_on_commit(srv->store, committed_cb, srv);
-	srv->http = (struct http){ &srv->lobby, srv->store, &srv->metrics, &srv->sessions, util_now_ms() };
+	srv->handlers = (struct handlers){ &srv->lobby, NULL, &srv->metrics };
+	srv->http = (struct http){ &srv->lobby, NULL, &srv->metrics, &srv->sessions, util_now_ms(), NULL };
 	return handles_init(srv);
+}
+
+/* Opens (and migrates) the database and hands it to the modules; nothing is read from the journal yet. */
+static int store_attach(struct server *srv)
+{
+	if (store_open(&srv->loop, srv->cfg->db_path, srv->cfg->migrations_dir, &srv->store))
+		return -EIO;
+	srv->lobby.store = srv->lobby.host.store = srv->handlers.store = srv->http.store = srv->store;
+	store_on_commit(srv->store, committed_cb, srv);
+	return 0;
 }
 
 int server_run(const struct config *cfg)
@@ -148,12 +162,14 @@ int server_run(const struct config *cfg)
 	srv.cfg = cfg;
 	if (uv_loop_init(&srv.loop))
 		return 1;
-	if (store_open(&srv.loop, cfg->db_path, cfg->migrations_dir, &srv.store))
-		return 1;
 	err = modules_init(&srv);
+	/* The port first: a server that cannot listen must not open, migrate or restore a database
+	 * that another server may be using. Nothing reaches the handlers before the loop runs. */
 	if (!err &&
 	    net_start(&srv.net, &srv.loop, cfg, &srv.sessions, &srv.handlers, &srv.http, &srv.metrics))
-		err = 1; /* the port is taken: stop before the journal's rooms are touched */
+		err = 1;
+	if (!err && store_attach(&srv))
+		err = 1;
 	if (!err && lobby_restore(&srv.lobby)) {
 		util_log(LOG_ERROR, "cannot resume the rooms journalled in %s", cfg->db_path);
 		err = 1;

@@ -126,6 +126,13 @@ void store_on_commit(struct store *st, store_commit_cb cb, void *ctx);
 /* True from a batch's failure until it commits. */
 bool store_journal_failing(const struct store *st);
 
+/*
+ * The batch that must commit for every journal write queued so far to be
+ * durable: the open batch's seq-to-be if it has writes, else the last one
+ * flushed (0: none yet). Loop thread.
+ */
+uint64_t store_journal_needed(const struct store *st);
+
 /* --- start-up restore (synchronous, before store_start) ------------------- */
 
 struct store_live_ops {

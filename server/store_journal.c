@@ -3,10 +3,11 @@
  * appended to the open batch without touching the disk; store_journal_flush()
  * hands the batch to the writer thread, which writes it in one transaction
  * with statements prepared once. A batch is kept whole until it commits: on a
- * failure that leaves it undone (disk full, I/O error, read-only, busy, or
- * SQLite rolling the transaction back by itself) the whole batch is retried
- * with back-off, and the loop hears of it once. A statement refused for its
- * own sake (a constraint) is logged and skipped: retrying cannot change it.
+ * failure that leaves it undone (disk full, I/O error, read-only, busy, a
+ * table gone, or SQLite rolling the transaction back by itself) the whole
+ * batch is retried with back-off, and the loop hears of it once. Only a
+ * statement refused for its own sake (a constraint) is logged and skipped:
+ * retrying cannot change it.
  * Also the synchronous start-up loads, which merge actions and events by ply.
  */
 #include <errno.h>
@@ -199,6 +200,11 @@ bool store_journal_failing(const struct store *st)
 	return st && st->failing;
 }
 
+uint64_t store_journal_needed(const struct store *st)
+{
+	return !st ? 0 : st->open ? st->last_seq + 1 : st->last_seq;
+}
+
 /* --- the writer side -------------------------------------------------------- */
 
 static int bind_op(sqlite3_stmt *s, const struct jop *o)
@@ -231,22 +237,23 @@ int store_step_done(sqlite3 *db, sqlite3_stmt *s, const char *what)
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* A failure that does not depend on the statement: retrying the batch may succeed. */
-static bool transient(sqlite3 *db, int rc)
+/*
+ * A write refused for its own sake: a constraint (or a value SQLite will not
+ * store) with the transaction still open. Retrying cannot change it, so it
+ * is skipped. Anything else (a full disk, I/O, a lock, a table gone, a
+ * corrupt file, SQLite rolling the transaction back) is the database's state:
+ * skipping it would commit the batch without the write and release frames
+ * showing it, so the whole batch is retried.
+ */
+static bool refused(sqlite3 *db, int rc)
 {
 	switch (rc & 0xff) {
-	case SQLITE_FULL:
-	case SQLITE_IOERR:
-	case SQLITE_READONLY:
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-	case SQLITE_NOMEM:
-	case SQLITE_CANTOPEN:
-	case SQLITE_PROTOCOL:
-	case SQLITE_INTERRUPT:
-		return true;
+	case SQLITE_CONSTRAINT:
+	case SQLITE_TOOBIG:
+	case SQLITE_MISMATCH:
+		return !sqlite3_get_autocommit(db);
 	default:
-		return sqlite3_get_autocommit(db) != 0; /* SQLite rolled the transaction back */
+		return false;
 	}
 }
 
@@ -264,7 +271,7 @@ static int batch_once(struct store *st, struct wjob *b)
 			rc = store_step_done(st->db, s, jop_sql[o->kind]);
 		else
 			(void)sqlite3_clear_bindings(s);
-		if (rc != SQLITE_OK && !transient(st->db, rc)) {
+		if (rc != SQLITE_OK && refused(st->db, rc)) {
 			util_log(LOG_ERROR, "store: batch %llu: a journal write is refused and skipped",
 				 (unsigned long long)b->seq);
 			rc = SQLITE_OK;

@@ -172,7 +172,11 @@ int main(int argc, char **argv)
 #ifdef NEW_STORE
 	store_on_commit(st, commit_cb, NULL);
 #endif
+#ifdef NEW_STORE
+	store_live_room(st, "room", "ur", "{}", "00", NULL, 1); /* no creator: 0005 added the argument */
+#else
 	store_live_room(st, "room", "ur", "{}", "00", 1);
+#endif
 #ifdef NEW_STORE
 	t_flush[1] = util_mono_ns();
 	(void)store_journal_flush(st); /* seq 1; the archive saves below queue behind it */

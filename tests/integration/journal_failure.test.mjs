@@ -70,3 +70,32 @@ test('a failing journal: nothing unsaved is shown, changes are refused with inte
     if (!released) await release();
   }
 }));
+
+// GET /api/rooms shows what the rooms hold in memory: like a frame, its answer waits until the journal has
+// it, so an HTTP reader never sees a ply that a restart could take back.
+test('a failing journal: GET /api/rooms waits for the commit instead of showing an unsaved ply', { timeout: 60000 }, () => withServer(async (srv) => {
+  const [a, b] = [await srv.player('Ana'), await srv.player('Ben')];
+  const room = (await createRoom(a, 'ur')).id;
+  await joinRoom(a, room, { seat: 0 });
+  await joinRoom(b, room, { seat: 1 });
+  await until(() => lastState(a, room)?.status === 'playing', { what: 'the match started' });
+  const plyOf = async (res) => (await res.json()).rooms.find((r) => r.id === room).ply;
+  assert.equal(await plyOf(await fetch(`${srv.url}/api/rooms`)), 0, 'answered at once when all is saved');
+  const release = await holdWriteLock(path.join(srv.dir, 'q.db'));
+  let released = false;
+  try {
+    await a.send({ type: 'act', room, ply: 0, action: { roll: true } }); // accepted, journalled, held
+    const failing = async () => parseMetrics(await (await fetch(`${srv.url}/metrics`)).text()).quinteto_journal_failing;
+    await until(async () => (await failing()) === 1, { timeoutMs: 20000, what: 'the journal reported failing' });
+    let answer = null;
+    const pending = fetch(`${srv.url}/api/rooms`).then(async (res) => { answer = await plyOf(res); });
+    await sleep(500);
+    assert.equal(answer, null, `no answer while the ply it would show is unsaved (got ply ${answer})`);
+    await release();
+    released = true;
+    await pending;
+    assert.equal(answer, 1, 'the saved ply, once saved');
+  } finally {
+    if (!released) await release();
+  }
+}));

@@ -4,7 +4,7 @@
 // What is bound is read from the kernel (`ss -ltn`) and checked by connecting, not taken on trust.
 import test from 'node:test';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,9 +14,9 @@ const SOURCE = process.env.QUINTETO_SOURCE;
 
 // Starts the binary with `listen`; resolves {proc, stdout, stderr, exit} once it printed
 // "listening" or exited.
-async function run(listen, dir) {
+async function run(listen, dir, migrations = path.join(SOURCE, 'migrations')) {
   const proc = spawn(process.env.QUINTETO_SERVER, ['--listen', listen, '--db', path.join(dir, 'q.db'),
-    '--web', path.join(SOURCE, 'clients', 'web'), '--migrations', path.join(SOURCE, 'migrations')],
+    '--web', path.join(SOURCE, 'clients', 'web'), '--migrations', migrations],
   { stdio: ['ignore', 'pipe', 'pipe'] });
   const out = { proc, stdout: '', stderr: '' };
   out.exit = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
@@ -102,6 +102,25 @@ test('a taken port: exit non-zero before the live rooms are read; the first serv
     const bot = await a.request({ type: 'add_bot', room, seat: 1 });
     assert.equal(bot.type, 'bot_added', 'the first server still serves');
   } finally { await first.stop(); }
+});
+
+// A newer binary started by mistake on a taken port must not migrate the database under the server that
+// uses it (0004 rebuilt live_rooms): the port is checked before the database is opened at all.
+test('a taken port: the database is not migrated by the server that cannot listen', { timeout: 60000 }, async () => {
+  const first = await Server.start();
+  const migrations = await mkdtemp(path.join(tmpdir(), 'quinteto-migrations-'));
+  try {
+    await cp(path.join(SOURCE, 'migrations'), migrations, { recursive: true });
+    await writeFile(path.join(migrations, '0999_probe.sql'), 'CREATE TABLE probe(x);\n');
+    const second = await run(`127.0.0.1:${first.port}`, first.dir, migrations);
+    assert.notEqual((await second.exit).code, 0, 'the second server fails');
+    const probe = execFileSync('sqlite3', [path.join(first.dir, 'q.db'),
+      "SELECT count(*) FROM sqlite_master WHERE name = 'probe'"], { encoding: 'utf8' }).trim();
+    assert.equal(probe, '0', 'its newer migration was not applied to the database in use');
+  } finally {
+    await first.stop();
+    await rm(migrations, { recursive: true, force: true });
+  }
 });
 
 test('add_bot: only the creator or a seated player (r2)', { timeout: 30000 }, async () => {

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { Server, assert, autoplay, sleep, until } from './lib.mjs';
+import { Server, assert, autoplay, sleep, until, within } from './lib.mjs';
 
 const KILLS = Number(process.env.QUINTETO_KILLS || 50);
 const PAIRS = 6;
@@ -68,12 +68,18 @@ test(`SIGKILL ${KILLS} times during fast play: every ply a client saw survives, 
     const plays = [];
     for (const pair of pairs) {
       const cs = [];
+      let held = true; // both players still hold a seat in the pair's room
       for (const [i, token] of pair.tokens.entries()) {
         const c = await srv.connect({ label: `p${pairs.indexOf(pair)}${'ab'[i]}` });
         const w = await c.request({ type: 'hello', name: `P${i}`, ...(token ? { token } : {}) });
         pair.tokens[i] = w.token;
+        held &&= w.rooms.includes(pair.room);
         cs.push(c);
       }
+      // A match can end, be archived and have its last frames released just before the kill, yet
+      // reach no client: after the restart its room is gone (archived rooms are not resumed). Its
+      // archive is checked at the end like every other room's.
+      if (pair.room && !pair.finished && !held) pair.finished = true;
       clients.push(...cs);
       const current = pair.room && !pair.finished;
       if (!current && !final) {
@@ -115,7 +121,8 @@ test(`SIGKILL ${KILLS} times during fast play: every ply a client saw survives, 
     // The end: no more kills; every match is played out and archived.
     srv = await Server.start({ dir, ...FAST });
     const plays = await resume(true);
-    await Promise.all(plays.map((p) => p.done.catch(() => {})));
+    const ended = await within(Promise.all(plays.map((p) => p.done.catch(() => 'closed'))), 120000);
+    assert.ok(ended, `every match was played to its end within 2 minutes (${plays.length} players)`);
     for (const c of clients) record(c);
     await until(() => srv.getJson('/api/matches?limit=100').then((l) => rooms.size <= l.matches.length).catch(() => false),
       { timeoutMs: 30000, what: 'every match archived' });

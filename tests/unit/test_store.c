@@ -251,6 +251,39 @@ static void test_refused_write_is_skipped_not_retried(void)
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats"), 1);
 }
 
+/*
+ * A write that fails for a reason outside the statement (here its table is
+ * gone: "no such table", SQLITE_ERROR, the transaction still open) is not a
+ * refusal: skipping it would commit the batch and release frames showing a
+ * resignation the journal does not have. It is retried like a full disk.
+ */
+static void test_write_failing_outside_itself_is_retried(void)
+{
+	struct commits c = { 0 };
+	struct store *st;
+
+	fresh_db();
+	REQUIRE((st = open_store(migrations)));
+	store_on_commit(st, commit_cb, &c);
+	REQUIRE(!store_start(st));
+	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
+	CHECK_EQ(store_journal_flush(st), 1);
+	REQUIRE(wait_commits(&c, 1));
+	REQUIRE(!sql("ALTER TABLE live_events RENAME TO live_events_away"));
+	store_live_event(st, "r", 0, 1, RULES_EVENT_RESIGN, 5);
+	CHECK_EQ(store_journal_flush(st), 2);
+	REQUIRE(wait_commits(&c, 2));
+	CHECK_EQ(c.seq[1], 2);
+	CHECK(c.err[1] < 0); /* failing, not committed without the event */
+	CHECK(store_journal_failing(st));
+	REQUIRE(!sql("ALTER TABLE live_events_away RENAME TO live_events"));
+	REQUIRE(wait_commits(&c, 3));
+	CHECK_EQ(c.seq[2], 2);
+	CHECK_EQ(c.err[2], 0);
+	close_store(st);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_events"), 1);
+}
+
 /* --- the archive ------------------------------------------------------------- */
 
 struct reply {
@@ -625,6 +658,7 @@ int main(int argc, char **argv)
 	TEST(test_failing_batch_is_retried_whole);
 	TEST(test_close_gives_up_a_failing_batch);
 	TEST(test_refused_write_is_skipped_not_retried);
+	TEST(test_write_failing_outside_itself_is_retried);
 	TEST(test_archive_keeps_events_and_order);
 	TEST(test_reads_answered_while_writer_is_held);
 	TEST(test_cancelled_reads_are_never_called);
