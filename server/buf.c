@@ -1,13 +1,34 @@
 /*
  * buf.c: reference-counted frames with lws headroom (see buf.h).
+ *
+ * Every frame is serialised exactly once: jansson dumps into a scratch buffer
+ * that grows to the largest frame seen and is reused, then the bytes are
+ * copied once into a buffer of their exact size (queues may hold a frame for
+ * long; it must not carry slack). buf_from_json_mark() dumps a top-level
+ * object member by member so that the offset of one member's value is known
+ * without searching the text, and buf_splice() builds a variant of a frame
+ * with that value replaced, without re-encoding the rest: this is how a seat's
+ * frame gets its `legal` (room.c). The bytes are exactly those jansson's
+ * json_dumps(JSON_COMPACT) would produce for the same tree: compact output of
+ * a value does not depend on where it sits (tests/unit/server/test_buf.c
+ * compares them byte for byte over random Ur states). The scratch buffer makes
+ * this file loop-thread only, as the buffers themselves are.
  */
 #include "buf.h"
 
 #include <libwebsockets.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 long buf_live;
+
+/* The dump target: grows, never shrinks; `len` is reset for each frame. */
+static struct {
+	char *p;
+	size_t len, cap;
+} scratch;
 
 static struct buf *buf_alloc(size_t len)
 {
@@ -18,26 +39,110 @@ static struct buf *buf_alloc(size_t len)
 	b->refs = 1;
 	b->len = len;
 	b->data = (unsigned char *)(b + 1) + LWS_PRE;
+	b->data[len] = '\0';
 	buf_live++;
 	return b;
 }
 
+/* json_dump_callback's sink: appends to the scratch buffer; -1 on ENOMEM. */
+static int scratch_put(const char *p, size_t n, void *data)
+{
+	(void)data;
+	if (scratch.cap - scratch.len < n) {
+		size_t cap = scratch.cap ? scratch.cap : 2048;
+		char *q;
+
+		while (cap - scratch.len < n)
+			cap *= 2;
+		q = realloc(scratch.p, cap);
+		if (!q)
+			return -1;
+		scratch.p = q;
+		scratch.cap = cap;
+	}
+	memcpy(scratch.p + scratch.len, p, n);
+	scratch.len += n;
+	return 0;
+}
+
+/* Appends the compact encoding of any value; 0 or -1. */
+static int scratch_dump(const json_t *j)
+{
+	return json_dump_callback(j, scratch_put, NULL, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+/* Appends `"key":` as jansson writes it; keys that need no escaping are copied as they are. */
+static int scratch_key(const char *key)
+{
+	const char *c;
+	json_t *s;
+	int err;
+
+	for (c = key; *c; c++)
+		if (*c < 0x20 || *c == '"' || *c == '\\' || *c == '/' || (unsigned char)*c >= 0x7f)
+			break;
+	if (!*c)
+		return scratch_put("\"", 1, NULL) || scratch_put(key, (size_t)(c - key), NULL) ||
+		       scratch_put("\":", 2, NULL);
+	s = json_string(key);
+	err = !s || scratch_dump(s) || scratch_put(":", 1, NULL);
+	json_decref(s);
+	return err ? -1 : 0;
+}
+
 struct buf *buf_from_json(const json_t *j)
 {
-	size_t len = json_dumpb(j, NULL, 0, JSON_COMPACT);
-	struct buf *b;
+	scratch.len = 0;
+	if (!j || json_dump_callback(j, scratch_put, NULL, JSON_COMPACT) || !scratch.len)
+		return NULL;
+	return buf_from_bytes(scratch.p, scratch.len);
+}
 
-	if (!len)
+struct buf *buf_from_json_mark(const json_t *obj, const char *key, size_t *at)
+{
+	const char *k;
+	json_t *v;
+	bool first = true;
+
+	*at = SIZE_MAX;
+	if (!json_is_object(obj))
 		return NULL;
-	b = buf_alloc(len);
-	if (!b)
+	scratch.len = 0;
+	if (scratch_put("{", 1, NULL))
 		return NULL;
-	if (json_dumpb(j, (char *)b->data, len, JSON_COMPACT) != len) {
-		buf_unref(b);
-		return NULL;
+	json_object_foreach((json_t *)obj, k, v)
+	{
+		if ((!first && scratch_put(",", 1, NULL)) || scratch_key(k))
+			return NULL;
+		first = false;
+		if (strcmp(k, key) == 0)
+			*at = scratch.len;
+		if (scratch_dump(v))
+			return NULL;
 	}
-	b->data[len] = '\0';
-	return b;
+	if (scratch_put("}", 1, NULL))
+		return NULL;
+	return buf_from_bytes(scratch.p, scratch.len);
+}
+
+struct buf *buf_splice(const struct buf *b, size_t at, size_t drop, const json_t *insert)
+{
+	struct buf *out;
+	size_t tail;
+
+	if (at > b->len || drop > b->len - at)
+		return NULL;
+	tail = b->len - at - drop;
+	scratch.len = 0;
+	if (scratch_dump(insert))
+		return NULL;
+	out = buf_alloc(at + scratch.len + tail);
+	if (!out)
+		return NULL;
+	memcpy(out->data, b->data, at);
+	memcpy(out->data + at, scratch.p, scratch.len);
+	memcpy(out->data + at + scratch.len, b->data + at + drop, tail);
+	return out;
 }
 
 struct buf *buf_from_bytes(const void *p, size_t len)
@@ -47,7 +152,6 @@ struct buf *buf_from_bytes(const void *p, size_t len)
 	if (!b)
 		return NULL;
 	memcpy(b->data, p, len);
-	b->data[len] = '\0';
 	return b;
 }
 

@@ -18,6 +18,17 @@ struct buf {
 
 /* Serialises `j` (compact) into a new buffer with one reference; NULL on ENOMEM. */
 struct buf *buf_from_json(const json_t *j);
+/*
+ * Like buf_from_json() for an object, and sets *at to the offset in the
+ * payload of the value of member `key` (SIZE_MAX if it has none). NULL if
+ * `obj` is not an object or on ENOMEM.
+ */
+struct buf *buf_from_json_mark(const json_t *obj, const char *key, size_t *at);
+/*
+ * A new buffer: b's payload with the `drop` bytes at offset `at` replaced by
+ * the compact encoding of `insert`; NULL on ENOMEM or a range outside b.
+ */
+struct buf *buf_splice(const struct buf *b, size_t at, size_t drop, const json_t *insert);
 /* A new buffer holding a copy of `len` bytes. */
 struct buf *buf_from_bytes(const void *p, size_t len);
 /* Takes another reference. */

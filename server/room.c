@@ -156,14 +156,8 @@ int room_restore(const struct room_host *host, const char *id, const char *game,
 
 static void room_free(struct room *r)
 {
-	size_t i;
-
 	cache_clear(r);
-	for (i = 0; i < r->nlog; i++) {
-		free(r->log[i].action);
-		free(r->log[i].outcome);
-	}
-	free(r->log);
+	room_log_release(r);
 	free(r);
 }
 
@@ -331,8 +325,12 @@ bool room_autorolls(const struct room *r, const struct rules_action *legal, int 
 	return r->ropt.autoroll && r->has_roll && n == 1 && rules_action_equal(&legal[0], &r->roll);
 }
 
-/* The frame of a seat to act: the state plus its `legal`. NULL when it has nothing to choose. */
-static struct buf *seat_frame(struct room *r, json_t *st, int seat)
+/*
+ * The frame of a seat to act: the spectators' frame with its `legal` value
+ * (`[]` at offset `at`) replaced by the seat's actions, the rest not encoded
+ * again. NULL when it has nothing to choose.
+ */
+static struct buf *seat_frame(struct room *r, const struct buf *all, size_t at, int seat)
 {
 	json_t *legal;
 	struct buf *b;
@@ -342,10 +340,8 @@ static struct buf *seat_frame(struct room *r, json_t *st, int seat)
 	if (room_autorolls(r, legal_buf, k))
 		return NULL; /* the server rolls for it at once: nothing to choose */
 	legal = wire_legal_new(r->codec, legal_buf, k);
-	if (!legal || json_object_set_new(st, "legal", legal))
-		return NULL;
-	b = buf_from_json(st);
-	json_object_del(st, "legal");
+	b = legal ? buf_splice(all, at, 2, legal) : NULL;
+	json_decref(legal);
 	return b;
 }
 
@@ -355,21 +351,24 @@ static void cache_build(struct room *r)
 	struct wire_room w;
 	uint8_t to_act[RULES_MAX_SEATS];
 	json_t *st;
+	size_t at;
 	int i, n = 0;
 
 	if (r->cache_all)
 		return;
 	wire_room_fill(r, &w);
 	st = wire_state_new(&w);
-	if (!st)
+	r->cache_all = st ? buf_from_json_mark(st, "legal", &at) : NULL;
+	json_decref(st);
+	if (!r->cache_all)
 		return;
-	r->cache_all = buf_from_json(st);
+	/* wire_state_new() always writes "legal":[] for spectators */
+	assert(at < r->cache_all->len && memcmp(r->cache_all->data + at, "[]", 2) == 0);
 	if (r->status == ROOM_PLAYING)
 		n = rules_to_act(&r->match, to_act);
 	for (i = 0; i < n; i++)
 		if (r->seats[to_act[i]].player) /* bots read the rules core directly */
-			r->cache_seat[to_act[i]] = seat_frame(r, st, to_act[i]);
-	json_decref(st);
+			r->cache_seat[to_act[i]] = seat_frame(r, r->cache_all, at, to_act[i]);
 }
 
 struct buf *room_state_for(struct room *r, const struct player *p)

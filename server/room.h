@@ -12,7 +12,9 @@
  *
  * The room's log holds what made the match, in order: accepted actions and
  * events (a resignation, a forfeit). Invariants, checked with assert():
- * r->match.ply == r->nactions == the number of actions in the log; an entry's
+ * r->match.ply == r->nactions == the number of actions in the log (until the
+ * match is finished: its log then moves to the archive record, and a finished
+ * room keeps only what its spectators see, its state); an entry's
  * `ply` is the number of actions before it; a seat is `taken` exactly when it
  * has a player or a bot; a waiting room has at least one free seat.
  *
@@ -242,8 +244,14 @@ int room_event(struct room *r, int seat, int kind, int64_t at);
 /* Starts the match when no seat is free. */
 void room_start_if_full(struct room *r);
 
-/* Marks the match over at `ended_at` and archives it. */
+/*
+ * Marks the match over at `ended_at` and archives it: the log's texts move to
+ * the archive record and the log is released (the room keeps its state).
+ */
 void room_finish(struct room *r, int64_t ended_at);
+
+/* Frees the log and its texts; the room's counts (nactions) stay. */
+void room_log_release(struct room *r);
 
 /* Plays due autorolls and wakes the bots (after a change or a restore). */
 void room_resume(struct room *r);

@@ -166,6 +166,19 @@ static struct room_entry *log_push(struct room *r)
 
 static struct store_match *archive_record(struct room *r);
 
+void room_log_release(struct room *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nlog; i++) {
+		free(r->log[i].action);
+		free(r->log[i].outcome);
+	}
+	free(r->log);
+	r->log = NULL;
+	r->nlog = r->caplog = 0;
+}
+
 static void archived_cb(void *ctx, int ok)
 {
 	struct metrics *m = ctx;
@@ -191,6 +204,7 @@ void room_finish(struct room *r, int64_t ended_at)
 		return;
 	}
 	store_match_save(r->host->store, m, archived_cb, r->host->metrics);
+	room_log_release(r);
 }
 
 /* Ends the match if the rules core says it is over (not while restoring: the restore knows the times). */
@@ -459,7 +473,11 @@ static int archive_seats(struct room *r, struct store_match *m)
 	return 0;
 }
 
-/* The log as the archive keeps it: actions, and events in the order they happened. */
+/*
+ * The log as the archive keeps it: actions, and events in the order they
+ * happened. The actions' texts move to the record (nothing is copied): the
+ * room releases its log once the record is handed to the store.
+ */
 static int archive_log(struct room *r, struct store_match *m)
 {
 	size_t i;
@@ -468,8 +486,8 @@ static int archive_log(struct room *r, struct store_match *m)
 	m->events = calloc(r->nlog - r->nactions + 1, sizeof(*m->events));
 	if (!m->actions || !m->events)
 		return -ENOMEM;
-	for (i = 0; i < r->nlog; i++) {
-		const struct room_entry *e = &r->log[i];
+	for (i = 0; i < r->nlog; i++) { /* nothing below can fail: the record owns all or none */
+		struct room_entry *e = &r->log[i];
 		struct store_action *a;
 
 		if (e->kind) {
@@ -480,10 +498,9 @@ static int archive_log(struct room *r, struct store_match *m)
 		a->ply = e->ply;
 		a->seat = e->seat;
 		a->at = e->at;
-		a->action = strdup(e->action);
-		a->outcome = strdup(e->outcome);
-		if (!a->action || !a->outcome)
-			return -ENOMEM;
+		a->action = e->action;
+		a->outcome = e->outcome;
+		e->action = e->outcome = NULL;
 	}
 	assert(m->nactions == r->nactions && m->nactions + m->nevents == r->nlog);
 	return 0;

@@ -1,7 +1,8 @@
 /*
  * session.c: one WebSocket connection: its bounded write queue of shared
  * frames, the gate that holds them until the journal has what they show
- * (see session.h), the rate limit and the close handshake.
+ * (see session.h), the rate limit and the close handshake. Released frames
+ * are written at once when the socket takes them (write_ready() says why).
  *
  * Invariants: qready <= qlen; the released frames are the oldest; a session
  * is in ss->waiting when it holds frames (qready < qlen) past a turn's end,
@@ -31,6 +32,8 @@ static void want_write(struct session *s)
 	if (s->wsi)
 		lws_callback_on_writable(s->wsi);
 }
+
+static int write_ready(struct session *s, bool writable);
 
 static void wait_link(struct session *s, bool on)
 {
@@ -68,7 +71,12 @@ static void release(struct session *s)
 	while (s->qready < s->qlen && frame_at(s, s->qready)->batch <= s->ss->committed)
 		s->qready++;
 	wait_link(s, s->qready < s->qlen);
-	if (!before && s->qready)
+	if (before || !s->qready || !s->wsi)
+		return;
+	/* a write error closes the connection through lws, as one in the callback would */
+	if (write_ready(s, false) < 0)
+		lws_set_timeout(s->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
+	else if (s->qready || (s->close_state && !s->qlen))
 		want_write(s);
 }
 
@@ -320,25 +328,51 @@ static int send_close(struct session *s)
 	return 0;
 }
 
+/*
+ * Writes the released frames, oldest first, while the socket takes them
+ * without blocking, at most SESSION_WRITE_BURST of them (one connection must
+ * not hold the loop). `writable`: lws said so (a WRITEABLE callback), so the
+ * first frame needs no check. Returns how many went out, or -1 when lws
+ * failed to write (the connection is lost).
+ *
+ * Why not one frame per WRITEABLE callback: lws turns POLLOUT off before each
+ * callback and on again when asked, and libuv makes each change two
+ * epoll_ctl calls (a DEL and an ADD), 4 per frame, the bulk of the write
+ * path's cost: a frame released into an empty, writable socket is written at
+ * once instead, and a callback drains what the socket takes. lws keeps the
+ * rest of a partial write itself and finishes it before our next callback.
+ */
+static int write_ready(struct session *s, bool writable)
+{
+	int n;
+
+	for (n = 0; s->qready && n < SESSION_WRITE_BURST; n++) {
+		struct buf *b = s->q[s->qhead].b;
+
+		if ((n || !writable) && lws_send_pipe_choked(s->wsi))
+			break;
+		if (lws_write(s->wsi, b->data, b->len, LWS_WRITE_TEXT) < (int)b->len)
+			return -1;
+		s->ss->metrics->bytes_out += b->len;
+		s->qhead = (s->qhead + 1) % s->qcap;
+		s->qlen--;
+		s->qready--;
+		s->qbytes -= b->len;
+		buf_unref(b);
+	}
+	return n;
+}
+
 int session_writeable(struct session *s)
 {
-	struct buf *b;
-
 	if (s->close_state == SESSION_CLOSE_SENT)
 		return 0; /* waiting for the peer's close; lws' timeout ends it otherwise */
 	if (s->close_state && !s->qlen)
 		return send_close(s);
 	if (!s->qready)
 		return 0; /* what is queued is held for the journal */
-	b = s->q[s->qhead].b;
-	if (lws_write(s->wsi, b->data, b->len, LWS_WRITE_TEXT) < (int)b->len)
+	if (write_ready(s, true) < 0)
 		return -1;
-	s->ss->metrics->bytes_out += b->len;
-	s->qhead = (s->qhead + 1) % s->qcap;
-	s->qlen--;
-	s->qready--;
-	s->qbytes -= b->len;
-	buf_unref(b);
 	if (s->qready || (s->close_state && !s->qlen))
 		lws_callback_on_writable(s->wsi);
 	return 0;

@@ -9,7 +9,9 @@
  * commit in order). A turn that journalled nothing releases its frames as
  * soon as the batches before it have committed. The server ends each turn
  * with sessions_turn_end(batch) and reports commits with
- * sessions_committed(); held frames leave in the order they were queued.
+ * sessions_committed(); held frames leave in the order they were queued,
+ * at once when they are released into an empty queue and the socket takes
+ * them, else from lws' WRITEABLE callback.
  *
  * Knows no rooms, lobby or handlers: those call in. A session belongs to the
  * loop thread; it is freed only from sessions_reap(), never inside an lws
@@ -42,7 +44,8 @@ struct session_frame {
 	uint64_t batch; /* released once this batch committed; SESSION_THIS_TURN until the turn ends */
 };
 
-#define SESSION_THIS_TURN UINT64_MAX
+#define SESSION_THIS_TURN   UINT64_MAX
+#define SESSION_WRITE_BURST 16 /* frames written for one connection at a time */
 
 struct session {
 	struct sessions *ss;
@@ -145,7 +148,12 @@ void session_send_refusal(struct session *s, int err, const char *message, const
 /* Closes with `code` once every queued frame is written. */
 void session_close(struct session *s, int code, const char *reason);
 
-/* Writes one released frame (lws' WRITEABLE callback). 0, or -1 to close the connection. */
+/*
+ * lws' WRITEABLE callback: writes released frames while the socket takes
+ * them (at most SESSION_WRITE_BURST). 0, or -1 to close the connection.
+ * Frames released into an empty queue are written at once if the socket is
+ * writable, without waiting for this callback (session.c says why).
+ */
 int session_writeable(struct session *s);
 
 /* Takes one token from the rate limiter; false when over the limit. */

@@ -10,6 +10,13 @@
  *   state: wire_state_new + compact serialisation of a mid-game state,
  *          the work the server does once per change (not per recipient)
  *   legal: the per-seat `legal` frame on top of it
+ *   change: what a change costs the room (Ur mid-game: the spectators'
+ *           frame and one seat's frame with its `legal`), the way the server
+ *           did it before (json_dumpb for the size, then again to write, for
+ *           each frame) and the way server/buf.c does it (one dump, the seat's
+ *           frame spliced); and, as an upper bound of what keeping the members
+ *           that do not change within a match (type, room, game, commit,
+ *           options) as ready bytes could save, the same without them
  *   decode: wire_msg_decode + action decode of an `act` frame carrying one
  *           of the mid-game position's legal actions
  */
@@ -18,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "buf.h"
 #include "wire.h"
 
 static struct rules_action legal[RULES_MAX_LEGAL];
@@ -140,6 +148,57 @@ static size_t state_frames(const struct rules_match *m, int iters, int with_lega
 	return total;
 }
 
+enum change_mode { CHANGE_TWICE, CHANGE_SPLICE, CHANGE_NO_CONSTANTS };
+
+/* The old buf_from_json(): one dump for the size, one to write. */
+static size_t dump_twice(const json_t *j)
+{
+	size_t len = json_dumpb(j, NULL, 0, JSON_COMPACT);
+	char *p = malloc(len + 1);
+
+	len = json_dumpb(j, p, len, JSON_COMPACT);
+	free(p);
+	return len;
+}
+
+/* One change's frames (spectators + the first seat to act), built as `mode` says. */
+static size_t change_frames(const struct rules_match *m, int iters, enum change_mode mode)
+{
+	static const char *const constants[] = { "type", "room", "game", "commit", "options" };
+	struct wire_room_options ro = { 0 };
+	uint8_t to_act[RULES_MAX_SEATS];
+	struct wire_room w;
+	size_t total = 0, at;
+	int i, n;
+
+	fill_room(&w, m, &ro);
+	rules_to_act(m, to_act);
+	for (i = 0; i < iters; i++) {
+		json_t *st = wire_state_new(&w), *l;
+		struct buf *all, *seat;
+
+		n = rules_legal_actions(m, to_act[0], legal, RULES_MAX_LEGAL);
+		l = wire_legal_new(w.codec, legal, n);
+		if (mode == CHANGE_TWICE) {
+			total += dump_twice(st);
+			json_object_set_new(st, "legal", l);
+			total += dump_twice(st);
+			json_decref(st);
+			continue;
+		}
+		for (size_t k = 0; mode == CHANGE_NO_CONSTANTS && k < 5; k++)
+			json_object_del(st, constants[k]);
+		all = buf_from_json_mark(st, "legal", &at);
+		seat = buf_splice(all, at, 2, l);
+		total += all->len + seat->len;
+		buf_unref(all);
+		buf_unref(seat);
+		json_decref(l);
+		json_decref(st);
+	}
+	return total;
+}
+
 /* The `act` frame of the first legal action of the seat to act in `m`; caller frees. */
 static char *act_frame(const struct rules_match *m, const struct wire_game *codec)
 {
@@ -190,7 +249,7 @@ static void report(const char *name, const char *unit, double *v, int rounds)
 static void bench_game(const struct rules_game *g, int rounds)
 {
 	const struct wire_game *codec = wire_game_find(g->id);
-	double apply_ns[64], state_ns[64], legal_ns[64], decode_ns[64];
+	double apply_ns[64], state_ns[64], legal_ns[64], decode_ns[64], change_ns[3][64];
 	struct rules_match mid;
 	char name[64], *frame;
 
@@ -211,6 +270,11 @@ static void bench_game(const struct rules_game *g, int rounds)
 		t0 = now_s();
 		state_frames(&mid, 20000, 1);
 		legal_ns[r] = (now_s() - t0) * 1e9 / 20000;
+		for (int c = 0; c < 3; c++) {
+			t0 = now_s();
+			change_frames(&mid, 20000, (enum change_mode)c);
+			change_ns[c][r] = (now_s() - t0) * 1e9 / 20000;
+		}
 		t0 = now_s();
 		decode_acts(frame, codec, 50000);
 		decode_ns[r] = (now_s() - t0) * 1e9 / 50000;
@@ -221,6 +285,12 @@ static void bench_game(const struct rules_game *g, int rounds)
 	report(name, "ns", state_ns, rounds);
 	snprintf(name, sizeof(name), "%s: state frame with legal", g->id);
 	report(name, "ns", legal_ns, rounds);
+	snprintf(name, sizeof(name), "%s: change, each frame dumped twice", g->id);
+	report(name, "ns", change_ns[CHANGE_TWICE], rounds);
+	snprintf(name, sizeof(name), "%s: change, one dump + splice", g->id);
+	report(name, "ns", change_ns[CHANGE_SPLICE], rounds);
+	snprintf(name, sizeof(name), "%s: change, same without constants", g->id);
+	report(name, "ns", change_ns[CHANGE_NO_CONSTANTS], rounds);
 	snprintf(name, sizeof(name), "%s: act frame decode", g->id);
 	report(name, "ns", decode_ns, rounds);
 	free(frame);
