@@ -29,6 +29,8 @@ static void usage(FILE *f)
 		   "  --rate N               messages per second per connection (default 20)\n"
 		   "  --burst N              burst allowance (default 40)\n"
 		   "  --max-conns-per-addr N (default 256)\n"
+		   "  --max-conns N          open connections in all, HTTP and WebSocket; more are\n"
+		   "                         refused (default: the open-file limit less a reserve)\n"
 		   "  --log-level LEVEL      error, warn, info or debug (default info)\n"
 		   "  --help, --version\n");
 }
@@ -153,6 +155,11 @@ static int apply_option(struct config *c, int opt, const char *arg)
 			return -1;
 		c->max_conns_per_addr = (int)v;
 		return 0;
+	case 'n':
+		if (parse_long(arg, 1, 100000000, &v))
+			return -1;
+		c->max_conns = (int)v;
+		return 0;
 	case 'v':
 		c->log_level = parse_level(arg);
 		return c->log_level < 0 ? -1 : 0;
@@ -172,6 +179,7 @@ int config_parse(struct config *c, int argc, char **argv)
 		{ "rate", required_argument, NULL, 'r' },
 		{ "burst", required_argument, NULL, 'u' },
 		{ "max-conns-per-addr", required_argument, NULL, 'a' },
+		{ "max-conns", required_argument, NULL, 'n' },
 		{ "log-level", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },

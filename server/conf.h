@@ -19,6 +19,8 @@ struct config {
 	double rate_burst;     /* bucket size */
 	unsigned rate_strikes; /* rate-limited messages in a row before closing */
 	int max_conns_per_addr;
+	int max_conns; /* open connections, HTTP and WebSocket; 0: the open-file limit less a reserve (net.c)
+			*/
 	size_t max_queue_bytes;  /* per-session write queue, bytes */
 	unsigned max_queue_msgs; /* per-session write queue, frames */
 	int finished_room_ttl_s; /* finished rooms stay listed this long */

@@ -137,6 +137,11 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	counter(&o, "quinteto_closed_too_large_total", "Connections closed 1009.", m->closed_too_large);
 	counter(&o, "quinteto_closed_binary_total", "Connections closed 1003.", m->closed_binary);
 	render_errors(&o, m);
+	emit(&o,
+	     "# HELP quinteto_connections_refused_total Connections closed as soon as accepted, by reason.\n"
+	     "# TYPE quinteto_connections_refused_total counter\n"
+	     "quinteto_connections_refused_total{reason=\"cap\"} %llu\n",
+	     (unsigned long long)m->refused_cap);
 	counter(&o, "quinteto_journal_refused_total", "Requests refused while the journal was failing.",
 		m->journal_refused);
 	render_histogram(&o, "quinteto_move_broadcast_seconds",

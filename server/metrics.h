@@ -26,6 +26,7 @@ struct metrics {
 	uint64_t archive_ok, archive_failed, players_created;
 	uint64_t slow_dropped, rate_limited, closed_too_large, closed_binary;
 	uint64_t journal_refused;      /* requests refused while the journal was failing */
+	uint64_t refused_cap;          /* connections closed at accept: the connection cap was reached */
 	struct metrics_hist broadcast; /* act received -> state queued for every member */
 	struct metrics_hist commit;    /* journal batch flushed -> committed (what held frames wait) */
 };

@@ -4,15 +4,23 @@
  * bad text. The vhost is created explicitly so that a port already taken, or
  * an address that is not ours, fails the start instead of leaving a context
  * that listens nowhere.
+ *
+ * Connection cap: every accepted connection (HTTP or WebSocket) is counted
+ * from lws' WSI_CREATE to its WSI_DESTROY. At n->max_conns, which stays
+ * below RLIMIT_NOFILE, a new connection is closed as soon as it is accepted
+ * (after a best-effort 503): accept() itself must never fail with EMFILE, for
+ * then the listening socket stays readable and lws spins on it.
  */
 #include "net.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <libwebsockets.h>
+#include <limits.h>
 #include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #define RX_CHUNK 2048 /* lws receive buffer per connection; bigger messages arrive in pieces */
@@ -68,6 +76,72 @@ static int filter_connection(struct net *n, struct lws *wsi)
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * The cap: the open-file limit (already raised to the hard limit by main.c)
+ * less the descriptors the rest of the process needs (the database, its WAL
+ * and shared-memory files, the listening socket, libuv's and lws' pipes,
+ * the log): 64, or a quarter of a small limit. --max-conns can only lower it.
+ */
+static int conn_cap(const struct config *cfg)
+{
+	struct rlimit rl;
+	long limit = INT_MAX, cap;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)INT_MAX)
+		limit = (long)rl.rlim_cur;
+	cap = limit - (limit >= 256 ? 64 : limit / 4);
+	if (cap < 1)
+		cap = 1;
+	if (cfg->max_conns > cap)
+		util_log(LOG_WARN, "net: --max-conns %d is above what the open-file limit %ld allows: %ld",
+			 cfg->max_conns, limit, cap);
+	else if (cfg->max_conns > 0)
+		cap = cfg->max_conns;
+	return (int)cap;
+}
+
+/* One line a second at most, however fast refusals come (a flood must not flood the log too). */
+static void log_refusal(struct net *n)
+{
+	int64_t now = (int64_t)(util_mono_ns() / 1000000);
+
+	n->refused_unlogged++;
+	if (n->refusal_logged_ms && now - n->refusal_logged_ms < 1000)
+		return;
+	util_log(LOG_WARN,
+		 "net: refusing new connections: %d open, at the cap (--max-conns %d); %llu refused since "
+		 "the last such line",
+		 n->conns, n->max_conns, (unsigned long long)n->refused_unlogged);
+	n->refusal_logged_ms = now;
+	n->refused_unlogged = 0;
+}
+
+/* At the cap: a 503 if the socket takes it now (never waited for), then lws closes fd. */
+static int admit(struct net *n, int fd)
+{
+	static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
+				   "Content-Length: 0\r\nRetry-After: 5\r\n\r\n";
+
+	if (n->conns < n->max_conns)
+		return 0;
+	n->metrics->refused_cap++;
+	(void)send(fd, busy, sizeof(busy) - 1, MSG_DONTWAIT | MSG_NOSIGNAL); /* refused either way */
+	log_refusal(n);
+	return 1;
+}
+
+/*
+ * lws sends WSI_CREATE only for accepted connections (the listener has none);
+ * the listener's WSI_DESTROY comes at shutdown, hence the floor at 0.
+ */
+static void count_conns(struct net *n, enum lws_callback_reasons reason)
+{
+	if (reason == LWS_CALLBACK_WSI_CREATE)
+		n->conns++;
+	else if (reason == LWS_CALLBACK_WSI_DESTROY && n->conns > 0)
+		n->conns--;
 }
 
 static int close_with(struct lws *wsi, enum lws_close_status code, const char *reason)
@@ -157,6 +231,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	struct net *n = lws_context_user(lws_get_context(wsi));
 	struct pss *pss = user;
 
+	if (reason == LWS_CALLBACK_FILTER_NETWORK_CONNECTION) /* `user` is lws' filter data, not ours */
+		return admit(n, (int)(intptr_t)in);
+	count_conns(n, reason);
 	/* lws calls some reasons (a keep-alive connection timing out: CLOSED_HTTP) on
 	 * connections that never got per-session data: nothing of ours to touch. */
 	if (!pss && reason != LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION)
@@ -304,6 +381,8 @@ int net_start(struct net *n, void *loop, const struct config *cfg, struct sessio
 	memset(n, 0, sizeof(*n));
 	*n = (struct net){ .cfg = cfg, .sessions = ss, .handlers = h, .http = http, .metrics = metrics };
 	hmap_init(&n->addrs);
+	n->max_conns = conn_cap(cfg);
+	util_log(LOG_INFO, "net: at most %d connections at once", n->max_conns);
 	err = bind_address(cfg->host, iface, sizeof(iface), &v4);
 	if (err)
 		return err;

@@ -23,8 +23,12 @@ struct net {
 	struct handlers *handlers;
 	struct http *http;
 	struct metrics *metrics;
-	struct hmap addrs; /* peer address -> open WebSocket count */
-	int port;          /* the port bound (cfg->port, or the one the OS chose for 0) */
+	struct hmap addrs;         /* peer address -> open WebSocket count */
+	int port;                  /* the port bound (cfg->port, or the one the OS chose for 0) */
+	int conns;                 /* accepted connections not yet destroyed, HTTP and WebSocket */
+	int max_conns;             /* past it new ones are closed at accept: below RLIMIT_NOFILE */
+	uint64_t refused_unlogged; /* refusals since the last log line about them */
+	int64_t refusal_logged_ms; /* monotonic time of that line */
 };
 
 /*
