@@ -1,6 +1,6 @@
 /*
- * ur.h: the Royal Game of Ur as /work/shared/spec/rules-ur.md plays it (route
- * D1, tetrahedral dice, entry on 1 or 5, capture by cell and direction, safe
+ * ur.h: the Royal Game of Ur as the project's rules decisions (rules-ur.md)
+ * play it (route D1, tetrahedral dice, entry on 1 or 5, capture by cell and direction, safe
  * rosettes and M1, rosette bonus, bearing off from square 23 with a 4).
  * State and outcome are fixed-size values of bytes only (no pointers, no
  * padding), so memcmp compares them and memcpy copies them.
