@@ -41,7 +41,7 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 	return 0;
 }
 
-static struct player *player_add(struct lobby *l, const char *id, const char *token_hash, const char *name)
+struct player *lobby_player_add(struct lobby *l, const char *id, const char *token_hash, const char *name)
 {
 	struct player *p = calloc(1, sizeof(*p));
 
@@ -128,7 +128,7 @@ struct player *lobby_player_hello(struct lobby *l, const char *token, const char
 		return NULL;
 	wire_hex_encode(raw, sizeof(raw), token_out);
 	token_hash(token_out, hash);
-	p = player_add(l, id, hash, name);
+	p = lobby_player_add(l, id, hash, name);
 	if (!p)
 		return NULL;
 	l->metrics->players_created++;

@@ -47,6 +47,13 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
  */
 int lobby_restore(struct lobby *l);
 
+/*
+ * Registers a player identity (a new one, or one loaded from the store at
+ * start-up); the strings are copied. The player or NULL (out of memory).
+ * Journals nothing: the caller does when the identity is new.
+ */
+struct player *lobby_player_add(struct lobby *l, const char *id, const char *token_hash, const char *name);
+
 /* Shutting down: closes every room (keeping the journal of unfinished ones) and the timer. */
 void lobby_close(struct lobby *l);
 

@@ -22,20 +22,7 @@ struct replay {
 
 static int load_player(void *ctx, const char *id, const char *token_hash, const char *name)
 {
-	struct lobby *l = ((struct replay *)ctx)->l;
-	struct player *p = calloc(1, sizeof(*p));
-
-	if (!p)
-		return -ENOMEM;
-	snprintf(p->id, sizeof(p->id), "%s", id);
-	snprintf(p->token_hash, sizeof(p->token_hash), "%s", token_hash);
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	if (hmap_put(&l->players, p->token_hash, p) || hmap_put(&l->players_by_id, p->id, p)) {
-		hmap_del(&l->players, p->token_hash);
-		free(p);
-		return -ENOMEM;
-	}
-	return 0;
+	return lobby_player_add(((struct replay *)ctx)->l, id, token_hash, name) ? 0 : -ENOMEM;
 }
 
 static int load_room(void *ctx, const char *id, const char *game, const char *options,

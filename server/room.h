@@ -241,6 +241,9 @@ int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t a
 /* Applies an event (a resignation, a forfeit) and logs (and journals) it. 0, -ENOMEM or ROOM_E_GAME_OVER. */
 int room_event(struct room *r, int seat, int kind, int64_t at);
 
+/* Seats `p` (NULL: a bot) with its client seed (NULL: none) in `seat`, which the caller checked. */
+void room_seat_fill(struct room *r, int seat, struct player *p, const char *client_seed);
+
 /* Starts the match when no seat is free. */
 void room_start_if_full(struct room *r);
 

@@ -81,7 +81,7 @@ void room_start_if_full(struct room *r)
 		room_start(r);
 }
 
-static void seat_fill(struct room *r, int seat, struct player *p, const char *client_seed)
+void room_seat_fill(struct room *r, int seat, struct player *p, const char *client_seed)
 {
 	struct room_seat *st = &r->seats[seat];
 
@@ -108,7 +108,7 @@ int room_join(struct room *r, struct player *p, int seat, const char *client_see
 		return err;
 	if (player_add_room(p, r))
 		return -ENOMEM;
-	seat_fill(r, seat, p, client_seed);
+	room_seat_fill(r, seat, p, client_seed);
 	store_live_seat(r->host->store, r->id, seat, p->id, client_seed);
 	*seat_out = seat;
 	room_start_if_full(r);
@@ -124,7 +124,7 @@ int room_add_bot(struct room *r, const struct player *by, int seat, int *seat_ou
 	err = seat_check(r, seat, &seat);
 	if (err)
 		return err;
-	seat_fill(r, seat, NULL, NULL);
+	room_seat_fill(r, seat, NULL, NULL);
 	store_live_seat(r->host->store, r->id, seat, NULL, NULL);
 	*seat_out = seat;
 	room_start_if_full(r);

@@ -16,22 +16,11 @@
 
 int room_restore_seat(struct room *r, int seat, struct player *p, const char *client_seed)
 {
-	struct room_seat *st;
-
 	if (seat < 0 || seat >= r->game->seats || r->seats[seat].taken || r->status != ROOM_WAITING)
 		return -EINVAL;
 	if (p && player_add_room(p, r))
 		return -ENOMEM;
-	st = &r->seats[seat];
-	st->taken = true;
-	st->player = p;
-	st->bot = !p;
-	if (!p)
-		snprintf(st->bot_name, sizeof(st->bot_name), "Random bot %d", seat + 1);
-	if (client_seed) {
-		st->has_seed = true;
-		snprintf(st->client_seed, sizeof(st->client_seed), "%s", client_seed);
-	}
+	room_seat_fill(r, seat, p, client_seed);
 	room_start_if_full(r);
 	return 0;
 }
