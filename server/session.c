@@ -80,18 +80,18 @@ static void release(struct session *s)
 		want_write(s);
 }
 
-void sessions_turn_end(struct sessions *ss, uint64_t batch)
+void sessions_turn_end(struct sessions *ss, uint64_t flushed, uint64_t needed)
 {
-	uint64_t gate;
+	uint64_t gate = needed; /* this turn's batch, or the last one before it */
 	struct session *s, *next;
 	unsigned i;
 
-	if (batch) {
-		assert(batch > ss->flushed);
-		ss->flushed = batch;
-		ss->flush_ns[batch % SESSIONS_BATCH_RING] = util_mono_ns();
+	if (flushed) {
+		assert(flushed > ss->flushed);
+		ss->flushed = flushed;
+		ss->flush_ns[flushed % SESSIONS_BATCH_RING] = util_mono_ns();
 	}
-	gate = ss->flushed; /* this turn's batch, or the last one before it */
+	assert(gate >= ss->flushed && gate <= ss->flushed + 1); /* at most the open batch */
 	for (s = ss->turn; s; s = next) {
 		next = s->turn_next;
 		s->in_turn = false;
