@@ -186,12 +186,12 @@ test('six people play a Quinteto match to the end while a seventh watches', { ti
   });
 });
 
-test('a person arranges and duels against five bots; the archive verifies', { timeout: 120000 }, async () => {
+test('a person arranges and duels against five greedy bots; the archive verifies', { timeout: 120000 }, async () => {
   await withServer(NO_RATE, async (srv) => {
     const a = await srv.player('Ana');
     const room = await createRoom(a, 'quinteto');
     const play = autoplay(a, room.id);
-    await fillSeats(a, room.id, new Map([[5, a]]));
+    await fillSeats(a, room.id, new Map([[5, a]]), { level: 'greedy' });
     const final = await within(play.done, 90000);
     assert.ok(final, 'the match finished');
     assert.deepEqual(play.errors, []);
