@@ -1,7 +1,8 @@
 // quinteto_play.test.mjs: Quinteto's web module against the real server, in Debian's Chromium. A person
 // takes the arranger's seat with five bots, arranges the circle by clicking hunters in slot order, places
 // and duels to the end; another plays a hunter's seat to the end (watching the rest once eliminated); six
-// browser windows play one match together by clicking while a seventh watches. Every action goes through
+// browser windows play one match together by clicking while a seventh watches (quinteto_six.test.mjs).
+// Every action goes through
 // the browser-test contract (window.quinteto.clicksFor) and is checked to be exactly the one sent; every
 // frame each page receives is schema-checked. Screenshots go to build-test/artifacts/.
 
@@ -10,7 +11,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import {
   withServer, launchBrowser, newPlayerPage, artifactsDir, createRoom, checkActionBuilders,
-  playRandomLegal, legalActions, noProblems, rng, sleep,
+  playRandomLegal, legalActions, noProblems, rng,
 } from './lib.mjs';
 
 const RESULT_RE = /^(.+ wins (the duel|with a Quinteto \(5 and 5\))|Draw: the turn limit was reached)$/;
@@ -120,6 +121,7 @@ test('a person plays a hunter against bots to the end, by clicking plans', { tim
       let shot = false;
       const deadline = Date.now() + 400000;
       let moves = 0;
+      let checked = 0;
       for (;;) {
         assert.ok(Date.now() < deadline, 'no result');
         await waitTurnOrResult(page);
@@ -135,7 +137,7 @@ test('a person plays a hunter against bots to the end, by clicking plans', { tim
           assert.equal(await page.evaluate(() => window.quinteto.sent.length), sent, 'choosing a stone sends nothing');
           shot = true;
         }
-        await checkActionBuilders(page).catch(() => {}); // the view may move on under us
+        if (checked < 30) { checked++; await checkActionBuilders(page).catch(() => {}); } // the view may move on
         const ply = await page.evaluate(() => window.quinteto.state.ply);
         if (await playRandomLegal(page, rnd)) {
           moves++;
@@ -151,64 +153,6 @@ test('a person plays a hunter against bots to the end, by clicking plans', { tim
       noProblems(page);
     } finally {
       await closeAll([page]);
-    }
-  });
-});
-
-test('six browser windows play one Quinteto match by clicking while a seventh watches', { timeout: 560000 }, async (t) => {
-  await withServer(async (srv) => {
-    const names = ['Ana', 'Bea', 'Cid', 'Dru', 'Eli', 'Fay'];
-    const pages = [];
-    for (const n of names) pages.push(await newPlayerPage(browser, { server: srv, label: n, ...manual }));
-    const w = await newPlayerPage(browser, { width: 390, height: 844, server: srv, label: 'Wes' });
-    const rnd = rng();
-    try {
-      for (const [i, p] of pages.entries()) await p.goto(`${srv.url}/?name=${names[i]}#/`);
-      await w.goto(`${srv.url}/?name=Wes#/`);
-      const room = await createRoom(pages[0], { game: 'quinteto', checks: { autoroll: true } });
-      for (let s = 1; s < 6; s++) {
-        const p = pages[s];
-        const btn = p.locator(`.room-row[data-room="${room}"] button.join`);
-        await btn.waitFor();
-        await p.waitForFunction((id) => {
-          const b = document.querySelector(`.room-row[data-room="${id}"] button.join`);
-          return b && !b.disabled;
-        }, room);
-        await btn.click();
-        await p.waitForSelector(`body[data-room="${room}"][data-my-seat]:not([data-my-seat=""])`);
-      }
-      const seats = await Promise.all(pages.map((p) => p.evaluate(() => Number(document.body.dataset.mySeat))));
-      assert.deepEqual([...seats].sort(), [0, 1, 2, 3, 4, 5]);
-      await w.locator(`.room-row[data-room="${room}"] button.watch`).click();
-      await w.waitForSelector(`body[data-room="${room}"][data-status="playing"]`);
-      const deadline = Date.now() + 480000;
-      let moves = 0;
-      let idle = 0;
-      for (;;) {
-        assert.ok(Date.now() < deadline, `no result after ${moves} actions`);
-        if (await pages[0].locator('#result').count()) break;
-        let did = false;
-        for (const p of [...pages].sort(() => rnd() - 0.5)) {
-          if (await playRandomLegal(p, rnd)) { did = true; moves++; break; }
-        }
-        if (!did) { idle++; await sleep(20); } else idle = 0;
-        assert.ok(idle < 1500, 'nobody could act for 30 s');
-      }
-      await w.waitForSelector('#result', { timeout: 20000 });
-      const results = await Promise.all([...pages, w].map(async (p) => {
-        await p.waitForSelector('#result', { timeout: 20000 });
-        return (await p.locator('#result').textContent()).trim();
-      }));
-      t.diagnostic(`${moves} actions by clicks in six windows, result "${results[0]}", seed ${rnd.seed}`);
-      assert.match(results[0], RESULT_RE);
-      for (const r of results) assert.equal(r, results[0]);
-      assert.equal(await w.locator('.legal').count(), 0, 'a watcher gets nothing to click');
-      const dir = await artifactsDir();
-      await w.screenshot({ path: path.join(dir, 'quinteto-watcher-phone.png'), fullPage: true });
-      await pages[5].screenshot({ path: path.join(dir, 'quinteto-six-finished.png'), fullPage: true });
-      noProblems(...pages, w);
-    } finally {
-      await closeAll([...pages, w]);
     }
   });
 });
