@@ -119,7 +119,8 @@ static void eliminate(struct quinteto_state *s, int h, struct quinteto_outcome *
 	for (int i = 0; i < QUINTETO_HUNTERS; i++)
 		if (s->circle[i] == h)
 			s->circle[i] = QUINTETO_NONE;
-	s->rolloff[h] = 0;
+	if (s->phase == QUINTETO_PHASE_ROLLOFF)
+		s->rolloff[h] = 0; /* it no longer contends; after the roll-off the values stay visible */
 	s->contenders &= (uint8_t) ~(1u << h);
 	s->eliminated = 1;
 	if (o && o->neliminated < QUINTETO_HUNTERS)
