@@ -515,7 +515,9 @@ static void test_steps_in_order_elimination(void)
 	s->loc[0] = 0, s->loc[1] = 10;
 	s->loc[3] = 1, s->loc[4] = QUINTETO_OUT; /* 1's last stone */
 	s->loc[6] = 12, s->loc[7] = 20;          /* 2's stones: 1's victim */
+	s->rolloff[1] = 4;
 	REQUIRE(apply_ok(&m, 0, a, &o) == 0);
+	CHECK_EQ(s->rolloff[1], 4); /* the roll-off's values stay visible after it */
 	CHECK_EQ(o.ncaptured, 2);
 	CHECK(o.captured[0] == 3 && o.captured[1] == 6);
 	CHECK_EQ(o.neliminated, 1);
