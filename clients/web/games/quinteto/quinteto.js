@@ -109,8 +109,11 @@ function whereText(st) {
 function stepText(st, seat, before, after) {
   const k = st.stone ?? st.kill;
   const from = before?.stones?.[k];
-  if ('kill' in st) return t('n.kill', { who: who(Math.floor(st.kill / 3)), room: from?.room ?? '?' });
-  if (st.enter) return t('n.enter', { from: from?.room ?? '?' });
+  if ('kill' in st) {
+    const owner = who(Math.floor(st.kill / 3));
+    return from?.room === undefined ? t('n.killAny', { who: owner }) : t('n.kill', { who: owner, room: from.room });
+  }
+  if (st.enter) return from?.room === undefined ? t('n.enterAny') : t('n.enter', { from: from.room });
   if (st.exit) return t('n.exit');
   let a = from?.room;
   if (a === undefined && after?.stones?.[k]?.where === 'room') a = (after.stones[k].room - st.steps + 50) % 25;
