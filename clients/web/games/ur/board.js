@@ -152,7 +152,9 @@ function drawCells(svg, geo, t) {
     const g = s('g', { class: ['cell', ROSETTES.has(cell) ? 'is-rosette' : ''], 'data-cell': cell });
     g.append(s('rect', { x: p.x + 3, y: p.y + 3, width: C - 6, height: C - 6, rx: 6, class: 'cell-bg' }));
     g.append(cellDecor(cell, p.x + C / 2, p.y + C / 2));
-    g.append(txt(geo, { x: p.x + 7 + (geo.vertical ? 8 : 0), y: p.y + 14 + (geo.vertical ? 52 : 0), class: 'cell-label' }, cell));
+    // Top left as seen: upright, that is the cell's far end on the route axis.
+    const at = geo.vertical ? { x: p.x + C - 14, y: p.y + 8 } : { x: p.x + 7, y: p.y + 14 };
+    g.append(txt(geo, { ...at, class: 'cell-label' }, cell));
     cells.append(g);
   }
   const m1 = geo.center('M1');
