@@ -124,9 +124,10 @@ for (const L of LANGS) {
       const fit = await page.evaluate(() => {
         const b = document.querySelector('svg.ur-board').getBoundingClientRect();
         const p = document.querySelector('.game-panel').getBoundingClientRect();
-        return { board: b.bottom + window.scrollY, panel: p.bottom + window.scrollY, h: window.innerHeight };
+        return { board: b.bottom + window.scrollY, panel: p.bottom + window.scrollY, h: window.innerHeight, bh: b.height };
       });
       assert.ok(fit.board <= fit.h + 1 && fit.panel <= fit.h + 1, `board and controls fit in 390 px: ${JSON.stringify(fit)}`);
+      assert.ok(fit.bh >= 240, `the board is ${fit.bh} px high on its side`);
       await shot(page, `room-${L.lang}-844x390`);
 
       // A seat's only possible action is announced and played for it, not waited for.
