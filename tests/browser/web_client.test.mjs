@@ -109,6 +109,9 @@ for (const L of LANGS) {
       await page.waitForSelector('svg.ur-board.vertical');
       const wide = await page.evaluate(() => document.querySelector('svg.ur-board').getBoundingClientRect().width);
       assert.ok(wide >= 0.9 * 390, `the board is ${wide} px wide on a 390 px phone`);
+      const panelEnd = await page.evaluate(() => Math.max(...['.dice-row', '.actions button']
+        .map((q) => document.querySelector(q)).filter(Boolean).map((el) => el.getBoundingClientRect().bottom + window.scrollY)));
+      assert.ok(panelEnd <= 844 + 1, `the board, the dice and the first button share one screen (they end at ${panelEnd} px)`);
       const small = await page.evaluate(() => [...document.querySelectorAll('[data-click], button, select, input, summary')]
         .filter((el) => el.getClientRects().length)
         .map((el) => ({ el: el.dataset.click || el.id || el.className.baseVal || el.className || el.tagName, r: el.getBoundingClientRect() }))
