@@ -314,21 +314,21 @@ export class RoomView {
     return h('li.log-action', { class: `seat-c${e.seat}` }, btn);
   }
 
+  // Newest first: the latest action is always in view without scrolling the list (setting
+  // scrollTop after every state forced a layout of the whole page each time).
   renderLog() {
     clear(this.logList);
     const log = shared.logs.get(this.roomId) || [];
-    const items = log.slice(-300).map((e) => this.logItem(e));
+    const items = log.slice(-300).map((e) => this.logItem(e)).reverse();
     if (!items.length) items.push(h('li.log-empty', t('log.empty')));
     this.logList.append(...items);
-    this.logList.scrollTop = this.logList.scrollHeight;
   }
 
   appendLog(added) {
     if (!added.length) return;
     this.logList.querySelector('.log-empty')?.remove();
-    for (const e of added) this.logList.append(this.logItem(e));
-    while (this.logList.children.length > 300) this.logList.firstChild.remove();
-    this.logList.scrollTop = this.logList.scrollHeight;
+    for (const e of added) this.logList.prepend(this.logItem(e));
+    while (this.logList.children.length > 300) this.logList.lastChild.remove();
   }
 
   // The live region: what this state brought, then whose turn it is when that changed.

@@ -277,7 +277,7 @@ test('a whole match played with the keyboard only, focus always on the board', {
     const log = await page.evaluate(() => {
       const st = window.quinteto.state;
       const plies = window.quinteto.app.logs.get(st.room).filter((e) => e.kind === 'action').map((e) => e.ply);
-      const shown = [...document.querySelectorAll('.log-move')].map((b) => Number(b.dataset.ply));
+      const shown = [...document.querySelectorAll('.log-move')].map((b) => Number(b.dataset.ply)).reverse(); // newest first
       return { ply: st.ply, plies, shown };
     });
     assert.deepEqual(log.plies, Array.from({ length: log.ply }, (_, i) => i + 1), 'one log entry per action, in order');
@@ -342,6 +342,7 @@ test('the small things: the invite link, Leave keeps the seat, chat wraps, a los
       await c.hover('.take-seat[data-seat="0"]');
       const bg = await c.evaluate(() => getComputedStyle(document.querySelector('.take-seat[data-seat="0"]')).backgroundColor);
       assert.equal(bg, 'rgb(156, 58, 34)');
+      await axe(c, 'waiting room, watched');
       noProblems(c);
     } finally {
       await closeAll([c]);

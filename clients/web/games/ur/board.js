@@ -299,7 +299,7 @@ const PORTRAIT = '(max-width: 600px) and (orientation: portrait)';
 
 // handlers: {select(square | null), act(action)}; t: the game's translator. Returns
 // {el, render(model), highlight(cells | null)} where model is {state, viewerSeat, legal,
-// selected: square | null, reducedMotion: bool}.
+// selected: square | null, reducedMotion: bool, lastMove: {seat, action, value} | null}.
 export function createBoard(handlers, t) {
   const svg = s('svg', { class: 'ur-board', role: 'group', 'aria-label': t('aria.board') });
   const portrait = window.matchMedia ? window.matchMedia(PORTRAIT) : null;
@@ -341,9 +341,11 @@ export function createBoard(handlers, t) {
     const legalMoves = new Set(legal.filter((a) => a && 'move' in a).map((a) => a.move));
     const mm = { view, actor, legal, legalMoves, selected, handlers, t };
     drawTrays(L.trays, geo, view, b, t);
+    // The last piece moved stays marked through the throws that follow it.
+    const mv = m.lastMove;
+    drawMarks(L.marks, geo, mv ? moveCells(mv.seat, mv.action, mv.value) : null, 'last');
     const last = state.last;
     const cells = last ? moveCells(last.seat, last.action, view.value) : null;
-    drawMarks(L.marks, geo, cells, 'last');
     drawMarks(L.marks, geo, hl, 'hl');
     drawPieces(L, geo, mm);
     drawBadges(svg, L, geo, mm);
