@@ -38,7 +38,10 @@ export class RoomView {
     this.rulesLink = h('a.rules-link.head-link', { href: '#/' }, t('room.rules'));
     this.noticeSlot = h('div.notice-slot');
     this.resultSlot = h('div.result-slot');
-    this.board = h('div.game-board', { tabindex: '-1' }, h('p.loading', t('room.loading')));
+    // The board as a labelled region that focus can rest on; its description is the game's text
+    // picture of it ("The board in words"), read when focus arrives.
+    this.board = h('div.game-board', { tabindex: '-1', role: 'region', 'aria-label': t('room.board'),
+      'aria-describedby': 'board-words' }, h('p.loading', t('room.loading')));
     this.panel = h('div.game-panel');
     this.side = h('div.game-side');
     this.gameArea = h('div.game-column', this.board, this.panel);

@@ -194,6 +194,14 @@ test('the live region announces a roll made with the R key, and is never rebuilt
     });
     assert.deepEqual(live, { mark: 'first', role: 'status', live: 'polite', count: 1 });
     assert.deepEqual(await page.evaluate(() => window.quinteto.sent), [{ roll: true }]);
+    // The board is described in words, both sides, and that is the board region's description.
+    const words = await page.evaluate(() => {
+      const id = document.querySelector('.game-board').getAttribute('aria-describedby');
+      return document.getElementById(id).textContent;
+    });
+    assert.match(words, /Light: \d waiting, 0 borne off; on the board: (none|[LMK]\d)\./);
+    assert.match(words, /Dark: \d waiting, 0 borne off; on the board: (none|[LMK]\d)\./);
+    assert.match(words, /Last throw: [0145] \(\d marked tips up\)\./);
     noProblems(page);
   } finally {
     await closeAll([page]);

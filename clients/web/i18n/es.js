@@ -51,6 +51,7 @@ export default {
   'room.players': 'Jugadores',
   'room.rules': 'Reglas',
   'room.legend': 'Leyenda',
+  'room.board': 'Tablero',
   'room.words': 'El tablero en palabras',
   'room.keys': 'Teclado: las flechas recorren fichas y destinos, Intro juega, R tira los dados, Q abandona.',
   'room.unknown': 'No existe la sala #{id}.',

@@ -51,6 +51,7 @@ export default {
   'room.players': 'Jogadores',
   'room.rules': 'Regras',
   'room.legend': 'Legenda',
+  'room.board': 'Tabuleiro',
   'room.words': 'O tabuleiro em palavras',
   'room.keys': 'Teclado: as setas percorrem peças e destinos, Enter joga, R lança os dados, Q desiste.',
   'room.unknown': 'Não existe a sala #{id}.',
