@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "laquet.h"
 #include "sha256.h"
 #include "ur.h"
 
@@ -114,12 +115,14 @@ struct rules_dice {
 /* Each game's state and outcome; add a member per game. */
 union rules_state {
 	struct ur_state ur;
+	struct laquet_state laquet;
 	uint64_t align_;
 };
 
 /* What one accepted action did (dice drawn, captures, passes...). */
 union rules_outcome {
 	struct ur_outcome ur;
+	struct laquet_outcome laquet;
 	uint64_t align_;
 };
 
