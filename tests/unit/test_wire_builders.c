@@ -13,6 +13,10 @@
  * server/<case>/: input.json {builder, ...arguments}; expected.json is the
  * exact message the wire builder must produce (tests/unit/schema_golden.mjs
  * validates the same files against protocol/schema).
+ *
+ * actions/<case>/: input.json {game, action}; expected.json is {error:
+ * "illegal_action"} (the game's codec refuses the shape) or {action}: the
+ * decoded action encoded back (the canonical form).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -129,6 +133,33 @@ static void options_case(const char *path, const char *name)
 		options_accepted(g, json_object_get(in, "options"), want);
 	}
 	tap_line("options", name, stand_in ? " (stand-in table from protocol.md, game not registered)" : "");
+	json_decref(in);
+	json_decref(want);
+}
+
+static void actions_case(const char *path, const char *name)
+{
+	json_t *in = golden_load(path, "input.json"), *want = golden_load(path, "expected.json");
+	const struct wire_game *g =
+		in ? wire_game_find(json_string_value(json_object_get(in, "game"))) : NULL;
+	const char *key = json_object_get(want, "error") ? "error" : "action";
+	struct rules_action a;
+	json_t *got = NULL;
+
+	tap_failed_ = 0;
+	if (g && want && g->action_decode(json_object_get(in, "action"), &a) != WIRE_OK)
+		got = json_pack("{s:s}", "error", wire_error_code(WIRE_E_ILLEGAL_ACTION));
+	else if (g && want)
+		got = json_pack("{s:o}", "action", g->action_encode(&a));
+	if (!got || !json_equal(json_object_get(got, key), json_object_get(want, key)) ||
+	    json_object_size(got) != 1 || !json_object_get(got, key)) {
+		printf("# case needs input.json {game, action} of a registered game and expected.json "
+		       "{error|action}\n");
+		golden_diff(want, got);
+		tap_failed_ = 1;
+	}
+	tap_line("actions", name, "");
+	json_decref(got);
 	json_decref(in);
 	json_decref(want);
 }
@@ -252,6 +283,8 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : "tests/golden";
 	int nopt = golden_each(dir, "options", options_case);
 	int nsrv = golden_each(dir, "server", server_case);
+
+	golden_each(dir, "actions", actions_case);
 
 	if (nopt < 10 || nsrv < 4) {
 		printf("not ok %d - golden cases found in %s (%d options, %d server)\n", ++tap_count_, dir,
