@@ -171,7 +171,7 @@ test('two players play a Laquet match to the end by choosing among legal', { tim
   });
 });
 
-test('a person against a bot with autoroll; the archive verifies and a tampered one does not', { timeout: 120000 }, async () => {
+test('a person against the greedy bot with autoroll; the archive verifies and a tampered one does not', { timeout: 120000 }, async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-laquet-'));
   try {
     await withServer(NO_RATE, async (srv) => {
@@ -181,7 +181,7 @@ test('a person against a bot with autoroll; the archive verifies and a tampered 
       const id = room.id;
       const play = autoplay(a, id, { choose: racer });
       await joinRoom(a, id, { seat: 1, client_seed: 'verify me' });
-      assert.equal((await a.request({ type: 'add_bot', room: id })).type, 'bot_added');
+      assert.equal((await a.request({ type: 'add_bot', room: id, level: 'greedy' })).type, 'bot_added');
       const final = await within(play.done, 100000);
       assert.ok(final, 'match finished');
       assert.deepEqual(play.errors, []);
