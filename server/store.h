@@ -114,6 +114,17 @@ void store_live_drop(struct store *st, const char *room);
 uint64_t store_journal_flush(struct store *st);
 
 /*
+ * The end of a loop turn: group commit. Flushes the open batch when no
+ * batch is in flight and returns its seq; otherwise returns 0 and the open
+ * batch keeps gathering the writes of the turns to come until the batch in
+ * flight commits (its completion wakes the loop, whose next turn sends
+ * them). One transaction in flight at a time: the writer never queues many
+ * small transactions behind a slow one, each batch takes everything that
+ * waited for it, and a write waits for at most one commit before its own.
+ */
+uint64_t store_journal_turn(struct store *st);
+
+/*
  * Called on the loop thread when batch `seq` committed (err 0) or failed
  * (err < 0, once per failing batch: it is kept whole and retried with
  * back-off until it commits, then err 0 follows; if the store closes first,

@@ -186,7 +186,15 @@ uint64_t store_journal_flush(struct store *st)
 	b->next = st->after; /* archive saves that were waiting for this batch */
 	store_wjob_submit(st, b, st->after ? st->after_tail : b);
 	st->after = st->after_tail = NULL;
+	st->batches_out++;
 	return b->seq;
+}
+
+uint64_t store_journal_turn(struct store *st)
+{
+	if (!st || st->batches_out)
+		return 0; /* the commit in flight wakes the loop; the next turn sends what gathered */
+	return store_journal_flush(st);
 }
 
 void store_on_commit(struct store *st, store_commit_cb cb, void *ctx)

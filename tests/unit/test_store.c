@@ -164,6 +164,39 @@ static void test_batches_commit_in_order_once(void)
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats"), 5);
 }
 
+/* Group commit: while a batch is in flight, turns gather into the next one. */
+static void test_turns_gather_behind_a_batch_in_flight(void)
+{
+	struct commits c = { 0 };
+	struct store *st;
+	char id[16];
+	int i;
+
+	fresh_db();
+	REQUIRE((st = open_store(migrations)));
+	store_on_commit(st, commit_cb, &c);
+	REQUIRE(!store_start(st));
+	CHECK_EQ(store_journal_turn(st), 0); /* nothing queued */
+	store_live_room(st, "first", "ur", "{}", "00", NULL, 1);
+	CHECK_EQ(store_journal_turn(st), 1); /* nothing in flight: out at once */
+	for (i = 0; i < 5; i++) { /* five turns while batch 1 is in flight (its note is not delivered) */
+		snprintf(id, sizeof(id), "room%d", i);
+		store_live_room(st, id, "ur", "{}", "00", NULL, 10 + i);
+		CHECK_EQ(store_journal_turn(st), 0);
+		CHECK_EQ(store_journal_needed(st), 2); /* their frames wait for the open batch */
+	}
+	REQUIRE(wait_commits(&c, 1)); /* batch 1's note delivered: nothing in flight */
+	CHECK_EQ(c.seq[0], 1);
+	CHECK_EQ(store_journal_turn(st), 2); /* the five turns, one transaction */
+	REQUIRE(wait_commits(&c, 2));
+	CHECK_EQ(c.seq[1], 2);
+	CHECK_EQ(c.err[1], 0);
+	CHECK_EQ(store_journal_turn(st), 0); /* empty */
+	CHECK_EQ(store_journal_needed(st), 2);
+	close_store(st);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 6);
+}
+
 static void test_failing_batch_is_retried_whole(void)
 {
 	struct commits c = { 0 };
@@ -656,6 +689,7 @@ int main(int argc, char **argv)
 	if (uv_loop_init(&loop))
 		return 2;
 	TEST(test_batches_commit_in_order_once);
+	TEST(test_turns_gather_behind_a_batch_in_flight);
 	TEST(test_failing_batch_is_retried_whole);
 	TEST(test_close_gives_up_a_failing_batch);
 	TEST(test_refused_write_is_skipped_not_retried);
