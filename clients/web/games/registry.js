@@ -45,9 +45,11 @@
 //                       need no element per action.
 
 import ur from './ur/ur.js';
+import laquet from './laquet/laquet.js';
 
 export const GAMES = [
   ur,
+  laquet,
 ];
 
 // What every module must have (checked by a browser test, and by the catalogue test for strings/rules).
