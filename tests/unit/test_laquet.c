@@ -835,7 +835,55 @@ static void hex_seed(const char *hex, uint8_t seed[RULES_SEED_SIZE])
 	}
 }
 
-/* tests/perft/laquet.txt: lines "<seed hex> <depth> <count>", '#' comments. */
+/* "r:n,r:n,..." (routes 1..18, 19 = off) or "-" into seat's men; the rest of the fifteen are off. */
+static bool men_parse(struct rules_match *m, int seat, const char *spec)
+{
+	memset(m->s.laquet.men[seat], 0, sizeof(m->s.laquet.men[seat]));
+	m->s.laquet.men[seat][LAQUET_OFF] = LAQUET_MEN;
+	while (*spec && *spec != '-') {
+		int r, n, used;
+
+		if (sscanf(spec, "%d:%d%n", &r, &n, &used) != 2 || r < 1 || r > LAQUET_POINTS ||
+		    n > m->s.laquet.men[seat][LAQUET_OFF])
+			return false;
+		put(m, seat, r, n);
+		spec += used;
+		spec += *spec == ',';
+	}
+	return true;
+}
+
+/*
+ * A hand-set perft line: "pos <seed hex> <white> <black> <seat to act> <what> <depth> <count>",
+ * <what> = "roll" (the seat rolls), "d1,d2" (it plays that roll) or "h:v1[,v2]" (it decides those
+ * handed dice).
+ */
+static bool position_parse(const char *line, struct rules_match *m, int *depth, unsigned long long *want)
+{
+	char hex[65], white[128], black[128], what[32];
+	uint8_t seed[RULES_SEED_SIZE];
+	int seat, a = 0, b = 0;
+
+	if (sscanf(line, "pos %64s %127s %127s %d %31s %d %llu", hex, white, black, &seat, what, depth,
+		   want) != 7)
+		return false;
+	hex_seed(hex, seed);
+	if (rules_match_start(m, &rules_game_laquet, seed, NULL) != 0 || !men_parse(m, W, white) ||
+	    !men_parse(m, B, black))
+		return false;
+	m->s.laquet.turn = (uint8_t)seat;
+	if (strncmp(what, "h:", 2) == 0) {
+		int n = sscanf(what + 2, "%d,%d", &a, &b);
+		uint8_t v[2] = { (uint8_t)a, (uint8_t)b };
+
+		handed_set(m, seat, v, n);
+	} else if (sscanf(what, "%d,%d", &a, &b) == 2) {
+		dice_set(m, seat, a, b);
+	}
+	return true;
+}
+
+/* tests/perft/laquet.txt: lines "<seed hex> <depth> <count>" or "pos ..." (above), '#' comments. */
 static void test_perft(void)
 {
 	FILE *f = fopen(perft_path, "r");
@@ -850,14 +898,20 @@ static void test_perft(void)
 		int depth;
 		uint64_t got;
 
-		if (line[0] == '#' || sscanf(line, "%64s %d %llu", hex, &depth, &want) != 3)
+		if (line[0] == '#')
 			continue;
-		hex_seed(hex, seed);
-		REQUIRE(rules_match_start(&m, &rules_game_laquet, seed, NULL) == 0);
+		if (strncmp(line, "pos ", 4) == 0) {
+			REQUIRE(position_parse(line, &m, &depth, &want));
+		} else {
+			if (sscanf(line, "%64s %d %llu", hex, &depth, &want) != 3)
+				continue;
+			hex_seed(hex, seed);
+			REQUIRE(rules_match_start(&m, &rules_game_laquet, seed, NULL) == 0);
+		}
 		got = perft(&m, depth);
 		if (got != want)
-			printf("# perft %s depth %d: %llu, want %llu\n", hex, depth, (unsigned long long)got,
-			       want);
+			printf("# perft %.90s depth %d: %llu, want %llu\n", line, depth,
+			       (unsigned long long)got, want);
 		CHECK(got == want);
 		cases++;
 	}
