@@ -68,7 +68,7 @@ test('a person creates a Laquet room, adds a bot and plays to the end by clickin
           shotPick = true;
         }
         if (!shotHanded && st.view.handed.length) {
-          assert.equal(await page.locator('.lq-die.handed').count(), st.view.handed.length, 'handed dice drawn apart');
+          assert.equal(await page.locator('.lq-side .lq-die.handed').count(), st.view.handed.length, 'handed dice drawn apart');
           await page.screenshot({ path: path.join(dir, 'laquet-handed.png'), fullPage: true });
           shotHanded = true;
         }

@@ -142,7 +142,7 @@ const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]]
   5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
 
 function dieSvg(value, cls) {
-  const g = s('svg', { viewBox: '0 0 40 40', class: ['lq-die', cls], 'aria-hidden': 'true', focusable: 'false' },
+  const g = s('svg', { viewBox: '0 0 40 40', class: ['lq-die', ...[].concat(cls)], 'aria-hidden': 'true', focusable: 'false' },
     s('rect', { x: 2, y: 2, width: 36, height: 36, rx: 7, class: 'lq-die-face' }));
   for (const [dx, dy] of PIPS[value] || []) g.append(s('circle', { cx: 20 + dx * 10, cy: 20 + dy * 10, r: 3.6, class: 'lq-pip' }));
   return g;
