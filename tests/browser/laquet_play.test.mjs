@@ -8,6 +8,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import {
   withServer, launchBrowser, newPlayerPage, artifactsDir, createRoom, checkActionBuilders,
   playRandomLegal, noProblems, rng, sleep,
@@ -88,6 +91,17 @@ test('a person creates a Laquet room, adds a bot and plays to the end by clickin
       const arch = await srv.archive(room);
       assert.equal(arch.game, 'laquet');
       assert.deepEqual(arch.result, st.result);
+      // quinteto verify re-derives the archived match from its seeds and actions.
+      const tmp = await mkdtemp(path.join(tmpdir(), 'quinteto-laquet-'));
+      try {
+        await writeFile(path.join(tmp, 'match.json'), JSON.stringify(arch));
+        const out = await new Promise((resolve) => execFile(process.env.QUINTETO_CLI, ['verify', path.join(tmp, 'match.json')],
+          { timeout: 20000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, text: stdout + stderr })));
+        assert.equal(out.code, 0, `quinteto verify: ${out.text}`);
+        assert.match(out.text, /verified/);
+      } finally {
+        await rm(tmp, { recursive: true, force: true });
+      }
       await page.screenshot({ path: path.join(dir, 'laquet-finished.png'), fullPage: true });
       noProblems(page);
     } finally {
