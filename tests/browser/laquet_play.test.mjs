@@ -13,7 +13,7 @@ import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import {
   withServer, launchBrowser, newPlayerPage, artifactsDir, createRoom, checkActionBuilders,
-  playRandomLegal, noProblems, rng, sleep,
+  playRandomLegal, legalActions, noProblems, rng, sleep,
 } from './lib.mjs';
 
 const RESULT_RE = /^(White|Black) wins — all fifteen men borne off$/;
@@ -110,6 +110,32 @@ test('a person creates a Laquet room, adds a bot and plays to the end by clickin
   });
 });
 
+// A makes the first step of a two-step plan; B's socket drops and comes back, so A gets states of
+// the same ply; the step must still be there (the board shows it, "reset" is offered), and the
+// second step must send the whole plan.
+async function halfMoveSurvives(a, b, action) {
+  const [s1, s2] = action.plan;
+  await a.locator(`[data-click="from:${s1.from}"]`).click();
+  await a.locator(`[data-click="die:${s1.die}"]`).click();
+  await a.waitForSelector('[data-click="reset"]');
+  const n = await a.evaluate(() => window.quinteto.stateCount);
+  const ply = await a.evaluate(() => window.quinteto.state.ply);
+  const sent = await a.evaluate(() => window.quinteto.sent.length);
+  await b.evaluate(() => window.quinteto.debugDropSocket());
+  await a.waitForFunction((k) => window.quinteto.stateCount > k, n);
+  assert.equal(await a.evaluate(() => window.quinteto.state.ply), ply, 'no action happened meanwhile');
+  assert.equal(await a.evaluate(() => window.quinteto.sent.length), sent, 'half a plan is not sent');
+  assert.equal(await a.locator('[data-click="reset"]').count(), 1, 'the first step survived');
+  assert.ok(await a.locator('.lq-board .lq-staged-to').count() >= 1, 'the board shows the step made');
+  await a.screenshot({ path: path.join(await artifactsDir(), 'laquet-half-move.png') });
+  await a.locator(`[data-click="from:${s2.from}"]`).click();
+  await a.locator(`[data-click="die:${s2.die}"]`).click();
+  await a.waitForFunction((k) => window.quinteto.sent.length > k, sent);
+  assert.deepEqual(await a.evaluate(() => window.quinteto.sent.at(-1)), action);
+  await a.waitForFunction((p) => window.quinteto.state.ply > p, ply);
+  await b.waitForFunction(() => window.quinteto.connection === 'online');
+}
+
 test('two browser windows play a full Laquet match by clicking while a third watches on a phone', { timeout: 300000 }, async (t) => {
   await withServer(async (srv) => {
     const a = await newPlayerPage(browser, { server: srv, label: 'Ana', ...manual });
@@ -134,10 +160,14 @@ test('two browser windows play a full Laquet match by clicking while a third wat
       await a.waitForSelector('body[data-status="playing"]');
 
       const deadline = Date.now() + 260000;
-      let moves = 0, idle = 0;
+      let moves = 0, idle = 0, survived = false;
       for (;;) {
         assert.ok(Date.now() < deadline, `no result after ${moves} actions`);
         if (await a.locator('#result').count() && await b.locator('#result').count()) break;
+        if (!survived) {
+          const plan = (await legalActions(a)).find((x) => x.plan && x.plan.length === 2);
+          if (plan) { await halfMoveSurvives(a, b, plan); survived = true; moves++; continue; }
+        }
         let did = false;
         for (const p of rnd() < 0.5 ? [a, b] : [b, a]) {
           if (await playRandomLegal(p, rnd)) { did = true; moves++; break; }
@@ -145,6 +175,7 @@ test('two browser windows play a full Laquet match by clicking while a third wat
         if (!did) { idle++; await sleep(20); } else idle = 0;
         assert.ok(idle < 1500, 'nobody could act for 30 s');
       }
+      assert.ok(survived, 'the match offered Ana a two-step plan at least once');
       await c.waitForSelector('#result', { timeout: 15000 });
       const [ra, rb, rc] = await Promise.all([a, b, c].map(async (p) => (await p.locator('#result').textContent()).trim()));
       t.diagnostic(`${moves} actions by clicks, result "${ra}", seed ${rnd.seed}`);
