@@ -24,6 +24,7 @@
 #include "laquet.h"
 #include "sha256.h"
 #include "ur.h"
+#include "quinteto.h"
 
 #define RULES_MAX_SEATS 6
 #define RULES_MAX_LEGAL                                                         \
@@ -115,6 +116,7 @@ struct rules_dice {
 /* Each game's state and outcome; add a member per game. */
 union rules_state {
 	struct ur_state ur;
+	struct quinteto_state quinteto;
 	struct laquet_state laquet;
 	uint64_t align_;
 };
@@ -122,6 +124,7 @@ union rules_state {
 /* What one accepted action did (dice drawn, captures, passes...). */
 union rules_outcome {
 	struct ur_outcome ur;
+	struct quinteto_outcome quinteto;
 	struct laquet_outcome laquet;
 	uint64_t align_;
 };

@@ -6,8 +6,8 @@
  *
  * Every measurement runs for every registered game (rules_games[] and its
  * codec), so a game added to the registry is measured with no edit:
- *   rules: random playouts through rules_legal_actions + rules_apply (per
- *          action, and whole matches a second)
+ *   rules: random playouts through rules_legal_actions + rules_apply, per
+ *          action and as whole matches a second
  *   state: wire_state_new + compact serialisation of a mid-game state,
  *          the work the server does once per change (not per recipient)
  *   legal: the per-seat `legal` frame on top of it
@@ -264,8 +264,10 @@ static void bench_game(const struct rules_game *g, int rounds)
 		double t0 = now_s();
 		uint64_t n = playouts(g, 300, (uint64_t)r + 1);
 
-		apply_ns[r] = (now_s() - t0) * 1e9 / (double)(n ? n : 1);
-		matches_s[r] = 300 / (now_s() - t0);
+		double dt = now_s() - t0;
+
+		apply_ns[r] = dt * 1e9 / (double)(n ? n : 1);
+		matches_s[r] = 300 / dt;
 		t0 = now_s();
 		state_frames(&mid, 20000, 0);
 		state_ns[r] = (now_s() - t0) * 1e9 / 20000;

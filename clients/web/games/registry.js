@@ -45,10 +45,12 @@
 //                       need no element per action.
 
 import ur from './ur/ur.js';
+import quinteto from './quinteto/quinteto.js';
 import laquet from './laquet/laquet.js';
 
 export const GAMES = [
   ur,
+  quinteto,
   laquet,
 ];
 
