@@ -634,8 +634,10 @@ static void test_win(void)
 
 static void test_resign_forfeit(void)
 {
+	const struct wire_game *g = wire_game_find("laquet");
 	struct rules_match m;
 	struct rules_result r;
+	json_t *v;
 
 	match_new(&m);
 	CHECK_EQ(rules_event(&m, B, RULES_EVENT_RESIGN, NULL), 0);
@@ -648,6 +650,18 @@ static void test_resign_forfeit(void)
 	CHECK_EQ(rules_event(&m, W, RULES_EVENT_FORFEIT, NULL), 0);
 	rules_result(&m, &r);
 	CHECK(r.over && r.winner == B && r.reason == RULES_REASON_FORFEIT);
+	/* Resigning while handed dice wait: the match is over, the view hands nothing any more. */
+	REQUIRE(g != NULL);
+	match_new(&m);
+	handed_set(&m, B, (const uint8_t[]){ 3, 1 }, 2);
+	CHECK_EQ(rules_event(&m, B, RULES_EVENT_RESIGN, NULL), 0);
+	v = g->view(&m);
+	REQUIRE(v != NULL);
+	CHECK(json_is_array(json_object_get(v, "handed")) &&
+	      json_array_size(json_object_get(v, "handed")) == 0);
+	CHECK(json_is_null(json_object_get(v, "dice")));
+	json_decref(v);
+	CHECK_EQ(legal(&m, B), 0);
 }
 
 /* Refused calls: wrong seat, wrong kind for the phase, malformed bytes; the match untouched. */
