@@ -269,6 +269,7 @@ static void test_blocked_single_man_no_hit(void)
 static void test_doubles_not_doubled(void)
 {
 	struct rules_match m;
+	struct laquet_outcome o;
 	int n;
 
 	board_clear(&m);
@@ -287,6 +288,17 @@ static void test_doubles_not_doubled(void)
 	CHECK_EQ(m.s.laquet.men[W][5], 1);
 	CHECK_EQ(m.s.laquet.men[W][1], 3);
 	CHECK_EQ(m.s.laquet.turn, B);
+	/* Only one 2 can be played (1 -> 3, then 3 + 2 = 5 is Black's): with either die, two actions (D2 has
+	 * no larger die to prefer), and the other 2 is handed over. */
+	board_clear(&m);
+	put(&m, W, 1, 1);
+	put(&m, B, 5, 1);
+	dice_set(&m, W, 2, 2);
+	CHECK_EQ(legal(&m, W), 2);
+	CHECK(legal_has(&m, W, plan1(1, 0)));
+	CHECK(legal_has(&m, W, plan1(1, 1)));
+	CHECK_EQ(apply(&m, W, plan1(1, 0), &o), 0);
+	CHECK(o.nhanded == 1 && o.handed[0] == 2 && o.bonus == 1);
 }
 
 /* D2: when some plan uses both dice, a one-step plan is not legal. */
