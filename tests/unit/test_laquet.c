@@ -7,8 +7,9 @@
  * resigning, and refused calls that leave the match byte-identical. Every
  * "check that must hold" of the spec has its own test. Positions are set by
  * writing the state directly; rolls are forced by choosing a dice seed whose
- * next two dice are the wanted ones. Last, the codec's view and strict
- * decoding, and perft counts pinned in tests/perft/laquet.txt.
+ * next two dice are the wanted ones. Last, the codec's view, the outcome
+ * JSON games-laquet.md shows, strict decoding, and perft counts pinned in
+ * tests/perft/laquet.txt.
  */
 #include <stdio.h>
 #include <string.h>
