@@ -18,4 +18,7 @@ int wire_fail(int err, char *why, size_t whylen, const char *fmt, ...) __attribu
 /* The Royal Game of Ur codec (protocol/games-ur.md). */
 extern const struct wire_game wire_game_ur;
 
+/* The Super 1 al 5 codec (protocol/games-super15.md). */
+extern const struct wire_game wire_game_super15;
+
 #endif
