@@ -6,17 +6,20 @@
  * Super's free move and forced line capture (D5), the end conditions (last
  * piece, adjudication after 20 or 100 quiet plies (D6), no moves),
  * resignation, every "check that must hold", and errors that leave the match
- * byte-identical. Positions are set by hand: pieces[] is written, then
+ * byte-identical; then the codec (protocol/games-super15.md): square names,
+ * strict decoding, the view, outcomes and results. Positions are set by hand: pieces[] is written, then
  * super15_state_sync() rebuilds the rest. The legal list (computed on sets of
  * squares) is compared with apply (which walks the moving piece's lines) on
  * every from/to pair of many positions. Last, perft counts pinned in
  * tests/perft/super15.txt.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "rules.h"
 #include "tap.h"
+#include "wire.h"
 
 #ifndef SUPER15_PERFT_FILE
 #define SUPER15_PERFT_FILE QUINTETO_SOURCE_WEB "/../../tests/perft/super15.txt"
@@ -837,6 +840,157 @@ static void test_random_playouts(void)
 	CHECK(longest < 5000);
 }
 
+/* Compact JSON text of `j` (taken), for comparisons; the caller frees it. */
+static char *text_of(json_t *j)
+{
+	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+
+	json_decref(j);
+	return s;
+}
+
+static bool json_is(json_t *got_take, const char *want)
+{
+	json_t *w = json_loads(want, JSON_DECODE_ANY, NULL);
+	bool eq = got_take && w && json_equal(got_take, w);
+
+	if (!eq) {
+		char *g = text_of(json_incref(got_take)), *x = text_of(json_incref(w));
+
+		printf("# got  %s\n# want %s\n", g ? g : "NULL", x ? x : "NULL");
+		free(g);
+		free(x);
+	}
+	json_decref(got_take);
+	json_decref(w);
+	return eq;
+}
+
+/* Every square's name round-trips; each move of the opening encodes as {"from","to"}. */
+static void test_codec_actions(void)
+{
+	const struct wire_game *c = wire_game_find("super15");
+	struct rules_action a, b;
+
+	REQUIRE(c != NULL);
+	CHECK(c->options && c->options[0].key == NULL); /* no options */
+	for (int from = 0; from < SUPER15_SQUARES; from++) {
+		int to = SUPER15_SQUARES - 1 - from;
+		json_t *j;
+
+		memset(&a, 0, sizeof(a));
+		a.kind = SUPER15_ACT_MOVE;
+		a.arg[0] = (int16_t)from;
+		a.arg[1] = (int16_t)to;
+		j = c->action_encode(&a);
+		REQUIRE(j != NULL);
+		CHECK_EQ(c->action_decode(j, &b), 0);
+		CHECK(rules_action_equal(&a, &b));
+		json_decref(j);
+	}
+	CHECK(json_is(c->action_encode(&(struct rules_action){ .kind = 1, .arg = { 0, 79 } }),
+		      "{\"from\":\"a1\",\"to\":\"h10\"}"));
+	CHECK(json_is(c->action_encode(&(struct rules_action){ .kind = 1, .arg = { 9, 63 } }),
+		      "{\"from\":\"b2\",\"to\":\"h8\"}"));
+	CHECK(c->action_encode(&(struct rules_action){ .kind = 2 }) == NULL);
+	CHECK(c->action_encode(&(struct rules_action){ .kind = 1, .arg = { 80, 0 } }) == NULL);
+}
+
+/* Anything but exactly {"from":square,"to":square} is illegal_action. */
+static void test_codec_decode_strict(void)
+{
+	static const char *const bad[] = {
+		"{}",
+		"[]",
+		"null",
+		"{\"from\":\"a2\"}",
+		"{\"to\":\"a3\"}",
+		"{\"from\":\"a2\",\"to\":\"a3\",\"x\":1}",
+		"{\"from\":\"a2\",\"too\":\"a3\"}",
+		"{\"from\":\"i2\",\"to\":\"a3\"}",
+		"{\"from\":\"a0\",\"to\":\"a3\"}",
+		"{\"from\":\"a11\",\"to\":\"a3\"}",
+		"{\"from\":\"a02\",\"to\":\"a3\"}",
+		"{\"from\":\"A2\",\"to\":\"a3\"}",
+		"{\"from\":\"a2 \",\"to\":\"a3\"}",
+		"{\"from\":\"a\",\"to\":\"a3\"}",
+		"{\"from\":\"\",\"to\":\"a3\"}",
+		"{\"from\":\"a1\\u0000\",\"to\":\"a3\"}",
+		"{\"from\":8,\"to\":16}",
+		"{\"from\":\"a2\",\"to\":null}",
+		"{\"from\":[\"a2\"],\"to\":\"a3\"}",
+		"{\"roll\":true}",
+	};
+	const struct wire_game *c = wire_game_find("super15");
+	struct rules_action a;
+
+	REQUIRE(c != NULL);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_t *j = json_loads(bad[i], JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+
+		if (c->action_decode(j, &a) != WIRE_E_ILLEGAL_ACTION)
+			printf("# accepted %s\n", bad[i]);
+		CHECK_EQ(c->action_decode(j, &a), WIRE_E_ILLEGAL_ACTION);
+		json_decref(j);
+	}
+}
+
+/* The view lists the pieces on the board by id with their square, value, points and flag, and quiet. */
+static void test_codec_view_outcome_result(void)
+{
+	const struct wire_game *c = wire_game_find("super15");
+	struct rules_match m;
+	union rules_outcome u;
+	struct rules_result r;
+	json_t *v;
+
+	REQUIRE(c != NULL);
+	match_empty(&m, 0);
+	put(&m, 0, "a5", 1, 10, 1);
+	put(&m, 1, "a1", 1, 0, 0);
+	put(&m, 16, "c5", 3, 2, 0);
+	put(&m, 17, "g5", 1, 0, 0);
+	put(&m, 31, "h10", 5, 0, 0);
+	m.s.super15.quiet = 7;
+	CHECK(json_is(
+		c->view(&m),
+		"{\"quiet\":7,\"pieces\":["
+		"{\"id\":0,\"seat\":0,\"square\":\"a5\",\"value\":1,\"points\":10,\"super\":true},"
+		"{\"id\":1,\"seat\":0,\"square\":\"a1\",\"value\":1,\"points\":0,\"super\":false},"
+		"{\"id\":16,\"seat\":1,\"square\":\"c5\",\"value\":3,\"points\":2,\"super\":false},"
+		"{\"id\":17,\"seat\":1,\"square\":\"g5\",\"value\":1,\"points\":0,\"super\":false},"
+		"{\"id\":31,\"seat\":1,\"square\":\"h10\",\"value\":5,\"points\":0,\"super\":false}]}"));
+	REQUIRE(rules_apply(&m, 0, &(struct rules_action){ .kind = 1, .arg = { sq("a5"), sq("g5") } }, &u) ==
+		0);
+	CHECK(json_is(
+		c->outcome_encode(&m, &(struct rules_action){ .kind = 1, .arg = { sq("a5"), sq("g5") } }, &u),
+		"{\"piece\":0,\"gained\":6,\"promoted\":false,\"captured\":["
+		"{\"id\":16,\"square\":\"c5\",\"value\":3,\"points\":2,\"super\":false},"
+		"{\"id\":17,\"square\":\"g5\",\"value\":1,\"points\":0,\"super\":false}]}"));
+	v = c->view(&m); /* captured pieces are not listed */
+	CHECK_EQ(json_array_size(json_object_get(v, "pieces")), 3);
+	CHECK_EQ(json_integer_value(json_object_get(v, "quiet")), 0);
+	json_decref(v);
+	rules_result(&m, &r);
+	CHECK(json_is(c->result_encode(&r), "{\"winner\":0,\"draw\":false,\"reason\":\"last_piece\"}"));
+	r = (struct rules_result){
+		.over = true, .draw = true, .winner = -1, .reason = RULES_REASON_ADJUDICATION
+	};
+	CHECK(json_is(c->result_encode(&r), "{\"winner\":null,\"draw\":true,\"reason\":\"adjudication\"}"));
+	r = (struct rules_result){ .over = true, .winner = 1, .reason = RULES_REASON_ADJUDICATION };
+	CHECK(json_is(c->result_encode(&r), "{\"winner\":1,\"draw\":false,\"reason\":\"adjudication\"}"));
+	r = (struct rules_result){ .over = true, .winner = 0, .reason = RULES_REASON_NO_MOVES };
+	CHECK(json_is(c->result_encode(&r), "{\"winner\":0,\"draw\":false,\"reason\":\"no_moves\"}"));
+	r = (struct rules_result){ .over = true, .winner = 1, .reason = RULES_REASON_RESIGN };
+	CHECK(json_is(c->result_encode(&r), "{\"winner\":1,\"draw\":false,\"reason\":\"resign\"}"));
+	r = (struct rules_result){ .over = true, .winner = 0, .reason = RULES_REASON_FORFEIT };
+	CHECK(json_is(c->result_encode(&r), "{\"winner\":0,\"draw\":false,\"reason\":\"forfeit\"}"));
+	r = (struct rules_result){ .over = false, .winner = -1 };
+	CHECK(json_is(c->result_encode(&r), "null"));
+	r = (struct rules_result){ .over = true, .winner = 0, .reason = RULES_REASON_RACE };
+	CHECK(c->result_encode(&r) == NULL); /* a reason Super 1 al 5 never gives */
+}
+
 /* Depth-first count of move sequences of length `depth`. */
 static uint64_t perft(const struct rules_match *m, int depth)
 {
@@ -915,5 +1069,8 @@ int main(int argc, char **argv)
 	TEST(test_legal_matches_apply);
 	TEST(test_random_playouts);
 	TEST(test_perft);
+	TEST(test_codec_actions);
+	TEST(test_codec_decode_strict);
+	TEST(test_codec_view_outcome_result);
 	return tap_done();
 }
