@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bots/bots.h"
 #include "store.h"
 
 typedef void handler_fn(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
@@ -215,6 +216,7 @@ static void on_leave(struct handlers *h, struct session *s, struct wire_msg *m, 
 static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	struct room *r = find_room(h, s, m);
+	const struct bot_strategy *strategy;
 	int seat, err;
 
 	if (!r || journal_refuses(h, s, m))
@@ -223,12 +225,15 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 		send_room_error(s, ROOM_E_BAD_SEAT, m->id);
 		return;
 	}
-	if (m->level && strcmp(m->level, "random")) {
-		session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown bot level (this server has: random)",
-				   m->id);
+	if (!(strategy = bot_find(r->game->id, m->level ? m->level : BOT_LEVEL_DEFAULT))) {
+		char levels[128], text[192];
+
+		bot_levels(r->game->id, levels, sizeof(levels));
+		snprintf(text, sizeof(text), "unknown bot level (%s has: %s)", r->game->id, levels);
+		session_send_error(s, WIRE_E_BAD_MESSAGE, text, m->id);
 		return;
 	}
-	err = room_add_bot(r, s->player, m->has_seat ? (int)m->seat : -1, &seat);
+	err = room_add_bot(r, s->player, m->has_seat ? (int)m->seat : -1, strategy, &seat);
 	if (err == ROOM_E_NOT_IN_ROOM) {
 		session_send_error(s, WIRE_E_NOT_IN_ROOM,
 				   "only the room's creator or a seated player may add bots", m->id);

@@ -35,14 +35,15 @@ static int load_room(void *ctx, const char *id, const char *game, const char *op
 	return room_restore(&rp->l->host, id, game, options, server_seed, creator_id, created_at, &rp->r);
 }
 
-static int load_seat(void *ctx, int seat, const char *player_id, const char *client_seed)
+static int load_seat(void *ctx, int seat, const char *player_id, const char *client_seed,
+		     const char *bot_level)
 {
 	struct replay *rp = ctx;
 	struct player *p = NULL;
 
 	if (player_id && !(p = hmap_get(&rp->l->players_by_id, player_id)))
 		return -EINVAL;
-	return room_restore_seat(rp->r, seat, p, client_seed);
+	return room_restore_seat(rp->r, seat, p, client_seed, bot_level);
 }
 
 static int load_action(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at)

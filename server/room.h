@@ -36,6 +36,7 @@
 #include "wire.h"
 
 struct store;
+struct bot_strategy;
 
 enum room_error {
 	ROOM_E_ROOM_FULL = 1,  /* no free seat, or the match has started */
@@ -78,7 +79,8 @@ struct member {
 struct room_seat {
 	bool taken;
 	bool bot;
-	struct player *player; /* NULL for bots and free seats */
+	struct player *player;               /* NULL for bots and free seats */
+	const struct bot_strategy *strategy; /* a bot's level; NULL for humans */
 	char bot_name[32];
 	bool has_seed;
 	char client_seed[WIRE_CLIENT_SEED_MAX * 4 + 1];
@@ -202,10 +204,12 @@ bool room_autorolls(const struct room *r, const struct rules_action *legal, int 
 int room_join(struct room *r, struct player *p, int seat, const char *client_seed, int *seat_out);
 
 /*
- * Seats a bot for `by` (who must be the creator or seated here:
- * ROOM_E_NOT_IN_ROOM otherwise). Other errors as room_join().
+ * Seats a bot playing `strategy` (one of the room's game, bot_find()) for
+ * `by` (who must be the creator or seated here: ROOM_E_NOT_IN_ROOM
+ * otherwise). Other errors as room_join().
  */
-int room_add_bot(struct room *r, const struct player *by, int seat, int *seat_out);
+int room_add_bot(struct room *r, const struct player *by, int seat, const struct bot_strategy *strategy,
+		 int *seat_out);
 
 /* Frees p's seat before the start (*changed = true); during a match it is held. 0 or ROOM_E_NOT_IN_ROOM. */
 int room_leave(struct room *r, struct player *p, bool *changed);
@@ -241,8 +245,12 @@ int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t a
 /* Applies an event (a resignation, a forfeit) and logs (and journals) it. 0, -ENOMEM or ROOM_E_GAME_OVER. */
 int room_event(struct room *r, int seat, int kind, int64_t at);
 
-/* Seats `p` (NULL: a bot) with its client seed (NULL: none) in `seat`, which the caller checked. */
-void room_seat_fill(struct room *r, int seat, struct player *p, const char *client_seed);
+/*
+ * Seats `p` (NULL: a bot playing `strategy`) with its client seed (NULL:
+ * none) in `seat`, which the caller checked.
+ */
+void room_seat_fill(struct room *r, int seat, struct player *p, const char *client_seed,
+		    const struct bot_strategy *strategy);
 
 /* Starts the match when no seat is free. */
 void room_start_if_full(struct room *r);
@@ -261,8 +269,12 @@ void room_resume(struct room *r);
 
 /* --- restore (room_restore.c): the callbacks of the store's journal reading */
 
-/* Puts a journalled seat back (p NULL: a bot). 0 or -EINVAL. */
-int room_restore_seat(struct room *r, int seat, struct player *p, const char *client_seed);
+/*
+ * Puts a journalled seat back (p NULL: a bot of `bot_level`, NULL meaning
+ * random; a level this build lacks plays random). 0 or -EINVAL.
+ */
+int room_restore_seat(struct room *r, int seat, struct player *p, const char *client_seed,
+		      const char *bot_level);
 
 /* Re-applies a journalled action and checks its recorded outcome. 0 or -EINVAL. */
 int room_restore_action(struct room *r, int ply, int seat, const char *action, const char *outcome,

@@ -11,11 +11,12 @@
 #include "room.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "bots/bots.h"
 #include "store.h"
 #include "util.h"
 
@@ -81,7 +82,8 @@ void room_start_if_full(struct room *r)
 		room_start(r);
 }
 
-void room_seat_fill(struct room *r, int seat, struct player *p, const char *client_seed)
+void room_seat_fill(struct room *r, int seat, struct player *p, const char *client_seed,
+		    const struct bot_strategy *strategy)
 {
 	struct room_seat *st = &r->seats[seat];
 
@@ -89,8 +91,11 @@ void room_seat_fill(struct room *r, int seat, struct player *p, const char *clie
 	st->taken = true;
 	st->player = p;
 	st->bot = !p;
-	if (!p)
-		snprintf(st->bot_name, sizeof(st->bot_name), "Random bot %d", seat + 1);
+	if (!p) {
+		st->strategy = strategy ? strategy : &bot_random;
+		snprintf(st->bot_name, sizeof(st->bot_name), "%c%s bot %d",
+			 toupper((unsigned char)*st->strategy->level), st->strategy->level + 1, seat + 1);
+	}
 	if (client_seed) {
 		st->has_seed = true;
 		snprintf(st->client_seed, sizeof(st->client_seed), "%s", client_seed);
@@ -108,14 +113,15 @@ int room_join(struct room *r, struct player *p, int seat, const char *client_see
 		return err;
 	if (player_add_room(p, r))
 		return -ENOMEM;
-	room_seat_fill(r, seat, p, client_seed);
-	store_live_seat(r->host->store, r->id, seat, p->id, client_seed);
+	room_seat_fill(r, seat, p, client_seed, NULL);
+	store_live_seat(r->host->store, r->id, seat, p->id, client_seed, NULL);
 	*seat_out = seat;
 	room_start_if_full(r);
 	return 0;
 }
 
-int room_add_bot(struct room *r, const struct player *by, int seat, int *seat_out)
+int room_add_bot(struct room *r, const struct player *by, int seat, const struct bot_strategy *strategy,
+		 int *seat_out)
 {
 	int err;
 
@@ -124,8 +130,8 @@ int room_add_bot(struct room *r, const struct player *by, int seat, int *seat_ou
 	err = seat_check(r, seat, &seat);
 	if (err)
 		return err;
-	room_seat_fill(r, seat, NULL, NULL);
-	store_live_seat(r->host->store, r->id, seat, NULL, NULL);
+	room_seat_fill(r, seat, NULL, NULL, strategy);
+	store_live_seat(r->host->store, r->id, seat, NULL, NULL, r->seats[seat].strategy->level);
 	*seat_out = seat;
 	room_start_if_full(r);
 	return 0;
@@ -407,7 +413,7 @@ static void bot_play_cb(uv_timer_t *t)
 		bot_schedule(r, 500);
 		return;
 	}
-	if (bot_choose(&r->match, seat, &r->bot_rng, &a))
+	if (r->seats[seat].strategy->choose(&r->match, seat, &r->bot_rng, &a))
 		return;
 	if (room_apply(r, seat, &a, util_now_ms())) {
 		util_log(LOG_ERROR, "room %s: bot action refused by the rules core", r->id);

@@ -12,15 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bots/bots.h"
 #include "util.h"
 
-int room_restore_seat(struct room *r, int seat, struct player *p, const char *client_seed)
+int room_restore_seat(struct room *r, int seat, struct player *p, const char *client_seed,
+		      const char *bot_level)
 {
+	const struct bot_strategy *strategy = NULL;
+
 	if (seat < 0 || seat >= r->game->seats || r->seats[seat].taken || r->status != ROOM_WAITING)
 		return -EINVAL;
 	if (p && player_add_room(p, r))
 		return -ENOMEM;
-	room_seat_fill(r, seat, p, client_seed);
+	if (!p && !(strategy = bot_find(r->game->id, bot_level ? bot_level : BOT_LEVEL_DEFAULT)))
+		util_log(LOG_WARN,
+			 "room %s: seat %d's bot level \"%s\" is not in this build; it plays random", r->id,
+			 seat, bot_level);
+	room_seat_fill(r, seat, p, client_seed, strategy);
 	room_start_if_full(r);
 	return 0;
 }

@@ -38,12 +38,16 @@ struct server {
 	bool stopping;
 };
 
-/* The loop turn ends: its journal writes become one batch, and its frames wait for it. */
+/*
+ * The loop turn ends: its journal writes join the open batch (flushed now, or
+ * when the batch in flight commits), and its frames wait for that batch.
+ */
 static void turn_end_cb(uv_prepare_t *p)
 {
 	struct server *srv = p->data;
+	uint64_t flushed = store_journal_turn(srv->store);
 
-	sessions_turn_end(&srv->sessions, store_journal_flush(srv->store));
+	sessions_turn_end(&srv->sessions, flushed, store_journal_needed(srv->store));
 }
 
 static void committed_cb(void *ctx, uint64_t batch, int err)

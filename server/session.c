@@ -80,18 +80,18 @@ static void release(struct session *s)
 		want_write(s);
 }
 
-void sessions_turn_end(struct sessions *ss, uint64_t batch)
+void sessions_turn_end(struct sessions *ss, uint64_t flushed, uint64_t needed)
 {
-	uint64_t gate;
+	uint64_t gate = needed; /* this turn's batch, or the last one before it */
 	struct session *s, *next;
 	unsigned i;
 
-	if (batch) {
-		assert(batch > ss->flushed);
-		ss->flushed = batch;
-		ss->flush_ns[batch % SESSIONS_BATCH_RING] = util_mono_ns();
+	if (flushed) {
+		assert(flushed > ss->flushed);
+		ss->flushed = flushed;
+		ss->flush_ns[flushed % SESSIONS_BATCH_RING] = util_mono_ns();
 	}
-	gate = ss->flushed; /* this turn's batch, or the last one before it */
+	assert(gate >= ss->flushed && gate <= ss->flushed + 1); /* at most the open batch */
 	for (s = ss->turn; s; s = next) {
 		next = s->turn_next;
 		s->in_turn = false;
@@ -341,6 +341,10 @@ static int send_close(struct session *s)
  * path's cost: a frame released into an empty, writable socket is written at
  * once instead, and a callback drains what the socket takes. lws keeps the
  * rest of a partial write itself and finishes it before our next callback.
+ * Whether the socket takes more is lws_partial_buffered() (a flag: the last
+ * write left bytes in lws' buffer), not lws_send_pipe_choked(), which asks
+ * the kernel with a poll() per frame: a frame written into a socket that is
+ * full at that moment is simply kept by lws as the rest of a partial write.
  */
 static int write_ready(struct session *s, bool writable)
 {
@@ -349,7 +353,7 @@ static int write_ready(struct session *s, bool writable)
 	for (n = 0; s->qready && n < SESSION_WRITE_BURST; n++) {
 		struct buf *b = s->q[s->qhead].b;
 
-		if ((n || !writable) && lws_send_pipe_choked(s->wsi))
+		if ((n || !writable) && lws_partial_buffered(s->wsi))
 			break;
 		if (lws_write(s->wsi, b->data, b->len, LWS_WRITE_TEXT) < (int)b->len)
 			return -1;

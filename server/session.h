@@ -101,11 +101,13 @@ void sessions_init(struct sessions *ss, const struct config *cfg, struct metrics
 void sessions_reap(struct sessions *ss);
 
 /*
- * Ends a loop turn: `batch` is what store_journal_flush() returned for it
- * (0: the turn journalled nothing). Tags this turn's frames with the batch
- * they wait for and releases what may go out already.
+ * Ends a loop turn: `flushed` is the batch store_journal_turn() handed to the
+ * writer (0: none), `needed` the batch every journal write so far is in
+ * (store_journal_needed(): the open batch when the flush was deferred behind
+ * a batch in flight). Tags this turn's frames with `needed` and releases what
+ * may go out already.
  */
-void sessions_turn_end(struct sessions *ss, uint64_t batch);
+void sessions_turn_end(struct sessions *ss, uint64_t flushed, uint64_t needed);
 
 /* Journal batch `batch` committed (err 0) or failed (err < 0: held frames stay held). */
 void sessions_committed(struct sessions *ss, uint64_t batch, int err);

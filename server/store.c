@@ -10,6 +10,7 @@
  * in the order they were posted.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,7 @@ static void deliver(struct store *st, struct note *n)
 	case NOTE_BATCH_DONE:
 		j = CONTAINER(n, struct wjob, done_note);
 		st->depth--;
+		st->batches_out--;
 		st->failing = false;
 		if (st->cb && !j->err) /* not committed: given up at close, and already reported */
 			st->cb(st->cb_ctx, j->seq, 0);
@@ -220,6 +222,7 @@ static void writer_thread(void *arg)
 {
 	struct store *st = arg;
 
+	(void)pthread_setname_np(pthread_self(), "q-journal"); /* for top, perf and the load generator */
 	for (;;) {
 		struct wjob *j;
 
@@ -247,6 +250,7 @@ static void reader_thread(void *arg)
 {
 	struct store *st = arg;
 
+	(void)pthread_setname_np(pthread_self(), "q-reader");
 	for (;;) {
 		struct store_req *r;
 

@@ -96,8 +96,9 @@ void store_player_save(struct store *st, const char *id, const char *token_hash,
 /* creator_id: the player who created the room (r2: it may add bots without a seat); NULL: none */
 void store_live_room(struct store *st, const char *id, const char *game, const char *options,
 		     const char *server_seed, const char *creator_id, int64_t created_at);
+/* bot_level: a bot's add_bot level (player_id NULL); NULL for a human */
 void store_live_seat(struct store *st, const char *room, int seat, const char *player_id,
-		     const char *client_seed);
+		     const char *client_seed, const char *bot_level);
 void store_live_seat_free(struct store *st, const char *room, int seat);
 void store_live_action(struct store *st, const char *room, int ply, int seat, const char *action,
 		       const char *outcome, int64_t at);
@@ -111,6 +112,17 @@ void store_live_drop(struct store *st, const char *room);
  * Returns its seq (1, 2, ...), 0 if it was empty (nothing is queued then).
  */
 uint64_t store_journal_flush(struct store *st);
+
+/*
+ * The end of a loop turn: group commit. Flushes the open batch when no
+ * batch is in flight and returns its seq; otherwise returns 0 and the open
+ * batch keeps gathering the writes of the turns to come until the batch in
+ * flight commits (its completion wakes the loop, whose next turn sends
+ * them). One transaction in flight at a time: the writer never queues many
+ * small transactions behind a slow one, each batch takes everything that
+ * waited for it, and a write waits for at most one commit before its own.
+ */
+uint64_t store_journal_turn(struct store *st);
 
 /*
  * Called on the loop thread when batch `seq` committed (err 0) or failed
@@ -141,7 +153,7 @@ struct store_live_ops {
 		    const char *creator_id /* NULL: unknown */, int64_t created_at,
 		    int64_t started_at /* 0: not started */);
 	int (*seat)(void *ctx, int seat, const char *player_id /* NULL: bot */,
-		    const char *client_seed /* NULL */);
+		    const char *client_seed /* NULL */, const char *bot_level /* NULL: human, or random */);
 	int (*action)(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at);
 	/* merged with actions by ply: an event at ply p comes after action p-1 and before action p */
 	int (*event)(void *ctx, int ply, int seat, int kind, int64_t at);

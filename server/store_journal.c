@@ -25,8 +25,8 @@ static const char *const jop_sql[JOP_MAX] = {
 	[JOP_ROOM] =
 		"INSERT OR REPLACE INTO live_rooms(id, game, options, server_seed, created_at, creator_id) "
 		"VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-	[JOP_SEAT] = "INSERT OR REPLACE INTO live_seats(room_id, seat, player_id, client_seed) VALUES (?1, "
-		     "?2, ?3, ?4)",
+	[JOP_SEAT] = "INSERT OR REPLACE INTO live_seats(room_id, seat, player_id, client_seed, bot_level) "
+		     "VALUES (?1, ?2, ?3, ?4, ?5)",
 	[JOP_SEAT_FREE] = "DELETE FROM live_seats WHERE room_id = ?1 AND seat = ?2",
 	[JOP_ACTION] = "INSERT OR REPLACE INTO live_actions(room_id, ply, seat, action, outcome, at) "
 		       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -134,9 +134,9 @@ void store_live_room(struct store *st, const char *id, const char *game, const c
 }
 
 void store_live_seat(struct store *st, const char *room, int seat, const char *player_id,
-		     const char *client_seed)
+		     const char *client_seed, const char *bot_level)
 {
-	op_queue(st, JOP_SEAT, "siss", room, (int64_t)seat, player_id, client_seed);
+	op_queue(st, JOP_SEAT, "sisss", room, (int64_t)seat, player_id, client_seed, bot_level);
 }
 
 void store_live_seat_free(struct store *st, const char *room, int seat)
@@ -186,7 +186,15 @@ uint64_t store_journal_flush(struct store *st)
 	b->next = st->after; /* archive saves that were waiting for this batch */
 	store_wjob_submit(st, b, st->after ? st->after_tail : b);
 	st->after = st->after_tail = NULL;
+	st->batches_out++;
 	return b->seq;
+}
+
+uint64_t store_journal_turn(struct store *st)
+{
+	if (!st || st->batches_out)
+		return 0; /* the commit in flight wakes the loop; the next turn sends what gathered */
+	return store_journal_flush(st);
 }
 
 void store_on_commit(struct store *st, store_commit_cb cb, void *ctx)
@@ -357,7 +365,8 @@ static int room_seats(struct live_stmts *q, const struct store_live_ops *ops, vo
 	int rc;
 
 	while (!*err && (rc = sqlite3_step(q->seats)) == SQLITE_ROW)
-		*err = ops->seat(ctx, sqlite3_column_int(q->seats, 0), col(q->seats, 1), col(q->seats, 2));
+		*err = ops->seat(ctx, sqlite3_column_int(q->seats, 0), col(q->seats, 1), col(q->seats, 2),
+				 col(q->seats, 3));
 	return *err || rc == SQLITE_DONE ? 0 : -EIO;
 }
 
@@ -417,10 +426,11 @@ int store_load_live(struct store *st, const struct store_live_ops *ops, void *ct
 		"ORDER BY created_at, id",
 		&rooms);
 	if (!r)
-		r = prepare(st->db,
-			    "SELECT seat, player_id, client_seed FROM live_seats WHERE room_id = ?1 "
-			    "ORDER BY seat",
-			    &q.seats);
+		r = prepare(
+			st->db,
+			"SELECT seat, player_id, client_seed, bot_level FROM live_seats WHERE room_id = ?1 "
+			"ORDER BY seat",
+			&q.seats);
 	if (!r)
 		r = prepare(st->db,
 			    "SELECT ply, seat, action, outcome, at FROM live_actions WHERE room_id = ?1 "

@@ -7,17 +7,21 @@
 # connections over 127.0.0.x source addresses instead. With --pin S,G the
 # server runs on core S and the generator on core G (taskset), so each has a
 # core of its own. Every run ends by itself (the generator's --duration).
-# Usage: tests/bench/load.sh [--pin S,G] [--build DIR] [--] [quinteto-load options]
+# --journal-cpu J then moves the server's journal writer thread alone to core J.
+# Usage: tests/bench/load.sh [--pin S,G] [--journal-cpu J] [--build DIR] [--] [quinteto-load options]
 #   e.g. tests/bench/load.sh --pin 0,1 -- --rooms 200 --duration 10
 #        tests/bench/load.sh --pin 0,1 -- --rooms 200 --rate 4500 --duration 10
-# Env: MAX_CONNS_PER_ADDR (server, default 256), SERVER_ARGS (extra server options).
+# Env: MAX_CONNS_PER_ADDR (server, default 256), SERVER_ARGS (extra server options), NOFILE (the
+# descriptor limit to raise both to, default 65536, where permitted).
 set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build="$src/build-release"
 pin=""
+journal_cpu=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--pin) pin="$2"; shift 2 ;;
+	--journal-cpu) journal_cpu="$2"; shift 2 ;;
 	--build) build="$2"; shift 2 ;;
 	--) shift; break ;;
 	*) break ;;
@@ -47,7 +51,9 @@ done
 
 tmp=$(mktemp -d /tmp/quinteto-load-XXXXXX)
 pid=""
+others=""
 cleanup() {
+	for o in $others; do kill -TERM "$o" 2>/dev/null || true; done
 	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
 		kill -TERM "$pid"
 		wait "$pid" || true
@@ -56,6 +62,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# Descriptors: raise the hard limit where we may (root, up to fs.nr_open), so that 20,000 connections fit
+# in the server and in the generator (each needs a few of its own); otherwise use the hard limit as it is.
+ulimit -Hn "${NOFILE:-65536}" 2>/dev/null || true
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 # shellcheck disable=SC2086 # SERVER_ARGS and the taskset prefix are word lists
 $srv_pin "$build/server/quinteto-server" --listen "127.0.0.1:$port" --db "$tmp/q.db" \
@@ -70,8 +79,54 @@ done
 grep -q listening "$tmp/server.log" || { echo "load.sh: the server did not start" >&2; exit 1; }
 
 echo "server: $build/server/quinteto-server pid $pid port $port${pin:+, pinned to core ${pin%,*}}"
+if [ -n "$journal_cpu" ]; then # the journal writer thread alone on another core
+	for t in /proc/"$pid"/task/*; do
+		if [ "$(cat "$t/comm")" = q-journal ]; then
+			taskset -p -c "$journal_cpu" "${t##*/}" >/dev/null
+			echo "journal writer thread ${t##*/} pinned to core $journal_cpu"
+		fi
+	done
+fi
+
+# GENERATORS=K: K-1 more generator processes, started first with the same options on their own source
+# addresses (each process is one core and at most RLIMIT_NOFILE connections). They run longer than the
+# measured one, which starts once the server has counted their connections; its memory per connection is
+# then the cost of its own connections on top of theirs. The server's total is printed from /metrics.
+gens=${GENERATORS:-1}
+count_conns() {
+	curl -s "http://127.0.0.1:$port/metrics" | awk '$1 == "quinteto_connections" { print $2 }'
+}
+if [ "$gens" -gt 1 ]; then
+	base=$(count_conns)
+	k=1
+	while [ "$k" -lt "$gens" ]; do
+		# shellcheck disable=SC2086
+		$gen_pin "$build/tests/bench/quinteto-load" --port "$port" --addr-first $((1 + k * 250 / gens)) \
+			"$@" --warmup 0 --duration 3600 >"$tmp/gen$k.log" 2>&1 &
+		others="$others $!"
+		k=$((k + 1))
+	done
+	prev=-1
+	while :; do # until the other generators stop adding connections
+		sleep 2
+		now=$(count_conns)
+		[ "$now" = "$prev" ] && break
+		prev=$now
+	done
+	echo "other generators: $((gens - 1)) processes, $((now - base)) connections open at the server"
+fi
 rc=0
 # shellcheck disable=SC2086
-$gen_pin "$build/tests/bench/quinteto-load" --port "$port" --server-pid "$pid" "$@" || rc=$?
+$gen_pin "$build/tests/bench/quinteto-load" --port "$port" --server-pid "$pid" "$@" &
+gen=$!
+most=0
+while kill -0 "$gen" 2>/dev/null; do # the most connections open at once, every generator's
+	now=$(count_conns)
+	[ "${now:-0}" -gt "$most" ] && most=$now
+	sleep 1
+done
+wait "$gen" || rc=$?
+echo "most WebSocket connections open at the server at once (sampled each second): $most"
+for o in $others; do kill -INT "$o" 2>/dev/null || true; done
 [ "$rc" = 0 ] || { echo "load.sh: quinteto-load failed; server log:" >&2; tail -20 "$tmp/server.log" >&2; }
 exit $rc

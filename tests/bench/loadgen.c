@@ -747,6 +747,9 @@ static void usage(FILE *f)
 		"  --setup-timeout S    longest wait for the rooms to form (default 30)\n"
 		"  --addrs N            source addresses 127.0.0.1..127.0.0.N (default: 200 connections "
 		"each)\n"
+		"  --addr-first B       first source address 127.0.0.B (default 1; another generator "
+		"process\n"
+		"                       against the same server takes addresses after this one's)\n"
 		"  --connect-burst N    handshakes in flight at once (default 64)\n"
 		"  --no-autoroll        create rooms without the autoroll option\n"
 		"  --server-pid PID     report the server's CPU per action and memory from /proc\n"
@@ -829,6 +832,9 @@ static int opt_set(int ch, const char *arg)
 	case 'a':
 		o->addrs = (int)v;
 		return v >= 1 && v <= MAX_ADDRS ? 0 : -1;
+	case 'F':
+		o->addr_first = (int)v;
+		return v >= 1 && v <= MAX_ADDRS ? 0 : -1;
 	case 'b':
 		o->connect_burst = (int)v;
 		return v >= 1 ? 0 : -1;
@@ -856,6 +862,7 @@ static int opts_parse(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "setup-timeout", required_argument, NULL, 'T' },
 		{ "addrs", required_argument, NULL, 'a' },
+		{ "addr-first", required_argument, NULL, 'F' },
 		{ "connect-burst", required_argument, NULL, 'b' },
 		{ "no-autoroll", no_argument, NULL, 'A' },
 		{ "server-pid", required_argument, NULL, 'P' },
@@ -869,6 +876,7 @@ static int opts_parse(int argc, char **argv)
 	int ch;
 
 	snprintf(o->host, sizeof(o->host), "127.0.0.1");
+	o->addr_first = 1;
 	o->game = "ur";
 	o->rooms = 200;
 	o->warmup = 2;
@@ -924,11 +932,20 @@ static int addrs_setup(void)
 	struct rlimit rl;
 	int total = g.o.rooms * room_size() + g.o.idle, i;
 
+	int room_for = MAX_ADDRS - g.o.addr_first + 1; /* addresses up to 127.0.0.254 */
+
 	if (!g.o.addrs)
-		g.o.addrs = total / 200 + 1 > MAX_ADDRS ? MAX_ADDRS : total / 200 + 1;
+		g.o.addrs = total / 200 + 1 > room_for ? room_for : total / 200 + 1;
+	if (g.o.addrs > room_for) {
+		fprintf(stderr,
+			"quinteto-load: --addr-first %d leaves room for %d source addresses, not %d\n",
+			g.o.addr_first, room_for, g.o.addrs);
+		return -1;
+	}
 	for (i = 0; i < g.o.addrs; i++)
-		snprintf(g.addrs[i], sizeof(g.addrs[i]), "127.0.0.%d", i + 1);
-	snprintf(g.addr_range, sizeof(g.addr_range), "127.0.0.1-127.0.0.%d", g.o.addrs);
+		snprintf(g.addrs[i], sizeof(g.addrs[i]), "127.0.0.%d", g.o.addr_first + i);
+	snprintf(g.addr_range, sizeof(g.addr_range), "127.0.0.%d-127.0.0.%d", g.o.addr_first,
+		 g.o.addr_first + g.o.addrs - 1);
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);

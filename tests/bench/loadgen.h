@@ -21,7 +21,8 @@ struct lg_opts {
 	int rooms, watchers, idle;
 	double rate; /* offered actions/s across all rooms; 0: closed loop */
 	double warmup, duration, setup_timeout;
-	int addrs;         /* source addresses 127.0.0.1..127.0.0.<addrs>; 0: auto */
+	int addrs;         /* source addresses 127.0.0.<addr_first>.. (<addrs> of them); 0: auto */
+	int addr_first;    /* the first source address's last byte (default 1) */
 	int connect_burst; /* connections in progress at once */
 	bool autoroll;
 	bool json;
@@ -43,6 +44,7 @@ struct lg_sample {
 	uint64_t t_ns;                     /* uv_hrtime() */
 	double self_cpu_s;                 /* our user+system time */
 	double server_cpu_s;               /* the server's, every thread (/proc/PID/stat); -1 if unknown */
+	double server_journal_cpu_s;       /* its journal writer thread ("q-journal"); -1 if unknown */
 	long server_rss_kb, server_hwm_kb; /* VmRSS, VmHWM; -1 if unknown */
 	double server_wait_s, self_wait_s; /* time runnable but waiting for a CPU, every thread
 					      (/proc/PID/task/TID/schedstat); -1 if unknown */

@@ -45,6 +45,51 @@ static double proc_cpu_s(pid_t pid)
 	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }
 
+/*
+ * CPU seconds of the threads of `pid` named `comm` (the server names its
+ * journal writer "q-journal"); -1 if unknown.
+ */
+static double proc_thread_cpu_s(pid_t pid, const char *comm)
+{
+	char path[300], buf[1024], *open_p, *close_p;
+	unsigned long long ut, st;
+	double sum = 0;
+	bool found = false;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return -1;
+	while ((e = readdir(d))) {
+		FILE *f;
+		size_t n;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue; /* the thread ended meanwhile */
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		open_p = strchr(buf, '(');
+		close_p = strrchr(buf, ')');
+		if (!open_p || !close_p || close_p < open_p)
+			continue;
+		*close_p = '\0';
+		if (strcmp(open_p + 1, comm))
+			continue;
+		if (sscanf(close_p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) ==
+		    2) {
+			sum += (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found ? sum : -1;
+}
+
 static void proc_mem_kb(pid_t pid, long *rss, long *hwm)
 {
 	char path[64], line[256];
@@ -103,11 +148,12 @@ void lg_sample_take(struct lg_sample *s, pid_t pid)
 	getrusage(RUSAGE_SELF, &ru);
 	s->self_cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
 			ru.ru_stime.tv_usec / 1e6;
-	s->server_cpu_s = s->server_wait_s = -1;
+	s->server_cpu_s = s->server_wait_s = s->server_journal_cpu_s = -1;
 	s->server_rss_kb = s->server_hwm_kb = -1;
 	s->self_wait_s = proc_wait_s(0);
 	if (pid > 0) {
 		s->server_cpu_s = proc_cpu_s(pid);
+		s->server_journal_cpu_s = proc_thread_cpu_s(pid, "q-journal");
 		s->server_wait_s = proc_wait_s(pid);
 		proc_mem_kb(pid, &s->server_rss_kb, &s->server_hwm_kb);
 	}
@@ -118,6 +164,7 @@ struct figures {
 	double secs, acts_s, plies_s, sent_s;
 	double srv_us, srv_pct, self_us, self_pct;
 	double srv_us_ply, self_us_ply;
+	double journal_us; /* the server's journal writer thread, per client action; -1 unknown */
 	double srv_wait_pct, self_wait_pct; /* of the window, waiting for a CPU; -1 unknown */
 	double p[5];                        /* p50 p90 p99 p99.9 max, in ms */
 	double mean_ms;
@@ -148,6 +195,9 @@ static void figures_compute(const struct lg_result *r, struct figures *f)
 		f->srv_us_ply = (r->s1.server_cpu_s - r->s0.server_cpu_s) * per_ply;
 		f->srv_pct = (r->s1.server_cpu_s - r->s0.server_cpu_s) / f->secs * 100;
 	}
+	f->journal_us = -1;
+	if (r->s0.server_journal_cpu_s >= 0 && r->s1.server_journal_cpu_s >= 0)
+		f->journal_us = (r->s1.server_journal_cpu_s - r->s0.server_journal_cpu_s) * per;
 	for (i = 0; i < 5; i++)
 		f->p[i] = (double)hist_percentile(r->lat, ps[i]) / 1e6;
 	f->mean_ms = r->lat->count ? (double)r->lat->sum / (double)r->lat->count / 1e6 : 0;
@@ -215,6 +265,10 @@ static void print_play(const struct lg_result *r, const struct figures *f)
 		       " threads); RSS %ld KiB, HWM %ld KiB\n",
 		       (int)o->server_pid, f->srv_us, f->srv_us_ply, f->srv_pct, r->s1.server_rss_kb,
 		       r->s1.server_hwm_kb);
+	if (f->journal_us >= 0)
+		printf("server journal writer thread: %.2f us CPU per client action (the rest is the loop and"
+		       " the reader)\n",
+		       f->journal_us);
 	printf("generator: %.1f us CPU per client action, %.1f per ply (%.1f%% of a core)\n", f->self_us,
 	       f->self_us_ply, f->self_pct);
 }
@@ -235,9 +289,10 @@ static void print_json(const struct lg_result *r, const struct figures *f)
 	       (unsigned long long)r->lat->count, f->p[0], f->p[1], f->p[2], f->p[3], f->p[4], f->mean_ms);
 	if (f->srv_us >= 0)
 		printf("\"server\":{\"pid\":%d,\"us_per_action\":%.2f,\"us_per_ply\":%.2f,\"cpu_pct\":%.1f,"
-		       "\"rss_kib\":%ld,\"hwm_kib\":%ld,\"rss_before_kib\":%ld,\"kib_per_conn\":%.3f},",
+		       "\"rss_kib\":%ld,\"hwm_kib\":%ld,\"rss_before_kib\":%ld,\"kib_per_conn\":%.3f,"
+		       "\"journal_us_per_action\":%.3f},",
 		       (int)o->server_pid, f->srv_us, f->srv_us_ply, f->srv_pct, r->s1.server_rss_kb,
-		       r->s1.server_hwm_kb, r->pre.server_rss_kb, f->kib_per_conn);
+		       r->s1.server_hwm_kb, r->pre.server_rss_kb, f->kib_per_conn, f->journal_us);
 	printf("\"generator\":{\"us_per_action\":%.2f,\"us_per_ply\":%.2f,\"cpu_pct\":%.1f,\"wait_pct\":%.1f}"
 	       ","
 	       "\"server_wait_pct\":%.1f,\"errors\":{",

@@ -147,7 +147,7 @@ static void test_batches_commit_in_order_once(void)
 		snprintf(id, sizeof(id), "room%d", i);
 		store_live_room(st, id, "ur", "{}", "00", NULL, i);
 		if (i % 2)
-			store_live_seat(st, id, 0, NULL, NULL);
+			store_live_seat(st, id, 0, NULL, NULL, "random");
 		CHECK_EQ(store_journal_flush(st), i + 1);
 	}
 	CHECK(wait_commits(&c, 10));
@@ -162,6 +162,39 @@ static void test_batches_commit_in_order_once(void)
 	close_store(st);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 10);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats"), 5);
+}
+
+/* Group commit: while a batch is in flight, turns gather into the next one. */
+static void test_turns_gather_behind_a_batch_in_flight(void)
+{
+	struct commits c = { 0 };
+	struct store *st;
+	char id[16];
+	int i;
+
+	fresh_db();
+	REQUIRE((st = open_store(migrations)));
+	store_on_commit(st, commit_cb, &c);
+	REQUIRE(!store_start(st));
+	CHECK_EQ(store_journal_turn(st), 0); /* nothing queued */
+	store_live_room(st, "first", "ur", "{}", "00", NULL, 1);
+	CHECK_EQ(store_journal_turn(st), 1); /* nothing in flight: out at once */
+	for (i = 0; i < 5; i++) { /* five turns while batch 1 is in flight (its note is not delivered) */
+		snprintf(id, sizeof(id), "room%d", i);
+		store_live_room(st, id, "ur", "{}", "00", NULL, 10 + i);
+		CHECK_EQ(store_journal_turn(st), 0);
+		CHECK_EQ(store_journal_needed(st), 2); /* their frames wait for the open batch */
+	}
+	REQUIRE(wait_commits(&c, 1)); /* batch 1's note delivered: nothing in flight */
+	CHECK_EQ(c.seq[0], 1);
+	CHECK_EQ(store_journal_turn(st), 2); /* the five turns, one transaction */
+	REQUIRE(wait_commits(&c, 2));
+	CHECK_EQ(c.seq[1], 2);
+	CHECK_EQ(c.err[1], 0);
+	CHECK_EQ(store_journal_turn(st), 0); /* empty */
+	CHECK_EQ(store_journal_needed(st), 2);
+	close_store(st);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 6);
 }
 
 static void test_failing_batch_is_retried_whole(void)
@@ -179,7 +212,7 @@ static void test_failing_batch_is_retried_whole(void)
 	/* SQLite rolls the whole transaction back, as it does on some I/O errors */
 	REQUIRE(!sql("CREATE TRIGGER fail BEFORE INSERT ON live_actions "
 		     "BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;"));
-	store_live_seat(st, "r1", 0, NULL, "seed");
+	store_live_seat(st, "r1", 0, NULL, "seed", NULL);
 	store_live_action(st, "r1", 0, 0, "{\"roll\":true}", "{}", 2);
 	CHECK_EQ(store_journal_flush(st), 2);
 	store_live_room(st, "r2", "ur", "{}", "00", NULL, 3);
@@ -241,7 +274,7 @@ static void test_refused_write_is_skipped_not_retried(void)
 	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
 	store_live_event(st, "r", 0, 1, RULES_EVENT_RESIGN, 5);
 	store_live_event(st, "r", 0, 1, RULES_EVENT_RESIGN, 6); /* the seat is out already: UNIQUE */
-	store_live_seat(st, "r", 1, NULL, NULL);
+	store_live_seat(st, "r", 1, NULL, NULL, "random");
 	CHECK_EQ(store_journal_flush(st), 1);
 	REQUIRE(wait_commits(&c, 1));
 	CHECK_EQ(c.err[0], 0);
@@ -490,11 +523,11 @@ static int t_room(void *ctx, const char *id, const char *game, const char *optio
 	return 0;
 }
 
-static int t_seat(void *ctx, int seat, const char *player_id, const char *client_seed)
+static int t_seat(void *ctx, int seat, const char *player_id, const char *client_seed, const char *bot_level)
 {
-	char line[32];
+	char line[64];
 
-	snprintf(line, sizeof(line), "seat %d", seat);
+	snprintf(line, sizeof(line), "seat %d%s%s", seat, bot_level ? " " : "", bot_level ? bot_level : "");
 	add(ctx, line);
 	return 0;
 }
@@ -550,8 +583,8 @@ static void test_load_live_merges_by_ply(void)
 	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
 	store_live_room(st, "q", "ur", "{}", "00", NULL, 2);
 	store_live_room(st, "z", "ur", "{}", "00", NULL, 3);
-	store_live_seat(st, "r", 1, NULL, NULL);
-	store_live_seat(st, "r", 0, "p", "s");
+	store_live_seat(st, "r", 1, NULL, NULL, "greedy");
+	store_live_seat(st, "r", 0, "p", "s", NULL);
 	store_live_started(st, "r", 7);
 	/* events written out of order with the actions: the load puts them by ply */
 	store_live_event(st, "r", 4, 1, RULES_EVENT_FORFEIT, 99);
@@ -567,10 +600,11 @@ static void test_load_live_merges_by_ply(void)
 	close_store(st);
 	REQUIRE((st = open_store(migrations)));
 	CHECK_EQ(store_load_live(st, &trace_ops, &t), 0);
-	CHECK(!strcmp(t.text, "room r 7|seat 0|seat 1|E0 s1 k1 @9|A0 s0 @10|A1 s1 @11|E2 s0 k1 @50|A2 s0 @12|"
-			      "A3 s1 @13|E4 s1 k2 @99|end 0|"
-			      "room q 0|A0 s0 @20|end -22|"
-			      "room z 0|end 0|"));
+	CHECK(!strcmp(t.text,
+		      "room r 7|seat 0|seat 1 greedy|E0 s1 k1 @9|A0 s0 @10|A1 s1 @11|E2 s0 k1 @50|A2 s0 @12|"
+		      "A3 s1 @13|E4 s1 k2 @99|end 0|"
+		      "room q 0|A0 s0 @20|end -22|"
+		      "room z 0|end 0|"));
 	printf("# %s\n", t.text);
 	close_store(st);
 }
@@ -655,6 +689,7 @@ int main(int argc, char **argv)
 	if (uv_loop_init(&loop))
 		return 2;
 	TEST(test_batches_commit_in_order_once);
+	TEST(test_turns_gather_behind_a_batch_in_flight);
 	TEST(test_failing_batch_is_retried_whole);
 	TEST(test_close_gives_up_a_failing_batch);
 	TEST(test_refused_write_is_skipped_not_retried);

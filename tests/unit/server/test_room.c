@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "duo.h"
+#include "bots/bots.h"
 #include "room.h"
 #include "store.h"
 #include "tap.h"
@@ -79,7 +80,8 @@ static void test_seats(void)
 	CHECK_EQ(seat, 1);
 	CHECK_EQ(room_join(r, &alice, 0, NULL, &seat), ROOM_E_ALREADY_SEATED);
 	CHECK_EQ(room_join(r, &bob, 1, NULL, &seat), ROOM_E_SEAT_TAKEN);
-	CHECK_EQ(room_add_bot(r, &carol, -1, &seat), ROOM_E_NOT_IN_ROOM); /* neither creator nor seated */
+	CHECK_EQ(room_add_bot(r, &carol, -1, &bot_random, &seat),
+		 ROOM_E_NOT_IN_ROOM); /* neither creator nor seated */
 	CHECK_EQ(r->status, ROOM_WAITING);
 	CHECK_EQ(room_join(r, &bob, -1, NULL, &seat), 0);
 	CHECK_EQ(seat, 0);
@@ -95,16 +97,16 @@ static void test_add_bot_permission(void)
 	int seat = -1;
 
 	REQUIRE(r);
-	CHECK_EQ(room_add_bot(r, &bob, 0, &seat), ROOM_E_NOT_IN_ROOM);
+	CHECK_EQ(room_add_bot(r, &bob, 0, &bot_random, &seat), ROOM_E_NOT_IN_ROOM);
 	CHECK(!r->seats[0].taken);
-	CHECK_EQ(room_add_bot(r, &alice, 0, &seat), 0); /* the creator, not seated */
+	CHECK_EQ(room_add_bot(r, &alice, 0, &bot_random, &seat), 0); /* the creator, not seated */
 	CHECK(r->seats[0].bot);
 	CHECK_EQ(room_join(r, &bob, 1, NULL, &seat), 0);
 	room_destroy(r);
 	r = duo_room("bots2", &alice);
 	REQUIRE(r);
 	CHECK_EQ(room_join(r, &bob, 1, NULL, &seat), 0);
-	CHECK_EQ(room_add_bot(r, &bob, -1, &seat), 0); /* a seated player */
+	CHECK_EQ(room_add_bot(r, &bob, -1, &bot_random, &seat), 0); /* a seated player */
 	CHECK_EQ(seat, 0);
 	room_destroy(r);
 }

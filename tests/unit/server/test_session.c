@@ -53,19 +53,19 @@ static void test_gate(void)
 
 	sessions_init(&ss, &cfg, &metrics);
 	send_text(a, "joined");
-	CHECK_EQ(a->qready, 0);    /* nothing leaves during the turn */
-	sessions_turn_end(&ss, 1); /* the turn journalled: batch 1 */
+	CHECK_EQ(a->qready, 0);       /* nothing leaves during the turn */
+	sessions_turn_end(&ss, 1, 1); /* the turn journalled: batch 1 */
 	CHECK_EQ(a->qready, 0);
 	CHECK_EQ(sessions_held(&ss), 1);
 	send_text(a, "error"); /* next turn: no journal write, but batch 1 is pending */
 	send_text(b, "rooms");
-	sessions_turn_end(&ss, 0);
+	sessions_turn_end(&ss, 0, 1);
 	CHECK_EQ(a->qready, 0);
 	CHECK_EQ(b->qready, 0);         /* it may show what batch 1 holds */
 	sessions_committed(&ss, 1, -5); /* failed: retried, still held */
 	CHECK_EQ(a->qready, 0);
 	send_text(a, "state");
-	sessions_turn_end(&ss, 2);
+	sessions_turn_end(&ss, 2, 2);
 	sessions_committed(&ss, 1, 0);
 	CHECK_EQ(a->qready, 2); /* batch 1's frames, in order; batch 2's stays */
 	CHECK(!strcmp(at(a, 0), "joined") && !strcmp(at(a, 1), "error") && !strcmp(at(a, 2), "state"));
@@ -74,14 +74,37 @@ static void test_gate(void)
 	CHECK_EQ(a->qready, 3);
 	CHECK_EQ(sessions_held(&ss), 0);
 	send_text(b, "chat"); /* nothing pending: out at the turn's end */
-	sessions_turn_end(&ss, 0);
+	sessions_turn_end(&ss, 0, 2);
 	CHECK_EQ(b->qready, 2);
 	CHECK(!ss.waiting);
 	session_closed(a); /* off every list while held frames remain */
 	send_text(b, "later");
-	sessions_turn_end(&ss, 3);
+	sessions_turn_end(&ss, 3, 3);
 	session_closed(b);
 	CHECK(!ss.waiting && !ss.turn);
+	sessions_reap(&ss);
+}
+
+/* A turn whose flush was deferred behind a batch in flight waits for the open batch, not the one in flight.
+ */
+static void test_deferred_gate(void)
+{
+	struct session *a = fake_session();
+
+	sessions_init(&ss, &cfg, &metrics);
+	send_text(a, "one");
+	sessions_turn_end(&ss, 1, 1); /* batch 1 in flight */
+	send_text(a, "two");
+	sessions_turn_end(&ss, 0, 2); /* journalled into the open batch 2, not flushed yet */
+	sessions_committed(&ss, 1, 0);
+	CHECK_EQ(a->qready, 1); /* "two" shows a write of batch 2: still held */
+	CHECK(!strcmp(at(a, 0), "one"));
+	sessions_turn_end(&ss, 2, 2); /* the next turn flushes batch 2 */
+	CHECK_EQ(a->qready, 1);
+	sessions_committed(&ss, 2, 0);
+	CHECK_EQ(a->qready, 2);
+	CHECK_EQ(sessions_held(&ss), 0);
+	session_closed(a);
 	sessions_reap(&ss);
 }
 
@@ -92,11 +115,11 @@ static void test_refusal(void)
 
 	sessions_init(&ss, &cfg, &metrics);
 	send_text(a, "state");
-	sessions_turn_end(&ss, 1); /* batch 1 pending (failing, say) */
+	sessions_turn_end(&ss, 1, 1); /* batch 1 pending (failing, say) */
 	session_send_refusal(a, 17, "try again", NULL);
 	session_send_refusal(b, 17, "try again", NULL);
 	send_text(b, "rooms"); /* a normal frame after it still waits for batch 1 */
-	sessions_turn_end(&ss, 0);
+	sessions_turn_end(&ss, 0, 1);
 	CHECK_EQ(a->qready, 0); /* behind a's held state */
 	CHECK_EQ(b->qready, 1); /* b had nothing held: out now */
 	sessions_committed(&ss, 1, 0);
@@ -118,7 +141,7 @@ static void test_queue_bound(void)
 	CHECK(a->close_state == SESSION_CLOSE_REQUESTED); /* a client that cannot keep up is dropped */
 	CHECK_EQ(a->qlen, 0);
 	CHECK_EQ(metrics.slow_dropped, 1);
-	sessions_turn_end(&ss, 0);
+	sessions_turn_end(&ss, 0, 0);
 	free_session(a);
 	sessions_reap(&ss);
 }
@@ -152,6 +175,7 @@ int main(void)
 {
 	config_defaults(&cfg);
 	TEST(test_gate);
+	TEST(test_deferred_gate);
 	TEST(test_refusal);
 	TEST(test_queue_bound);
 	TEST(test_hmap);
