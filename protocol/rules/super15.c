@@ -10,9 +10,8 @@
  * seat with no move on its turn loses.
  * The legal list of the ordinary pieces is computed on sets of squares, all
  * pieces of one value at once (random playouts are the benchmark's measure);
- * apply walks the moving piece's own lines and accepts exactly those moves,
- * which are that piece's part of the legal list (the unit test compares the
- * two on every from/to pair).
+ * apply walks only the line the move names and accepts exactly the moves of
+ * the legal list (the unit test compares the two on every from/to pair).
  * Invariants: pieces[] is the position; board[], count[] and sets[] agree
  * with it (super15_state_sync), no two pieces share a square and forbidden
  * squares stay empty; points only grow and Super is permanent. apply changes
@@ -490,31 +489,70 @@ static int super15_legal(const struct rules_match *m, int seat, struct rules_act
 }
 
 /*
- * The action must be one of the moving piece's legal moves (byte for byte,
- * so any other kind or argument is refused); nothing changes before that.
+ * Whether `a` is one of `seat`'s legal moves, byte for byte (any other kind,
+ * padding or argument is refused). It walks the one line the move names,
+ * with the rules of piece_moves (D3, D5); the unit test checks that this
+ * accepts exactly the legal list, on every from/to pair of many positions.
  */
+static bool move_legal(const struct super15_state *s, int seat, const struct rules_action *a)
+{
+	int from = a->arg[0], to = a->arg[1], df, dr, dist, step, d, room[8];
+	struct rules_action canon;
+	const struct super15_piece *p;
+
+	if (from < 0 || from >= SUPER15_SQUARES || to < 0 || to >= SUPER15_SQUARES || to == from)
+		return false;
+	memset(&canon, 0, sizeof(canon));
+	canon.kind = SUPER15_ACT_MOVE;
+	canon.arg[0] = (int16_t)from;
+	canon.arg[1] = (int16_t)to;
+	if (!rules_action_equal(&canon, a) || s->board[from] == SUPER15_NONE ||
+	    seat_of(s->board[from]) != seat)
+		return false;
+	df = FILE_OF(to) - FILE_OF(from), dr = RANK_OF(to) - RANK_OF(from);
+	if (df != 0 && dr != 0 && df != dr && df != -dr)
+		return false; /* not on one of the eight lines */
+	dist = df > 0 ? df : -df;
+	dist = dist > (dr > 0 ? dr : -dr) ? dist : (dr > 0 ? dr : -dr);
+	step = ((dr > 0) - (dr < 0)) * SUPER15_FILES + (df > 0) - (df < 0);
+	p = &s->pieces[s->board[from]];
+	if (!p->super) {
+		for (int t = from + step; t != to; t += step)
+			if (s->board[t] != SUPER15_NONE)
+				return false;
+		return dist <= p->value &&
+		       (s->board[to] == SUPER15_NONE ? !forbidden[to] : seat_of(s->board[to]) != seat);
+	}
+	for (d = 0; dir_step[d] != step; d++)
+		;
+	lines_room(from, room);
+	{
+		int farthest = -1, t = from;
+		bool reached = false;
+
+		for (int k = 1; k <= room[d]; k++) {
+			t += step;
+			if (s->board[t] != SUPER15_NONE && seat_of(s->board[t]) == seat)
+				break;
+			if (s->board[t] != SUPER15_NONE)
+				farthest = t;
+			reached = reached || t == to;
+		}
+		return farthest >= 0 ? to == farthest : reached && !forbidden[to];
+	}
+}
+
+/* Only a legal move gets applied; nothing changes before that. */
 static int super15_apply(struct rules_match *m, int seat, const struct rules_action *a,
 			 union rules_outcome *outcome)
 {
 	struct super15_state *s = &m->s.super15;
-	struct rules_action l[PIECE_MOVES + 1];
-	struct moves mv = { .out = l };
-	int from = a->arg[0], id;
 
-	if (s->over || seat != s->turn || a->kind != SUPER15_ACT_MOVE || from < 0 || from >= SUPER15_SQUARES)
+	if (s->over || seat != s->turn || !move_legal(s, seat, a))
 		return RULES_E_ILLEGAL;
-	id = s->board[from];
-	if (id == SUPER15_NONE || seat_of(id) != seat)
-		return RULES_E_ILLEGAL;
-	piece_moves(s, id, &mv);
-	for (int i = 0; i < mv.n; i++) {
-		if (rules_action_equal(&l[i], a)) {
-			piece_move(s, id, from, a->arg[1], &outcome->super15);
-			ply_end(s, seat, outcome->super15.captured > 0);
-			return RULES_OK;
-		}
-	}
-	return RULES_E_ILLEGAL;
+	piece_move(s, s->board[a->arg[0]], a->arg[0], a->arg[1], &outcome->super15);
+	ply_end(s, seat, outcome->super15.captured > 0);
+	return RULES_OK;
 }
 
 /* Two seats: whoever resigns or forfeits, the other seat wins. */
