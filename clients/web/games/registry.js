@@ -45,9 +45,11 @@
 //                       need no element per action.
 
 import ur from './ur/ur.js';
+import super15 from './super15/super15.js';
 
 export const GAMES = [
   ur,
+  super15,
 ];
 
 // What every module must have (checked by a browser test, and by the catalogue test for strings/rules).
