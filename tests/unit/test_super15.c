@@ -517,6 +517,7 @@ static void adjudication_case(int light, int dark, int quiet_before, int p0, int
 {
 	struct rules_match m;
 
+	memset(r, 0, sizeof(*r)); /* not over, should a REQUIRE below return early */
 	match_empty(&m, 0);
 	for (int i = 0; i < light; i++) {
 		const char *sqs[] = { "a1", "c1", "e1", "g1" };
