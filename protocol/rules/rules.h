@@ -25,6 +25,7 @@
 #include "sha256.h"
 #include "ur.h"
 #include "quinteto.h"
+#include "super15.h"
 
 #define RULES_MAX_SEATS 6
 #define RULES_MAX_LEGAL                                                         \
@@ -118,6 +119,7 @@ union rules_state {
 	struct ur_state ur;
 	struct quinteto_state quinteto;
 	struct laquet_state laquet;
+	struct super15_state super15;
 	uint64_t align_;
 };
 
@@ -126,6 +128,7 @@ union rules_outcome {
 	struct ur_outcome ur;
 	struct quinteto_outcome quinteto;
 	struct laquet_outcome laquet;
+	struct super15_outcome super15;
 	uint64_t align_;
 };
 
