@@ -819,6 +819,150 @@ static void test_resign_arranger(void)
 	CHECK_EQ(rules_event(&m, A, RULES_EVENT_RESIGN, NULL), RULES_E_GAME_OVER);
 }
 
+/* Rule 6: the re-arrangement follows the turn that eliminated; the next turn without one does not re-arrange.
+ */
+static void test_rearrange_once(void)
+{
+	struct rules_match m;
+	struct quinteto_state *s = &m.s.quinteto;
+	int order[4] = { 3, 2, 1, 0 };
+
+	hunt_position(&m, 3, 1, 2);
+	s->loc[9] = 0, s->loc[10] = 20;
+	s->loc[12] = 1, s->loc[13] = QUINTETO_OUT; /* 4's last stone; 3 hunts 4 */
+	REQUIRE(apply_ok(&m, 3, plan2(QUINTETO_OP_MOVE, 0, 9, 1, QUINTETO_OP_MOVE, 1, 10, 2), NULL) == 0);
+	REQUIRE(s->phase == QUINTETO_PHASE_ARRANGE);
+	REQUIRE(apply_ok(&m, A, arrange(4, order), NULL) == 0);
+	REQUIRE(s->turn == 0);
+	s->rolled = 1, s->dice[0] = 1, s->dice[1] = 2;
+	REQUIRE(apply_ok(&m, 0, plan1(QUINTETO_OP_MOVE, QUINTETO_DIE_SUM, 0, 3), NULL) ==
+		0);                              /* 2 -> 5: empty */
+	CHECK_EQ(s->phase, QUINTETO_PHASE_HUNT); /* nobody was eliminated in this turn */
+	CHECK_EQ(s->turn, 1);
+}
+
+/*
+ * protocol.md resign, in `arrange`: before the first arrangement the resigner
+ * is neither arranged nor in the roll-off; during a re-arrangement the hunter
+ * due to play next is replaced by the next living one, two left hunt on with
+ * nothing to arrange, and nothing is re-arranged again after the next turn.
+ */
+static void test_resign_arrange(void)
+{
+	struct rules_match m;
+	struct quinteto_state *s = &m.s.quinteto;
+	uint8_t seats[RULES_MAX_SEATS];
+	int four[4] = { 0, 1, 2, 3 }, three[3] = { 0, 4, 3 };
+
+	match_new(&m);
+	REQUIRE(rules_event(&m, 4, RULES_EVENT_RESIGN, NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_ARRANGE);
+	CHECK_EQ(legal_count(&m, A), 24);
+	REQUIRE(apply_ok(&m, A, arrange(4, four), NULL) == 0);
+	CHECK_EQ(rules_to_act(&m, seats), 4); /* the resigner does not roll off */
+	CHECK(!(s->contenders & (1u << 4)));
+	/* a re-arrangement after 0 eliminated 1: 2 was due next and resigns; 3 plays after the arrangement */
+	hunt_position(&m, 0, 1, 2);
+	s->loc[0] = 0, s->loc[1] = 20;
+	s->loc[3] = 3, s->loc[4] = QUINTETO_OUT; /* 1's last stone */
+	REQUIRE(apply_ok(&m, 0, plan1(QUINTETO_OP_MOVE, QUINTETO_DIE_SUM, 0, 3), NULL) == 0);
+	REQUIRE(s->phase == QUINTETO_PHASE_ARRANGE && s->turn == 2);
+	REQUIRE(rules_event(&m, 2, RULES_EVENT_RESIGN, NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_ARRANGE); /* three live */
+	CHECK_EQ(legal_count(&m, A), 6);
+	CHECK_EQ(s->turn, 3);
+	REQUIRE(apply_ok(&m, A, arrange(3, three), NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_HUNT);
+	CHECK_EQ(s->turn, 3);
+	s->rolled = 1, s->dice[0] = 1, s->dice[1] = 2;
+	REQUIRE(apply_ok(&m, 3, plan1(QUINTETO_OP_MOVE, QUINTETO_DIE_SUM, 9, -3), NULL) ==
+		0);                              /* 17 -> 14: empty */
+	CHECK_EQ(s->phase, QUINTETO_PHASE_HUNT); /* no elimination in that turn: no re-arrangement */
+	CHECK_EQ(s->turn, 4);
+	/* the same with two left after the resignation: the hunt goes on, they hunt each other */
+	hunt_position(&m, 0, 1, 2);
+	hunter_gone(&m, 4);
+	s->loc[0] = 0, s->loc[1] = 20;
+	s->loc[3] = 3, s->loc[4] = QUINTETO_OUT;
+	REQUIRE(apply_ok(&m, 0, plan1(QUINTETO_OP_MOVE, QUINTETO_DIE_SUM, 0, 3), NULL) == 0);
+	REQUIRE(s->phase == QUINTETO_PHASE_ARRANGE && s->turn == 2);
+	REQUIRE(rules_event(&m, 2, RULES_EVENT_RESIGN, NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_HUNT);
+	CHECK_EQ(s->turn, 3);
+	CHECK_EQ(quinteto_victim(s, 0), 3);
+	CHECK_EQ(quinteto_victim(s, 3), 0);
+	CHECK_EQ(rules_to_act(&m, seats), 1);
+	CHECK_EQ(seats[0], 3);
+}
+
+/* Rule 6 (D8): three hunters left after an elimination is still "three or more": the arranger re-arranges. */
+static void test_rearrange_three(void)
+{
+	struct rules_match m;
+	struct quinteto_state *s = &m.s.quinteto;
+	uint8_t seats[RULES_MAX_SEATS];
+
+	hunt_position(&m, 0, 1, 2);
+	hunter_gone(&m, 4);
+	s->loc[0] = 0, s->loc[1] = 20;
+	s->loc[3] = 3, s->loc[4] = QUINTETO_OUT; /* 1's last stone */
+	REQUIRE(apply_ok(&m, 0, plan1(QUINTETO_OP_MOVE, QUINTETO_DIE_SUM, 0, 3), NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_ARRANGE);
+	CHECK_EQ(legal_count(&m, A), 6); /* 3! orders of 0, 2, 3 */
+	CHECK_EQ(rules_to_act(&m, seats), 1);
+	CHECK_EQ(seats[0], A);
+	CHECK_EQ(s->turn, 2);
+}
+
+/* Rule 3/5: no 6, no enter (a 5 does not do, in the hunt or in the duel). */
+static void test_enter_needs_six(void)
+{
+	struct rules_match m;
+	struct quinteto_state *s = &m.s.quinteto;
+	struct rules_action a;
+
+	hunt_position(&m, 0, 5, 4);
+	s->loc[0] = 0, s->loc[1] = 10;
+	a = plan1(QUINTETO_OP_ENTER, 0, 0, 0);
+	refused(&m, 0, &a, RULES_E_ILLEGAL);
+	a = plan2(QUINTETO_OP_ENTER, 0, 0, 0, QUINTETO_OP_MOVE, 1, 1, 4);
+	refused(&m, 0, &a, RULES_E_ILLEGAL);
+	CHECK_EQ(legal_count(&m, 0), 4 + 16); /* sums and pairs of moves only */
+	duel_position(&m, 0, A, 5, 4);
+	s->loc[0] = 0, s->loc[1] = 20;
+	a = plan2(QUINTETO_OP_ENTER, 0, 15, 0, QUINTETO_OP_MOVE, 1, 16, 4);
+	refused(&m, A, &a, RULES_E_ILLEGAL);
+}
+
+/* protocol.md resign: one hunter left ends phase 1 at once, its pending roll dropped; a roll-off leaver's
+ * value goes. */
+static void test_resign_last_rival(void)
+{
+	struct rules_match m;
+	struct quinteto_state *s = &m.s.quinteto;
+	uint8_t seats[RULES_MAX_SEATS];
+
+	hunt_position(&m, 0, 3, 4); /* 0 has rolled and not yet played */
+	for (int h = 2; h < 5; h++)
+		hunter_gone(&m, h);
+	REQUIRE(rules_event(&m, 1, RULES_EVENT_RESIGN, NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_PLACE);
+	CHECK_EQ(s->survivor, 0);
+	CHECK(!s->rolled); /* the view's dice are null */
+	CHECK_EQ(rules_to_act(&m, seats), 1);
+	CHECK_EQ(seats[0], A);
+	/* the first roll-off: 2 rolled a 6 and leaves; it no longer shows, the others still roll */
+	hunt_position(&m, 0, 0, 0);
+	s->phase = QUINTETO_PHASE_ROLLOFF;
+	s->contenders = 0x1f;
+	s->rolloff[2] = 6, s->rolloff[3] = 2;
+	REQUIRE(rules_event(&m, 2, RULES_EVENT_RESIGN, NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_ROLLOFF);
+	CHECK_EQ(s->rolloff[2], 0);
+	CHECK_EQ(s->rolloff[3], 2);
+	CHECK_EQ(rules_to_act(&m, seats), 3); /* 0, 1 and 4 */
+}
+
 /* Refused calls: every error leaves the match byte-identical. */
 static void test_errors_untouched(void)
 {
@@ -1053,6 +1197,11 @@ int main(int argc, char **argv)
 	TEST(test_resign_hunter);
 	TEST(test_resign_rolloff);
 	TEST(test_resign_arranger);
+	TEST(test_rearrange_once);
+	TEST(test_rearrange_three);
+	TEST(test_resign_arrange);
+	TEST(test_resign_last_rival);
+	TEST(test_enter_needs_six);
 	TEST(test_errors_untouched);
 	TEST(test_playouts);
 	TEST(test_perft);
