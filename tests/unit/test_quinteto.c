@@ -674,6 +674,7 @@ static void test_quinteto_roll(void)
 	rules_result(&m, &r);
 	CHECK(r.over && !r.draw && r.winner == 3 && r.reason == RULES_REASON_QUINTETO);
 	CHECK(s->rolled && s->dice[0] == 5 && s->dice[1] == 5); /* the view keeps [5,5] */
+	CHECK_EQ(s->turns, 0); /* a roll with no plan: not a completed turn */
 	hunt_position(&m, 0, 0, 0);
 	s->loc[0] = 0;
 	dice2(&m, 5, 5);
