@@ -28,9 +28,12 @@
 #include "super15.h"
 
 #define RULES_MAX_SEATS 6
-#define RULES_MAX_LEGAL                                                         \
-	2048 /* every game's legal count is at most this (Quinteto's pair plans \
-	      * are the largest), so a caller with an array this size gets them all */
+/*
+ * Every game's legal count is at most this, so a caller with an array this
+ * size gets them all. The largest lists: Super 1 al 5 up to 640 moves,
+ * Laquet 481 plans, Quinteto 120 arrangements (its plans stay under 60).
+ */
+#define RULES_MAX_LEGAL   2048
 #define RULES_ACTION_ARGS 10
 #define RULES_SEED_SIZE   32
 
