@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive_read.h"
 #include "config.h"
 #include "store.h"
 
@@ -158,39 +159,93 @@ static bool valid_token(const char *s)
 	return true;
 }
 
-static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
+static bool bad_request(struct http_req *h, const char *message)
 {
-	char game[64] = "", player[64] = "", before[32] = "", limit[16] = "";
+	respond_error(h, 400, "bad_request", message);
+	return false;
+}
+
+/* The list's query (PROTOCOL.md: GET /api/matches) into q, its strings in the buffers; false after a 400. */
+static bool match_query(struct lws *wsi, struct http_req *h, struct archive_query *q, char *game,
+			char *player, char *result)
+{
+	char before[32] = "", limit[16] = "", *end;
 	long lim = 20;
 	long long bef = 0;
-	char *end;
 
-	arg(wsi, "game=", game, sizeof(game));
-	arg(wsi, "player=", player, sizeof(player));
+	arg(wsi, "game=", game, 64);
+	arg(wsi, "player=", player, 128);
+	arg(wsi, "result=", result, 64);
 	if (arg(wsi, "before=", before, sizeof(before)) && *before) {
 		bef = strtoll(before, &end, 10);
-		if (*end || bef <= 0) {
-			respond_error(h, 400, "bad_request", "before must be a cursor from `next`");
-			return;
-		}
+		if (*end || bef <= 0)
+			return bad_request(h, "before must be a cursor from `next`");
 	}
 	if (arg(wsi, "limit=", limit, sizeof(limit)) && *limit) {
 		lim = strtol(limit, &end, 10);
-		if (*end || lim < 1 || lim > 100) {
-			respond_error(h, 400, "bad_request", "limit must be 1..100");
-			return;
-		}
+		if (*end || lim < 1 || lim > ARCHIVE_LIMIT_MAX)
+			return bad_request(h, "limit must be 1..100");
 	}
-	if (*game && !rules_game_find(game)) { /* the registry says which games this server has */
-		respond_error(h, 400, "bad_request", "game must be one of this server's games");
+	if (*game && !rules_game_find(game)) /* the registry says which games this server has */
+		return bad_request(h, "game must be one of this server's games");
+	if (*player && !wire_text_valid(player, WIRE_NAME_MAX))
+		return bad_request(h, "player must be a player's name (1..24 printable characters)");
+	if (*result && !archive_result_valid(result))
+		return bad_request(h, "result must be draw, won, lost or a result's reason");
+	if (*result && (!strcmp(result, "won") || !strcmp(result, "lost")) && !*player)
+		return bad_request(h, "result=won and result=lost need a player");
+	q->game = *game ? game : NULL;
+	q->player = *player ? player : NULL;
+	q->result = *result ? result : NULL;
+	q->before = bef;
+	q->limit = (int)lim;
+	return true;
+}
+
+static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
+{
+	char game[64] = "", player[128] = "", result[64] = "";
+	struct archive_query q;
+
+	if (!match_query(wsi, h, &q, game, player, result))
+		return;
+	h->pending = store_match_find(api->store, &q, store_done_cb, h);
+	if (!h->pending)
+		respond_error(h, 500, "internal", "out of memory");
+}
+
+/* /api/matches/{id} and /api/matches/{id}/replay; `rest` is what follows "/api/matches/". */
+static void match_get(struct http *api, struct http_req *h, const char *rest)
+{
+	char id[WIRE_ROOM_ID_MAX + 1];
+	const char *slash = strchr(rest, '/');
+	size_t n = slash ? (size_t)(slash - rest) : strlen(rest);
+
+	if (n > WIRE_ROOM_ID_MAX || (slash && strcmp(slash, "/replay") != 0)) {
+		respond_error(h, 404, "not_found",
+			      slash ? "no such endpoint" : "no archived match has this id");
 		return;
 	}
-	if (*player && !valid_token(player)) {
-		respond_error(h, 400, "bad_request", "player must be a player id");
+	memcpy(id, rest, n);
+	id[n] = '\0';
+	if (!valid_token(id)) {
+		respond_error(h, 404, "not_found", "no archived match has this id");
 		return;
 	}
-	h->pending = store_match_list(api->store, *game ? game : NULL, *player ? player : NULL, bef, (int)lim,
-				      store_done_cb, h);
+	h->pending = slash ? store_match_replay(api->store, id, store_done_cb, h)
+			   : store_match_get(api->store, id, store_done_cb, h);
+	if (!h->pending)
+		respond_error(h, 500, "internal", "out of memory");
+}
+
+/* /api/players/{name}: the name as the URI decodes it. */
+static void player_get(struct http *api, struct http_req *h, const char *name)
+{
+	if (!wire_text_valid(name, WIRE_NAME_MAX) || strchr(name, '/')) {
+		respond_error(h, 404, "not_found", "no archived match has a player of this name");
+		return;
+	}
+	h->pending = store_player_get(api->store, name, store_done_cb, h);
 	if (!h->pending)
 		respond_error(h, 500, "internal", "out of memory");
 }
@@ -215,13 +270,11 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 		return;
 	}
 	if (!strncmp(uri, "/api/matches/", 13)) {
-		if (!valid_token(uri + 13)) {
-			respond_error(h, 404, "not_found", "no archived match has this id");
-			return;
-		}
-		h->pending = store_match_get(api->store, uri + 13, store_done_cb, h);
-		if (!h->pending)
-			respond_error(h, 500, "internal", "out of memory");
+		match_get(api, h, uri + 13);
+		return;
+	}
+	if (!strncmp(uri, "/api/players/", 13)) {
+		player_get(api, h, uri + 13);
 		return;
 	}
 	respond_error(h, 404, "not_found", "no such endpoint");
