@@ -5,6 +5,8 @@
 // validated against its schema by lib.mjs (match-list.json, match-replay.json, player.json).
 
 import test from 'node:test';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import {
   assert, withServer, createRoom, joinRoom, watchRoom, autoplay,
 } from './lib.mjs';
@@ -171,5 +173,19 @@ test('GET /api/matches: player by name, result, before and limit; GET /api/playe
       assert.equal(r.status, 404, `${p}: ${r.status} ${r.text}`);
       assert.equal(r.json.error, 'not_found', p);
     }
+
+    // the quinteto command on the running server's database: the same list, every match verifies,
+    // and an online backup that holds the same archive
+    const db = path.join(srv.dir, 'q.db');
+    const cli = (...args) => execFileSync(process.env.QUINTETO_CLI, ['--db', db, ...args], { encoding: 'utf8' });
+    const lines = cli('matches', '--player', 'Ana').trim().split('\n');
+    assert.deepEqual(lines.map((l) => l.split(' ')[0]), ana.matches.map((m) => m.id));
+    assert.match(cli('verify', '--all'), /^verified 5 of 5 matches/);
+    assert.deepEqual(JSON.parse(cli('export', all[0].id)), await srv.archive(all[0].id));
+    assert.match(cli('show', all[0].id, '--ply', '3'), new RegExp(`^ur match ${all[0].id}, ply 3 of ${all[0].plies}\n`));
+    const copy = path.join(srv.dir, 'copy.db');
+    assert.match(cli('backup', copy), /^backed up/);
+    assert.equal(execFileSync(process.env.QUINTETO_CLI, ['--db', copy, 'matches', '--limit', '100'], { encoding: 'utf8' }),
+      cli('matches', '--limit', '100'));
   });
 });
