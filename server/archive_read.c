@@ -45,6 +45,7 @@ static int fail(struct archive_db *d, const char *what)
 
 int archive_db_init(struct archive_db *d, sqlite3 *db)
 {
+	memset(d, 0, sizeof(*d));
 	d->db = db;
 	for (int k = 0; k < AR_MAX; k++)
 		if (sqlite3_prepare_v3(db, stmt_sql[k], -1, SQLITE_PREPARE_PERSISTENT, &d->stmt[k], NULL) !=

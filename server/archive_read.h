@@ -21,7 +21,7 @@ enum archive_stmt { AR_GET, AR_SEATS, AR_ACTIONS, AR_EVENTS, AR_PLAYER, AR_PLAYE
 
 #define ARCHIVE_LIST_SHAPES 20 /* game x player x 5 kinds of result filter */
 
-/* A connection's archive statements; zero it, then archive_db_init(). */
+/* A connection's archive statements, set up by archive_db_init(). */
 struct archive_db {
 	sqlite3 *db; /* borrowed */
 	sqlite3_stmt *stmt[AR_MAX];
@@ -40,7 +40,7 @@ struct archive_query {
 
 #define ARCHIVE_LIMIT_MAX 100
 
-/* Prepares the statements on `db` (borrowed); 0 or -EIO with the reason in d->err. */
+/* Prepares the statements on `db` (borrowed), `d` overwritten; 0 or -EIO with the reason in d->err. */
 int archive_db_init(struct archive_db *d, sqlite3 *db);
 
 /* Finalizes the statements; safe on a zeroed or half-initialized one. */
