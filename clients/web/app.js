@@ -1,108 +1,49 @@
-// app.js: entry point of the web client. Identity, routing (#/ and #/room/<id>), the shared client
-// state fed by net.js, toasts, and the test hooks (document.body.dataset.*, window.quinteto).
+// app.js: entry point of the web client. The connection (net.js), the routes (#/, #/room/<id>,
+// #/rules/<game>), the header with the language switch, the name form, and the test hooks
+// (document.body.dataset.*, window.quinteto). The shared state lives in core.js, which the views
+// import; the views never import this file.
 //
 // Identity (name + token, and the seat held in each room) lives in localStorage under a key that
 // includes the ?profile= URL parameter, so two tabs of one browser can be two players. ?name=
-// prefills and submits the name. The views (lobby.js, room.js) render from `app` and talk to the
-// server only through app.net.
-//
-// The seat this player holds in a room comes only from the server's word about this player:
-// `joined` {room, seat}, and `welcome.seats` [{room, seat, role}] on every (re)connect; `left`
-// forgets it. Never from names (not unique) or from `to_act`.
+// prefills and submits the name; ?lang= picks the language.
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
+import { app, saveIdentity, mySeat, setSeat, toast, errorToast, announce, roomLog } from './core.js';
+import { t, i18n, LANGS, currentLang, setLang } from './i18n.js';
 import { LobbyView } from './lobby.js';
 import { RoomView } from './room.js';
-
-const params = new URLSearchParams(location.search);
-const profile = (params.get('profile') || 'default').slice(0, 40);
-const ID_KEY = `quinteto.identity.${profile}`;
-
-function loadIdentity() {
-  try {
-    const x = JSON.parse(localStorage.getItem(ID_KEY));
-    return x && typeof x === 'object' ? x : {};
-  } catch { return {}; }
-}
-
-export const app = {
-  profile,
-  identity: { seats: {}, ...loadIdentity() }, // {name, token, player, seats: {room: seat}}
-  net: null,
-  connection: 'connecting',
-  seated: new Set(),       // rooms this player holds a seat in (welcome + joined - left)
-  states: new Map(),       // room id -> latest state
-  chats: new Map(),        // room id -> [chat]
-  rooms: [],               // lobby summaries
-  route: { name: 'lobby' },
-  view: null,              // the current LobbyView | RoomView
-  watching: new Set(),     // rooms watched on the current connection
-  stateCount: 0,
-  welcomes: 0,             // welcomes received (a reconnect adds one)
-  plies: [],               // plies of the states seen for the current room, in order
-  sent: [],                // actions sent by the room views, in order (a test hook)
-};
-if (!app.identity.seats || typeof app.identity.seats !== 'object') app.identity.seats = {};
-
-export function saveIdentity() {
-  try { localStorage.setItem(ID_KEY, JSON.stringify(app.identity)); } catch { /* private mode */ }
-}
-
-// --- seats -------------------------------------------------------------------------------------
-
-// The seat this player holds in `roomId`, or null (a watcher, or not in the room).
-export function mySeat(roomId) {
-  const seat = app.identity.seats[roomId];
-  return Number.isInteger(seat) && app.seated.has(roomId) ? seat : null;
-}
-
-function setSeat(roomId, seat) {
-  if (seat === null) { delete app.identity.seats[roomId]; app.seated.delete(roomId); }
-  else { app.identity.seats[roomId] = seat; app.seated.add(roomId); }
-  saveIdentity();
-}
-
-// --- toasts ------------------------------------------------------------------------------------
-
-export function toast(text, code) {
-  const box = document.getElementById('toasts');
-  if (!box) return;
-  const t = h('div.toast', { role: 'status', 'data-code': code || '' },
-    code ? h('strong', code) : null, code ? ' ' : null, text || '');
-  box.append(t);
-  setTimeout(() => t.classList.add('fade'), 3600);
-  setTimeout(() => t.remove(), 4200);
-  while (box.children.length > 4) box.firstChild.remove();
-}
+import { RulesView } from './rules.js';
 
 // --- routing -----------------------------------------------------------------------------------
 
 function parseRoute() {
-  const m = /^#\/room\/([^/?#]+)/.exec(location.hash);
+  let m = /^#\/room\/([^/?#]+)/.exec(location.hash);
   if (m) return { name: 'room', id: decodeURIComponent(m[1]) };
+  m = /^#\/rules\/([^/?#]+)/.exec(location.hash);
+  if (m) return { name: 'rules', game: decodeURIComponent(m[1]) };
   return { name: 'lobby' };
 }
 
-export function navigate(hash) {
-  if (location.hash === hash) onRoute();
-  else location.hash = hash;
-}
-
 function onRoute() {
-  if (!app.identity.name) return;
+  if (!app.identity.name) { askName(); return; }
   const route = parseRoute();
   if (app.view && app.view.destroy) app.view.destroy();
+  const sameRoom = route.name === 'room' && app.route.name === 'room' && app.route.id === route.id;
   app.route = route;
-  app.plies = [];
+  if (!sameRoom) app.plies = [];
   const main = clear(document.getElementById('main'));
   if (route.name === 'room') {
     app.view = new RoomView(app, route.id);
     main.append(app.view.el);
     ensureWatching(route.id);
     const st = app.states.get(route.id);
-    if (st) showState(st);
+    if (st) showState(st, []);
     else setBodyRoom(route.id, null);
+  } else if (route.name === 'rules') {
+    app.view = new RulesView(app, route.game);
+    main.append(app.view.el);
+    setBodyRoom(null, null);
   } else {
     app.view = new LobbyView(app);
     main.append(app.view.el);
@@ -115,7 +56,8 @@ function onRoute() {
 // Watches the room unless this player is seated in it (the server then sends its state anyway).
 function ensureWatching(roomId) {
   if (app.connection !== 'online') return; // done again after welcome
-  if (app.seated.has(roomId) || app.watching.has(roomId)) return;
+  if ((app.seated.has(roomId) && !app.away.has(roomId)) || app.watching.has(roomId)) return;
+  app.away.delete(roomId);
   app.watching.add(roomId);
   app.net.request({ type: 'watch', room: roomId }).catch((e) => {
     app.watching.delete(roomId);
@@ -140,9 +82,13 @@ function setBodyRoom(roomId, st) {
   }
 }
 
-function showState(st) {
+function inRoomView(roomId) {
+  return app.view instanceof RoomView && app.view.roomId === roomId;
+}
+
+function showState(st, added) {
   setBodyRoom(st.room, st);
-  if (app.view instanceof RoomView && app.view.roomId === st.room) app.view.update(st);
+  if (inRoomView(st.room)) app.view.update(st, added);
 }
 
 const handlers = {
@@ -160,6 +106,7 @@ const handlers = {
     }
     saveIdentity();
     app.watching = new Set();
+    app.away = new Set();
     renderHeader();
     app.net.send({ type: 'rooms' });
     if (app.view instanceof RoomView) app.view.actionDone(); // an act in flight may have been lost
@@ -175,22 +122,26 @@ const handlers = {
   joined(msg) {
     setSeat(msg.room, msg.seat);
     const st = app.states.get(msg.room);
-    if (st) showState(st);
+    if (st) showState(st, []);
   },
   left(msg) {
-    setSeat(msg.room, null);
+    // During a match the seat stays ours (the server keeps it for our return); only the room's
+    // states stop until we open it again.
+    if (app.states.get(msg.room)?.status === 'playing' && mySeat(msg.room) !== null) app.away.add(msg.room);
+    else setSeat(msg.room, null);
     app.watching.delete(msg.room);
   },
   resigned(msg) {
     // The seat stays ours (the match goes on or ends by the state that follows); only say so.
-    if (app.route.name === 'room' && app.route.id === msg.room) toast('You resigned.', 'resigned');
+    if (app.route.name === 'room' && app.route.id === msg.room) toast(t('room.resigned'), 'resigned');
   },
   state(msg) {
+    const added = roomLog(msg);
     app.states.set(msg.room, msg);
     if (app.route.name === 'room' && app.route.id === msg.room) {
       app.stateCount++;
       if (app.plies[app.plies.length - 1] !== msg.ply) app.plies.push(msg.ply);
-      showState(msg);
+      showState(msg, added);
     }
   },
   chat(msg) {
@@ -198,10 +149,13 @@ const handlers = {
     const list = app.chats.get(msg.room);
     list.push(msg);
     if (list.length > 200) list.shift();
-    if (app.view instanceof RoomView && app.view.roomId === msg.room) app.view.addChat(msg);
+    if (inRoomView(msg.room)) {
+      app.view.addChat(msg);
+      if (msg.name !== app.identity.name) announce(t('chat.says', { name: msg.name, text: msg.text }));
+    }
   },
   error(msg) {
-    toast(msg.message || '', msg.code || 'error');
+    errorToast(msg.code || 'error', msg.message);
     // An action that did not go through: the game view takes clicks again.
     if (['stale_ply', 'illegal_action', 'not_your_turn', 'game_over', 'internal', 'rate_limited'].includes(msg.code) &&
         app.view instanceof RoomView) app.view.actionDone();
@@ -220,17 +174,25 @@ function onStatus(ev) {
   renderHeader();
 }
 
-// --- header and the name form ------------------------------------------------------------------
+// --- header, language switch and the name form ---------------------------------------------------
 
 function renderHeader() {
   const conn = document.getElementById('conn');
   if (conn) {
-    const labels = { online: 'online', connecting: 'connecting…', reconnecting: 'reconnecting…', closed: 'offline' };
-    conn.textContent = labels[app.connection] || app.connection;
+    conn.textContent = t(`conn.${app.connection}`);
     conn.dataset.state = app.connection;
   }
   const who = document.getElementById('who');
   if (who) who.textContent = app.identity.name ? app.identity.name : '';
+  const brand = document.getElementById('brand');
+  if (brand) brand.title = t('header.lobby');
+  const sel = document.getElementById('lang');
+  if (sel) {
+    clear(sel).append(...LANGS.map((l) => h('option', { value: l, lang: l, selected: l === currentLang() }, t(`lang.${l}`))));
+    sel.value = currentLang();
+    sel.setAttribute('aria-label', t('lang.label'));
+  }
+  document.title = t('app.title');
 }
 
 function askName() {
@@ -238,21 +200,21 @@ function askName() {
   const main = clear(document.getElementById('main'));
   const input = h('input#name-input', {
     name: 'name', required: true, minLength: 1, maxLength: 24, autocomplete: 'nickname',
-    placeholder: 'e.g. Enheduanna', value: app.identity.name || '', 'aria-label': 'Display name',
+    placeholder: t('name.placeholder'), value: app.identity.name || '',
   });
   const form = h('form#name-form.card.narrow', {
     onsubmit: (ev) => {
       ev.preventDefault();
       const name = input.value.trim();
-      if (!validName(name)) { toast('1 to 24 characters, please', 'bad_name'); return; }
+      if (!validName(name)) { errorToast('bad_name'); return; }
       start(name);
     },
   },
-  h('h2', 'Welcome to Quinteto'),
-  h('p', 'Pick a display name. Other players see it; it is not a login.'),
-  h('label', { for: 'name-input' }, 'Display name'),
+  h('h1', t('name.title')),
+  h('p', t('name.intro')),
+  h('label', { for: 'name-input' }, t('name.label')),
   input,
-  h('button.primary', { type: 'submit' }, 'Enter'));
+  h('button.primary', { type: 'submit' }, t('name.submit')));
   main.append(form);
   input.focus();
 }
@@ -295,6 +257,7 @@ window.quinteto = {
   get connection() { return app.connection; },
   get welcomes() { return app.welcomes; },
   get sent() { return app.sent.slice(); },
+  get announced() { return app.announced.slice(); },
   // The browser-test contract (games/registry.js): the selectors to click, in order, to make
   // `action` in the current room's view; null when the view offers no way to make it.
   clicksFor(action) {
@@ -308,8 +271,14 @@ window.quinteto = {
 // --- boot --------------------------------------------------------------------------------------
 
 window.addEventListener('hashchange', onRoute);
+i18n.addEventListener('langchange', () => {
+  renderHeader();
+  if (app.identity.name) onRoute(); else askName();
+});
+document.getElementById('lang')?.addEventListener('change', (ev) => setLang(ev.target.value));
 document.body.dataset.connection = 'connecting';
-const urlName = (params.get('name') || '').trim();
+renderHeader();
+const urlName = (app.params.get('name') || '').trim();
 if (urlName && validName(urlName)) start(urlName);
 else if (app.identity.name) start(app.identity.name);
 else askName();

@@ -1,10 +1,14 @@
 // lobby.js: the lobby (route #/): the live list of rooms, pushed by the server after one `rooms`
 // request, and the "New room" form. Renders from the room summaries it is given; sends
-// create/join/watch through app.net and navigates to the room. It knows no game: the game list,
-// each game's options form and its words come from the game modules (games/registry.js).
+// create/join/watch/add_bot through app.net and navigates to the room. It knows no game: the game
+// list, each game's options form and its words come from the game modules (games/registry.js).
+//
+// Fewer clicks: "Create room" seats the creator at once (join right after create); "Play against
+// the computer" also fills every other seat with a bot, so the match starts from one click.
 
 import { h, clear } from './dom.js';
-import { navigate, toast } from './app.js';
+import { navigate, errorToast } from './core.js';
+import { t } from './i18n.js';
 import { GAMES, gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
 
@@ -21,58 +25,75 @@ function optionTags(game, options) {
 export class LobbyView {
   constructor(app) {
     this.app = app;
-    this.list = h('div#room-list.room-list', { 'aria-live': 'polite' });
+    this.list = h('div#room-list.room-list');
     this.el = h('section.lobby',
+      h('h1.page-title', t('lobby.title')),
       h('div.lobby-grid',
         h('div.card.rooms-card',
-          h('h2', 'Rooms'),
+          h('h2', t('lobby.rooms')),
           this.list),
         this.newRoomForm()));
   }
 
-  // The "New room" form: a game, and that game's own options inputs (swapped with the game).
+  // The "New room" form: a game, its rules link, and that game's own options inputs (swapped with the game).
   newRoomForm() {
-    const select = h('select#new-game', { name: 'game', 'aria-label': 'Game' },
-      GAMES.map((g) => h('option', { value: g.id }, g.label)));
+    const select = h('select#new-game', { name: 'game' },
+      GAMES.map((g) => h('option', { value: g.id }, g.t('label'))));
     const optionsSlot = h('div.options-slot');
+    const rulesLink = h('a#rules-link.rules-link', { href: '#/rules/ur' });
     let form = null;
     const showOptions = () => {
       form = gameModule(select.value).optionsForm();
       clear(optionsSlot).append(form.el);
+      rulesLink.href = `#/rules/${encodeURIComponent(select.value)}`;
+      rulesLink.textContent = t('lobby.rulesOf', { game: gameLabel(select.value) });
     };
     select.addEventListener('change', showOptions);
     showOptions();
-    const button = h('button#create-room.primary', { type: 'submit' }, 'Create room');
+    const button = h('button#create-room.primary', { type: 'submit' }, t('lobby.create'));
+    const vsBot = h('button#play-bot.primary', { type: 'button' }, t('lobby.vsBot'));
+    const run = async (bots) => {
+      button.disabled = vsBot.disabled = true;
+      try {
+        await this.createAndSit(select.value, form.value(), bots);
+      } finally {
+        button.disabled = vsBot.disabled = false;
+      }
+    };
+    vsBot.addEventListener('click', () => run(true));
     return h('form#new-room.card.new-room', {
-      onsubmit: async (ev) => {
-        ev.preventDefault();
-        button.disabled = true;
-        try {
-          const reply = await this.app.net.request({ type: 'create', game: select.value, options: form.value() });
-          const room = reply.room || {};
-          if (room.id) {
-            // The reply is the room's summary (r2): list it now, before the lobby's next push.
-            if (!this.app.rooms.some((r) => r.id === room.id)) this.app.rooms = [room, ...this.app.rooms];
-            navigate(`#/room/${encodeURIComponent(room.id)}`);
-          }
-        } catch (e) {
-          if (e.code === 'timeout' || e.code === 'disconnected') toast('the server did not answer', e.code);
-        } finally {
-          button.disabled = false;
-        }
-      },
+      onsubmit: (ev) => { ev.preventDefault(); run(false); },
     },
-    h('h2', 'New room'),
-    h('label', { for: 'new-game' }, 'Game'), select,
+    h('h2', t('lobby.new')),
+    h('label', { for: 'new-game' }, t('lobby.game')), select,
+    rulesLink,
     optionsSlot,
-    button);
+    h('div.new-room-buttons', vsBot, button));
+  }
+
+  // create, then join the first seat (and add a bot in every other seat when `bots`), then open the room.
+  async createAndSit(game, options, bots) {
+    const net = this.app.net;
+    try {
+      const reply = await net.request({ type: 'create', game, options });
+      const room = reply.room || {};
+      if (!room.id) return;
+      // The reply is the room's summary (r2): list it now, before the lobby's next push.
+      if (!this.app.rooms.some((r) => r.id === room.id)) this.app.rooms = [room, ...this.app.rooms];
+      const seats = (room.seats || []).map((s) => s.seat);
+      await net.request({ type: 'join', room: room.id, seat: seats[0] ?? 0 });
+      navigate(`#/room/${encodeURIComponent(room.id)}`);
+      if (bots) for (const seat of seats.slice(1)) await net.request({ type: 'add_bot', room: room.id, seat });
+    } catch (e) {
+      if (e.code === 'timeout' || e.code === 'disconnected') errorToast(e.code);
+    }
   }
 
   update(rooms) {
     const list = clear(this.list);
     const sorted = [...rooms].sort((a, b) => (b.created_at || 0) - (a.created_at || 0));
     if (!sorted.length) {
-      list.append(h('p.empty', 'No rooms yet. Create one!'));
+      list.append(h('p.empty', t('lobby.empty')));
       return;
     }
     for (const r of sorted) list.append(this.row(r));
@@ -96,21 +117,22 @@ export class LobbyView {
       } catch { return; }
       open();
     };
-    const opts = optionTags(r.game, r.options).map((t) => h('span.tag', t));
+    const opts = optionTags(r.game, r.options).map((x) => h('span.tag', x));
+    const label = gameLabel(r.game);
     return h('article.room-row', { 'data-room': r.id, 'data-status': r.status },
       h('div.room-title',
-        h('strong', gameLabel(r.game)),
+        h('h3.room-game', label),
         h('span.room-id', `#${r.id}`), opts,
-        h('span.pill', { class: `pill-${r.status}` }, r.status)),
+        h('span.pill', { class: `pill-${r.status}` }, t(`status.${r.status}`))),
       h('ul.room-seats', seats.map((s) => h('li', { class: [s.name == null ? 'free' : '', `seat-c${s.seat}`], 'data-seat': s.seat },
         h('span.role', roleLabel(r.game, s.role)), ' ',
-        s.name == null ? h('em', 'free') : h('span.name', s.name),
-        s.bot ? h('span.badge.bot', 'bot') : null))),
-      h('div.room-meta', `${r.watchers || 0} watching`, r.ply ? ` · ply ${r.ply}` : ''),
+        s.name == null ? h('em', t('seat.free')) : h('span.name', s.name),
+        s.bot ? h('span.badge.bot', t('badge.bot')) : null))),
+      h('div.room-meta', t('lobby.watchers', { n: r.watchers || 0 }), r.ply ? ` · ${t('lobby.ply', { n: r.ply })}` : ''),
       h('div.room-buttons',
         h('button.join', { type: 'button', onclick: join, disabled: !free || seated || r.status !== 'waiting',
-          'aria-label': `Join room ${r.id}` }, 'Join'),
-        h('button.watch', { type: 'button', onclick: watch, 'aria-label': `Watch room ${r.id}` }, 'Watch'),
-        h('button.open', { type: 'button', onclick: open, 'aria-label': `Open room ${r.id}` }, 'Open')));
+          title: t('lobby.joinRoom', { id: r.id }) }, t('lobby.join')),
+        h('button.watch', { type: 'button', onclick: watch, title: t('lobby.watchRoom', { id: r.id }) }, t('lobby.watch')),
+        h('button.open', { type: 'button', onclick: open, title: t('lobby.openRoom', { id: r.id }) }, t('lobby.open'))));
   }
 }

@@ -1,20 +1,25 @@
-// room.js: the room view (route #/room/<id>): seats, the game, the result banner, chat and the
-// "fair dice" details. It knows no game: the game module (games/registry.js) gets three elements
-// of its own (board, side, panel) once, and update(state) with every state after that, so what a
-// player has half-done in the game view survives states that do not change it. The skeleton is
-// built once per room; the chat input keeps its text across updates.
+// room.js: the room view (route #/room/<id>): seats, the game, the move log, the legend and the
+// board in words, the result banner, chat and the "fair dice" details. It knows no game: the game
+// module (games/registry.js) gets three elements of its own (board, side, panel) once, and
+// update(state) with every state after that, so what a player has half-done in the game view
+// survives states that do not change it. The skeleton is built once per room; the chat input keeps
+// its text across updates.
 //
 // An action sent waits for its answer: the game area is marked `sending` (its clickable parts are
 // inert) until the ply moves on, an error comes back, or the connection is made again.
+//
+// Keyboard: the arrow keys move focus among the game's clickable parts (data-click) by position,
+// Enter plays, the game's shortcuts (ur: R rolls) and Q (resign) work anywhere but in a text field,
+// and after every state focus goes back to the board (the same part if it is still there).
+// Everything worth hearing (actions, seats, turns) goes to the one live region (core.announce).
 
 import { h, clear } from './dom.js';
-import { mySeat, navigate } from './app.js';
+import { app as shared, mySeat, navigate, announce, reducedMotion, savePrefs, toast } from './core.js';
+import { t, fmtTime } from './i18n.js';
 import { gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
 
-function fmtTime(ms) {
-  try { return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }); } catch { return ''; }
-}
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 export class RoomView {
   constructor(app, roomId) {
@@ -24,35 +29,78 @@ export class RoomView {
     this.module = null;   // the game module, once the first state named the game
     this.gameView = null; // what module.createView() returned
     this.sentAt = null;   // ply of the action sent and not yet answered
-    this.title = h('h2.room-name', `Room #${roomId}`);
+    this.focusToken = null; // data-click of the game part that had focus, to give it back after a state
+    this.forcedAt = null; // ply at which the only possible action was scheduled
+    this.lastTurnKey = '';
+    this.title = h('h1.room-name', t('room.title', { id: roomId }));
     this.optionTags = h('span.room-options');
     this.statusPill = h('span.pill', '…');
+    this.rulesLink = h('a.rules-link.head-link', { href: '#/' }, t('room.rules'));
+    this.noticeSlot = h('div.notice-slot');
     this.resultSlot = h('div.result-slot');
-    this.board = h('div.game-board', h('p.loading', 'Loading the room…'));
+    this.board = h('div.game-board', { tabindex: '-1' }, h('p.loading', t('room.loading')));
     this.panel = h('div.game-panel');
     this.side = h('div.game-side');
     this.gameArea = h('div.game-column', this.board, this.panel);
-    this.seats = h('ol.seats', { 'aria-label': 'Seats' });
+    this.seats = h('ol.seats', { 'aria-label': t('room.seats') });
     this.buttons = h('div.room-actions');
-    this.fair = h('details.fair', h('summary', 'Fair dice'), h('div.fair-body'));
-    this.chatList = h('ol.chat-list', { 'aria-live': 'polite', 'aria-label': 'Chat messages' });
+    this.logList = h('ol#move-log.log-list');
+    this.legend = h('div.legend-body');
+    this.words = h('div#board-words.board-words');
+    this.fair = h('details.fair', h('summary', t('fair.title')), h('div.fair-body'));
+    this.chatList = h('ol.chat-list', { 'aria-label': t('chat.list') });
     this.el = h('section.room', { 'data-room': roomId },
       h('header.room-head',
-        h('a.back', { href: '#/', 'aria-label': 'Back to the lobby' }, '← Lobby'),
-        this.title, this.optionTags, this.statusPill),
+        h('a.back', { href: '#/' }, t('room.back')),
+        this.title, this.optionTags, this.statusPill, this.rulesLink),
+      this.noticeSlot,
       this.resultSlot,
       h('div.room-main',
         this.gameArea,
         h('aside.room-side',
           this.side,
-          h('div.card', h('h3', 'Players'), this.seats, this.buttons),
-          h('div.card.chat', h('h3', 'Chat'), this.chatList, this.chatForm()),
+          h('section.card.players', h('h2', t('room.players')), this.seats, this.buttons, this.invite(), this.prefsForm()),
+          h('section.card.log', h('h2#log-title', t('log.title')), this.logList),
+          h('details.card.legend', { open: true }, h('summary', t('room.legend')), this.legend,
+            h('p.keys', t('room.keys'))),
+          h('details.card.words', h('summary', t('room.words')), this.words),
+          h('section.card.chat', h('h2', t('chat.title')), this.chatList, this.chatForm()),
           h('div.card', this.fair))));
     for (const m of app.chats.get(roomId) || []) this.addChat(m);
+    this.gameArea.addEventListener('keydown', (ev) => this.onGameKey(ev));
+    this.gameArea.addEventListener('focusin', (ev) => {
+      const tok = ev.target.closest?.('[data-click]')?.dataset.click;
+      this.focusToken = tok || 'board';
+    });
+    this.onKey = (ev) => this.onShortcut(ev);
+    document.addEventListener('keydown', this.onKey);
+  }
+
+  invite() {
+    const url = `${location.origin}${location.pathname}#/room/${encodeURIComponent(this.roomId)}`;
+    const field = h('input#invite-url', { type: 'text', readOnly: true, value: url });
+    const copy = h('button#copy-invite', {
+      type: 'button',
+      onclick: async () => {
+        let ok = false;
+        try { await navigator.clipboard.writeText(url); ok = true; } catch { /* not allowed: select it */ }
+        if (!ok) { field.select(); ok = document.execCommand && document.execCommand('copy'); }
+        toast(ok ? t('invite.copied') : t('invite.select'), 'invite');
+      },
+    }, t('invite.copy'));
+    return h('div.invite', h('label', { for: 'invite-url' }, t('invite.label')), h('div.invite-row', field, copy));
+  }
+
+  prefsForm() {
+    const box = h('input#pref-forced', {
+      type: 'checkbox', checked: !!this.app.prefs.forced,
+      onchange: () => { this.app.prefs.forced = box.checked; savePrefs(); },
+    });
+    return h('label.check.pref', box, ' ', t('pref.forced'));
   }
 
   chatForm() {
-    const input = h('input#chat-input', { maxLength: 500, placeholder: 'Say something…', 'aria-label': 'Chat message', autocomplete: 'off' });
+    const input = h('input#chat-input', { maxLength: 500, placeholder: t('chat.placeholder'), autocomplete: 'off' });
     return h('form.chat-form', {
       onsubmit: (ev) => {
         ev.preventDefault();
@@ -61,43 +109,64 @@ export class RoomView {
         this.app.net.send({ type: 'chat', room: this.roomId, text: text.slice(0, 500) });
         input.value = '';
       },
-    }, input, h('button', { type: 'submit', 'aria-label': 'Send chat message' }, 'Send'));
+    }, h('label.sr-only', { for: 'chat-input' }, t('chat.label')), input, h('button', { type: 'submit' }, t('chat.send')));
   }
 
   destroy() {
+    document.removeEventListener('keydown', this.onKey);
+    clearTimeout(this.forcedTimer);
     if (this.gameView && this.gameView.destroy) this.gameView.destroy();
   }
 
   unknownRoom() {
-    clear(this.board).append(h('div.card', h('p', `There is no room #${this.roomId}.`),
-      h('a', { href: '#/' }, 'Back to the lobby')));
+    clear(this.board).append(h('div.card', h('p', t('room.unknown', { id: this.roomId })),
+      h('a', { href: '#/' }, t('room.back'))));
   }
 
   roleLabel(role) {
     return this.module && this.module.roleLabel ? this.module.roleLabel(role) : capitalize(role);
   }
 
-  update(st) {
+  // `added`: the log entries this state brought (core.js roomLog), to append and to announce.
+  update(st, added = []) {
+    const first = !this.state;
     this.state = st;
     if (this.sentAt !== null && st.ply !== this.sentAt) this.setSending(null);
     const seat = mySeat(this.roomId);
     this.title.textContent = `${gameLabel(st.game)} · #${this.roomId}`;
-    this.statusPill.textContent = st.status;
+    this.statusPill.textContent = t(`status.${st.status}`);
     this.statusPill.className = `pill pill-${st.status}`;
+    this.rulesLink.href = `#/rules/${encodeURIComponent(st.game)}`;
+    this.renderGame(st);
     this.renderOptions(st);
+    this.renderNotice(st, seat);
     this.renderResult(st, seat);
     this.renderSeats(st, seat);
     this.renderButtons(st, seat);
-    this.renderGame(st);
     this.renderFair(st);
+    this.renderWords(st);
+    if (first) this.renderLog(); else this.appendLog(added);
+    if (!first) this.speak(st, added, seat);
+    this.restoreFocus();
+    this.playForced(st, seat);
   }
 
   // The room's options (`state.options`, defaults filled in) as short tags beside the title.
   renderOptions(st) {
     const tags = this.module && this.module.describeOptions
       ? this.module.describeOptions(st.options || {}) : describeOptionsDefault(st.options);
-    clear(this.optionTags).append(...tags.map((t) => h('span.tag', t)));
+    clear(this.optionTags).append(...tags.map((x) => h('span.tag', x)));
     this.optionTags.dataset.options = JSON.stringify(st.options || {});
+  }
+
+  // A seated person who lost their connection during the match: said in words, not only by a dot.
+  renderNotice(st, seat) {
+    clear(this.noticeSlot);
+    if (st.status !== 'playing') return;
+    const gone = (st.seats || []).filter((s) => s.name != null && !s.bot && !s.connected && s.seat !== seat);
+    if (!gone.length) return;
+    this.noticeSlot.append(h('div#notice-disconnected.notice',
+      gone.map((s) => t('notice.disconnected', { name: s.name, role: this.roleLabel(s.role) })).join(' ')));
   }
 
   renderResult(st, seat) {
@@ -106,13 +175,13 @@ export class RoomView {
     const r = this.module ? this.module.describeResult(st) : { text: JSON.stringify(st.result), winners: [] };
     const winners = r.winners || [];
     let extra = '';
-    if (seat !== null && winners.length) extra = winners.includes(seat) ? 'You win!' : 'You lose.';
+    if (seat !== null && winners.length) extra = winners.includes(seat) ? t('result.win') : t('result.lose');
     const names = winners.map((w) => st.seats[w] && st.seats[w].name).filter(Boolean);
-    this.resultSlot.append(h('div.result-banner', { role: 'status' },
+    this.resultSlot.append(h('div.result-banner',
       h('span#result', r.text),
       names.length ? h('span.result-name', ` (${names.join(', ')})`) : null,
       extra ? h('span.result-you', ` ${extra}`) : null,
-      h('a.result-back', { href: '#/' }, 'Back to the lobby')));
+      h('a.result-back', { href: '#/' }, t('room.back'))));
   }
 
   seatItem(st, s, seat, toAct) {
@@ -120,30 +189,31 @@ export class RoomView {
     const acting = toAct.has(s.seat) && st.status === 'playing';
     const on = s.connected || s.bot;
     const role = this.roleLabel(s.role);
+    const conn = free ? t('seat.free') : on ? t('seat.connected') : t('seat.disconnected');
     const li = h('li.seat', {
       'data-seat': s.seat,
       class: [free ? 'free' : '', acting ? 'to-act' : '', s.seat === seat ? 'mine' : '', `role-${s.role}`, `seat-c${s.seat}`],
     },
-    h('span.dot', { class: free ? 'dot-free' : on ? 'dot-on' : 'dot-off',
-      title: free ? 'free' : on ? 'connected' : 'disconnected', 'aria-label': free ? 'free' : on ? 'connected' : 'disconnected' }),
+    h('span.dot', { class: free ? 'dot-free' : on ? 'dot-on' : 'dot-off', title: conn }),
     h('span.token', { 'aria-hidden': 'true' }),
     h('span.role', role),
-    h('span.name', free ? h('em', 'free') : s.name),
-    s.bot ? h('span.badge.bot', 'bot') : null,
-    s.seat === seat ? h('span.badge.you', 'you') : null,
-    acting ? h('span.turn-mark', { title: 'to play' }, '◀ to play') : null);
+    h('span.name', free ? h('em', t('seat.free')) : s.name),
+    s.bot ? h('span.badge.bot', t('badge.bot')) : null,
+    s.seat === seat ? h('span.badge.you', t('badge.you')) : null,
+    !free && !on ? h('span.badge.off', t('seat.disconnected')) : null,
+    acting ? h('span.turn-mark', t('seat.toPlay')) : null);
     if (free && st.status === 'waiting') {
       const btns = h('span.seat-buttons');
       if (seat === null) {
         btns.append(h('button.take-seat', {
-          type: 'button', 'data-seat': s.seat, 'aria-label': `Take the ${role} seat`,
+          type: 'button', 'data-seat': s.seat, title: t('seat.takeLabel', { role }),
           onclick: () => this.app.net.request({ type: 'join', room: this.roomId, seat: s.seat }).catch(() => {}),
-        }, 'Take seat'));
+        }, t('seat.take')));
       }
       btns.append(h('button.add-bot', {
-        type: 'button', 'data-seat': s.seat, 'aria-label': `Add a bot in the ${role} seat`,
+        type: 'button', 'data-seat': s.seat, title: t('seat.addBotLabel', { role }),
         onclick: () => this.app.net.request({ type: 'add_bot', room: this.roomId, seat: s.seat }).catch(() => {}),
-      }, 'Add bot'));
+      }, t('seat.addBot')));
       li.append(btns);
     }
     return li;
@@ -159,25 +229,25 @@ export class RoomView {
     const box = clear(this.buttons);
     if (seat !== null && st.status !== 'finished') {
       box.append(h('button.leave', {
-        type: 'button', 'aria-label': 'Leave this room',
+        type: 'button', title: st.status === 'playing' ? t('room.leaveKeeps') : t('room.leaveFrees'),
         onclick: async () => {
           try {
             await this.app.net.request({ type: 'leave', room: this.roomId });
             navigate('#/');
           } catch { /* toast shown */ }
         },
-      }, 'Leave'));
+      }, t('room.leave')));
     }
     if (seat !== null && st.status === 'playing') {
-      box.append(h('button.resign.danger', {
-        type: 'button', 'aria-label': 'Resign this match',
-        onclick: () => {
-          if (!window.confirm('Resign? You leave play for the rest of this match; this cannot be undone.')) return;
-          this.app.net.request({ type: 'resign', room: this.roomId }).catch(() => {});
-        },
-      }, 'Resign'));
+      box.append(h('button.resign.danger', { type: 'button', onclick: () => this.resign() }, t('room.resign')));
     }
-    if (seat === null) box.append(h('p.watching-note', st.status === 'waiting' ? 'You are watching. Take a free seat to play.' : 'You are watching.'));
+    if (seat === null) box.append(h('p.watching-note', st.status === 'waiting' ? t('room.watchingWaiting') : t('room.watching')));
+  }
+
+  resign() {
+    if (mySeat(this.roomId) === null || this.state?.status !== 'playing') return;
+    if (!window.confirm(t('room.resignConfirm'))) return;
+    this.app.net.request({ type: 'resign', room: this.roomId }).catch(() => {});
   }
 
   // Creates the game's view on the first state, then only updates it.
@@ -186,7 +256,7 @@ export class RoomView {
       this.module = gameModule(st.game);
       clear(this.board);
       if (!this.module) {
-        this.board.append(h('div.card', h('p', `${gameLabel(st.game)}: this client cannot show this game yet.`)));
+        this.board.append(h('div.card', h('p', t('room.noModule', { game: gameLabel(st.game) }))));
         return;
       }
       this.el.classList.add(`game-${this.module.id}`);
@@ -196,11 +266,157 @@ export class RoomView {
         panel: this.panel,
         mySeat: () => mySeat(this.roomId),
         act: (action) => this.act(action),
+        reducedMotion,
       });
-      this.renderOptions(st); // now with the module's words
+      clear(this.legend).append(legendList(this.module));
     }
     this.gameView.update(st);
   }
+
+  renderWords(st) {
+    if (!this.module) return;
+    clear(this.words).append(h('ul', this.module.describeBoard(st).map((line) => h('li', line))));
+  }
+
+  // --- the log -----------------------------------------------------------------------------------
+
+  entryText(e) {
+    const m = this.module;
+    const seatInfo = (this.state?.seats || [])[e.seat] || {};
+    const role = seatInfo.role ? this.roleLabel(seatInfo.role) : '';
+    switch (e.kind) {
+      case 'action': return m ? m.notation(e) : JSON.stringify(e.action);
+      case 'seat': return t(`log.${e.what}${e.what === 'sat' && e.bot ? 'Bot' : ''}`, { name: e.name || '', role });
+      case 'status': return e.what === 'started' ? t('log.started')
+        : t('log.finished', { result: m && e.state ? m.describeResult(e.state).text : '' });
+      case 'gap': return t('log.gap', { from: e.from, to: e.to });
+      default: return '';
+    }
+  }
+
+  logItem(e) {
+    const text = this.entryText(e);
+    if (e.kind !== 'action') return h('li.log-event', { 'data-kind': e.kind }, text);
+    const btn = h('button.log-move', {
+      type: 'button', 'data-ply': e.ply, 'aria-pressed': 'false',
+      onclick: () => {
+        const on = btn.getAttribute('aria-pressed') !== 'true';
+        for (const b of this.logList.querySelectorAll('[aria-pressed="true"]')) b.setAttribute('aria-pressed', 'false');
+        btn.setAttribute('aria-pressed', String(on));
+        if (this.gameView && this.gameView.highlight) this.gameView.highlight(on ? e : null);
+      },
+    }, h('span.log-ply', String(e.ply)), ' ', text);
+    return h('li.log-action', { class: `seat-c${e.seat}` }, btn);
+  }
+
+  renderLog() {
+    clear(this.logList);
+    const log = shared.logs.get(this.roomId) || [];
+    const items = log.slice(-300).map((e) => this.logItem(e));
+    if (!items.length) items.push(h('li.log-empty', t('log.empty')));
+    this.logList.append(...items);
+    this.logList.scrollTop = this.logList.scrollHeight;
+  }
+
+  appendLog(added) {
+    if (!added.length) return;
+    this.logList.querySelector('.log-empty')?.remove();
+    for (const e of added) this.logList.append(this.logItem(e));
+    while (this.logList.children.length > 300) this.logList.firstChild.remove();
+    this.logList.scrollTop = this.logList.scrollHeight;
+  }
+
+  // The live region: what this state brought, then whose turn it is when that changed.
+  speak(st, added, seat) {
+    const parts = added.map((e) => this.entryText(e)).filter(Boolean);
+    const toAct = st.status === 'playing' ? st.to_act || [] : [];
+    const key = `${toAct.join(',')}|${st.status}`;
+    if (key !== this.lastTurnKey && toAct.length) {
+      if (seat !== null && toAct.includes(seat)) parts.push(t('announce.yourTurn'));
+      else parts.push(t('announce.turn', { role: this.roleLabel(st.seats[toAct[0]]?.role) }));
+    }
+    this.lastTurnKey = key;
+    if (parts.length) announce(parts.join('. '));
+  }
+
+  // A seat's only possible action (not a roll: rolling for the player is the room's option) is
+  // announced, then played after a moment, unless the player turned that off.
+  playForced(st, seat) {
+    const legal = st.legal || [];
+    if (!this.app.prefs.forced || seat === null || legal.length !== 1 || legal[0].roll || !this.module) return;
+    if (this.forcedAt === st.ply || this.sentAt !== null) return;
+    this.forcedAt = st.ply;
+    announce(t('announce.forced', { action: this.module.describeAction(legal[0], st) }));
+    clearTimeout(this.forcedTimer);
+    this.forcedTimer = setTimeout(() => {
+      if (this.state === st && this.sentAt === null) this.act(legal[0]);
+    }, reducedMotion() ? 300 : 700);
+  }
+
+  // --- keyboard --------------------------------------------------------------------------------
+
+  clickables() {
+    return [...this.gameArea.querySelectorAll('[data-click]')].filter((el) => el.getClientRects().length);
+  }
+
+  // After a state redrew the game, focus goes back where it was: the same part, else the board.
+  restoreFocus() {
+    if (!this.focusToken) return;
+    const a = document.activeElement;
+    if (a && a !== document.body && this.gameArea.contains(a) && a.isConnected) return;
+    if (a && a !== document.body && !this.gameArea.contains(a)) { this.focusToken = null; return; }
+    const same = this.focusToken !== 'board' &&
+      this.gameArea.querySelector(`[data-click="${CSS.escape(this.focusToken)}"]`);
+    const target = same || this.clickables()[0] || this.board;
+    target.focus({ preventScroll: true });
+  }
+
+  onGameKey(ev) {
+    const dir = ARROWS[ev.key];
+    if (!dir || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const items = this.clickables();
+    if (!items.length) return;
+    ev.preventDefault();
+    const cur = items.includes(document.activeElement) ? document.activeElement : null;
+    if (!cur) { items[0].focus(); return; }
+    const c = centre(cur);
+    let best = null;
+    let bestScore = Infinity;
+    for (const el of items) {
+      if (el === cur) continue;
+      const p = centre(el);
+      const dx = p.x - c.x;
+      const dy = p.y - c.y;
+      const along = dx * dir[0] + dy * dir[1];
+      if (along <= 1) continue;
+      const across = Math.abs(dx * dir[1]) + Math.abs(dy * dir[0]);
+      const score = along + 2 * across;
+      if (score < bestScore) { bestScore = score; best = el; }
+    }
+    if (!best) {
+      // Nothing that way: wrap around in reading order.
+      const i = items.indexOf(cur);
+      best = items[(i + (dir[0] + dir[1] > 0 ? 1 : items.length - 1)) % items.length];
+    }
+    best.focus();
+  }
+
+  onShortcut(ev) {
+    if (ev.ctrlKey || ev.altKey || ev.metaKey || ev.repeat) return;
+    const tag = (ev.target && ev.target.tagName) || '';
+    if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || ev.target?.isContentEditable) return;
+    const key = ev.key.toLowerCase();
+    if (key === 'q') { ev.preventDefault(); this.resign(); return; }
+    const sc = (this.module?.shortcuts || []).find((x) => x.key === key);
+    if (!sc) return;
+    const el = this.gameArea.querySelector(`[data-click="${CSS.escape(sc.token)}"]`);
+    if (!el) return;
+    ev.preventDefault();
+    this.focusToken = this.focusToken || 'board';
+    el.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+  }
+
+  // --- acting ----------------------------------------------------------------------------------
 
   setSending(ply) {
     this.sentAt = ply;
@@ -211,6 +427,7 @@ export class RoomView {
   act(action) {
     const st = this.state;
     if (!st || this.sentAt !== null) return;
+    if (this.gameArea.contains(document.activeElement)) this.focusToken = this.focusToken || 'board';
     this.setSending(st.ply);
     this.app.sent.push(action);
     this.app.net.send({ type: 'act', room: this.roomId, ply: st.ply, action });
@@ -220,31 +437,42 @@ export class RoomView {
   actionDone() {
     this.setSending(null);
     if (this.state && this.gameView) this.gameView.update(this.state);
+    this.restoreFocus();
   }
 
   renderFair(st) {
     const body = this.fair.querySelector('.fair-body');
     clear(body);
-    body.append(h('p', 'Before anyone sat down the server committed to its secret seed:'),
+    body.append(h('p', t('fair.commitIntro')),
       h('dl',
-        h('dt', 'commit (SHA-256 of the server seed)'), h('dd', h('code.hash#commit', st.commit || '—'))));
+        h('dt', t('fair.commit')), h('dd', h('code.hash#commit', st.commit || '—'))));
     if (st.status === 'finished' && st.server_seed) {
-      const seeds = (st.client_seeds || []).map((cs, i) => h('li', `${this.roleLabel(st.seats[i]?.role) || `seat ${i}`}: `,
-        h('code', cs === '' ? '(none)' : cs)));
+      const seeds = (st.client_seeds || []).map((cs, i) => h('li', `${this.roleLabel(st.seats[i]?.role) || i}: `,
+        h('code', cs === '' ? t('fair.none') : cs)));
       body.append(h('dl',
-        h('dt', 'server seed'), h('dd', h('code.hash#server-seed', st.server_seed)),
-        h('dt', 'client seeds'), h('dd', h('ul.seeds', seeds))),
-      h('p.note', 'Anyone can verify the dice: SHA-256(server seed) must equal the commit, and the match seed ' +
-        '= SHA-256(server seed ‖ each client seed + 0x00) re-derives every throw of the match.'));
+        h('dt', t('fair.serverSeed')), h('dd', h('code.hash#server-seed', st.server_seed)),
+        h('dt', t('fair.clientSeeds')), h('dd', h('ul.seeds', seeds))),
+      h('p.note', t('fair.verify')));
     } else {
-      body.append(h('p.note', 'The seed is revealed when the match ends, so anyone can check every throw.'));
+      body.append(h('p.note', t('fair.later')));
     }
   }
 
   addChat(m) {
-    const who = m.seat === null || m.seat === undefined ? `${m.name} (watching)` : m.name;
-    this.chatList.append(h('li', h('span.chat-time', fmtTime(m.at)), ' ', h('strong', who), ': ', h('span', m.text)));
+    const who = m.seat === null || m.seat === undefined ? t('chat.watcher', { name: m.name }) : m.name;
+    this.chatList.append(h('li', h('span.chat-time', fmtTime(m.at)), ' ', h('strong', who), ': ', h('span.chat-text', m.text)));
     while (this.chatList.children.length > 200) this.chatList.firstChild.remove();
     this.chatList.scrollTop = this.chatList.scrollHeight;
   }
+}
+
+function centre(el) {
+  const r = el.getBoundingClientRect();
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+}
+
+// The game's legend as a definition list: each mark (a small drawing or a symbol) and its meaning.
+export function legendList(module) {
+  return h('dl.legend-list', module.legend().flatMap(({ mark, text }) => [
+    h('dt', h('span.legend-mark', { 'aria-hidden': 'true' }, mark)), h('dd', text)]));
 }

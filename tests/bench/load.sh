@@ -7,7 +7,8 @@
 # connections over 127.0.0.x source addresses instead. With --pin S,G the
 # server runs on core S and the generator on core G (taskset), so each has a
 # core of its own. Every run ends by itself (the generator's --duration).
-# Usage: tests/bench/load.sh [--pin S,G] [--build DIR] [--] [quinteto-load options]
+# --journal-cpu J then moves the server's journal writer thread alone to core J.
+# Usage: tests/bench/load.sh [--pin S,G] [--journal-cpu J] [--build DIR] [--] [quinteto-load options]
 #   e.g. tests/bench/load.sh --pin 0,1 -- --rooms 200 --duration 10
 #        tests/bench/load.sh --pin 0,1 -- --rooms 200 --rate 4500 --duration 10
 # Env: MAX_CONNS_PER_ADDR (server, default 256), SERVER_ARGS (extra server options), NOFILE (the
@@ -16,9 +17,11 @@ set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build="$src/build-release"
 pin=""
+journal_cpu=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--pin) pin="$2"; shift 2 ;;
+	--journal-cpu) journal_cpu="$2"; shift 2 ;;
 	--build) build="$2"; shift 2 ;;
 	--) shift; break ;;
 	*) break ;;
@@ -76,6 +79,14 @@ done
 grep -q listening "$tmp/server.log" || { echo "load.sh: the server did not start" >&2; exit 1; }
 
 echo "server: $build/server/quinteto-server pid $pid port $port${pin:+, pinned to core ${pin%,*}}"
+if [ -n "$journal_cpu" ]; then # the journal writer thread alone on another core
+	for t in /proc/"$pid"/task/*; do
+		if [ "$(cat "$t/comm")" = q-journal ]; then
+			taskset -p -c "$journal_cpu" "${t##*/}" >/dev/null
+			echo "journal writer thread ${t##*/} pinned to core $journal_cpu"
+		fi
+	done
+fi
 
 # GENERATORS=K: K-1 more generator processes, started first with the same options on their own source
 # addresses (each process is one core and at most RLIMIT_NOFILE connections). They run longer than the

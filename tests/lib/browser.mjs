@@ -26,8 +26,19 @@ export function launchBrowser() {
 // A page in a fresh context (its own localStorage: its own identity). Browser console errors and
 // page errors are collected in page.problems for the test to report. With `server` (a Server of
 // server.mjs), every frame the page receives on a WebSocket is schema-checked by server.check().
-export async function newPlayerPage(browser, { width = 1280, height = 800, server, label = 'page' } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
+// `locale` is the browser's language (the client picks es, pt or en from it); `prefs` are the web
+// client's preferences set before it loads (e.g. {forced: false}: it does not play a seat's only
+// possible action by itself, so a test's clicks never race it); `reducedMotion` emulates the setting.
+export async function newPlayerPage(browser, {
+  width = 1280, height = 800, server, label = 'page', locale = 'en-US', prefs, reducedMotion,
+} = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, locale,
+    reducedMotion: reducedMotion ? 'reduce' : 'no-preference' });
+  if (prefs) {
+    await context.addInitScript((p) => {
+      for (const k of ['default']) localStorage.setItem(`quinteto.prefs.${k}`, JSON.stringify(p));
+    }, prefs);
+  }
   const page = await context.newPage();
   page.problems = [];
   page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
@@ -61,15 +72,17 @@ export async function roomIdOf(page) {
   return decodeURIComponent(m[1]);
 }
 
-// Creates a room from the lobby form and waits for the room view; returns its id. `options` are set
-// through the game's own inputs: {checkboxId: bool}.
-export async function createRoom(page, { game = 'ur', checks = {} } = {}) {
+// Creates a room from the lobby form and waits for the room view, the creator seated in seat 0 (the
+// client joins right after `create`); returns its id. `options` are set through the game's own
+// inputs: {checkboxId: bool}. With `vsBot` it uses "Play against the computer" instead (every
+// other seat gets a bot) and waits for the match to start.
+export async function createRoom(page, { game = 'ur', checks = {}, vsBot = false } = {}) {
   await page.locator('#create-room').waitFor();
   await page.selectOption('#new-game', game);
   for (const [id, on] of Object.entries(checks)) await page.setChecked(`#${id}`, on);
-  await page.click('#create-room');
+  await page.click(vsBot ? '#play-bot' : '#create-room');
   await page.waitForSelector('body[data-view="room"] section.room');
-  await page.waitForSelector('body[data-status="waiting"]');
+  await page.waitForSelector(vsBot ? 'body[data-status="playing"][data-my-seat="0"]' : 'body[data-status="waiting"][data-my-seat="0"]');
   return roomIdOf(page);
 }
 

@@ -1,8 +1,11 @@
 // board.js: the Royal Game of Ur board in SVG (rules-ur.md, "On the wire"), kept across states.
 //
-// createBoard(handlers) builds the SVG once; render(model) redraws only what a state changes (the
-// pieces, the trays, the legal targets) and rebuilds the cells only when the viewer's seat turns
-// the board the other way. Cells keep their names (L/M/K + row) whichever way it is turned.
+// createBoard(handlers, t) builds the SVG once; render(model) redraws only what a state changes (the
+// pieces, the trays, the legal targets, the marks of the last move and of a highlighted log entry)
+// and rebuilds the cells only when the viewer's seat turns the board the other way or the screen
+// turns between portrait and landscape (on a phone held upright the board stands upright, row 1 at
+// the bottom, so it fills the width). Cells keep their names (L/M/K + row) whichever way it is
+// turned. A piece that just moved slides from where it left (not under prefers-reduced-motion).
 // Clickable parts follow common.js clickable(): "piece:<square>" selects a piece that can move,
 // "target" moves the selected piece, "enter:<square>" and "bear_off" act at once. It sends
 // nothing itself: it calls handlers.select(square | null), handlers.act(action).
@@ -36,7 +39,7 @@ const BY = 84;       // board top edge (the top tray is above it)
 const W = BX + 8 * C + 22;
 const H = BY + 3 * C + 84;
 
-function geometry(bottomSeat) {
+function geometry(bottomSeat, vertical) {
   // The bottom seat's outer row is the bottom lane: Light's is L, Dark's is K.
   const lanes = bottomSeat === 1 ? { L: 0, M: 1, K: 2 } : { K: 0, M: 1, L: 2 };
   const xy = (cell) => {
@@ -46,7 +49,22 @@ function geometry(bottomSeat) {
   const center = (cell) => { const p = xy(cell); return { x: p.x + C / 2, y: p.y + C / 2 }; };
   // Tray strip of a seat: below the board for the bottom seat, above it for the other.
   const trayY = (seat) => (seat === bottomSeat ? BY + 3 * C + 38 : BY - 38);
-  return { xy, center, trayY };
+  return { xy, center, trayY, vertical };
+}
+
+// Text that stays upright when the board stands upright (the board is turned by -90 degrees).
+function txt(geo, attrs, content) {
+  const a = geo.vertical ? { ...attrs, transform: `rotate(90 ${attrs.x} ${attrs.y})` } : attrs;
+  return s('text', a, content);
+}
+
+// The cells a move used: {from, to} (cell names, 'tray' or 'off'), or null for a throw or a skip.
+export function moveCells(seat, action, value) {
+  if (!action || seat === undefined || seat === null) return null;
+  if ('move' in action) return { from: cellOf(seat, action.move), to: cellOf(seat, action.move + (value || 0)) };
+  if ('enter' in action) return { from: 'tray', to: cellOf(seat, action.enter) };
+  if (action.bear_off) return { from: cellOf(seat, 23), to: 'off' };
+  return null;
 }
 
 
@@ -78,7 +96,7 @@ function slots(n) {
   return { r: 14, at: [[-18, -18], [18, -18], [-18, 18], [18, 18]] };
 }
 
-function disc(cx, cy, r, seat, down, count, extraClass) {
+function disc(geo, cx, cy, r, seat, down, count, extraClass) {
   const g = s('g', { class: ['piece', `piece-${ROLES[seat]}`, down ? 'flipped' : 'upright', extraClass] });
   g.append(s('circle', { cx, cy, r, class: 'piece-body' }));
   if (down) {
@@ -90,7 +108,7 @@ function disc(cx, cy, r, seat, down, count, extraClass) {
     }
   }
   if (count > 1 || down) {
-    g.append(s('text', { x: cx, y: cy, class: 'piece-count', 'font-size': r * (count > 1 ? 0.95 : 0.8) },
+    g.append(txt(geo, { x: cx, y: cy, class: 'piece-count', 'font-size': r * (count > 1 ? 0.95 : 0.8) },
       count > 1 ? String(count) : '↩'));
   }
   return g;
@@ -125,7 +143,7 @@ function cellDecor(cell, cx, cy) {
 
 // --- the static part: frame, cells, exit ---------------------------------------------------------
 
-function drawCells(svg, geo) {
+function drawCells(svg, geo, t) {
   const frame = s('g', { class: 'frame' });
   const cells = s('g', { class: 'cells' });
   for (const cell of CELLS) {
@@ -134,18 +152,18 @@ function drawCells(svg, geo) {
     const g = s('g', { class: ['cell', ROSETTES.has(cell) ? 'is-rosette' : ''], 'data-cell': cell });
     g.append(s('rect', { x: p.x + 3, y: p.y + 3, width: C - 6, height: C - 6, rx: 6, class: 'cell-bg' }));
     g.append(cellDecor(cell, p.x + C / 2, p.y + C / 2));
-    g.append(s('text', { x: p.x + 7, y: p.y + 14, class: 'cell-label' }, cell));
+    g.append(txt(geo, { x: p.x + 7 + (geo.vertical ? 8 : 0), y: p.y + 14 + (geo.vertical ? 52 : 0), class: 'cell-label' }, cell));
     cells.append(g);
   }
   const m1 = geo.center('M1');
   svg.append(frame, cells,
-    s('text', { x: BX - 40, y: m1.y - 22, class: 'zone-label' }, 'exit'),
+    txt(geo, { x: BX - 40, y: m1.y - 22, class: 'zone-label' }, t('exit')),
     s('path', { d: `M ${BX - 4} ${m1.y} l -16 -10 v 20 z`, class: 'exit-arrow' }));
 }
 
 // --- the dynamic part ----------------------------------------------------------------------------
 
-function drawTrays(layer, geo, view, bottom) {
+function drawTrays(layer, geo, view, bottom, t) {
   for (const seat of [0, 1]) {
     const list = (view.pieces || [])[seat] || [];
     const waiting = list.filter((p) => p === 0).length;
@@ -156,37 +174,37 @@ function drawTrays(layer, geo, view, bottom) {
     tray.append(s('rect', { x: x0, y: ty - 24, width: 4 * C - 16, height: 48, rx: 24, class: 'tray-bg', 'data-waiting': waiting }));
     for (let i = 0; i < 7; i++) {
       const cx = x0 + 24 + i * 27;
-      if (i < waiting) tray.append(disc(cx, ty, 11, seat, false, 1, 'mini'));
+      if (i < waiting) tray.append(disc(geo, cx, ty, 11, seat, false, 1, 'mini'));
       else tray.append(s('circle', { cx, cy: ty, r: 11, class: 'slot' }));
     }
-    tray.append(s('text', { x: x0 + 4 * C - 30, y: ty, class: 'tray-count' }, String(waiting)));
-    tray.append(s('title', {}, `${COLOUR[seat]}: ${waiting} waiting`));
+    tray.append(txt(geo, { x: x0 + 4 * C - 30, y: ty, class: 'tray-count' }, String(waiting)));
     const home = s('g', { class: ['home', `home-${ROLES[seat]}`], 'data-off': off });
     home.append(s('rect', { x: 6, y: ty - 24, width: BX - 14, height: 48, rx: 12, class: 'tray-bg' }));
-    if (off > 0) home.append(disc(BX / 2 - 2, ty, 16, seat, true, off, 'home-disc'));
-    else home.append(s('text', { x: BX / 2 - 2, y: ty, class: 'tray-count dim' }, '0'));
-    home.append(s('title', {}, `${COLOUR[seat]}: ${off} borne off`));
-    const lbl = `${COLOUR[seat]} · waiting ${waiting} · off ${off}/7`;
-    layer.append(tray, home,
-      s('text', { x: BX, y: ty + (seat === bottom ? 36 : -32), class: ['tray-label', `label-${ROLES[seat]}`] }, lbl));
+    if (off > 0) home.append(disc(geo, BX / 2 - 2, ty, 16, seat, true, off, 'home-disc'));
+    else home.append(txt(geo, { x: BX / 2 - 2, y: ty, class: 'tray-count dim' }, '0'));
+    const lbl = t('tray', { role: t(`role.${ROLES[seat]}`), waiting, off });
+    layer.append(tray, home);
+    if (!geo.vertical) {
+      layer.append(s('text', { x: BX, y: ty + (seat === bottom ? 36 : -32), class: ['tray-label', `label-${ROLES[seat]}`] }, lbl));
+    }
   }
 }
 
 // The stacks on the board; a stack of the actor's that can move is clickable ("piece:<square>").
 function drawPieces(L, geo, m) {
-  const { view, actor, legalMoves, selected } = m;
+  const { view, actor, legalMoves, selected, t } = m;
+  const role = (seat) => t(`role.${ROLES[seat]}`);
   for (const [cell, arr] of stacksOf(view)) {
     const c = geo.center(cell);
     const sl = slots(arr.length);
     arr.slice(0, 4).forEach((st, i) => {
       const [dx, dy] = sl.at[i];
-      const d = disc(c.x + dx, c.y + dy, sl.r, st.seat, st.down, st.count);
-      d.append(s('title', {}, `${COLOUR[st.seat]}: ${st.count} on square ${st.square} (${cell})` +
-        (st.down ? ', travelling down' : '')));
+      const d = disc(geo, c.x + dx, c.y + dy, sl.r, st.seat, st.down, st.count);
       d.setAttribute('data-square', String(st.square));
+      d.setAttribute('data-seat', String(st.seat));
       if (st.seat !== actor || !legalMoves.has(st.square)) { L.pieces.append(d); return; }
       const to = st.square + view.value;
-      const label = `Select the ${COLOUR[st.seat]} piece on square ${st.square} (${cell}) to move it to ${to} (${cellOf(st.seat, to)})`;
+      const label = t('aria.select', { role: role(st.seat), cell, to: cellOf(st.seat, to) });
       const wrap = s('g', clickable(`piece:${st.square}`, label,
         () => m.handlers.select(st.square)));
       if (selected === st.square) wrap.classList.add('selected');
@@ -203,19 +221,19 @@ function drawTarget(L, geo, m, st, from) {
   const cell = cellOf(st.seat, to);
   const tc = geo.center(cell);
   L.previews.append(s('line', { x1: from.x, y1: from.y, x2: tc.x, y2: tc.y, class: 'preview-line' }));
-  const t = s('g', clickable('target', `Move the ${COLOUR[st.seat]} piece from square ${st.square} to ${to} (${cell})`,
+  const tg = s('g', clickable('target', m.t('aria.target', { role: m.t(`role.${ROLES[st.seat]}`), cell: cellOf(st.seat, st.square), to: cell }),
     () => m.handlers.act({ move: st.square })));
-  t.classList.add('move-target');
-  t.setAttribute('data-target', cell);
-  t.append(s('rect', { x: tc.x - C / 2 + 3, y: tc.y - C / 2 + 3, width: C - 6, height: C - 6, rx: 6, class: 'target-hit' }),
+  tg.classList.add('move-target');
+  tg.setAttribute('data-target', cell);
+  tg.append(s('rect', { x: tc.x - C / 2 + 3, y: tc.y - C / 2 + 3, width: C - 6, height: C - 6, rx: 6, class: 'target-hit' }),
     s('circle', { cx: tc.x, cy: tc.y, r: 30, class: 'preview-ring' }));
-  L.top.append(t);
+  L.top.append(tg);
 }
 
 // Entries: a badge in the actor's tray under the target cell ("enter:<square>"); bearing off: a
 // badge at the exit ("bear_off").
 function drawBadges(svg, L, geo, m) {
-  const { legal, actor } = m;
+  const { legal, actor, t } = m;
   if (actor === undefined) return;
   for (const a of legal) {
     if (!a || !('enter' in a)) continue;
@@ -225,11 +243,11 @@ function drawBadges(svg, L, geo, m) {
     const ty = geo.trayY(actor);
     L.targets.append(s('rect', { x: tc.x - C / 2 + 3, y: tc.y - C / 2 + 3, width: C - 6, height: C - 6, rx: 6, class: 'target-cell' }));
     L.previews.append(s('line', { x1: tc.x, y1: ty, x2: tc.x, y2: tc.y, class: 'enter-line' }));
-    const b = s('g', clickable(`enter:${a.enter}`, `Enter a ${COLOUR[actor]} piece on square ${a.enter} (${cell})`,
+    const b = s('g', clickable(`enter:${a.enter}`, t('aria.enter', { role: t(`role.${ROLES[actor]}`), cell }),
       () => m.handlers.act(a)));
     b.classList.add('enter-badge');
     b.append(s('circle', { cx: tc.x, cy: ty, r: 19, class: 'badge-bg' }),
-      s('text', { x: tc.x, y: ty, class: 'badge-text' }, `+${a.enter}`));
+      txt(geo, { x: tc.x, y: ty, class: 'badge-text' }, `+${cell}`));
     L.overlay.append(b);
     const tray = svg.querySelector(`[data-tray="${ROLES[actor]}"]`);
     if (tray) tray.classList.add('tray-active');
@@ -237,49 +255,105 @@ function drawBadges(svg, L, geo, m) {
   const m1 = geo.center('M1');
   for (const a of legal) {
     if (!a || !a.bear_off) continue;
-    const b = s('g', clickable('bear_off', `Bear off the ${COLOUR[actor]} pieces on square 23`, () => m.handlers.act(a)));
+    const b = s('g', clickable('bear_off', t('aria.bear', { role: t(`role.${ROLES[actor]}`), cell: 'M1' }), () => m.handlers.act(a)));
     b.classList.add('bear-badge');
     b.append(s('circle', { cx: BX / 2 - 2, cy: m1.y, r: 22, class: 'badge-bg' }),
-      s('text', { x: BX / 2 - 2, y: m1.y, class: 'badge-text small' }, 'off'));
+      txt(geo, { x: BX / 2 - 2, y: m1.y, class: 'badge-text small' }, t('off')));
     L.overlay.append(b);
     L.targets.append(s('rect', { x: m1.x - C / 2 + 3, y: m1.y - C / 2 + 3, width: C - 6, height: C - 6, rx: 6, class: 'target-cell' }));
   }
 }
 
+// --- marks: the last move and a highlighted log entry ------------------------------------------
+
+function cellRect(geo, cell, cls) {
+  const p = geo.xy(cell);
+  return s('rect', { x: p.x + 5, y: p.y + 5, width: C - 10, height: C - 10, rx: 8, class: cls });
+}
+
+function drawMarks(layer, geo, cells, prefix) {
+  if (!cells) return;
+  if (cells.from && CELLS.includes(cells.from)) layer.append(cellRect(geo, cells.from, `${prefix}-from`));
+  if (cells.to && CELLS.includes(cells.to)) layer.append(cellRect(geo, cells.to, `${prefix}-to`));
+}
+
+// Slides the piece that has just landed from where it left (translate in the board's own units).
+function animateLast(svg, geo, last, cells, reduced) {
+  if (reduced || !cells || cells.to === 'off' || !CELLS.includes(cells.to)) return;
+  const sq = 'move' in last.action ? last.action.move + (cells.value || 0) : last.action.enter;
+  const piece = svg.querySelector(`.piece[data-seat="${last.seat}"][data-square="${sq}"]`);
+  if (!piece || !piece.animate) return;
+  const to = geo.center(cells.to);
+  const from = cells.from === 'tray' ? { x: to.x, y: geo.trayY(last.seat) } : geo.center(cells.from);
+  const dx = from.x - to.x;
+  const dy = from.y - to.y;
+  piece.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'translate(0px, 0px)' }],
+    { duration: 260, easing: 'ease-out' });
+}
+
 // --- the board object ----------------------------------------------------------------------------
 
-// handlers: {select(square | null), act(action)}. Returns {el, render(model)} where model is
-// {state, viewerSeat, legal, selected: square | null}.
-export function createBoard(handlers) {
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'ur-board', role: 'img', 'aria-label': 'Royal Game of Ur board' });
-  let bottom = null;
+const PORTRAIT = '(max-width: 600px) and (orientation: portrait)';
+
+// handlers: {select(square | null), act(action)}; t: the game's translator. Returns
+// {el, render(model), highlight(cells | null)} where model is {state, viewerSeat, legal,
+// selected: square | null, reducedMotion: bool}.
+export function createBoard(handlers, t) {
+  const svg = s('svg', { class: 'ur-board', role: 'group', 'aria-label': t('aria.board') });
+  const portrait = window.matchMedia ? window.matchMedia(PORTRAIT) : null;
+  let drawn = null; // "<bottom seat>:<vertical>" of the static part drawn
   let L = null;
-  const layers = () => {
-    const names = ['trays', 'targets', 'pieces', 'previews', 'overlay', 'top']; // top: the move target, above every piece
+  let geo = null;
+  let model = null;
+  let lastPly = null;
+  let hl = null;
+  const layers = (root) => {
+    // marks: the last move and the highlight, under the pieces; top: the move target, above every piece
+    const names = ['trays', 'marks', 'targets', 'pieces', 'previews', 'overlay', 'top'];
     const out = {};
-    for (const n of names) { out[n] = s('g', { class: n }); svg.append(out[n]); }
+    for (const n of names) { out[n] = s('g', { class: n }); root.append(out[n]); }
     return out;
   };
-  const render = ({ state, viewerSeat, legal, selected }) => {
+  const render = (m) => {
+    model = m;
+    const { state, viewerSeat, legal, selected } = m;
     const b = viewerSeat === 1 ? 1 : 0;
-    const geo = geometry(b);
-    if (b !== bottom) {
-      // First render, or the viewer took the other seat: the board turns, so draw it again.
+    const vertical = !!(portrait && portrait.matches);
+    if (drawn !== `${b}:${vertical}`) {
+      // First render, the viewer took the other seat, or the phone turned: draw the board again.
       while (svg.firstChild) svg.firstChild.remove();
-      svg.append(s('title', {}, 'Royal Game of Ur board'));
-      drawCells(svg, geo);
-      L = layers();
-      bottom = b;
+      geo = geometry(b, vertical);
+      svg.setAttribute('viewBox', vertical ? `0 0 ${H} ${W}` : `0 0 ${W} ${H}`);
+      svg.classList.toggle('vertical', vertical);
+      const root = s('g', vertical ? { transform: `translate(0 ${W}) rotate(-90)` } : {});
+      svg.append(root);
+      drawCells(root, geo, t);
+      L = layers(root);
+      drawn = `${b}:${vertical}`;
+      lastPly = null;
     } else {
       for (const g of Object.values(L)) while (g.firstChild) g.firstChild.remove();
     }
     const view = state.view || {};
     const actor = (state.to_act || [])[0];
     const legalMoves = new Set(legal.filter((a) => a && 'move' in a).map((a) => a.move));
-    const m = { view, actor, legal, legalMoves, selected, handlers };
-    drawTrays(L.trays, geo, view, b);
-    drawPieces(L, geo, m);
-    drawBadges(svg, L, geo, m);
+    const mm = { view, actor, legal, legalMoves, selected, handlers, t };
+    drawTrays(L.trays, geo, view, b, t);
+    const last = state.last;
+    const cells = last ? moveCells(last.seat, last.action, view.value) : null;
+    drawMarks(L.marks, geo, cells, 'last');
+    drawMarks(L.marks, geo, hl, 'hl');
+    drawPieces(L, geo, mm);
+    drawBadges(svg, L, geo, mm);
+    if (last && lastPly !== null && state.ply === lastPly + 1) {
+      animateLast(svg, geo, last, cells && { ...cells, value: view.value }, m.reducedMotion);
+    }
+    lastPly = state.ply;
   };
-  return { el: svg, render };
+  if (portrait) portrait.addEventListener('change', () => { if (model) render(model); });
+  return {
+    el: svg,
+    render,
+    highlight(cells) { hl = cells; if (model) render(model); },
+  };
 }

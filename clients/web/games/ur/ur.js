@@ -1,17 +1,26 @@
 // ur.js: the Royal Game of Ur as a game module of the web client (the contract is in
 // ../registry.js). The board (board.js) goes in ctx.board; the dice and the action buttons in
-// ctx.panel; whose turn it is and the last outcome in ctx.side.
+// ctx.panel; whose turn it is and the last outcome in ctx.side. Its words are in strings.js (three
+// languages), its rules page in rules.js.
 //
 // A move is made in two clicks: a glowing piece ("piece:<square>") selects it and shows where it
 // lands, the target ("target") moves it. The selection belongs to this view, not to the state: it
 // survives any state that leaves the move legal at the same ply (a seat reconnecting, a watcher),
 // and is dropped when the ply moves on. Rolling, entering, bearing off and skipping take one click.
+// Everything people read names cells as the board does (L4, M1), never route numbers.
 
 import { h, s, clear } from '../../dom.js';
-import { loadCss, capitalize, clickable, clickSelector } from '../common.js';
-import { createBoard, ROLES, COLOUR } from './board.js';
+import { translator } from '../../i18n.js';
+import { loadCss, clickable, clickSelector } from '../common.js';
+import { createBoard, moveCells, cellOf, ROLES } from './board.js';
+import strings from './strings.js';
+import rules from './rules.js';
 
 loadCss(new URL('./ur.css', import.meta.url));
+
+const t = translator(strings);
+const role = (seat) => t(`role.${ROLES[seat]}`);
+const roleLabel = (r) => t(`role.${r}`);
 
 // --- words -----------------------------------------------------------------------------------------
 
@@ -21,106 +30,164 @@ function countOf(v) {
   return v === true ? 1 : 0;
 }
 
-function actionWords(who, a, o, state) {
+// A log entry (core.js roomLog, kind 'action') in the board's notation, e.g. "Light K4 → M1, captures 1".
+function notation(e) {
+  const who = role(e.seat);
+  const a = e.action || {};
+  const o = e.outcome && typeof e.outcome === 'object' ? e.outcome : {};
+  const value = e.view?.value;
+  const parts = [];
   if (a.roll) {
-    const value = o.value ?? state.view?.value;
-    return [`${who} threw ${value ?? '?'}${o.lost ? ' — lost' : ''}`, o.again ? 'throws again' : null];
+    parts.push(t('n.roll', { who, value: o.value ?? value ?? '?' }));
+    if (o.lost) parts.push(t('n.lost'));
+    if (o.again) parts.push(t('n.again'));
+    return parts.join(', ');
   }
-  if ('move' in a) return [`${who} moved ${a.move} → ${a.move + (state.view?.value ?? 0)}`];
-  if ('enter' in a) return [`${who} entered a piece on ${a.enter}`];
-  if (a.bear_off) return [countOf(o.borne_off) ? `${who} bore off ${countOf(o.borne_off)}` : `${who} bore off`];
-  if (a.skip) return [`${who} skipped the bonus`];
-  return [`${who}: ${JSON.stringify(a)}`];
+  const cells = moveCells(e.seat, a, value);
+  if ('enter' in a) parts.push(t('n.enter', { who, to: cells.to }));
+  else if ('move' in a) parts.push(t('n.move', { who, from: cells.from, to: cells.to }));
+  else if (a.bear_off) {
+    parts.push(t('n.bear', { who, from: cells.from }));
+    const n = countOf(o.borne_off);
+    if (n) parts.push(t('n.borne', { n }));
+  } else if (a.skip) parts.push(t('n.skip', { who }));
+  else parts.push(`${who} ${JSON.stringify(a)}`);
+  const cap = countOf(o.captured);
+  if (cap) parts.push(t('n.capture', { n: cap }));
+  if (o.bonus) parts.push(t('n.rosette'));
+  if (o.won) parts.push(t('n.won'));
+  return parts.join(', ');
 }
 
-// The last outcome in words, e.g. "Dark threw 0 — lost", "Light moved 5 → 9, captured 1".
+// A legal action before it is made, in the same notation.
+function describeAction(action, state) {
+  const seat = (state.to_act || [])[0];
+  return notation({ seat, action, outcome: {}, view: state.view });
+}
+
+// The last outcome in words, e.g. "Dark threw 0, nothing to play".
 function describeLast(state) {
   const last = state && state.last;
-  if (!last) return state && state.status === 'playing' ? 'Light throws first.' : '';
-  const who = COLOUR[last.seat] ?? `Seat ${last.seat}`;
-  const a = last.action || {};
-  const o = last.outcome && typeof last.outcome === 'object' ? last.outcome : {};
-  const parts = actionWords(who, a, o, state);
-  const cap = countOf(o.captured);
-  if (cap) parts.push(`captured ${cap}`);
-  if (o.won) parts.push('and wins');
-  if (!a.roll && o.bonus) parts.push('rosette!');
-  return parts.filter(Boolean).join(', ');
+  if (!last) return state && state.status === 'playing' ? t('last.first') : '';
+  return notation({ seat: last.seat, action: last.action, outcome: last.outcome, view: state.view });
 }
-
-const REASONS = { race: 'all seven borne off', resign: 'the other side resigned', forfeit: 'the other side forfeited' };
 
 function describeResult(state) {
   const r = state && state.result;
   if (!r) return { text: '', winners: [] };
-  if (r.winner === null || r.winner === undefined) return { text: 'Draw', winners: [] };
-  const reason = r.reason ? ` — ${r.reason}` : '';
-  return {
-    text: `${COLOUR[r.winner] ?? `Seat ${r.winner}`} wins${reason}`,
-    detail: REASONS[r.reason] || '',
-    winners: [r.winner],
-  };
+  if (r.winner === null || r.winner === undefined) return { text: t('result.draw'), winners: [] };
+  const key = ['race', 'resign', 'forfeit'].includes(r.reason) ? r.reason : 'race';
+  return { text: t(`result.${key}`, { role: role(r.winner) }), winners: [r.winner] };
+}
+
+// Every piece of both sides, what waits and what is home, the dice and whose turn: for screen readers.
+function describeBoard(state) {
+  const view = state.view || {};
+  const lines = [];
+  (view.pieces || []).forEach((list, seat) => {
+    const on = list.filter((p) => p >= 1 && p <= 23)
+      .map((p) => t(p >= 14 ? 'words.pieceBack' : 'words.piece', { cell: cellOf(seat, p) }));
+    lines.push(t('words.side', { role: role(seat), waiting: list.filter((p) => p === 0).length,
+      off: list.filter((p) => p >= 24).length, list: on.length ? on.join(', ') : t('words.none') }));
+  });
+  if (Array.isArray(view.dice)) lines.push(t('words.dice', { value: view.value, marked: view.dice.filter(Boolean).length }));
+  else lines.push(t('words.noDice'));
+  if (view.bonus) lines.push(t('words.bonus'));
+  const toAct = state.status === 'playing' ? state.to_act || [] : [];
+  if (toAct.length) lines.push(t('words.turn', { role: role(toAct[0]) }));
+  return lines;
 }
 
 // --- options -------------------------------------------------------------------------------------
 
 function optionsForm() {
-  const autoroll = h('input#autoroll', { type: 'checkbox', name: 'autoroll' });
+  // Ticked by default: the protocol's default is false, so the client sends it either way.
+  const autoroll = h('input#autoroll', { type: 'checkbox', name: 'autoroll', checked: true });
   const el = h('div.options',
-    h('label.check', autoroll, ' Roll automatically when rolling is the only choice (autoroll)'));
+    h('label.check', { for: 'autoroll' }, autoroll, ' ', t('opt.autoroll')));
   return { el, value: () => ({ autoroll: autoroll.checked }) };
 }
 
 function describeOptions(options) {
-  return options && options.autoroll ? ['autoroll'] : [];
+  return options && options.autoroll ? [t('opt.autorollTag')] : [];
+}
+
+// --- the legend ----------------------------------------------------------------------------------
+
+function miniSvg(children, viewBox = '0 0 40 36') {
+  return s('svg', { viewBox, class: 'legend-svg', 'aria-hidden': 'true', focusable: 'false' }, ...children);
+}
+
+function die(marked) {
+  return s('svg', { viewBox: '0 0 40 36', class: ['die', marked ? 'marked' : 'unmarked'], 'aria-hidden': 'true' },
+    s('path', { d: 'M20 2 L38 34 L2 34 Z', class: 'die-face' }),
+    s('path', { d: 'M20 2 L20 24 L38 34 M20 24 L2 34', class: 'die-edge' }),
+    s('circle', { cx: 20, cy: 7, r: 3.6, class: 'die-tip' }));
+}
+
+function piece(cls, ring) {
+  return miniSvg([s('g', { class: ['piece', cls, ring ? 'flipped' : 'upright'] },
+    s('circle', { cx: 20, cy: 18, r: 14, class: 'piece-body' }),
+    ring ? s('circle', { cx: 20, cy: 18, r: 9.5, class: 'piece-ring' }) : null)]);
+}
+
+function legend() {
+  const rosette = miniSvg([...Array.from({ length: 8 }, (_, i) => s('ellipse',
+    { cx: 20, cy: 9, rx: 4, ry: 9, transform: `rotate(${i * 45} 20 18)`, class: 'petal' })),
+  s('circle', { cx: 20, cy: 18, r: 5, class: 'rosette-heart' })]);
+  const box = (cls) => miniSvg([s('rect', { x: 4, y: 2, width: 32, height: 32, rx: 5, class: cls })]);
+  return [
+    { mark: h('span.legend-dice', die(true), die(false)), text: `${t('leg.marked')} ${t('leg.values')}` },
+    { mark: piece('piece-light', false), text: t('leg.light') },
+    { mark: piece('piece-dark', false), text: t('leg.dark') },
+    { mark: piece('piece-light', true), text: t('leg.flipped') },
+    { mark: rosette, text: t('leg.rosette') },
+    { mark: 'M1', text: t('leg.safe') },
+    { mark: box('last-to'), text: t('leg.last') },
+    { mark: 'L4', text: t('leg.cells') },
+    { mark: '↺', text: t('leg.route') },
+  ];
 }
 
 // --- the panel: dice and buttons -------------------------------------------------------------------
 
-function die(marked, i) {
-  const svg = s('svg', { viewBox: '0 0 40 36', class: ['die', marked ? 'marked' : 'unmarked'], role: 'img',
-    'aria-label': `die ${i + 1}: ${marked ? 'marked' : 'unmarked'} tip up` });
-  svg.append(s('path', { d: 'M20 2 L38 34 L2 34 Z', class: 'die-face' }),
-    s('path', { d: 'M20 2 L20 24 L38 34 M20 24 L2 34', class: 'die-edge' }),
-    s('circle', { cx: 20, cy: 7, r: 3.6, class: 'die-tip' }));
-  return svg;
-}
-
 function drawDice(box, view) {
-  const dice = h('div.dice', { 'aria-live': 'polite' });
-  if (Array.isArray(view.dice)) view.dice.forEach((m, i) => dice.append(die(m, i)));
-  else for (let i = 0; i < 3; i++) dice.append(h('span.die-blank', { 'aria-hidden': 'true' }));
-  const value = h('div.dice-value', { 'data-value': view.value ?? '' },
-    h('span.num', view.value ?? '–'),
-    view.again ? h('span.again', { title: 'this throw earns another' }, 'again') : null,
-    view.bonus ? h('span.bonus', { title: 'rosette bonus: enter one more on square 1 or skip' }, 'rosette bonus') : null);
-  box.append(h('div.dice-row', dice, value));
+  const value = view.value;
+  const label = t('dice.label', { value: Array.isArray(view.dice) ? value : t('dice.none') });
+  const dice = h('div.dice', { role: 'img', 'aria-label': label });
+  if (Array.isArray(view.dice)) view.dice.forEach((m) => dice.append(die(m)));
+  else for (let i = 0; i < 3; i++) dice.append(h('span.die-blank'));
+  const num = h('div.dice-value', { 'data-value': value ?? '', 'aria-hidden': 'true' },
+    h('span.num', value ?? '–'),
+    view.again ? h('span.again', t('again')) : null,
+    view.bonus ? h('span.bonus', t('bonus')) : null);
+  box.append(h('div.dice-row', dice, num));
 }
 
 // One button per one-click action; the board's badges do the same for entering and bearing off.
-function drawButtons(box, legal, act) {
-  const buttons = h('div.actions', { role: 'group', 'aria-label': 'Your actions' });
-  const btn = (a, token, text, label, cls) => {
-    const attrs = clickable(token, label, () => act(a));
-    delete attrs.role; delete attrs.tabindex; delete attrs.onkeydown;
-    return h('button', { ...attrs, type: 'button', class: ['legal', cls] }, text);
+function drawButtons(box, legal, act, actor) {
+  const buttons = h('div.actions', { role: 'group', 'aria-label': t('act.group') });
+  const btn = (a, token, text, cls, keys) => {
+    const attrs = clickable(token, null, () => act(a));
+    delete attrs.role; delete attrs.tabindex; delete attrs.onkeydown; delete attrs['aria-label'];
+    return h('button', { ...attrs, type: 'button', class: ['legal', cls], 'aria-keyshortcuts': keys }, text);
   };
-  for (const a of legal) if (a && a.roll) buttons.append(btn(a, 'roll', 'Roll the dice', 'Roll the dice', 'primary roll'));
+  for (const a of legal) if (a && a.roll) buttons.append(btn(a, 'roll', t('act.roll'), 'primary roll', 'R'));
   for (const a of legal) {
-    if (a && 'enter' in a) buttons.append(btn(a, `button-enter:${a.enter}`, `Enter on ${a.enter}`, `Enter a piece on square ${a.enter}`, 'enter'));
+    if (a && 'enter' in a) buttons.append(btn(a, `button-enter:${a.enter}`, t('act.enter', { cell: cellOf(actor, a.enter) }), 'enter'));
   }
-  for (const a of legal) if (a && a.bear_off) buttons.append(btn(a, 'button-bear_off', 'Bear off', 'Bear off the pieces on square 23', 'bear'));
-  for (const a of legal) if (a && a.skip) buttons.append(btn(a, 'skip', 'Skip bonus', 'Skip the rosette bonus', 'skip'));
-  if (legal.some((a) => a && 'move' in a)) buttons.append(h('p.hint', 'Click a glowing piece, then where it lands.'));
+  for (const a of legal) if (a && a.bear_off) buttons.append(btn(a, 'button-bear_off', t('act.bearOff'), 'bear'));
+  for (const a of legal) if (a && a.skip) buttons.append(btn(a, 'skip', t('act.skip'), 'skip'));
+  if (legal.some((a) => a && 'move' in a)) buttons.append(h('p.hint', t('hint.move')));
   box.append(buttons);
 }
 
 function turnText(state, viewerSeat) {
   const toAct = state.to_act || [];
-  if (state.status === 'waiting') return 'Waiting for players';
-  if (state.status === 'finished') return 'Game over';
+  if (state.status === 'waiting') return t('turn.waiting');
+  if (state.status === 'finished') return t('turn.over');
   if (!toAct.length) return '';
-  return toAct.includes(viewerSeat) ? `Your turn (${COLOUR[toAct[0]]})` : `${COLOUR[toAct[0]]} to play`;
+  return toAct.includes(viewerSeat) ? t('turn.yours', { role: role(toAct[0]) }) : t('turn.other', { role: role(toAct[0]) });
 }
 
 // --- the view ----------------------------------------------------------------------------------------
@@ -133,11 +200,11 @@ function createView(ctx) {
     const canMove = (sq) => legal.some((a) => a && a.move === sq);
     if (selected && (selected.ply !== state.ply || !canMove(selected.square))) selected = null;
     const viewerSeat = ctx.mySeat();
-    board.render({ state, viewerSeat, legal, selected: selected && selected.square });
+    board.render({ state, viewerSeat, legal, selected: selected && selected.square, reducedMotion: ctx.reducedMotion() });
     clear(ctx.panel);
     const box = h('div.ur-side');
     drawDice(box, state.view || {});
-    drawButtons(box, legal, ctx.act);
+    drawButtons(box, legal, ctx.act, (state.to_act || [])[0]);
     ctx.panel.append(box);
     const toAct = state.to_act || [];
     clear(ctx.side).append(h('div.card.ur-turn',
@@ -153,11 +220,14 @@ function createView(ctx) {
       selected = null;
       ctx.act(action);
     },
-  });
+  }, t);
   ctx.board.append(h('div.ur-board-wrap', board.el));
   return {
     update(st) { state = st; render(); },
     destroy() { selected = null; },
+    highlight(entry) {
+      board.highlight(entry ? moveCells(entry.seat, entry.action, entry.view?.value) : null);
+    },
   };
 }
 
@@ -177,10 +247,18 @@ export default {
   id: 'ur',
   label: 'Royal Game of Ur',
   roles: ROLES,
-  roleLabel: capitalize,
+  strings,
+  t,
+  rules,
+  roleLabel,
   optionsForm,
   describeOptions,
   createView,
+  describeAction,
+  notation,
+  describeBoard,
+  legend,
+  shortcuts: [{ key: 'r', token: 'roll' }],
   describeLast,
   describeResult,
   clicksFor,

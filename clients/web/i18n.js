@@ -1,0 +1,109 @@
+// i18n.js: the language layer of the web client. Spanish, Portuguese and English; the language comes
+// from the browser (navigator.languages) unless the person chose one, which is kept in localStorage.
+//
+// Strings live in catalogues, one per language: i18n/<lang>.js for the shell, and one object per
+// language that each game module brings (`strings` in its module, see games/registry.js). A catalogue
+// maps a key to a text with {placeholders}, or to {one, other} (chosen by Intl.PluralRules with the
+// variable `n`). English is complete by construction: a key missing in English is a bug, and a test
+// (tests/browser/i18n_keys.test.mjs) fails if any language lacks a key another one has.
+//
+// Nothing here touches the page except setLang(), which sets <html lang> and tells listeners
+// (the "langchange" event on `i18n`), so the views can draw themselves again.
+
+import en from './i18n/en.js';
+import es from './i18n/es.js';
+import pt from './i18n/pt.js';
+
+export const LANGS = ['es', 'pt', 'en'];
+export const SHELL = { en, es, pt };
+const KEY = 'quinteto.lang';
+
+export const i18n = new EventTarget();
+let lang = pickLang();
+
+function stored() {
+  try { return localStorage.getItem(KEY); } catch { return null; }
+}
+
+// The first of the browser's languages we speak (es-AR is es, pt-BR is pt), English otherwise.
+function pickLang() {
+  const fromUrl = new URLSearchParams(location.search).get('lang');
+  for (const l of [fromUrl, stored(), ...(navigator.languages || [navigator.language])]) {
+    const base = String(l || '').toLowerCase().split('-')[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return 'en';
+}
+
+export function currentLang() { return lang; }
+
+// Switches the language, remembers the choice, sets <html lang> and fires "langchange".
+export function setLang(l) {
+  if (!LANGS.includes(l)) return;
+  try { localStorage.setItem(KEY, l); } catch { /* private mode */ }
+  if (l === lang) return;
+  lang = l;
+  document.documentElement.lang = l;
+  i18n.dispatchEvent(new Event('langchange'));
+}
+
+// Fills {name} placeholders from vars; numbers are formatted for the language.
+function fill(text, vars) {
+  return text.replace(/\{(\w+)\}/g, (m, k) => {
+    if (!vars || !(k in vars)) return m;
+    const v = vars[k];
+    return typeof v === 'number' ? fmtNumber(v) : String(v);
+  });
+}
+
+// The text of `key` in `cats` (a list of {en, es, pt} catalogues, searched in order), in the
+// current language, falling back to English, then to the key itself (visible, so a test sees it).
+export function lookup(cats, key, vars) {
+  for (const l of [lang, 'en']) {
+    for (const c of cats) {
+      const v = c && c[l] && c[l][key];
+      if (v === undefined) continue;
+      if (typeof v === 'string') return fill(v, vars);
+      if (typeof v === 'object') {
+        const n = vars && typeof vars.n === 'number' ? vars.n : 0;
+        const form = new Intl.PluralRules(lang).select(n);
+        return fill(v[form] ?? v.other, vars);
+      }
+    }
+  }
+  return key;
+}
+
+// The shell's translator.
+export function t(key, vars) {
+  return lookup([SHELL], key, vars);
+}
+
+// A translator for a game: its own catalogue first (games/<id>/strings), then the shell's.
+export function translator(strings) {
+  const cats = [strings, SHELL];
+  const f = (key, vars) => lookup(cats, key, vars);
+  f.has = (key) => cats.some((c) => c && c.en && key in c.en);
+  return f;
+}
+
+// Server error codes as sentences; the server's own message when the code is new to us.
+export function errorText(code, message) {
+  const key = `error.${code}`;
+  const s = t(key);
+  return s === key ? (message || code) : s;
+}
+
+export function fmtNumber(n) {
+  try { return new Intl.NumberFormat(lang).format(n); } catch { return String(n); }
+}
+
+export function fmtTime(ms) {
+  try { return new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' }).format(new Date(ms)); } catch { return ''; }
+}
+
+export function fmtDate(ms) {
+  try { return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms)); } catch { return ''; }
+}
+
+document.documentElement.lang = lang;

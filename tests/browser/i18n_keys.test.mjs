@@ -1,0 +1,117 @@
+// i18n_keys.test.mjs: the web client's catalogues are complete in every language. The shell's
+// (clients/web/i18n/<lang>.js) and each game's (clients/web/games/<id>/strings.js) must have the
+// same keys in es, pt and en, with the same {placeholders} and plural forms; every key the source
+// asks for by name (t('...')) must exist; every protocol error code has a sentence; each game has
+// its rules page in the three languages and the keys the shell needs from it (label, role.<role>).
+// Plain Node: the catalogues are data modules with no DOM.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const SRC = process.env.QUINTETO_SOURCE || path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const WEB = path.join(SRC, 'clients/web');
+const LANGS = ['en', 'es', 'pt'];
+
+async function load(file) {
+  return (await import(pathToFileURL(file).href)).default;
+}
+
+function placeholders(v) {
+  const texts = typeof v === 'string' ? [v] : Object.values(v);
+  return [...new Set(texts.flatMap((s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1])))].sort().join(',');
+}
+
+// Compares catalogues {en, es, pt}: every key everywhere, same placeholders, plurals with `other`.
+function compare(name, cats) {
+  const problems = [];
+  const all = new Set(LANGS.flatMap((l) => Object.keys(cats[l] || {})));
+  for (const key of all) {
+    for (const l of LANGS) {
+      const v = cats[l]?.[key];
+      if (v === undefined) { problems.push(`${name}: "${key}" missing in ${l}`); continue; }
+      if (typeof v === 'object' && typeof v.other !== 'string') problems.push(`${name}: "${key}" in ${l} has no "other" form`);
+      if (typeof v !== 'string' && typeof v !== 'object') problems.push(`${name}: "${key}" in ${l} is not text`);
+      else if (!String(typeof v === 'string' ? v : v.other).trim()) problems.push(`${name}: "${key}" in ${l} is empty`);
+      if (cats.en[key] !== undefined && placeholders(v) !== placeholders(cats.en[key])) {
+        problems.push(`${name}: "${key}" in ${l} has placeholders {${placeholders(v)}}, English {${placeholders(cats.en[key])}}`);
+      }
+    }
+  }
+  return problems;
+}
+
+// Keys asked for by name in the given files: t('key' and t("key".
+async function keysUsed(files) {
+  const out = new Map();
+  for (const f of files) {
+    const text = await readFile(f, 'utf8');
+    for (const m of text.matchAll(/(?<![\w.])t\((['"])([\w.]+)\1/g)) out.set(m[2], path.relative(SRC, f));
+  }
+  return out;
+}
+
+async function jsFiles(dir) {
+  return (await readdir(dir)).filter((f) => f.endsWith('.js')).map((f) => path.join(dir, f));
+}
+
+async function gameDirs() {
+  const entries = await readdir(path.join(WEB, 'games'), { withFileTypes: true });
+  return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+}
+
+test('the shell catalogue has every key in es, pt and en', async () => {
+  const cats = Object.fromEntries(await Promise.all(LANGS.map(async (l) => [l, await load(path.join(WEB, 'i18n', `${l}.js`))])));
+  const problems = compare('shell', cats);
+  const used = await keysUsed(await jsFiles(WEB));
+  for (const [key, file] of used) if (!(key in cats.en)) problems.push(`shell: "${key}" used in ${file} is in no catalogue`);
+  // The keys built at run time: connection states, room states, languages, log kinds, error codes.
+  const schema = JSON.parse(await readFile(path.join(SRC, 'protocol/schema/error.json'), 'utf8'));
+  const dynamic = [
+    ...['online', 'connecting', 'reconnecting', 'closed'].map((k) => `conn.${k}`),
+    ...['waiting', 'playing', 'finished'].map((k) => `status.${k}`),
+    ...LANGS.map((k) => `lang.${k}`),
+    ...['sat', 'satBot', 'freed', 'disconnected', 'back'].map((k) => `log.${k}`),
+    ...schema.properties.code.enum.map((c) => `error.${c}`),
+    'error.timeout', 'error.disconnected', 'error.bad_name',
+  ];
+  for (const key of dynamic) if (!(key in cats.en)) problems.push(`shell: "${key}" (built at run time) is in no catalogue`);
+  assert.deepEqual(problems, []);
+});
+
+test('every game module brings its strings and rules page in es, pt and en', async () => {
+  const shell = await load(path.join(WEB, 'i18n', 'en.js'));
+  const games = await gameDirs();
+  assert.ok(games.includes('ur'), 'the worked example is there');
+  const problems = [];
+  for (const id of games) {
+    const dir = path.join(WEB, 'games', id);
+    const strings = await load(path.join(dir, 'strings.js'));
+    const rules = await load(path.join(dir, 'rules.js'));
+    problems.push(...compare(id, strings));
+    if (!strings.en || !('label' in strings.en)) problems.push(`${id}: no "label"`);
+    for (const l of LANGS) {
+      if (typeof rules[l] !== 'string' || !/^# /m.test(rules[l]) || rules[l].length < 400) {
+        problems.push(`${id}: no rules page in ${l}`);
+      }
+    }
+    const used = await keysUsed(await jsFiles(dir));
+    for (const [key, file] of used) {
+      if (!(key in (strings.en || {})) && !(key in shell)) problems.push(`${id}: "${key}" used in ${file} is in no catalogue`);
+    }
+    // The roles: every role the module's board names must have its word.
+    const src = await readFile(path.join(dir, `${id}.js`), 'utf8');
+    if (!/roles:/.test(src)) problems.push(`${id}: the module names no roles`);
+    for (const key of Object.keys(strings.en || {}).filter((k) => k.startsWith('role.'))) {
+      for (const l of LANGS) if (!strings[l]?.[key]) problems.push(`${id}: ${key} missing in ${l}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('the check itself notices a missing key and a wrong placeholder', () => {
+  const problems = compare('probe', { en: { a: 'x {n}', b: 'y' }, es: { a: 'x {m}' }, pt: { a: 'x {n}', b: 'y' } });
+  assert.deepEqual(problems, ['probe: "a" in es has placeholders {m}, English {n}', 'probe: "b" missing in es']);
+});
