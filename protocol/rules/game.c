@@ -13,6 +13,7 @@
 /* Every game built in, NULL-terminated; the others join as they land. */
 const struct rules_game *const rules_games[] = {
 	&rules_game_ur,
+	&rules_game_quinteto,
 	NULL,
 };
 

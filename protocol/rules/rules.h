@@ -23,6 +23,7 @@
 
 #include "sha256.h"
 #include "ur.h"
+#include "quinteto.h"
 
 #define RULES_MAX_SEATS 6
 #define RULES_MAX_LEGAL                                                         \
@@ -114,12 +115,14 @@ struct rules_dice {
 /* Each game's state and outcome; add a member per game. */
 union rules_state {
 	struct ur_state ur;
+	struct quinteto_state quinteto;
 	uint64_t align_;
 };
 
 /* What one accepted action did (dice drawn, captures, passes...). */
 union rules_outcome {
 	struct ur_outcome ur;
+	struct quinteto_outcome quinteto;
 	uint64_t align_;
 };
 

@@ -21,6 +21,7 @@
 /* Every codec built in; a game is added by one line here (and one in rules_games[]). */
 const struct wire_game *const wire_games[] = {
 	&wire_game_ur,
+	&wire_game_quinteto,
 	NULL,
 };
 

@@ -18,4 +18,7 @@ int wire_fail(int err, char *why, size_t whylen, const char *fmt, ...) __attribu
 /* The Royal Game of Ur codec (protocol/games-ur.md). */
 extern const struct wire_game wire_game_ur;
 
+/* The Quinteto codec (protocol/games-quinteto.md). */
+extern const struct wire_game wire_game_quinteto;
+
 #endif

@@ -33,6 +33,7 @@ struct bot_strategy {
 extern const struct bot_strategy *const bot_strategies[];
 
 extern const struct bot_strategy bot_random;
+extern const struct bot_strategy bot_quinteto_greedy; /* bots/quinteto.c */
 
 /* The strategy `level` for game `game_id` (a game's own before a shared one); NULL if none. */
 const struct bot_strategy *bot_find(const char *game_id, const char *level);

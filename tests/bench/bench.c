@@ -6,7 +6,8 @@
  *
  * Every measurement runs for every registered game (rules_games[] and its
  * codec), so a game added to the registry is measured with no edit:
- *   rules: random playouts through rules_legal_actions + rules_apply
+ *   rules: random playouts through rules_legal_actions + rules_apply, per
+ *          action and as whole matches a second
  *   state: wire_state_new + compact serialisation of a mid-game state,
  *          the work the server does once per change (not per recipient)
  *   legal: the per-seat `legal` frame on top of it
@@ -249,7 +250,7 @@ static void report(const char *name, const char *unit, double *v, int rounds)
 static void bench_game(const struct rules_game *g, int rounds)
 {
 	const struct wire_game *codec = wire_game_find(g->id);
-	double apply_ns[64], state_ns[64], legal_ns[64], decode_ns[64], change_ns[3][64];
+	double apply_ns[64], matches_s[64], state_ns[64], legal_ns[64], decode_ns[64], change_ns[3][64];
 	struct rules_match mid;
 	char name[64], *frame;
 
@@ -263,7 +264,10 @@ static void bench_game(const struct rules_game *g, int rounds)
 		double t0 = now_s();
 		uint64_t n = playouts(g, 300, (uint64_t)r + 1);
 
-		apply_ns[r] = (now_s() - t0) * 1e9 / (double)(n ? n : 1);
+		double dt = now_s() - t0;
+
+		apply_ns[r] = dt * 1e9 / (double)(n ? n : 1);
+		matches_s[r] = 300 / dt;
 		t0 = now_s();
 		state_frames(&mid, 20000, 0);
 		state_ns[r] = (now_s() - t0) * 1e9 / 20000;
@@ -281,6 +285,8 @@ static void bench_game(const struct rules_game *g, int rounds)
 	}
 	snprintf(name, sizeof(name), "%s: legal + apply per action", g->id);
 	report(name, "ns", apply_ns, rounds);
+	snprintf(name, sizeof(name), "%s: random matches a second", g->id);
+	report(name, "/s", matches_s, rounds);
 	snprintf(name, sizeof(name), "%s: state frame (encode + serialise)", g->id);
 	report(name, "ns", state_ns, rounds);
 	snprintf(name, sizeof(name), "%s: state frame with legal", g->id);

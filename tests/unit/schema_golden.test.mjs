@@ -95,3 +95,12 @@ test("each game's options schema accepts what the codec accepts, refuses what it
     }
   }
 });
+
+test("each game's action schema accepts exactly the golden actions it should (tests/golden/actions)", async () => {
+  for (const [name, dir] of await cases('actions').catch(() => [])) {
+    const input = await readJson(path.join(dir, 'input.json'));
+    const want = await readJson(path.join(dir, 'expected.json'));
+    const err = validate(index.games[input.game].action, input.action);
+    assert.equal(err === null, want.schema, `actions/${name}: ${err ?? 'valid'}`);
+  }
+});

@@ -13,6 +13,11 @@
  * server/<case>/: input.json {builder, ...arguments}; expected.json is the
  * exact message the wire builder must produce (tests/unit/schema_golden.mjs
  * validates the same files against protocol/schema).
+ *
+ * actions/<case>/: input.json {game, action}; expected.json {decode, schema}:
+ * `decode` is "ok" (the action decodes and encodes back to the same JSON) or
+ * the error code the game's codec must give; `schema` is whether the game's
+ * action.json accepts it (schema_golden.test.mjs checks that half).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -229,6 +234,35 @@ static void server_case(const char *path, const char *name)
 	json_decref(want);
 }
 
+static void action_case(const char *path, const char *name)
+{
+	json_t *in = golden_load(path, "input.json"), *want = golden_load(path, "expected.json");
+	const struct wire_game *g = wire_game_find(json_string_value(json_object_get(in, "game")));
+	const char *decode = json_string_value(json_object_get(want, "decode"));
+	json_t *action = json_object_get(in, "action"), *back = NULL;
+	struct rules_action a;
+	int err = -1;
+
+	tap_failed_ = 0;
+	if (g && decode)
+		err = g->action_decode(action, &a);
+	if (!g || !decode ||
+	    (strcmp(decode, "ok") == 0
+		     ? err != WIRE_OK
+		     : strcmp(wire_error_code(err) ? wire_error_code(err) : "", decode) != 0)) {
+		printf("# decode: expected %s, got %s\n", decode ? decode : "?",
+		       err == WIRE_OK ? "ok" : wire_error_code(err));
+		tap_failed_ = 1;
+	} else if (err == WIRE_OK && (!(back = g->action_encode(&a)) || !json_equal(back, action))) {
+		golden_diff(action, back);
+		tap_failed_ = 1;
+	}
+	tap_line("actions", name, "");
+	json_decref(back);
+	json_decref(in);
+	json_decref(want);
+}
+
 /* Both registries name the same games: a game is one line in each, never only one. */
 static void test_registries_agree(void)
 {
@@ -252,6 +286,8 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : "tests/golden";
 	int nopt = golden_each(dir, "options", options_case);
 	int nsrv = golden_each(dir, "server", server_case);
+
+	golden_each(dir, "actions", action_case);
 
 	if (nopt < 10 || nsrv < 4) {
 		printf("not ok %d - golden cases found in %s (%d options, %d server)\n", ++tap_count_, dir,

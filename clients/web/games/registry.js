@@ -45,9 +45,11 @@
 //                       need no element per action.
 
 import ur from './ur/ur.js';
+import quinteto from './quinteto/quinteto.js';
 
 export const GAMES = [
   ur,
+  quinteto,
 ];
 
 // What every module must have (checked by a browser test, and by the catalogue test for strings/rules).
