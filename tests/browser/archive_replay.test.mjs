@@ -9,7 +9,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { withServer, launchBrowser, newPlayerPage, artifactsDir, noProblems } from './lib.mjs';
-import { createRoom as wsCreate, joinRoom, autoplay } from '../lib/client.mjs';
+import { readFile } from 'node:fs/promises';
+import { createRoom as wsCreate, joinRoom, watchRoom, autoplay } from '../lib/client.mjs';
 
 let browser;
 test.before(async () => { browser = await launchBrowser(); });
@@ -131,6 +132,42 @@ test('the client seed typed in the lobby is the archive\'s; the finished room li
       await page.waitForSelector('body[data-dice-verified="ok"]');
       assert.equal(await page.evaluate(() => location.hash), `#/replay/${id}`);
       noProblems(page);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+// Every game this server has: a match of bots (short where the game has a turn limit) replays in the
+// page through that game's own board module, to the end and back, with its dice checked.
+test('every game: a match of bots replays with its own board and its dice checked', { timeout: 240000 }, async () => {
+  await withServer(async (srv) => {
+    const common = JSON.parse(await readFile(path.join(process.env.QUINTETO_SOURCE, 'protocol/schema/common.json'), 'utf8'));
+    const w = await srv.player('Watcher');
+    const page = await newPlayerPage(browser, { server: srv, label: 'Viewer' });
+    const shots = await artifactsDir();
+    try {
+      for (const game of common.$defs.game.enum) {
+        let r = await w.request({ type: 'create', game, options: { max_turns: 10 } });
+        if (r.type === 'error' && r.code === 'bad_options') r = await w.request({ type: 'create', game });
+        if (r.type === 'error' && r.code === 'unknown_game') continue;
+        const id = r.room.id;
+        await watchRoom(w, id);
+        for (const s of r.room.seats) await w.request({ type: 'add_bot', room: id, seat: s.seat });
+        await w.nextState(id, (st) => st.status === 'finished', 180000);
+        const arch = await srv.archive(id);
+        await page.goto(`${srv.url}/#/replay/${id}`); // no name needed to look
+        await page.waitForSelector('body[data-replay-steps]');
+        await page.waitForSelector('body[data-dice-verified="ok"]');
+        assert.doesNotMatch(await page.locator('#dice-verdict').innerText(), /cannot re-derive/, `${game}: its throws are checked`);
+        await page.keyboard.press('End');
+        assert.equal(await page.evaluate(() => Number(document.body.dataset.ply)), arch.actions.length);
+        await page.keyboard.press('Home');
+        for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+        assert.equal(await page.evaluate(() => Number(document.body.dataset.replayStep)), Math.min(5, Number(await page.evaluate(() => document.body.dataset.replaySteps)) - 1));
+        await page.screenshot({ path: path.join(shots, `archive-replay-${game}.png`), fullPage: true });
+        noProblems(page);
+      }
     } finally {
       await page.context().close();
     }

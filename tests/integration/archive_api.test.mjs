@@ -91,6 +91,35 @@ test('GET /api/matches/{id}/replay equals the states broadcast live, a resignati
   });
 });
 
+// Every game this server has (the schema's list, less those it answers unknown_game): a match of bots,
+// short where the game has a turn limit, watched; its replay must be what the watcher saw.
+test('every game: the replay of a match of bots equals what a watcher saw', { timeout: 240000 }, async () => {
+  await withServer(FAST_BOTS, async (srv) => {
+    const common = JSON.parse(await (await import('node:fs/promises')).readFile(
+      path.join(process.env.QUINTETO_SOURCE, 'protocol/schema/common.json'), 'utf8'));
+    const w = await srv.player('Watcher');
+    let played = 0;
+    for (const game of common.$defs.game.enum) {
+      let r = await w.request({ type: 'create', game, options: { max_turns: 10 } });
+      if (r.type === 'error' && r.code === 'bad_options') r = await w.request({ type: 'create', game });
+      if (r.type === 'error' && r.code === 'unknown_game') continue;
+      assert.equal(r.type, 'created', JSON.stringify(r));
+      const id = r.room.id;
+      const since = w.mark();
+      await watchRoom(w, id);
+      for (const s of r.room.seats) assert.equal((await w.request({ type: 'add_bot', room: id, seat: s.seat })).type, 'bot_added');
+      await w.nextState(id, (st) => st.status === 'finished', 120000);
+      const live = w.messages.slice(since).filter((m) => m.type === 'state' && m.room === id && m.status !== 'waiting');
+      await srv.archive(id);
+      const replay = await srv.getJson(`/api/matches/${id}/replay`);
+      assert.equal(replay.game, game);
+      assertReplayIsLive(replay, live);
+      played++;
+    }
+    assert.ok(played >= 1);
+  });
+});
+
 // A human (name) against a bot, to the end; resolves with the final state.
 async function humanMatch(srv, name) {
   const c = await srv.player(name);

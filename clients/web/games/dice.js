@@ -6,9 +6,11 @@
 // is still checked for its commit and seeds; its rolls are not.
 
 import ur from './ur/dice.js';
+import quinteto from './quinteto/dice.js';
 
 export const DICE = {
   ur,
+  quinteto,
 };
 
 export function diceChecker(game) {
