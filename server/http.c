@@ -27,6 +27,7 @@ struct http_req {
 	const char *ctype;
 	bool ready, headers_sent;
 	bool head;                             /* HEAD: headers only */
+	char *location;                        /* a redirect's target, or NULL */
 	uint64_t needs;                        /* the journal batch the answer waits for (held) */
 	struct http_req *held_next, **held_pp; /* in api->held while held */
 };
@@ -250,6 +251,56 @@ static void player_get(struct http *api, struct http_req *h, const char *name)
 		respond_error(h, 500, "internal", "out of memory");
 }
 
+/* Appends `s` percent-encoded (all but [A-Za-z0-9_.~-]) to out[*n..cap). */
+static void pct_append(char *out, size_t cap, size_t *n, const char *s)
+{
+	for (; *s && *n + 4 < cap; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("_.~-", c))
+			out[(*n)++] = (char)c;
+		else
+			*n += (size_t)snprintf(out + *n, cap - *n, "%%%02X", c);
+	}
+	out[*n] = '\0';
+}
+
+/*
+ * /matches?game=&player=&result= and /replay/<id>?ply=N, the addresses people share, answered 302 to the
+ * web client's routes (#/matches..., #/replay/<id>?ply=N), which the page reads. Only the known
+ * parameters are carried over, re-encoded.
+ */
+static void page_redirect(struct lws *wsi, struct http_req *h, const char *uri)
+{
+	static const char *const keys[] = { "game", "player", "result" };
+	char target[512], value[128], key[16];
+	size_t n;
+	bool replay = !strncmp(uri, "/replay/", 8);
+
+	if (replay && !valid_token(uri + 8)) {
+		respond_error(h, 404, "not_found", "no archived match has this id");
+		return;
+	}
+	n = (size_t)snprintf(target, sizeof(target), "/#/%s%s", replay ? "replay/" : "matches",
+			     replay ? uri + 8 : "");
+	for (size_t k = 0; k < (replay ? 1 : 3); k++) {
+		snprintf(key, sizeof(key), "%s=", replay ? "ply" : keys[k]);
+		if (!arg(wsi, key, value, sizeof(value)) || !*value ||
+		    (replay && strspn(value, "0123456789") != strlen(value)))
+			continue;
+		n += (size_t)snprintf(target + n, sizeof(target) - n, "%c%s", strchr(target, '?') ? '&' : '?',
+				      key);
+		pct_append(target, sizeof(target), &n, value);
+	}
+	h->location = strdup(target);
+	if (!h->location) {
+		respond_error(h, 500, "internal", "out of memory");
+		return;
+	}
+	respond_json(h, 302, json_pack("{s:s}", "location", target));
+}
+
 static void route(struct http *api, struct lws *wsi, struct http_req *h, const char *uri)
 {
 	if (!strcmp(uri, "/healthz")) {
@@ -258,6 +309,10 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 	}
 	if (!strcmp(uri, "/metrics")) {
 		metrics(api, h);
+		return;
+	}
+	if (!strcmp(uri, "/matches") || !strcmp(uri, "/matches/") || !strncmp(uri, "/replay/", 8)) {
+		page_redirect(wsi, h, uri);
 		return;
 	}
 	if (!strcmp(uri, "/api/rooms")) {
@@ -310,6 +365,9 @@ static int write_headers(struct lws *wsi, struct http_req *h)
 	uint8_t buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
 
 	if (lws_add_http_common_headers(wsi, (unsigned)h->status, h->ctype, h->len, &p, end) ||
+	    (h->location && lws_add_http_header_by_name(wsi, (const unsigned char *)"location:",
+							(const unsigned char *)h->location,
+							(int)strlen(h->location), &p, end)) ||
 	    lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
 					(const unsigned char *)"no-store", 8, &p, end) ||
 	    lws_finalize_write_http_header(wsi, start, &p, end))
@@ -359,6 +417,7 @@ void http_closed(struct http_req **req)
 		return;
 	store_req_cancel(h->pending);
 	held_unlink(h);
+	free(h->location);
 	free(h->body);
 	free(h);
 	*req = NULL;

@@ -69,7 +69,7 @@ test('a finished match is found from the lobby, replayed step by step, opened at
       assert.equal((await stepOf(page)).ply, 10);
       // a link to a ply opens there
       const at = Math.min(37, arch.actions.length);
-      await page.goto(`${srv.url}/?name=Viewer#/replay/${id}?ply=${at}`);
+      await page.goto(`${srv.url}/replay/${id}?ply=${at}`); // the address people share: redirected to the route
       await page.waitForSelector('body[data-replay-steps]');
       assert.equal((await stepOf(page)).ply, at);
       assert.equal(await page.locator('#replay-moves [aria-current="step"]').getAttribute('data-step'), String(at));

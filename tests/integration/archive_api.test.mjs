@@ -81,6 +81,17 @@ test('GET /api/matches/{id}/replay equals the states broadcast live, a resignati
     assert.ok(replay2.steps.every((s) => s.event === null));
     assertReplayIsLive(replay2, whole.live);
 
+    // the addresses people share redirect to the web client's routes, known parameters re-encoded
+    const go = async (p) => fetch(srv.url + p, { redirect: 'manual' });
+    let x = await go(`/replay/${room}?ply=37`);
+    assert.equal(x.status, 302);
+    assert.equal(x.headers.get('location'), `/#/replay/${room}?ply=37`);
+    assert.equal((await go(`/replay/${room}?ply=x`)).headers.get('location'), `/#/replay/${room}`);
+    x = await go(`/matches?player=${encodeURIComponent('Ana María')}&result=won&evil=%3Cb%3E`);
+    assert.equal(x.headers.get('location'), '/#/matches?player=Ana%20Mar%C3%ADa&result=won');
+    assert.equal((await go('/matches')).headers.get('location'), '/#/matches');
+    assert.equal((await go('/replay/a%20b')).status, 404);
+
     // unknown ids and paths
     for (const p of ['/api/matches/nosuch/replay', `/api/matches/${room}/replay/x`, `/api/matches/${room}/replays`,
       `/api/matches/${'z'.repeat(40)}/replay`, '/api/matches/a%20b/replay']) {
