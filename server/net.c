@@ -320,8 +320,12 @@ static struct lws_http_mount mount_web = {
 	.origin_protocol = LWSMPRO_FILE,
 	.mountpoint_len = 1,
 	.extra_mimetypes = &mime_png,
-	.cache_max_age = 0,
-	.cache_reusable = 0,
+	/* Cacheable for a short while, then revalidated by ETag (a 304 costs no body): the client's
+	 * modules have no hashed names, so a long max-age would mix old and new files after an upgrade.
+	 * Debian's lws has no HTTP compression (LWS_WITH_HTTP_STREAM_COMPRESSION is off). */
+	.cache_max_age = 30,
+	.cache_reusable = 1,
+	.cache_revalidate = 1,
 };
 
 static void lws_log_cb(int level, const char *line)

@@ -36,7 +36,7 @@ function onRoute() {
   if (app.view && app.view.destroy) app.view.destroy();
   const sameRoom = route.name === 'room' && app.route.name === 'room' && app.route.id === route.id;
   app.route = route;
-  if (!sameRoom) app.plies = [];
+  if (!sameRoom) { app.plies = []; window.scrollTo(0, 0); } // a new page starts at its top
   const main = clear(document.getElementById('main'));
   if (route.name === 'room') {
     app.view = new RoomView(app, route.id);

@@ -39,7 +39,10 @@ export class RoomView {
     this.rulesLink = h('a.rules-link.head-link', { href: '#/' }, t('room.rules'));
     this.noticeSlot = h('div.notice-slot');
     this.resultSlot = h('div.result-slot');
-    this.board = h('div.game-board', { tabindex: '-1' }, h('p.loading', t('room.loading')));
+    // The board as a labelled region that focus can rest on; its description is the game's text
+    // picture of it ("The board in words"), read when focus arrives.
+    this.board = h('div.game-board', { tabindex: '-1', role: 'region', 'aria-label': t('room.board'),
+      'aria-describedby': 'board-words' }, h('p.loading', t('room.loading')));
     this.panel = h('div.game-panel');
     this.side = h('div.game-side');
     this.gameArea = h('div.game-column', this.board, this.panel);
@@ -49,7 +52,7 @@ export class RoomView {
     this.legend = h('div.legend-body');
     this.words = h('div#board-words.board-words');
     this.fair = h('details.fair', h('summary', t('fair.title')), h('div.fair-body'));
-    this.chatList = h('ol.chat-list', { 'aria-label': t('chat.list') });
+    this.chatList = h('ol.chat-list', { 'aria-label': t('chat.list'), tabindex: '0' });
     this.el = h('section.room', { 'data-room': roomId },
       h('header.room-head',
         h('a.back', { href: '#/' }, t('room.back')),
@@ -69,6 +72,11 @@ export class RoomView {
           h('div.card', this.fair))));
     for (const m of app.chats.get(roomId) || []) this.addChat(m);
     this.gameArea.addEventListener('keydown', (ev) => this.onGameKey(ev));
+    // A click or key that redraws the game without a state (selecting a piece) must not drop focus
+    // to the page: put it back once the handlers have run.
+    for (const type of ['click', 'keydown']) {
+      this.gameArea.addEventListener(type, () => setTimeout(() => this.restoreFocus(), 0), true);
+    }
     this.gameArea.addEventListener('focusin', (ev) => {
       const tok = ev.target.closest?.('[data-click]')?.dataset.click;
       this.focusToken = tok || 'board';
@@ -312,21 +320,21 @@ export class RoomView {
     return h('li.log-action', { class: `seat-c${e.seat}` }, btn);
   }
 
+  // Newest first: the latest action is always in view without scrolling the list (setting
+  // scrollTop after every state forced a layout of the whole page each time).
   renderLog() {
     clear(this.logList);
     const log = shared.logs.get(this.roomId) || [];
-    const items = log.slice(-300).map((e) => this.logItem(e));
+    const items = log.slice(-300).map((e) => this.logItem(e)).reverse();
     if (!items.length) items.push(h('li.log-empty', t('log.empty')));
     this.logList.append(...items);
-    this.logList.scrollTop = this.logList.scrollHeight;
   }
 
   appendLog(added) {
     if (!added.length) return;
     this.logList.querySelector('.log-empty')?.remove();
-    for (const e of added) this.logList.append(this.logItem(e));
-    while (this.logList.children.length > 300) this.logList.firstChild.remove();
-    this.logList.scrollTop = this.logList.scrollHeight;
+    for (const e of added) this.logList.prepend(this.logItem(e));
+    while (this.logList.children.length > 300) this.logList.lastChild.remove();
   }
 
   // The live region: what this state brought, then whose turn it is when that changed.
@@ -367,7 +375,7 @@ export class RoomView {
     if (!this.focusToken) return;
     const a = document.activeElement;
     if (a && a !== document.body && this.gameArea.contains(a) && a.isConnected) return;
-    if (a && a !== document.body && !this.gameArea.contains(a)) { this.focusToken = null; return; }
+    if (a && a !== document.body && !this.gameArea.contains(a)) return; // the person is elsewhere: leave it
     const same = this.focusToken !== 'board' &&
       this.gameArea.querySelector(`[data-click="${CSS.escape(this.focusToken)}"]`);
     const target = same || this.clickables()[0] || this.board;
@@ -383,6 +391,7 @@ export class RoomView {
     const cur = items.includes(document.activeElement) ? document.activeElement : null;
     if (!cur) { items[0].focus(); return; }
     const c = centre(cur);
+    // The nearest part that way, preferring those within 45 degrees of the arrow.
     let best = null;
     let bestScore = Infinity;
     for (const el of items) {
@@ -393,7 +402,7 @@ export class RoomView {
       const along = dx * dir[0] + dy * dir[1];
       if (along <= 1) continue;
       const across = Math.abs(dx * dir[1]) + Math.abs(dy * dir[0]);
-      const score = along + 2 * across;
+      const score = along + 2 * across + (across > along ? 100000 : 0);
       if (score < bestScore) { bestScore = score; best = el; }
     }
     if (!best) {
@@ -408,6 +417,12 @@ export class RoomView {
     if (ev.ctrlKey || ev.altKey || ev.metaKey || ev.repeat) return;
     const tag = (ev.target && ev.target.tagName) || '';
     if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || ev.target?.isContentEditable) return;
+    // An arrow key with focus nowhere (on the page itself) brings it back to the board.
+    if (ARROWS[ev.key] && (document.activeElement === document.body || !document.activeElement)) {
+      const first = this.clickables()[0];
+      if (first) { ev.preventDefault(); first.focus(); }
+      return;
+    }
     const key = ev.key.toLowerCase();
     if (key === 'q') { ev.preventDefault(); this.resign(); return; }
     const sc = (this.module?.shortcuts || []).find((x) => x.key === key);

@@ -1,7 +1,8 @@
 // rules.js: a game's rules page (route #/rules/<game>), in the current language, with the game's
 // legend. The text is the module's `rules` (games/registry.js), in a light markup drawn here as DOM
-// (never as HTML): "# " a title, "## " a section, "- " a list item, "| a | b |" a table row (the
-// first row is the header), **bold**, and blank lines between paragraphs.
+// (never as HTML): "# " a title, "## " a section, "- " a list item (indented lines continue it),
+// "| a | b |" a table row (the first row is the header, a "| --- |" row is skipped), **bold**, and
+// blank lines between paragraphs.
 
 import { h } from './dom.js';
 import { currentLang, t } from './i18n.js';
@@ -32,6 +33,7 @@ export function renderRules(text) {
   for (const raw of String(text).split('\n')) {
     const line = raw.trimEnd();
     if (!line.trim()) { flush(); continue; }
+    if (list && /^\s/.test(line)) { list.lastChild.append(' ', ...inline(line.trim())); continue; }
     if (line.startsWith('# ')) { flush(); out.push(h('h1.page-title', inline(line.slice(2)))); continue; }
     if (line.startsWith('## ')) { flush(); out.push(h('h2', inline(line.slice(3)))); continue; }
     if (line.startsWith('- ')) {
@@ -42,6 +44,7 @@ export function renderRules(text) {
     }
     if (line.startsWith('|')) {
       if (para.length || list) flush();
+      if (/^\|[\s|:-]+\|$/.test(line)) continue;
       if (!table) {
         table = h('table', h('thead', h('tr', cells(line).map((c) => h('th', { scope: 'col' }, inline(c))))), h('tbody'));
         out.push(h('div.table-wrap', table));

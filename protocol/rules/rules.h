@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "laquet.h"
 #include "sha256.h"
 #include "ur.h"
 #include "quinteto.h"
@@ -116,6 +117,7 @@ struct rules_dice {
 union rules_state {
 	struct ur_state ur;
 	struct quinteto_state quinteto;
+	struct laquet_state laquet;
 	uint64_t align_;
 };
 
@@ -123,6 +125,7 @@ union rules_state {
 union rules_outcome {
 	struct ur_outcome ur;
 	struct quinteto_outcome quinteto;
+	struct laquet_outcome laquet;
 	uint64_t align_;
 };
 

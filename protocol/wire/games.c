@@ -22,6 +22,7 @@
 const struct wire_game *const wire_games[] = {
 	&wire_game_ur,
 	&wire_game_quinteto,
+	&wire_game_laquet,
 	NULL,
 };
 

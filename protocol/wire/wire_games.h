@@ -21,4 +21,7 @@ extern const struct wire_game wire_game_ur;
 /* The Quinteto codec (protocol/games-quinteto.md). */
 extern const struct wire_game wire_game_quinteto;
 
+/* The Laquet codec (protocol/games-laquet.md). */
+extern const struct wire_game wire_game_laquet;
+
 #endif

@@ -15,6 +15,7 @@ static struct rules_action legal_buf[RULES_MAX_LEGAL]; /* loop thread only */
 /* Every strategy built in; a game's line goes before the shared ones. */
 const struct bot_strategy *const bot_strategies[] = {
 	&bot_quinteto_greedy,
+	&bot_laquet_greedy,
 	&bot_random,
 	NULL,
 };

@@ -36,7 +36,8 @@ export async function newPlayerPage(browser, {
     reducedMotion: reducedMotion ? 'reduce' : 'no-preference' });
   if (prefs) {
     await context.addInitScript((p) => {
-      for (const k of ['default']) localStorage.setItem(`quinteto.prefs.${k}`, JSON.stringify(p));
+      const profile = (new URLSearchParams(location.search).get('profile') || 'default').slice(0, 40);
+      localStorage.setItem(`quinteto.prefs.${profile}`, JSON.stringify(p));
     }, prefs);
   }
   const page = await context.newPage();

@@ -11,7 +11,8 @@
  * with the match untouched; an event does not change ply and a seat cannot be
  * taken out twice. Every match ends, and replaying seed + actions + events
  * gives byte-identical states. Games may add their own invariants in
- * game_checks[] (Ur: seven pieces each, sorted, in 0..24).
+ * game_checks[] (Ur: seven pieces each, sorted, in 0..24; Laquet: fifteen
+ * men each, never two colours on a point).
  */
 #include <string.h>
 
@@ -164,12 +165,38 @@ static bool quinteto_state_ok(const struct rules_match *m)
 	return n == 0;
 }
 
+/* Laquet: 15 men a side, never both colours on one point, dice and handed dice only in their phases. */
+static bool laquet_state_ok(const struct rules_match *m)
+{
+	const struct laquet_state *s = &m->s.laquet;
+
+	for (int seat = 0; seat < 2; seat++) {
+		int n = 0;
+
+		for (int r = 1; r <= LAQUET_OFF; r++)
+			n += s->men[seat][r];
+		if (n != LAQUET_MEN || s->men[seat][0] != 0)
+			return false;
+	}
+	for (int r = 1; r <= LAQUET_POINTS; r++)
+		if (s->men[0][r] && s->men[1][r])
+			return false;
+	if (s->turn > 1 || s->phase > LAQUET_PHASE_BONUS || s->nhanded > LAQUET_DICE)
+		return false;
+	if ((s->phase == LAQUET_PHASE_PLAN) != (s->dice[0] != 0) ||
+	    (s->phase == LAQUET_PHASE_BONUS) != (s->nhanded != 0))
+		return false;
+	return s->over ==
+	       (s->men[0][LAQUET_OFF] == LAQUET_MEN || s->men[1][LAQUET_OFF] == LAQUET_MEN || m->out != 0);
+}
+
 static const struct {
 	const char *id;
 	bool (*state_ok)(const struct rules_match *m);
 } game_checks[] = {
 	{ "ur", ur_state_ok },
 	{ "quinteto", quinteto_state_ok },
+	{ "laquet", laquet_state_ok },
 };
 
 /* Games played fewer than MATCHES times here: every step checks hundreds of actions. */

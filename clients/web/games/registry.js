@@ -46,10 +46,12 @@
 
 import ur from './ur/ur.js';
 import quinteto from './quinteto/quinteto.js';
+import laquet from './laquet/laquet.js';
 
 export const GAMES = [
   ur,
   quinteto,
+  laquet,
 ];
 
 // What every module must have (checked by a browser test, and by the catalogue test for strings/rules).

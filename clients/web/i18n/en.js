@@ -51,6 +51,7 @@ export default {
   'room.players': 'Players',
   'room.rules': 'Rules',
   'room.legend': 'Legend',
+  'room.board': 'Board',
   'room.words': 'The board in words',
   'room.keys': 'Keyboard: the arrow keys move between pieces and targets, Enter plays, R rolls the dice, Q resigns.',
   'room.unknown': 'There is no room #{id}.',

@@ -152,7 +152,9 @@ function drawCells(svg, geo, t) {
     const g = s('g', { class: ['cell', ROSETTES.has(cell) ? 'is-rosette' : ''], 'data-cell': cell });
     g.append(s('rect', { x: p.x + 3, y: p.y + 3, width: C - 6, height: C - 6, rx: 6, class: 'cell-bg' }));
     g.append(cellDecor(cell, p.x + C / 2, p.y + C / 2));
-    g.append(txt(geo, { x: p.x + 7 + (geo.vertical ? 8 : 0), y: p.y + 14 + (geo.vertical ? 52 : 0), class: 'cell-label' }, cell));
+    // Top left as seen: upright, that is the cell's far end on the route axis.
+    const at = geo.vertical ? { x: p.x + C - 14, y: p.y + 8 } : { x: p.x + 7, y: p.y + 14 };
+    g.append(txt(geo, { ...at, class: 'cell-label' }, cell));
     cells.append(g);
   }
   const m1 = geo.center('M1');
@@ -297,7 +299,7 @@ const PORTRAIT = '(max-width: 600px) and (orientation: portrait)';
 
 // handlers: {select(square | null), act(action)}; t: the game's translator. Returns
 // {el, render(model), highlight(cells | null)} where model is {state, viewerSeat, legal,
-// selected: square | null, reducedMotion: bool}.
+// selected: square | null, reducedMotion: bool, lastMove: {seat, action, value} | null}.
 export function createBoard(handlers, t) {
   const svg = s('svg', { class: 'ur-board', role: 'group', 'aria-label': t('aria.board') });
   const portrait = window.matchMedia ? window.matchMedia(PORTRAIT) : null;
@@ -339,9 +341,11 @@ export function createBoard(handlers, t) {
     const legalMoves = new Set(legal.filter((a) => a && 'move' in a).map((a) => a.move));
     const mm = { view, actor, legal, legalMoves, selected, handlers, t };
     drawTrays(L.trays, geo, view, b, t);
+    // The last piece moved stays marked through the throws that follow it.
+    const mv = m.lastMove;
+    drawMarks(L.marks, geo, mv ? moveCells(mv.seat, mv.action, mv.value) : null, 'last');
     const last = state.last;
     const cells = last ? moveCells(last.seat, last.action, view.value) : null;
-    drawMarks(L.marks, geo, cells, 'last');
     drawMarks(L.marks, geo, hl, 'hl');
     drawPieces(L, geo, mm);
     drawBadges(svg, L, geo, mm);

@@ -195,12 +195,13 @@ function turnText(state, viewerSeat) {
 function createView(ctx) {
   let state = null;
   let selected = null; // {ply, square}: a piece chosen, its move not yet sent
+  let lastMove = null; // the latest enter, move or bear-off seen: marked until the next one
   const render = () => {
     const legal = Array.isArray(state.legal) ? state.legal : [];
     const canMove = (sq) => legal.some((a) => a && a.move === sq);
     if (selected && (selected.ply !== state.ply || !canMove(selected.square))) selected = null;
     const viewerSeat = ctx.mySeat();
-    board.render({ state, viewerSeat, legal, selected: selected && selected.square, reducedMotion: ctx.reducedMotion() });
+    board.render({ state, viewerSeat, legal, selected: selected && selected.square, reducedMotion: ctx.reducedMotion(), lastMove });
     clear(ctx.panel);
     const box = h('div.ur-side');
     drawDice(box, state.view || {});
@@ -223,7 +224,14 @@ function createView(ctx) {
   }, t);
   ctx.board.append(h('div.ur-board-wrap', board.el));
   return {
-    update(st) { state = st; render(); },
+    update(st) {
+      state = st;
+      const l = st.last;
+      if (l && l.action && moveCells(l.seat, l.action, st.view?.value)) {
+        lastMove = { seat: l.seat, action: l.action, value: st.view?.value };
+      }
+      render();
+    },
     destroy() { selected = null; },
     highlight(entry) {
       board.highlight(entry ? moveCells(entry.seat, entry.action, entry.view?.value) : null);

@@ -1,0 +1,339 @@
+// laquet.js: Laquet as a game module of the web client (the contract is in ../registry.js). The
+// board (board.js) goes in ctx.board; the dice, the handed dice and the buttons in ctx.panel; whose
+// turn it is and the last outcome in ctx.side. Its words are in strings.js, its rules page in rules.js.
+//
+// A plan or a bonus is built step by step: a glowing man ("from:<route>") picks it and shows where
+// each die would land it; a die button ("die:<i>") or the landing point ("to:<route>") makes the step.
+// The board then shows the position after the steps made so far, and only the men and dice that
+// can still complete a legal action glow, so only legal moves can be made. When the steps make a
+// whole legal action that nothing longer extends, it is sent; a bonus that could go on can be sent
+// as it is ("done"), or declined ("decline"). "reset" undoes the steps not sent. The steps belong to
+// this view: they survive states of the same ply and are dropped when the ply moves on. Everything
+// people read names points as the board does (b7, t12), never route numbers.
+
+import { h, s, clear } from '../../dom.js';
+import { translator } from '../../i18n.js';
+import { loadCss, clickable, clickSelector, sameAction } from '../common.js';
+import { createBoard, pointName, ROLES, OFF } from './board.js';
+import strings from './strings.js';
+import rules from './rules.js';
+
+loadCss(new URL('./laquet.css', import.meta.url));
+
+const t = translator(strings);
+const role = (seat) => t(`role.${ROLES[seat]}`);
+const roleLabel = (r) => t(`role.${r}`);
+const place = (r) => (r >= OFF ? t('off') : pointName(r));
+
+// --- actions and steps ---------------------------------------------------------------------------
+
+const stepsOf = (a) => (a && (a.plan || a.bonus)) || null;
+const diceFor = (kind, view) => (kind === 'bonus' ? view.handed || [] : view.dice || []);
+const kindOf = (a) => (a && a.plan ? 'plan' : a && a.bonus ? 'bonus' : a && a.roll ? 'roll' : null);
+
+// The legal plans or bonuses whose first steps are `staged`.
+function candidates(legal, staged) {
+  return legal.filter((a) => {
+    const st = stepsOf(a);
+    return st && st.length >= staged.length &&
+      staged.every((x, i) => st[i].from === x.from && st[i].die === x.die);
+  });
+}
+
+// The view with `moves` ({from, to}) of `seat` played on it.
+function viewAfter(view, seat, moves) {
+  const out = { ...view, points: (view.points || []).map((p) => ({ ...p })), off: { ...(view.off || {}) } };
+  const me = ROLES[seat];
+  for (const mv of moves) {
+    out.points[mv.from - 1][me]--;
+    if (mv.to >= OFF) out.off[me] = (out.off[me] || 0) + 1;
+    else out.points[mv.to - 1][me]++;
+  }
+  return out;
+}
+
+const movesOf = (steps, dice) => steps.map((x) => ({ from: x.from, to: Math.min(x.from + dice[x.die], OFF), die: dice[x.die] }));
+
+// --- words ---------------------------------------------------------------------------------------
+
+function movesText(moves) {
+  return moves.map((m) => t('n.move', { from: place(m.from), to: place(m.to) })).join(', ');
+}
+
+// A log entry (core.js roomLog, kind 'action') in the board's notation, e.g. "White b7 → b10, b8 → b12".
+function notation(e) {
+  const who = role(e.seat);
+  const a = e.action || {};
+  const o = e.outcome && typeof e.outcome === 'object' ? e.outcome : {};
+  const view = e.prev?.view || e.view || {};
+  const parts = [];
+  if (a.roll) {
+    const d = o.dice || view.dice || ['?', '?'];
+    parts.push(t('n.roll', { who, a: d[0], b: d[1] }));
+    if (o.passed) parts.push(t('n.pass'));
+    return parts.join(', ');
+  }
+  const steps = stepsOf(a);
+  if (!steps) return `${who} ${JSON.stringify(a)}`;
+  const moves = Array.isArray(o.moves) ? o.moves : movesOf(steps, diceFor(kindOf(a), view));
+  if (a.bonus && !steps.length) parts.push(t('n.decline', { who }));
+  else parts.push(t(a.bonus ? 'n.bonus' : 'n.plan', { who, moves: movesText(moves) }));
+  if (o.borne_off) parts.push(t('n.borne', { n: o.borne_off }));
+  if (Array.isArray(o.handed) && o.handed.length) parts.push(t('n.handed', { n: o.handed.length }));
+  if (o.won) parts.push(t('n.won'));
+  return parts.join(', ');
+}
+
+// A legal action before it is made, in the same notation.
+function describeAction(action, state) {
+  const seat = (state.to_act || [])[0];
+  return notation({ seat, action, outcome: {}, view: state.view });
+}
+
+function describeLast(state) {
+  const last = state && state.last;
+  if (!last) return state && state.status === 'playing' ? t('last.first') : '';
+  return notation({ seat: last.seat, action: last.action, outcome: last.outcome, view: state.view });
+}
+
+function describeResult(state) {
+  const r = state && state.result;
+  if (!r) return { text: '', winners: [] };
+  if (r.winner === null || r.winner === undefined) return { text: t('result.draw'), winners: [] };
+  const key = ['race', 'resign', 'forfeit'].includes(r.reason) ? r.reason : 'race';
+  return { text: t(`result.${key}`, { role: role(r.winner) }), winners: [r.winner] };
+}
+
+// Every stack of both sides, the men off, the dice and whose turn: for screen readers.
+function describeBoard(state) {
+  const view = state.view || {};
+  const lines = [];
+  for (const seat of [0, 1]) {
+    const list = [];
+    (view.points || []).forEach((p, i) => {
+      if (p[ROLES[seat]]) list.push(t('words.stack', { n: p[ROLES[seat]], point: pointName(i + 1) }));
+    });
+    lines.push(t('words.side', { role: role(seat), off: (view.off || {})[ROLES[seat]] || 0,
+      list: list.length ? list.join(', ') : t('words.none') }));
+  }
+  if (Array.isArray(view.dice)) lines.push(t('words.dice', { values: view.dice.join(', ') }));
+  else if ((view.handed || []).length) lines.push(t('words.handed', { values: view.handed.join(', ') }));
+  else lines.push(t('words.noDice'));
+  const toAct = state.status === 'playing' ? state.to_act || [] : [];
+  if (toAct.length) lines.push(t('words.turn', { role: role(toAct[0]) }));
+  return lines;
+}
+
+// --- options -------------------------------------------------------------------------------------
+
+function optionsForm() {
+  const autoroll = h('input#autoroll', { type: 'checkbox', name: 'autoroll', checked: true });
+  const el = h('div.options', h('label.check', { for: 'autoroll' }, autoroll, ' ', t('opt.autoroll')));
+  return { el, value: () => ({ autoroll: autoroll.checked }) };
+}
+
+function describeOptions(options) {
+  return options && options.autoroll ? [t('opt.autorollTag')] : [];
+}
+
+// --- dice and the legend -------------------------------------------------------------------------
+
+const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+  5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
+
+function dieSvg(value, cls) {
+  const g = s('svg', { viewBox: '0 0 40 40', class: ['lq-die', ...[].concat(cls)], 'aria-hidden': 'true', focusable: 'false' },
+    s('rect', { x: 2, y: 2, width: 36, height: 36, rx: 7, class: 'lq-die-face' }));
+  for (const [dx, dy] of PIPS[value] || []) g.append(s('circle', { cx: 20 + dx * 10, cy: 20 + dy * 10, r: 3.6, class: 'lq-pip' }));
+  return g;
+}
+
+function manSvg(seat) {
+  return s('svg', { viewBox: '0 0 40 40', class: 'legend-svg', 'aria-hidden': 'true', focusable: 'false' },
+    s('circle', { cx: 20, cy: 20, r: 15, class: ['lq-man', `lq-${ROLES[seat]}`] }));
+}
+
+function boxSvg(cls) {
+  return s('svg', { viewBox: '0 0 40 40', class: 'legend-svg', 'aria-hidden': 'true', focusable: 'false' },
+    s('rect', { x: 4, y: 4, width: 32, height: 32, rx: 5, class: cls }));
+}
+
+function legend() {
+  return [
+    { mark: manSvg(0), text: t('leg.white') },
+    { mark: manSvg(1), text: t('leg.black') },
+    { mark: '↺', text: t('leg.track') },
+    { mark: boxSvg('lq-out'), text: t('leg.out') },
+    { mark: dieSvg(5, ''), text: t('leg.dice') },
+    { mark: dieSvg(3, 'handed'), text: t('leg.handed') },
+    { mark: boxSvg('lq-last-to'), text: t('leg.last') },
+    { mark: 't6..t1', text: t('leg.home') },
+  ];
+}
+
+// --- the panel -------------------------------------------------------------------------------------
+
+function button(token, text, cls, fire, keys) {
+  const attrs = clickable(token, null, fire);
+  delete attrs.role; delete attrs.tabindex; delete attrs.onkeydown; delete attrs['aria-label'];
+  return h('button', { ...attrs, type: 'button', class: ['legal', cls], 'aria-keyshortcuts': keys }, text);
+}
+
+function turnText(state, viewerSeat) {
+  const toAct = state.to_act || [];
+  if (state.status === 'waiting') return t('turn.waiting');
+  if (state.status === 'finished') return t('turn.over');
+  if (!toAct.length) return '';
+  return toAct.includes(viewerSeat) ? t('turn.yours', { role: role(toAct[0]) }) : t('turn.other', { role: role(toAct[0]) });
+}
+
+// --- the view ----------------------------------------------------------------------------------------
+
+let active = null; // the view on the page: clicksFor() starts with "reset" when it holds steps
+
+function createView(ctx) {
+  let state = null;
+  let ply = null;
+  let staged = []; // steps made, not sent
+  let picked = null; // the route of the man picked for the next step
+
+  const legalOf = () => (Array.isArray(state.legal) ? state.legal : []);
+  const step = (die) => {
+    staged = [...staged, { from: picked, die }];
+    picked = null;
+    const cands = candidates(legalOf(), staged);
+    const exact = cands.find((a) => stepsOf(a).length === staged.length);
+    if (exact && !cands.some((a) => stepsOf(a).length > staged.length)) {
+      staged = [];
+      ctx.act(exact);
+      return;
+    }
+    render();
+  };
+  const board = createBoard({
+    pick(route) { picked = route; render(); },
+    land(route) {
+      const o = options().find((x) => x.to === route);
+      if (o) step(o.die);
+    },
+  }, t);
+  // The dice the picked man can use now: [{die, value, to}], one per die index.
+  const options = () => {
+    if (picked === null) return [];
+    const k = staged.length;
+    const dice = diceFor(kindOf(legalOf()[0]), state.view || {});
+    const seen = new Set();
+    const out = [];
+    for (const a of candidates(legalOf(), staged)) {
+      const st = stepsOf(a);
+      if (st.length > k && st[k].from === picked && !seen.has(st[k].die)) {
+        seen.add(st[k].die);
+        out.push({ die: st[k].die, value: dice[st[k].die], to: Math.min(picked + dice[st[k].die], OFF) });
+      }
+    }
+    return out.sort((x, y) => x.die - y.die);
+  };
+
+  const render = () => {
+    const legal = legalOf();
+    const kind = kindOf(legal[0]);
+    if (ply !== state.ply || !candidates(legal, staged).length || (kind !== 'plan' && kind !== 'bonus')) {
+      if (ply !== state.ply || staged.length) picked = null;
+      staged = [];
+    }
+    ply = state.ply;
+    const view = state.view || {};
+    const actor = (state.to_act || [])[0];
+    const dice = diceFor(kind, view);
+    const cands = kind === 'plan' || kind === 'bonus' ? candidates(legal, staged) : [];
+    const k = staged.length;
+    const froms = new Set(cands.filter((a) => stepsOf(a).length > k).map((a) => stepsOf(a)[k].from));
+    if (picked !== null && !froms.has(picked)) picked = null;
+    const opts = options();
+    const landings = new Map();
+    for (const o of opts) if (!landings.has(o.to)) landings.set(o.to, o);
+    const stagedMoves = movesOf(staged, dice);
+    board.render({
+      view: viewAfter(view, actor, stagedMoves), actor, froms: [...froms], picked, landings,
+      last: state.last && Array.isArray(state.last.outcome?.moves) ? state.last.outcome.moves : [],
+      staged: stagedMoves, moved: new Set(stagedMoves.map((m) => m.to)), reducedMotion: ctx.reducedMotion(),
+    });
+    drawPanel(kind, view, dice, opts, cands);
+    const toAct = state.to_act || [];
+    clear(ctx.side).append(h('div.card.lq-turn',
+      h('div.turn', { id: 'turn', class: toAct.length ? `turn-${ROLES[toAct[0]]}` : '' }, turnText(state, ctx.mySeat())),
+      h('div.last', { id: 'last-outcome' }, describeLast(state))));
+  };
+
+  const drawPanel = (kind, view, dice, opts, cands) => {
+    clear(ctx.panel);
+    const box = h('div.lq-side');
+    const handed = !Array.isArray(view.dice) && (view.handed || []).length > 0;
+    const shown = Array.isArray(view.dice) ? view.dice : view.handed || [];
+    const used = new Set(staged.map((x) => x.die));
+    const row = h('div.lq-dice', { role: 'img', 'aria-label': handed ? t('aria.handed', { values: shown.join(', ') })
+      : t('aria.dice', { values: shown.length ? shown.join(', ') : t('dice.none') }) });
+    shown.forEach((v, i) => row.append(dieSvg(v, [handed ? 'handed' : 'rolled', used.has(i) ? 'used' : ''])));
+    if (!shown.length) row.append(h('span.lq-die-blank'), h('span.lq-die-blank'));
+    if (handed) row.append(h('span.lq-handed-tag', t('handed')));
+    box.append(row);
+    const buttons = h('div.actions', { role: 'group', 'aria-label': t('act.group') });
+    for (const a of legalOf()) if (a && a.roll) buttons.append(button('roll', t('act.roll'), 'primary roll', () => ctx.act(a), 'R'));
+    for (const o of opts) buttons.append(button(`die:${o.die}`, t('act.die', { value: o.value }), 'lq-die-btn', () => step(o.die)));
+    if (kind === 'bonus') {
+      const exact = cands.find((a) => stepsOf(a).length === staged.length);
+      if (!staged.length && exact) buttons.append(button('decline', t('act.decline'), 'decline', () => ctx.act(exact)));
+      else if (exact) buttons.append(button('done', t('act.done'), 'done', () => { staged = []; ctx.act(exact); }));
+    }
+    if (staged.length) buttons.append(button('reset', t('act.reset'), 'reset', () => { staged = []; picked = null; render(); }));
+    if (kind === 'plan' || kind === 'bonus') buttons.append(h('p.hint', t(kind === 'plan' ? 'hint.plan' : 'hint.bonus')));
+    box.append(buttons);
+    ctx.panel.append(box);
+  };
+
+  ctx.board.append(h('div.lq-board-wrap', board.el));
+  const view = {
+    update(st) { state = st; render(); },
+    destroy() { staged = []; picked = null; if (active === view) active = null; },
+    highlight(entry) { board.highlight(entry && Array.isArray(entry.outcome?.moves) ? entry.outcome.moves : null); },
+    staged: () => staged.length,
+  };
+  active = view;
+  return view;
+}
+
+// --- the browser-test contract ---------------------------------------------------------------------
+
+function clicksFor(action, state) {
+  const kind = kindOf(action);
+  if (!kind) return null;
+  const out = active && active.staged() ? [clickSelector('reset')] : [];
+  if (kind === 'roll') return [...out, clickSelector('roll')];
+  const steps = stepsOf(action);
+  if (kind === 'bonus' && !steps.length) return [...out, clickSelector('decline')];
+  for (const x of steps) out.push(clickSelector(`from:${x.from}`), clickSelector(`die:${x.die}`));
+  const legal = (state && state.legal) || [];
+  if (kind === 'bonus' && candidates(legal, steps).some((a) => !sameAction(a, action))) out.push(clickSelector('done'));
+  return out;
+}
+
+export default {
+  id: 'laquet',
+  label: 'Laquet',
+  roles: ROLES,
+  strings,
+  t,
+  rules,
+  roleLabel,
+  optionsForm,
+  describeOptions,
+  createView,
+  describeAction,
+  notation,
+  describeBoard,
+  legend,
+  shortcuts: [{ key: 'r', token: 'roll' }],
+  describeLast,
+  describeResult,
+  clicksFor,
+};
