@@ -7,10 +7,12 @@
 
 import ur from './ur/dice.js';
 import quinteto from './quinteto/dice.js';
+import laquet from './laquet/dice.js';
 
 export const DICE = {
   ur,
   quinteto,
+  laquet,
 };
 
 export function diceChecker(game) {
