@@ -193,8 +193,6 @@ function renderHeader() {
   }
   const who = document.getElementById('who');
   if (who) who.textContent = app.identity.name ? app.identity.name : '';
-  const archive = document.getElementById('archive-link');
-  if (archive) archive.textContent = t('archive.link');
   const brand = document.getElementById('brand');
   if (brand) brand.title = t('header.lobby');
   const sel = document.getElementById('lang');

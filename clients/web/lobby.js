@@ -29,6 +29,7 @@ export class LobbyView {
     this.list = h('div#room-list.room-list');
     this.el = h('section.lobby',
       h('h1.page-title', t('lobby.title')),
+      h('p.archive-link', h('a#archive-link', { href: '#/matches' }, t('archive.lobbyLink'))),
       h('div.lobby-grid',
         h('div.card.rooms-card',
           h('h2', t('lobby.rooms')),

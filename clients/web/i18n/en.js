@@ -123,7 +123,7 @@ export default {
   'error.internal': 'The server had a problem; try again shortly.',
   'error.timeout': 'The server did not answer.',
   'error.disconnected': 'The connection was lost; reconnecting.',
-  'archive.link': "Matches",
+  'archive.lobbyLink': "Finished matches: find one, replay it, check its dice",
   'archive.title': "Finished matches",
   'archive.anyGame': "Any game",
   'archive.player': "Player",

@@ -123,7 +123,7 @@ export default {
   'error.internal': 'El servidor tuvo un problema; inténtalo de nuevo en un momento.',
   'error.timeout': 'El servidor no respondió.',
   'error.disconnected': 'Se perdió la conexión; reconectando.',
-  'archive.link': "Partidas",
+  'archive.lobbyLink': "Partidas terminadas: busca una, mírala de nuevo, comprueba sus dados",
   'archive.title': "Partidas terminadas",
   'archive.anyGame': "Cualquier juego",
   'archive.player': "Jugador",

@@ -123,7 +123,7 @@ export default {
   'error.internal': 'O servidor teve um problema; tente de novo daqui a pouco.',
   'error.timeout': 'O servidor não respondeu.',
   'error.disconnected': 'A ligação perdeu-se; a religar.',
-  'archive.link': "Partidas",
+  'archive.lobbyLink': "Partidas terminadas: encontre uma, reveja, verifique seus dados",
   'archive.title': "Partidas terminadas",
   'archive.anyGame': "Qualquer jogo",
   'archive.player': "Jogador",
