@@ -508,7 +508,6 @@ int archive_db_player(struct archive_db *d, const char *name, json_t **out)
 	sqlite3_stmt *s = d->stmt[AR_PLAYER_SPAN];
 	json_t *games = json_object(), *body = NULL;
 	json_int_t total = 0;
-	int rc;
 
 	d->err[0] = '\0';
 	if (!games || player_games(d, name, games, &total)) {
@@ -520,8 +519,7 @@ int archive_db_player(struct archive_db *d, const char *name, json_t **out)
 		*out = error_new("not_found", "no archived match has a player of this name");
 		return 404;
 	}
-	rc = sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW)
+	if (sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
 		body = json_pack("{s:s, s:I, s:I, s:I, s:o}", "name", name, "matches", total, "first_at",
 				 (json_int_t)sqlite3_column_int64(s, 0), "last_at",
 				 (json_int_t)sqlite3_column_int64(s, 1), "games", games);

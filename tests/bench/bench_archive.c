@@ -263,7 +263,8 @@ static void generate(int n)
 	exec("BEGIN");
 	for (int i = 0; i < n; i++) {
 		const struct rules_game *g = rules_games[i % ngames];
-		int w = rnd() % 50 == 0 ? -1 : (int)(rnd() % g->seats);
+		unsigned nseats = g->seats ? g->seats : 1u; /* every game has seats; said for the analyser */
+		int w = rnd() % 50 == 0 ? -1 : (int)(rnd() % nseats);
 		int64_t seq;
 
 		if (w < 0)
