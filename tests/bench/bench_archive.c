@@ -260,11 +260,12 @@ static void generate(int n)
 
 	while (rules_games[ngames])
 		ngames++;
+	if (!ngames)
+		return; /* a build without games has nothing to list */
 	exec("BEGIN");
 	for (int i = 0; i < n; i++) {
 		const struct rules_game *g = rules_games[i % ngames];
-		unsigned nseats = g->seats ? g->seats : 1u; /* every game has seats; said for the analyser */
-		int w = rnd() % 50 == 0 ? -1 : (int)(rnd() % nseats);
+		int w = rnd() % 50 == 0 ? -1 : (int)(rnd() % g->seats);
 		int64_t seq;
 
 		if (w < 0)
