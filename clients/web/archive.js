@@ -279,7 +279,8 @@ export class ReplayView {
   async checkDice() {
     const r = await verifyArchive(this.arch, diceChecker(this.arch.game)).catch((e) => ({ ok: false, step: 'error', error: e }));
     let text;
-    if (r.ok) text = r.gameChecked ? t('archive.diceOk', { n: r.rolls }) : t('archive.diceSeedsOnly');
+    if (r.ok && r.gameChecked && !r.rolls) text = t('archive.diceNone');
+    else if (r.ok) text = r.gameChecked ? t('archive.diceOk', { n: r.rolls }) : t('archive.diceSeedsOnly');
     else if (r.step === 'commit') text = t('archive.diceBadCommit');
     else if (r.step === 'roll') text = t('archive.diceBadRoll', { ply: r.ply, field: r.field, archive: r.archive, derived: r.derived });
     else text = t('archive.diceBadSeeds');

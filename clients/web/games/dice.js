@@ -9,10 +9,14 @@ import ur from './ur/dice.js';
 import quinteto from './quinteto/dice.js';
 import laquet from './laquet/dice.js';
 
+// A game that draws no dice at all (rules-super15.md has none): every action is checked as drawing nothing.
+const noDice = async () => null;
+
 export const DICE = {
   ur,
   quinteto,
   laquet,
+  super15: noDice,
 };
 
 export function diceChecker(game) {

@@ -158,6 +158,7 @@ export default {
   'archive.event.forfeit': "{role} ({name}) forfeits",
   'archive.checking': "Checking the dice in your browser…",
   'archive.diceOk': { one: "Checked in your browser: the commit matches the server seed and the {n} throw comes out exactly as recorded.", other: "Checked in your browser: the commit matches the server seed and all {n} throws come out exactly as recorded." },
+  'archive.diceNone': "Checked in your browser: the commit matches the server seed; this match drew no dice.",
   'archive.diceSeedsOnly': "Checked in your browser: the commit matches the server seed. This client cannot re-derive this game’s throws yet.",
   'archive.diceBadCommit': "Does not check out: the revealed server seed does not hash to the commit shown before the match.",
   'archive.diceBadRoll': "Does not check out at move {ply}: the record says {field} {archive}, the seeds give {derived}.",

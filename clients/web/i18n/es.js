@@ -158,6 +158,7 @@ export default {
   'archive.event.forfeit': "{role} ({name}) pierde por incomparecencia",
   'archive.checking': "Comprobando los dados en tu navegador…",
   'archive.diceOk': { one: "Comprobado en tu navegador: el compromiso coincide con la semilla del servidor y la {n} tirada sale exactamente como se registró.", other: "Comprobado en tu navegador: el compromiso coincide con la semilla del servidor y las {n} tiradas salen exactamente como se registraron." },
+  'archive.diceNone': "Comprobado en tu navegador: el compromiso coincide con la semilla del servidor; esta partida no tiró dados.",
   'archive.diceSeedsOnly': "Comprobado en tu navegador: el compromiso coincide con la semilla del servidor. Este cliente aún no sabe recalcular las tiradas de este juego.",
   'archive.diceBadCommit': "No cuadra: la semilla revelada del servidor no da el compromiso mostrado antes de la partida.",
   'archive.diceBadRoll': "No cuadra en la jugada {ply}: el registro dice {field} {archive}, las semillas dan {derived}.",

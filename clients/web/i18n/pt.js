@@ -158,6 +158,7 @@ export default {
   'archive.event.forfeit': "{role} ({name}) perde por W.O.",
   'archive.checking': "Verificando os dados no seu navegador…",
   'archive.diceOk': { one: "Verificado no seu navegador: o compromisso bate com a semente do servidor e o {n} lance de dados sai exatamente como registrado.", other: "Verificado no seu navegador: o compromisso bate com a semente do servidor e os {n} lances de dados saem exatamente como registrados." },
+  'archive.diceNone': "Verificado no seu navegador: o compromisso bate com a semente do servidor; esta partida não lançou dados.",
   'archive.diceSeedsOnly': "Verificado no seu navegador: o compromisso bate com a semente do servidor. Este cliente ainda não sabe recalcular os lances deste jogo.",
   'archive.diceBadCommit': "Não confere: a semente revelada do servidor não dá o compromisso mostrado antes da partida.",
   'archive.diceBadRoll': "Não confere no lance {ply}: o registro diz {field} {archive}, as sementes dão {derived}.",
