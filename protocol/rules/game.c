@@ -15,6 +15,7 @@ const struct rules_game *const rules_games[] = {
 	&rules_game_ur,
 	&rules_game_quinteto,
 	&rules_game_laquet,
+	&rules_game_super15,
 	NULL,
 };
 

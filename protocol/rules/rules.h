@@ -25,11 +25,15 @@
 #include "sha256.h"
 #include "ur.h"
 #include "quinteto.h"
+#include "super15.h"
 
 #define RULES_MAX_SEATS 6
-#define RULES_MAX_LEGAL                                                         \
-	2048 /* every game's legal count is at most this (Quinteto's pair plans \
-	      * are the largest), so a caller with an array this size gets them all */
+/*
+ * Every game's legal count is at most this, so a caller with an array this
+ * size gets them all. The largest lists: Super 1 al 5 up to 640 moves,
+ * Laquet 481 plans, Quinteto 120 arrangements (its plans stay under 60).
+ */
+#define RULES_MAX_LEGAL   2048
 #define RULES_ACTION_ARGS 10
 #define RULES_SEED_SIZE   32
 
@@ -118,6 +122,7 @@ union rules_state {
 	struct ur_state ur;
 	struct quinteto_state quinteto;
 	struct laquet_state laquet;
+	struct super15_state super15;
 	uint64_t align_;
 };
 
@@ -126,6 +131,7 @@ union rules_outcome {
 	struct ur_outcome ur;
 	struct quinteto_outcome quinteto;
 	struct laquet_outcome laquet;
+	struct super15_outcome super15;
 	uint64_t align_;
 };
 

@@ -23,6 +23,7 @@ const struct wire_game *const wire_games[] = {
 	&wire_game_ur,
 	&wire_game_quinteto,
 	&wire_game_laquet,
+	&wire_game_super15,
 	NULL,
 };
 

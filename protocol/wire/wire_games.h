@@ -23,5 +23,7 @@ extern const struct wire_game wire_game_quinteto;
 
 /* The Laquet codec (protocol/games-laquet.md). */
 extern const struct wire_game wire_game_laquet;
+/* The Super 1 al 5 codec (protocol/games-super15.md). */
+extern const struct wire_game wire_game_super15;
 
 #endif

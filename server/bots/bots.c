@@ -16,6 +16,7 @@ static struct rules_action legal_buf[RULES_MAX_LEGAL]; /* loop thread only */
 const struct bot_strategy *const bot_strategies[] = {
 	&bot_quinteto_greedy,
 	&bot_laquet_greedy,
+	&bot_super15_greedy,
 	&bot_random,
 	NULL,
 };

@@ -35,6 +35,7 @@ extern const struct bot_strategy *const bot_strategies[];
 extern const struct bot_strategy bot_random;
 extern const struct bot_strategy bot_quinteto_greedy; /* bots/quinteto.c */
 extern const struct bot_strategy bot_laquet_greedy;   /* bots/laquet.c */
+extern const struct bot_strategy bot_super15_greedy;  /* bots/super15.c */
 
 /* The strategy `level` for game `game_id` (a game's own before a shared one); NULL if none. */
 const struct bot_strategy *bot_find(const char *game_id, const char *level);

@@ -220,7 +220,7 @@ test('unknown_room', { timeout: 30000 }, async () => {
 test('unknown_game', { timeout: 30000 }, async () => {
   await withServer(NO_RATE, async (srv) => {
     const ctx = await playingRoom(srv);
-    for (const game of ['chess', 'UR', 'Ur', 'ur ', '', 'super15'])
+    for (const game of ['chess', 'UR', 'Ur', 'ur ', '', 'Super15', 'super-15', 'Quinteto', 'laquet '])
       await expectError(ctx, ctx.a, { type: 'create', game }, 'unknown_game');
   });
 });

@@ -7,8 +7,9 @@
  * resigning, and refused calls that leave the match byte-identical. Every
  * "check that must hold" of the spec has its own test. Positions are set by
  * writing the state directly; rolls are forced by choosing a dice seed whose
- * next two dice are the wanted ones. Last, the codec's view and strict
- * decoding, and perft counts pinned in tests/perft/laquet.txt.
+ * next two dice are the wanted ones. Last, the codec's view, the outcome
+ * JSON games-laquet.md shows, strict decoding, and perft counts pinned in
+ * tests/perft/laquet.txt.
  */
 #include <stdio.h>
 #include <string.h>
@@ -269,6 +270,7 @@ static void test_blocked_single_man_no_hit(void)
 static void test_doubles_not_doubled(void)
 {
 	struct rules_match m;
+	struct laquet_outcome o;
 	int n;
 
 	board_clear(&m);
@@ -287,6 +289,17 @@ static void test_doubles_not_doubled(void)
 	CHECK_EQ(m.s.laquet.men[W][5], 1);
 	CHECK_EQ(m.s.laquet.men[W][1], 3);
 	CHECK_EQ(m.s.laquet.turn, B);
+	/* Only one 2 can be played (1 -> 3, then 3 + 2 = 5 is Black's): with either die, two actions (D2 has
+	 * no larger die to prefer), and the other 2 is handed over. */
+	board_clear(&m);
+	put(&m, W, 1, 1);
+	put(&m, B, 5, 1);
+	dice_set(&m, W, 2, 2);
+	CHECK_EQ(legal(&m, W), 2);
+	CHECK(legal_has(&m, W, plan1(1, 0)));
+	CHECK(legal_has(&m, W, plan1(1, 1)));
+	CHECK_EQ(apply(&m, W, plan1(1, 0), &o), 0);
+	CHECK(o.nhanded == 1 && o.handed[0] == 2 && o.bonus == 1);
 }
 
 /* D2: when some plan uses both dice, a one-step plan is not legal. */
@@ -634,8 +647,10 @@ static void test_win(void)
 
 static void test_resign_forfeit(void)
 {
+	const struct wire_game *g = wire_game_find("laquet");
 	struct rules_match m;
 	struct rules_result r;
+	json_t *v;
 
 	match_new(&m);
 	CHECK_EQ(rules_event(&m, B, RULES_EVENT_RESIGN, NULL), 0);
@@ -648,6 +663,18 @@ static void test_resign_forfeit(void)
 	CHECK_EQ(rules_event(&m, W, RULES_EVENT_FORFEIT, NULL), 0);
 	rules_result(&m, &r);
 	CHECK(r.over && r.winner == B && r.reason == RULES_REASON_FORFEIT);
+	/* Resigning while handed dice wait: the match is over, the view hands nothing any more. */
+	REQUIRE(g != NULL);
+	match_new(&m);
+	handed_set(&m, B, (const uint8_t[]){ 3, 1 }, 2);
+	CHECK_EQ(rules_event(&m, B, RULES_EVENT_RESIGN, NULL), 0);
+	v = g->view(&m);
+	REQUIRE(v != NULL);
+	CHECK(json_is_array(json_object_get(v, "handed")) &&
+	      json_array_size(json_object_get(v, "handed")) == 0);
+	CHECK(json_is_null(json_object_get(v, "dice")));
+	json_decref(v);
+	CHECK_EQ(legal(&m, B), 0);
 }
 
 /* Refused calls: wrong seat, wrong kind for the phase, malformed bytes; the match untouched. */
@@ -685,6 +712,231 @@ static void test_errors_untouched(void)
 	/* An event for a seat out of range, an unknown kind. */
 	CHECK_EQ(rules_event(&m, 5, RULES_EVENT_RESIGN, NULL), RULES_E_BAD_SEAT);
 	CHECK_EQ(rules_event(&m, W, 9, NULL), RULES_E_ILLEGAL);
+}
+
+/* Bearing off needs every man in III: a man on any of routes 1..12 forbids it, as a first step. */
+static void test_bear_off_any_low_man_forbids(void)
+{
+	for (int r = 1; r <= 12; r++) {
+		struct rules_match m;
+		int n;
+
+		board_clear(&m);
+		put(&m, W, r, 1);
+		put(&m, W, 18, 1);
+		put(&m, B, 15, 1);
+		dice_set(&m, W, 1, 2);
+		/* 18 + 1 is exact and 18 + 2 passes the rail, but r is outside III. */
+		CHECK(!legal_has(&m, W, plan2(18, 0, r, 1)));
+		CHECK(!legal_has(&m, W, plan2(18, 1, r, 0)));
+		n = legal(&m, W);
+		CHECK(n > 0);
+		for (int i = 0; i < n; i++)
+			CHECK(legal_buf[i].arg[1] != 18);
+		/* The same in a bonus: no duty there, and still no bearing off. */
+		handed_set(&m, W, (const uint8_t[]){ 1, 2 }, 2);
+		m.s.laquet.dice[0] = m.s.laquet.dice[1] = 0;
+		n = legal(&m, W);
+		for (int i = 0; i < n; i++)
+			CHECK(legal_buf[i].arg[0] == 0 || legal_buf[i].arg[1] != 18);
+	}
+}
+
+/*
+ * D3: the bonus is offered when at least one handed die can be played, the
+ * second as well as the first; handed dice keep their die order. White (1,
+ * 12, 13) passes 6 and 5: 1 -> 6, 7, 12 -> 17, 18 and 13 -> 18 are Black's,
+ * 13 + 6 cannot bear off. Black (6, 7, 17, 18) cannot play the 6 (6 -> 12, 7
+ * -> 13 are White's, no bearing off with 6 and 7 out of III) but can play the
+ * 5 (6 -> 11).
+ */
+static void test_bonus_second_die_only(void)
+{
+	const struct wire_game *g = wire_game_find("laquet");
+	struct rules_match m;
+	struct laquet_outcome o;
+	json_t *v, *want;
+
+	REQUIRE(g != NULL);
+	board_clear(&m);
+	put(&m, W, 1, 1);
+	put(&m, W, 12, 1);
+	put(&m, W, 13, 1);
+	put(&m, B, 6, 1);
+	put(&m, B, 7, 1);
+	put(&m, B, 17, 1);
+	put(&m, B, 18, 1);
+	dice_force(&m, 6, 5);
+	CHECK_EQ(apply(&m, W, roll(), &o), 0);
+	CHECK(o.passed == 1 && o.bonus == 1);
+	CHECK(o.nhanded == 2 && o.handed[0] == 6 && o.handed[1] == 5);
+	CHECK_EQ(m.s.laquet.turn, B);
+	CHECK_EQ(m.s.laquet.phase, LAQUET_PHASE_BONUS);
+	CHECK(m.s.laquet.nhanded == 2 && m.s.laquet.handed[0] == 6 && m.s.laquet.handed[1] == 5);
+	v = g->view(&m);
+	want = json_pack("[ii]", 6, 5);
+	CHECK(v && json_equal(json_object_get(v, "handed"), want));
+	json_decref(want);
+	json_decref(v);
+	/* [], 6 -> 11 with die 1, and then 11 -> 17 with die 0; the 6 has no first step. */
+	CHECK_EQ(legal(&m, B), 3);
+	CHECK(legal_has(&m, B, bonus(0, 0, 0, 0, 0)));
+	CHECK(legal_has(&m, B, bonus(1, 6, 1, 0, 0)));
+	CHECK(legal_has(&m, B, bonus(2, 6, 1, 11, 0)));
+	refused(&m, B, bonus(1, 6, 0, 0, 0), RULES_E_ILLEGAL);
+}
+
+/*
+ * Bearing off the last man: with 1 and 3 from 18 no plan uses both dice, so
+ * the larger die (D2) bears it off alone and nothing is handed over. With 6
+ * and 1 from 13 a plan uses both (13 -> 14, then 14 + 6 as the farthest
+ * man), so the 6 alone (13 + 6 exact) is not a plan: as many dice as
+ * possible, also for the winning plan.
+ */
+static void test_last_man(void)
+{
+	struct rules_match m;
+	struct laquet_outcome o;
+	struct rules_result r;
+
+	board_clear(&m);
+	put(&m, W, 18, 1);
+	put(&m, B, 1, 3);
+	dice_set(&m, W, 1, 3);
+	CHECK_EQ(legal(&m, W), 1);
+	CHECK(legal_has(&m, W, plan1(18, 1)));
+	refused(&m, W, plan1(18, 0), RULES_E_ILLEGAL);
+	CHECK_EQ(apply(&m, W, plan1(18, 1), &o), 0);
+	CHECK(o.won == 1 && o.borne_off == 1 && o.nmoves == 1);
+	CHECK(o.nhanded == 0 && o.bonus == 0); /* a win hands nothing over */
+	rules_result(&m, &r);
+	CHECK(r.over && r.winner == W && r.reason == RULES_REASON_RACE);
+	board_clear(&m);
+	put(&m, W, 13, 1);
+	put(&m, B, 1, 3);
+	dice_set(&m, W, 6, 1);
+	CHECK_EQ(legal(&m, W), 1);
+	CHECK(legal_has(&m, W, plan2(13, 1, 14, 0)));
+	refused(&m, W, plan1(13, 0), RULES_E_ILLEGAL);
+}
+
+/* After a win inside a bonus the view shows no dice and no handed dice; nobody has a legal action. */
+static void test_win_in_bonus_view(void)
+{
+	const struct wire_game *g = wire_game_find("laquet");
+	struct rules_match m;
+	struct laquet_outcome o;
+	json_t *v;
+
+	REQUIRE(g != NULL);
+	board_clear(&m);
+	put(&m, B, 17, 1);
+	put(&m, W, 1, 5);
+	handed_set(&m, B, (const uint8_t[]){ 2, 4 }, 2);
+	CHECK_EQ(apply(&m, B, bonus(1, 17, 0, 0, 0), &o), 0);
+	CHECK_EQ(o.won, 1);
+	CHECK(o.nhanded == 0 && o.bonus == 0);
+	v = g->view(&m);
+	REQUIRE(v != NULL);
+	CHECK(json_is_null(json_object_get(v, "dice")));
+	CHECK(json_is_array(json_object_get(v, "handed")) &&
+	      json_array_size(json_object_get(v, "handed")) == 0);
+	CHECK(json_integer_value(json_object_get(json_object_get(v, "off"), "black")) == 15);
+	json_decref(v);
+	CHECK_EQ(legal(&m, W), 0);
+	CHECK_EQ(legal(&m, B), 0);
+}
+
+/* The view's `off` per colour, and a point of each colour, in a position that tells them apart. */
+static void test_view_off_and_points(void)
+{
+	const struct wire_game *g = wire_game_find("laquet");
+	struct rules_match m;
+	json_t *v, *p;
+
+	REQUIRE(g != NULL);
+	board_clear(&m);
+	put(&m, W, 13, 2);
+	put(&m, B, 4, 5);
+	v = g->view(&m);
+	REQUIRE(v != NULL);
+	CHECK_EQ(json_integer_value(json_object_get(json_object_get(v, "off"), "white")), 13);
+	CHECK_EQ(json_integer_value(json_object_get(json_object_get(v, "off"), "black")), 10);
+	p = json_object_get(v, "points");
+	CHECK_EQ(json_integer_value(json_object_get(json_array_get(p, 12), "white")), 2);
+	CHECK_EQ(json_integer_value(json_object_get(json_array_get(p, 12), "black")), 0);
+	CHECK_EQ(json_integer_value(json_object_get(json_array_get(p, 3), "black")), 5);
+	CHECK_EQ(json_integer_value(json_object_get(json_array_get(p, 3), "white")), 0);
+	json_decref(v);
+}
+
+/* The outcome JSON exactly as games-laquet.md shows it: a pass with no bonus, a pass with one, a one-step
+ * plan. */
+static void test_outcome_json(void)
+{
+	const struct wire_game *g = wire_game_find("laquet");
+	struct rules_match m;
+	union rules_outcome u;
+	struct rules_action a;
+	json_t *j, *want;
+
+	REQUIRE(g != NULL);
+	/* test_pass_no_bonus's position. */
+	board_clear(&m);
+	put(&m, W, 11, 1);
+	put(&m, W, 12, 1);
+	put(&m, B, 6, 1);
+	put(&m, B, 16, 1);
+	put(&m, B, 17, 1);
+	put(&m, B, 18, 1);
+	dice_force(&m, 5, 6);
+	a = roll();
+	CHECK_EQ(rules_apply(&m, W, &a, &u), 0);
+	j = g->outcome_encode(&m, &a, &u);
+	want = json_loads("{\"dice\":[5,6],\"passed\":true,\"handed\":[5,6],\"bonus\":false}", 0, NULL);
+	CHECK(j && want && json_equal(j, want));
+	json_decref(j);
+	json_decref(want);
+	/* test_pass_hands_both's position: Black can play the 2 (3 -> 5). */
+	board_clear(&m);
+	put(&m, W, 1, 1);
+	put(&m, B, 3, 1);
+	put(&m, B, 5, 1);
+	put(&m, B, 12, 1);
+	dice_force(&m, 4, 2);
+	CHECK_EQ(rules_apply(&m, W, &a, &u), 0);
+	j = g->outcome_encode(&m, &a, &u);
+	want = json_loads("{\"dice\":[4,2],\"passed\":true,\"handed\":[4,2],\"bonus\":true}", 0, NULL);
+	CHECK(j && want && json_equal(j, want));
+	json_decref(j);
+	json_decref(want);
+	/* A roll that can be played. */
+	board_clear(&m);
+	put(&m, W, 1, 1);
+	put(&m, B, 12, 1);
+	dice_force(&m, 2, 4);
+	CHECK_EQ(rules_apply(&m, W, &a, &u), 0);
+	j = g->outcome_encode(&m, &a, &u);
+	want = json_loads("{\"dice\":[2,4],\"passed\":false,\"handed\":[],\"bonus\":false}", 0, NULL);
+	CHECK(j && want && json_equal(j, want));
+	json_decref(j);
+	json_decref(want);
+	/* test_handed_lost's one-step plan: 8 -> 14 with the 6, the 4 handed over and lost. */
+	board_clear(&m);
+	put(&m, W, 8, 1);
+	put(&m, B, 10, 1);
+	put(&m, B, 15, 2);
+	put(&m, B, 18, 1);
+	dice_set(&m, W, 6, 4);
+	a = plan1(8, 0);
+	CHECK_EQ(rules_apply(&m, W, &a, &u), 0);
+	j = g->outcome_encode(&m, &a, &u);
+	want = json_loads("{\"moves\":[{\"from\":8,\"to\":14,\"die\":6}],\"borne_off\":0,\"handed\":[4],"
+			  "\"bonus\":false,\"won\":false}",
+			  0, NULL);
+	CHECK(j && want && json_equal(j, want));
+	json_decref(j);
+	json_decref(want);
 }
 
 /*
@@ -943,6 +1195,12 @@ int main(int argc, char **argv)
 	TEST(test_win);
 	TEST(test_resign_forfeit);
 	TEST(test_errors_untouched);
+	TEST(test_bear_off_any_low_man_forbids);
+	TEST(test_bonus_second_die_only);
+	TEST(test_last_man);
+	TEST(test_win_in_bonus_view);
+	TEST(test_view_off_and_points);
+	TEST(test_outcome_json);
 	TEST(test_apply_matches_legal);
 	TEST(test_view);
 	TEST(test_codec_round_trip);

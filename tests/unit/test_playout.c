@@ -12,7 +12,8 @@
  * taken out twice. Every match ends, and replaying seed + actions + events
  * gives byte-identical states. Games may add their own invariants in
  * game_checks[] (Ur: seven pieces each, sorted, in 0..24; Laquet: fifteen
- * men each, never two colours on a point).
+ * men each, never two colours on a point; Super 1 al 5: the board agrees with
+ * the pieces, points only grow and add up).
  */
 #include <string.h>
 
@@ -190,6 +191,52 @@ static bool laquet_state_ok(const struct rules_match *m)
 	       (s->men[0][LAQUET_OFF] == LAQUET_MEN || s->men[1][LAQUET_OFF] == LAQUET_MEN || m->out != 0);
 }
 
+/*
+ * Super 1 al 5: board[], count[] and sets[] agree with pieces[] (no piece
+ * twice, none on a forbidden square), values never change, a piece with 10
+ * points is Super, the points of all pieces (captured ones keep theirs) are
+ * what the captures brought (value + points of each captured piece), and no
+ * piece's points ever go down from one ply to the next.
+ */
+static bool super15_state_ok(const struct rules_match *m)
+{
+	static const uint8_t values[16] = { 5, 4, 3, 2, 2, 3, 4, 5, 1, 2, 3, 1, 1, 3, 2, 1 };
+	static uint8_t last_points[SUPER15_PIECES];
+	static uint32_t last_ply;
+	const struct super15_state *s = &m->s.super15;
+	struct super15_state copy = *s;
+	bool taken[SUPER15_SQUARES] = { false };
+	int points = 0, brought = 0;
+
+	super15_state_sync(&copy);
+	if (memcmp(&copy, s, sizeof(copy)) != 0 || s->turn > 1 || s->quiet > SUPER15_QUIET_MAX)
+		return false;
+	for (int id = 0; id < SUPER15_PIECES; id++) {
+		const struct super15_piece *p = &s->pieces[id];
+
+		if (p->value != values[id % 16] || (p->points >= SUPER15_SUPER_POINTS && !p->super))
+			return false;
+		if (p->square == 35 || p->square == 36 || p->square == 43 ||
+		    p->square == 44) /* d5 e5 d6 e6 */
+			return false;
+		if (m->ply == last_ply + 1 && p->points < last_points[id])
+			return false;
+		if (p->square != SUPER15_NONE && (p->square >= SUPER15_SQUARES || taken[p->square]))
+			return false; /* off the board, or a second piece on a square */
+		if (p->square != SUPER15_NONE)
+			taken[p->square] = true;
+		last_points[id] = p->points;
+		points += p->points;
+		if (p->square == SUPER15_NONE)
+			brought += p->value + p->points;
+	}
+	last_ply = m->ply;
+	/* Still playing: both seats keep two pieces or more, and neither is out. */
+	if (!s->over && (s->count[0] <= 1 || s->count[1] <= 1 || m->out != 0))
+		return false;
+	return points == brought;
+}
+
 static const struct {
 	const char *id;
 	bool (*state_ok)(const struct rules_match *m);
@@ -197,6 +244,7 @@ static const struct {
 	{ "ur", ur_state_ok },
 	{ "quinteto", quinteto_state_ok },
 	{ "laquet", laquet_state_ok },
+	{ "super15", super15_state_ok },
 };
 
 /* Games played fewer than MATCHES times here: every step checks hundreds of actions. */
@@ -205,6 +253,7 @@ static const struct {
 	int matches;
 } game_fewer[] = {
 	{ "quinteto", 300 }, /* test_quinteto.c plays thousands more with its invariants */
+	{ "super15", 300 },  /* ~70 moves a ply, ~375 plies; test_super15.c plays thousands more */
 };
 
 static int game_matches(const struct rules_game *g)

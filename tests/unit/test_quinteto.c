@@ -16,6 +16,7 @@
 
 #include "rules.h"
 #include "tap.h"
+#include "wire.h"
 
 static const char *perft_path = "tests/perft/quinteto.txt";
 
@@ -673,6 +674,7 @@ static void test_quinteto_roll(void)
 	rules_result(&m, &r);
 	CHECK(r.over && !r.draw && r.winner == 3 && r.reason == RULES_REASON_QUINTETO);
 	CHECK(s->rolled && s->dice[0] == 5 && s->dice[1] == 5); /* the view keeps [5,5] */
+	CHECK_EQ(s->turns, 0); /* a roll with no plan: not a completed turn */
 	hunt_position(&m, 0, 0, 0);
 	s->loc[0] = 0;
 	dice2(&m, 5, 5);
@@ -817,6 +819,150 @@ static void test_resign_arranger(void)
 	rules_result(&m, &r);
 	CHECK(r.over && r.winner == A);
 	CHECK_EQ(rules_event(&m, A, RULES_EVENT_RESIGN, NULL), RULES_E_GAME_OVER);
+}
+
+/* Rule 6: the re-arrangement follows the turn that eliminated; the next turn without one does not re-arrange.
+ */
+static void test_rearrange_once(void)
+{
+	struct rules_match m;
+	struct quinteto_state *s = &m.s.quinteto;
+	int order[4] = { 3, 2, 1, 0 };
+
+	hunt_position(&m, 3, 1, 2);
+	s->loc[9] = 0, s->loc[10] = 20;
+	s->loc[12] = 1, s->loc[13] = QUINTETO_OUT; /* 4's last stone; 3 hunts 4 */
+	REQUIRE(apply_ok(&m, 3, plan2(QUINTETO_OP_MOVE, 0, 9, 1, QUINTETO_OP_MOVE, 1, 10, 2), NULL) == 0);
+	REQUIRE(s->phase == QUINTETO_PHASE_ARRANGE);
+	REQUIRE(apply_ok(&m, A, arrange(4, order), NULL) == 0);
+	REQUIRE(s->turn == 0);
+	s->rolled = 1, s->dice[0] = 1, s->dice[1] = 2;
+	REQUIRE(apply_ok(&m, 0, plan1(QUINTETO_OP_MOVE, QUINTETO_DIE_SUM, 0, 3), NULL) ==
+		0);                              /* 2 -> 5: empty */
+	CHECK_EQ(s->phase, QUINTETO_PHASE_HUNT); /* nobody was eliminated in this turn */
+	CHECK_EQ(s->turn, 1);
+}
+
+/*
+ * protocol.md resign, in `arrange`: before the first arrangement the resigner
+ * is neither arranged nor in the roll-off; during a re-arrangement the hunter
+ * due to play next is replaced by the next living one, two left hunt on with
+ * nothing to arrange, and nothing is re-arranged again after the next turn.
+ */
+static void test_resign_arrange(void)
+{
+	struct rules_match m;
+	struct quinteto_state *s = &m.s.quinteto;
+	uint8_t seats[RULES_MAX_SEATS];
+	int four[4] = { 0, 1, 2, 3 }, three[3] = { 0, 4, 3 };
+
+	match_new(&m);
+	REQUIRE(rules_event(&m, 4, RULES_EVENT_RESIGN, NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_ARRANGE);
+	CHECK_EQ(legal_count(&m, A), 24);
+	REQUIRE(apply_ok(&m, A, arrange(4, four), NULL) == 0);
+	CHECK_EQ(rules_to_act(&m, seats), 4); /* the resigner does not roll off */
+	CHECK(!(s->contenders & (1u << 4)));
+	/* a re-arrangement after 0 eliminated 1: 2 was due next and resigns; 3 plays after the arrangement */
+	hunt_position(&m, 0, 1, 2);
+	s->loc[0] = 0, s->loc[1] = 20;
+	s->loc[3] = 3, s->loc[4] = QUINTETO_OUT; /* 1's last stone */
+	REQUIRE(apply_ok(&m, 0, plan1(QUINTETO_OP_MOVE, QUINTETO_DIE_SUM, 0, 3), NULL) == 0);
+	REQUIRE(s->phase == QUINTETO_PHASE_ARRANGE && s->turn == 2);
+	REQUIRE(rules_event(&m, 2, RULES_EVENT_RESIGN, NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_ARRANGE); /* three live */
+	CHECK_EQ(legal_count(&m, A), 6);
+	CHECK_EQ(s->turn, 3);
+	REQUIRE(apply_ok(&m, A, arrange(3, three), NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_HUNT);
+	CHECK_EQ(s->turn, 3);
+	s->rolled = 1, s->dice[0] = 1, s->dice[1] = 2;
+	REQUIRE(apply_ok(&m, 3, plan1(QUINTETO_OP_MOVE, QUINTETO_DIE_SUM, 9, -3), NULL) ==
+		0);                              /* 17 -> 14: empty */
+	CHECK_EQ(s->phase, QUINTETO_PHASE_HUNT); /* no elimination in that turn: no re-arrangement */
+	CHECK_EQ(s->turn, 4);
+	/* the same with two left after the resignation: the hunt goes on, they hunt each other */
+	hunt_position(&m, 0, 1, 2);
+	hunter_gone(&m, 4);
+	s->loc[0] = 0, s->loc[1] = 20;
+	s->loc[3] = 3, s->loc[4] = QUINTETO_OUT;
+	REQUIRE(apply_ok(&m, 0, plan1(QUINTETO_OP_MOVE, QUINTETO_DIE_SUM, 0, 3), NULL) == 0);
+	REQUIRE(s->phase == QUINTETO_PHASE_ARRANGE && s->turn == 2);
+	REQUIRE(rules_event(&m, 2, RULES_EVENT_RESIGN, NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_HUNT);
+	CHECK_EQ(s->turn, 3);
+	CHECK_EQ(quinteto_victim(s, 0), 3);
+	CHECK_EQ(quinteto_victim(s, 3), 0);
+	CHECK_EQ(rules_to_act(&m, seats), 1);
+	CHECK_EQ(seats[0], 3);
+}
+
+/* Rule 6 (D8): three hunters left after an elimination is still "three or more": the arranger re-arranges. */
+static void test_rearrange_three(void)
+{
+	struct rules_match m;
+	struct quinteto_state *s = &m.s.quinteto;
+	uint8_t seats[RULES_MAX_SEATS];
+
+	hunt_position(&m, 0, 1, 2);
+	hunter_gone(&m, 4);
+	s->loc[0] = 0, s->loc[1] = 20;
+	s->loc[3] = 3, s->loc[4] = QUINTETO_OUT; /* 1's last stone */
+	REQUIRE(apply_ok(&m, 0, plan1(QUINTETO_OP_MOVE, QUINTETO_DIE_SUM, 0, 3), NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_ARRANGE);
+	CHECK_EQ(legal_count(&m, A), 6); /* 3! orders of 0, 2, 3 */
+	CHECK_EQ(rules_to_act(&m, seats), 1);
+	CHECK_EQ(seats[0], A);
+	CHECK_EQ(s->turn, 2);
+}
+
+/* Rule 3/5: no 6, no enter (a 5 does not do, in the hunt or in the duel). */
+static void test_enter_needs_six(void)
+{
+	struct rules_match m;
+	struct quinteto_state *s = &m.s.quinteto;
+	struct rules_action a;
+
+	hunt_position(&m, 0, 5, 4);
+	s->loc[0] = 0, s->loc[1] = 10;
+	a = plan1(QUINTETO_OP_ENTER, 0, 0, 0);
+	refused(&m, 0, &a, RULES_E_ILLEGAL);
+	a = plan2(QUINTETO_OP_ENTER, 0, 0, 0, QUINTETO_OP_MOVE, 1, 1, 4);
+	refused(&m, 0, &a, RULES_E_ILLEGAL);
+	CHECK_EQ(legal_count(&m, 0), 4 + 16); /* sums and pairs of moves only */
+	duel_position(&m, 0, A, 5, 4);
+	s->loc[0] = 0, s->loc[1] = 20;
+	a = plan2(QUINTETO_OP_ENTER, 0, 15, 0, QUINTETO_OP_MOVE, 1, 16, 4);
+	refused(&m, A, &a, RULES_E_ILLEGAL);
+}
+
+/* protocol.md resign: one hunter left ends phase 1 at once, its pending roll dropped; a roll-off leaver's
+ * value goes. */
+static void test_resign_last_rival(void)
+{
+	struct rules_match m;
+	struct quinteto_state *s = &m.s.quinteto;
+	uint8_t seats[RULES_MAX_SEATS];
+
+	hunt_position(&m, 0, 3, 4); /* 0 has rolled and not yet played */
+	for (int h = 2; h < 5; h++)
+		hunter_gone(&m, h);
+	REQUIRE(rules_event(&m, 1, RULES_EVENT_RESIGN, NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_PLACE);
+	CHECK_EQ(s->survivor, 0);
+	CHECK(!s->rolled); /* the view's dice are null */
+	CHECK_EQ(rules_to_act(&m, seats), 1);
+	CHECK_EQ(seats[0], A);
+	/* the first roll-off: 2 rolled a 6 and leaves; it no longer shows, the others still roll */
+	hunt_position(&m, 0, 0, 0);
+	s->phase = QUINTETO_PHASE_ROLLOFF;
+	s->contenders = 0x1f;
+	s->rolloff[2] = 6, s->rolloff[3] = 2;
+	REQUIRE(rules_event(&m, 2, RULES_EVENT_RESIGN, NULL) == 0);
+	CHECK_EQ(s->phase, QUINTETO_PHASE_ROLLOFF);
+	CHECK_EQ(s->rolloff[2], 0);
+	CHECK_EQ(s->rolloff[3], 2);
+	CHECK_EQ(rules_to_act(&m, seats), 3); /* 0, 1 and 4 */
 }
 
 /* Refused calls: every error leaves the match byte-identical. */
@@ -1027,6 +1173,219 @@ static void test_perft(void)
 	CHECK(cases > 0);
 }
 
+/* --- On the wire: the codec's view, outcome and legal list as rules-quinteto.md lists them. */
+
+/* True if `got` (consumed) equals the JSON text `want`; prints both when not. */
+static bool json_is(json_t *got, const char *want)
+{
+	json_t *w = json_loads(want, JSON_DECODE_ANY, NULL);
+	bool eq = got && w && json_equal(got, w);
+
+	if (!eq) {
+		char *g = got ? json_dumps(got, JSON_COMPACT) : NULL;
+
+		printf("# got  %s\n# want %s\n", g ? g : "(null)", want);
+		free(g);
+	}
+	json_decref(got);
+	json_decref(w);
+	return eq;
+}
+
+static const struct wire_game *codec(void)
+{
+	return wire_game_find("quinteto");
+}
+
+/* The view: every key, every stone's place, victims from the circle, dice only while a plan is due. */
+static void test_wire_view(void)
+{
+	struct rules_match m;
+	struct quinteto_state *s = &m.s.quinteto;
+	int v[2] = { 5, 5 };
+
+	REQUIRE(codec());
+	match_new(&m);
+	CHECK(json_is(
+		codec()->view(&m),
+		"{\"phase\":\"arrange\",\"dice\":null,\"circle\":[null,null,null,null,null],\"stones\":["
+		"{\"seat\":0,\"where\":\"room\",\"room\":2},{\"seat\":0,\"where\":\"room\",\"room\":2},"
+		"{\"seat\":0,\"where\":\"marker\"},{\"seat\":1,\"where\":\"room\",\"room\":7},"
+		"{\"seat\":1,\"where\":\"room\",\"room\":7},{\"seat\":1,\"where\":\"marker\"},"
+		"{\"seat\":2,\"where\":\"room\",\"room\":12},{\"seat\":2,\"where\":\"room\",\"room\":12},"
+		"{\"seat\":2,\"where\":\"marker\"},{\"seat\":3,\"where\":\"room\",\"room\":17},"
+		"{\"seat\":3,\"where\":\"room\",\"room\":17},{\"seat\":3,\"where\":\"marker\"},"
+		"{\"seat\":4,\"where\":\"room\",\"room\":22},{\"seat\":4,\"where\":\"room\",\"room\":22},"
+		"{\"seat\":4,\"where\":\"marker\"},{\"seat\":5,\"where\":\"reserve\"},"
+		"{\"seat\":5,\"where\":\"reserve\"},{\"seat\":5,\"where\":\"reserve\"}],"
+		"\"victim\":[null,null,null,null,null,null],\"rolloff\":[null,null,null,null,null],"
+		"\"turns\":0}"));
+	/* the hunt: 3 eliminated (its slot empty, 2 hunts 4), 0 in limbo, hunter 1 has rolled 6 and 3 */
+	hunt_position(&m, 1, 6, 3);
+	hunter_gone(&m, 3);
+	s->loc[0] = QUINTETO_LIMBO, s->loc[4] = 20;
+	s->rolloff[0] = 6, s->rolloff[1] = 2, s->rolloff[2] = 3, s->rolloff[3] = 5, s->rolloff[4] = 1;
+	s->turns = 7;
+	CHECK(json_is(
+		codec()->view(&m),
+		"{\"phase\":\"hunt\",\"dice\":[6,3],\"circle\":[0,1,2,null,4],\"stones\":["
+		"{\"seat\":0,\"where\":\"limbo\"},{\"seat\":0,\"where\":\"room\",\"room\":2},"
+		"{\"seat\":0,\"where\":\"marker\"},{\"seat\":1,\"where\":\"room\",\"room\":7},"
+		"{\"seat\":1,\"where\":\"room\",\"room\":20},{\"seat\":1,\"where\":\"marker\"},"
+		"{\"seat\":2,\"where\":\"room\",\"room\":12},{\"seat\":2,\"where\":\"room\",\"room\":12},"
+		"{\"seat\":2,\"where\":\"marker\"},{\"seat\":3,\"where\":\"out\"},"
+		"{\"seat\":3,\"where\":\"out\"},{\"seat\":3,\"where\":\"out\"},"
+		"{\"seat\":4,\"where\":\"room\",\"room\":22},{\"seat\":4,\"where\":\"room\",\"room\":22},"
+		"{\"seat\":4,\"where\":\"marker\"},{\"seat\":5,\"where\":\"reserve\"},"
+		"{\"seat\":5,\"where\":\"reserve\"},{\"seat\":5,\"where\":\"reserve\"}],"
+		"\"victim\":[1,2,4,null,0,null],\"rolloff\":[6,2,3,5,1],\"turns\":7}"));
+	/* the plan played: dice null again, one more turn */
+	REQUIRE(apply_ok(&m, 1, plan1(QUINTETO_OP_MOVE, QUINTETO_DIE_SUM, 3, 9), NULL) == 0);
+	{
+		json_t *j = codec()->view(&m);
+
+		CHECK(json_is_null(json_object_get(j, "dice")));
+		CHECK_EQ(json_integer_value(json_object_get(j, "turns")), 8);
+		json_decref(j);
+	}
+	/* the duel: the arranger and the survivor hunt each other; a Quinteto keeps [5,5] in the final view
+	 */
+	duel_position(&m, 0, A, 0, 0);
+	s->loc[1] = QUINTETO_LIMBO;
+	{
+		json_t *j = codec()->view(&m);
+
+		CHECK(json_is(json_incref(json_object_get(j, "victim")), "[5,null,null,null,null,0]"));
+		CHECK(json_is(json_incref(json_object_get(j, "circle")), "[0,null,null,null,null]"));
+		CHECK(json_is(json_incref(json_object_get(j, "stones")),
+			      "[{\"seat\":0,\"where\":\"room\",\"room\":2},{\"seat\":0,\"where\":\"limbo\"},"
+			      "{\"seat\":0,\"where\":\"marker\"},{\"seat\":1,\"where\":\"out\"},"
+			      "{\"seat\":1,\"where\":\"out\"},{\"seat\":1,\"where\":\"out\"},{\"seat\":2,"
+			      "\"where\":\"out\"},"
+			      "{\"seat\":2,\"where\":\"out\"},{\"seat\":2,\"where\":\"out\"},{\"seat\":3,"
+			      "\"where\":\"out\"},"
+			      "{\"seat\":3,\"where\":\"out\"},{\"seat\":3,\"where\":\"out\"},{\"seat\":4,"
+			      "\"where\":\"out\"},"
+			      "{\"seat\":4,\"where\":\"out\"},{\"seat\":4,\"where\":\"out\"},"
+			      "{\"seat\":5,\"where\":\"room\",\"room\":12},{\"seat\":5,\"where\":\"room\","
+			      "\"room\":12},"
+			      "{\"seat\":5,\"where\":\"reserve\"}]"));
+		CHECK(json_is(json_incref(json_object_get(j, "phase")), "\"duel\""));
+		CHECK(json_is_null(json_object_get(j, "dice")));
+		json_decref(j);
+	}
+	dice_force(&m, v, 2);
+	REQUIRE(apply_ok(&m, A, simple(QUINTETO_ACT_ROLL, 0), NULL) == 0);
+	{
+		json_t *j = codec()->view(&m);
+
+		CHECK(json_is(json_incref(json_object_get(j, "dice")), "[5,5]"));
+		CHECK(json_is(json_incref(json_object_get(j, "phase")), "\"over\""));
+		json_decref(j);
+	}
+}
+
+/* last.outcome: the same keys for every action; what a roll, a tie, a capture, a kill and a Quinteto did. */
+static void test_wire_outcome(void)
+{
+	struct rules_match m;
+	struct quinteto_state *s = &m.s.quinteto;
+	union rules_outcome u;
+	struct rules_action a;
+	int one[1] = { 1 }, two[2] = { 5, 5 }, order[5] = { 0, 1, 2, 3, 4 };
+
+	REQUIRE(codec());
+	/* the first arrangement starts the roll-off */
+	match_new(&m);
+	a = arrange(5, order);
+	REQUIRE(rules_apply(&m, A, &a, &u) == 0);
+	CHECK(json_is(
+		codec()->outcome_encode(&m, &a, &u),
+		"{\"dice\":null,\"rolloff\":null,\"tied\":[],\"starts\":null,\"captured\":[],\"killed\":[],"
+		"\"eliminated\":[],\"phase\":\"rolloff\",\"quinteto\":false,\"over\":false}"));
+	/* a roll-off roll that leaves 0, 2 and 3 tied */
+	hunt_position(&m, 0, 0, 0);
+	s->phase = QUINTETO_PHASE_ROLLOFF;
+	s->contenders = 0x1f;
+	s->rolloff[0] = 6, s->rolloff[1] = 3, s->rolloff[2] = 6, s->rolloff[3] = 6;
+	dice_force(&m, one, 1);
+	a = simple(QUINTETO_ACT_ROLL, 0);
+	REQUIRE(rules_apply(&m, 4, &a, &u) == 0);
+	CHECK(json_is(
+		codec()->outcome_encode(&m, &a, &u),
+		"{\"dice\":null,\"rolloff\":1,\"tied\":[0,2,3],\"starts\":null,\"captured\":[],\"killed\":[],"
+		"\"eliminated\":[],\"phase\":null,\"quinteto\":false,\"over\":false}"));
+	/* a plan whose first step eliminates 1 and whose second captures on 1's victim 2 */
+	hunt_position(&m, 0, 1, 2);
+	s->loc[0] = 0, s->loc[1] = 10;
+	s->loc[3] = 1, s->loc[4] = QUINTETO_OUT;
+	s->loc[6] = 12, s->loc[7] = 20;
+	a = plan2(QUINTETO_OP_MOVE, 0, 0, 1, QUINTETO_OP_MOVE, 1, 1, 2);
+	REQUIRE(rules_apply(&m, 0, &a, &u) == 0);
+	CHECK(json_is(codec()->outcome_encode(&m, &a, &u),
+		      "{\"dice\":null,\"rolloff\":null,\"tied\":[],\"starts\":null,\"captured\":[3,6],"
+		      "\"killed\":[],"
+		      "\"eliminated\":[1],\"phase\":\"arrange\",\"quinteto\":false,\"over\":false}"));
+	/* a kill then a move that wins the duel */
+	duel_position(&m, 0, A, 5, 2);
+	s->loc[0] = 20, s->loc[1] = 14;
+	a = plan2(QUINTETO_OP_KILL, 0, 0, 0, QUINTETO_OP_MOVE, 1, 15, 2);
+	REQUIRE(rules_apply(&m, A, &a, &u) == 0);
+	CHECK(json_is(
+		codec()->outcome_encode(&m, &a, &u),
+		"{\"dice\":null,\"rolloff\":null,\"tied\":[],\"starts\":null,\"captured\":[1],\"killed\":[0],"
+		"\"eliminated\":[],\"phase\":\"over\",\"quinteto\":false,\"over\":true}"));
+	/* a Quinteto */
+	duel_position(&m, 0, 0, 0, 0);
+	dice_force(&m, two, 2);
+	a = simple(QUINTETO_ACT_ROLL, 0);
+	REQUIRE(rules_apply(&m, 0, &a, &u) == 0);
+	CHECK(json_is(
+		codec()->outcome_encode(&m, &a, &u),
+		"{\"dice\":[5,5],\"rolloff\":null,\"tied\":[],\"starts\":null,\"captured\":[],\"killed\":[],"
+		"\"eliminated\":[],\"phase\":\"over\",\"quinteto\":true,\"over\":true}"));
+	{
+		struct rules_result r;
+
+		rules_result(&m, &r);
+		CHECK(json_is(codec()->result_encode(&r),
+			      "{\"winner\":0,\"draw\":false,\"reason\":\"quinteto\"}"));
+	}
+}
+
+/* Every legal action encodes to one of the spec's forms and decodes back to the very same action. */
+static void test_wire_legal_roundtrip(void)
+{
+	static struct rules_action l[RULES_MAX_LEGAL];
+	static const char *const positions[] = { "hunt-34", "hunt-66", "limbo-25", "duel-56" };
+	struct rules_match m;
+	int total = 0;
+
+	REQUIRE(codec());
+	for (int p = -1; p < 4; p++) {
+		uint8_t seats[RULES_MAX_SEATS];
+		int n;
+
+		if (p < 0)
+			match_new(&m);
+		else
+			REQUIRE(perft_position(positions[p], &m));
+		REQUIRE(rules_to_act(&m, seats) == 1);
+		n = rules_legal_actions(&m, seats[0], l, RULES_MAX_LEGAL);
+		for (int i = 0; i < n; i++) {
+			json_t *j = codec()->action_encode(&l[i]);
+			struct rules_action back;
+
+			CHECK(j != NULL);
+			CHECK_EQ(codec()->action_decode(j, &back), 0);
+			CHECK(rules_action_equal(&back, &l[i]));
+			json_decref(j);
+			total++;
+		}
+	}
+	CHECK_EQ(total, 120 + 20 + 44 + 2 + 54);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -1053,8 +1412,16 @@ int main(int argc, char **argv)
 	TEST(test_resign_hunter);
 	TEST(test_resign_rolloff);
 	TEST(test_resign_arranger);
+	TEST(test_rearrange_once);
+	TEST(test_rearrange_three);
+	TEST(test_resign_arrange);
+	TEST(test_resign_last_rival);
+	TEST(test_enter_needs_six);
 	TEST(test_errors_untouched);
 	TEST(test_playouts);
 	TEST(test_perft);
+	TEST(test_wire_view);
+	TEST(test_wire_outcome);
+	TEST(test_wire_legal_roundtrip);
 	return tap_done();
 }

@@ -47,11 +47,13 @@
 import ur from './ur/ur.js';
 import quinteto from './quinteto/quinteto.js';
 import laquet from './laquet/laquet.js';
+import super15 from './super15/super15.js';
 
 export const GAMES = [
   ur,
   quinteto,
   laquet,
+  super15,
 ];
 
 // What every module must have (checked by a browser test, and by the catalogue test for strings/rules).

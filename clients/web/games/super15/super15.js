@@ -1,0 +1,231 @@
+// super15.js: Super 1 al 5 as a game module of the web client (the contract is in ../registry.js).
+// The 8x10 board goes in ctx.board (rank 10 at the top, Light playing up from rank 1); whose turn
+// it is, the last move, the captured pieces and the points in ctx.side; the hint in ctx.panel. Its
+// words are in strings.js (three languages), its rules page in rules.js.
+//
+// A move is made in two clicks: a glowing piece ("piece:<square>") selects it and lights every
+// square it may stop on ("to:<square>"); one of those moves it. The legal list is long (hundreds of
+// moves), so elements exist per square, never per action. A Super's stop on a line with enemies is
+// its only move that way and captures all of them: it is drawn ringed, as forced. The selection
+// survives states that leave it legal at the same ply and is dropped when the ply moves on.
+
+import { h, s, clear } from '../../dom.js';
+import { translator } from '../../i18n.js';
+import { loadCss, clickable, clickSelector } from '../common.js';
+import strings from './strings.js';
+import rules from './rules.js';
+
+loadCss(new URL('./super15.css', import.meta.url));
+
+const ROLES = ['light', 'dark'];
+const FILES = 'abcdefgh';
+const FORBIDDEN = new Set(['d5', 'e5', 'd6', 'e6']);
+const VALUES = [5, 4, 3, 2, 2, 3, 4, 5, 1, 2, 3, 1, 1, 3, 2, 1]; // by id % 16 (rules-super15.md)
+const t = translator(strings);
+const role = (seat) => t(`role.${ROLES[seat]}`);
+const roleLabel = (r) => t(`role.${r}`);
+
+// --- words -------------------------------------------------------------------------------------------
+
+function notation(e) {
+  const a = e.action || {};
+  const o = e.outcome && typeof e.outcome === 'object' ? e.outcome : {};
+  const parts = [t('n.move', { who: role(e.seat), from: a.from, to: a.to })];
+  const n = Array.isArray(o.captured) ? o.captured.length : 0;
+  if (n) parts.push(t('n.capture', { n, gained: o.gained ?? 0 }));
+  if (o.promoted) parts.push(t('n.promoted'));
+  return parts.join(', ');
+}
+
+function describeAction(action, state) {
+  return notation({ seat: (state.to_act || [])[0], action, outcome: {} });
+}
+
+function describeLast(state) {
+  const last = state && state.last;
+  if (!last) return state && state.status === 'playing' ? t('last.first') : '';
+  return notation(last);
+}
+
+function describeResult(state) {
+  const r = state && state.result;
+  if (!r) return { text: '', winners: [] };
+  if (r.winner === null || r.winner === undefined) return { text: t('result.draw'), winners: [] };
+  const known = ['last_piece', 'no_moves', 'adjudication', 'resign', 'forfeit'];
+  return { text: t(`result.${known.includes(r.reason) ? r.reason : 'last_piece'}`, { role: role(r.winner) }), winners: [r.winner] };
+}
+
+const pieceWords = (p) => t('words.piece', { value: p.value, square: p.square })
+  + (p.points ? t('words.points', { points: p.points }) : '') + (p.super ? t('words.super') : '');
+
+function describeBoard(state) {
+  const pieces = (state.view && state.view.pieces) || [];
+  const lines = [0, 1].map((seat) => {
+    const mine = pieces.filter((p) => p.seat === seat);
+    return t('words.side', { role: role(seat), n: mine.length, list: mine.map(pieceWords).join(', ') });
+  });
+  if (state.view) lines.push(t('words.quiet', { n: state.view.quiet }));
+  const toAct = state.status === 'playing' ? state.to_act || [] : [];
+  if (toAct.length) lines.push(t('words.turn', { role: role(toAct[0]) }));
+  return lines;
+}
+
+// --- options: none -------------------------------------------------------------------------------
+
+function optionsForm() {
+  return { el: h('div.options'), value: () => ({}) };
+}
+
+function describeOptions() {
+  return [];
+}
+
+// --- drawing -----------------------------------------------------------------------------------------
+
+const squareName = (file, rank) => `${FILES[file]}${rank}`;
+const isDarkSquare = (file, rank) => (file + rank) % 2 === 1;
+
+function pieceEl(p) {
+  return h('span', { class: ['s15-piece', `s15-${ROLES[p.seat]}`, p.super ? 's15-super' : null], 'aria-hidden': 'true' },
+    h('span.s15-value', String(p.value)),
+    p.points ? h('span.s15-points', String(p.points)) : null,
+    p.super ? h('span.s15-crown', '★') : null);
+}
+
+function legend() {
+  const mini = (p) => h('span.s15-legend-cell', pieceEl(p));
+  const cell = (cls, text) => h('span', { class: ['s15-legend-cell', cls] }, text || '');
+  return [
+    { mark: mini({ seat: 0, value: 3, points: 4, super: false }), text: t('leg.light') },
+    { mark: mini({ seat: 1, value: 3, points: 0, super: false }), text: t('leg.dark') },
+    { mark: mini({ seat: 0, value: 2, points: 12, super: true }), text: t('leg.super') },
+    { mark: cell('s15-forbidden', '×'), text: t('leg.forbidden') },
+    { mark: cell('s15-last-to'), text: t('leg.last') },
+    { mark: cell('s15-forced'), text: t('leg.forced') },
+  ];
+}
+
+// --- the view ----------------------------------------------------------------------------------------
+
+function createView(ctx) {
+  let state = null;
+  let selected = null; // {ply, square}
+  let marked = null;   // {from, to} of a highlighted log entry
+  const board = h('div.s15-board', { role: 'grid', 'aria-label': t('aria.board') });
+  ctx.board.append(h('div.s15-board-wrap', board));
+
+  const render = () => {
+    const legal = Array.isArray(state.legal) ? state.legal : [];
+    const pieces = (state.view && state.view.pieces) || [];
+    const at = new Map(pieces.map((p) => [p.square, p]));
+    const froms = new Set(legal.map((a) => a.from));
+    if (selected && (selected.ply !== state.ply || !froms.has(selected.square))) selected = null;
+    const targets = new Map(selected ? legal.filter((a) => a.from === selected.square).map((a) => [a.to, a]) : []);
+    const mover = selected && at.get(selected.square);
+    const last = state.last && state.last.action;
+    clear(board);
+    for (let rank = 10; rank >= 1; rank--) {
+      const row = h('div.s15-row', { role: 'row' });
+      for (let file = 0; file < 8; file++) {
+        const sq = squareName(file, rank);
+        const p = at.get(sq);
+        const cls = ['s15-square', isDarkSquare(file, rank) ? 's15-dark-sq' : 's15-light-sq'];
+        if (FORBIDDEN.has(sq)) cls.push('s15-forbidden');
+        if (last && last.from === sq) cls.push('s15-last-from');
+        if (last && last.to === sq) cls.push('s15-last-to');
+        if (marked && (marked.from === sq || marked.to === sq)) cls.push('s15-marked');
+        if (selected && selected.square === sq) cls.push('s15-selected');
+        let attrs = { role: 'gridcell', 'data-square': sq };
+        const target = targets.get(sq);
+        if (target) {
+          const capture = !!p && p.seat !== mover.seat;
+          cls.push('s15-target');
+          if (capture) cls.push('s15-capture');
+          if (capture && mover.super) cls.push('s15-forced');
+          attrs = { ...attrs, ...clickable(`to:${sq}`, t(capture ? 'aria.capture' : 'aria.target', { square: sq }), () => {
+            selected = null;
+            ctx.act(target);
+          }) };
+        } else if (froms.has(sq) && p) {
+          attrs = { ...attrs, ...clickable(`piece:${sq}`, t('aria.select', { role: role(p.seat), value: p.value, square: sq }), () => {
+            selected = selected && selected.square === sq ? null : { ply: state.ply, square: sq };
+            render();
+          }) };
+        }
+        attrs.class = [...cls, attrs.class].filter(Boolean);
+        row.append(h('div', attrs, p ? pieceEl(p) : null, FORBIDDEN.has(sq) ? h('span.s15-x', { 'aria-hidden': 'true' }, '×') : null,
+          file === 0 ? h('span.s15-rank', { 'aria-hidden': 'true' }, String(rank)) : null,
+          rank === 1 ? h('span.s15-file', { 'aria-hidden': 'true' }, FILES[file]) : null));
+      }
+      board.append(row);
+    }
+    drawSide(at);
+    clear(ctx.panel);
+    if (legal.length) {
+      const forced = mover && mover.super && [...targets.keys()].some((sq) => at.get(sq) && at.get(sq).seat !== mover.seat);
+      ctx.panel.append(h('p.hint.s15-hint', t(forced ? 'hint.forced' : 'hint.move')));
+    }
+  };
+
+  // Whose turn, the last move, the points on the board and the pieces each side has lost.
+  const drawSide = (at) => {
+    const toAct = state.to_act || [];
+    const viewerSeat = ctx.mySeat();
+    let turn = '';
+    if (state.status === 'waiting') turn = t('turn.waiting');
+    else if (state.status === 'finished') turn = t('turn.over');
+    else if (toAct.length) turn = t(toAct.includes(viewerSeat) ? 'turn.yours' : 'turn.other', { role: role(toAct[0]) });
+    const pieces = [...at.values()];
+    const onBoard = new Set(pieces.map((p) => p.id));
+    const lost = (seat) => {
+      const ids = Array.from({ length: 16 }, (_, i) => seat * 16 + i).filter((id) => !onBoard.has(id));
+      return h('div.s15-captured', { 'data-seat': seat },
+        t('captured', { role: role(seat), list: ids.length ? '' : t('captured.none') }),
+        ...ids.map((id) => h('span', { class: ['s15-mini', `s15-${ROLES[seat]}`] }, String(VALUES[id % 16]))));
+    };
+    const points = (seat) => h('div.s15-points-line',
+      t('points', { role: role(seat), n: pieces.filter((p) => p.seat === seat).reduce((n, p) => n + p.points, 0) }));
+    clear(ctx.side).append(h('div.card.s15-side',
+      h('div.turn', { id: 'turn', class: toAct.length ? `turn-${ROLES[toAct[0]]}` : '' }, turn),
+      h('div.last', { id: 'last-outcome' }, describeLast(state)),
+      points(0), points(1), lost(0), lost(1),
+      h('div.s15-quiet', t('quiet', { n: state.view ? state.view.quiet : 0 }))));
+  };
+
+  return {
+    update(st) { state = st; render(); },
+    destroy() { selected = null; },
+    highlight(entry) {
+      marked = entry && entry.action ? { from: entry.action.from, to: entry.action.to } : null;
+      if (state) render();
+    },
+  };
+}
+
+// --- the browser-test contract -------------------------------------------------------------------
+
+function clicksFor(action) {
+  if (!action || typeof action.from !== 'string' || typeof action.to !== 'string') return null;
+  return [clickSelector(`piece:${action.from}`), clickSelector(`to:${action.to}`)];
+}
+
+export default {
+  id: 'super15',
+  label: 'Super 1 al 5',
+  roles: ROLES,
+  strings,
+  t,
+  rules,
+  roleLabel,
+  optionsForm,
+  describeOptions,
+  createView,
+  describeAction,
+  notation,
+  describeBoard,
+  legend,
+  shortcuts: [],
+  describeLast,
+  describeResult,
+  clicksFor,
+};

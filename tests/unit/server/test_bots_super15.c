@@ -1,0 +1,119 @@
+/*
+ * test_bots_super15.c: the `greedy` level of Super 1 al 5 (server/bots/super15.c)
+ * against `random`, over seeded matches with the seats alternating: greedy
+ * must win clearly (a count of matches, not a timing). Also: it is found by
+ * game and level, it only ever names a legal move, it takes a free piece
+ * when one is offered, and it does not step where it would be captured back
+ * when a safe capture of the same gain exists.
+ */
+#include <string.h>
+
+#include "bots/bots.h"
+#include "tap.h"
+
+#define MATCHES 60
+
+static int sq(const char *name)
+{
+	int rank = name[2] == '0' ? 10 : name[1] - '0';
+
+	return (rank - 1) * SUPER15_FILES + (name[0] - 'a');
+}
+
+/* Plays one match: `greedy_seat` plays greedy, the other random. Returns the result. */
+static struct rules_result play(int i, int greedy_seat, int *illegal)
+{
+	const struct bot_strategy *greedy = bot_find("super15", "greedy"),
+				  *random = bot_find("super15", "random");
+	uint8_t seed[RULES_SEED_SIZE] = { 0 }, seats[RULES_MAX_SEATS];
+	uint64_t rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)(i + 1);
+	struct rules_match m;
+	struct rules_result r;
+
+	memcpy(seed, &i, sizeof(i));
+	rules_match_start(&m, &rules_game_super15, seed, NULL);
+	while (rules_to_act(&m, seats) == 1) {
+		const struct bot_strategy *b = seats[0] == greedy_seat ? greedy : random;
+		struct rules_action a;
+
+		if (b->choose(&m, seats[0], &rng, &a) != 0 || rules_apply(&m, seats[0], &a, NULL) != 0) {
+			(*illegal)++;
+			break;
+		}
+	}
+	rules_result(&m, &r);
+	return r;
+}
+
+static void test_registered(void)
+{
+	const struct bot_strategy *g = bot_find("super15", "greedy");
+	char levels[64];
+
+	CHECK(g == &bot_super15_greedy);
+	CHECK(strcmp(g->game, "super15") == 0);
+	CHECK(bot_find("ur", "greedy") != &bot_super15_greedy);
+	CHECK(bot_find("super15", "random") == &bot_random);
+	bot_levels("super15", levels, sizeof(levels));
+	CHECK(strstr(levels, "greedy") != NULL && strstr(levels, "random") != NULL);
+}
+
+static void test_greedy_beats_random(void)
+{
+	int wins = 0, losses = 0, draws = 0, illegal = 0;
+
+	for (int i = 0; i < MATCHES; i++) {
+		int g = i % 2;
+		struct rules_result r = play(i, g, &illegal);
+
+		REQUIRE(r.over);
+		if (r.draw)
+			draws++;
+		else if (r.winner == g)
+			wins++;
+		else
+			losses++;
+	}
+	printf("# greedy against random, %d matches: %d won, %d lost, %d drawn\n", MATCHES, wins, losses,
+	       draws);
+	CHECK_EQ(illegal, 0);
+	CHECK(wins >= MATCHES * 8 / 10);
+	CHECK(wins > 4 * (losses + draws));
+}
+
+/* A free piece is taken; of two equal captures, the one that is not captured back. */
+static void test_takes_and_avoids(void)
+{
+	const struct bot_strategy *g = bot_find("super15", "greedy");
+	struct rules_match m;
+	struct rules_action a;
+	uint64_t rng = 7;
+	struct super15_state *s;
+	uint8_t seed[RULES_SEED_SIZE] = { 0 };
+
+	for (int trial = 0; trial < 20; trial++) {
+		rules_match_start(&m, &rules_game_super15, seed, NULL);
+		s = &m.s.super15;
+		for (int id = 0; id < SUPER15_PIECES; id++)
+			s->pieces[id].square = SUPER15_NONE;
+		s->pieces[0] = (struct super15_piece){ (uint8_t)sq("a1"), 1, 0, 0 };
+		s->pieces[1] = (struct super15_piece){ (uint8_t)sq("c3"), 2, 0, 0 }; /* can take b4 or d4 */
+		s->pieces[2] = (struct super15_piece){ (uint8_t)sq("h1"), 1, 0, 0 };
+		s->pieces[16] = (struct super15_piece){ (uint8_t)sq("b4"), 1, 0, 0 }; /* guarded by b5 */
+		s->pieces[17] = (struct super15_piece){ (uint8_t)sq("b5"), 1, 0, 0 };
+		s->pieces[18] = (struct super15_piece){ (uint8_t)sq("d4"), 1, 0, 0 }; /* out of every reach */
+		s->pieces[19] = (struct super15_piece){ (uint8_t)sq("h10"), 1, 0, 0 };
+		super15_state_sync(s);
+		REQUIRE(g->choose(&m, 0, &rng, &a) == 0);
+		CHECK_EQ(a.arg[0], sq("c3"));
+		CHECK_EQ(a.arg[1], sq("d4"));
+	}
+}
+
+int main(void)
+{
+	TEST(test_registered);
+	TEST(test_takes_and_avoids);
+	TEST(test_greedy_beats_random);
+	return tap_done();
+}
