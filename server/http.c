@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive_read.h"
 #include "config.h"
 #include "store.h"
 
@@ -26,6 +27,7 @@ struct http_req {
 	const char *ctype;
 	bool ready, headers_sent;
 	bool head;                             /* HEAD: headers only */
+	char *location;                        /* a redirect's target, or NULL */
 	uint64_t needs;                        /* the journal batch the answer waits for (held) */
 	struct http_req *held_next, **held_pp; /* in api->held while held */
 };
@@ -158,41 +160,145 @@ static bool valid_token(const char *s)
 	return true;
 }
 
-static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
+static bool bad_request(struct http_req *h, const char *message)
 {
-	char game[64] = "", player[64] = "", before[32] = "", limit[16] = "";
+	respond_error(h, 400, "bad_request", message);
+	return false;
+}
+
+/* The list's query (PROTOCOL.md: GET /api/matches) into q, its strings in the buffers; false after a 400. */
+static bool match_query(struct lws *wsi, struct http_req *h, struct archive_query *q, char *game,
+			char *player, char *result)
+{
+	char before[32] = "", limit[16] = "", *end;
 	long lim = 20;
 	long long bef = 0;
-	char *end;
 
-	arg(wsi, "game=", game, sizeof(game));
-	arg(wsi, "player=", player, sizeof(player));
+	arg(wsi, "game=", game, 64);
+	arg(wsi, "player=", player, 128);
+	arg(wsi, "result=", result, 64);
 	if (arg(wsi, "before=", before, sizeof(before)) && *before) {
 		bef = strtoll(before, &end, 10);
-		if (*end || bef <= 0) {
-			respond_error(h, 400, "bad_request", "before must be a cursor from `next`");
-			return;
-		}
+		if (*end || bef <= 0)
+			return bad_request(h, "before must be a cursor from `next`");
 	}
 	if (arg(wsi, "limit=", limit, sizeof(limit)) && *limit) {
 		lim = strtol(limit, &end, 10);
-		if (*end || lim < 1 || lim > 100) {
-			respond_error(h, 400, "bad_request", "limit must be 1..100");
-			return;
-		}
+		if (*end || lim < 1 || lim > ARCHIVE_LIMIT_MAX)
+			return bad_request(h, "limit must be 1..100");
 	}
-	if (*game && !rules_game_find(game)) { /* the registry says which games this server has */
-		respond_error(h, 400, "bad_request", "game must be one of this server's games");
+	if (*game && !rules_game_find(game)) /* the registry says which games this server has */
+		return bad_request(h, "game must be one of this server's games");
+	if (*player && !wire_text_valid(player, WIRE_NAME_MAX))
+		return bad_request(h, "player must be a player's name (1..24 printable characters)");
+	if (*result && !archive_result_valid(result))
+		return bad_request(h, "result must be draw, won, lost or a result's reason");
+	if (*result && (!strcmp(result, "won") || !strcmp(result, "lost")) && !*player)
+		return bad_request(h, "result=won and result=lost need a player");
+	q->game = *game ? game : NULL;
+	q->player = *player ? player : NULL;
+	q->result = *result ? result : NULL;
+	q->before = bef;
+	q->limit = (int)lim;
+	return true;
+}
+
+static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
+{
+	char game[64] = "", player[128] = "", result[64] = "";
+	struct archive_query q;
+
+	if (!match_query(wsi, h, &q, game, player, result))
 		return;
-	}
-	if (*player && !valid_token(player)) {
-		respond_error(h, 400, "bad_request", "player must be a player id");
-		return;
-	}
-	h->pending = store_match_list(api->store, *game ? game : NULL, *player ? player : NULL, bef, (int)lim,
-				      store_done_cb, h);
+	h->pending = store_match_find(api->store, &q, store_done_cb, h);
 	if (!h->pending)
 		respond_error(h, 500, "internal", "out of memory");
+}
+
+/* /api/matches/{id} and /api/matches/{id}/replay; `rest` is what follows "/api/matches/". */
+static void match_get(struct http *api, struct http_req *h, const char *rest)
+{
+	char id[WIRE_ROOM_ID_MAX + 1];
+	const char *slash = strchr(rest, '/');
+	size_t n = slash ? (size_t)(slash - rest) : strlen(rest);
+
+	if (n > WIRE_ROOM_ID_MAX || (slash && strcmp(slash, "/replay") != 0)) {
+		respond_error(h, 404, "not_found",
+			      slash ? "no such endpoint" : "no archived match has this id");
+		return;
+	}
+	memcpy(id, rest, n);
+	id[n] = '\0';
+	if (!valid_token(id)) {
+		respond_error(h, 404, "not_found", "no archived match has this id");
+		return;
+	}
+	h->pending = slash ? store_match_replay(api->store, id, store_done_cb, h)
+			   : store_match_get(api->store, id, store_done_cb, h);
+	if (!h->pending)
+		respond_error(h, 500, "internal", "out of memory");
+}
+
+/* /api/players/{name}: the name as the URI decodes it. */
+static void player_get(struct http *api, struct http_req *h, const char *name)
+{
+	if (!wire_text_valid(name, WIRE_NAME_MAX) || strchr(name, '/')) {
+		respond_error(h, 404, "not_found", "no archived match has a player of this name");
+		return;
+	}
+	h->pending = store_player_get(api->store, name, store_done_cb, h);
+	if (!h->pending)
+		respond_error(h, 500, "internal", "out of memory");
+}
+
+/* Appends `s` percent-encoded (all but [A-Za-z0-9_.~-]) to out[*n..cap). */
+static void pct_append(char *out, size_t cap, size_t *n, const char *s)
+{
+	for (; *s && *n + 4 < cap; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("_.~-", c))
+			out[(*n)++] = (char)c;
+		else
+			*n += (size_t)snprintf(out + *n, cap - *n, "%%%02X", c);
+	}
+	out[*n] = '\0';
+}
+
+/*
+ * /matches?game=&player=&result= and /replay/<id>?ply=N, the addresses people share, answered 302 to the
+ * web client's routes (#/matches..., #/replay/<id>?ply=N), which the page reads. Only the known
+ * parameters are carried over, re-encoded.
+ */
+static void page_redirect(struct lws *wsi, struct http_req *h, const char *uri)
+{
+	static const char *const keys[] = { "game", "player", "result" };
+	char target[512], value[128], key[16];
+	size_t n;
+	bool replay = !strncmp(uri, "/replay/", 8);
+
+	if (replay && !valid_token(uri + 8)) {
+		respond_error(h, 404, "not_found", "no archived match has this id");
+		return;
+	}
+	n = (size_t)snprintf(target, sizeof(target), "/#/%s%s", replay ? "replay/" : "matches",
+			     replay ? uri + 8 : "");
+	for (size_t k = 0; k < (replay ? 1 : 3); k++) {
+		snprintf(key, sizeof(key), "%s=", replay ? "ply" : keys[k]);
+		if (!arg(wsi, key, value, sizeof(value)) || !*value ||
+		    (replay && strspn(value, "0123456789") != strlen(value)))
+			continue;
+		n += (size_t)snprintf(target + n, sizeof(target) - n, "%c%s", strchr(target, '?') ? '&' : '?',
+				      key);
+		pct_append(target, sizeof(target), &n, value);
+	}
+	h->location = strdup(target);
+	if (!h->location) {
+		respond_error(h, 500, "internal", "out of memory");
+		return;
+	}
+	respond_json(h, 302, json_pack("{s:s}", "location", target));
 }
 
 static void route(struct http *api, struct lws *wsi, struct http_req *h, const char *uri)
@@ -205,6 +311,10 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 		metrics(api, h);
 		return;
 	}
+	if (!strcmp(uri, "/matches") || !strcmp(uri, "/matches/") || !strncmp(uri, "/replay/", 8)) {
+		page_redirect(wsi, h, uri);
+		return;
+	}
 	if (!strcmp(uri, "/api/rooms")) {
 		h->needs = store_journal_needed(api->store);
 		respond_json(h, 200, json_pack("{s:o}", "rooms", lobby_rooms_json(api->lobby)));
@@ -215,13 +325,11 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 		return;
 	}
 	if (!strncmp(uri, "/api/matches/", 13)) {
-		if (!valid_token(uri + 13)) {
-			respond_error(h, 404, "not_found", "no archived match has this id");
-			return;
-		}
-		h->pending = store_match_get(api->store, uri + 13, store_done_cb, h);
-		if (!h->pending)
-			respond_error(h, 500, "internal", "out of memory");
+		match_get(api, h, uri + 13);
+		return;
+	}
+	if (!strncmp(uri, "/api/players/", 13)) {
+		player_get(api, h, uri + 13);
 		return;
 	}
 	respond_error(h, 404, "not_found", "no such endpoint");
@@ -257,6 +365,9 @@ static int write_headers(struct lws *wsi, struct http_req *h)
 	uint8_t buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
 
 	if (lws_add_http_common_headers(wsi, (unsigned)h->status, h->ctype, h->len, &p, end) ||
+	    (h->location && lws_add_http_header_by_name(wsi, (const unsigned char *)"location:",
+							(const unsigned char *)h->location,
+							(int)strlen(h->location), &p, end)) ||
 	    lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
 					(const unsigned char *)"no-store", 8, &p, end) ||
 	    lws_finalize_write_http_header(wsi, start, &p, end))
@@ -306,6 +417,7 @@ void http_closed(struct http_req **req)
 		return;
 	store_req_cancel(h->pending);
 	held_unlink(h);
+	free(h->location);
 	free(h->body);
 	free(h);
 	*req = NULL;

@@ -291,8 +291,23 @@ static struct lws_http_mount mount_healthz = {
 	.protocol = WIRE_PROTOCOL,
 	.mountpoint_len = 8,
 };
-static struct lws_http_mount mount_api = {
+/* /matches and /replay/<id>: the archive's pages, redirected to the web client's routes (http.c) */
+static struct lws_http_mount mount_matches = {
 	.mount_next = &mount_healthz,
+	.mountpoint = "/matches",
+	.origin_protocol = LWSMPRO_CALLBACK,
+	.protocol = WIRE_PROTOCOL,
+	.mountpoint_len = 8,
+};
+static struct lws_http_mount mount_replay = {
+	.mount_next = &mount_matches,
+	.mountpoint = "/replay",
+	.origin_protocol = LWSMPRO_CALLBACK,
+	.protocol = WIRE_PROTOCOL,
+	.mountpoint_len = 7,
+};
+static struct lws_http_mount mount_api = {
+	.mount_next = &mount_replay,
 	.mountpoint = "/api",
 	.origin_protocol = LWSMPRO_CALLBACK,
 	.protocol = WIRE_PROTOCOL,

@@ -95,7 +95,7 @@ void store_wjob_free(struct wjob *j)
 
 void store_req_free(struct store_req *r)
 {
-	free(r->a), free(r->b), free(r->body);
+	free(r->a), free(r->b), free(r->c), free(r->body);
 	free(r);
 }
 

@@ -197,6 +197,18 @@ struct store_req *store_match_get(struct store *st, const char *id, store_read_c
 struct store_req *store_match_list(struct store *st, const char *game, const char *player, int64_t before,
 				   int limit, store_read_cb cb, void *ctx);
 
+/*
+ * GET /api/matches with every filter (struct archive_query, archive_read.h;
+ * its strings are copied), GET /api/matches/{id}/replay (the steps, recomputed
+ * on the reader thread) and GET /api/players/{name}. Same handles and
+ * callbacks as above.
+ */
+struct archive_query;
+struct store_req *store_match_find(struct store *st, const struct archive_query *q, store_read_cb cb,
+				   void *ctx);
+struct store_req *store_match_replay(struct store *st, const char *id, store_read_cb cb, void *ctx);
+struct store_req *store_player_get(struct store *st, const char *name, store_read_cb cb, void *ctx);
+
 /* The request's callback will not be called; the store frees it. NULL does nothing. */
 void store_req_cancel(struct store_req *req);
 

@@ -14,6 +14,7 @@
 
 #include <sqlite3.h>
 
+#include "archive_read.h"
 #include "store.h"
 
 /* A completion on its way back to the loop thread (embedded in its job). */
@@ -69,14 +70,14 @@ struct wjob {
 	struct note fail_note, done_note;
 };
 
-enum rjob_kind { RJOB_GET, RJOB_LIST };
+enum rjob_kind { RJOB_GET, RJOB_LIST, RJOB_REPLAY, RJOB_PLAYER };
 
 /* A read (the public struct store_req). */
 struct store_req {
 	struct store_req *next;
 	enum rjob_kind kind;
-	bool cancelled; /* loop thread only */
-	char *a, *b;    /* get: id; list: game, player */
+	bool cancelled;  /* loop thread only */
+	char *a, *b, *c; /* get, replay: id; player: name; list: game, player, result */
 	int64_t before;
 	int limit;
 	int status; /* outputs */
@@ -99,15 +100,13 @@ enum wstmt {
 	WS_DROP,
 	WS_MAX
 };
-/* Reader statements, prepared once on the read-only connection. */
-enum rstmt { RS_GET, RS_SEATS, RS_ACTIONS, RS_EVENTS, RS_LIST, RS_MAX };
 
 struct store {
 	uv_loop_t *loop;
 	sqlite3 *db, *rdb; /* writer, reader (read-only) */
 	sqlite3_stmt *jstmt[JOP_MAX];
 	sqlite3_stmt *wstmt[WS_MAX];
-	sqlite3_stmt *rstmt[RS_MAX];
+	struct archive_db ar; /* the reader thread's statements */
 	uv_thread_t writer, reader;
 	uv_mutex_t wlock, rlock, dlock;
 	uv_cond_t wcond, rcond;

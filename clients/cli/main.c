@@ -1,26 +1,39 @@
 /*
  * main.c: the `quinteto` command-line tool. One table of commands, each a
- * small handler; the work itself is in replay.c and the archive codec
+ * small handler; the work itself is in replay.c, db.c (the server's database,
+ * read with the HTTP API's own queries), render*.c and the archive codec
  * (protocol/wire/archive*.c).
  *
- *   quinteto --version        prints "quinteto <version>"
- *   quinteto help             lists the commands
- *   quinteto verify FILE|-    checks an archived match (exit 0 verified, 1 mismatch, 2 unusable input)
- *   quinteto replay FILE|-    prints every ply of an archived match as text
+ *   quinteto --version                      prints "quinteto <version>"
+ *   quinteto help                           lists the commands
+ *   quinteto matches [--game G] [--player NAME] [--result R] [--limit N] [--before C]
+ *   quinteto export ID                      the archived match as JSON
+ *   quinteto verify ID... | --all | --file FILE | -
+ *   quinteto replay ID | --file FILE | -    every ply as a line
+ *   quinteto show ID|--file FILE [--ply N]  the position as text
+ *   quinteto backup OUT                     an online copy of the database
  *
- * Must not: talk to a server (archives come from a file or stdin, e.g. piped
- * from `curl .../api/matches/ID`). Exit statuses: 0 success, 1 the archive
- * does not verify, 2 usage or input errors.
+ * Every command takes `--db PATH` (anywhere on the line; default the
+ * server's, var/quinteto.db) and reads the database only, never writing to it
+ * (the backup writes OUT). An argument with a '/' or a '.' cannot be a match
+ * id, so it is read as a file, as `quinteto verify match.json` always was. Exit statuses: 0 success, 1 an
+ * archive does not verify, 2 usage, input or database errors (an unknown id included).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "config.h"
+#include "db.h"
+#include "render.h"
 #include "replay.h"
 
 #define EXIT_MISMATCH 1
 #define EXIT_USAGE    2
+
+static const char *db_path = CLI_DB_DEFAULT;
 
 struct command {
 	const char *name;
@@ -31,16 +44,26 @@ struct command {
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
+static int cmd_matches(int argc, char **argv);
+static int cmd_export(int argc, char **argv);
 static int cmd_verify(int argc, char **argv);
 static int cmd_replay(int argc, char **argv);
+static int cmd_show(int argc, char **argv);
+static int cmd_backup(int argc, char **argv);
 
 static const struct command commands[] = {
 	{ "help", "", "list the commands", cmd_help },
 	{ "--version", "", "print the version", cmd_version },
-	{ "verify", "FILE|-", "check an archived match: commit, dice, every outcome and the result",
-	  cmd_verify },
-	{ "replay", "FILE|-", "print every ply of an archived match (re-played through the rules)",
-	  cmd_replay },
+	{ "matches", "[--game G] [--player NAME] [--result R] [--limit N] [--before C]",
+	  "list archived matches, newest first", cmd_matches },
+	{ "export", "ID", "print an archived match as JSON", cmd_export },
+	{ "verify", "ID... | --all | --file FILE | -",
+	  "check archived matches: commit, dice, every outcome and the result", cmd_verify },
+	{ "replay", "ID | --file FILE | -",
+	  "print every ply of an archived match (re-played through the rules)", cmd_replay },
+	{ "show", "ID | --file FILE | - [--ply N]", "show the position at ply N (default: the end) as text",
+	  cmd_show },
+	{ "backup", "OUT", "copy the database to OUT, safely while the server runs", cmd_backup },
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
@@ -51,10 +74,12 @@ static int cmd_help(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	printf("usage: quinteto COMMAND [ARGS]\n\ncommands:\n");
+	printf("usage: quinteto [--db PATH] COMMAND [ARGS]\n\ncommands:\n");
 	for (i = 0; i < COMMAND_COUNT; i++)
-		printf("  %-10s %-7s %s\n", commands[i].name, commands[i].args, commands[i].help);
-	printf("\nAn archived match is the JSON of GET /api/matches/{id}; \"-\" reads it from stdin.\n");
+		printf("  %-9s %s\n  %-9s   %s\n", commands[i].name, commands[i].args, "", commands[i].help);
+	printf("\n--db PATH is the server's database (default %s). An archived match is the JSON of\n"
+	       "GET /api/matches/{id}; --file reads one from a file, \"-\" from stdin.\n",
+	       CLI_DB_DEFAULT);
 	return EXIT_SUCCESS;
 }
 
@@ -66,19 +91,62 @@ static int cmd_version(int argc, char **argv)
 	return EXIT_SUCCESS;
 }
 
-/* Loads argv[1]'s archive, or says why not. */
-static json_t *archive_arg(int argc, char **argv)
+/* --- the archive's source: the database or a file ---------------------------- */
+
+static int db_open(struct archive_db *d, const char *cmd)
 {
+	char why[512];
+
+	if (cli_db_open(db_path, d, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "quinteto %s: %s\n", cmd, why);
+	return -1;
+}
+
+/* Match `id` from the open database; NULL after saying why. */
+static json_t *archive_by_id(struct archive_db *d, const char *cmd, const char *id)
+{
+	json_t *j = NULL;
+	int status = archive_db_get(d, id, &j);
+
+	if (status == 200)
+		return j;
+	fprintf(stderr, "quinteto %s: %s: %s%s%s\n", cmd, id,
+		json_string_value(json_object_get(j, "message")), d->err[0] ? ": " : "", d->err);
+	json_decref(j);
+	return NULL;
+}
+
+/* Match ids are [A-Za-z0-9_-]: an argument with a '/' or a '.' can only be a file (match.json, ./m). */
+static bool is_path(const char *arg)
+{
+	return strcmp(arg, "-") == 0 || strpbrk(arg, "/.") != NULL;
+}
+
+/*
+ * An archive named on the command line: ID (from --db), --file FILE, "-", or
+ * a path as is_path() tells one. NULL after saying why.
+ */
+static json_t *archive_arg(const char *cmd, const char *flag, const char *value)
+{
+	struct archive_db d;
 	char why[512];
 	json_t *j;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: quinteto %s FILE|-\n", argv[0]);
+	if (flag && !value) {
+		fprintf(stderr, "usage: quinteto %s --file FILE\n", cmd);
 		return NULL;
 	}
-	j = replay_archive_load(argv[1], why, sizeof(why));
-	if (!j)
-		fprintf(stderr, "quinteto %s: %s\n", argv[0], why);
+	if (flag || is_path(value)) {
+		j = replay_archive_load(value, why, sizeof(why));
+		if (!j)
+			fprintf(stderr, "quinteto %s: %s\n", cmd, why);
+		return j;
+	}
+	if (db_open(&d, cmd))
+		return NULL;
+	j = archive_by_id(&d, cmd, value);
+	cli_db_close(&d);
 	return j;
 }
 
@@ -109,11 +177,10 @@ static void result_print(const struct replay_report *rep)
 	free(text);
 }
 
-/* Replays the archive named by argv; prints `label` and the result on success. */
-static int run_archive(int argc, char **argv, replay_step_cb step, const char *label)
+/* Replays `archive` (taken); prints `label` and the result on success; the exit status. */
+static int run_archive(const char *cmd, json_t *archive, replay_step_cb step, const char *label)
 {
 	static struct replay_report rep; /* 1 KiB of `why`: not on the stack */
-	json_t *archive = archive_arg(argc, argv);
 	int err;
 
 	if (!archive)
@@ -125,16 +192,135 @@ static int run_archive(int argc, char **argv, replay_step_cb step, const char *l
 		result_print(&rep);
 		printf("\n");
 	} else
-		err = replay_failed(argv[0], err, &rep);
+		err = replay_failed(cmd, err, &rep);
 	replay_report_finish(&rep);
 	json_decref(archive); /* after printing: rep borrows from it */
 	return err;
 }
 
+/* The single archive of `replay` and `show`: ID, --file FILE or -, plus `--ply N` for show. */
+static json_t *one_archive(int argc, char **argv, long *ply)
+{
+	const char *flag = NULL, *value = NULL;
+	bool bad = false;
+	char *end;
+
+	for (int i = 1; i < argc && !bad; i++) {
+		if (ply && strcmp(argv[i], "--ply") == 0 && i + 1 < argc) {
+			*ply = strtol(argv[++i], &end, 10);
+			bad = *end || *ply < 0;
+		} else if (strcmp(argv[i], "--file") == 0 && i + 1 < argc && !value) {
+			flag = argv[i];
+			value = argv[++i];
+		} else if (!value && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0))
+			value = argv[i];
+		else
+			bad = true;
+	}
+	if (bad || !value) {
+		fprintf(stderr, "usage: quinteto %s ID | --file FILE | -%s\n", argv[0],
+			ply ? " [--ply N]" : "");
+		return NULL;
+	}
+	return archive_arg(argv[0], flag, value);
+}
+
+/* --- verify ------------------------------------------------------------------ */
+
+struct verify_all {
+	struct archive_db *d;
+	size_t checked, failed, unreadable;
+};
+
+/* Verifies one archive; prints the "verified" line only when `quiet` is false. */
+static int verify_one(const char *cmd, json_t *archive, bool quiet)
+{
+	static struct replay_report rep;
+	int err;
+
+	if (!quiet)
+		return run_archive(cmd, archive, NULL, "verified");
+	if (!archive)
+		return EXIT_USAGE;
+	err = replay_run(archive, NULL, NULL, &rep);
+	err = err == REPLAY_OK ? 0 : replay_failed(cmd, err, &rep);
+	replay_report_finish(&rep);
+	json_decref(archive);
+	return err;
+}
+
+static int verify_all_cb(const char *id, void *data)
+{
+	struct verify_all *v = data;
+	json_t *j = archive_by_id(v->d, "verify", id);
+	int err = verify_one("verify", j, true);
+
+	v->checked++;
+	if (err == EXIT_MISMATCH)
+		v->failed++;
+	else if (err)
+		v->unreadable++;
+	return 0;
+}
+
+/* --all: every archived match; one line per failure, then the count. */
+static int verify_everything(void)
+{
+	struct archive_db d;
+	struct verify_all v = { &d, 0, 0, 0 };
+	char why[512];
+	int r;
+
+	if (db_open(&d, "verify"))
+		return EXIT_USAGE;
+	r = cli_db_each_id(&d, verify_all_cb, &v, why, sizeof(why));
+	cli_db_close(&d);
+	if (r) {
+		fprintf(stderr, "quinteto verify: %s\n", why);
+		return EXIT_USAGE;
+	}
+	printf("verified %zu of %zu matches in %s: %zu do not verify, %zu unreadable\n",
+	       v.checked - v.failed - v.unreadable, v.checked, db_path, v.failed, v.unreadable);
+	return v.unreadable ? EXIT_USAGE : v.failed ? EXIT_MISMATCH : EXIT_SUCCESS;
+}
+
 static int cmd_verify(int argc, char **argv)
 {
-	return run_archive(argc, argv, NULL, "verified");
+	struct archive_db d;
+	bool opened = false;
+	int worst = 0, err, i;
+
+	if (argc == 2 && strcmp(argv[1], "--all") == 0)
+		return verify_everything();
+	if ((argc == 3 && strcmp(argv[1], "--file") == 0) || (argc == 2 && is_path(argv[1])))
+		return verify_one("verify", archive_arg("verify", argc == 3 ? argv[1] : NULL, argv[argc - 1]),
+				  false);
+	for (i = 1; i < argc && argv[i][0] != '-';)
+		i++;
+	if (argc < 2 || i < argc) {
+		fprintf(stderr, "usage: quinteto verify ID... | --all | --file FILE | -\n");
+		return EXIT_USAGE;
+	}
+	for (i = 1; i < argc; i++) {
+		json_t *j;
+
+		if (is_path(argv[i]))
+			j = archive_arg("verify", NULL, argv[i]);
+		else if (!opened && db_open(&d, "verify"))
+			return EXIT_USAGE;
+		else {
+			opened = true;
+			j = archive_by_id(&d, "verify", argv[i]);
+		}
+		err = verify_one("verify", j, false);
+		worst = err > worst ? err : worst;
+	}
+	if (opened)
+		cli_db_close(&d);
+	return worst;
 }
+
+/* --- replay, show ---------------------------------------------------------- */
 
 /* One line per step: an action with its recomputed outcome, or an event. */
 static void step_print_cb(const struct replay_step *s, void *data)
@@ -157,7 +343,231 @@ static void step_print_cb(const struct replay_step *s, void *data)
 
 static int cmd_replay(int argc, char **argv)
 {
-	return run_archive(argc, argv, step_print_cb, "end");
+	return run_archive(argv[0], one_archive(argc, argv, NULL), step_print_cb, "end");
+}
+
+/* The seat's "role (name)" for the header lines. */
+static void seat_print(const json_t *seats, json_int_t seat)
+{
+	const json_t *s = json_array_get(seats, (size_t)seat);
+
+	printf("seat %lld %s (%s)", (long long)seat, json_string_value(json_object_get(s, "role")),
+	       json_string_value(json_object_get(s, "name")));
+}
+
+/* The step shown for ply N: the last one at that ply (events recorded there included). */
+static const json_t *step_at(const json_t *steps, long ply)
+{
+	const json_t *found = json_array_get(steps, 0), *s;
+	size_t i;
+
+	json_array_foreach(steps, i, s)
+	{
+		if (json_integer_value(json_object_get(s, "ply")) > ply)
+			break;
+		found = s;
+	}
+	return found;
+}
+
+static void show_step(const char *game, const char *id, const json_t *seats, const json_t *step,
+		      json_int_t total)
+{
+	const json_t *last = json_object_get(step, "last"), *event = json_object_get(step, "event"), *x;
+	char *a = json_is_object(last) ? json_dumps(json_object_get(last, "action"), JSON_COMPACT) : NULL;
+	size_t i;
+
+	printf("%s match %s, ply %lld of %lld\n", game, id,
+	       (long long)json_integer_value(json_object_get(step, "ply")), (long long)total);
+	if (json_is_object(event)) {
+		printf("event: ");
+		seat_print(seats, json_integer_value(json_object_get(event, "seat")));
+		printf(" %s\n", json_string_value(json_object_get(event, "kind")));
+	}
+	if (a) {
+		printf("last: ");
+		seat_print(seats, json_integer_value(json_object_get(last, "seat")));
+		printf(" played %s\n", a);
+	}
+	free(a);
+	printf("to act:");
+	json_array_foreach(json_object_get(step, "to_act"), i, x)
+	{
+		printf(i ? ", " : " ");
+		seat_print(seats, json_integer_value(x));
+	}
+	printf("%s\n", json_array_size(json_object_get(step, "to_act")) ? "" : " nobody (the match is over)");
+	cli_render_view(stdout, game, json_object_get(step, "view"), seats);
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	static char why[1024];
+	long ply = -1;
+	json_t *j = one_archive(argc, argv, &ply), *steps, *seats;
+	struct wire_archive a;
+	int err = EXIT_USAGE;
+
+	if (!j)
+		return EXIT_USAGE;
+	if (wire_archive_decode(j, &a, why, sizeof(why)) != WIRE_OK) {
+		fprintf(stderr, "quinteto show: not a valid archive: %s\n", why);
+		json_decref(j);
+		return EXIT_USAGE;
+	}
+	steps = wire_archive_steps_new(&a, why, sizeof(why));
+	seats = json_object_get(j, "seats");
+	if (!steps && why[0]) {
+		printf("MISMATCH: %s match %s: %s\n", a.game, a.id, why);
+		err = EXIT_MISMATCH;
+	} else if (!steps)
+		fprintf(stderr, "quinteto show: out of memory\n");
+	else if (ply > (long)a.nactions)
+		fprintf(stderr, "quinteto show: match %s has %zu plies\n", a.id, a.nactions);
+	else {
+		show_step(a.game, a.id, seats, step_at(steps, ply < 0 ? (long)a.nactions : ply),
+			  (json_int_t)a.nactions);
+		err = EXIT_SUCCESS;
+	}
+	json_decref(steps);
+	wire_archive_finish(&a);
+	json_decref(j);
+	return err;
+}
+
+/* --- matches, export, backup ---------------------------------------------- */
+
+/* One list entry as a line: id, game, end time (UTC), length, seats, result. */
+static void match_line(const json_t *m)
+{
+	time_t at = (time_t)(json_integer_value(json_object_get(m, "ended_at")) / 1000);
+	char when[32], *result = json_dumps(json_object_get(m, "result"), JSON_COMPACT | JSON_SORT_KEYS);
+	struct tm tm;
+	const json_t *s;
+	size_t i;
+
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", gmtime_r(&at, &tm));
+	printf("%-12s %-9s %s  %5lld  ", json_string_value(json_object_get(m, "id")),
+	       json_string_value(json_object_get(m, "game")), when,
+	       (long long)json_integer_value(json_object_get(m, "plies")));
+	json_array_foreach(json_object_get(m, "seats"), i, s)
+	{
+		printf("%s%s", i ? ", " : "", json_string_value(json_object_get(s, "name")));
+	}
+	printf("  %s\n", result ? result : "?");
+	free(result);
+}
+
+static int matches_args(int argc, char **argv, struct archive_query *q)
+{
+	char *end;
+
+	for (int i = 1; i < argc; i += 2) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!v)
+			return -1;
+		if (!strcmp(argv[i], "--game"))
+			q->game = v;
+		else if (!strcmp(argv[i], "--player"))
+			q->player = v;
+		else if (!strcmp(argv[i], "--result") && archive_result_valid(v))
+			q->result = v;
+		else if (!strcmp(argv[i], "--limit") && (q->limit = (int)strtol(v, &end, 10), !*end) &&
+			 q->limit >= 1 && q->limit <= ARCHIVE_LIMIT_MAX)
+			continue;
+		else if (!strcmp(argv[i], "--before") && (q->before = strtoll(v, &end, 10), !*end) &&
+			 q->before > 0)
+			continue;
+		else
+			return -1;
+	}
+	return 0;
+}
+
+static int cmd_matches(int argc, char **argv)
+{
+	struct archive_query q = { .limit = 20 };
+	struct archive_db d;
+	json_t *body = NULL, *m;
+	size_t i;
+	int status;
+
+	if (matches_args(argc, argv, &q)) {
+		fprintf(stderr, "usage: quinteto matches %s\n", commands[2].args);
+		return EXIT_USAGE;
+	}
+	if (db_open(&d, "matches"))
+		return EXIT_USAGE;
+	status = archive_db_list(&d, &q, &body);
+	if (status == 200) {
+		json_array_foreach(json_object_get(body, "matches"), i, m)
+		{
+			match_line(m);
+		}
+		if (json_is_string(json_object_get(body, "next")))
+			printf("more: --before %s\n", json_string_value(json_object_get(body, "next")));
+	} else
+		fprintf(stderr, "quinteto matches: %s%s%s\n",
+			json_string_value(json_object_get(body, "message")), d.err[0] ? ": " : "", d.err);
+	json_decref(body);
+	cli_db_close(&d);
+	return status == 200 ? EXIT_SUCCESS : EXIT_USAGE;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+	json_t *j;
+
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: quinteto export ID\n");
+		return EXIT_USAGE;
+	}
+	j = archive_arg("export", NULL, argv[1]);
+	if (!j)
+		return EXIT_USAGE;
+	if (json_dumpf(j, stdout, JSON_COMPACT) != 0 || printf("\n") < 0) {
+		json_decref(j);
+		return EXIT_USAGE;
+	}
+	json_decref(j);
+	return EXIT_SUCCESS;
+}
+
+static int cmd_backup(int argc, char **argv)
+{
+	char why[512];
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: quinteto [--db PATH] backup OUT\n");
+		return EXIT_USAGE;
+	}
+	if (cli_db_backup(db_path, argv[1], why, sizeof(why))) {
+		fprintf(stderr, "quinteto backup: %s\n", why);
+		return EXIT_USAGE;
+	}
+	printf("backed up %s to %s\n", db_path, argv[1]);
+	return EXIT_SUCCESS;
+}
+
+/* Takes `--db PATH` (or --db=PATH) out of argv wherever it is; -1 when PATH is missing. */
+static int db_option(int *argc, char **argv)
+{
+	int i, o;
+
+	for (i = 1, o = 1; i < *argc; i++) {
+		if (strcmp(argv[i], "--db") == 0) {
+			if (i + 1 >= *argc)
+				return -1;
+			db_path = argv[++i];
+		} else if (strncmp(argv[i], "--db=", 5) == 0)
+			db_path = argv[i] + 5;
+		else
+			argv[o++] = argv[i];
+	}
+	*argc = o;
+	argv[o] = NULL;
+	return 0;
 }
 
 /* Dispatches argv[1] to its command; see the file comment for exit statuses. */
@@ -165,7 +575,7 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
-	if (argc < 2) {
+	if (db_option(&argc, argv) || argc < 2) {
 		cmd_help(0, NULL);
 		return EXIT_USAGE;
 	}

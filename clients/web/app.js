@@ -1,5 +1,5 @@
 // app.js: entry point of the web client. The connection (net.js), the routes (#/, #/room/<id>,
-// #/rules/<game>), the header with the language switch, the name form, and the test hooks
+// #/rules/<game>, and the archive's #/matches and #/replay/<id>?ply=N, which need no name), the header with the language switch, the name form, and the test hooks
 // (document.body.dataset.*, window.quinteto). The shared state lives in core.js, which the views
 // import; the views never import this file.
 //
@@ -14,6 +14,7 @@ import { t, i18n, LANGS, currentLang, setLang } from './i18n.js';
 import { LobbyView } from './lobby.js';
 import { RoomView } from './room.js';
 import { RulesView } from './rules.js';
+import { MatchesView, ReplayView } from './archive.js';
 
 // --- routing -----------------------------------------------------------------------------------
 
@@ -22,12 +23,16 @@ function parseRoute() {
   if (m) return { name: 'room', id: decodeURIComponent(m[1]) };
   m = /^#\/rules\/([^/?#]+)/.exec(location.hash);
   if (m) return { name: 'rules', game: decodeURIComponent(m[1]) };
+  m = /^#\/replay\/([^/?#]+)/.exec(location.hash);
+  if (m) return { name: 'replay', id: decodeURIComponent(m[1]) };
+  if (/^#\/matches(\?|$)/.test(location.hash)) return { name: 'matches' };
   return { name: 'lobby' };
 }
 
 function onRoute() {
-  if (!app.identity.name) { askName(); return; }
   const route = parseRoute();
+  // The archive is read over HTTP: no name, no connection needed to look at it.
+  if (!app.identity.name && route.name !== 'matches' && route.name !== 'replay') { askName(); return; }
   if (app.view && app.view.destroy) app.view.destroy();
   const sameRoom = route.name === 'room' && app.route.name === 'room' && app.route.id === route.id;
   app.route = route;
@@ -40,6 +45,10 @@ function onRoute() {
     const st = app.states.get(route.id);
     if (st) showState(st, []);
     else setBodyRoom(route.id, null);
+  } else if (route.name === 'matches' || route.name === 'replay') {
+    app.view = route.name === 'matches' ? new MatchesView(app) : new ReplayView(app, route.id);
+    main.append(app.view.el);
+    setBodyRoom(null, null);
   } else if (route.name === 'rules') {
     app.view = new RulesView(app, route.game);
     main.append(app.view.el);
@@ -273,7 +282,7 @@ window.quinteto = {
 window.addEventListener('hashchange', onRoute);
 i18n.addEventListener('langchange', () => {
   renderHeader();
-  if (app.identity.name) onRoute(); else askName();
+  onRoute();
 });
 document.getElementById('lang')?.addEventListener('change', (ev) => setLang(ev.target.value));
 document.body.dataset.connection = 'connecting';
@@ -281,4 +290,4 @@ renderHeader();
 const urlName = (app.params.get('name') || '').trim();
 if (urlName && validName(urlName)) start(urlName);
 else if (app.identity.name) start(app.identity.name);
-else askName();
+else onRoute();

@@ -8,6 +8,7 @@
 
 import { h, clear } from './dom.js';
 import { navigate, errorToast } from './core.js';
+import { clientSeed, seedUsed, seedField } from './seed.js';
 import { t } from './i18n.js';
 import { GAMES, gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
@@ -28,6 +29,7 @@ export class LobbyView {
     this.list = h('div#room-list.room-list');
     this.el = h('section.lobby',
       h('h1.page-title', t('lobby.title')),
+      h('p.archive-link', h('a#archive-link', { href: '#/matches' }, t('archive.lobbyLink'))),
       h('div.lobby-grid',
         h('div.card.rooms-card',
           h('h2', t('lobby.rooms')),
@@ -68,6 +70,7 @@ export class LobbyView {
     h('label', { for: 'new-game' }, t('lobby.game')), select,
     rulesLink,
     optionsSlot,
+    seedField('new-room'),
     h('div.new-room-buttons', vsBot, button));
   }
 
@@ -81,7 +84,8 @@ export class LobbyView {
       // The reply is the room's summary (r2): list it now, before the lobby's next push.
       if (!this.app.rooms.some((r) => r.id === room.id)) this.app.rooms = [room, ...this.app.rooms];
       const seats = (room.seats || []).map((s) => s.seat);
-      await net.request({ type: 'join', room: room.id, seat: seats[0] ?? 0 });
+      await net.request({ type: 'join', room: room.id, seat: seats[0] ?? 0, client_seed: clientSeed() });
+      seedUsed();
       navigate(`#/room/${encodeURIComponent(room.id)}`);
       if (bots) for (const seat of seats.slice(1)) await net.request({ type: 'add_bot', room: room.id, seat });
     } catch (e) {
@@ -106,7 +110,8 @@ export class LobbyView {
     const open = () => navigate(`#/room/${encodeURIComponent(r.id)}`);
     const join = async () => {
       try {
-        await this.app.net.request({ type: 'join', room: r.id });
+        await this.app.net.request({ type: 'join', room: r.id, client_seed: clientSeed() });
+        seedUsed();
         open();
       } catch { /* the error toast is shown by app.js */ }
     };

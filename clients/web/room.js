@@ -18,6 +18,7 @@ import { app as shared, mySeat, navigate, announce, reducedMotion, savePrefs, to
 import { t, fmtTime } from './i18n.js';
 import { gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
+import { clientSeed, seedUsed, seedField } from './seed.js';
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -189,6 +190,7 @@ export class RoomView {
       h('span#result', r.text),
       names.length ? h('span.result-name', ` (${names.join(', ')})`) : null,
       extra ? h('span.result-you', ` ${extra}`) : null,
+      h('a#replay-link.result-back', { href: `#/replay/${encodeURIComponent(this.roomId)}` }, t('archive.replayThis')),
       h('a.result-back', { href: '#/' }, t('room.back'))));
   }
 
@@ -215,7 +217,8 @@ export class RoomView {
       if (seat === null) {
         btns.append(h('button.take-seat', {
           type: 'button', 'data-seat': s.seat, title: t('seat.takeLabel', { role }),
-          onclick: () => this.app.net.request({ type: 'join', room: this.roomId, seat: s.seat }).catch(() => {}),
+          onclick: () => this.app.net.request({ type: 'join', room: this.roomId, seat: s.seat, client_seed: clientSeed() })
+            .then(seedUsed, () => {}),
         }, t('seat.take')));
       }
       btns.append(h('button.add-bot', {
@@ -467,9 +470,15 @@ export class RoomView {
       body.append(h('dl',
         h('dt', t('fair.serverSeed')), h('dd', h('code.hash#server-seed', st.server_seed)),
         h('dt', t('fair.clientSeeds')), h('dd', h('ul.seeds', seeds))),
-      h('p.note', t('fair.verify')));
+      h('p.note', t('fair.verify')),
+      h('p', h('a#verify-link', { href: `#/replay/${encodeURIComponent(this.roomId)}` }, t('archive.verifyHere'))));
     } else {
       body.append(h('p.note', t('fair.later')));
+      if (st.status === 'waiting' && mySeat(this.roomId) === null) {
+        body.append(seedField('room'));
+        if (!this.seedShown) this.fair.open = true; // once: the seed is chosen before taking a seat
+        this.seedShown = true;
+      }
     }
   }
 

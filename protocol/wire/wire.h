@@ -330,6 +330,16 @@ typedef void (*wire_archive_step_cb)(const struct wire_archive_step *step, void 
 int wire_archive_replay(const struct wire_archive *a, wire_archive_step_cb cb, void *data,
 			struct rules_result *result, char *why, size_t whylen);
 
+/*
+ * The match step by step (GET /api/matches/{id}/replay): replays `a` like
+ * wire_archive_verify() and returns the array of steps, the start first, then
+ * one after every action and event in order, each {ply, event: {seat, kind} or
+ * null, view, to_act, last} as a `state` showed them. New reference; NULL
+ * when the archive does not verify (the reason in why, "ply N: ...") or on
+ * allocation failure (why empty).
+ */
+json_t *wire_archive_steps_new(const struct wire_archive *a, char *why, size_t whylen);
+
 /* Checks that `s` is 1..max characters of printable UTF-8 (no control chars). */
 bool wire_text_valid(const char *s, size_t max_chars);
 

@@ -13,6 +13,8 @@
 static struct rules_action legal_buf[RULES_MAX_LEGAL]; /* loop thread only */
 
 /* Every strategy built in; a game's line goes before the shared ones. */
+/* One line per entry, so a game adds one line (clang-format would join them). */
+/* clang-format off */
 const struct bot_strategy *const bot_strategies[] = {
 	&bot_quinteto_greedy,
 	&bot_laquet_greedy,
@@ -20,6 +22,7 @@ const struct bot_strategy *const bot_strategies[] = {
 	&bot_random,
 	NULL,
 };
+/* clang-format on */
 
 uint64_t bot_rng_next(uint64_t *s)
 {

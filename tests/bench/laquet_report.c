@@ -103,8 +103,11 @@ int main(int argc, char **argv)
 	double sum = 0, cpu;
 	clock_t t0 = clock();
 
-	if (!len || !turns || n <= 0)
+	if (!len || !turns || n <= 0) {
+		free(len);
+		free(turns);
 		return 2;
+	}
 	memset(&t, 0, sizeof(t));
 	for (int i = 0; i < n; i++) {
 		len[i] = play(i, &s, &t, &turns[i]);

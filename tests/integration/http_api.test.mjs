@@ -174,7 +174,7 @@ async function fourMatches(srv) {
   assert.deepEqual(new Set(all.matches.map((m) => m.id)), new Set(ids));
   for (const m of all.matches) {
     const arch = archives[m.id];
-    assert.deepEqual(m, { id: arch.id, game: arch.game, started_at: arch.started_at, ended_at: arch.ended_at, seats: arch.seats, result: arch.result });
+    assert.deepEqual(m, { id: arch.id, game: arch.game, started_at: arch.started_at, ended_at: arch.ended_at, plies: arch.actions.length, seats: arch.seats, result: arch.result });
   }
   for (let i = 1; i < all.matches.length; i++)
     assert.ok(all.matches[i - 1].ended_at >= all.matches[i].ended_at, 'newest first');
@@ -209,10 +209,10 @@ test('GET /api/matches: filters game and player; malformed queries are 400', { t
     const { all, a, human } = await fourMatches(srv);
     // filters
     assert.deepEqual((await srv.getJson('/api/matches?game=ur')).matches, all.matches);
-    const mine = await srv.getJson(`/api/matches?player=${encodeURIComponent(a.welcome.player)}`);
+    const mine = await srv.getJson(`/api/matches?player=${encodeURIComponent(a.welcome.name)}`); // by name
     assert.deepEqual(mine.matches.map((m) => m.id), [human.room]);
     assert.equal(mine.next, null);
-    const mineUr = await srv.getJson(`/api/matches?game=ur&player=${encodeURIComponent(a.welcome.player)}&limit=1`);
+    const mineUr = await srv.getJson(`/api/matches?game=ur&player=${encodeURIComponent(a.welcome.name)}&limit=1`);
     assert.deepEqual(mineUr.matches.map((m) => m.id), [human.room]);
     const nobody = await srv.getJson('/api/matches?player=pnobody');
     assert.deepEqual(nobody, { matches: [], next: null });

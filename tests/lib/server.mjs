@@ -101,7 +101,9 @@ export function httpSchemaFor(pathname, status) {
   if (status !== 200) return 'http-error.json';
   if (pathname === '/api/rooms') return 'api-rooms.json';
   if (pathname === '/api/matches' || pathname === '/api/matches/') return 'match-list.json';
+  if (/^\/api\/matches\/[^/]+\/replay$/.test(pathname)) return 'match-replay.json';
   if (pathname.startsWith('/api/matches/')) return 'archive.json';
+  if (pathname.startsWith('/api/players/')) return 'player.json';
   if (pathname === '/healthz') return 'healthz.json';
   return null;
 }

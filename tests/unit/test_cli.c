@@ -1,10 +1,14 @@
 /*
- * test_cli.c: `quinteto verify` and `quinteto replay` (argv[1] is the built
- * tool) on archive files of a real Ur match in which Light resigns at ply 40.
- * The tool must verify it with the event replayed at its ply, print the event
- * in the replay, and exit 1 with a message naming the ply for each tampering
- * with the event (its seat, its ply, removing it); 2 for what is no archive.
+ * test_cli.c: the `quinteto` command (argv[1] is the built tool; argv[2] the
+ * migrations) on archives of a real Ur match in which Light resigns at ply 40,
+ * as files and in a database built by the migrations the server runs.
+ * verify must pass an intact record with the event replayed at its ply, and
+ * exit 1 with a message naming the ply for each tampering (an action, an
+ * outcome, the event's seat, ply or presence, the server seed, the result),
+ * from a file or from the database; 2 for what is no archive or no match.
+ * matches, export, verify --all, show and backup are checked on the database.
  */
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +18,9 @@
 #include "match_fixture.h"
 #include "tap.h"
 
-static const char *cli;
+static const char *cli, *migrations;
 static char dir[] = "/tmp/quinteto-cli-XXXXXX";
+static char dbpath[300];
 
 /* Runs `quinteto ARGS` on `j` written to a file; returns the exit status, output in out. */
 static int run(const char *cmd, const json_t *j, char *out, size_t outlen)
@@ -28,7 +33,7 @@ static int run(const char *cmd, const json_t *j, char *out, size_t outlen)
 	snprintf(path, sizeof(path), "%s/archive.json", dir);
 	if (json_dump_file(j, path, JSON_COMPACT) != 0)
 		return -1;
-	snprintf(line, sizeof(line), "'%s' %s '%s' 2>&1", cli, cmd, path);
+	snprintf(line, sizeof(line), "'%s' %s --file '%s' 2>&1", cli, cmd, path);
 	p = popen(line, "r");
 	if (!p)
 		return -1;
@@ -91,6 +96,70 @@ static void test_tampered_event(void)
 	expect_mismatch("removed", NULL, NULL, ": ply 40: result");
 }
 
+/* The ply of the first roll at or after `from` in archive `j`; -1 if none. */
+static int first_roll(const json_t *j, int from)
+{
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(json_object_get(j, "actions"), i, x)
+	{
+		if ((int)i >= from && json_object_get(json_object_get(x, "action"), "roll"))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* One change to a field of the record, from a file; verify must exit 1 naming `ply`. */
+static void expect_tampered(const char *what, json_t *j, const char *ply)
+{
+	static char out[1 << 16];
+
+	CHECK_EQ(run("verify", j, out, sizeof(out)), 1);
+	CHECK(strstr(out, "MISMATCH: ur match fixture1: ") == out);
+	CHECK(strstr(out, ply) != NULL);
+	printf("# %s: %s", what, out);
+	json_decref(j);
+}
+
+static void test_tampered_record(void)
+{
+	json_t *j = archive(), *x;
+	char want[64];
+	int roll = first_roll(j, 20);
+	const char *seed;
+	char bad[65];
+
+	REQUIRE(j && roll > 0);
+	/* an action: the first move of the match replaced by a skip */
+	x = json_object_get(json_array_get(json_object_get(j, "actions"), 1), "action");
+	json_object_clear(x);
+	json_object_set_new(x, "skip", json_true());
+	expect_tampered("action", j, ": ply 1: seat ");
+	/* an outcome: a throw's value */
+	j = archive();
+	json_object_set_new(
+		json_object_get(json_array_get(json_object_get(j, "actions"), (size_t)roll), "outcome"),
+		"value", json_integer(5));
+	snprintf(want, sizeof(want), ": ply %d: outcome: ", roll);
+	expect_tampered("outcome", j, want);
+	/* the server seed: no longer the commit's */
+	j = archive();
+	seed = json_string_value(json_object_get(j, "server_seed"));
+	snprintf(bad, sizeof(bad), "%s", seed);
+	bad[0] = bad[0] == '0' ? '1' : '0';
+	json_object_set_new(j, "server_seed", json_string(bad));
+	expect_tampered("server_seed", j, ": ply 0: commit: ");
+	/* a client seed: every roll changes */
+	j = archive();
+	json_array_set_new(json_object_get(j, "client_seeds"), 0, json_string("unlucky"));
+	expect_tampered("client_seed", j, ": ply 0: outcome: ");
+	/* the result */
+	j = archive();
+	json_object_set_new(json_object_get(j, "result"), "winner", json_integer(0));
+	expect_tampered("result", j, ": ply 40: result: ");
+}
+
 static void test_not_an_archive(void)
 {
 	static char out[4096];
@@ -107,16 +176,299 @@ static void test_not_an_archive(void)
 	json_decref(j);
 }
 
+/* --- the database ------------------------------------------------------------ */
+
+/* Runs `quinteto --db DB ARGS`; the exit status, output (stdout and stderr) in out. */
+static int run_db(const char *args, char *out, size_t outlen)
+{
+	char line[1024];
+	size_t n = 0;
+	FILE *p;
+	int st;
+
+	snprintf(line, sizeof(line), "'%s' --db '%s' %s 2>&1", cli, dbpath, args);
+	p = popen(line, "r");
+	if (!p)
+		return -1;
+	out[0] = '\0';
+	while (n + 1 < outlen && fgets(out + n, (int)(outlen - n), p))
+		n += strlen(out + n);
+	while (fgets(line, sizeof(line), p))
+		; /* drain */
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int sql(sqlite3 *db, const char *text)
+{
+	return sqlite3_exec(db, text, NULL, NULL, NULL);
+}
+
+/* Applies every migration in order, as the server's runner does (0001 ... 0007). */
+static int migrate(sqlite3 *db)
+{
+	char path[512], *text;
+	FILE *f;
+	long n;
+
+	for (int k = 1; k <= 7; k++) {
+		static const char *const names[] = { "",
+						     "0001_archive",
+						     "0002_live_journal",
+						     "0003_live_resign",
+						     "0004_events",
+						     "0005_room_creator",
+						     "0006_bot_level",
+						     "0007_archive_browse" };
+
+		snprintf(path, sizeof(path), "%s/%s.sql", migrations, names[k]);
+		f = fopen(path, "rb");
+		if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+			return -1;
+		text = calloc(1, (size_t)n + 1);
+		if (!text || fread(text, 1, (size_t)n, f) != (size_t)n || sql(db, text) != SQLITE_OK) {
+			printf("# %s: %s\n", path, sqlite3_errmsg(db));
+			free(text);
+			fclose(f);
+			return -1;
+		}
+		free(text);
+		fclose(f);
+	}
+	return 0;
+}
+
+/* Archives `j` as the server's writer does (same tables and columns). */
+static int insert(sqlite3 *db, const json_t *j)
+{
+	char *q, *opt = json_dumps(json_object_get(j, "options"), JSON_COMPACT),
+		 *seeds = json_dumps(json_object_get(j, "client_seeds"), JSON_COMPACT),
+		 *res = json_dumps(json_object_get(j, "result"), JSON_COMPACT | JSON_ENCODE_ANY);
+	json_t *x;
+	size_t i;
+	int rc;
+
+	q = sqlite3_mprintf("INSERT INTO matches(id, game, options, commit_hex, server_seed, client_seeds, "
+			    "result, server_version, started_at, ended_at, plies) VALUES "
+			    "(%Q,%Q,%Q,%Q,%Q,%Q,%Q,'test',%lld,%lld,%d)",
+			    json_string_value(json_object_get(j, "id")),
+			    json_string_value(json_object_get(j, "game")), opt,
+			    json_string_value(json_object_get(j, "commit")),
+			    json_string_value(json_object_get(j, "server_seed")), seeds, res,
+			    (long long)json_integer_value(json_object_get(j, "started_at")),
+			    (long long)json_integer_value(json_object_get(j, "ended_at")),
+			    (int)json_array_size(json_object_get(j, "actions")));
+	rc = sql(db, q);
+	sqlite3_free(q);
+	free(opt), free(seeds), free(res);
+	json_array_foreach(json_object_get(j, "seats"), i, x)
+	{
+		q = sqlite3_mprintf(
+			"INSERT INTO match_seats VALUES (last_insert_rowid_seq(), %d, %Q, %Q, %d, NULL, '')",
+			(int)json_integer_value(json_object_get(x, "seat")),
+			json_string_value(json_object_get(x, "role")),
+			json_string_value(json_object_get(x, "name")),
+			json_is_true(json_object_get(x, "bot")));
+		rc = rc ? rc : sql(db, q);
+		sqlite3_free(q);
+	}
+	json_array_foreach(json_object_get(j, "actions"), i, x)
+	{
+		char *a = json_dumps(json_object_get(x, "action"), JSON_COMPACT),
+		     *o = json_dumps(json_object_get(x, "outcome"), JSON_COMPACT);
+
+		q = sqlite3_mprintf(
+			"INSERT INTO match_actions VALUES (last_insert_rowid_seq(), %d, %d, %Q, %Q, %lld)",
+			(int)json_integer_value(json_object_get(x, "ply")),
+			(int)json_integer_value(json_object_get(x, "seat")), a, o,
+			(long long)json_integer_value(json_object_get(x, "at")));
+		rc = rc ? rc : sql(db, q);
+		sqlite3_free(q);
+		free(a), free(o);
+	}
+	json_array_foreach(json_object_get(j, "events"), i, x)
+	{
+		q = sqlite3_mprintf(
+			"INSERT INTO match_events VALUES (last_insert_rowid_seq(), %d, %d, %Q, %lld)",
+			(int)json_integer_value(json_object_get(x, "ply")),
+			(int)json_integer_value(json_object_get(x, "seat")),
+			json_string_value(json_object_get(x, "kind")),
+			(long long)json_integer_value(json_object_get(x, "at")));
+		rc = rc ? rc : sql(db, q);
+		sqlite3_free(q);
+	}
+	return rc;
+}
+
+/* The seq of the match inserted last: the rows of its children point at it. */
+static void seq_fn(sqlite3_context *ctx, int n, sqlite3_value **v)
+{
+	(void)n;
+	(void)v;
+	sqlite3_result_int64(ctx, sqlite3_last_insert_rowid(sqlite3_context_db_handle(ctx)));
+}
+
+/* A database with three archives: m1 (Ana resigns at 40), m2 (played out), m3 (Ana resigns at 10). */
+static json_t *db_archive[3];
+
+static int build_db(void)
+{
+	static const char *const ids[] = { "m1", "m2", "m3" };
+	static const int resign[] = { 40, -1, 10 };
+	sqlite3 *db;
+	int rc, k;
+
+	snprintf(dbpath, sizeof(dbpath), "%s/q.db", dir);
+	if (sqlite3_open(dbpath, &db) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_create_function(db, "last_insert_rowid_seq", 0, SQLITE_UTF8, NULL, seq_fn, NULL, NULL);
+	rc = rc ? rc : migrate(db);
+	for (k = 0; !rc && k < 3; k++) {
+		db_archive[k] = fixture_archive("ur", 11 + (uint32_t)k, resign[k], 0);
+		json_object_set_new(db_archive[k], "id", json_string(ids[k]));
+		/* matches rows first, then children: last_insert_rowid must be the match's seq */
+		rc = insert(db, db_archive[k]);
+	}
+	sqlite3_close(db);
+	return rc;
+}
+
+/* Runs SQL against the test database (tampering with it as someone with write access could). */
+static void db_sql(const char *text)
+{
+	sqlite3 *db;
+
+	if (sqlite3_open(dbpath, &db) == SQLITE_OK) {
+		CHECK_EQ(sql(db, text), SQLITE_OK);
+		sqlite3_close(db);
+	}
+}
+
+static void test_db_matches_export(void)
+{
+	static char out[1 << 17];
+	json_t *j;
+
+	CHECK_EQ(run_db("matches", out, sizeof(out)), 0);
+	printf("# %s", out);
+	CHECK(strstr(out, "m3 ") == out); /* newest first */
+	CHECK(strstr(out, "m2 ") != NULL && strstr(out, "m1 ") > strstr(out, "m2 "));
+	CHECK(strstr(out, "Ana, Bot") != NULL);
+	CHECK_EQ(run_db("matches --limit 1", out, sizeof(out)), 0);
+	CHECK(strstr(out, "m3 ") == out && strstr(out, "more: --before 3\n") != NULL && !strstr(out, "m2 "));
+	CHECK_EQ(run_db("matches --limit 1 --before 3", out, sizeof(out)), 0);
+	CHECK(strstr(out, "m2 ") == out);
+	CHECK_EQ(run_db("matches --player Nobody", out, sizeof(out)), 0);
+	CHECK_EQ(out[0], '\0');
+	CHECK_EQ(run_db("matches --player Ana --result resign", out, sizeof(out)), 0);
+	CHECK(strstr(out, "m3 ") == out && strstr(out, "m1 ") && !strstr(out, "m2 "));
+	CHECK_EQ(run_db("matches --limit 0", out, sizeof(out)), 2);
+	CHECK_EQ(run_db("matches --result won", out, sizeof(out)), 2); /* needs --player */
+	CHECK(strstr(out, "need a player") != NULL);
+
+	CHECK_EQ(run_db("export m1", out, sizeof(out)), 0);
+	j = json_loads(out, 0, NULL);
+	CHECK(j && json_equal(j, db_archive[0])); /* exactly what went in */
+	json_decref(j);
+	CHECK_EQ(run_db("export nosuch", out, sizeof(out)), 2);
+	CHECK(strstr(out, "no archived match has this id") != NULL);
+}
+
+static void test_db_verify(void)
+{
+	static char out[1 << 16];
+
+	CHECK_EQ(run_db("verify m1 m2", out, sizeof(out)), 0);
+	CHECK(strstr(out, "verified: ur match m1, 40 actions, 1 events") == out);
+	CHECK(strstr(out, "verified: ur match m2, ") != NULL);
+	CHECK_EQ(run_db("verify --all", out, sizeof(out)), 0);
+	CHECK(strstr(out, "verified 3 of 3 matches") == out);
+	CHECK_EQ(run_db("verify nosuch", out, sizeof(out)), 2);
+	/* an outcome and an action changed in the database */
+	char q[300], want[64];
+	int roll = first_roll(db_archive[1], 6);
+
+	REQUIRE(roll > 0);
+	snprintf(q, sizeof(q),
+		 "UPDATE match_actions SET outcome = json_set(outcome, '$.value', 9) WHERE match_seq = 2 AND "
+		 "ply = %d",
+		 roll);
+	db_sql(q);
+	db_sql("UPDATE match_actions SET action = '{\"skip\":true}' WHERE match_seq = 3 AND ply = 3");
+	CHECK_EQ(run_db("verify m2", out, sizeof(out)), 1);
+	printf("# %s", out);
+	snprintf(want, sizeof(want), "MISMATCH: ur match m2: ply %d: outcome: ", roll);
+	CHECK(strstr(out, want) == out);
+	CHECK_EQ(run_db("verify m3", out, sizeof(out)), 1);
+	CHECK(strstr(out, "MISMATCH: ur match m3: ply 3: ") == out);
+	printf("# %s", out);
+	CHECK_EQ(run_db("verify --all", out, sizeof(out)), 1);
+	printf("# %s", out);
+	CHECK(strstr(out, "verified 1 of 3 matches") != NULL && strstr(out, "2 do not verify") != NULL);
+}
+
+static void test_db_show_backup(void)
+{
+	static char out[1 << 16];
+	char args[400];
+
+	CHECK_EQ(run_db("show m1 --ply 10", out, sizeof(out)), 0);
+	CHECK(strstr(out, "ur match m1, ply 10 of 40\n") == out);
+	CHECK(strstr(out, "\nlight Ana ") != NULL && strstr(out, "\ndark  Bot ") != NULL);
+	CHECK(strstr(out, "last: seat ") != NULL && strstr(out, "to act: seat ") != NULL);
+	CHECK_EQ(run_db("show m1", out, sizeof(out)), 0); /* the end: after the resignation */
+	CHECK(strstr(out, "ply 40 of 40\nevent: seat 0 light (Ana) resign\n") != NULL);
+	CHECK(strstr(out, "to act: nobody") != NULL);
+	CHECK_EQ(run_db("show m1 --ply 0", out, sizeof(out)), 0);
+	CHECK(strstr(out, "home 7 | . . . ") != NULL && strstr(out, "throw: none yet") != NULL);
+	CHECK_EQ(run_db("show m1 --ply 41", out, sizeof(out)), 2);
+	CHECK_EQ(run_db("show m1 --ply x", out, sizeof(out)), 2);
+
+	snprintf(args, sizeof(args), "backup '%s/copy.db'", dir);
+	CHECK_EQ(run_db(args, out, sizeof(out)), 0);
+	CHECK_EQ(run_db(args, out, sizeof(out)), 2); /* never overwrites */
+	snprintf(args, sizeof(args), "'%s' --db '%s/copy.db' matches", cli, dir);
+	{
+		static char copy[1 << 16];
+		char line[600];
+		FILE *p;
+		size_t n = 0;
+
+		snprintf(line, sizeof(line), "%s 2>&1", args);
+		p = popen(line, "r");
+		REQUIRE(p);
+		while (n + 1 < sizeof(copy) && fgets(copy + n, (int)(sizeof(copy) - n), p))
+			n += strlen(copy + n);
+		CHECK_EQ(pclose(p), 0);
+		CHECK_EQ(run_db("matches", out, sizeof(out)), 0);
+		CHECK(strcmp(copy, out) == 0);
+	}
+	snprintf(args, sizeof(args), "%s/copy.db", dir);
+	unlink(args);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 2 || !mkdtemp(dir)) {
-		printf("Bail out! usage: test_cli QUINTETO (and a writable /tmp)\n");
+	if (argc < 3 || !mkdtemp(dir)) {
+		printf("Bail out! usage: test_cli QUINTETO MIGRATIONS (and a writable /tmp)\n");
 		return 1;
 	}
 	cli = argv[1];
+	migrations = argv[2];
 	TEST(test_verify_resigned);
 	TEST(test_tampered_event);
+	TEST(test_tampered_record);
 	TEST(test_not_an_archive);
+	if (build_db() != 0) {
+		printf("Bail out! cannot build the test database\n");
+		return 1;
+	}
+	TEST(test_db_matches_export);
+	TEST(test_db_verify);
+	TEST(test_db_show_backup);
+	for (int k = 0; k < 3; k++)
+		json_decref(db_archive[k]);
+	unlink(dbpath);
 	rmdir(dir);
 	return tap_done();
 }

@@ -1,0 +1,329 @@
+// archive.js: the archive in the browser. #/matches lists finished matches (GET /api/matches: filters
+// by game, player name and result, newest first, a page at a time); #/replay/<id>?ply=N replays one
+// (GET /api/matches/<id>/replay: every step recomputed by the server's rules core) with the game's own
+// board module (the one live play uses, fed states built from the steps, never clickable), a move
+// list in the game's notation, step / scrub / autoplay / arrow keys, and the dice checked in the
+// browser (verify.js) from the revealed seeds. It knows no game: everything game-specific comes from
+// games/registry.js and games/dice.js.
+
+import { h, clear } from './dom.js';
+import { navigate, reducedMotion } from './core.js';
+import { t, fmtDate } from './i18n.js';
+import { GAMES, gameModule, gameLabel } from './games/registry.js';
+import { capitalize } from './games/common.js';
+import { verifyArchive } from './verify.js';
+import { diceChecker } from './games/dice.js';
+import { legendList } from './room.js';
+
+async function getJson(url) {
+  const r = await fetch(url, { headers: { accept: 'application/json' } });
+  const body = await r.json().catch(() => null);
+  if (!r.ok) throw Object.assign(new Error(body?.message || r.statusText), { status: r.status, body });
+  return body;
+}
+
+const roleOf = (module, role) => (module?.roleLabel ? module.roleLabel(role) : capitalize(role));
+
+// The query of a #/matches or #/replay route ("#/matches?player=Ana" -> URLSearchParams).
+export function hashParams() {
+  const i = location.hash.indexOf('?');
+  return new URLSearchParams(i < 0 ? '' : location.hash.slice(i + 1));
+}
+
+function resultText(m) {
+  const module = gameModule(m.game);
+  if (!m.result) return '—';
+  if (module) return module.describeResult({ ...m, status: 'finished' }).text;
+  return JSON.stringify(m.result);
+}
+
+// --- #/matches -----------------------------------------------------------------------------------
+
+export class MatchesView {
+  constructor(app) {
+    this.app = app;
+    const q = hashParams();
+    this.filters = { game: q.get('game') || '', player: q.get('player') || '', result: q.get('result') || '' };
+    this.pages = [];     // cursors of the pages shown so far (null = the newest)
+    this.next = null;
+    this.list = h('ol#match-list.match-list', { 'aria-live': 'polite' });
+    this.more = h('button#more-matches', { type: 'button', hidden: true, onclick: () => this.load(this.next) },
+      t('archive.more'));
+    this.el = h('section.archive.card',
+      h('header.room-head', h('a.back', { href: '#/' }, t('room.back')), h('h1', t('archive.title'))),
+      this.form(), this.list, this.more);
+    this.load(null);
+  }
+
+  form() {
+    const game = h('select#filter-game', { name: 'game' },
+      h('option', { value: '' }, t('archive.anyGame')),
+      ...GAMES.map((g) => h('option', { value: g.id, selected: g.id === this.filters.game }, g.t('label'))));
+    const player = h('input#filter-player', { name: 'player', maxLength: 24, value: this.filters.player,
+      placeholder: t('archive.playerPlaceholder') });
+    const result = h('select#filter-result', { name: 'result' },
+      ...['', 'won', 'lost', 'draw', 'resign', 'forfeit'].map((r) =>
+        h('option', { value: r, selected: r === this.filters.result }, t(`archive.result.${r || 'any'}`))));
+    return h('form#match-filters.filters', {
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        const q = new URLSearchParams();
+        if (game.value) q.set('game', game.value);
+        if (player.value.trim()) q.set('player', player.value.trim());
+        if (result.value) q.set('result', result.value);
+        navigate(`#/matches${[...q].length ? `?${q}` : ''}`);
+      },
+    },
+    h('label', { for: 'filter-game' }, t('lobby.game')), game,
+    h('label', { for: 'filter-player' }, t('archive.player')), player,
+    h('label', { for: 'filter-result' }, t('archive.resultLabel')), result,
+    h('button.primary', { type: 'submit' }, t('archive.filter')));
+  }
+
+  async load(before) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(this.filters)) if (v) q.set(k, v);
+    q.set('limit', '20');
+    if (before) q.set('before', before);
+    this.more.hidden = true;
+    try {
+      const page = await getJson(`/api/matches?${q}`);
+      this.pages.push(before);
+      this.next = page.next;
+      if (!before) clear(this.list);
+      for (const m of page.matches) this.list.append(this.row(m));
+      if (!this.list.children.length) this.list.append(h('li.log-empty', t('archive.none')));
+      this.more.hidden = !page.next;
+      document.body.dataset.matches = String(this.list.querySelectorAll('[data-match]').length);
+    } catch (e) {
+      clear(this.list).append(h('li.notice', e.body?.error === 'bad_request' ? t('archive.badFilter') : e.message));
+    }
+  }
+
+  row(m) {
+    const module = gameModule(m.game);
+    const players = m.seats.map((s, i) => [i ? ', ' : '',
+      h('a.player-link', { href: `#/matches?player=${encodeURIComponent(s.name)}`,
+        title: t('archive.matchesOf', { name: s.name }) }, s.name),
+      h('span.role-note', ` (${roleOf(module, s.role)})`)]).flat();
+    return h('li.match-row', { 'data-match': m.id },
+      h('a.replay-link', { href: `#/replay/${encodeURIComponent(m.id)}` }, `${gameLabel(m.game)} #${m.id}`),
+      h('span.match-players', ...players),
+      h('span.match-result', resultText(m)),
+      h('span.match-length', t('archive.plies', { n: m.plies })),
+      h('time.match-date', { datetime: new Date(m.ended_at).toISOString() }, fmtDate(m.ended_at)));
+  }
+
+  destroy() {}
+}
+
+// --- #/replay/<id> -------------------------------------------------------------------------------
+
+const SPEEDS = [0.5, 1, 2, 4, 8];
+
+// The page's marks of a replay (document.body.dataset: what tests and tools wait for), cleared when
+// a replay starts loading or goes away, so a mark is never an earlier replay's.
+function clearMarks() {
+  for (const k of ['replaySteps', 'replayStep', 'diceVerified', 'ply']) delete document.body.dataset[k];
+}
+
+export class ReplayView {
+  constructor(app, id) {
+    this.app = app;
+    this.id = id;
+    this.i = 0;          // the step shown
+    this.timer = null;
+    this.speed = 1;
+    this.board = h('div.game-board', { tabindex: '-1' }, h('p.loading', t('room.loading')));
+    this.panel = h('div.game-panel');
+    this.side = h('div.game-side');
+    this.title = h('h1.room-name', t('archive.replayOf', { id }));
+    this.stepLabel = h('span#replay-step.replay-step', { 'aria-live': 'polite' });
+    this.scrub = h('input#replay-scrub.replay-scrub', { type: 'range', min: '0', max: '0', value: '0',
+      'aria-label': t('archive.scrub'), oninput: () => this.go(Number(this.scrub.value)) });
+    const btn = (id2, text, fn) => h(`button#${id2}`, { type: 'button', onclick: fn }, text);
+    this.play = btn('replay-play', t('archive.play'), () => this.toggle());
+    this.speedSel = h('select#replay-speed', { 'aria-label': t('archive.speed'),
+      onchange: () => { this.speed = Number(this.speedSel.value); if (this.timer) this.start(); } },
+    ...SPEEDS.map((s) => h('option', { value: String(s), selected: s === 1 }, `${s}×`)));
+    this.controls = h('div#replay-controls.replay-controls',
+      btn('replay-first', '«', () => this.go(0)), btn('replay-prev', '◀', () => this.go(this.i - 1)),
+      this.play, btn('replay-next', '▶', () => this.go(this.i + 1)),
+      btn('replay-last', '»', () => this.go(this.steps.length - 1)), this.speedSel, this.scrub, this.stepLabel);
+    for (const [b, k] of [['replay-first', 'first'], ['replay-prev', 'prev'], ['replay-next', 'next'], ['replay-last', 'last']])
+      this.controls.querySelector(`#${b}`).setAttribute('aria-label', t(`archive.${k}`));
+    this.moves = h('ol#replay-moves.log-list');
+    this.seatList = h('ol.seats');
+    this.legend = h('div.legend-body');
+    this.verdict = h('div#dice-verdict.dice-verdict', t('archive.checking'));
+    this.resultSlot = h('div.result-slot');
+    this.el = h('section.room.replay', { 'data-match': id },
+      h('header.room-head', h('a.back', { href: '#/matches' }, t('archive.back')), this.title),
+      this.resultSlot,
+      h('div.room-main',
+        h('div.game-column', this.board, this.panel, this.controls),
+        h('aside.room-side', this.side,
+          h('section.card.players', h('h2', t('room.players')), this.seatList),
+          h('section.card.log', h('h2', t('archive.moves')), this.moves),
+          h('section.card.fair', h('h2', t('fair.title')), this.verdict),
+          h('details.card.legend', h('summary', t('room.legend')), this.legend))));
+    this.onKey = (ev) => this.key(ev);
+    document.addEventListener('keydown', this.onKey);
+    clearMarks();
+    this.load();
+  }
+
+  async load() {
+    try {
+      const [rep, arch] = await Promise.all([getJson(`/api/matches/${encodeURIComponent(this.id)}/replay`),
+        getJson(`/api/matches/${encodeURIComponent(this.id)}`)]);
+      this.rep = rep;
+      this.arch = arch;
+      this.steps = rep.steps;
+    } catch (e) {
+      clear(this.board).append(h('div.card#replay-missing', h('p', e.status === 404 ? t('archive.unknown', { id: this.id }) : e.message),
+        h('a', { href: '#/matches' }, t('archive.back'))));
+      return;
+    }
+    this.module = gameModule(this.rep.game);
+    this.title.textContent = `${gameLabel(this.rep.game)} · #${this.id}`;
+    this.scrub.max = String(this.steps.length - 1);
+    clear(this.board);
+    if (this.module) {
+      this.gameView = this.module.createView({ board: this.board, side: this.side, panel: this.panel,
+        mySeat: () => null, act: () => {}, reducedMotion });
+      clear(this.legend).append(legendList(this.module));
+    } else this.board.append(h('p', t('room.noModule', { game: gameLabel(this.rep.game) })));
+    this.renderSeats();
+    this.renderMoves();
+    this.renderResult();
+    const ply = Number(hashParams().get('ply'));
+    this.go(Number.isInteger(ply) && hashParams().has('ply') ? this.stepOfPly(ply) : 0, { keepUrl: true });
+    document.body.dataset.replaySteps = String(this.steps.length);
+    this.checkDice();
+  }
+
+  // The last step at ply N (events recorded at N included); the end for a ply past it.
+  stepOfPly(ply) {
+    let k = 0;
+    this.steps.forEach((s, i) => { if (s.ply <= ply) k = i; });
+    return k;
+  }
+
+  // The step as a `state` of the room, for the board module (nobody to act for: no legal actions).
+  stateAt(i) {
+    const s = this.steps[i];
+    const last = i === this.steps.length - 1;
+    return { type: 'state', room: this.id, game: this.rep.game, status: last ? 'finished' : 'playing', ply: s.ply,
+      seats: this.rep.seats.map((x) => ({ ...x, connected: true })), to_act: s.to_act, view: s.view, legal: [],
+      last: s.last, result: last ? this.rep.result : null, commit: this.arch.commit, options: this.rep.options };
+  }
+
+  go(i, { keepUrl = false } = {}) {
+    if (!this.steps) return;
+    this.i = Math.max(0, Math.min(this.steps.length - 1, i));
+    const st = this.stateAt(this.i);
+    if (this.gameView) this.gameView.update(st);
+    this.scrub.value = String(this.i);
+    this.stepLabel.textContent = t('archive.stepOf', { ply: st.ply, n: this.rep.steps.at(-1).ply });
+    for (const b of this.moves.querySelectorAll('[aria-current]')) b.removeAttribute('aria-current');
+    const cur = this.moves.querySelector(`[data-step="${this.i}"]`);
+    if (cur) { cur.setAttribute('aria-current', 'step'); cur.scrollIntoView({ block: 'nearest' }); }
+    const b = document.body.dataset;
+    b.ply = String(st.ply);
+    b.replayStep = String(this.i);
+    if (!keepUrl) history.replaceState(null, '', `#/replay/${encodeURIComponent(this.id)}?ply=${st.ply}`);
+    if (this.i === this.steps.length - 1 && this.timer) this.stop();
+  }
+
+  entry(i) {
+    const s = this.steps[i];
+    if (s.event) return { kind: 'event', seat: s.event.seat, what: s.event.kind };
+    return { kind: 'action', ply: s.ply, seat: s.last.seat, action: s.last.action, outcome: s.last.outcome,
+      view: s.view, prev: i > 0 ? this.steps[i - 1].view : null };
+  }
+
+  entryText(e) {
+    if (e.kind === 'event') {
+      const role = roleOf(this.module, this.rep.seats[e.seat]?.role);
+      return t(`archive.event.${e.what}`, { role, name: this.rep.seats[e.seat]?.name || '' });
+    }
+    return this.module ? this.module.notation(e) : JSON.stringify(e.action);
+  }
+
+  renderMoves() {
+    clear(this.moves);
+    this.moves.append(h('li.log-event', h('button.log-move', { type: 'button', 'data-step': '0', onclick: () => this.go(0) },
+      t('log.started'))));
+    for (let i = 1; i < this.steps.length; i++) {
+      const e = this.entry(i);
+      this.moves.append(h('li.log-action', { class: `seat-c${e.seat}` },
+        h('button.log-move', { type: 'button', 'data-step': String(i), onclick: () => this.go(i) },
+          e.kind === 'action' ? h('span.log-ply', String(e.ply)) : null, ' ', this.entryText(e))));
+    }
+  }
+
+  renderSeats() {
+    clear(this.seatList).append(...this.rep.seats.map((s) => h('li.seat', { class: `seat-c${s.seat}` },
+      h('span.token', { 'aria-hidden': 'true' }), h('span.role', roleOf(this.module, s.role)),
+      h('a.name.player-link', { href: `#/matches?player=${encodeURIComponent(s.name)}` }, s.name),
+      s.bot ? h('span.badge.bot', t('badge.bot')) : null)));
+  }
+
+  renderResult() {
+    const text = resultText(this.rep);
+    this.resultSlot.append(h('div.result-banner', h('span#result', text),
+      h('span.result-name', ` · ${fmtDate(this.arch.ended_at)}`)));
+  }
+
+  async checkDice() {
+    const r = await verifyArchive(this.arch, diceChecker(this.arch.game)).catch((e) => ({ ok: false, step: 'error', error: e }));
+    let text;
+    if (r.ok && r.gameChecked && !r.rolls) text = t('archive.diceNone');
+    else if (r.ok) text = r.gameChecked ? t('archive.diceOk', { n: r.rolls }) : t('archive.diceSeedsOnly');
+    else if (r.step === 'commit') text = t('archive.diceBadCommit');
+    else if (r.step === 'roll') text = t('archive.diceBadRoll', { ply: r.ply, field: r.field, archive: r.archive, derived: r.derived });
+    else text = t('archive.diceBadSeeds');
+    this.verdict.textContent = text;
+    this.verdict.dataset.verified = r.ok ? 'ok' : 'bad';
+    if (!r.ok && Number.isInteger(r.ply)) this.verdict.dataset.ply = String(r.ply);
+    this.verdict.append(h('dl',
+      h('dt', t('fair.commit')), h('dd', h('code.hash', this.arch.commit)),
+      h('dt', t('fair.serverSeed')), h('dd', h('code.hash', this.arch.server_seed)),
+      h('dt', t('fair.clientSeeds')), h('dd', h('ul.seeds', ...(this.arch.client_seeds || []).map((cs, i) =>
+        h('li', `${roleOf(this.module, this.rep.seats[i]?.role)}: `, h('code', cs === '' ? t('fair.none') : cs)))))));
+    document.body.dataset.diceVerified = this.verdict.dataset.verified;
+  }
+
+  toggle() { if (this.timer) this.stop(); else this.start(); }
+
+  start() {
+    clearInterval(this.timer);
+    if (this.i >= this.steps.length - 1) this.go(0);
+    this.timer = setInterval(() => this.go(this.i + 1), 700 / this.speed);
+    this.play.textContent = t('archive.pause');
+    this.play.setAttribute('aria-pressed', 'true');
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.play.textContent = t('archive.play');
+    this.play.setAttribute('aria-pressed', 'false');
+  }
+
+  key(ev) {
+    if (ev.ctrlKey || ev.altKey || ev.metaKey) return;
+    if (['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target?.tagName) && ev.target !== this.scrub) return;
+    const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 1, ArrowUp: -1 };
+    if (ev.target === this.scrub && ev.key in moves) return; // the range input moves by itself
+    if (ev.key in moves) { ev.preventDefault(); this.go(this.i + moves[ev.key]); } else if (ev.key === 'Home') { ev.preventDefault(); this.go(0); } else if (ev.key === 'End') { ev.preventDefault(); this.go(this.steps.length - 1); } else if (ev.key === ' ' && ev.target?.tagName !== 'BUTTON') { ev.preventDefault(); this.toggle(); }
+  }
+
+  destroy() {
+    this.stop();
+    clearMarks();
+    document.removeEventListener('keydown', this.onKey);
+    if (this.gameView?.destroy) this.gameView.destroy();
+  }
+}

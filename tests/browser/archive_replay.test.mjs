@@ -1,0 +1,175 @@
+// archive_replay.test.mjs: the archive in Chromium. A finished match is found from the lobby's link to
+// #/matches, opened, stepped through with the buttons and the arrow keys, opened again at
+// ?ply=N; the board is the game's own module and shows each step's ply; the page checks the dice
+// itself (verify.js, WebCrypto) and says so, and names the ply of a throw tampered with on the way
+// to the browser. A finished live room links to its replay, and the client seed a person types in
+// the lobby before a match is the one the archive reveals. Screenshots go to build-test/artifacts/.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { withServer, launchBrowser, newPlayerPage, artifactsDir, noProblems } from './lib.mjs';
+import { readFile } from 'node:fs/promises';
+import { createRoom as wsCreate, joinRoom, watchRoom, autoplay } from '../lib/client.mjs';
+
+let browser;
+test.before(async () => { browser = await launchBrowser(); });
+test.after(async () => { if (browser) await browser.close(); });
+
+// Ana (a WebSocket client) plays seat 0 against a bot to the end; resolves with the archive.
+async function playedMatch(srv) {
+  const c = await srv.player('Ana');
+  const { id } = await wsCreate(c, 'ur');
+  const play = autoplay(c, id);
+  await joinRoom(c, id, { seat: 0, client_seed: 'ana seed' });
+  await c.request({ type: 'add_bot', room: id });
+  await play.done;
+  return srv.archive(id);
+}
+
+const stepOf = (page) => page.evaluate(() => ({ step: Number(document.body.dataset.replayStep),
+  ply: Number(document.body.dataset.ply), hash: location.hash }));
+
+test('a finished match is found from the lobby, replayed step by step, opened at ?ply=, its dice checked', { timeout: 240000 }, async () => {
+  await withServer(async (srv) => {
+    const arch = await playedMatch(srv);
+    const id = arch.id;
+    const page = await newPlayerPage(browser, { server: srv, label: 'Viewer' });
+    const shots = await artifactsDir();
+    try {
+      await page.goto(`${srv.url}/?name=Viewer#/`);
+      await page.click('#archive-link');
+      await page.waitForSelector(`[data-match="${id}"]`);
+      assert.match(await page.locator(`[data-match="${id}"] .match-players`).innerText(), /Ana/);
+      assert.match(await page.locator(`[data-match="${id}"] .match-length`).innerText(), new RegExp(`${arch.actions.length} moves`));
+      await page.screenshot({ path: path.join(shots, 'archive-matches.png'), fullPage: true });
+      // a player's name filters the list to their matches
+      await page.click(`[data-match="${id}"] .player-link >> text=Ana`);
+      await page.waitForFunction(() => location.hash.startsWith('#/matches?player=Ana'));
+      await page.waitForSelector(`[data-match="${id}"]`);
+
+      await page.click(`[data-match="${id}"] .replay-link`);
+      await page.waitForSelector('body[data-replay-steps]');
+      const steps = Number(await page.evaluate(() => document.body.dataset.replaySteps));
+      assert.equal(steps, 1 + arch.actions.length + arch.events.length);
+      assert.deepEqual(await stepOf(page), { step: 0, ply: 0, hash: `#/replay/${id}` });
+      await page.waitForSelector('.ur-board-wrap'); // the live game's own board module
+      // step forward by button and by arrow key, back by arrow key
+      await page.click('#replay-next');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowLeft');
+      assert.deepEqual(await stepOf(page), { step: 2, ply: 2, hash: `#/replay/${id}?ply=2` });
+      assert.equal(await page.locator('#replay-moves [aria-current="step"]').getAttribute('data-step'), '2');
+      await page.keyboard.press('End');
+      assert.equal((await stepOf(page)).ply, arch.actions.length);
+      assert.match(await page.locator('#result').innerText(), /wins/);
+      // the scrub bar
+      await page.locator('#replay-scrub').fill('10');
+      assert.equal((await stepOf(page)).ply, 10);
+      // a link to a ply opens there
+      const at = Math.min(37, arch.actions.length);
+      await page.goto(`${srv.url}/replay/${id}?ply=${at}`); // the address people share: redirected to the route
+      await page.waitForSelector('body[data-replay-steps]');
+      assert.equal((await stepOf(page)).ply, at);
+      assert.equal(await page.locator('#replay-moves [aria-current="step"]').getAttribute('data-step'), String(at));
+      // autoplay moves on by itself
+      await page.click('#replay-play');
+      await page.waitForFunction((p) => Number(document.body.dataset.ply) > p, at, { timeout: 5000 });
+      await page.click('#replay-play');
+      // the dice, checked in the browser
+      await page.waitForSelector('body[data-dice-verified="ok"]');
+      const rolls = arch.actions.filter((a) => a.action.roll).length;
+      assert.match(await page.locator('#dice-verdict').innerText(), new RegExp(`all ${rolls} throws come out exactly as recorded`));
+      await page.screenshot({ path: path.join(shots, 'archive-replay.png'), fullPage: true });
+
+      // a throw changed on its way to the browser: caught, and its ply named
+      const k = arch.actions.findIndex((a, i) => i > 10 && a.action.roll);
+      const tampered = structuredClone(arch);
+      tampered.actions[k].outcome.dice[0] = !tampered.actions[k].outcome.dice[0];
+      await page.route(`**/api/matches/${id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(tampered) }));
+      await page.goto(`${srv.url}/?name=Viewer#/replay/${id}`);
+      await page.waitForSelector('body[data-dice-verified="bad"]');
+      assert.equal(await page.locator('#dice-verdict').getAttribute('data-ply'), String(arch.actions[k].ply));
+      assert.match(await page.locator('#dice-verdict').innerText(), new RegExp(`at move ${arch.actions[k].ply}: the record says dice`));
+      await page.screenshot({ path: path.join(shots, 'archive-replay-tampered.png'), fullPage: true });
+      await page.unroute(`**/api/matches/${id}`);
+
+      noProblems(page);
+      // an unknown id says so (the browser logs the two 404 answers it had)
+      await page.goto(`${srv.url}/?name=Viewer#/replay/nosuchmatch`);
+      await page.waitForSelector('#replay-missing');
+      assert.match(await page.locator('#replay-missing').innerText(), /No finished match has the id nosuchmatch/);
+      page.problems = page.problems.filter((p) => !/status of 404/.test(p));
+      noProblems(page);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+test('the client seed typed in the lobby is the archive\'s; the finished room links to its replay', { timeout: 120000 }, async () => {
+  await withServer(async (srv) => {
+    const page = await newPlayerPage(browser, { server: srv, label: 'Bea', prefs: { forced: false } });
+    try {
+      await page.goto(`${srv.url}/?name=Bea#/`);
+      await page.locator('#new-room-seed').waitFor();
+      assert.match(await page.inputValue('#new-room-seed'), /^[0-9a-f]{24}$/, 'a random seed by default');
+      await page.fill('#new-room-seed', 'Bea’s own seed');
+      await page.click('#create-room');
+      await page.waitForSelector('body[data-status="waiting"][data-my-seat="0"]');
+      const id = await page.evaluate(() => document.body.dataset.room);
+      // the commitment is shown before the match starts
+      assert.match(await page.locator('#commit').textContent(), /^[0-9a-f]{64}$/);
+      await page.click('.add-bot[data-seat="1"]');
+      await page.waitForSelector('body[data-status="playing"]');
+      page.once('dialog', (d) => d.accept());
+      await page.click('button.resign');
+      await page.waitForSelector('#replay-link');
+      const arch = await srv.archive(id);
+      assert.deepEqual(arch.client_seeds, ['Bea’s own seed', '']);
+      await page.click('#replay-link');
+      await page.waitForSelector('body[data-dice-verified="ok"]');
+      assert.equal(await page.evaluate(() => location.hash), `#/replay/${id}`);
+      noProblems(page);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+// Every game this server has: a match of bots (short where the game has a turn limit) replays in the
+// page through that game's own board module, to the end and back, with its dice checked.
+test('every game: a match of bots replays with its own board and its dice checked', { timeout: 240000 }, async () => {
+  await withServer(async (srv) => {
+    const common = JSON.parse(await readFile(path.join(process.env.QUINTETO_SOURCE, 'protocol/schema/common.json'), 'utf8'));
+    const w = await srv.player('Watcher');
+    const page = await newPlayerPage(browser, { server: srv, label: 'Viewer' });
+    const shots = await artifactsDir();
+    try {
+      for (const game of common.$defs.game.enum) {
+        let r = await w.request({ type: 'create', game, options: { max_turns: 10 } });
+        if (r.type === 'error' && r.code === 'bad_options') r = await w.request({ type: 'create', game });
+        if (r.type === 'error' && r.code === 'unknown_game') continue;
+        const id = r.room.id;
+        await watchRoom(w, id);
+        for (const s of r.room.seats) await w.request({ type: 'add_bot', room: id, seat: s.seat });
+        await w.nextState(id, (st) => st.status === 'finished', 180000);
+        const arch = await srv.archive(id);
+        await page.goto(`${srv.url}/#/replay/${id}`); // no name needed to look
+        await page.waitForSelector('body[data-replay-steps]');
+        await page.waitForSelector('body[data-dice-verified="ok"]');
+        assert.doesNotMatch(await page.locator('#dice-verdict').innerText(), /cannot re-derive/, `${game}: its throws are checked`);
+        await page.keyboard.press('End');
+        assert.equal(await page.evaluate(() => Number(document.body.dataset.ply)), arch.actions.length);
+        await page.keyboard.press('Home');
+        for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+        assert.equal(await page.evaluate(() => Number(document.body.dataset.replayStep)), Math.min(5, Number(await page.evaluate(() => document.body.dataset.replaySteps)) - 1));
+        await page.screenshot({ path: path.join(shots, `archive-replay-${game}.png`), fullPage: true });
+        noProblems(page);
+      }
+    } finally {
+      await page.context().close();
+    }
+  });
+});
