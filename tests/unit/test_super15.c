@@ -585,6 +585,35 @@ static void test_adjudication_hundred(void)
 }
 
 /*
+ * D6: adjudication counts the points "on the pieces still on the board": a
+ * captured piece keeps its points (the outcome and the archive show them),
+ * but they no longer count for its seat.
+ */
+static void test_adjudication_counts_board_only(void)
+{
+	struct rules_match m;
+	struct rules_result r;
+
+	match_empty(&m, 0);
+	put(&m, 0, "a1", 1, 3, 0);
+	put(&m, 1, "c1", 1, 0, 0);
+	put(&m, 16, "a10", 1, 1, 0);
+	put(&m, 17, "c10", 1, 0, 0);
+	put(&m, 18, "e10", 2, 40, 0); /* taken earlier: off the board with its 40 points */
+	m.s.super15.pieces[18].square = SUPER15_NONE;
+	put(&m, 2, "e1", 2, 5, 0); /* the same for Light, with fewer */
+	m.s.super15.pieces[2].square = SUPER15_NONE;
+	super15_state_sync(&m.s.super15);
+	m.s.super15.quiet = 19;
+	REQUIRE(apply(&m, 0, mv("a1", "a2"), NULL) == 0);
+	rules_result(&m, &r);
+	CHECK(r.over);
+	CHECK_EQ(r.reason, RULES_REASON_ADJUDICATION);
+	CHECK_EQ(r.winner, 0); /* 3 against 1 on the board; Dark's 40 were captured */
+	CHECK(!r.draw);
+}
+
+/*
  * A seat with no move on its turn loses. The spec notes this cannot arise on
  * this board with pieces of value 1..5 (a seat keeps at least two pieces, and
  * some piece can always step or capture), so the position uses pieces of
@@ -1063,6 +1092,7 @@ int main(int argc, char **argv)
 	TEST(test_last_piece);
 	TEST(test_adjudication_small);
 	TEST(test_adjudication_hundred);
+	TEST(test_adjudication_counts_board_only);
 	TEST(test_no_moves);
 	TEST(test_event);
 	TEST(test_errors_untouched);
