@@ -940,6 +940,8 @@ static void test_codec_decode_strict(void)
 		"{\"from\":\"i2\",\"to\":\"a3\"}",
 		"{\"from\":\"a0\",\"to\":\"a3\"}",
 		"{\"from\":\"a11\",\"to\":\"a3\"}",
+		"{\"from\":\"a100\",\"to\":\"a3\"}", /* not a1 with a tail */
+		"{\"from\":\"a2\",\"to\":\"h109\"}",
 		"{\"from\":\"a02\",\"to\":\"a3\"}",
 		"{\"from\":\"A2\",\"to\":\"a3\"}",
 		"{\"from\":\"a2 \",\"to\":\"a3\"}",
