@@ -643,6 +643,45 @@ static void test_no_moves(void)
 	REQUIRE(apply(&m, 0, mv("a1", "a2"), NULL) == 0);
 	rules_result(&m, &r);
 	CHECK(!r.over);
+	/*
+	 * Nor does a piece whose only moves pass over forbidden squares: d4 (a 3)
+	 * walled in by pieces that never move, its open neighbours d5 and e5
+	 * forbidden, still goes d4-d7, d4-f6 and d4-g7.
+	 */
+	match_empty(&m, 0);
+	put(&m, 0, "a1", 1, 0, 0);
+	put(&m, 1, "h1", 1, 0, 0);
+	put(&m, 16, "d4", 3, 0, 0);
+	{
+		static const char *const walls[] = { "c3", "d3", "e3", "c4", "e4", "c5" };
+
+		for (int i = 0; i < 6; i++)
+			put(&m, 17 + i, walls[i], 0, 0, 0);
+	}
+	REQUIRE(apply(&m, 0, mv("a1", "a2"), NULL) == 0);
+	rules_result(&m, &r);
+	CHECK(!r.over);
+	CHECK(legal_has(&m, 1, mv("d4", "d7")));
+	CHECK(legal_has(&m, 1, mv("d4", "f6")));
+	CHECK(legal_has(&m, 1, mv("d4", "g7")));
+	CHECK_EQ(legal_count(&m, 1), 3);
+	/* The same with f6 walled too and a Light piece on d7: the one move left is a capture over d5 d6. */
+	match_empty(&m, 0);
+	put(&m, 0, "a1", 1, 0, 0);
+	put(&m, 1, "h1", 1, 0, 0);
+	put(&m, 2, "d7", 1, 0, 0);
+	put(&m, 16, "d4", 3, 0, 0);
+	{
+		static const char *const walls[] = { "c3", "d3", "e3", "c4", "e4", "c5", "f6" };
+
+		for (int i = 0; i < 7; i++)
+			put(&m, 17 + i, walls[i], 0, 0, 0);
+	}
+	REQUIRE(apply(&m, 0, mv("a1", "a2"), NULL) == 0);
+	rules_result(&m, &r);
+	CHECK(!r.over);
+	CHECK(legal_has(&m, 1, mv("d4", "d7")));
+	CHECK_EQ(legal_count(&m, 1), 1);
 }
 
 static void test_event(void)
