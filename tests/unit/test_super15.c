@@ -585,6 +585,35 @@ static void test_adjudication_hundred(void)
 }
 
 /*
+ * D6: adjudication counts the points "on the pieces still on the board": a
+ * captured piece keeps its points (the outcome and the archive show them),
+ * but they no longer count for its seat.
+ */
+static void test_adjudication_counts_board_only(void)
+{
+	struct rules_match m;
+	struct rules_result r;
+
+	match_empty(&m, 0);
+	put(&m, 0, "a1", 1, 3, 0);
+	put(&m, 1, "c1", 1, 0, 0);
+	put(&m, 16, "a10", 1, 1, 0);
+	put(&m, 17, "c10", 1, 0, 0);
+	put(&m, 18, "e10", 2, 40, 0); /* taken earlier: off the board with its 40 points */
+	m.s.super15.pieces[18].square = SUPER15_NONE;
+	put(&m, 2, "e1", 2, 5, 0); /* the same for Light, with fewer */
+	m.s.super15.pieces[2].square = SUPER15_NONE;
+	super15_state_sync(&m.s.super15);
+	m.s.super15.quiet = 19;
+	REQUIRE(apply(&m, 0, mv("a1", "a2"), NULL) == 0);
+	rules_result(&m, &r);
+	CHECK(r.over);
+	CHECK_EQ(r.reason, RULES_REASON_ADJUDICATION);
+	CHECK_EQ(r.winner, 0); /* 3 against 1 on the board; Dark's 40 were captured */
+	CHECK(!r.draw);
+}
+
+/*
  * A seat with no move on its turn loses. The spec notes this cannot arise on
  * this board with pieces of value 1..5 (a seat keeps at least two pieces, and
  * some piece can always step or capture), so the position uses pieces of
@@ -614,6 +643,45 @@ static void test_no_moves(void)
 	REQUIRE(apply(&m, 0, mv("a1", "a2"), NULL) == 0);
 	rules_result(&m, &r);
 	CHECK(!r.over);
+	/*
+	 * Nor does a piece whose only moves pass over forbidden squares: d4 (a 3)
+	 * walled in by pieces that never move, its open neighbours d5 and e5
+	 * forbidden, still goes d4-d7, d4-f6 and d4-g7.
+	 */
+	match_empty(&m, 0);
+	put(&m, 0, "a1", 1, 0, 0);
+	put(&m, 1, "h1", 1, 0, 0);
+	put(&m, 16, "d4", 3, 0, 0);
+	{
+		static const char *const walls[] = { "c3", "d3", "e3", "c4", "e4", "c5" };
+
+		for (int i = 0; i < 6; i++)
+			put(&m, 17 + i, walls[i], 0, 0, 0);
+	}
+	REQUIRE(apply(&m, 0, mv("a1", "a2"), NULL) == 0);
+	rules_result(&m, &r);
+	CHECK(!r.over);
+	CHECK(legal_has(&m, 1, mv("d4", "d7")));
+	CHECK(legal_has(&m, 1, mv("d4", "f6")));
+	CHECK(legal_has(&m, 1, mv("d4", "g7")));
+	CHECK_EQ(legal_count(&m, 1), 3);
+	/* The same with f6 walled too and a Light piece on d7: the one move left is a capture over d5 d6. */
+	match_empty(&m, 0);
+	put(&m, 0, "a1", 1, 0, 0);
+	put(&m, 1, "h1", 1, 0, 0);
+	put(&m, 2, "d7", 1, 0, 0);
+	put(&m, 16, "d4", 3, 0, 0);
+	{
+		static const char *const walls[] = { "c3", "d3", "e3", "c4", "e4", "c5", "f6" };
+
+		for (int i = 0; i < 7; i++)
+			put(&m, 17 + i, walls[i], 0, 0, 0);
+	}
+	REQUIRE(apply(&m, 0, mv("a1", "a2"), NULL) == 0);
+	rules_result(&m, &r);
+	CHECK(!r.over);
+	CHECK(legal_has(&m, 1, mv("d4", "d7")));
+	CHECK_EQ(legal_count(&m, 1), 1);
 }
 
 static void test_event(void)
@@ -911,6 +979,8 @@ static void test_codec_decode_strict(void)
 		"{\"from\":\"i2\",\"to\":\"a3\"}",
 		"{\"from\":\"a0\",\"to\":\"a3\"}",
 		"{\"from\":\"a11\",\"to\":\"a3\"}",
+		"{\"from\":\"a100\",\"to\":\"a3\"}", /* not a1 with a tail */
+		"{\"from\":\"a2\",\"to\":\"h109\"}",
 		"{\"from\":\"a02\",\"to\":\"a3\"}",
 		"{\"from\":\"A2\",\"to\":\"a3\"}",
 		"{\"from\":\"a2 \",\"to\":\"a3\"}",
@@ -1063,6 +1133,7 @@ int main(int argc, char **argv)
 	TEST(test_last_piece);
 	TEST(test_adjudication_small);
 	TEST(test_adjudication_hundred);
+	TEST(test_adjudication_counts_board_only);
 	TEST(test_no_moves);
 	TEST(test_event);
 	TEST(test_errors_untouched);

@@ -4,7 +4,8 @@
  * must win clearly (a count of matches, not a timing). Also: it is found by
  * game and level, it only ever names a legal move, it takes a free piece
  * when one is offered, and it does not step where it would be captured back
- * when a safe capture of the same gain exists.
+ * when a safe capture of the same gain exists, nor where a Super would sweep
+ * over it.
  */
 #include <string.h>
 
@@ -110,10 +111,45 @@ static void test_takes_and_avoids(void)
 	}
 }
 
+/*
+ * A recapture by a Super's sweep counts too: the Super need not stop on the
+ * piece, it captures it on its way to a farther enemy. Taking d4 (2) opens
+ * the d file to Dark's Super on d10, whose only move down it ends on d1 and
+ * takes d4 on the way; taking b3 (1) is safe, so greedy takes b3.
+ */
+static void test_avoids_super_sweep(void)
+{
+	const struct bot_strategy *g = bot_find("super15", "greedy");
+	struct rules_match m;
+	struct rules_action a;
+	uint64_t rng = 11;
+	struct super15_state *s;
+	uint8_t seed[RULES_SEED_SIZE] = { 0 };
+
+	for (int trial = 0; trial < 20; trial++) {
+		rules_match_start(&m, &rules_game_super15, seed, NULL);
+		s = &m.s.super15;
+		for (int id = 0; id < SUPER15_PIECES; id++)
+			s->pieces[id].square = SUPER15_NONE;
+		s->pieces[0] = (struct super15_piece){ (uint8_t)sq("c3"), 1, 0, 0 };
+		s->pieces[1] = (struct super15_piece){ (uint8_t)sq("d1"), 1, 0, 0 }; /* the sweep's end */
+		s->pieces[2] = (struct super15_piece){ (uint8_t)sq("h1"), 1, 0, 0 };
+		s->pieces[16] = (struct super15_piece){ (uint8_t)sq("d10"), 1, 12, 1 }; /* the Super */
+		s->pieces[17] = (struct super15_piece){ (uint8_t)sq("d4"), 2, 0, 0 }; /* closes the d file */
+		s->pieces[18] = (struct super15_piece){ (uint8_t)sq("b3"), 1, 0, 0 }; /* out of every reach */
+		s->pieces[19] = (struct super15_piece){ (uint8_t)sq("h10"), 1, 0, 0 };
+		super15_state_sync(s);
+		REQUIRE(g->choose(&m, 0, &rng, &a) == 0);
+		CHECK_EQ(a.arg[0], sq("c3"));
+		CHECK_EQ(a.arg[1], sq("b3"));
+	}
+}
+
 int main(void)
 {
 	TEST(test_registered);
 	TEST(test_takes_and_avoids);
+	TEST(test_avoids_super_sweep);
 	TEST(test_greedy_beats_random);
 	return tap_done();
 }
