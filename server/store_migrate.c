@@ -64,18 +64,16 @@ int store_db_open(const char *path, bool readonly, sqlite3 **out)
 	/*
 	 * The reader never waits long for the writer: WAL readers do not block.
 	 * The writer keeps the live journal's pages in its cache (a miss is a
-	 * pread per action under load) and checkpoints every 8,192 WAL frames
-	 * (32 MiB) rather than SQLite's 1,000: a checkpoint writes each page
-	 * once however many commits changed it, so the live journal's hot pages
-	 * are written back and synced about eight times less often
-	 * (docs/BENCHMARKS.md, "the journal's share").
+	 * pread per action under load). Checkpoints stay at SQLite's 1,000
+	 * frames: at 8,192 they were rarer but each held the commits behind it
+	 * long enough to triple p99 (docs/BENCHMARKS.md).
 	 */
 	if (sqlite3_busy_timeout(db, 5000) != SQLITE_OK ||
 	    store_exec(
 		    db,
 		    readonly ? "PRAGMA foreign_keys=ON;"
 			     : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; "
-			       "PRAGMA cache_size=-32768; PRAGMA wal_autocheckpoint=8192;",
+			       "PRAGMA cache_size=-32768;",
 		    "pragmas")) {
 		sqlite3_close(db);
 		return -EIO;
