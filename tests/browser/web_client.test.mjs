@@ -40,6 +40,10 @@ async function closeAll(pages) {
 // axe-core on the page as it is now: no serious or critical violation.
 async function axe(page, what) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE);
+  // The pointer off every control and the buttons' colour transitions (.15 s) finished: axe reads the
+  // colours a person sees, not a frame in the middle of a hover fading in or out.
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(300);
   const found = await page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
     return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
