@@ -142,6 +142,13 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	     "# TYPE quinteto_connections_refused_total counter\n"
 	     "quinteto_connections_refused_total{reason=\"cap\"} %llu\n",
 	     (unsigned long long)m->refused_cap);
+	counter(&o, "quinteto_origin_refused_total", "WebSocket upgrades refused for their Origin (403).",
+		m->refused_origin);
+	counter(&o, "quinteto_metrics_unauthorized_total",
+		"/metrics requests refused without the token (401).", m->refused_token);
+	counter(&o, "quinteto_tls_reloads_total", "Certificates reloaded on SIGHUP.", m->tls_reloads);
+	counter(&o, "quinteto_tls_reload_failures_total", "SIGHUP reloads that kept the old certificate.",
+		m->tls_reload_failed);
 	counter(&o, "quinteto_journal_refused_total", "Requests refused while the journal was failing.",
 		m->journal_refused);
 	render_histogram(&o, "quinteto_move_broadcast_seconds",

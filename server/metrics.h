@@ -29,6 +29,10 @@ struct metrics {
 	uint64_t refused_cap;          /* connections closed at accept: the connection cap was reached */
 	struct metrics_hist broadcast; /* act received -> state queued for every member */
 	struct metrics_hist commit;    /* journal batch flushed -> committed (what held frames wait) */
+
+	uint64_t refused_origin;                 /* WebSocket upgrades refused for their Origin (403) */
+	uint64_t refused_token;                  /* /metrics requests without the token (401) */
+	uint64_t tls_reloads, tls_reload_failed; /* SIGHUP certificate reloads */
 };
 
 /* What the owners of the counted things report at render time. */
