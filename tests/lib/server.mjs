@@ -157,7 +157,7 @@ export class Server {
     this.stopped = false;
   }
 
-  // Starts the binary; resolves once it prints "listening on http://".
+  // Starts the binary; resolves once it prints "listening on http://" (or https://, with TLS).
   // opts: args (extra arguments), botDelayMs, timeoutMs, dir (reuse this directory and its q.db and
   // keep it at the end: a restart test). Retries when the binary cannot be run (being rebuilt).
   static async start(opts = {}) {
@@ -207,7 +207,7 @@ export class Server {
       const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms\n${srv.stderr}`)), timeoutMs);
       srv.proc.stdout.on('data', (b) => {
         srv.stdout += b.toString();
-        if (srv.stdout.includes('listening on http://')) { clearTimeout(timer); resolve(); }
+        if (/listening on https?:\/\//.test(srv.stdout)) { clearTimeout(timer); resolve(); }
       });
       srv.proc.on('error', (e) => { clearTimeout(timer); reject(e); });
       srv.exited.then(({ code, signal }) => {
