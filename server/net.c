@@ -519,6 +519,19 @@ static int bind_address(const char *host, char *out, size_t outlen, bool *v4)
 	return err;
 }
 
+#define LAG_PERIOD_MS 100
+
+static void lag_cb(uv_timer_t *t)
+{
+	struct net *n = t->data;
+	uint64_t now = util_mono_ns(), late = now > n->lag_due_ns ? now - n->lag_due_ns : 0;
+
+	metrics_observe(&n->metrics->loop_lag, late);
+	if ((double)late / 1e9 > n->metrics->loop_lag_max_s)
+		n->metrics->loop_lag_max_s = (double)late / 1e9;
+	n->lag_due_ns = now + LAG_PERIOD_MS * 1000000ull;
+}
+
 static void sighup_cb(uv_signal_t *h, int signum)
 {
 	net_reload_tls(h->data);
@@ -626,6 +639,13 @@ int net_start(struct net *n, void *loop, const struct config *cfg, struct sessio
 		if (!n->metrics_vh)
 			return -EADDRINUSE;
 	}
+	if (!uv_timer_init(loop, &n->lag_timer)) {
+		n->lag_timer.data = n;
+		n->lag_due_ns = util_mono_ns() + LAG_PERIOD_MS * 1000000ull;
+		uv_timer_start(&n->lag_timer, lag_cb, LAG_PERIOD_MS, LAG_PERIOD_MS);
+		uv_unref((uv_handle_t *)&n->lag_timer);
+		n->lag_on = true;
+	}
 	if (cfg->tls_cert[0]) {
 		uv_signal_init(loop, &n->sighup);
 		n->sighup.data = n;
@@ -704,6 +724,10 @@ void net_stop(struct net *n)
 	struct addr_count *a;
 	size_t pos = 0;
 
+	if (n->lag_on) {
+		uv_close((uv_handle_t *)&n->lag_timer, NULL);
+		n->lag_on = false;
+	}
 	if (n->sighup_on) {
 		uv_close((uv_handle_t *)&n->sighup, NULL);
 		n->sighup_on = false;

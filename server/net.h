@@ -42,6 +42,9 @@ struct net {
 	int n_ssl_ctx;
 	uv_signal_t sighup; /* TLS only: reloads the certificate */
 	bool sighup_on;
+	uv_timer_t lag_timer; /* every 100 ms: how late it runs is the loop's lag */
+	uint64_t lag_due_ns;
+	bool lag_on;
 };
 
 /*

@@ -251,3 +251,30 @@ test('log_format json: every line is a JSON object with a time and a level, and 
     assert.ok(withConn >= 2, `the connection's lines carry its id\n${stderr}`);
   });
 });
+
+test('/metrics: rooms by game and status, archive write latency, event-loop lag', async () => {
+  await withServer(async (srv) => {
+    const a = await srv.player('Ana');
+    const b = await srv.player('Bo');
+    await createRoom(a, 'ur');
+    await createRoom(a, 'laquet');
+    const { id } = await createRoom(a, 'ur');
+    await joinRoom(a, id, { seat: 0 });
+    await joinRoom(b, id, { seat: 1 });
+    let m = await srv.metrics();
+    assert.equal(m['quinteto_rooms_by_status{game="ur",status="waiting"}'], 1);
+    assert.equal(m['quinteto_rooms_by_status{game="ur",status="playing"}'], 1);
+    assert.equal(m['quinteto_rooms_by_status{game="laquet",status="waiting"}'], 1);
+    assert.equal(m['quinteto_rooms_by_status{game="super15",status="playing"}'], 0);
+    assert.equal(m.quinteto_archive_write_seconds_count, 0);
+    // one resignation ends the match: one archive write observed
+    const r = await a.request({ type: 'resign', room: id });
+    assert.notEqual(r.type, 'error', JSON.stringify(r));
+    await until(async () => (await srv.metrics()).quinteto_archive_write_seconds_count === 1, { timeoutMs: 10000, what: 'the archive write' });
+    m = await srv.metrics();
+    assert.equal(m['quinteto_rooms_by_status{game="ur",status="finished"}'], 1);
+    assert.ok(m.quinteto_archive_write_seconds_sum > 0);
+    assert.ok(m.quinteto_event_loop_lag_seconds_count >= 1, 'the lag timer ran');
+    assert.ok(m.quinteto_event_loop_lag_max_seconds >= 0);
+  });
+});
