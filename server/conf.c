@@ -744,7 +744,7 @@ int config_parse(struct config *c, int argc, char **argv)
 
 	build_options(opts, flags);
 	/* First pass: what decides the rest (--config, --check-config, --help, --version). */
-	optind = 1;
+	optind = 0; /* 0: GNU getopt starts over (this function scans argv twice) */
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (opt == OPT_HELP || opt == 'h') {
@@ -772,7 +772,7 @@ int config_parse(struct config *c, int argc, char **argv)
 	if (read_env(c))
 		return -1;
 	/* Second pass: the flags, which win. */
-	optind = 1;
+	optind = 0; /* 0: GNU getopt starts over (this function scans argv twice) */
 	opterr = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		char where[80];
