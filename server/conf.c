@@ -106,7 +106,8 @@ _Static_assert(N_SETTINGS <= CONF_MAX_SETTINGS, "raise CONF_MAX_SETTINGS");
 
 /* Variables of the development tools and tests, not settings: never an error. */
 static const char *const env_ignored[] = {
-	"QUINTETO_CONFIG", "QUINTETO_SERVER", "QUINTETO_CLI", "QUINTETO_SOURCE", "QUINTETO_ARTIFACTS", NULL,
+	"QUINTETO_CONFIG",    "QUINTETO_SERVER", "QUINTETO_CLI", "QUINTETO_SOURCE",
+	"QUINTETO_ARTIFACTS", "QUINTETO_KILLS",  NULL,
 };
 static const char *const env_ignored_prefix = "QUINTETO_TEST_";
 

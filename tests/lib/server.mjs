@@ -133,6 +133,8 @@ const SANITIZER_OPTIONS = {
 // The environment of a server process: the caller's, with SANITIZER_OPTIONS merged in.
 export function serverEnv(base = process.env) {
   const env = { ...base };
+  // The server refuses QUINTETO_* variables it does not know: pass it only the harness's own.
+  for (const k of Object.keys(env)) if (/^QUINTETO_/.test(k) && !/^QUINTETO_(SERVER|CLI|SOURCE)$/.test(k)) delete env[k];
   for (const [name, want] of Object.entries(SANITIZER_OPTIONS)) {
     const kv = new Map((env[name] || '').split(':').filter(Boolean).map((p) => p.split('=')));
     for (const [k, v] of Object.entries(want)) kv.set(k, v);
