@@ -182,15 +182,40 @@ uint64_t util_mono_ns(void)
 	return uv_hrtime();
 }
 
-/* JSON string escaping of a log message (quotes, backslashes, control bytes). */
+/* Length of the valid UTF-8 sequence at p (1 to 4), or 0 (overlong, surrogate, truncated...). */
+static int utf8_len(const unsigned char *p)
+{
+	int n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : 0;
+	int i;
+
+	for (i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if ((n == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (n == 3 && p[0] == 0xed && p[1] >= 0xa0) ||
+	    (n == 4 && p[0] == 0xf0 && p[1] < 0x90) || (n == 4 && p[0] == 0xf4 && p[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/*
+ * JSON string escaping of a log message: quotes, backslashes, control bytes;
+ * bytes that are not UTF-8 (a peer's text) become U+FFFD, so a line always parses.
+ */
 static void json_escape(const char *in, char *out, size_t len)
 {
 	size_t o = 0;
 
 	for (; *in && o + 7 < len; in++) {
 		unsigned char ch = (unsigned char)*in;
+		int n = ch >= 0x80 ? utf8_len((const unsigned char *)in) : 1;
 
-		if (ch == '"' || ch == '\\') {
+		if (!n) {
+			o += (size_t)snprintf(out + o, len - o, "\\ufffd");
+		} else if (n > 1) {
+			memcpy(out + o, in, (size_t)n);
+			o += (size_t)n;
+			in += n - 1;
+		} else if (ch == '"' || ch == '\\') {
 			out[o++] = '\\';
 			out[o++] = (char)ch;
 		} else if (ch < 0x20) {

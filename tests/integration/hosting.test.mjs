@@ -232,10 +232,19 @@ test('/metrics: 401 without the token, 200 with it; or only on its own address',
 test('log_format json: every line is a JSON object with a time and a level, and a connection id where there is one', async () => {
   await withDir(async (dir) => {
     let stderr = '';
-    await withServer({ args: ['--log-format', 'json', '--log-level', 'debug'], dir }, async (srv) => {
+    const args = ['--log-format', 'json', '--log-level', 'debug', '--trusted-proxies', '127.0.0.1', '--max-conns-per-addr', '1'];
+    await withServer({ args, dir }, async (srv) => {
       const p = await srv.player('Bo');
       p.terminate();
       await until(() => /net: closed/.test(srv.stderr), { what: 'the close logged' });
+      // bytes that are not UTF-8 from a peer (a forwarded address, logged when refused) still make JSON
+      const bad = 'caf\u00e9\u00ff'; // sent as Latin-1: 63 61 66 e9 ff
+      const first = await upgrade(srv.port, { 'X-Forwarded-For': bad });
+      assert.ok(first.ws);
+      const second = await upgrade(srv.port, { 'X-Forwarded-For': bad });
+      assert.ok(!second.ws);
+      first.ws.terminate();
+      await until(() => /refusing/.test(srv.stderr), { what: 'the refusal logged' });
       stderr = srv.stderr;
     });
     const lines = stderr.split('\n').filter(Boolean);
@@ -249,6 +258,8 @@ test('log_format json: every line is a JSON object with a time and a level, and 
       if ('conn' in j) { assert.equal(typeof j.conn, 'number'); withConn++; }
     }
     assert.ok(withConn >= 2, `the connection's lines carry its id\n${stderr}`);
+    const refusal = lines.map((l) => JSON.parse(l)).find((j) => /refusing/.test(j.msg));
+    assert.ok(refusal.msg.includes('caf\ufffd\ufffd'), refusal.msg);
   });
 });
 
