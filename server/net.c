@@ -569,6 +569,9 @@ static void info_fill(struct net *n, struct lws_context_creation_info *info, voi
 		info->options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
 		info->ssl_cert_filepath = n->cfg->tls_cert;
 		info->ssl_private_key_filepath = n->cfg->tls_key;
+		/* HTTP/1.1 only: lws would offer h2, where a WebSocket (RFC 8441) reaches the callbacks
+		 * with other headers (:path, not the GET URI) than the ones the filters read */
+		info->alpn = "http/1.1";
 	}
 }
 

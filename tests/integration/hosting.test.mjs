@@ -79,6 +79,13 @@ test('TLS: Ur over wss://, and a SIGHUP with a new certificate keeps the open co
       srv.wsUrl = `wss://127.0.0.1:${srv.port}/ws`;
       srv.wsOptions = { ca: first.pem }; // verified: the only CA is the first certificate
       assert.equal(await peerName(srv.port, first.pem), 'first');
+      // HTTP/1.1 only, even to a client that prefers h2 (a WebSocket over h2 would bypass the /ws filter)
+      const alpn = await new Promise((resolve, reject) => {
+        const t = tlsConnect({ host: '127.0.0.1', port: srv.port, ca: first.pem, ALPNProtocols: ['h2', 'http/1.1'] },
+          () => { resolve(t.alpnProtocol); t.end(); });
+        t.on('error', reject);
+      });
+      assert.equal(alpn, 'http/1.1');
       const health = await httpsGet(srv.port, '/healthz', first.pem);
       assert.equal(health.status, 200);
       assert.equal(JSON.parse(health.body).status, 'ok');
