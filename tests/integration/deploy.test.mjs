@@ -1,6 +1,7 @@
 // deploy.test.mjs: the files of deploy/ that can be checked here. systemd-analyze verify must accept
 // the unit without a word (it exits 0 even on directives it ignores, so any output fails the test; a
-// broken copy proves the check can fail); the example configurations pass --check-config. The unit
+// broken copy proves the check can fail); the example configurations pass --check-config; meson
+// install puts every file where the server looks for it. The unit
 // names /usr/bin/quinteto-server; the copy checked here names the binary under test instead, since
 // systemd-analyze wants the command to exist.
 import test from 'node:test';
@@ -58,5 +59,24 @@ test('the example configurations pass --check-config', async () => {
       assert.equal(r.status, 0, `${file}: ${r.stderr}`);
       assert.match(r.stdout, /# file$/m);
     }
+  });
+});
+
+// meson install puts the server, the tool, the web client and the migrations where the installed
+// server looks by default (config.h's QUINTETO_INSTALLED_*, from meson's prefix and datadir).
+test('meson install puts the web client and the migrations where the server looks for them', async () => {
+  const build = path.dirname(path.dirname(BIN)); // BUILD/server/quinteto-server
+  const configH = await readFile(path.join(build, 'config.h'), 'utf8');
+  const define = (name) => JSON.parse(new RegExp(`#define ${name} (".*")`).exec(configH)[1]);
+  await withDir(async (dir) => {
+    const r = spawnSync('meson', ['install', '-C', build, '--destdir', dir, '--no-rebuild', '--quiet'],
+      { encoding: 'utf8', timeout: 120000 });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const web = path.join(dir, define('QUINTETO_INSTALLED_WEB'));
+    const migrations = path.join(dir, define('QUINTETO_INSTALLED_MIGRATIONS'));
+    const bindir = path.join(path.dirname(path.dirname(web)), '..', 'bin');
+    for (const f of [path.join(web, 'index.html'), path.join(web, 'net.js'), path.join(migrations, '0001_archive.sql'),
+      path.join(bindir, 'quinteto-server'), path.join(bindir, 'quinteto')])
+      assert.equal(spawnSync('test', ['-f', f]).status, 0, `${f} is installed`);
   });
 });
