@@ -649,8 +649,7 @@ int net_start(struct net *n, void *loop, const struct config *cfg, struct sessio
 		uv_unref((uv_handle_t *)&n->lag_timer);
 		n->lag_on = true;
 	}
-	if (cfg->tls_cert[0]) {
-		uv_signal_init(loop, &n->sighup);
+	if (!uv_signal_init(loop, &n->sighup)) { /* always: SIGHUP's default action would end the server */
 		n->sighup.data = n;
 		uv_signal_start(&n->sighup, sighup_cb, SIGHUP);
 		uv_unref((uv_handle_t *)&n->sighup);
@@ -694,7 +693,11 @@ int net_reload_tls(struct net *n)
 	char why[256] = "";
 	int i, err = 0;
 
-	if (!n->cfg->tls_cert[0] || !n->n_ssl_ctx)
+	if (!n->cfg->tls_cert[0]) {
+		util_log(LOG_INFO, "net: SIGHUP: no TLS certificate to reload");
+		return 0;
+	}
+	if (!n->n_ssl_ctx)
 		return -1;
 	/* the pair is tried on a scratch context first: a bad pair must leave the served one alone */
 	probe = SSL_CTX_new(TLS_server_method());

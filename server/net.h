@@ -40,7 +40,7 @@ struct net {
 	int metrics_port;
 	void *ssl_ctx[CONF_MAX_LISTEN]; /* each TLS vhost's OpenSSL SSL_CTX, for net_reload_tls */
 	int n_ssl_ctx;
-	uv_signal_t sighup; /* TLS only: reloads the certificate */
+	uv_signal_t sighup; /* reloads the TLS certificate */
 	bool sighup_on;
 	uv_timer_t lag_timer; /* every 100 ms: how late it runs is the loop's lag */
 	uint64_t lag_due_ns;

@@ -151,6 +151,9 @@ test('Origin: the server\'s own, none, or a listed one open the WebSocket; other
       assert.match(r.ctype, /application\/json/);
       assert.equal(JSON.parse(r.body).error, 'origin_not_allowed');
     }
+    // SIGHUP without TLS (systemctl reload) changes nothing and does not end the server
+    srv.proc.kill('SIGHUP');
+    await until(() => /no TLS certificate to reload/.test(srv.stderr), { what: 'the SIGHUP logged' });
     // the server goes on serving honest clients
     const p = await srv.player('Ana');
     assert.ok(p.isOpen);
