@@ -12,7 +12,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { assert, createRoom, joinRoom, autoplay, freePort, until, withServer, parseMetrics } from './lib.mjs';
+import { assert, createRoom, joinRoom, autoplay, freePort, until, withServer, parseMetrics, schemaCheck } from './lib.mjs';
 
 async function withDir(fn) {
   const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-hosting-'));
@@ -150,6 +150,7 @@ test('Origin: the server\'s own, none, or a listed one open the WebSocket; other
       assert.equal(r.status, 403, `${origin}: ${JSON.stringify(r)}`);
       assert.match(r.ctype, /application\/json/);
       assert.equal(JSON.parse(r.body).error, 'origin_not_allowed');
+      assert.equal(schemaCheck('http-error.json', JSON.parse(r.body)), null);
     }
     // SIGHUP without TLS (systemctl reload) changes nothing and does not end the server
     srv.proc.kill('SIGHUP');
@@ -216,6 +217,7 @@ test('/metrics: 401 without the token, 200 with it; or only on its own address',
     let r = await srv.http('/metrics', { validate: false });
     assert.equal(r.status, 401);
     assert.equal(JSON.parse(r.text).error, 'unauthorized');
+    assert.equal(schemaCheck('http-error.json', JSON.parse(r.text)), null);
     r = await srv.http('/metrics', { headers: { Authorization: 'Bearer wrong' }, validate: false });
     assert.equal(r.status, 401);
     r = await srv.http('/metrics', { headers: { Authorization: 'Bearer s3cret' }, validate: false });
