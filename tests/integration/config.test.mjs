@@ -223,3 +223,17 @@ test('--help lists every setting with its variable, and the tools\' own variable
   const c = check([], { QUINTETO_SOURCE: '/x', QUINTETO_TEST_SEED: '5', QUINTETO_ARTIFACTS: '/tmp' });
   assert.equal(c.status, 0, c.stderr);
 });
+
+test('docs/HOSTING.md\'s settings table has exactly the server\'s settings, with their flags and variables', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const doc = await readFile(path.join(SOURCE, 'docs', 'HOSTING.md'), 'utf8');
+  const rows = [...doc.matchAll(/^\| `(\w+)` \| `(--[\w-]+)` \| `(QUINTETO_\w+)` \|/gm)].map((m) => m.slice(1, 4));
+  const r = check([]);
+  assert.equal(r.status, 0, r.stderr);
+  const names = Object.keys(report(r.stdout));
+  assert.deepEqual(rows.map((row) => row[0]), names, 'the same settings in the same order');
+  for (const [name, flag, variable] of rows) {
+    assert.equal(flag, `--${name.replaceAll('_', '-')}`, name);
+    assert.equal(variable, `QUINTETO_${name.toUpperCase()}`, name);
+  }
+});
