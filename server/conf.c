@@ -32,6 +32,8 @@ static void usage(FILE *f)
 		   "  --max-conns N          open connections in all, HTTP and WebSocket; more are\n"
 		   "                         refused (default: the open-file limit less a reserve)\n"
 		   "  --log-level LEVEL      error, warn, info or debug (default info)\n"
+		   "  --shutdown-timeout S   on SIGTERM, how long clients get to be told (close\n"
+		   "                         1012) before the exit (default 10)\n"
 		   "  --help, --version\n");
 }
 
@@ -59,6 +61,7 @@ void config_defaults(struct config *c)
 	c->max_queue_msgs = 512;
 	c->finished_room_ttl_s = 600;
 	c->idle_room_ttl_s = 1800;
+	c->shutdown_timeout_s = 10;
 	c->log_level = LOG_INFO;
 }
 
@@ -160,6 +163,11 @@ static int apply_option(struct config *c, int opt, const char *arg)
 			return -1;
 		c->max_conns = (int)v;
 		return 0;
+	case 'S':
+		if (parse_long(arg, 0, 3600, &v))
+			return -1;
+		c->shutdown_timeout_s = (int)v;
+		return 0;
 	case 'v':
 		c->log_level = parse_level(arg);
 		return c->log_level < 0 ? -1 : 0;
@@ -181,6 +189,7 @@ int config_parse(struct config *c, int argc, char **argv)
 		{ "max-conns-per-addr", required_argument, NULL, 'a' },
 		{ "max-conns", required_argument, NULL, 'n' },
 		{ "log-level", required_argument, NULL, 'v' },
+		{ "shutdown-timeout", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },

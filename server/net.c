@@ -25,6 +25,9 @@
 
 #define RX_CHUNK 2048 /* lws receive buffer per connection; bigger messages arrive in pieces */
 
+/* RFC 6455's registry: 1012 "Service Restart" (lws has no name for it) */
+#define NET_CLOSE_RESTART 1012
+
 /* What lws keeps per connection: one pointer each way (style.md). */
 struct pss {
 	struct session *s;  /* WebSocket connections */
@@ -124,6 +127,10 @@ static int admit(struct net *n, int fd)
 	static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
 				   "Content-Length: 0\r\nRetry-After: 5\r\n\r\n";
 
+	if (n->draining) { /* stopping: the next server will take it */
+		(void)send(fd, busy, sizeof(busy) - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+		return 1;
+	}
 	if (n->conns < n->max_conns)
 		return 0;
 	n->metrics->refused_cap++;
@@ -214,6 +221,10 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		return pss->s ? on_receive(n, wsi, pss->s, in, len) : -1;
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 		return pss->s ? session_writeable(pss->s) : -1;
+	case LWS_CALLBACK_USER: /* net_drain() */
+		if (pss->s)
+			session_close(pss->s, NET_CLOSE_RESTART, "server restarting");
+		return 0;
 	case LWS_CALLBACK_CLOSED:
 		if (pss->s) {
 			addr_adjust(n, pss->s->addr, -1);
@@ -245,6 +256,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	case LWS_CALLBACK_RECEIVE:
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 	case LWS_CALLBACK_CLOSED:
+	case LWS_CALLBACK_USER:
 		return on_ws(n, wsi, reason, pss, in, len);
 	case LWS_CALLBACK_HTTP:
 		return http_request(n->http, wsi, &pss->h, in);
@@ -284,8 +296,15 @@ static struct lws_http_mount mount_metrics = {
 	.protocol = WIRE_PROTOCOL,
 	.mountpoint_len = 8,
 };
-static struct lws_http_mount mount_healthz = {
+static struct lws_http_mount mount_readyz = {
 	.mount_next = &mount_metrics,
+	.mountpoint = "/readyz",
+	.origin_protocol = LWSMPRO_CALLBACK,
+	.protocol = WIRE_PROTOCOL,
+	.mountpoint_len = 7,
+};
+static struct lws_http_mount mount_healthz = {
+	.mount_next = &mount_readyz,
 	.mountpoint = "/healthz",
 	.origin_protocol = LWSMPRO_CALLBACK,
 	.protocol = WIRE_PROTOCOL,
@@ -413,6 +432,7 @@ int net_start(struct net *n, void *loop, const struct config *cfg, struct sessio
 		return -ENOMEM;
 	}
 	vh = lws_create_vhost(n->lws, &info);
+	n->vh = vh;
 	n->port = vh ? lws_get_vhost_listen_port(vh) : -1;
 	if (n->port <= 0) {
 		util_log(LOG_ERROR,
@@ -421,6 +441,16 @@ int net_start(struct net *n, void *loop, const struct config *cfg, struct sessio
 		return -EADDRINUSE;
 	}
 	return 0;
+}
+
+void net_drain(struct net *n)
+{
+	if (!n->lws || !n->vh || n->draining)
+		return;
+	n->draining = true;
+	/* the vhost's own copy of the protocol: the one its connections point to */
+	(void)lws_callback_all_protocol_vhost_args(n->vh, lws_vhost_name_to_protocol(n->vh, WIRE_PROTOCOL),
+						   LWS_CALLBACK_USER, NULL, 0); /* 0 always */
 }
 
 void net_stop(struct net *n)

@@ -15,9 +15,11 @@
 #include "util.h"
 
 struct lws_context;
+struct lws_vhost;
 
 struct net {
 	struct lws_context *lws;
+	struct lws_vhost *vh;
 	const struct config *cfg;
 	struct sessions *sessions;
 	struct handlers *handlers;
@@ -29,6 +31,7 @@ struct net {
 	int max_conns;             /* past it new ones are closed at accept: below RLIMIT_NOFILE */
 	uint64_t refused_unlogged; /* refusals since the last log line about them */
 	int64_t refusal_logged_ms; /* monotonic time of that line */
+	bool draining;             /* net_drain(): new connections are refused */
 };
 
 /*
@@ -40,6 +43,12 @@ struct net {
 int net_start(struct net *n, void *loop, const struct config *cfg, struct sessions *ss, struct handlers *h,
 	      struct http *http, struct metrics *metrics);
 
+/*
+ * The start of a graceful stop: new connections are refused (a 503, as at the
+ * cap) and every WebSocket is closed with 1012 ("service restart") once the
+ * frames it holds have been written. The loop goes on until net_stop().
+ */
+void net_drain(struct net *n);
 /* Closes every connection and the context (their callbacks run now). */
 void net_stop(struct net *n);
 

@@ -3,8 +3,11 @@
  * struct server here; modules get pointers to the parts they use, never the
  * whole. A uv_prepare_t ends each loop turn (journal flush, then the
  * sessions' gate); a uv_check_t reaps closed sessions outside lws callbacks.
- * SIGINT/SIGTERM stop cleanly: lws is destroyed, every handle closed, the
- * store thread writes what it holds, then the loop is closed.
+ * SIGINT/SIGTERM stop cleanly: new connections are refused and every
+ * WebSocket is closed with 1012 once its held frames are out (the journal
+ * commits them meanwhile); when all have closed, or after
+ * --shutdown-timeout, lws is destroyed, every handle closed, the store thread
+ * writes what it holds, then the loop is closed. A second signal stops at once.
  */
 #include "server.h"
 
@@ -34,8 +37,10 @@ struct server {
 	uv_prepare_t turn;
 	uv_check_t reaper;
 	uv_timer_t housekeeping;
+	uv_timer_t drain_timer;
+	uint64_t drain_deadline; /* uv_now() past which the drain ends however many are connected */
 	uv_signal_t sigint, sigterm;
-	bool stopping;
+	bool stopping, draining;
 };
 
 /*
@@ -83,6 +88,7 @@ static void stop(struct server *srv)
 	uv_close((uv_handle_t *)&srv->sigint, NULL);
 	uv_close((uv_handle_t *)&srv->sigterm, NULL);
 	uv_close((uv_handle_t *)&srv->housekeeping, NULL);
+	uv_close((uv_handle_t *)&srv->drain_timer, NULL);
 	uv_close((uv_handle_t *)&srv->turn, NULL);
 	net_stop(&srv->net); /* closes every connection; sessions are reaped later */
 	lobby_close(&srv->lobby);
@@ -90,20 +96,45 @@ static void stop(struct server *srv)
 	srv->store = NULL;
 }
 
+/* While draining: stops once every WebSocket has closed, or at the deadline. */
+static void drain_tick_cb(uv_timer_t *t)
+{
+	struct server *srv = t->data;
+
+	if (srv->sessions.count > 0 && uv_now(&srv->loop) < srv->drain_deadline)
+		return;
+	if (srv->sessions.count > 0)
+		util_log(LOG_WARN, "shutdown: %ld connections still open after %d s; closing them",
+			 srv->sessions.count, srv->cfg->shutdown_timeout_s);
+	stop(srv);
+}
+
 static void signal_cb(uv_signal_t *h, int signum)
 {
-	stop(h->data);
+	struct server *srv = h->data;
+
+	if (srv->draining || srv->cfg->shutdown_timeout_s <= 0 ||
+	    uv_timer_start(&srv->drain_timer, drain_tick_cb, 20, 20)) {
+		stop(srv);
+		return;
+	}
+	srv->draining = srv->http.stopping = true;
+	srv->drain_deadline = uv_now(&srv->loop) + (uint64_t)srv->cfg->shutdown_timeout_s * 1000;
+	util_log(LOG_INFO, "%s: stopping; telling %ld connections the server restarts (1012), %d s at most",
+		 signum == SIGINT ? "SIGINT" : "SIGTERM", srv->sessions.count, srv->cfg->shutdown_timeout_s);
+	net_drain(&srv->net);
 }
 
 static int handles_init(struct server *srv)
 {
 	int err = uv_prepare_init(&srv->loop, &srv->turn) || uv_check_init(&srv->loop, &srv->reaper) ||
-		  uv_timer_init(&srv->loop, &srv->housekeeping) || uv_signal_init(&srv->loop, &srv->sigint) ||
+		  uv_timer_init(&srv->loop, &srv->housekeeping) ||
+		  uv_timer_init(&srv->loop, &srv->drain_timer) || uv_signal_init(&srv->loop, &srv->sigint) ||
 		  uv_signal_init(&srv->loop, &srv->sigterm);
 
 	if (err)
 		return -EIO;
-	srv->turn.data = srv->reaper.data = srv->housekeeping.data = srv;
+	srv->turn.data = srv->reaper.data = srv->housekeeping.data = srv->drain_timer.data = srv;
 	srv->sigint.data = srv->sigterm.data = srv;
 	uv_unref((uv_handle_t *)&srv->turn);
 	uv_unref((uv_handle_t *)&srv->reaper);
@@ -153,7 +184,8 @@ static int modules_init(struct server *srv)
 	if (err)
 		return err;
 	srv->handlers = (struct handlers){ &srv->lobby, NULL, &srv->metrics };
-	srv->http = (struct http){ &srv->lobby, NULL, &srv->metrics, &srv->sessions, util_now_ms(), NULL };
+	srv->http =
+		(struct http){ &srv->lobby, NULL, &srv->metrics, &srv->sessions, util_now_ms(), NULL, false };
 	return handles_init(srv);
 }
 

@@ -98,6 +98,7 @@ export function checkServerFrame(text) {
 
 // Which schema checks an HTTP JSON answer of the API (by path and status).
 export function httpSchemaFor(pathname, status) {
+  if (pathname === '/readyz') return 'readyz.json'; // 200 and 503 alike
   if (status !== 200) return 'http-error.json';
   if (pathname === '/api/rooms') return 'api-rooms.json';
   if (pathname === '/api/matches' || pathname === '/api/matches/') return 'match-list.json';
@@ -302,7 +303,7 @@ export class Server {
         this.invalid.push({ where: `${method} ${pathname}`, error: `not JSON: ${e.message}`, text });
       }
       const pn = new URL(this.url + pathname).pathname;
-      const rel = validate && json !== undefined && (pn.startsWith('/api/') || pn === '/healthz')
+      const rel = validate && json !== undefined && (pn.startsWith('/api/') || pn === '/healthz' || pn === '/readyz')
         ? httpSchemaFor(pn, res.status) : null;
       if (rel) {
         const err = schemaCheck(rel, json);
