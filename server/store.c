@@ -154,6 +154,7 @@ static void deliver(struct store *st, struct note *n)
 	case NOTE_MATCH_DONE:
 		j = CONTAINER(n, struct wjob, done_note);
 		st->depth--;
+		st->failing = false; /* a save that failed was retried until now: the jobs behind it go on */
 		if (j->save_cb)
 			j->save_cb(j->ctx, !j->err);
 		store_wjob_free(j);
