@@ -1,0 +1,224 @@
+// Storage faults while matches run (issue 12, section 5), on a real file system: the database lives on
+// a small tmpfs the test mounts (it runs as root), which a filler file fills up; or its files are made
+// immutable (chattr +i, on the temporary folder's ext4: root ignores chmod 0444, not that). While the fault lasts the failure is
+// logged and counted, GET /readyz answers 503 with the reason, requests that would change something are
+// refused with `unavailable`, and no client is shown anything a restart could take back. When the fault
+// is cleared play resumes by itself, every match finishes and is archived, and `quinteto verify --all`
+// passes. A SIGKILL in the middle of a fault loses nothing a client saw. A read-only database at start
+// stops the start with a clear message instead of serving a /healthz that says ok over failing writes.
+//
+// If tmpfs cannot be mounted, or the temporary folder's file system ignores chattr +i on open files
+// (tmpfs does), the tests fail: they never pass without a real fault.
+import test from 'node:test';
+import { execFileSync } from 'node:child_process';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Server, assert, autoplay, createRoom, joinRoom, sleep, until } from './lib.mjs';
+
+const lastState = (c, room) => c.messages.findLast((m) => m.type === 'state' && m.room === room);
+const cli = (dir, ...args) => execFileSync(process.env.QUINTETO_CLI, ['--db', path.join(dir, 'q.db'), ...args],
+  { encoding: 'utf8' });
+const DB_FILES = ['q.db', 'q.db-wal', 'q.db-shm'];
+
+// Runs fn(dir) with a fresh tmpfs of `size` mounted on dir; unmounts it whatever happens.
+async function onTmpfs(size, fn) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-disk-'));
+  try {
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', dir], { stdio: 'pipe' });
+    } catch (e) {
+      assert.fail(`cannot mount a tmpfs for the fault (are we root?): ${e.stderr || e.message}`);
+    }
+    try {
+      await fn(dir);
+    } finally {
+      for (const f of DB_FILES) { try { execFileSync('chattr', ['-i', path.join(dir, f)], { stdio: 'pipe' }); } catch { /* absent */ } }
+      execFileSync('umount', ['-l', dir], { stdio: 'pipe' });
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// Runs fn(dir) in a fresh folder under the temporary folder, whose file system must honour chattr +i on
+// files already open (ext4 does; tmpfs lets open descriptors write on); clears the attribute at the end.
+async function onImmutableCapableDisk(fn) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-ro-'));
+  try {
+    const probe = path.join(dir, 'probe');
+    const fd = openSync(probe, 'w');
+    let honoured = false;
+    try {
+      execFileSync('chattr', ['+i', probe], { stdio: 'pipe' });
+      try { writeSync(fd, 'x'); } catch (e) { honoured = e.code === 'EPERM'; }
+    } finally {
+      closeSync(fd);
+      try { execFileSync('chattr', ['-i', probe], { stdio: 'pipe' }); } catch { /* never set */ }
+    }
+    assert.ok(honoured, `the file system of ${tmpdir()} does not stop writes to an immutable open file: no read-only fault to test`);
+    try {
+      await fn(dir);
+    } finally {
+      for (const f of DB_FILES) { try { execFileSync('chattr', ['-i', path.join(dir, f)], { stdio: 'pipe' }); } catch { /* absent */ } }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// Fills the file system of `dir` with a filler file until it is full; returns its path.
+function fill(dir) {
+  const file = path.join(dir, 'filler');
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(64 << 10, 0x55);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (e) {
+    if (e.code !== 'ENOSPC') throw e;
+    try { for (;;) writeSync(fd, chunk, 0, 512); } catch { /* the last blocks */ }
+  } finally {
+    closeSync(fd);
+  }
+  return file;
+}
+
+const readyz = async (srv) => (await srv.http('/readyz')).json;
+
+// Two pairs of players, each pair in an Ur match, both sides playing random legal actions.
+async function startMatches(srv, n = 2) {
+  const ms = [];
+  for (let i = 0; i < n; i++) {
+    const a = await srv.player(`A${i}`);
+    const b = await srv.player(`B${i}`);
+    const room = (await createRoom(a, 'ur')).id;
+    await joinRoom(a, room, { seat: 0 });
+    await joinRoom(b, room, { seat: 1 });
+    ms.push({ room, cs: [a, b], tokens: [a.welcome.token, b.welcome.token] });
+  }
+  for (const m of ms) m.plays = m.cs.map((c) => autoplay(c, m.room, { since: 0 }));
+  return ms;
+}
+
+// After a fault: an act refused with `unavailable` is not sent again by autoplay(); new players act on
+// the latest state, as a person would after the refusal.
+function replayAll(ms) {
+  for (const m of ms) {
+    for (const p of m.plays) p.stop();
+    m.plays = m.cs.map((c) => autoplay(c, m.room, { since: 0 }));
+  }
+}
+
+const seenPly = (m) => Math.max(...m.cs.map((c) => lastState(c, m.room)?.ply ?? 0));
+
+// While the fault lasts: readiness, metrics, refusals, and nobody is shown anything new.
+async function duringFault(srv, ms, why) {
+  await until(async () => (await readyz(srv)).status === 'unavailable', { timeoutMs: 20000, what: '/readyz 503' });
+  const r = await srv.http('/readyz');
+  assert.equal(r.status, 503);
+  assert.equal(r.json.reasons[0].code, 'storage_unavailable');
+  assert.match(r.json.reasons[0].message, why);
+  assert.equal((await srv.metrics()).quinteto_journal_failing, 1);
+  const before = ms.map(seenPly);
+  // Clear refusals, at once, for requests that would change something or create a player.
+  const x = await srv.connect({ label: 'newcomer' });
+  const hello = await x.request({ type: 'hello', name: 'Newcomer' }, 5000);
+  assert.equal(hello.code, 'unavailable', 'a new player is refused, not welcomed and then forgotten');
+  assert.match(hello.message, /cannot save to its database/);
+  const c = await srv.connect({ label: 'returning' });
+  c.send({ type: 'hello', name: 'A0', token: ms[0].tokens[0] }); // welcomed once its rooms' states are saved
+  await sleep(300);
+  assert.deepEqual(ms.map(seenPly), before, 'no state was shown while nothing could be saved');
+  x.terminate();
+  return c;
+}
+
+test('a full disk mid-match: unavailable, /readyz 503, nothing lost; play resumes when space returns; a SIGKILL mid-fault loses nothing seen', { timeout: 120000 }, () => onTmpfs('8m', async (dir) => {
+  let srv = await Server.start({ dir });
+  try {
+    const ms = await startMatches(srv);
+    await until(() => ms.every((m) => seenPly(m) >= 6), { timeoutMs: 20000, what: 'both matches under way' });
+    let filler = fill(dir);
+    await duringFault(srv, ms, /the disk is full/);
+    assert.match(srv.stderr, /database or disk is full/, 'the failure is logged');
+    rmSync(filler);
+    await until(async () => (await readyz(srv)).status === 'ok', { timeoutMs: 20000, what: '/readyz 200 again' });
+    replayAll(ms);
+    const resumed = ms.map(seenPly);
+    await until(() => ms.every((m, i) => seenPly(m) > resumed[i] + 4 || lastState(m.cs[0], m.room).status === 'finished'),
+      { timeoutMs: 20000, what: 'play resumed by itself' });
+
+    // Again, and this time the server is killed in the middle of the fault.
+    filler = fill(dir);
+    await duringFault(srv, ms, /the disk is full/);
+    srv.proc.kill('SIGKILL');
+    await srv.exited;
+    srv.stopped = true;
+    for (const m of ms) for (const p of m.plays) p.stop();
+    const seen = ms.map(seenPly);
+    srv.assertValid();
+    rmSync(filler);
+
+    srv = await Server.start({ dir });
+    for (const [i, m] of ms.entries()) {
+      m.cs = [];
+      for (const [seat, token] of m.tokens.entries()) {
+        const c = await srv.connect({ label: `${seat ? 'B' : 'A'}${i} again` });
+        const w = await c.request({ type: 'hello', name: `${seat ? 'B' : 'A'}${i}`, token });
+        assert.equal(w.type, 'welcome', `${c.label}: the player made before the fault is still known`);
+        m.cs.push(c);
+      }
+      const st = await m.cs[0].nextState(m.room);
+      assert.ok(st.ply >= seen[i], `room ${m.room}: ply ${st.ply} after the restart, ${seen[i]} seen before it`);
+      assert.equal(st.ply, seen[i], 'what was held unseen at the kill is gone, nothing else');
+    }
+    const fins = await Promise.all(ms.flatMap((m) => m.cs.map((c) => autoplay(c, m.room, { since: 0 }).done)));
+    assert.ok(fins.every((f) => f.status === 'finished'));
+    for (const m of ms) await srv.archive(m.room, { timeoutMs: 10000 });
+    await srv.stop();
+    assert.match(cli(dir, 'verify', '--all'), /^verified 2 of 2 matches/, 'both matches verify');
+  } catch (e) {
+    e.message += `\nserver stderr (tail):\n${srv.stderr.slice(-4000)}`;
+    throw e;
+  } finally {
+    if (srv.alive) await srv.stop().catch(() => {});
+  }
+}));
+
+test('a read-only database mid-match (chattr +i): unavailable, /readyz 503; play resumes when it is writable again', { timeout: 90000 }, () => onImmutableCapableDisk(async (dir) => {
+  const srv = await Server.start({ dir });
+  // Not q.db-shm: SQLite maps it, and a page write to an immutable mapped file is a SIGBUS, not an error.
+  const files = ['q.db', 'q.db-wal'].map((f) => path.join(dir, f));
+  try {
+    const ms = await startMatches(srv);
+    await until(() => ms.every((m) => seenPly(m) >= 6), { timeoutMs: 20000, what: 'both matches under way' });
+    execFileSync('chattr', ['+i', ...files]);
+    const returning = await duringFault(srv, ms, /cannot be written|read-only/);
+    execFileSync('chattr', ['-i', ...files]);
+    await until(async () => (await readyz(srv)).status === 'ok', { timeoutMs: 20000, what: '/readyz 200 again' });
+    assert.equal((await returning.nextType('welcome', 10000)).type, 'welcome', 'the held welcome, once saved');
+    replayAll(ms);
+    const fins = await Promise.all(ms.flatMap((m) => m.plays.map((p) => p.done)));
+    assert.ok(fins.every((f) => f.status === 'finished'), 'every match played on to its end');
+    for (const m of ms) await srv.archive(m.room, { timeoutMs: 10000 });
+    await srv.stop();
+    assert.match(cli(dir, 'verify', '--all'), /^verified 2 of 2 matches/, 'both matches verify');
+  } catch (e) {
+    e.message += `\nserver stderr (tail):\n${srv.stderr.slice(-4000)}`;
+    throw e;
+  } finally {
+    if (srv.alive) await srv.stop().catch(() => {});
+  }
+}));
+
+test('a read-only database at start: the server refuses to start, saying why', { timeout: 60000 }, () => onTmpfs('8m', async (dir) => {
+  const first = await Server.start({ dir }); // creates the database
+  await first.stop();
+  execFileSync('chattr', ['+i', path.join(dir, 'q.db')]);
+  await assert.rejects(Server.start({ dir }), (e) => {
+    assert.match(e.message, /exited before listening \(code 1/);
+    assert.match(e.message, /q\.db is read-only .*does not start/);
+    return true;
+  });
+}));
