@@ -28,6 +28,13 @@
 /* RFC 6455's registry: 1012 "Service Restart" (lws has no name for it) */
 #define NET_CLOSE_RESTART 1012
 
+/* net_notice(): our own callback reason, with a struct notice as `in` */
+#define NET_CALLBACK_NOTICE (LWS_CALLBACK_USER + 1)
+struct notice {
+	int err;
+	const char *message;
+};
+
 /* What lws keeps per connection: one pointer each way (style.md). */
 struct pss {
 	struct session *s;  /* WebSocket connections */
@@ -249,6 +256,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	 * connections that never got per-session data: nothing of ours to touch. */
 	if (!pss && reason != LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION)
 		return lws_callback_http_dummy(wsi, reason, user, in, len);
+	if ((int)reason == NET_CALLBACK_NOTICE) { /* not one of lws' reasons: outside the switch */
+		if (pss->s)
+			session_send_notice(pss->s, ((const struct notice *)in)->err,
+					    ((const struct notice *)in)->message);
+		return 0;
+	}
 	switch (reason) {
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
 		return filter_connection(n, wsi);
@@ -451,6 +464,16 @@ void net_drain(struct net *n)
 	/* the vhost's own copy of the protocol: the one its connections point to */
 	(void)lws_callback_all_protocol_vhost_args(n->vh, lws_vhost_name_to_protocol(n->vh, WIRE_PROTOCOL),
 						   LWS_CALLBACK_USER, NULL, 0); /* 0 always */
+}
+
+void net_notice(struct net *n, int err, const char *message)
+{
+	struct notice no = { err, message };
+
+	if (n->lws && n->vh)
+		(void)lws_callback_all_protocol_vhost_args(
+			n->vh, lws_vhost_name_to_protocol(n->vh, WIRE_PROTOCOL),
+			(enum lws_callback_reasons)NET_CALLBACK_NOTICE, &no, 0);
 }
 
 void net_stop(struct net *n)

@@ -49,6 +49,8 @@ int net_start(struct net *n, void *loop, const struct config *cfg, struct sessio
  * frames it holds have been written. The loop goes on until net_stop().
  */
 void net_drain(struct net *n);
+/* Sends every open WebSocket an `error` without id (session_send_notice()): err, message. */
+void net_notice(struct net *n, int err, const char *message);
 /* Closes every connection and the context (their callbacks run now). */
 void net_stop(struct net *n);
 

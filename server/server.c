@@ -23,6 +23,7 @@
 #include "net.h"
 #include "session.h"
 #include "store.h"
+#include "wire.h"
 
 struct server {
 	uv_loop_t loop;
@@ -41,6 +42,7 @@ struct server {
 	uint64_t drain_deadline; /* uv_now() past which the drain ends however many are connected */
 	uv_signal_t sigint, sigterm;
 	bool stopping, draining;
+	bool told_failing; /* the clients were told the database cannot be written */
 };
 
 /*
@@ -62,6 +64,20 @@ static void committed_cb(void *ctx, uint64_t batch, int err)
 	sessions_committed(&srv->sessions, batch, err);
 	if (!err)
 		http_committed(&srv->http);
+	if (err && !srv->told_failing) { /* their held states wait: say why, once */
+		srv->told_failing = true;
+		util_log(LOG_ERROR,
+			 "journal: the database cannot be written (%s); play pauses, changes are refused "
+			 "until it can",
+			 store_failure_text(err));
+		net_notice(
+			&srv->net, WIRE_E_UNAVAILABLE,
+			"the server cannot save to its database right now: play pauses and resumes by itself "
+			"when it can");
+	} else if (!err && srv->told_failing) {
+		srv->told_failing = false;
+		util_log(LOG_INFO, "journal: the database takes writes again; play resumes");
+	}
 }
 
 static void reaper_cb(uv_check_t *c)

@@ -147,6 +147,13 @@ void session_send_error(struct session *s, int err, const char *message, const j
  */
 void session_send_refusal(struct session *s, int err, const char *message, const json_t *id);
 
+/*
+ * Queues an `error` without id ahead of the frames held for the journal,
+ * behind those already released: a notice that shows nothing of any room
+ * (the database cannot be written), which must not wait for the very commit
+ * it is about. Nothing when the queue is full or the session closing.
+ */
+void session_send_notice(struct session *s, int err, const char *message);
 /* Closes with `code` once every queued frame is written. */
 void session_close(struct session *s, int code, const char *reason);
 

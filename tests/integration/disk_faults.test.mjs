@@ -1,8 +1,9 @@
 // Storage faults while matches run (issue 12, section 5), on a real file system: the database lives on
 // a small tmpfs the test mounts (it runs as root), which a filler file fills up; or its files are made
 // immutable (chattr +i, on the temporary folder's ext4: root ignores chmod 0444, not that). While the fault lasts the failure is
-// logged and counted, GET /readyz answers 503 with the reason, requests that would change something are
-// refused with `unavailable`, and no client is shown anything a restart could take back. When the fault
+// logged and counted, every client is told (an `error` without id, code `unavailable`), GET /readyz
+// answers 503 with the reason, requests that would change something are refused with `unavailable`, and
+// no client is shown anything a restart could take back. When the fault
 // is cleared play resumes by itself, every match finishes and is archived, and `quinteto verify --all`
 // passes. A SIGKILL in the middle of a fault loses nothing a client saw. A read-only database at start
 // stops the start with a clear message instead of serving a /healthz that says ok over failing writes.
@@ -121,6 +122,14 @@ async function duringFault(srv, ms, why) {
   assert.match(r.json.reasons[0].message, why);
   assert.equal((await srv.metrics()).quinteto_journal_failing, 1);
   const before = ms.map(seenPly);
+  // Every client is told at once, ahead of the states that wait for the database: play pauses.
+  for (const m of ms) {
+    for (const c of m.cs) {
+      const notice = await c.next((x) => x.type === 'error' && x.id === undefined && x.code === 'unavailable', 5000,
+        'the notice that the database cannot be written');
+      assert.match(notice.message, /cannot save to its database right now: play pauses/);
+    }
+  }
   // Clear refusals, at once, for requests that would change something or create a player.
   const x = await srv.connect({ label: 'newcomer' });
   const hello = await x.request({ type: 'hello', name: 'Newcomer' }, 5000);
