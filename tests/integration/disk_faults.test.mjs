@@ -12,11 +12,11 @@
 // (tmpfs does), the tests fail: they never pass without a real fault.
 import test from 'node:test';
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Server, assert, autoplay, createRoom, joinRoom, sleep, until } from './lib.mjs';
+import { Server, assert, autoplay, createRoom, joinRoom, pick, sleep, until } from './lib.mjs';
 
 const lastState = (c, room) => c.messages.findLast((m) => m.type === 'state' && m.room === room);
 const cli = (dir, ...args) => execFileSync(process.env.QUINTETO_CLI, ['--db', path.join(dir, 'q.db'), ...args],
@@ -230,4 +230,70 @@ test('a read-only database at start: the server refuses to start, saying why', {
     assert.match(e.message, /q\.db is read-only .*does not start/);
     return true;
   });
+}));
+
+const LEFT = 16384; // bytes: a resignation's batch fits (8 to 32 KiB all work), an archive of 80-odd actions does not
+
+// The space left is enough for the journal batch that ends a match (a resignation: a row or two) but not
+// for its archive (every action again): the archive save fails, is retried until space returns, and the
+// journal keeps the match meanwhile. Killed in the middle, the next start brings the match back finished
+// (not at an older ply) and archives it.
+test('a disk too full for an archive: the save is retried until it commits, the journal keeps the match, a SIGKILL loses nothing', { timeout: 90000 }, () => onTmpfs('8m', async (dir) => {
+  let srv = await Server.start({ dir });
+  try {
+    const rooms = [];
+    const players = [];
+    for (const kill of [false, true]) {
+      const a = await srv.player('Ana');
+      const room = (await createRoom(a, 'ur')).id;
+      await joinRoom(a, room, { seat: 0 });
+      await a.request({ type: 'add_bot', room, seat: 1 });
+      let acts = 0;
+      const play = autoplay(a, room, { since: 0, choose: (st) => (acts++ < 80 ? pick(st.legal) : null) });
+      await until(() => acts > 80 || lastState(a, room)?.status === 'finished', { timeoutMs: 30000, what: 'eighty acts' });
+      play.stop();
+      if (lastState(a, room).status === 'finished') continue; // a short match: no resignation to make
+      const filler = fill(dir);
+      const fd = openSync(filler, 'r+');
+      ftruncateSync(fd, statSync(filler).size - LEFT);
+      closeSync(fd);
+      await a.send({ type: 'resign', room });
+      const fin = await a.nextState(room, (s) => s.status === 'finished', 10000);
+      assert.deepEqual(fin.result.reason, 'resign', 'the resignation was saved and shown');
+      await until(() => /match \S+ cannot be archived now \(database or disk is full\); retrying/.test(srv.stderr),
+        { timeoutMs: 10000, what: 'the archive save failing' });
+      assert.equal((await srv.http(`/api/matches/${room}`)).status, 404, 'not archived yet');
+      assert.equal((await readyz(srv)).reasons[0]?.code, 'storage_unavailable', '/readyz says why');
+      const refused = await a.request({ type: 'create', game: 'ur' });
+      assert.equal(refused.code, 'unavailable', 'changes are refused while the archive save fails');
+      rooms.push(room);
+      players.push(a);
+      if (kill) {
+        srv.proc.kill('SIGKILL');
+        await srv.exited;
+        srv.stopped = true;
+        srv.assertValid();
+        rmSync(filler);
+        srv = await Server.start({ dir });
+      } else {
+        rmSync(filler);
+      }
+      const archive = await srv.archive(room, { timeoutMs: 15000 });
+      assert.deepEqual(archive.result.reason, 'resign');
+      assert.equal(archive.actions.length, fin.ply, 'every action archived');
+      const w = await srv.player('Watcher');
+      const again = await w.request({ type: 'watch', room });
+      if (again.type === 'watching') assert.equal((await w.nextState(room)).status, 'finished', 'it stays finished');
+    }
+    assert.equal(rooms.length, 2, 'both matches were long enough to resign');
+    await srv.stop();
+    assert.match(cli(dir, 'verify', '--all'), /^verified 2 of 2 matches/, 'both archives verify');
+    assert.equal(execFileSync('sqlite3', [path.join(dir, 'q.db'), 'SELECT count(*) FROM live_rooms'], { encoding: 'utf8' }).trim(),
+      '0', 'the journal dropped each match once it was archived');
+  } catch (e) {
+    e.message += `\nserver stderr (tail):\n${srv.stderr.slice(-4000)}`;
+    throw e;
+  } finally {
+    if (srv.alive) await srv.stop().catch(() => {});
+  }
 }));
