@@ -160,7 +160,8 @@ export class Server {
 
   // Starts the binary; resolves once it prints "listening on http://".
   // opts: args (extra arguments), botDelayMs, timeoutMs, dir (reuse this directory and its q.db and
-  // keep it at the end: a restart test). Retries when the binary cannot be run (being rebuilt).
+  // keep it at the end: a restart test), port (instead of a free one: a restart the clients must find
+  // again). Retries when the binary cannot be run (being rebuilt).
   static async start(opts = {}) {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -172,14 +173,14 @@ export class Server {
     }
   }
 
-  static async startOnce({ args = [], botDelayMs = 5, timeoutMs = 20000, dir } = {}) {
+  static async startOnce({ args = [], botDelayMs = 5, timeoutMs = 20000, dir, port } = {}) {
     const bin = process.env.QUINTETO_SERVER;
     assert.ok(bin, 'QUINTETO_SERVER must name the server binary');
     assert.ok(SOURCE, 'QUINTETO_SOURCE must name the source tree');
     const srv = new Server();
     srv.keepDir = !!dir;
     srv.dir = dir || await mkdtemp(path.join(tmpdir(), 'quinteto-test-'));
-    srv.port = await freePort();
+    srv.port = port || await freePort();
     srv.url = `http://127.0.0.1:${srv.port}`;
     srv.wsUrl = `ws://127.0.0.1:${srv.port}/ws`;
     srv.args = ['--listen', `127.0.0.1:${srv.port}`, '--db', path.join(srv.dir, 'q.db'),
