@@ -143,7 +143,7 @@ async function duringFault(srv, ms, why) {
   return c;
 }
 
-test('a full disk mid-match: unavailable, /readyz 503, nothing lost; play resumes when space returns; a SIGKILL mid-fault loses nothing seen', { timeout: 120000 }, () => onTmpfs('8m', async (dir) => {
+test('a full disk mid-match: unavailable, /readyz 503, nothing lost; play resumes when space returns; a SIGKILL mid-fault loses nothing seen', { timeout: 120000 }, () => onTmpfs('32m', async (dir) => {
   let srv = await Server.start({ dir });
   try {
     const ms = await startMatches(srv);
@@ -221,7 +221,7 @@ test('a read-only database mid-match (chattr +i): unavailable, /readyz 503; play
   }
 }));
 
-test('a read-only database at start: the server refuses to start, saying why', { timeout: 60000 }, () => onTmpfs('8m', async (dir) => {
+test('a read-only database at start: the server refuses to start, saying why', { timeout: 60000 }, () => onTmpfs('32m', async (dir) => {
   const first = await Server.start({ dir }); // creates the database
   await first.stop();
   execFileSync('chattr', ['+i', path.join(dir, 'q.db')]);
@@ -238,7 +238,7 @@ const LEFT = 16384; // bytes: a resignation's batch fits (8 to 32 KiB all work),
 // for its archive (every action again): the archive save fails, is retried until space returns, and the
 // journal keeps the match meanwhile. Killed in the middle, the next start brings the match back finished
 // (not at an older ply) and archives it.
-test('a disk too full for an archive: the save is retried until it commits, the journal keeps the match, a SIGKILL loses nothing', { timeout: 90000 }, () => onTmpfs('8m', async (dir) => {
+test('a disk too full for an archive: the save is retried until it commits, the journal keeps the match, a SIGKILL loses nothing', { timeout: 90000 }, () => onTmpfs('32m', async (dir) => {
   let srv = await Server.start({ dir });
   try {
     const rooms = [];
