@@ -30,6 +30,8 @@
 
 /* net_notice(): our own callback reason, with a struct notice as `in` */
 #define NET_CALLBACK_NOTICE (LWS_CALLBACK_USER + 1)
+/* net_drop_held() */
+#define NET_CALLBACK_DROP_HELD (LWS_CALLBACK_USER + 2)
 struct notice {
 	int err;
 	const char *message;
@@ -262,6 +264,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 					    ((const struct notice *)in)->message);
 		return 0;
 	}
+	if ((int)reason == NET_CALLBACK_DROP_HELD) {
+		if (pss->s)
+			session_drop_held(pss->s);
+		return 0;
+	}
 	switch (reason) {
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
 		return filter_connection(n, wsi);
@@ -474,6 +481,14 @@ void net_notice(struct net *n, int err, const char *message)
 		(void)lws_callback_all_protocol_vhost_args(
 			n->vh, lws_vhost_name_to_protocol(n->vh, WIRE_PROTOCOL),
 			(enum lws_callback_reasons)NET_CALLBACK_NOTICE, &no, 0);
+}
+
+void net_drop_held(struct net *n)
+{
+	if (n->lws && n->vh)
+		(void)lws_callback_all_protocol_vhost_args(
+			n->vh, lws_vhost_name_to_protocol(n->vh, WIRE_PROTOCOL),
+			(enum lws_callback_reasons)NET_CALLBACK_DROP_HELD, NULL, 0);
 }
 
 void net_stop(struct net *n)

@@ -51,6 +51,8 @@ int net_start(struct net *n, void *loop, const struct config *cfg, struct sessio
 void net_drain(struct net *n);
 /* Sends every open WebSocket an `error` without id (session_send_notice()): err, message. */
 void net_notice(struct net *n, int err, const char *message);
+/* The end of the drain's grace: every WebSocket drops its held frames (session_drop_held()). */
+void net_drop_held(struct net *n);
 /* Closes every connection and the context (their callbacks run now). */
 void net_stop(struct net *n);
 

@@ -40,6 +40,7 @@ struct server {
 	uv_timer_t housekeeping;
 	uv_timer_t drain_timer;
 	uint64_t drain_deadline; /* uv_now() past which the drain ends however many are connected */
+	bool drain_last;         /* past it: held frames dropped, a moment for the close frames */
 	uv_signal_t sigint, sigterm;
 	bool stopping, draining;
 	bool told_failing; /* the clients were told the database cannot be written */
@@ -119,9 +120,16 @@ static void drain_tick_cb(uv_timer_t *t)
 
 	if (srv->sessions.count > 0 && uv_now(&srv->loop) < srv->drain_deadline)
 		return;
-	if (srv->sessions.count > 0)
+	if (srv->sessions.count > 0 && !srv->drain_last) {
+		/* what is still held waits for a journal that cannot write: never shown, it goes, and the
+		 * close frames (1012) go out in the next moment instead of the connections being cut */
 		util_log(LOG_WARN, "shutdown: %ld connections still open after %d s; closing them",
 			 srv->sessions.count, srv->cfg->shutdown_timeout_s);
+		srv->drain_last = true;
+		srv->drain_deadline = uv_now(&srv->loop) + 500;
+		net_drop_held(&srv->net);
+		return;
+	}
 	stop(srv);
 }
 

@@ -303,6 +303,20 @@ void session_send_refusal(struct session *s, int err, const char *message, const
 	buf_unref(b);
 }
 
+void session_drop_held(struct session *s)
+{
+	while (s->qlen > s->qready) {
+		struct session_frame *f = frame_at(s, s->qlen - 1);
+
+		s->qbytes -= f->b->len;
+		buf_unref(f->b);
+		s->qlen--;
+	}
+	wait_link(s, false);
+	if (s->close_state && !s->qlen)
+		want_write(s);
+}
+
 void session_send_notice(struct session *s, int err, const char *message)
 {
 	struct sessions *ss = s->ss;

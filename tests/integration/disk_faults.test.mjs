@@ -297,3 +297,39 @@ test('a disk too full for an archive: the save is retried until it commits, the 
     if (srv.alive) await srv.stop().catch(() => {});
   }
 }));
+
+// SIGTERM while the disk is full: the states held for the journal can never go out, so at the end of
+// --shutdown-timeout they are dropped (never shown) and every client still gets its 1012; the server
+// exits 0, and the next one, with space again, has every ply a client saw.
+test('SIGTERM during a full disk: 1012 after --shutdown-timeout, exit 0, nothing seen is lost', { timeout: 60000 }, () => onTmpfs('32m', async (dir) => {
+  let srv = await Server.start({ dir, args: ['--shutdown-timeout', '2'] });
+  try {
+    const ms = await startMatches(srv);
+    await until(() => ms.every((m) => seenPly(m) >= 6), { timeoutMs: 20000, what: 'both matches under way' });
+    const filler = fill(dir);
+    await duringFault(srv, ms, /the disk is full/);
+    const t0 = Date.now();
+    const stopped = srv.stop({ keepClients: true, timeoutMs: 15000 });
+    for (const m of ms) {
+      for (const c of m.cs) assert.equal((await c.waitClosed(10000)).code, 1012, `${c.label}: told the server restarts`);
+    }
+    await stopped;
+    assert.ok(Date.now() - t0 < 8000, `exited ${Date.now() - t0} ms after SIGTERM`);
+    assert.match(srv.stderr, /connections still open after 2 s; closing them/);
+    for (const m of ms) for (const p of m.plays) p.stop();
+    const seen = ms.map(seenPly);
+    rmSync(filler);
+    srv = await Server.start({ dir });
+    for (const [i, m] of ms.entries()) {
+      const c = await srv.connect({ label: `A${i} again` });
+      await c.request({ type: 'hello', name: `A${i}`, token: m.tokens[0] });
+      assert.equal((await c.nextState(m.room)).ply, seen[i], `room ${m.room}: the ply every client saw`);
+    }
+    await srv.stop();
+  } catch (e) {
+    e.message += `\nserver stderr (tail):\n${srv.stderr.slice(-4000)}`;
+    throw e;
+  } finally {
+    if (srv.alive) await srv.stop().catch(() => {});
+  }
+}));
