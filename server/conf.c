@@ -97,6 +97,9 @@ static const struct setting settings[] = {
 	  "finished rooms stay listed this long, seconds" },
 	{ "idle_room_ttl_s", T_INT, F(idle_room_ttl_s), 1, 86400 * 365, "1800",
 	  "waiting rooms nobody follows are closed after this, seconds" },
+	{ "shutdown_timeout", T_INT, F(shutdown_timeout_s), 0, 3600, "10",
+	  "on SIGTERM or SIGINT: seconds clients get to be told (close 1012) and the journal to be written "
+	  "before the exit; 0: at once" },
 	{ "log_level", T_LEVEL, F(log_level), 0, 0, "info", "error, warn, info or debug" },
 	{ "log_format", T_FORMAT, F(log_format), 0, 0, "text", "text, or json (one object a line)" },
 };

@@ -58,6 +58,7 @@ struct config {
 	unsigned max_queue_msgs; /* per-session write queue, frames */
 	int finished_room_ttl_s; /* finished rooms stay listed this long */
 	int idle_room_ttl_s;     /* waiting rooms nobody follows are closed after this */
+	int shutdown_timeout_s;  /* SIGTERM: how long connections get to close (1012) before the exit */
 	int log_level;
 	int log_format;                          /* UTIL_LOG_TEXT or UTIL_LOG_JSON */
 	char config_path[4096];                  /* the file read, or empty */

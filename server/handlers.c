@@ -46,7 +46,7 @@ static void send_room_error(struct session *s, int err, const json_t *id)
 
 /*
  * While journal batches fail (and are retried), requests that would change a
- * room are refused before anything changes: what a client is told must be
+ * room, or create a player, are refused before anything changes: what a client is told must be
  * what a restart would bring back. Chat is refused too (see on_chat).
  */
 static bool journal_refuses(struct handlers *h, struct session *s, const struct wire_msg *m)
@@ -54,7 +54,7 @@ static bool journal_refuses(struct handlers *h, struct session *s, const struct 
 	if (!store_journal_failing(h->store))
 		return false;
 	h->metrics->journal_refused++;
-	session_send_refusal(s, WIRE_E_INTERNAL,
+	session_send_refusal(s, WIRE_E_UNAVAILABLE,
 			     "the server cannot save to its database right now; try again shortly", m->id);
 	return true;
 }
@@ -90,6 +90,8 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 		return;
 	}
 	p = m->token ? lobby_player_by_token(h->lobby, m->token) : NULL;
+	if (!p && journal_refuses(h, s, m)) /* a new player must be saved before its welcome */
+		return;
 	snprintf(old_name, sizeof(old_name), "%s", p ? p->name : "");
 	p = lobby_player_hello(h->lobby, m->token, m->name, token, sizeof(token));
 	if (!p) {

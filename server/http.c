@@ -128,6 +128,36 @@ static int count_rooms(struct http *api, struct metrics_rooms *out)
 	return n;
 }
 
+/*
+ * Ready to take changes: the database is open with its migrations applied
+ * (the server does not start otherwise), journal writes commit, and the
+ * server is not stopping. Else 503 with the reasons, for a load balancer.
+ */
+static void readyz(struct http *api, struct http_req *h)
+{
+	json_t *reasons = json_array();
+	char why[160];
+	int err = store_failure(api->store);
+	size_t n;
+
+	if (err) {
+		snprintf(why, sizeof(why), "database writes fail: %s; they are retried, changes are refused",
+			 store_failure_text(err));
+		(void)json_array_append_new(
+			reasons, json_pack("{s:s, s:s}", "code", "storage_unavailable", "message", why));
+	}
+	if (api->stopping)
+		(void)json_array_append_new(reasons, json_pack("{s:s, s:s}", "code", "stopping", "message",
+							       "the server is stopping"));
+	if (!reasons) {
+		respond_error(h, 500, "internal", "out of memory");
+		return;
+	}
+	n = json_array_size(reasons);
+	respond_json(h, n ? 503 : 200,
+		     json_pack("{s:s, s:o}", "status", n ? "unavailable" : "ok", "reasons", reasons));
+}
+
 static void metrics(struct http *api, struct http_req *h)
 {
 	struct metrics_rooms rooms[METRICS_MAX_GAMES];
@@ -327,6 +357,10 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 {
 	if (!strcmp(uri, "/healthz")) {
 		healthz(api, h);
+		return;
+	}
+	if (!strcmp(uri, "/readyz")) {
+		readyz(api, h);
 		return;
 	}
 	if (!strcmp(uri, "/metrics")) {

@@ -1,7 +1,7 @@
 /*
  * http.h: the read-only HTTP API of protocol.md: GET /api/rooms,
  * GET /api/matches (filters, newest first, cursor), GET /api/matches/{id},
- * GET /healthz and GET /metrics. Archive reads run on the store's reader
+ * GET /healthz, GET /readyz and GET /metrics. Archive reads run on the store's reader
  * thread and the response is written when they come back, so the loop never
  * waits on disk. A request whose connection closes first cancels its read.
  * GET /api/rooms shows memory, so like a WebSocket frame (session.h) its
@@ -29,6 +29,7 @@ struct http {
 	struct sessions *sessions;
 	int64_t started_ms;
 	struct http_req *held; /* answers waiting for a journal batch (http_committed) */
+	bool stopping;         /* SIGTERM: /readyz says so while connections close */
 };
 
 /* A request arrived (LWS_CALLBACK_HTTP) for `uri`; *req gets its state. */

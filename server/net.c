@@ -28,6 +28,18 @@
 
 #define RX_CHUNK 2048 /* lws receive buffer per connection; bigger messages arrive in pieces */
 
+/* RFC 6455's registry: 1012 "Service Restart" (lws has no name for it) */
+#define NET_CLOSE_RESTART 1012
+
+/* net_notice(): our own callback reason, with a struct notice as `in` */
+#define NET_CALLBACK_NOTICE (LWS_CALLBACK_USER + 1)
+/* net_drop_held() */
+#define NET_CALLBACK_DROP_HELD (LWS_CALLBACK_USER + 2)
+struct notice {
+	int err;
+	const char *message;
+};
+
 /* What lws keeps per connection: one pointer each way (style.md). */
 struct pss {
 	struct session *s;  /* WebSocket connections */
@@ -166,6 +178,10 @@ static int admit(struct net *n, int fd)
 	static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
 				   "Content-Length: 0\r\nRetry-After: 5\r\n\r\n";
 
+	if (n->draining) { /* stopping: the next server will take it */
+		(void)send(fd, busy, sizeof(busy) - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+		return 1;
+	}
 	if (n->conns < n->max_conns)
 		return 0;
 	n->metrics->refused_cap++;
@@ -259,6 +275,10 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		return pss->s ? on_receive(n, wsi, pss->s, in, len) : -1;
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 		return pss->s ? session_writeable(pss->s) : -1;
+	case LWS_CALLBACK_USER: /* net_drain() */
+		if (pss->s)
+			session_close(pss->s, NET_CLOSE_RESTART, "server restarting");
+		return 0;
 	case LWS_CALLBACK_CLOSED:
 		if (pss->s) {
 			util_log_conn(LOG_DEBUG, pss->s->id, "net: closed");
@@ -387,6 +407,17 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	 * connections that never got per-session data: nothing of ours to touch. */
 	if (!pss && reason != LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION)
 		return lws_callback_http_dummy(wsi, reason, user, in, len);
+	if ((int)reason == NET_CALLBACK_NOTICE) { /* not one of lws' reasons: outside the switch */
+		if (pss->s)
+			session_send_notice(pss->s, ((const struct notice *)in)->err,
+					    ((const struct notice *)in)->message);
+		return 0;
+	}
+	if ((int)reason == NET_CALLBACK_DROP_HELD) {
+		if (pss->s)
+			session_drop_held(pss->s);
+		return 0;
+	}
 	switch (reason) {
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
 		return filter_connection(n, wsi);
@@ -394,6 +425,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	case LWS_CALLBACK_RECEIVE:
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 	case LWS_CALLBACK_CLOSED:
+	case LWS_CALLBACK_USER:
 		return on_ws(n, wsi, reason, pss, in, len);
 	case LWS_CALLBACK_HTTP: {
 		int g = http_gate(n, wsi);
@@ -438,8 +470,15 @@ static struct lws_http_mount mount_metrics = {
 	.protocol = WIRE_PROTOCOL,
 	.mountpoint_len = 8,
 };
-static struct lws_http_mount mount_healthz = {
+static struct lws_http_mount mount_readyz = {
 	.mount_next = &mount_metrics,
+	.mountpoint = "/readyz",
+	.origin_protocol = LWSMPRO_CALLBACK,
+	.protocol = WIRE_PROTOCOL,
+	.mountpoint_len = 7,
+};
+static struct lws_http_mount mount_healthz = {
+	.mount_next = &mount_readyz,
 	.mountpoint = "/healthz",
 	.origin_protocol = LWSMPRO_CALLBACK,
 	.protocol = WIRE_PROTOCOL,
@@ -723,6 +762,40 @@ int net_reload_tls(struct net *n)
 	n->metrics->tls_reloads++;
 	util_log(LOG_INFO, "net: SIGHUP: reloaded the certificate %s", n->cfg->tls_cert);
 	return 0;
+}
+
+/* Runs `reason` with `arg` for every WebSocket of every listener. */
+static void each_ws(struct net *n, int reason, void *arg)
+{
+	int i;
+
+	if (!n->lws)
+		return;
+	for (i = 0; i < n->n_vhosts;
+	     i++) /* each vhost's own copy of the protocol: the one its connections use */
+		(void)lws_callback_all_protocol_vhost_args(
+			n->vhosts[i], lws_vhost_name_to_protocol(n->vhosts[i], WIRE_PROTOCOL),
+			(enum lws_callback_reasons)reason, arg, 0); /* 0 always */
+}
+
+void net_drain(struct net *n)
+{
+	if (n->draining)
+		return;
+	n->draining = true;
+	each_ws(n, LWS_CALLBACK_USER, NULL);
+}
+
+void net_notice(struct net *n, int err, const char *message)
+{
+	struct notice no = { err, message };
+
+	each_ws(n, NET_CALLBACK_NOTICE, &no);
+}
+
+void net_drop_held(struct net *n)
+{
+	each_ws(n, NET_CALLBACK_DROP_HELD, NULL);
 }
 
 void net_stop(struct net *n)

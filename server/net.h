@@ -45,6 +45,7 @@ struct net {
 	uv_timer_t lag_timer; /* every 100 ms: how late it runs is the loop's lag */
 	uint64_t lag_due_ns;
 	bool lag_on;
+	bool draining; /* net_drain(): new connections are refused */
 };
 
 /*
@@ -66,6 +67,16 @@ void net_print_listening(const struct net *n);
  */
 int net_reload_tls(struct net *n);
 
+/*
+ * The start of a graceful stop: new connections are refused (a 503, as at the
+ * cap) and every WebSocket is closed with 1012 ("service restart") once the
+ * frames it holds have been written. The loop goes on until net_stop().
+ */
+void net_drain(struct net *n);
+/* Sends every open WebSocket an `error` without id (session_send_notice()): err, message. */
+void net_notice(struct net *n, int err, const char *message);
+/* The end of the drain's grace: every WebSocket drops its held frames (session_drop_held()). */
+void net_drop_held(struct net *n);
 /* Closes every connection and the context (their callbacks run now). */
 void net_stop(struct net *n);
 

@@ -3,8 +3,11 @@
  * struct server here; modules get pointers to the parts they use, never the
  * whole. A uv_prepare_t ends each loop turn (journal flush, then the
  * sessions' gate); a uv_check_t reaps closed sessions outside lws callbacks.
- * SIGINT/SIGTERM stop cleanly: lws is destroyed, every handle closed, the
- * store thread writes what it holds, then the loop is closed.
+ * SIGINT/SIGTERM stop cleanly: new connections are refused and every
+ * WebSocket is closed with 1012 once its held frames are out (the journal
+ * commits them meanwhile); when all have closed, or after
+ * --shutdown-timeout, lws is destroyed, every handle closed, the store thread
+ * writes what it holds, then the loop is closed. A second signal stops at once.
  */
 #include "server.h"
 
@@ -20,6 +23,7 @@
 #include "net.h"
 #include "session.h"
 #include "store.h"
+#include "wire.h"
 
 struct server {
 	uv_loop_t loop;
@@ -34,8 +38,12 @@ struct server {
 	uv_prepare_t turn;
 	uv_check_t reaper;
 	uv_timer_t housekeeping;
+	uv_timer_t drain_timer;
+	uint64_t drain_deadline; /* uv_now() past which the drain ends however many are connected */
+	bool drain_last;         /* past it: held frames dropped, a moment for the close frames */
 	uv_signal_t sigint, sigterm;
-	bool stopping;
+	bool stopping, draining;
+	bool told_failing; /* the clients were told the database cannot be written */
 };
 
 /*
@@ -57,6 +65,20 @@ static void committed_cb(void *ctx, uint64_t batch, int err)
 	sessions_committed(&srv->sessions, batch, err);
 	if (!err)
 		http_committed(&srv->http);
+	if (err && !srv->told_failing) { /* their held states wait: say why, once */
+		srv->told_failing = true;
+		util_log(LOG_ERROR,
+			 "journal: the database cannot be written (%s); play pauses, changes are refused "
+			 "until it can",
+			 store_failure_text(err));
+		net_notice(
+			&srv->net, WIRE_E_UNAVAILABLE,
+			"the server cannot save to its database right now: play pauses and resumes by itself "
+			"when it can");
+	} else if (!err && srv->told_failing) {
+		srv->told_failing = false;
+		util_log(LOG_INFO, "journal: the database takes writes again; play resumes");
+	}
 }
 
 static void reaper_cb(uv_check_t *c)
@@ -83,6 +105,7 @@ static void stop(struct server *srv)
 	uv_close((uv_handle_t *)&srv->sigint, NULL);
 	uv_close((uv_handle_t *)&srv->sigterm, NULL);
 	uv_close((uv_handle_t *)&srv->housekeeping, NULL);
+	uv_close((uv_handle_t *)&srv->drain_timer, NULL);
 	uv_close((uv_handle_t *)&srv->turn, NULL);
 	net_stop(&srv->net); /* closes every connection; sessions are reaped later */
 	lobby_close(&srv->lobby);
@@ -90,20 +113,52 @@ static void stop(struct server *srv)
 	srv->store = NULL;
 }
 
+/* While draining: stops once every WebSocket has closed, or at the deadline. */
+static void drain_tick_cb(uv_timer_t *t)
+{
+	struct server *srv = t->data;
+
+	if (srv->sessions.count > 0 && uv_now(&srv->loop) < srv->drain_deadline)
+		return;
+	if (srv->sessions.count > 0 && !srv->drain_last) {
+		/* what is still held waits for a journal that cannot write: never shown, it goes, and the
+		 * close frames (1012) go out in the next moment instead of the connections being cut */
+		util_log(LOG_WARN, "shutdown: %ld connections still open after %d s; closing them",
+			 srv->sessions.count, srv->cfg->shutdown_timeout_s);
+		srv->drain_last = true;
+		srv->drain_deadline = uv_now(&srv->loop) + 500;
+		net_drop_held(&srv->net);
+		return;
+	}
+	stop(srv);
+}
+
 static void signal_cb(uv_signal_t *h, int signum)
 {
-	stop(h->data);
+	struct server *srv = h->data;
+
+	if (srv->draining || srv->cfg->shutdown_timeout_s <= 0 ||
+	    uv_timer_start(&srv->drain_timer, drain_tick_cb, 20, 20)) {
+		stop(srv);
+		return;
+	}
+	srv->draining = srv->http.stopping = true;
+	srv->drain_deadline = uv_now(&srv->loop) + (uint64_t)srv->cfg->shutdown_timeout_s * 1000;
+	util_log(LOG_INFO, "%s: stopping; telling %ld connections the server restarts (1012), %d s at most",
+		 signum == SIGINT ? "SIGINT" : "SIGTERM", srv->sessions.count, srv->cfg->shutdown_timeout_s);
+	net_drain(&srv->net);
 }
 
 static int handles_init(struct server *srv)
 {
 	int err = uv_prepare_init(&srv->loop, &srv->turn) || uv_check_init(&srv->loop, &srv->reaper) ||
-		  uv_timer_init(&srv->loop, &srv->housekeeping) || uv_signal_init(&srv->loop, &srv->sigint) ||
+		  uv_timer_init(&srv->loop, &srv->housekeeping) ||
+		  uv_timer_init(&srv->loop, &srv->drain_timer) || uv_signal_init(&srv->loop, &srv->sigint) ||
 		  uv_signal_init(&srv->loop, &srv->sigterm);
 
 	if (err)
 		return -EIO;
-	srv->turn.data = srv->reaper.data = srv->housekeeping.data = srv;
+	srv->turn.data = srv->reaper.data = srv->housekeeping.data = srv->drain_timer.data = srv;
 	srv->sigint.data = srv->sigterm.data = srv;
 	uv_unref((uv_handle_t *)&srv->turn);
 	uv_unref((uv_handle_t *)&srv->reaper);
@@ -153,7 +208,8 @@ static int modules_init(struct server *srv)
 	if (err)
 		return err;
 	srv->handlers = (struct handlers){ &srv->lobby, NULL, &srv->metrics };
-	srv->http = (struct http){ &srv->lobby, NULL, &srv->metrics, &srv->sessions, util_now_ms(), NULL };
+	srv->http =
+		(struct http){ &srv->lobby, NULL, &srv->metrics, &srv->sessions, util_now_ms(), NULL, false };
 	return handles_init(srv);
 }
 

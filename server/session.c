@@ -303,6 +303,48 @@ void session_send_refusal(struct session *s, int err, const char *message, const
 	buf_unref(b);
 }
 
+void session_drop_held(struct session *s)
+{
+	while (s->qlen > s->qready) {
+		struct session_frame *f = frame_at(s, s->qlen - 1);
+
+		s->qbytes -= f->b->len;
+		buf_unref(f->b);
+		s->qlen--;
+	}
+	wait_link(s, false);
+	if (s->close_state && !s->qlen)
+		want_write(s);
+}
+
+void session_send_notice(struct session *s, int err, const char *message)
+{
+	struct sessions *ss = s->ss;
+	json_t *j;
+	struct buf *b;
+	unsigned i;
+
+	if (s->dead || s->close_state || ss->stopping || s->qlen >= ss->cfg->max_queue_msgs)
+		return; /* a queue that full gets no notice: the connection is about to be dropped anyway */
+	if (s->qlen == s->qcap && queue_grow(s))
+		return;
+	j = wire_error_new(err, message, NULL);
+	b = j ? buf_from_json(j) : NULL;
+	json_decref(j);
+	if (!b)
+		return;
+	for (i = s->qlen; i > s->qready; i--) /* the held frames move back one place */
+		*frame_at(s, i) = *frame_at(s, i - 1);
+	*frame_at(s, s->qready) = (struct session_frame){ b, 0 }; /* takes our reference */
+	s->qlen++;
+	s->qready++;
+	s->qbytes += b->len;
+	ss->metrics->messages_out++;
+	if (err > 0 && err < WIRE_E_COUNT_)
+		ss->metrics->errors[err]++;
+	want_write(s);
+}
+
 /* lws 4.1 reserves 4 for a close frame ("LWS_WRITE_CLOSE is handled by
  * lws_close_reason()") and still writes it as one. */
 #define WRITE_CLOSE ((enum lws_write_protocol)4)

@@ -147,6 +147,18 @@ void session_send_error(struct session *s, int err, const char *message, const j
  */
 void session_send_refusal(struct session *s, int err, const char *message, const json_t *id);
 
+/*
+ * Queues an `error` without id ahead of the frames held for the journal,
+ * behind those already released: a notice that shows nothing of any room
+ * (the database cannot be written), which must not wait for the very commit
+ * it is about. Nothing when the queue is full or the session closing.
+ */
+void session_send_notice(struct session *s, int err, const char *message);
+/*
+ * Drops the frames still held for the journal (never shown, and perhaps never
+ * saved): at the end of a stop's grace, so that a requested close goes out.
+ */
+void session_drop_held(struct session *s);
 /* Closes with `code` once every queued frame is written. */
 void session_close(struct session *s, int code, const char *reason);
 

@@ -138,6 +138,7 @@ static void deliver(struct store *st, struct note *n)
 	case NOTE_BATCH_FAIL:
 		j = CONTAINER(n, struct wjob, fail_note);
 		st->failing = true;
+		st->fail_err = j->fail_err;
 		if (st->cb)
 			st->cb(st->cb_ctx, j->seq, j->fail_err);
 		break;
@@ -153,6 +154,7 @@ static void deliver(struct store *st, struct note *n)
 	case NOTE_MATCH_DONE:
 		j = CONTAINER(n, struct wjob, done_note);
 		st->depth--;
+		st->failing = false; /* a save that failed was retried until now: the jobs behind it go on */
 		if (j->save_cb)
 			j->save_cb(j->ctx, !j->err);
 		store_wjob_free(j);
@@ -440,6 +442,31 @@ void store_close(struct store *st)
 	if (sqlite3_close(st->rdb) != SQLITE_OK || sqlite3_close(st->db) != SQLITE_OK)
 		util_log(LOG_ERROR, "store: the database did not close cleanly");
 	uv_close((uv_handle_t *)&st->async, async_closed_cb);
+}
+
+int store_failure(const struct store *st)
+{
+	return st && st->failing ? st->fail_err : 0;
+}
+
+const char *store_failure_text(int err)
+{
+	switch (err) {
+	case 0:
+		return "none";
+	case -ENOSPC:
+		return "the disk is full";
+	case -EROFS:
+		return "the database is read-only";
+	case -EBUSY:
+		return "the database is locked by another process";
+	case -EACCES:
+		return "the database may not be written (permissions)";
+	case -ENOMEM:
+		return "out of memory";
+	default:
+		return "the database cannot be written (I/O error)";
+	}
 }
 
 size_t store_queue_depth(const struct store *st)

@@ -144,6 +144,15 @@ bool store_journal_failing(const struct store *st);
 unsigned long store_checkpoints(const struct store *st, bool by_writer);
 
 /*
+ * While the journal fails: why, as store_commit_cb's err (-ENOSPC, -EROFS,
+ * -EBUSY, -ENOMEM or -EIO); 0 otherwise. For /readyz and the log.
+ */
+int store_failure(const struct store *st);
+
+/* What a store_failure() code means, for people ("the disk is full"). */
+const char *store_failure_text(int err);
+
+/*
  * The batch that must commit for every journal write queued so far to be
  * durable: the open batch's seq-to-be if it has writes, else the last one
  * flushed (0: none yet). Loop thread.

@@ -2,9 +2,11 @@
  * store_archive.c: finished matches. Saving runs on the writer thread, in one
  * transaction that also drops the match's live journal, after every journal
  * batch queued before it. A failure of the database (disk full, read-only...)
- * is retried with back-off for about a second, then given up like a refused
- * record: the match's journal is kept and the next start archives it, so the
- * journal batches queued behind it never wait on it for long.
+ * is retried with back-off until it commits, as a journal batch is, and the
+ * loop hears of it once (the journal is failing: changes are refused); the
+ * match's journal stays until the archive commits. Only a record refused
+ * for its own sake (a constraint) is given up: its journal is kept and the
+ * next start archives it.
  * Reading (GET /api/matches[/{id}[/replay]], /api/players/{name}) runs on the
  * reader thread with its own read-only connection and statements
  * (archive_read.c, shared with the `quinteto` command), never on the writer's.
@@ -173,8 +175,6 @@ static int save_once(struct store *st, const struct store_match *m)
 	return rc;
 }
 
-#define ARCHIVE_TRIES 8 /* 5 + 10 + ... + 640 ms of back-off */
-
 static bool retryable(int rc)
 {
 	switch (rc & 0xff) {
@@ -208,22 +208,34 @@ static void log_record(const struct store_match *m)
 
 /*
  * Writer thread: archives j->match; j->err 0 or a negative errno. A failure
- * of the database is retried for about a second, not until it commits as a
- * journal batch is: the journal batches behind it must not wait on it, and
- * nothing is lost by giving up, since the match's journal stays until an
- * archive commits (the next start archives it).
+ * of the database is retried until it commits or the store closes (then it
+ * is tried once more): the journal batches behind it wait, as they would
+ * behind a failing batch, since they would fail too. The first failure is
+ * posted to the loop (the journal is failing until this job is done).
  */
 void store_archive_run(struct store *st, struct wjob *j)
 {
-	unsigned delay = STORE_RETRY_FIRST_MS;
-	int rc, tries = 0;
+	unsigned delay = 0;
+	bool last = false;
+	int rc;
 
-	while ((rc = save_once(st, j->match)) != SQLITE_OK && retryable(rc) && ++tries < ARCHIVE_TRIES &&
-	       store_wait_retry(st, &delay))
-		;
+	while ((rc = save_once(st, j->match)) != SQLITE_OK && retryable(rc) && !last) {
+		if (!delay) {
+			util_log(LOG_ERROR, "store: match %s cannot be archived now (%s); retrying",
+				 j->match->id, sqlite3_errstr(rc));
+			j->fail_err = store_rc_errno(rc) ? store_rc_errno(rc) : -EIO;
+			j->fail_note.type = NOTE_BATCH_FAIL;
+			store_note_post(st, &j->fail_note);
+			delay = STORE_RETRY_FIRST_MS;
+		}
+		last = !store_wait_retry(st, &delay);
+	}
 	j->err = store_rc_errno(rc);
-	if (!j->err)
+	if (!j->err) {
+		if (delay)
+			util_log(LOG_INFO, "store: match %s archived after its retries", j->match->id);
 		return;
+	}
 	util_log(LOG_ERROR,
 		 "store: match %s could not be archived (%s); its journal is kept and it is "
 		 "archived again at the next start",

@@ -124,6 +124,7 @@ struct store {
 	store_commit_cb cb;
 	void *cb_ctx;
 	bool failing;
+	int fail_err; /* while failing: the first failure's code */
 	size_t depth;
 	/* checkpoints (store_ckpt.c): the checkpointer thread owns ck_db; ck_poked is the writer's */
 	sqlite3 *ck_db;

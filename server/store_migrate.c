@@ -61,6 +61,16 @@ int store_db_open(const char *path, bool readonly, sqlite3 **out)
 		sqlite3_close(db);
 		return db ? -EIO : -ENOMEM;
 	}
+	/* SQLite opens a file it may not write read-only without a word: every write would fail later */
+	if (!readonly && sqlite3_db_readonly(db, "main") == 1) {
+		util_log(
+			LOG_ERROR,
+			"store: %s is read-only (its permissions, an immutable attribute or a read-only file "
+			"system): the server cannot save anything and does not start",
+			path);
+		sqlite3_close(db);
+		return -EROFS;
+	}
 	/*
 	 * The reader never waits long for the writer: WAL readers do not block.
 	 * The writer keeps the live journal's pages in its cache (a miss is a

@@ -8,9 +8,11 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  withServer, launchBrowser, newPlayerPage, artifactsDir, createRoom, checkActionBuilders,
+  Server, withServer, launchBrowser, newPlayerPage, artifactsDir, createRoom, checkActionBuilders,
   playRandomLegal, playAction, legalActions, noProblems, rng, sleep,
 } from './lib.mjs';
 
@@ -293,4 +295,47 @@ test('the lobby lists a new room live', { timeout: 60000 }, async () => {
       await closeAll([creator, viewer]);
     }
   });
+});
+
+// SIGTERM (a restart, an upgrade): the server closes the page's socket with 1012; the page keeps
+// retrying by itself, finds the next server on the same address and database, says hello with its
+// token and lands back in its room, at the same ply, and plays on.
+test('the client rides a server restart (SIGTERM, 1012): it reconnects to the next server and resumes its seat', { timeout: 120000 }, async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-browser-restart-'));
+  const first = await Server.start({ dir, botDelayMs: 50 });
+  let srv = first;
+  // every frame the page receives, from either server, is checked in first's record
+  const page = await newPlayerPage(browser, { server: first, label: 'Rita', ...manual });
+  try {
+    await page.goto(`${srv.url}/?name=Rita#/`);
+    const room = await createRoom(page, { checks: { autoroll: false } });
+    await page.click('.add-bot[data-seat="1"]');
+    await page.waitForSelector('body[data-status="playing"][data-my-seat="0"]');
+    await waitTurnOrResult(page);
+    assert.ok(await playAction(page, { roll: true }), 'rolls before the restart');
+    await page.waitForFunction(() => window.quinteto.state.ply > 0);
+    await waitTurnOrResult(page);
+    const ply0 = await page.evaluate(() => window.quinteto.state.ply);
+    const before = await page.evaluate(() => window.quinteto.welcomes);
+
+    await srv.stop({ keepClients: true }); // SIGTERM, exit 0 required
+    assert.match(srv.stderr, /SIGTERM: stopping; telling 1 connections the server restarts \(1012\)/);
+    await page.waitForFunction(() => window.quinteto.connection !== 'online');
+    srv = await Server.start({ dir, botDelayMs: 50, port: srv.port });
+    await page.waitForFunction((n) => window.quinteto.welcomes > n && window.quinteto.connection === 'online',
+      before, { timeout: 30000 });
+    await page.waitForSelector(`body[data-room="${room}"][data-my-seat="0"][data-status="playing"]`);
+    await waitTurnOrResult(page, 20000);
+    assert.equal(await page.evaluate(() => window.quinteto.state.ply), ply0, 'the same ply: nothing was lost');
+    assert.ok(await playRandomLegal(page), 'plays on after the restart');
+    await page.waitForFunction((p) => window.quinteto.state.ply > p, ply0);
+    // The page's retries while no server listened are the only browser errors allowed.
+    page.problems = page.problems.filter((p) => !/WebSocket connection to .* failed/.test(p));
+    noProblems(page);
+    first.assertValid();
+  } finally {
+    await closeAll([page]);
+    await srv.stop().catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+  }
 });

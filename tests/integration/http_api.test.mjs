@@ -334,3 +334,10 @@ test('idle HTTP connections are closed by the server without harm', { timeout: 4
     assert.equal((await srv.http('/healthz')).status, 200, 'still serving');
   });
 });
+
+test('GET /readyz: 200 {status:"ok", reasons:[]} while the database takes writes', { timeout: 20000 }, () => withServer(async (srv) => {
+  const r = await srv.http('/readyz');
+  assert.equal(r.status, 200);
+  assert.match(r.ctype, /application\/json/);
+  assert.deepEqual(r.json, { status: 'ok', reasons: [] });
+}));

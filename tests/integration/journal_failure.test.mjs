@@ -1,7 +1,7 @@
 // While the journal cannot commit (issue 5, section 3): another process holds the database's write lock
 // (a real sqlite3 process in a transaction), so the server's batch fails with SQLITE_BUSY and is retried.
 // Meanwhile the move already accepted is not shown to anyone, requests that would change a room are
-// answered `internal` at once and change nothing, and /metrics says the journal is failing. When the
+// answered `unavailable` at once and change nothing, and /metrics says the journal is failing. When the
 // lock goes, the retry commits and the held state goes out; play resumes.
 import test from 'node:test';
 import { spawn } from 'node:child_process';
@@ -23,7 +23,7 @@ async function holdWriteLock(db) {
   };
 }
 
-test('a failing journal: nothing unsaved is shown, changes are refused with internal, play resumes after', { timeout: 60000 }, () => withServer(async (srv) => {
+test('a failing journal: nothing unsaved is shown, changes are refused with unavailable, play resumes after', { timeout: 60000 }, () => withServer(async (srv) => {
   const [a, b, w] = [await srv.player('Ana'), await srv.player('Ben'), await srv.player('Watcher')];
   const room = (await createRoom(a, 'ur')).id;
   await joinRoom(a, room, { seat: 0 });
@@ -41,9 +41,18 @@ test('a failing journal: nothing unsaved is shown, changes are refused with inte
     // A connection that follows nothing hears the refusal at once...
     for (const msg of [{ type: 'create', game: 'ur' }, { type: 'join', room }, { type: 'add_bot', room }]) {
       const e = await x.request({ ...msg, id: `x-${msg.type}` }, 3000);
-      assert.equal(e.code, 'internal', `${msg.type} while failing`);
+      assert.equal(e.code, 'unavailable', `${msg.type} while failing`);
       assert.match(e.message, /cannot save to its database right now; try again/);
     }
+    // A hello that would create a player is refused too (it must be saved before its welcome)...
+    const y = await srv.connect({ label: 'Yann' });
+    const refusedHello = await y.request({ type: 'hello', name: 'Yann' }, 3000);
+    assert.equal(refusedHello.code, 'unavailable', 'a new player while failing');
+    const ready = await srv.http('/readyz');
+    assert.equal(ready.status, 503);
+    assert.equal(ready.json.status, 'unavailable');
+    assert.equal(ready.json.reasons[0].code, 'storage_unavailable');
+    assert.match(ready.json.reasons[0].message, /locked by another process/);
     // ...the room's members hear theirs after the unsaved state held before it (their order is kept).
     await b.send({ type: 'resign', room, id: 'b-resign' });
     await w.send({ type: 'join', room, id: 'w-join' });
@@ -54,9 +63,11 @@ test('a failing journal: nothing unsaved is shown, changes are refused with inte
     released = true;
     for (const c of [a, b, w]) await c.nextState(room, (s) => s.ply === 1, 20000); // the held state, once saved
     assert.equal(await failing(), 0);
+    assert.deepEqual((await srv.http('/readyz')).json, { status: 'ok', reasons: [] }, 'ready again');
+    assert.equal((await y.request({ type: 'hello', name: 'Yann' }, 5000)).type, 'welcome', 'the refused hello, again');
     for (const [c, id] of [[b, 'b-resign'], [w, 'w-join'], [w, 'w-chat']]) {
       const e = await c.next((m) => m.id === id, 5000, id);
-      assert.equal(e.code, 'internal');
+      assert.equal(e.code, 'unavailable');
       const held = c.messages.findIndex((m) => m.type === 'state' && m.room === room && m.ply === 1);
       assert.ok(c.messages.indexOf(e) > held, `${id}: after the state queued before it`);
     }

@@ -144,3 +144,59 @@ test('(r2) a room remembers its creator across a restart: the creator may still 
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+// SIGTERM mid-match (issue 12, section 5): the server stops taking connections, closes every WebSocket
+// with 1012 ("service restart") once the states it holds are out, writes its journal and exits 0 at
+// once. A new server on the same database has every ply a client saw; the clients come back with their
+// tokens and finish the match.
+test('SIGTERM mid-match: clients get 1012, the server exits 0 promptly, a new server resumes every seen ply', { timeout: 90000 }, async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-restart-'));
+  try {
+    let room, tokens, seen;
+    {
+      const srv = await Server.start({ dir });
+      const [a, b] = [await srv.player('Ana'), await srv.player('Bo')];
+      tokens = [a.welcome.token, b.welcome.token];
+      room = (await createRoom(a, 'ur')).id;
+      await joinRoom(a, room, { seat: 0, client_seed: 'before' });
+      await joinRoom(b, room, { seat: 1, client_seed: 'the restart' });
+      const plays = [a, b].map((c) => autoplay(c, room, { since: 0 }));
+      await until(() => (lastState(a, room)?.ply ?? 0) >= 20, { timeoutMs: 30000, what: 'twenty plies played' });
+      assert.equal(lastState(a, room).status, 'playing', 'still mid-match');
+      const t0 = Date.now();
+      const stopped = srv.stop({ keepClients: true, timeoutMs: 15000 }); // SIGTERM while both play on
+      const closes = await Promise.all([a.waitClosed(12000), b.waitClosed(12000)]);
+      for (const c of closes) assert.equal(c.code, 1012, `closed with 1012 (got ${c.code} ${c.reason})`);
+      await stopped; // exit status 0, no sanitizer report
+      const took = Date.now() - t0;
+      assert.ok(took < 8000, `the server exited ${took} ms after SIGTERM`);
+      assert.match(srv.stderr, /SIGTERM: stopping; telling 2 connections the server restarts \(1012\)/);
+      for (const p of plays) p.stop();
+      seen = Math.max(lastState(a, room).ply, lastState(b, room).ply);
+      assert.ok(seen >= 20);
+    }
+    const srv = await Server.start({ dir });
+    try {
+      const cs = [];
+      for (const [seat, token] of tokens.entries()) {
+        const c = await srv.connect({ label: seat ? 'Bo again' : 'Ana again' });
+        const w = await c.request({ type: 'hello', name: seat ? 'Bo' : 'Ana', token });
+        assert.deepEqual(w.rooms, [room], 'the token resumes the seat');
+        cs.push(c);
+      }
+      const w0 = await watchRoom(cs[0], room);
+      assert.equal(w0.ply, seen, 'the restored room is at the last ply a client saw: nothing accepted is missing');
+      const fins = await Promise.all(cs.map((c) => autoplay(c, room, { since: 0 }).done));
+      assert.equal(fins[0].status, 'finished');
+      const archive = await srv.archive(room);
+      assert.deepEqual(archive.client_seeds, ['before', 'the restart']);
+      const file = path.join(dir, 'match.json');
+      await writeFile(file, JSON.stringify(archive));
+      assert.match(verify(file), /^verified: ur match/, 'the whole match replays through the rules core');
+    } finally {
+      await srv.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

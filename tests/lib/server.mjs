@@ -98,6 +98,7 @@ export function checkServerFrame(text) {
 
 // Which schema checks an HTTP JSON answer of the API (by path and status).
 export function httpSchemaFor(pathname, status) {
+  if (pathname === '/readyz') return 'readyz.json'; // 200 and 503 alike
   if (status !== 200) return 'http-error.json';
   if (pathname === '/api/rooms') return 'api-rooms.json';
   if (pathname === '/api/matches' || pathname === '/api/matches/') return 'match-list.json';
@@ -161,7 +162,8 @@ export class Server {
 
   // Starts the binary; resolves once it prints "listening on http://" (or https://, with TLS).
   // opts: args (extra arguments), botDelayMs, timeoutMs, dir (reuse this directory and its q.db and
-  // keep it at the end: a restart test). Retries when the binary cannot be run (being rebuilt).
+  // keep it at the end: a restart test), port (instead of a free one: a restart the clients must find
+  // again). Retries when the binary cannot be run (being rebuilt).
   static async start(opts = {}) {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -173,14 +175,14 @@ export class Server {
     }
   }
 
-  static async startOnce({ args = [], botDelayMs = 5, timeoutMs = 20000, dir } = {}) {
+  static async startOnce({ args = [], botDelayMs = 5, timeoutMs = 20000, dir, port } = {}) {
     const bin = process.env.QUINTETO_SERVER;
     assert.ok(bin, 'QUINTETO_SERVER must name the server binary');
     assert.ok(SOURCE, 'QUINTETO_SOURCE must name the source tree');
     const srv = new Server();
     srv.keepDir = !!dir;
     srv.dir = dir || await mkdtemp(path.join(tmpdir(), 'quinteto-test-'));
-    srv.port = await freePort();
+    srv.port = port || await freePort();
     srv.url = `http://127.0.0.1:${srv.port}`;
     srv.wsUrl = `ws://127.0.0.1:${srv.port}/ws`;
     srv.args = ['--listen', `127.0.0.1:${srv.port}`, '--db', path.join(srv.dir, 'q.db'),
@@ -304,7 +306,7 @@ export class Server {
         this.invalid.push({ where: `${method} ${pathname}`, error: `not JSON: ${e.message}`, text });
       }
       const pn = new URL(this.url + pathname).pathname;
-      const rel = validate && json !== undefined && (pn.startsWith('/api/') || pn === '/healthz')
+      const rel = validate && json !== undefined && (pn.startsWith('/api/') || pn === '/healthz' || pn === '/readyz')
         ? httpSchemaFor(pn, res.status) : null;
       if (rel) {
         const err = schemaCheck(rel, json);

@@ -121,6 +121,7 @@ export default {
   'error.rate_limited': 'Más despacio: demasiados mensajes.',
   'error.too_large': 'Ese mensaje es demasiado largo.',
   'error.internal': 'El servidor tuvo un problema; inténtalo de nuevo en un momento.',
+  'error.unavailable': 'El servidor no puede guardar las partidas ahora; el juego seguirá solo cuando pueda. Inténtalo de nuevo en un momento.',
   'error.timeout': 'El servidor no respondió.',
   'error.disconnected': 'Se perdió la conexión; reconectando.',
   'archive.lobbyLink': "Partidas terminadas: busca una, mírala de nuevo, comprueba sus dados",
