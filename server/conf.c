@@ -652,7 +652,7 @@ static int read_env(struct config *c)
 	char **e;
 	size_t i;
 
-	for (e = environ; *e; e++) {
+	for (e = environ; e && *e; e++) { /* environ is NULL after clearenv() */
 		const char *eq = strchr(*e, '='), *const * ign;
 		const struct setting *s = NULL;
 		size_t len;
