@@ -7,6 +7,7 @@
 #include "conf.h"
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,18 @@ static void usage(FILE *f)
 		   "  --max-conns-per-addr N (default 256)\n"
 		   "  --max-conns N          open connections in all, HTTP and WebSocket; more are\n"
 		   "                         refused (default: the open-file limit less a reserve)\n"
+		   "  --max-rooms N          live rooms in all (default 2000)\n"
+		   "  --max-rooms-per-player N  waiting rooms one player created (default 10)\n"
+		   "  --max-rooms-per-addr N waiting rooms created from one address (default 100)\n"
+		   "  --max-bot-rooms N      live rooms with bots in every seat (default 100)\n"
+		   "  --lobby-list-max N     rooms in a `rooms` list, the newest (default 100)\n"
+		   "  --abandon-timeout-s N  a match with no human connected this long is\n"
+		   "                         forfeited by its absent seats (default 3600)\n"
+		   "  --hello-timeout-s N    WebSockets silent this long before hello are closed\n"
+		   "                         (default 10)\n"
+		   "  --ping-interval-s N    WebSocket keep-alive ping (default 30)\n"
+		   "  --max-queue-bytes N    a connection's write queue; one frame may exceed it\n"
+		   "                         (default 1048576)\n"
 		   "  --log-level LEVEL      error, warn, info or debug (default info)\n"
 		   "  --help, --version\n");
 }
@@ -59,6 +72,14 @@ void config_defaults(struct config *c)
 	c->max_queue_msgs = 512;
 	c->finished_room_ttl_s = 600;
 	c->idle_room_ttl_s = 1800;
+	c->max_rooms = 2000;
+	c->max_rooms_per_player = 10;
+	c->max_rooms_per_addr = 100;
+	c->max_bot_rooms = 100;
+	c->lobby_list_max = 100;
+	c->abandon_timeout_s = 3600;
+	c->hello_timeout_s = 10;
+	c->ping_interval_s = 30;
 	c->log_level = LOG_INFO;
 }
 
@@ -112,6 +133,49 @@ static int parse_level(const char *arg)
 	return -1;
 }
 
+/* Option ids past the one-letter ones. */
+enum {
+	OPT_MAX_ROOMS = 1000,
+	OPT_ROOMS_PER_PLAYER,
+	OPT_ROOMS_PER_ADDR,
+	OPT_BOT_ROOMS,
+	OPT_LOBBY_LIST_MAX,
+	OPT_ABANDON,
+	OPT_HELLO_TIMEOUT,
+	OPT_PING,
+	OPT_QUEUE_BYTES,
+};
+
+/* The abuse limits (see conf.h), each an integer in its range. */
+static int limit_option(struct config *c, int opt, const char *arg)
+{
+	static const struct {
+		int opt;
+		size_t off;
+		long min, max;
+	} limits[] = {
+		{ OPT_MAX_ROOMS, offsetof(struct config, max_rooms), 1, 10000000 },
+		{ OPT_ROOMS_PER_PLAYER, offsetof(struct config, max_rooms_per_player), 1, 1000000 },
+		{ OPT_ROOMS_PER_ADDR, offsetof(struct config, max_rooms_per_addr), 1, 10000000 },
+		{ OPT_BOT_ROOMS, offsetof(struct config, max_bot_rooms), 0, 10000000 },
+		{ OPT_LOBBY_LIST_MAX, offsetof(struct config, lobby_list_max), 1, 10000 },
+		{ OPT_ABANDON, offsetof(struct config, abandon_timeout_s), 1, 100000000 },
+		{ OPT_HELLO_TIMEOUT, offsetof(struct config, hello_timeout_s), 1, 3600 },
+		{ OPT_PING, offsetof(struct config, ping_interval_s), 1, 3600 },
+	};
+	long v;
+	size_t i;
+
+	for (i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
+		if (limits[i].opt == opt) {
+			if (parse_long(arg, limits[i].min, limits[i].max, &v))
+				return -1;
+			*(int *)(void *)((char *)c + limits[i].off) = (int)v;
+			return 0;
+		}
+	return -1;
+}
+
 static int apply_option(struct config *c, int opt, const char *arg)
 {
 	long v;
@@ -160,6 +224,20 @@ static int apply_option(struct config *c, int opt, const char *arg)
 			return -1;
 		c->max_conns = (int)v;
 		return 0;
+	case OPT_MAX_ROOMS:
+	case OPT_ROOMS_PER_PLAYER:
+	case OPT_ROOMS_PER_ADDR:
+	case OPT_BOT_ROOMS:
+	case OPT_LOBBY_LIST_MAX:
+	case OPT_ABANDON:
+	case OPT_HELLO_TIMEOUT:
+	case OPT_PING:
+		return limit_option(c, opt, arg);
+	case OPT_QUEUE_BYTES:
+		if (parse_long(arg, 1024, 1L << 30, &v))
+			return -1;
+		c->max_queue_bytes = (size_t)v;
+		return 0;
 	case 'v':
 		c->log_level = parse_level(arg);
 		return c->log_level < 0 ? -1 : 0;
@@ -181,6 +259,15 @@ int config_parse(struct config *c, int argc, char **argv)
 		{ "max-conns-per-addr", required_argument, NULL, 'a' },
 		{ "max-conns", required_argument, NULL, 'n' },
 		{ "log-level", required_argument, NULL, 'v' },
+		{ "max-rooms", required_argument, NULL, OPT_MAX_ROOMS },
+		{ "max-rooms-per-player", required_argument, NULL, OPT_ROOMS_PER_PLAYER },
+		{ "max-rooms-per-addr", required_argument, NULL, OPT_ROOMS_PER_ADDR },
+		{ "max-bot-rooms", required_argument, NULL, OPT_BOT_ROOMS },
+		{ "lobby-list-max", required_argument, NULL, OPT_LOBBY_LIST_MAX },
+		{ "abandon-timeout-s", required_argument, NULL, OPT_ABANDON },
+		{ "hello-timeout-s", required_argument, NULL, OPT_HELLO_TIMEOUT },
+		{ "ping-interval-s", required_argument, NULL, OPT_PING },
+		{ "max-queue-bytes", required_argument, NULL, OPT_QUEUE_BYTES },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },

@@ -316,8 +316,14 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 		return;
 	}
 	if (!strcmp(uri, "/api/rooms")) {
+		size_t len = 0;
+		char *body = lobby_rooms_body(api->lobby, &len);
+
 		h->needs = store_journal_needed(api->store);
-		respond_json(h, 200, json_pack("{s:o}", "rooms", lobby_rooms_json(api->lobby)));
+		if (!body)
+			respond_error(h, 500, "internal", "out of memory");
+		else
+			respond(h, 200, "application/json", body, len);
 		return;
 	}
 	if (!strcmp(uri, "/api/matches") || !strcmp(uri, "/api/matches/")) {

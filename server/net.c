@@ -209,6 +209,14 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		if (!pss->s)
 			return -1;
 		addr_adjust(n, pss->s->addr, +1);
+		/* a connection that never says hello must not hold a descriptor for long */
+		lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
+		return 0;
+	case LWS_CALLBACK_TIMER:
+		if (pss->s && !pss->s->player && !pss->s->close_state) {
+			n->metrics->closed_no_hello++;
+			session_close(pss->s, LWS_CLOSE_STATUS_POLICY_VIOLATION, "no hello in time");
+		}
 		return 0;
 	case LWS_CALLBACK_RECEIVE:
 		return pss->s ? on_receive(n, wsi, pss->s, in, len) : -1;
@@ -245,6 +253,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	case LWS_CALLBACK_RECEIVE:
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 	case LWS_CALLBACK_CLOSED:
+	case LWS_CALLBACK_TIMER:
 		return on_ws(n, wsi, reason, pss, in, len);
 	case LWS_CALLBACK_HTTP:
 		return http_request(n->http, wsi, &pss->h, in);
@@ -365,6 +374,13 @@ static int bind_address(const char *host, char *out, size_t outlen, bool *v4)
 	return err;
 }
 
+/*
+ * Keep-alive: lws pings a WebSocket that has been idle (nothing received)
+ * for the interval, and hangs up one still silent after twice that (a pong
+ * counts as traffic). Applies to the vhost's connections (lws 4.1).
+ */
+static lws_retry_bo_t idle_policy;
+
 static void info_fill(struct net *n, struct lws_context_creation_info *info, void **loops, const char *iface,
 		      bool v4)
 {
@@ -385,6 +401,9 @@ static void info_fill(struct net *n, struct lws_context_creation_info *info, voi
 	info->ka_time = 60;
 	info->ka_probes = 3;
 	info->ka_interval = 10;
+	idle_policy.secs_since_valid_ping = (uint16_t)n->cfg->ping_interval_s;
+	idle_policy.secs_since_valid_hangup = (uint16_t)(2 * n->cfg->ping_interval_s);
+	info->retry_and_idle_policy = &idle_policy;
 }
 
 int net_start(struct net *n, void *loop, const struct config *cfg, struct sessions *ss, struct handlers *h,

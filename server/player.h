@@ -21,6 +21,7 @@ struct player {
 	int nsessions;       /* connections that said hello with this identity */
 	struct room **rooms; /* rooms where this player holds a seat, in no order */
 	int nrooms, caprooms;
+	int nwaiting; /* rooms it created that wait for players (lobby_limits.c) */
 };
 
 /* Remembers that `p` holds a seat in `r` (once). 0 or -ENOMEM (then nothing changed). */

@@ -238,7 +238,9 @@ static void enqueue(struct session *s, struct buf *b, uint64_t batch)
 
 	if (s->dead || s->close_state || !b || ss->stopping)
 		return;
-	if (s->qlen >= ss->cfg->max_queue_msgs || s->qbytes + b->len > ss->cfg->max_queue_bytes) {
+	/* One frame into an empty queue is never "too slow", however large (a long room list). */
+	if (s->qlen &&
+	    (s->qlen >= ss->cfg->max_queue_msgs || s->qbytes + b->len > ss->cfg->max_queue_bytes)) {
 		util_log(LOG_WARN, "session %llu (%s): write queue full, dropping the connection",
 			 (unsigned long long)s->id, s->addr);
 		ss->metrics->slow_dropped++;

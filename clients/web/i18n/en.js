@@ -121,6 +121,7 @@ export default {
   'error.rate_limited': 'Slow down a little: too many messages.',
   'error.too_large': 'That message is too long.',
   'error.internal': 'The server had a problem; try again shortly.',
+  'error.too_many_rooms': 'Too many rooms: start or leave one of yours, or try again later.',
   'error.timeout': 'The server did not answer.',
   'error.disconnected': 'The connection was lost; reconnecting.',
   'archive.lobbyLink': "Finished matches: find one, replay it, check its dice",

@@ -1,0 +1,255 @@
+// abuse.test.mjs: the attacks of a hosted instance's review, each run while an honest pair plays an
+// Ur match: the pair's move round trip (an `act` to the state that shows it) is measured during the
+// attack and its median must stay within a bound generous enough for a loaded 2-core machine.
+//  - lobby flood: many connections from one address creating rooms: caps per player, per address
+//    and in all answer `too_many_rooms`; the room list stays capped (newest N and a `total`);
+//    one large frame into an empty write queue is not a slow reader.
+//  - watch/lobby churn: connections alternating `watch` and `rooms` over many rooms.
+//  - rooms that never end: an abandoned match ends by forfeit (live, and restored at start-up);
+//    a match with one player still connected does not; matches of bots only are capped.
+//  - connections: no `hello` in time closes 1008; idle WebSockets are pinged.
+
+import test from 'node:test';
+import {
+  assert, withServer, Server, createRoom, joinRoom, watchRoom, sleep, until, WebSocket, SUBPROTOCOL,
+} from './lib.mjs';
+
+const MEDIAN_BOUND_MS = 400; // an honest move's median round trip under attack (quiet machine: ~5 ms)
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const latestState = (c, room) => c.messages.findLast((m) => m.type === 'state' && m.room === room);
+
+// An honest pair seated in a fresh Ur match (before any attack: they share the attackers' address).
+async function honestPair(srv, tag = '') {
+  const a = await srv.player(`Ana${tag}`), b = await srv.player(`Bea${tag}`);
+  const { id } = await createRoom(a, 'ur');
+  await joinRoom(a, id, { seat: 0 });
+  await joinRoom(b, id, { seat: 1 });
+  return { a, b, id };
+}
+
+// Plays up to `moves` actions (fewer if the match ends), each a random legal one of the seat to
+// act; resolves with each action's round trip in ms.
+async function play({ a, b, id }, moves) {
+  const rtts = [];
+  let ply = Math.max(latestState(a, id).ply, latestState(b, id).ply);
+  for (let i = 0; i < moves; i++) {
+    const [c, st] = await until(() => {
+      for (const x of [a, b]) {
+        const s = latestState(x, id);
+        if (s && s.ply >= ply && (s.legal.length || s.status !== 'playing')) return [x, s];
+      }
+      return null;
+    }, { timeoutMs: 20000, interval: 2, what: `a seat to act at ply ${ply}` });
+    if (st.status !== 'playing') break;
+    ply = st.ply;
+    const action = st.legal[Math.floor(Math.random() * st.legal.length)];
+    const t0 = performance.now();
+    const seen = c.nextState(id, (m) => m.ply > ply || m.status === 'finished', 20000);
+    await c.send({ type: 'act', room: id, ply, action });
+    const next = await seen;
+    rtts.push(performance.now() - t0);
+    ply = next.ply;
+    if (next.status === 'finished') break;
+  }
+  return rtts;
+}
+
+function assertHonest(rtts, what) {
+  assert.ok(rtts.length >= 10, `${what}: the honest pair played only ${rtts.length} moves`);
+  const m = median(rtts);
+  assert.ok(m < MEDIAN_BOUND_MS, `${what}: honest moves took ${m.toFixed(0)} ms (median of ${rtts.length}); max ${Math.max(...rtts).toFixed(0)} ms`);
+}
+
+test('lobby flood: room caps per player and per address, a capped list, the pair plays on', { timeout: 60000 }, async () => {
+  await withServer({ args: ['--max-rooms-per-player', '3', '--max-rooms-per-addr', '30', '--lobby-list-max', '12'] }, async (srv) => {
+    const pair = await honestPair(srv);
+    const watcher = await srv.player('Lobby');
+    const first = await watcher.request({ type: 'rooms' });
+    assert.equal(first.total, 1);
+
+    const attackers = await Promise.all([...Array(24).keys()].map((i) => srv.player(`Flood${i}`)));
+    let stop = false;
+    const flood = attackers.map(async (c) => {
+      const codes = [];
+      while (!stop) {
+        const r = await c.request({ type: 'create', game: 'ur' }, 10000);
+        codes.push(r.type === 'created' ? 'created' : r.code);
+        if (r.type !== 'created' && r.code !== 'too_many_rooms') assert.fail(`create answered ${JSON.stringify(r)}`);
+        await c.request({ type: 'rooms' }, 10000); // the list, as a browser asks for it
+      }
+      return codes;
+    });
+    const rtts = await play(pair, 30);
+    stop = true;
+    const codes = await Promise.all(flood);
+    assertHonest(rtts, 'lobby flood');
+
+    const created = codes.flat().filter((c) => c === 'created').length;
+    assert.equal(created, 30, 'the address holds 30 waiting rooms, no more');
+    for (const cs of codes) assert.ok(cs.filter((c) => c === 'created').length <= 3, `one player created ${cs.length}`);
+    assert.ok(codes.every((cs) => cs.includes('too_many_rooms')), 'every flooder was told too_many_rooms');
+    const list = await watcher.request({ type: 'rooms' });
+    assert.equal(list.rooms.length, 12, 'the list holds the newest 12');
+    assert.equal(list.total, 31);
+    assert.ok(list.rooms.every((r, i) => i === 0 || r.created_at <= list.rooms[i - 1].created_at), 'newest first');
+    const api = await srv.getJson('/api/rooms');
+    assert.equal(api.rooms.length, 12);
+    assert.equal(api.total, 31);
+    assert.ok(watcher.isOpen && pair.a.isOpen && pair.b.isOpen, 'nobody honest was closed');
+
+    // A started room no longer counts against its creator: it may create again.
+    const f0 = attackers[0];
+    const mine = (await f0.request({ type: 'rooms' })).rooms.find((r) => r.seats.every((s) => !s.name));
+    assert.equal((await f0.request({ type: 'create', game: 'ur' })).code, 'too_many_rooms');
+    if (mine) {
+      await joinRoom(f0, mine.id, { seat: 0 });
+      const joined = await srv.player('Joiner');
+      await joinRoom(joined, mine.id, { seat: 1 }); // started: f0 and the address are under their caps again
+      assert.equal((await f0.request({ type: 'create', game: 'ur' })).type, 'created');
+    }
+    const m = await srv.metrics();
+    assert.ok(Object.entries(m).some(([k, v]) => k.includes('too_many_rooms') && v > 0), 'too_many_rooms is counted');
+  });
+});
+
+test('the total room cap; one large frame into an empty queue is not a slow reader', { timeout: 60000 }, async () => {
+  await withServer({ args: ['--max-rooms', '40', '--max-rooms-per-player', '100', '--lobby-list-max', '1000', '--max-queue-bytes', '4096'] }, async (srv) => {
+    const pair = await honestPair(srv);
+    const c = await srv.player('Many');
+    const watcher = await srv.player('Watcher');
+    await watcher.request({ type: 'rooms' }); // subscribed: it gets the pushes too
+    const flood = (async () => {
+      let n = 0;
+      for (;;) {
+        const r = await c.request({ type: 'create', game: 'ur' });
+        if (r.type !== 'created') { assert.equal(r.code, 'too_many_rooms'); return n; }
+        n++;
+      }
+    })();
+    const rtts = await play(pair, 20);
+    assert.equal(await flood, 39, '40 live rooms in all, the pair\'s included');
+    assertHonest(rtts, 'total cap');
+    const r = await watcher.request({ type: 'rooms' });
+    assert.ok(JSON.stringify(r).length > 4096, 'the list is larger than the queue cap');
+    assert.equal(r.rooms.length, 40);
+    await sleep(1500); // a push of the same size follows any change
+    assert.ok(watcher.isOpen, `the watcher was closed: ${JSON.stringify(watcher.closeInfo)}`);
+  });
+});
+
+test('watch/lobby churn over many rooms: the pair plays on', { timeout: 90000 }, async () => {
+  await withServer({ args: ['--max-rooms-per-player', '10000', '--max-rooms-per-addr', '100000', '--rate', '1000', '--burst', '1000'] }, async (srv) => {
+    const pair = await honestPair(srv);
+    const maker = await srv.player('Maker');
+    const ids = [];
+    for (let i = 0; i < 1500; i += 50) {
+      const rs = await Promise.all([...Array(50).keys()].map(() => maker.request({ type: 'create', game: 'ur' })));
+      ids.push(...rs.map((r) => r.room.id));
+    }
+    const churners = await Promise.all([...Array(32).keys()].map((i) => srv.player(`Churn${i}`)));
+    let stop = false, requests = 0;
+    const churn = churners.map(async (c, k) => {
+      for (let i = k; !stop; i += 7) {
+        await c.request({ type: 'watch', room: ids[i % ids.length] }, 10000);
+        const r = await c.request({ type: 'rooms' }, 10000);
+        assert.ok(r.rooms.length <= 100 && r.total === ids.length + 1, `rooms: ${r.rooms.length} of ${r.total}`);
+        requests += 2;
+      }
+    });
+    await sleep(300);
+    const rtts = await play(pair, 30);
+    stop = true;
+    await Promise.all(churn);
+    assert.ok(requests > 500, `the churn sent only ${requests} requests`);
+    assertHonest(rtts, 'watch/lobby churn');
+  });
+});
+
+test('abandoned matches end by forfeit; a match with a player still there does not', { timeout: 60000 }, async () => {
+  await withServer({ args: ['--abandon-timeout-s', '2'] }, async (srv) => {
+    const pair = await honestPair(srv, '1');
+    const gone = await honestPair(srv, '2');
+    const half = await honestPair(srv, '3');
+    await play(gone, 4);
+    await Promise.all([gone.a.close(), gone.b.close(), half.a.close()]);
+    const t0 = Date.now();
+    const rtts = [];
+    while (Date.now() - t0 < 9000) rtts.push(...await play(pair, 5));
+    assertHonest(rtts, 'abandon');
+    const rec = await srv.archive(gone.id, { timeoutMs: 15000 });
+    const forfeits = rec.events.filter((e) => e.kind === 'forfeit');
+    assert.ok(forfeits.length >= 1 && forfeits.every((e) => e.kind === 'forfeit'), JSON.stringify(rec.events));
+    assert.equal(forfeits[0].ply, rec.actions.length, 'the forfeit comes after the actions played');
+    assert.equal((await srv.http(`/api/matches/${half.id}`, { validate: false })).status, 404, 'a match with one player connected goes on');
+    const st = await watchRoom(half.b, half.id);
+    assert.equal(st.status, 'playing');
+  });
+});
+
+test('an abandoned match restored at start-up is forfeited, counted from its last activity', { timeout: 60000 }, async () => {
+  const srv1 = await Server.start({});
+  const dir = srv1.dir;
+  let id;
+  try {
+    const gone = await honestPair(srv1);
+    id = gone.id;
+    await play(gone, 3);
+  } finally {
+    srv1.keepDir = true;
+    await srv1.stop();
+  }
+  await sleep(1500);
+  const srv2 = await Server.start({ dir, args: ['--abandon-timeout-s', '1'] });
+  try {
+    const pair = await honestPair(srv2);
+    const rtts = await play(pair, 15);
+    const rec = await srv2.archive(id, { timeoutMs: 15000 });
+    assert.ok(rec.events.some((e) => e.kind === 'forfeit'), JSON.stringify(rec.events));
+    assertHonest(rtts, 'restored abandon');
+  } finally {
+    srv2.keepDir = false;
+    await srv2.stop();
+  }
+});
+
+test('matches of bots only are capped with too_many_rooms', { timeout: 60000 }, async () => {
+  await withServer({ args: ['--max-bot-rooms', '3', '--bot-delay-ms', '1000'] }, async (srv) => {
+    const pair = await honestPair(srv);
+    const c = await srv.player('Botter');
+    for (let i = 0; i < 3; i++) {
+      const { id } = await createRoom(c, 'ur');
+      assert.equal((await c.request({ type: 'add_bot', room: id })).type, 'bot_added');
+      assert.equal((await c.request({ type: 'add_bot', room: id })).type, 'bot_added');
+    }
+    const { id } = await createRoom(c, 'ur');
+    assert.equal((await c.request({ type: 'add_bot', room: id })).type, 'bot_added');
+    const r = await c.request({ type: 'add_bot', room: id });
+    assert.equal(r.code, 'too_many_rooms', JSON.stringify(r));
+    const st = await watchRoom(c, id);
+    assert.equal(st.status, 'waiting', 'the refused room is untouched');
+    assert.equal(st.seats.filter((s) => s.bot).length, 1);
+    // a human may still take the seat
+    await joinRoom(c, id, {});
+    assertHonest(await play(pair, 12), 'bot cap');
+  });
+});
+
+test('no hello in time closes 1008; idle WebSockets are pinged', { timeout: 60000 }, async () => {
+  await withServer({ args: ['--hello-timeout-s', '1', '--ping-interval-s', '1'] }, async (srv) => {
+    const pair = await honestPair(srv);
+    const silent = await srv.connect({ label: 'silent' });
+    const pinged = await srv.player('Pinged');
+    let pings = 0;
+    pinged.ws.on('ping', () => { pings++; });
+    const rtts = await play(pair, 10);
+    const info = await silent.waitClosed(8000);
+    assert.equal(info.code, 1008, JSON.stringify(info));
+    await until(() => pings >= 1, { timeoutMs: 8000, what: 'a ping' });
+    await sleep(2500);
+    assert.ok(pinged.isOpen && pair.a.isOpen, 'a client that said hello and answers pings stays');
+    assertHonest(rtts.concat(await play(pair, 10)), 'hello timeout');
+    const m = await srv.metrics();
+    assert.ok(Object.entries(m).some(([k, v]) => k.startsWith('quinteto_closed_no_hello_total') && v >= 1));
+  });
+});
