@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		   "  --ping-interval-s N    WebSocket keep-alive ping (default 30)\n"
 		   "  --max-queue-bytes N    a connection's write queue; one frame may exceed it\n"
 		   "                         (default 1048576)\n"
+		   "  --player-ttl-s N       identities with no seat and no archived match are\n"
+		   "                         deleted this long after their last hello (default 86400)\n"
 		   "  --log-level LEVEL      error, warn, info or debug (default info)\n"
 		   "  --help, --version\n");
 }
@@ -80,6 +82,7 @@ void config_defaults(struct config *c)
 	c->abandon_timeout_s = 3600;
 	c->hello_timeout_s = 10;
 	c->ping_interval_s = 30;
+	c->player_ttl_s = 86400;
 	c->log_level = LOG_INFO;
 }
 
@@ -144,6 +147,7 @@ enum {
 	OPT_HELLO_TIMEOUT,
 	OPT_PING,
 	OPT_QUEUE_BYTES,
+	OPT_PLAYER_TTL,
 };
 
 /* The abuse limits (see conf.h), each an integer in its range. */
@@ -162,6 +166,7 @@ static int limit_option(struct config *c, int opt, const char *arg)
 		{ OPT_ABANDON, offsetof(struct config, abandon_timeout_s), 1, 100000000 },
 		{ OPT_HELLO_TIMEOUT, offsetof(struct config, hello_timeout_s), 1, 3600 },
 		{ OPT_PING, offsetof(struct config, ping_interval_s), 1, 3600 },
+		{ OPT_PLAYER_TTL, offsetof(struct config, player_ttl_s), 1, 1000000000 },
 	};
 	long v;
 	size_t i;
@@ -232,6 +237,7 @@ static int apply_option(struct config *c, int opt, const char *arg)
 	case OPT_ABANDON:
 	case OPT_HELLO_TIMEOUT:
 	case OPT_PING:
+	case OPT_PLAYER_TTL:
 		return limit_option(c, opt, arg);
 	case OPT_QUEUE_BYTES:
 		if (parse_long(arg, 1024, 1L << 30, &v))
@@ -268,6 +274,7 @@ int config_parse(struct config *c, int argc, char **argv)
 		{ "hello-timeout-s", required_argument, NULL, OPT_HELLO_TIMEOUT },
 		{ "ping-interval-s", required_argument, NULL, OPT_PING },
 		{ "max-queue-bytes", required_argument, NULL, OPT_QUEUE_BYTES },
+		{ "player-ttl-s", required_argument, NULL, OPT_PLAYER_TTL },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },

@@ -191,6 +191,8 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 	}
 	follow(s, r, m->id);
 	lobby_room_update(h->lobby, r, false);
+	/* the seat needs its identity in the database even if it was forgotten as idle meanwhile */
+	store_player_save(h->store, s->player->id, s->player->token_hash, s->player->name);
 	session_send_json(s, wire_joined_new(r->id, seat, r->game->roles[seat], m->id));
 	room_changed(r);
 }
@@ -388,6 +390,7 @@ void handlers_closed(struct handlers *h, struct session *s)
 		room_member_del(s->members->r, &s->members);
 	if (p) {
 		s->player = NULL;
+		p->seen_ms = util_now_ms();
 		if (--p->nsessions == 0 && !h->lobby->host.stopping)
 			for (i = 0; i < p->nrooms; i++)
 				room_connected_changed(p->rooms[i]);

@@ -112,10 +112,17 @@ static void token_hash(const char *token, char out[65])
 
 struct player *lobby_player_by_token(struct lobby *l, const char *token)
 {
-	char hash[65];
+	char hash[65], id[16], name[sizeof(((struct player *)0)->name)];
+	struct player *p;
 
 	token_hash(token, hash);
-	return hmap_get(&l->players, hash);
+	if ((p = hmap_get(&l->players, hash)))
+		return p;
+	/* not in memory: an identity idle since the start or evicted (lobby_players_housekeep) */
+	if (store_player_lookup(l->store, hash, id, sizeof(id), name, sizeof(name)) != 1 ||
+	    hmap_get(&l->players_by_id, id))
+		return NULL;
+	return lobby_player_add(l, id, hash, name);
 }
 
 struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
@@ -127,10 +134,10 @@ struct player *lobby_player_hello(struct lobby *l, const char *token, const char
 
 	if (p) {
 		snprintf(token_out, token_out_size, "%s", token);
-		if (strcmp(p->name, name)) {
-			snprintf(p->name, sizeof(p->name), "%s", name);
-			store_player_save(l->store, p->id, p->token_hash, p->name);
-		}
+		snprintf(p->name, sizeof(p->name), "%s", name);
+		p->seen_ms = util_now_ms();
+		store_player_save(l->store, p->id, p->token_hash,
+				  p->name); /* its name, and when it was seen */
 		return p;
 	}
 	if (token_out_size < 49 || util_random(raw, sizeof(raw)) || util_random_id("p", 12, id))
@@ -141,6 +148,7 @@ struct player *lobby_player_hello(struct lobby *l, const char *token, const char
 	if (!p)
 		return NULL;
 	l->metrics->players_created++;
+	p->seen_ms = util_now_ms();
 	store_player_save(l->store, p->id, p->token_hash, p->name);
 	return p;
 }

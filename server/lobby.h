@@ -40,10 +40,11 @@ struct lobby {
 	bool order_stale; /* a room came or went: sort again */
 	char *text;       /* "[summary,...]" of the newest cfg->lobby_list_max rooms */
 	size_t textlen, textcap;
-	bool text_stale;     /* a room's summary changed since `text` was joined */
-	struct buf *pushed;  /* the last frame pushed to subscribers */
-	struct hmap by_addr; /* address -> waiting rooms created from it (lobby_limits.c) */
-	long bot_rooms;      /* live rooms with a bot in every seat */
+	bool text_stale;            /* a room's summary changed since `text` was joined */
+	struct buf *pushed;         /* the last frame pushed to subscribers */
+	struct hmap by_addr;        /* address -> waiting rooms created from it (lobby_limits.c) */
+	long bot_rooms;             /* live rooms with a bot in every seat */
+	int64_t players_expired_ms; /* when the database last forgot idle identities */
 };
 
 /* Initialises an empty lobby on `loop`; the pointers are borrowed for its life. 0 or a libuv error. */
@@ -122,6 +123,13 @@ const char *lobby_room_refused(struct lobby *l, const struct player *p, const ch
 const char *lobby_bot_room_refused(struct lobby *l, const struct room *r);
 void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const char *addr);
 void lobby_room_update(struct lobby *l, struct room *r, bool gone);
+
+/*
+ * Identities with no connection, seat or waiting room leave memory once idle
+ * (looked up again at their next hello); now and then the database is told
+ * to forget the ones past cfg->player_ttl_s (store_players_expire).
+ */
+void lobby_players_housekeep(struct lobby *l, int64_t now);
 
 /* Frees the limits' counts (lobby_finish). */
 void lobby_limits_finish(struct lobby *l);

@@ -5,6 +5,11 @@
  * nobody comes back to (a forfeit of each absent seat, as a resignation is
  * recorded). Waiting rooms nobody follows already expire (room_expired).
  *
+ * Identities: one that holds no seat and has no connection leaves memory a
+ * while after it was last seen (it is looked up again when it says hello);
+ * the database forgets one that holds no seat, created no live room and
+ * played no archived match once it is --player-ttl-s old (store.h).
+ *
  * A room counts against its creator and address from its creation until it
  * leaves the waiting state or goes; rooms restored at start-up count in the
  * total only (the address they came from is not journalled).
@@ -161,5 +166,32 @@ void lobby_forfeit_abandoned(struct lobby *l, int64_t now)
 		}
 		if (now - r->absent_since >= limit)
 			forfeit_absent(r, now);
+	}
+}
+
+/* An idle identity stays in memory this long at most (it is read again at its next hello). */
+#define PLAYER_EVICT_MS 60000
+
+void lobby_players_housekeep(struct lobby *l, int64_t now)
+{
+	int64_t ttl = (int64_t)l->cfg->player_ttl_s * 1000;
+	int64_t evict = ttl < PLAYER_EVICT_MS ? ttl : PLAYER_EVICT_MS;
+	int64_t every = ttl / 2 < 5000 ? 5000 : ttl / 2 > 3600000 ? 3600000 : ttl / 2;
+	struct player *p;
+	size_t pos = 0;
+
+	if (store_journal_failing(l->store))
+		return; /* what an evicted identity last wrote might not be in the database yet */
+	while ((p = hmap_next(&l->players_by_id, &pos))) {
+		if (p->nsessions || p->nrooms || p->nwaiting || now - p->seen_ms < evict)
+			continue;
+		hmap_del(&l->players, p->token_hash);
+		hmap_del(&l->players_by_id, p->id);
+		free(p->rooms);
+		free(p);
+	}
+	if (now - l->players_expired_ms >= every) {
+		l->players_expired_ms = now;
+		store_players_expire(l->store, now - ttl);
 	}
 }

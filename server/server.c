@@ -72,6 +72,7 @@ static void housekeeping_cb(uv_timer_t *t)
 
 	lobby_housekeep(&srv->lobby, util_now_ms());
 	lobby_forfeit_abandoned(&srv->lobby, util_now_ms());
+	lobby_players_housekeep(&srv->lobby, util_now_ms());
 }
 
 static void stop(struct server *srv)

@@ -37,7 +37,7 @@ async function play({ a, b, id }, moves) {
     const [c, st] = await until(() => {
       for (const x of [a, b]) {
         const s = latestState(x, id);
-        if (s && s.ply >= ply && (s.legal.length || s.status !== 'playing')) return [x, s];
+        if (s && s.ply >= ply && (s.legal.length || s.status === 'finished')) return [x, s];
       }
       return null;
     }, { timeoutMs: 20000, interval: 2, what: `a seat to act at ply ${ply}` });
@@ -114,7 +114,7 @@ test('lobby flood: room caps per player and per address, a capped list, the pair
 });
 
 test('the total room cap; one large frame into an empty queue is not a slow reader', { timeout: 60000 }, async () => {
-  await withServer({ args: ['--max-rooms', '40', '--max-rooms-per-player', '100', '--lobby-list-max', '1000', '--max-queue-bytes', '4096'] }, async (srv) => {
+  await withServer({ args: ['--max-rooms', '40', '--max-rooms-per-player', '100', '--lobby-list-max', '1000', '--max-queue-bytes', '4096', '--rate', '1000', '--burst', '1000'] }, async (srv) => {
     const pair = await honestPair(srv);
     const c = await srv.player('Many');
     const watcher = await srv.player('Watcher');
@@ -123,7 +123,7 @@ test('the total room cap; one large frame into an empty queue is not a slow read
       let n = 0;
       for (;;) {
         const r = await c.request({ type: 'create', game: 'ur' });
-        if (r.type !== 'created') { assert.equal(r.code, 'too_many_rooms'); return n; }
+        if (r.type !== 'created') { assert.equal(r.code, 'too_many_rooms', JSON.stringify(r)); return n; }
         n++;
       }
     })();
@@ -252,4 +252,72 @@ test('no hello in time closes 1008; idle WebSockets are pinged', { timeout: 6000
     const m = await srv.metrics();
     assert.ok(Object.entries(m).some(([k, v]) => k.startsWith('quinteto_closed_no_hello_total') && v >= 1));
   });
+});
+
+test('identities: tokenless hellos expire unless they hold a seat or played a match; none loaded at start', { timeout: 60000 }, async () => {
+  const srv1 = await Server.start({ args: ['--player-ttl-s', '2'] });
+  const dir = srv1.dir;
+  srv1.keepDir = true;
+  let seated, played, seatedId, playedId;
+  try {
+    const pair = await honestPair(srv1);
+    // a flood of tokenless hellos, each a new identity, while the pair plays
+    const flood = (async () => {
+      const tokens = [];
+      for (let i = 0; i < 10; i++) {
+        const cs = await Promise.all([...Array(20).keys()].map((k) => srv1.player(`Id${i}-${k}`)));
+        tokens.push(...cs.map((c) => c.welcome.token));
+        await Promise.all(cs.map((c) => c.close()));
+      }
+      return tokens;
+    })();
+    const rtts = await play(pair, 20);
+    const tokens = await flood;
+    assertHonest(rtts, 'identity flood');
+    // one keeps a seat in a waiting room, one plays a match to its end (a resignation)
+    const s = await srv1.player('Seated');
+    const { id: waitingRoom } = await createRoom(s, 'ur');
+    await joinRoom(s, waitingRoom, { seat: 0 });
+    seated = s.welcome.token; seatedId = s.welcome.player;
+    const p = await srv1.player('Played');
+    const { id: botRoom } = await createRoom(p, 'ur');
+    await joinRoom(p, botRoom, { seat: 0 });
+    assert.equal((await p.request({ type: 'add_bot', room: botRoom })).type, 'bot_added');
+    await p.nextState(botRoom, (m) => m.status === 'playing');
+    assert.equal((await p.request({ type: 'resign', room: botRoom })).type, 'resigned');
+    await srv1.archive(botRoom);
+    played = p.welcome.token; playedId = p.welcome.player;
+    await Promise.all([s.close(), p.close()]);
+    // past the TTL and a housekeeping pass: the flood's identities are gone, the others stay
+    let k = 0; // each try uses another token: a hello refreshes the identity it resumes
+    await until(async () => {
+      const t = tokens[k++];
+      const c = await srv1.player('Again', { token: t });
+      const fresh = c.welcome.token !== t;
+      await c.close();
+      return fresh;
+    }, { timeoutMs: 20000, interval: 1000, what: 'a flood identity to expire' });
+    for (const [token, pid] of [[seated, seatedId], [played, playedId]]) {
+      const c = await srv1.player('Back', { token });
+      assert.equal(c.welcome.player, pid, 'an identity with a seat or an archived match is kept');
+      await c.close();
+    }
+    const m = await srv1.metrics();
+    assert.ok(m.quinteto_players_known < 50, `identities held in memory: ${m.quinteto_players_known}`);
+  } finally {
+    await srv1.stop();
+  }
+  const srv2 = await Server.start({ dir });
+  try {
+    const m = await srv2.metrics();
+    assert.equal(m.quinteto_players_known, 3, 'only the seated identities (the pair, Seated) are loaded at start');
+    const c = await srv2.player('Played', { token: played });
+    assert.equal(c.welcome.player, playedId, 'an identity not loaded at start is found by its token');
+    const c2 = await srv2.player('Seated', { token: seated });
+    assert.equal(c2.welcome.player, seatedId);
+    assert.equal(c2.welcome.rooms.length, 1, 'and its seat');
+  } finally {
+    srv2.keepDir = false;
+    await srv2.stop();
+  }
 });
