@@ -46,6 +46,8 @@ static void usage(FILE *f)
 		   "                         (default 1048576)\n"
 		   "  --player-ttl-s N       identities with no seat and no archived match are\n"
 		   "                         deleted this long after their last hello (default 86400)\n"
+		   "  --http-body-mem BYTES  HTTP answers held until read, in all; an eighth of it\n"
+		   "                         per address; past it 503 (default 67108864)\n"
 		   "  --log-level LEVEL      error, warn, info or debug (default info)\n"
 		   "  --help, --version\n");
 }
@@ -83,6 +85,7 @@ void config_defaults(struct config *c)
 	c->hello_timeout_s = 10;
 	c->ping_interval_s = 30;
 	c->player_ttl_s = 86400;
+	c->http_body_mem = 64u << 20;
 	c->log_level = LOG_INFO;
 }
 
@@ -148,6 +151,7 @@ enum {
 	OPT_PING,
 	OPT_QUEUE_BYTES,
 	OPT_PLAYER_TTL,
+	OPT_HTTP_BODY_MEM,
 };
 
 /* The abuse limits (see conf.h), each an integer in its range. */
@@ -244,6 +248,11 @@ static int apply_option(struct config *c, int opt, const char *arg)
 			return -1;
 		c->max_queue_bytes = (size_t)v;
 		return 0;
+	case OPT_HTTP_BODY_MEM:
+		if (parse_long(arg, 65536, 1L << 40, &v))
+			return -1;
+		c->http_body_mem = (size_t)v;
+		return 0;
 	case 'v':
 		c->log_level = parse_level(arg);
 		return c->log_level < 0 ? -1 : 0;
@@ -275,6 +284,7 @@ int config_parse(struct config *c, int argc, char **argv)
 		{ "ping-interval-s", required_argument, NULL, OPT_PING },
 		{ "max-queue-bytes", required_argument, NULL, OPT_QUEUE_BYTES },
 		{ "player-ttl-s", required_argument, NULL, OPT_PLAYER_TTL },
+		{ "http-body-mem", required_argument, NULL, OPT_HTTP_BODY_MEM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },

@@ -35,6 +35,7 @@ struct config {
 	int abandon_timeout_s;    /* a started match with no human connected this long: forfeit */
 	int hello_timeout_s;      /* a WebSocket that says no hello this long is closed */
 	int ping_interval_s;      /* idle WebSockets are pinged this often; no pong: closed */
+	size_t http_body_mem;     /* HTTP answer bodies held unread, in all (an eighth per address) */
 	int player_ttl_s; /* identities with no seat and no archived match, unseen this long: deleted */
 	int log_level;
 };

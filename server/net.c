@@ -144,6 +144,35 @@ static void count_conns(struct net *n, enum lws_callback_reasons reason)
 		n->conns--;
 }
 
+/*
+ * Every HTTP request, before lws serves a static file: the web client is
+ * read-only, so any other method than GET and HEAD is answered 405 with a
+ * JSON body (lws would serve the file to a POST) and the connection closed.
+ * The API's own mounts answer their 405 themselves (http.c).
+ */
+static int filter_http(struct lws *wsi)
+{
+	static const char body[] =
+		"{\"error\":\"method_not_allowed\",\"message\":\"read-only: use GET or HEAD\"}";
+	uint8_t buf[LWS_PRE + 1536], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
+
+	if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 ||
+	    lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0)
+		return 0;
+	if (lws_add_http_common_headers(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, "application/json",
+					sizeof(body) - 1, &p, end) ||
+	    lws_add_http_header_by_name(
+		    wsi, (const unsigned char *)"allow:", (const unsigned char *)"GET, HEAD", 9, &p, end) ||
+	    lws_add_http_header_by_name(
+		    wsi, (const unsigned char *)"connection:", (const unsigned char *)"close", 5, &p, end) ||
+	    lws_finalize_http_header(wsi, &p, end) || (size_t)(end - p) < sizeof(body))
+		return 1;
+	memcpy(p, body, sizeof(body) - 1);
+	p += sizeof(body) - 1;
+	(void)lws_write(wsi, start, (size_t)(p - start), LWS_WRITE_HTTP_HEADERS); /* closed either way */
+	return 1; /* refused: lws closes the connection */
+}
+
 static int close_with(struct lws *wsi, enum lws_close_status code, const char *reason)
 {
 	lws_close_reason(wsi, code, (unsigned char *)reason, strlen(reason));
@@ -241,6 +270,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 
 	if (reason == LWS_CALLBACK_FILTER_NETWORK_CONNECTION) /* `user` is lws' filter data, not ours */
 		return admit(n, (int)(intptr_t)in);
+	if (reason == LWS_CALLBACK_FILTER_HTTP_CONNECTION)
+		return filter_http(wsi);
 	count_conns(n, reason);
 	/* lws calls some reasons (a keep-alive connection timing out: CLOSED_HTTP) on
 	 * connections that never got per-session data: nothing of ours to touch. */

@@ -136,6 +136,7 @@ static int drain(struct server *srv)
 	uv_run(&srv->loop, UV_RUN_DEFAULT);
 	sessions_reap(&srv->sessions);
 	lobby_finish(&srv->lobby);
+	http_finish(&srv->http);
 	err = uv_loop_close(&srv->loop);
 	if (err)
 		util_log(LOG_WARN, "loop closed with handles open: %s", uv_strerror(err));
@@ -155,7 +156,11 @@ static int modules_init(struct server *srv)
 	if (err)
 		return err;
 	srv->handlers = (struct handlers){ &srv->lobby, NULL, &srv->metrics };
-	srv->http = (struct http){ &srv->lobby, NULL, &srv->metrics, &srv->sessions, util_now_ms(), NULL };
+	srv->http = (struct http){ .lobby = &srv->lobby,
+				   .metrics = &srv->metrics,
+				   .sessions = &srv->sessions,
+				   .started_ms = util_now_ms() };
+	http_init(&srv->http, srv->cfg);
 	return handles_init(srv);
 }
 

@@ -10,8 +10,9 @@
 //  - connections: no `hello` in time closes 1008; idle WebSockets are pinged.
 
 import test from 'node:test';
+import { connect as netConnect } from 'node:net';
 import {
-  assert, withServer, Server, createRoom, joinRoom, watchRoom, sleep, until, WebSocket, SUBPROTOCOL,
+  assert, withServer, Server, createRoom, joinRoom, watchRoom, autoplay, sleep, until,
 } from './lib.mjs';
 
 const MEDIAN_BOUND_MS = 400; // an honest move's median round trip under attack (quiet machine: ~5 ms)
@@ -320,4 +321,69 @@ test('identities: tokenless hellos expire unless they hold a seat or played a ma
     srv2.keepDir = false;
     await srv2.stop();
   }
+});
+
+// A raw HTTP/1.1 GET on its own connection that reads nothing until told: resolves with the status
+// line's code and the body once read (paused sockets let the server's answers pile up unread).
+function rawGet(port, path) {
+  return new Promise((resolve, reject) => {
+    const sock = netConnect(port, '127.0.0.1');
+    const chunks = [];
+    sock.pause();
+    sock.on('error', reject);
+    sock.on('data', (b) => chunks.push(b));
+    sock.on('end', () => {
+      const text = Buffer.concat(chunks).toString();
+      const status = Number(text.split(' ')[1]);
+      resolve({ status, body: text.slice(text.indexOf('\r\n\r\n') + 4) });
+    });
+    sock.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    sock.resumeLater = () => sock.resume();
+    resolve.sock = sock;
+    rawGet.open.push(sock);
+  });
+}
+rawGet.open = [];
+
+test('HTTP: unread answers are budgeted (503 busy), strict parameters, 405 in JSON', { timeout: 60000 }, async () => {
+  await withServer({ args: ['--http-body-mem', '65536'] }, async (srv) => {
+    const pair = await honestPair(srv);
+    // an archived match whose replay is larger than a client's share of the budget (8 KiB)
+    const p = await srv.player('Archiver');
+    const { id } = await createRoom(p, 'ur');
+    await joinRoom(p, id, { seat: 0 });
+    const mark = p.mark();
+    assert.equal((await p.request({ type: 'add_bot', room: id })).type, 'bot_added');
+    await autoplay(p, id, { since: mark }).done;
+    await srv.archive(id);
+    const size = (await srv.http(`/api/matches/${id}/replay`)).text.length;
+    assert.ok(size > 1024, `the replay is ${size} bytes`);
+
+    rawGet.open = [];
+    const answers = Promise.all([...Array(40).keys()].map(() => rawGet(srv.port, `/api/matches/${id}/replay`)));
+    const rtts = await play(pair, 10);
+    for (const s of rawGet.open) s.resume();
+    const got = await answers;
+    const busy = got.filter((g) => g.status === 503), ok = got.filter((g) => g.status === 200);
+    assert.equal(busy.length + ok.length, got.length, JSON.stringify(got.map((g) => g.status)));
+    assert.ok(ok.length >= 1, 'some were answered');
+    if (size * 2 > 8192) assert.ok(busy.length >= 1, 'past the budget: 503');
+    for (const b of busy) assert.equal(JSON.parse(b.body).error, 'busy');
+    assertHonest(rtts.concat(await play(pair, 10)), 'unread HTTP answers');
+    // once read, the budget is free again
+    assert.equal((await srv.http(`/api/matches/${id}/replay`)).status, 200);
+
+    // strict parameters: cut short or trailing garbage are 400, never ignored
+    for (const q of ['limit=000000000000001xyz', 'limit=01', `player=${'a'.repeat(300)}`, 'limit=5&limit=6', 'before=1x']) {
+      const r = await srv.http(`/api/matches?${q}`);
+      assert.equal(r.status, 400, `${q}: ${r.status} ${r.text}`);
+      assert.equal(r.json.error, 'bad_request');
+    }
+    // other methods than GET and HEAD: 405 in JSON, on the API and on static files alike
+    for (const [method, path] of [['POST', '/index.html'], ['PUT', '/'], ['DELETE', '/api/rooms'], ['POST', '/api/matches']]) {
+      const r = await srv.http(path, { method, body: method === 'POST' ? 'x=1' : undefined });
+      assert.equal(r.status, 405, `${method} ${path}: ${r.status}`);
+      assert.equal(r.json.error, 'method_not_allowed');
+    }
+  });
 });
