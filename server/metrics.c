@@ -144,8 +144,9 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	emit(&o,
 	     "# HELP quinteto_connections_refused_total Connections closed as soon as accepted, by reason.\n"
 	     "# TYPE quinteto_connections_refused_total counter\n"
-	     "quinteto_connections_refused_total{reason=\"cap\"} %llu\n",
-	     (unsigned long long)m->refused_cap);
+	     "quinteto_connections_refused_total{reason=\"cap\"} %llu\n"
+	     "quinteto_connections_refused_total{reason=\"addr\"} %llu\n",
+	     (unsigned long long)m->refused_cap, (unsigned long long)m->refused_addr);
 	counter(&o, "quinteto_journal_refused_total", "Requests refused while the journal was failing.",
 		m->journal_refused);
 	render_histogram(&o, "quinteto_move_broadcast_seconds",

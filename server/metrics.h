@@ -29,6 +29,7 @@ struct metrics {
 	uint64_t closed_no_hello;      /* WebSockets closed 1008 for saying no hello in time */
 	uint64_t journal_refused;      /* requests refused while the journal was failing */
 	uint64_t refused_cap;          /* connections closed at accept: the connection cap was reached */
+	uint64_t refused_addr;         /* the same: the per-address cap (HTTP and WebSocket) */
 	struct metrics_hist broadcast; /* act received -> state queued for every member */
 	struct metrics_hist commit;    /* journal batch flushed -> committed (what held frames wait) */
 };

@@ -71,8 +71,10 @@ static int filter_connection(struct net *n, struct lws *wsi)
 		return 1; /* WebSockets only at /ws */
 	lws_get_peer_simple(wsi, addr, sizeof(addr));
 	if (addr_get(n, addr) >= n->cfg->max_conns_per_addr) {
-		util_log(LOG_WARN, "net: refusing %s: %d connections already", addr,
-			 n->cfg->max_conns_per_addr);
+		static struct util_log_limit rl;
+
+		util_log_limited(&rl, LOG_WARN, "net: refusing %s: %d connections already", addr,
+				 n->cfg->max_conns_per_addr);
 		return 1;
 	}
 	return 0;
@@ -118,30 +120,102 @@ static void log_refusal(struct net *n)
 	n->refused_unlogged = 0;
 }
 
-/* At the cap: a 503 if the socket takes it now (never waited for), then lws closes fd. */
+/* The peer of an accepted socket as text (an IPv4-mapped IPv6 address as IPv4); "" if unknown. */
+static void peer_of(int fd, char *out, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&ss;
+
+	*out = '\0';
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl))
+		return;
+	if (ss.ss_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)&ss)->sin_addr, out, (socklen_t)len);
+	else if (ss.ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
+		inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12], out, (socklen_t)len);
+	else if (ss.ss_family == AF_INET6)
+		inet_ntop(AF_INET6, &s6->sin6_addr, out, (socklen_t)len);
+}
+
+/* At the cap, in all or for this address: a 503 if the socket takes it now (never waited for), then lws
+ * closes fd. */
 static int admit(struct net *n, int fd)
 {
 	static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
 				   "Content-Length: 0\r\nRetry-After: 5\r\n\r\n";
+	static struct util_log_limit rl;
+	struct addr_count *a;
+	char addr[64];
 
-	if (n->conns < n->max_conns)
+	if (n->conns >= n->max_conns) {
+		n->metrics->refused_cap++;
+		(void)send(fd, busy, sizeof(busy) - 1, MSG_DONTWAIT | MSG_NOSIGNAL); /* refused either way */
+		log_refusal(n);
+		return 1;
+	}
+	peer_of(fd, addr, sizeof(addr));
+	a = *addr ? hmap_get(&n->conn_addrs, addr) : NULL;
+	if (!a || a->n < n->cfg->max_conns_per_addr)
 		return 0;
-	n->metrics->refused_cap++;
-	(void)send(fd, busy, sizeof(busy) - 1, MSG_DONTWAIT | MSG_NOSIGNAL); /* refused either way */
-	log_refusal(n);
+	n->metrics->refused_addr++;
+	(void)send(fd, busy, sizeof(busy) - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	util_log_limited(&rl, LOG_WARN,
+			 "net: refusing a connection from %s: %d open already (--max-conns-per-addr)", addr,
+			 a->n);
 	return 1;
+}
+
+/* Counts an accepted connection against its address; the count rides on the wsi until WSI_DESTROY. */
+static void conn_addr_add(struct net *n, struct lws *wsi)
+{
+	struct addr_count *a;
+	char addr[64];
+
+	peer_of(lws_get_socket_fd(wsi), addr, sizeof(addr));
+	if (!*addr)
+		return;
+	if (!(a = hmap_get(&n->conn_addrs, addr))) {
+		if (!(a = calloc(1, sizeof(*a))))
+			return;
+		snprintf(a->addr, sizeof(a->addr), "%s", addr);
+		if (hmap_put(&n->conn_addrs, a->addr, a)) {
+			free(a);
+			return;
+		}
+	}
+	a->n++;
+	lws_set_opaque_user_data(wsi, a);
+}
+
+static void conn_addr_del(struct net *n, struct lws *wsi)
+{
+	struct addr_count *a = n->stopped ? NULL : lws_get_opaque_user_data(wsi);
+
+	if (!a)
+		return;
+	lws_set_opaque_user_data(wsi, NULL);
+	if (--a->n <= 0) {
+		hmap_del(&n->conn_addrs, a->addr);
+		free(a);
+	}
 }
 
 /*
  * lws sends WSI_CREATE only for accepted connections (the listener has none);
  * the listener's WSI_DESTROY comes at shutdown, hence the floor at 0.
  */
-static void count_conns(struct net *n, enum lws_callback_reasons reason)
+static void count_conns(struct net *n, struct lws *wsi, enum lws_callback_reasons reason)
 {
-	if (reason == LWS_CALLBACK_WSI_CREATE)
+	if (reason == LWS_CALLBACK_WSI_CREATE) {
 		n->conns++;
-	else if (reason == LWS_CALLBACK_WSI_DESTROY && n->conns > 0)
-		n->conns--;
+	} else if (reason == LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED) {
+		conn_addr_add(n, wsi); /* its socket is known from here on */
+	} else if (reason == LWS_CALLBACK_WSI_DESTROY) {
+		if (n->conns > 0)
+			n->conns--;
+		conn_addr_del(n, wsi);
+	}
 }
 
 /*
@@ -272,7 +346,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		return admit(n, (int)(intptr_t)in);
 	if (reason == LWS_CALLBACK_FILTER_HTTP_CONNECTION)
 		return filter_http(wsi);
-	count_conns(n, reason);
+	count_conns(n, wsi, reason);
 	/* lws calls some reasons (a keep-alive connection timing out: CLOSED_HTTP) on
 	 * connections that never got per-session data: nothing of ours to touch. */
 	if (!pss && reason != LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION)
@@ -374,7 +448,9 @@ static void lws_log_cb(int level, const char *line)
 
 	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 		n--;
-	util_log(level == LLL_ERR ? LOG_ERROR : LOG_WARN, "lws: %.*s", (int)n, line);
+	static struct util_log_limit rl; /* lws may repeat an error on every loop turn */
+
+	util_log_limited(&rl, level == LLL_ERR ? LOG_ERROR : LOG_WARN, "lws: %.*s", (int)n, line);
 }
 
 /*
@@ -450,6 +526,7 @@ int net_start(struct net *n, void *loop, const struct config *cfg, struct sessio
 	memset(n, 0, sizeof(*n));
 	*n = (struct net){ .cfg = cfg, .sessions = ss, .handlers = h, .http = http, .metrics = metrics };
 	hmap_init(&n->addrs);
+	hmap_init(&n->conn_addrs);
 	n->max_conns = conn_cap(cfg);
 	util_log(LOG_INFO, "net: at most %d connections at once", n->max_conns);
 	err = bind_address(cfg->host, iface, sizeof(iface), &v4);
@@ -480,9 +557,14 @@ void net_stop(struct net *n)
 
 	if (n->lws) {
 		lws_context_destroy(n->lws);
+		n->stopped = true; /* with a foreign loop, some connections are destroyed later */
 		n->lws = NULL;
 	}
 	while ((a = hmap_next(&n->addrs, &pos)))
 		free(a);
 	hmap_finish(&n->addrs);
+	pos = 0;
+	while ((a = hmap_next(&n->conn_addrs, &pos)))
+		free(a);
+	hmap_finish(&n->conn_addrs);
 }

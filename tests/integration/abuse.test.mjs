@@ -346,32 +346,29 @@ function rawGet(port, path) {
 rawGet.open = [];
 
 test('HTTP: unread answers are budgeted (503 busy), strict parameters, 405 in JSON', { timeout: 60000 }, async () => {
-  await withServer({ args: ['--http-body-mem', '65536'] }, async (srv) => {
+  await withServer({ args: ['--http-body-mem', '65536', '--lobby-list-max', '1000', '--max-rooms-per-player', '1000', '--max-rooms-per-addr', '1000', '--rate', '1000', '--burst', '1000'] }, async (srv) => {
     const pair = await honestPair(srv);
-    // an archived match whose replay is larger than a client's share of the budget (8 KiB)
-    const p = await srv.player('Archiver');
-    const { id } = await createRoom(p, 'ur');
-    await joinRoom(p, id, { seat: 0 });
-    const mark = p.mark();
-    assert.equal((await p.request({ type: 'add_bot', room: id })).type, 'bot_added');
-    await autoplay(p, id, { since: mark }).done;
-    await srv.archive(id);
-    const size = (await srv.http(`/api/matches/${id}/replay`)).text.length;
-    assert.ok(size > 1024, `the replay is ${size} bytes`);
+    // a room list far larger than a client's share of the budget (8 KiB)
+    const maker = await srv.player('Maker');
+    await Promise.all([...Array(300).keys()].map(() => createRoom(maker, 'ur')));
+    const size = (await srv.http('/api/rooms')).text.length;
+    assert.ok(size > 65536, `the list is ${size} bytes`);
 
     rawGet.open = [];
-    const answers = Promise.all([...Array(40).keys()].map(() => rawGet(srv.port, `/api/matches/${id}/replay`)));
+    const answers = Promise.all([...Array(40).keys()].map(() => rawGet(srv.port, '/api/rooms')));
     const rtts = await play(pair, 10);
     for (const s of rawGet.open) s.resume();
     const got = await answers;
     const busy = got.filter((g) => g.status === 503), ok = got.filter((g) => g.status === 200);
     assert.equal(busy.length + ok.length, got.length, JSON.stringify(got.map((g) => g.status)));
     assert.ok(ok.length >= 1, 'some were answered');
-    if (size * 2 > 8192) assert.ok(busy.length >= 1, 'past the budget: 503');
+    assert.ok(busy.length >= 1, 'past the budget: 503');
     for (const b of busy) assert.equal(JSON.parse(b.body).error, 'busy');
     assertHonest(rtts.concat(await play(pair, 10)), 'unread HTTP answers');
     // once read, the budget is free again
-    assert.equal((await srv.http(`/api/matches/${id}/replay`)).status, 200);
+    assert.equal((await srv.http('/api/rooms')).status, 200);
+    const m = await srv.metrics();
+    assert.ok(m.quinteto_http_busy_total >= busy.length);
 
     // strict parameters: cut short or trailing garbage are 400, never ignored
     for (const q of ['limit=000000000000001xyz', 'limit=01', `player=${'a'.repeat(300)}`, 'limit=5&limit=6', 'before=1x']) {
@@ -385,5 +382,36 @@ test('HTTP: unread answers are budgeted (503 busy), strict parameters, 405 in JS
       assert.equal(r.status, 405, `${method} ${path}: ${r.status}`);
       assert.equal(r.json.error, 'method_not_allowed');
     }
+  });
+});
+
+test('per-address cap counts HTTP connections too; refusals are logged at most once a second', { timeout: 60000 }, async () => {
+  await withServer({ args: ['--max-conns-per-addr', '8'] }, async (srv) => {
+    const pair = await honestPair(srv); // 2 of the address's 8
+    const held = [];
+    for (let i = 0; i < 6; i++) { // idle HTTP keep-alive connections, never finishing a request
+      const s = netConnect(srv.port, '127.0.0.1');
+      s.on('error', () => {});
+      await new Promise((r) => s.once('connect', r));
+      s.write('GET /healthz HTTP/1.1\r\nHost: x\r\n'); // headers never end
+      held.push(s);
+    }
+    await sleep(200);
+    const refused = async () => {
+      const r = await fetch(`${srv.url}/healthz`).then((x) => x.status).catch(() => 'reset');
+      return r;
+    };
+    let n = 0;
+    const flood = (async () => { for (let i = 0; i < 150; i++) { if ((await refused()) !== 200) n++; } })();
+    const rtts = await play(pair, 15);
+    await flood;
+    assert.ok(n >= 140, `only ${n} of 150 HTTP requests over the cap were refused`);
+    assertHonest(rtts, 'per-address cap');
+    for (const s of held) s.destroy();
+    await until(async () => (await refused()) === 200, { timeoutMs: 5000, what: 'HTTP served again' });
+    const lines = srv.stderr.split('\n').filter((l) => l.includes('net: refusing a connection from')).length;
+    assert.ok(lines >= 1 && lines <= 8, `${lines} refusal lines for 150 refusals`);
+    const m = await srv.metrics();
+    assert.ok(m['quinteto_connections_refused_total{reason="addr"}'] >= 140);
   });
 });
