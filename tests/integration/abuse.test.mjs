@@ -174,7 +174,9 @@ test('watch/lobby churn over many rooms: the pair plays on', { timeout: 90000 },
     const rtts = await play(pair, 30);
     stop = true;
     await Promise.all(churn);
-    assert.ok(requests > 500, `the churn sent only ${requests} requests`);
+    // Before the list was capped and each room's summary cached, every rooms request rebuilt the
+    // whole list: the churn got ~200 requests served in the time of the pair's moves (checked).
+    assert.ok(requests > 500, `the churn had only ${requests} requests served`);
     assertHonest(rtts, 'watch/lobby churn');
     t.diagnostic(`honest move median ${median(rtts).toFixed(1)} ms over ${rtts.length}, ${requests} churn requests`);
   });
