@@ -140,12 +140,13 @@ test('the total room cap; one large frame into an empty queue is not a slow read
 });
 
 test('watch/lobby churn over many rooms: the pair plays on', { timeout: 90000 }, async (t) => {
-  await withServer({ args: ['--max-rooms-per-player', '10000', '--max-rooms-per-addr', '100000', '--rate', '1000', '--burst', '1000'] }, async (srv) => {
+  await withServer({ args: ['--max-rooms-per-player', '10000', '--max-rooms-per-addr', '100000', '--rate', '100000', '--burst', '100000'] }, async (srv) => {
     const pair = await honestPair(srv);
     const maker = await srv.player('Maker');
     const ids = [];
     for (let i = 0; i < 1950; i += 50) {
       const rs = await Promise.all([...Array(50).keys()].map(() => maker.request({ type: 'create', game: 'ur' })));
+      for (const r of rs) assert.equal(r.type, 'created', JSON.stringify(r));
       ids.push(...rs.map((r) => r.room.id));
     }
     // the churners use bare sockets: the harness would parse and schema-check every long list, and
