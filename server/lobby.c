@@ -1,9 +1,10 @@
 /*
  * lobby.c: player identities and the room registry. A player is found by the
  * SHA-256 of its token (the token itself is never kept); identities are
- * loaded from the database at start-up and saved through the store thread,
- * so a token outlives a restart. The room list is pushed to the connections
- * that asked for it, at most once a second, serialised once for all.
+ * saved through the store thread and read back by token hash when they say
+ * hello (those holding a journalled seat at start-up), so a token outlives a
+ * restart. The room list (lobby_list.c) is pushed to the connections that
+ * asked for it, at most once a second, serialised once for all.
  *
  * Invariants: every room in `rooms` is live (not dead); a player is in both
  * maps or in neither.

@@ -52,7 +52,7 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 	       struct metrics *metrics);
 
 /*
- * Loads player identities, then every journalled room (start-up, before
+ * Loads the player identities that hold a journalled seat, then every journalled room (start-up, before
  * store_start()). A room whose journal does not replay is left out with its
  * journal kept. 0 or -EIO.
  */
