@@ -59,6 +59,18 @@ struct config {
 	int finished_room_ttl_s; /* finished rooms stay listed this long */
 	int idle_room_ttl_s;     /* waiting rooms nobody follows are closed after this */
 	int shutdown_timeout_s;  /* SIGTERM: how long connections get to close (1012) before the exit */
+
+	/* limits against floods and abandoned rooms (lobby_limits.c, net.c) */
+	int max_rooms;            /* live rooms in all; `create` past it: too_many_rooms */
+	int max_rooms_per_player; /* waiting rooms a player created that have not started */
+	int max_rooms_per_addr;   /* the same, for every player of one address */
+	int max_bot_rooms;        /* live rooms whose every seat is a bot */
+	int lobby_list_max;       /* the `rooms` list holds at most this many rooms (the newest) */
+	int abandon_timeout_s;    /* a started match with no human connected this long: forfeit */
+	int hello_timeout_s;      /* a WebSocket that says no hello this long is closed */
+	int ping_interval_s;      /* idle WebSockets are pinged this often; no pong: closed */
+	size_t http_body_mem;     /* HTTP answer bodies held unread, in all (an eighth per address) */
+	int player_ttl_s; /* identities with no seat and no archived match, unseen this long: deleted */
 	int log_level;
 	int log_format;                          /* UTIL_LOG_TEXT or UTIL_LOG_JSON */
 	char config_path[4096];                  /* the file read, or empty */

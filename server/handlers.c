@@ -128,8 +128,15 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 
 static void on_rooms(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
+	struct buf *b = lobby_rooms_frame(h->lobby, m->id);
+
+	if (!b) {
+		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
+		return;
+	}
 	lobby_subscribe(h->lobby, s);
-	session_send_json(s, wire_rooms_new(lobby_rooms_json(h->lobby), m->id));
+	session_send(s, b);
+	buf_unref(b);
 }
 
 static void on_create(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
@@ -147,6 +154,8 @@ static void on_create(struct handlers *h, struct session *s, struct wire_msg *m,
 				   "unknown game, or not available on this server yet", m->id);
 		return;
 	}
+	const char *refused;
+
 	if (journal_refuses(h, s, m))
 		return;
 	err = wire_options_decode(codec, m->options, &ropt, &gopt, why, sizeof(why));
@@ -154,11 +163,16 @@ static void on_create(struct handlers *h, struct session *s, struct wire_msg *m,
 		session_send_error(s, err, why, m->id);
 		return;
 	}
+	if ((refused = lobby_room_refused(h->lobby, s->player, s->addr))) {
+		session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
+		return;
+	}
 	err = lobby_room_create(h->lobby, s->player, g, codec, &ropt, &gopt, &r);
 	if (err) {
 		send_room_error(s, err, m->id);
 		return;
 	}
+	lobby_room_counted(h->lobby, r, s->player, s->addr);
 	session_send_json(s, wire_created_new(room_summary(r), m->id));
 }
 
@@ -179,6 +193,9 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 		return;
 	}
 	follow(s, r, m->id);
+	lobby_room_update(h->lobby, r, false);
+	/* the seat needs its identity in the database even if it was forgotten as idle meanwhile */
+	store_player_save(h->store, s->player->id, s->player->token_hash, s->player->name);
 	session_send_json(s, wire_joined_new(r->id, seat, r->game->roles[seat], m->id));
 	room_changed(r);
 }
@@ -236,7 +253,17 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 		session_send_error(s, WIRE_E_BAD_MESSAGE, text, m->id);
 		return;
 	}
+	if (room_seat_of(r, s->player) >= 0 || !strcmp(r->creator, s->player->id)) {
+		const char *refused = lobby_bot_room_refused(h->lobby, r);
+
+		if (refused) {
+			session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
+			return;
+		}
+	}
 	err = room_add_bot(r, s->player, m->has_seat ? (int)m->seat : -1, strategy, &seat);
+	if (!err)
+		lobby_room_update(h->lobby, r, false);
 	if (err == ROOM_E_NOT_IN_ROOM) {
 		session_send_error(s, WIRE_E_NOT_IN_ROOM,
 				   "only the room's creator or a seated player may add bots", m->id);
@@ -366,6 +393,7 @@ void handlers_closed(struct handlers *h, struct session *s)
 		room_member_del(s->members->r, &s->members);
 	if (p) {
 		s->player = NULL;
+		p->seen_ms = util_now_ms();
 		if (--p->nsessions == 0 && !h->lobby->host.stopping)
 			for (i = 0; i < p->nrooms; i++)
 				room_connected_changed(p->rooms[i]);

@@ -30,6 +30,8 @@ struct http_req {
 	bool head;                             /* HEAD: headers only */
 	char *location;                        /* a redirect's target, or NULL */
 	uint64_t needs;                        /* the journal batch the answer waits for (held) */
+	char addr[64];                         /* the client's address, for the body budget */
+	size_t charged;                        /* body bytes counted in the budget (body_release) */
 	struct http_req *held_next, **held_pp; /* in api->held while held */
 };
 
@@ -43,8 +45,100 @@ static void held_unlink(struct http_req *h)
 	h->held_pp = NULL;
 }
 
+/*
+ * The budget for answers held in memory until the client reads them (clients
+ * that ask for a large archive and never read it must not hold the server's
+ * memory): at most cfg->http_body_mem in all and an eighth of it per address.
+ * Small answers (errors, redirects) are not counted; an answer into an
+ * empty budget always goes.
+ */
+#define BODY_SMALL 1024
+
+struct addr_bytes {
+	char addr[64];
+	size_t n;
+};
+
+static size_t *addr_bytes(struct http *api, const char *addr, bool create)
+{
+	struct addr_bytes *a = hmap_get(&api->body_by_addr, addr);
+
+	if (!a && create && (a = calloc(1, sizeof(*a)))) {
+		snprintf(a->addr, sizeof(a->addr), "%s", addr);
+		if (hmap_put(&api->body_by_addr, a->addr, a)) {
+			free(a);
+			a = NULL;
+		}
+	}
+	return a ? &a->n : NULL;
+}
+
+static bool body_charge(struct http_req *h, size_t len)
+{
+	struct http *api = h->api;
+	size_t cap = api->cfg->http_body_mem, *mine;
+
+	if (len <= BODY_SMALL)
+		return true;
+	mine = addr_bytes(api, h->addr, true);
+	/* one answer alone is always let through, however large: it is the piling up that is refused */
+	if (!mine || (api->body_bytes && api->body_bytes + len > cap) || (*mine && *mine + len > cap / 8)) {
+		api->metrics->http_busy++;
+		return false;
+	}
+	api->body_bytes += len;
+	*mine += len;
+	h->charged = len;
+	return true;
+}
+
+static void body_release(struct http_req *h)
+{
+	size_t *mine;
+
+	if (!h->charged)
+		return;
+	h->api->body_bytes -= h->charged;
+	if ((mine = addr_bytes(h->api, h->addr, false))) {
+		*mine -= h->charged;
+		if (!*mine) {
+			struct addr_bytes *a = hmap_del(&h->api->body_by_addr, h->addr);
+
+			free(a);
+		}
+	}
+	h->charged = 0;
+}
+
+void http_init(struct http *api, const struct config *cfg)
+{
+	api->cfg = cfg;
+	api->body_bytes = 0;
+	hmap_init(&api->body_by_addr);
+}
+
+void http_finish(struct http *api)
+{
+	struct addr_bytes *a;
+	size_t pos = 0;
+
+	while ((a = hmap_next(&api->body_by_addr, &pos)))
+		free(a);
+	hmap_finish(&api->body_by_addr);
+}
+
 static void respond(struct http_req *h, int status, const char *ctype, char *body_take, size_t len)
 {
+	static const char busy[] = "{\"error\":\"busy\",\"message\":\"the server holds too many unread "
+				   "answers: try again shortly\"}";
+
+	if (!body_charge(h, len)) {
+		free(body_take);
+		body_take = strdup(busy);
+		len = body_take ? sizeof(busy) - 1 : 0;
+		status = 503;
+		ctype = "application/json";
+	}
 	h->status = status;
 	h->ctype = ctype;
 	h->body = body_take;
@@ -199,6 +293,43 @@ static bool arg(struct lws *wsi, const char *name, char *out, int outlen)
 	return true;
 }
 
+/*
+ * Strictly: the value of query argument `name` ("game=") into out[outlen].
+ * 1 present, 0 absent, -1 when it does not fit or is given twice (a value
+ * cut short or a second one ignored would answer a different question).
+ */
+static int arg_strict(struct lws *wsi, const char *name, char *out, size_t outlen)
+{
+	static char frag[4096];
+	size_t nl = strlen(name);
+	int idx, len, found = 0;
+
+	*out = '\0';
+	for (idx = 0; (len = lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, idx)) > 0; idx++) {
+		if ((size_t)len >= sizeof(frag) ||
+		    lws_hdr_copy_fragment(wsi, frag, sizeof(frag), WSI_TOKEN_HTTP_URI_ARGS, idx) < 0)
+			return -1;
+		if (strncmp(frag, name, nl))
+			continue;
+		if (found || strlen(frag + nl) >= outlen)
+			return -1;
+		snprintf(out, outlen, "%s", frag + nl);
+		found = 1;
+	}
+	return found;
+}
+
+/* A positive decimal of at most `digits` digits, no sign, no leading zero, nothing after. */
+static bool parse_count(const char *s, size_t digits, long long *out)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > digits || *s == '0' || strspn(s, "0123456789") != n)
+		return false;
+	*out = strtoll(s, NULL, 10);
+	return true;
+}
+
 static bool valid_token(const char *s)
 {
 	size_t n = strlen(s);
@@ -222,23 +353,23 @@ static bool bad_request(struct http_req *h, const char *message)
 static bool match_query(struct lws *wsi, struct http_req *h, struct archive_query *q, char *game,
 			char *player, char *result)
 {
-	char before[32] = "", limit[16] = "", *end;
-	long lim = 20;
-	long long bef = 0;
+	char before[32] = "", limit[16] = "";
+	long long lim = 20, bef = 0;
+	int b, l;
 
-	arg(wsi, "game=", game, 64);
-	arg(wsi, "player=", player, 128);
-	arg(wsi, "result=", result, 64);
-	if (arg(wsi, "before=", before, sizeof(before)) && *before) {
-		bef = strtoll(before, &end, 10);
-		if (*end || bef <= 0)
-			return bad_request(h, "before must be a cursor from `next`");
-	}
-	if (arg(wsi, "limit=", limit, sizeof(limit)) && *limit) {
-		lim = strtol(limit, &end, 10);
-		if (*end || lim < 1 || lim > ARCHIVE_LIMIT_MAX)
-			return bad_request(h, "limit must be 1..100");
-	}
+	if (arg_strict(wsi, "game=", game, 64) < 0)
+		return bad_request(h, "game must be one of this server's games, given once");
+	if (arg_strict(wsi, "player=", player, 128) < 0)
+		return bad_request(h,
+				   "player must be a player's name (1..24 printable characters), given once");
+	if (arg_strict(wsi, "result=", result, 64) < 0)
+		return bad_request(h, "result must be draw, won, lost or a result's reason, given once");
+	b = arg_strict(wsi, "before=", before, sizeof(before));
+	if (b < 0 || (b && *before && !parse_count(before, 19, &bef)))
+		return bad_request(h, "before must be a cursor from `next`");
+	l = arg_strict(wsi, "limit=", limit, sizeof(limit));
+	if (l < 0 || (l && *limit && (!parse_count(limit, 3, &lim) || lim > ARCHIVE_LIMIT_MAX)))
+		return bad_request(h, "limit must be 1..100");
 	if (*game && !rules_game_find(game)) /* the registry says which games this server has */
 		return bad_request(h, "game must be one of this server's games");
 	if (*player && !wire_text_valid(player, WIRE_NAME_MAX))
@@ -372,8 +503,14 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 		return;
 	}
 	if (!strcmp(uri, "/api/rooms")) {
+		size_t len = 0;
+		char *body = lobby_rooms_body(api->lobby, &len);
+
 		h->needs = store_journal_needed(api->store);
-		respond_json(h, 200, json_pack("{s:o}", "rooms", lobby_rooms_json(api->lobby)));
+		if (!body)
+			respond_error(h, 500, "internal", "out of memory");
+		else
+			respond(h, 200, "application/json", body, len);
 		return;
 	}
 	if (!strcmp(uri, "/api/matches") || !strcmp(uri, "/api/matches/")) {
@@ -403,6 +540,7 @@ int http_request(struct http *api, struct lws *wsi, struct http_req **req, const
 	h->api = api;
 	h->wsi = wsi;
 	*req = h;
+	lws_get_peer_simple(wsi, h->addr, sizeof(h->addr));
 	h->head = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0;
 	if (!h->head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
 		respond_error(h, 405, "method_not_allowed", "the API is read-only: use GET");
@@ -473,6 +611,7 @@ void http_closed(struct http_req **req)
 		return;
 	store_req_cancel(h->pending);
 	held_unlink(h);
+	body_release(h);
 	free(h->location);
 	free(h->body);
 	free(h);

@@ -16,6 +16,7 @@
 #include "lobby.h"
 #include "metrics.h"
 #include "session.h"
+#include "util.h"
 
 struct lws;
 struct store;
@@ -30,7 +31,14 @@ struct http {
 	int64_t started_ms;
 	struct http_req *held; /* answers waiting for a journal batch (http_committed) */
 	bool stopping;         /* SIGTERM: /readyz says so while connections close */
+	const struct config *cfg;
+	size_t body_bytes;        /* answer bodies held until their clients read them */
+	struct hmap body_by_addr; /* the same by client address */
 };
+
+/* Prepares the body budget (after the struct is filled); http_finish() frees it. */
+void http_init(struct http *api, const struct config *cfg);
+void http_finish(struct http *api);
 
 /* A request arrived (LWS_CALLBACK_HTTP) for `uri`; *req gets its state. */
 int http_request(struct http *h, struct lws *wsi, struct http_req **req, const char *uri);

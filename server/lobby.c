@@ -1,9 +1,10 @@
 /*
  * lobby.c: player identities and the room registry. A player is found by the
  * SHA-256 of its token (the token itself is never kept); identities are
- * loaded from the database at start-up and saved through the store thread,
- * so a token outlives a restart. The room list is pushed to the connections
- * that asked for it, at most once a second, serialised once for all.
+ * saved through the store thread and read back by token hash when they say
+ * hello (those holding a journalled seat at start-up), so a token outlives a
+ * restart. The room list (lobby_list.c) is pushed to the connections that
+ * asked for it, at most once a second, serialised once for all.
  *
  * Invariants: every room in `rooms` is live (not dead); a player is in both
  * maps or in neither.
@@ -34,6 +35,8 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 	hmap_init(&l->rooms);
 	hmap_init(&l->players);
 	hmap_init(&l->players_by_id);
+	hmap_init(&l->by_addr);
+	l->order_stale = true;
 	err = uv_timer_init(loop, &l->timer);
 	if (err)
 		return err;
@@ -61,6 +64,8 @@ struct player *lobby_player_add(struct lobby *l, const char *id, const char *tok
 static void room_remove(struct lobby *l, struct room *r)
 {
 	hmap_del(&l->rooms, r->id);
+	l->order_stale = true;
+	lobby_room_update(l, r, true);
 	room_destroy(r); /* freed once its timer handle has closed */
 	lobby_changed(l);
 }
@@ -88,6 +93,11 @@ void lobby_finish(struct lobby *l)
 	}
 	json_decref(l->cache);
 	l->cache = NULL;
+	buf_unref(l->pushed);
+	l->pushed = NULL;
+	free(l->order);
+	free(l->text);
+	lobby_limits_finish(l);
 	hmap_finish(&l->rooms);
 	hmap_finish(&l->players);
 	hmap_finish(&l->players_by_id);
@@ -103,10 +113,17 @@ static void token_hash(const char *token, char out[65])
 
 struct player *lobby_player_by_token(struct lobby *l, const char *token)
 {
-	char hash[65];
+	char hash[65], id[16], name[sizeof(((struct player *)0)->name)];
+	struct player *p;
 
 	token_hash(token, hash);
-	return hmap_get(&l->players, hash);
+	if ((p = hmap_get(&l->players, hash)))
+		return p;
+	/* not in memory: an identity idle since the start or evicted (lobby_players_housekeep) */
+	if (store_player_lookup(l->store, hash, id, sizeof(id), name, sizeof(name)) != 1 ||
+	    hmap_get(&l->players_by_id, id))
+		return NULL;
+	return lobby_player_add(l, id, hash, name);
 }
 
 struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
@@ -118,10 +135,10 @@ struct player *lobby_player_hello(struct lobby *l, const char *token, const char
 
 	if (p) {
 		snprintf(token_out, token_out_size, "%s", token);
-		if (strcmp(p->name, name)) {
-			snprintf(p->name, sizeof(p->name), "%s", name);
-			store_player_save(l->store, p->id, p->token_hash, p->name);
-		}
+		snprintf(p->name, sizeof(p->name), "%s", name);
+		p->seen_ms = util_now_ms();
+		store_player_save(l->store, p->id, p->token_hash,
+				  p->name); /* its name, and when it was seen */
 		return p;
 	}
 	if (token_out_size < 49 || util_random(raw, sizeof(raw)) || util_random_id("p", 12, id))
@@ -132,6 +149,7 @@ struct player *lobby_player_hello(struct lobby *l, const char *token, const char
 	if (!p)
 		return NULL;
 	l->metrics->players_created++;
+	p->seen_ms = util_now_ms();
 	store_player_save(l->store, p->id, p->token_hash, p->name);
 	return p;
 }
@@ -156,6 +174,7 @@ int lobby_room_create(struct lobby *l, const struct player *creator, const struc
 		room_destroy(r); /* drops the journal it just wrote */
 		return -ENOMEM;
 	}
+	l->order_stale = true;
 	lobby_changed(l);
 	*out = r;
 	return 0;
@@ -174,49 +193,6 @@ void lobby_housekeep(struct lobby *l, int64_t now)
 	while ((r = hmap_next(&l->rooms, &pos)))
 		if (room_expired(r, now))
 			room_remove(l, r);
-}
-
-/* --- the room list --------------------------------------------------------- */
-
-static int cmp_newest(const void *a, const void *b)
-{
-	const struct room *ra = *(struct room *const *)a, *rb = *(struct room *const *)b;
-
-	return ra->created_at < rb->created_at   ? 1
-	       : ra->created_at > rb->created_at ? -1
-						 : strcmp(ra->id, rb->id);
-}
-
-static json_t *rooms_build(struct lobby *l)
-{
-	struct room **list = malloc((l->rooms.len + 1) * sizeof(*list));
-	json_t *arr = json_array();
-	struct room *r;
-	size_t pos = 0, n = 0, i;
-
-	if (!list || !arr) {
-		free(list);
-		json_decref(arr);
-		return NULL;
-	}
-	while ((r = hmap_next(&l->rooms, &pos)))
-		list[n++] = r;
-	qsort(list, n, sizeof(*list), cmp_newest);
-	for (i = 0; i < n; i++)
-		if (json_array_append_new(arr, room_summary(list[i]))) {
-			json_decref(arr);
-			arr = NULL;
-			break;
-		}
-	free(list);
-	return arr;
-}
-
-json_t *lobby_rooms_json(struct lobby *l)
-{
-	if (!l->cache)
-		l->cache = rooms_build(l);
-	return l->cache ? json_incref(l->cache) : json_array();
 }
 
 void lobby_subscribe(struct lobby *l, struct session *s)
@@ -248,16 +224,19 @@ static void push_cb(uv_timer_t *t)
 {
 	struct lobby *l = t->data;
 	struct session *s, *next;
-	json_t *j;
 	struct buf *b;
 
 	l->dirty = false;
 	l->pushed_ms = util_now_ms();
 	if (!l->subs)
 		return;
-	j = wire_rooms_new(lobby_rooms_json(l), NULL);
-	b = j ? buf_from_json(j) : NULL;
-	json_decref(j);
+	b = lobby_rooms_frame(l, NULL);
+	if (b && l->pushed && b->len == l->pushed->len && !memcmp(b->data, l->pushed->data, b->len)) {
+		buf_unref(b); /* nothing they see changed (a change and its undoing within the period) */
+		return;
+	}
+	buf_unref(l->pushed);
+	l->pushed = b ? buf_ref(b) : NULL;
 	for (s = l->subs; b && s; s = next) {
 		next = s->lobby_next;
 		session_send(s, b);
@@ -269,8 +248,7 @@ void lobby_changed(struct lobby *l)
 {
 	int64_t wait;
 
-	json_decref(l->cache); /* stale now */
-	l->cache = NULL;
+	l->text_stale = true;
 	if (l->dirty || l->host.stopping)
 		return;
 	l->dirty = true;

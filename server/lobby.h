@@ -34,6 +34,17 @@ struct lobby {
 	json_t *cache;             /* the rooms array; NULL = rebuild */
 	int64_t pushed_ms;
 	uv_timer_t timer; /* throttles pushes to one a second */
+	/* the capped list as text (lobby_list.c): rooms newest first, and their joined summaries */
+	struct room **order;
+	size_t norder, caporder;
+	bool order_stale; /* a room came or went: sort again */
+	char *text;       /* "[summary,...]" of the newest cfg->lobby_list_max rooms */
+	size_t textlen, textcap;
+	bool text_stale;            /* a room's summary changed since `text` was joined */
+	struct buf *pushed;         /* the last frame pushed to subscribers */
+	struct hmap by_addr;        /* address -> waiting rooms created from it (lobby_limits.c) */
+	long bot_rooms;             /* live rooms with a bot in every seat */
+	int64_t players_expired_ms; /* when the database last forgot idle identities */
 };
 
 /* Initialises an empty lobby on `loop`; the pointers are borrowed for its life. 0 or a libuv error. */
@@ -41,7 +52,7 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 	       struct metrics *metrics);
 
 /*
- * Loads player identities, then every journalled room (start-up, before
+ * Loads the player identities that hold a journalled seat, then every journalled room (start-up, before
  * store_start()). A room whose journal does not replay is left out with its
  * journal kept. 0 or -EIO.
  */
@@ -88,6 +99,43 @@ void lobby_unsubscribe(struct lobby *l, struct session *s);
 
 /* The room list changed: push it within a second (throttled). */
 void lobby_changed(struct lobby *l);
+
+/*
+ * The room list as protocol.md caps it: the newest cfg->lobby_list_max live
+ * rooms and `total`, the count of all. A `rooms` frame (id borrowed, may be
+ * NULL), or GET /api/rooms' body (malloc'd, *len set). Each room's summary
+ * is serialised once per change of that room (room.h's summary cache), so
+ * a request costs a copy of the joined text, not a rebuild; NULL on ENOMEM.
+ */
+struct buf *lobby_rooms_frame(struct lobby *l, const json_t *id);
+char *lobby_rooms_body(struct lobby *l, size_t *len);
+
+/*
+ * Room limits (lobby_limits.c). lobby_room_refused(): may `p` from `addr`
+ * create a room? NULL, or the reason for a too_many_rooms error.
+ * lobby_bot_room_refused(): may a bot fill the last free seat of `r` (which
+ * would start a match of bots only)? NULL or the reason.
+ * lobby_room_counted(): a room created by `p` from `addr` is waiting.
+ * lobby_room_update(): after a seat filled or a room went: a room that left
+ * the waiting state stops counting, a started bot-only room counts.
+ */
+const char *lobby_room_refused(struct lobby *l, const struct player *p, const char *addr);
+const char *lobby_bot_room_refused(struct lobby *l, const struct room *r);
+void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const char *addr);
+void lobby_room_update(struct lobby *l, struct room *r, bool gone);
+
+/*
+ * Identities with no connection, seat or waiting room leave memory once idle
+ * (looked up again at their next hello); now and then the database is told
+ * to forget the ones past cfg->player_ttl_s (store_players_expire).
+ */
+void lobby_players_housekeep(struct lobby *l, int64_t now);
+
+/* Frees the limits' counts (lobby_finish). */
+void lobby_limits_finish(struct lobby *l);
+
+/* Ends, by forfeit of its absent seats, every match no human has followed for cfg->abandon_timeout_s. */
+void lobby_forfeit_abandoned(struct lobby *l, int64_t now);
 
 /*
  * Every live room's summary, newest first: a new reference to a cached array

@@ -64,6 +64,12 @@ static void load_room_end(void *ctx, int err)
 	rp->r = NULL;
 	if (!err && r && !hmap_put(&rp->l->rooms, r->id, r)) {
 		room_restore_finish(r, rp->started_at);
+		/* nobody is connected yet: an abandoned match counts from its last activity */
+		r->absent_since = r->nlog         ? r->log[r->nlog - 1].at
+				  : r->started_at ? r->started_at
+						  : r->created_at;
+		lobby_room_update(rp->l, r, false);
+		rp->l->order_stale = true;
 		return;
 	}
 	util_log(LOG_ERROR, "restore: room %s does not replay (%d); its journal is kept for inspection",

@@ -152,12 +152,17 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	counter(&o, "quinteto_rate_limited_total", "Messages answered rate_limited.", m->rate_limited);
 	counter(&o, "quinteto_closed_too_large_total", "Connections closed 1009.", m->closed_too_large);
 	counter(&o, "quinteto_closed_binary_total", "Connections closed 1003.", m->closed_binary);
+	counter(&o, "quinteto_http_busy_total", "HTTP answers refused 503 for the unread-body budget.",
+		m->http_busy);
+	counter(&o, "quinteto_closed_no_hello_total", "WebSockets closed for saying no hello in time.",
+		m->closed_no_hello);
 	render_errors(&o, m);
 	emit(&o,
 	     "# HELP quinteto_connections_refused_total Connections closed as soon as accepted, by reason.\n"
 	     "# TYPE quinteto_connections_refused_total counter\n"
-	     "quinteto_connections_refused_total{reason=\"cap\"} %llu\n",
-	     (unsigned long long)m->refused_cap);
+	     "quinteto_connections_refused_total{reason=\"cap\"} %llu\n"
+	     "quinteto_connections_refused_total{reason=\"addr\"} %llu\n",
+	     (unsigned long long)m->refused_cap, (unsigned long long)m->refused_addr);
 	counter(&o, "quinteto_origin_refused_total", "WebSocket upgrades refused for their Origin (403).",
 		m->refused_origin);
 	counter(&o, "quinteto_metrics_unauthorized_total",

@@ -25,8 +25,11 @@ struct metrics {
 	uint64_t actions, bot_actions, matches_started, matches_finished;
 	uint64_t archive_ok, archive_failed, players_created;
 	uint64_t slow_dropped, rate_limited, closed_too_large, closed_binary;
+	uint64_t http_busy;            /* HTTP answers refused 503: the body budget was spent */
+	uint64_t closed_no_hello;      /* WebSockets closed 1008 for saying no hello in time */
 	uint64_t journal_refused;      /* requests refused while the journal was failing */
 	uint64_t refused_cap;          /* connections closed at accept: the connection cap was reached */
+	uint64_t refused_addr;         /* the same: the per-address cap (HTTP and WebSocket) */
 	struct metrics_hist broadcast; /* act received -> state queued for every member */
 	struct metrics_hist commit;    /* journal batch flushed -> committed (what held frames wait) */
 

@@ -125,8 +125,10 @@ static int filter_connection(struct net *n, struct lws *wsi)
 		return 1; /* WebSockets only at /ws */
 	client_addr(n, wsi, addr, sizeof(addr));
 	if (addr_get(n, addr) >= n->cfg->max_conns_per_addr) {
-		util_log(LOG_WARN, "net: refusing %s: %d connections already", addr,
-			 n->cfg->max_conns_per_addr);
+		static struct util_log_limit rl;
+
+		util_log_limited(&rl, LOG_WARN, "net: refusing %s: %d connections already", addr,
+				 n->cfg->max_conns_per_addr);
 		return 1;
 	}
 	return 0;
@@ -172,34 +174,139 @@ static void log_refusal(struct net *n)
 	n->refused_unlogged = 0;
 }
 
-/* At the cap: a 503 if the socket takes it now (never waited for), then lws closes fd. */
+/* The peer of an accepted socket as text (an IPv4-mapped IPv6 address as IPv4); "" if unknown. */
+static void peer_of(int fd, char *out, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&ss;
+
+	*out = '\0';
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl))
+		return;
+	if (ss.ss_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)&ss)->sin_addr, out, (socklen_t)len);
+	else if (ss.ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
+		inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12], out, (socklen_t)len);
+	else if (ss.ss_family == AF_INET6)
+		inet_ntop(AF_INET6, &s6->sin6_addr, out, (socklen_t)len);
+}
+
+/* At the cap, in all or for this address: a 503 if the socket takes it now (never waited for), then lws
+ * closes fd. */
 static int admit(struct net *n, int fd)
 {
 	static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
 				   "Content-Length: 0\r\nRetry-After: 5\r\n\r\n";
+	static struct util_log_limit rl;
+	struct addr_count *a;
+	char addr[64];
 
 	if (n->draining) { /* stopping: the next server will take it */
 		(void)send(fd, busy, sizeof(busy) - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
 		return 1;
 	}
-	if (n->conns < n->max_conns)
+	if (n->conns >= n->max_conns) {
+		n->metrics->refused_cap++;
+		(void)send(fd, busy, sizeof(busy) - 1, MSG_DONTWAIT | MSG_NOSIGNAL); /* refused either way */
+		log_refusal(n);
+		return 1;
+	}
+	peer_of(fd, addr, sizeof(addr));
+	/* behind a trusted proxy every client has the proxy's address: those are counted by client, at the
+	 * upgrade */
+	if (*addr && n->cfg->n_proxies && config_is_trusted_proxy(n->cfg, addr))
 		return 0;
-	n->metrics->refused_cap++;
-	(void)send(fd, busy, sizeof(busy) - 1, MSG_DONTWAIT | MSG_NOSIGNAL); /* refused either way */
-	log_refusal(n);
+	a = *addr ? hmap_get(&n->conn_addrs, addr) : NULL;
+	if (!a || a->n < n->cfg->max_conns_per_addr)
+		return 0;
+	n->metrics->refused_addr++;
+	(void)send(fd, busy, sizeof(busy) - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	util_log_limited(&rl, LOG_WARN,
+			 "net: refusing a connection from %s: %d open already (--max-conns-per-addr)", addr,
+			 a->n);
 	return 1;
+}
+
+/* Counts an accepted connection against its address; the count rides on the wsi until WSI_DESTROY. */
+static void conn_addr_add(struct net *n, struct lws *wsi)
+{
+	struct addr_count *a;
+	char addr[64];
+
+	peer_of(lws_get_socket_fd(wsi), addr, sizeof(addr));
+	if (!*addr)
+		return;
+	if (!(a = hmap_get(&n->conn_addrs, addr))) {
+		if (!(a = calloc(1, sizeof(*a))))
+			return;
+		snprintf(a->addr, sizeof(a->addr), "%s", addr);
+		if (hmap_put(&n->conn_addrs, a->addr, a)) {
+			free(a);
+			return;
+		}
+	}
+	a->n++;
+	lws_set_opaque_user_data(wsi, a);
+}
+
+static void conn_addr_del(struct net *n, struct lws *wsi)
+{
+	struct addr_count *a = n->stopped ? NULL : lws_get_opaque_user_data(wsi);
+
+	if (!a)
+		return;
+	lws_set_opaque_user_data(wsi, NULL);
+	if (--a->n <= 0) {
+		hmap_del(&n->conn_addrs, a->addr);
+		free(a);
+	}
 }
 
 /*
  * lws sends WSI_CREATE only for accepted connections (the listener has none);
  * the listener's WSI_DESTROY comes at shutdown, hence the floor at 0.
  */
-static void count_conns(struct net *n, enum lws_callback_reasons reason)
+static void count_conns(struct net *n, struct lws *wsi, enum lws_callback_reasons reason)
 {
-	if (reason == LWS_CALLBACK_WSI_CREATE)
+	if (reason == LWS_CALLBACK_WSI_CREATE) {
 		n->conns++;
-	else if (reason == LWS_CALLBACK_WSI_DESTROY && n->conns > 0)
-		n->conns--;
+	} else if (reason == LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED) {
+		conn_addr_add(n, wsi); /* its socket is known from here on */
+	} else if (reason == LWS_CALLBACK_WSI_DESTROY) {
+		if (n->conns > 0)
+			n->conns--;
+		conn_addr_del(n, wsi);
+	}
+}
+
+/*
+ * Every HTTP request, before lws serves a static file: the web client is
+ * read-only, so any other method than GET and HEAD is answered 405 with a
+ * JSON body (lws would serve the file to a POST) and the connection closed.
+ * The API's own mounts answer their 405 themselves (http.c).
+ */
+static int filter_http(struct lws *wsi)
+{
+	static const char body[] =
+		"{\"error\":\"method_not_allowed\",\"message\":\"read-only: use GET or HEAD\"}";
+	uint8_t buf[LWS_PRE + 1536], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
+
+	if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 ||
+	    lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0)
+		return 0;
+	if (lws_add_http_common_headers(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, "application/json",
+					sizeof(body) - 1, &p, end) ||
+	    lws_add_http_header_by_name(
+		    wsi, (const unsigned char *)"allow:", (const unsigned char *)"GET, HEAD", 9, &p, end) ||
+	    lws_add_http_header_by_name(
+		    wsi, (const unsigned char *)"connection:", (const unsigned char *)"close", 5, &p, end) ||
+	    lws_finalize_http_header(wsi, &p, end) || (size_t)(end - p) < sizeof(body))
+		return 1;
+	memcpy(p, body, sizeof(body) - 1);
+	p += sizeof(body) - 1;
+	(void)lws_write(wsi, start, (size_t)(p - start), LWS_WRITE_HTTP_HEADERS); /* closed either way */
+	return 1; /* refused: lws closes the connection */
 }
 
 static int close_with(struct lws *wsi, enum lws_close_status code, const char *reason)
@@ -270,6 +377,14 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 			client_addr(n, wsi, pss->s->addr, sizeof(pss->s->addr));
 		addr_adjust(n, pss->s->addr, +1);
 		util_log_conn(LOG_DEBUG, pss->s->id, "net: WebSocket from %s", pss->s->addr);
+		/* a connection that never says hello must not hold a descriptor for long */
+		lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
+		return 0;
+	case LWS_CALLBACK_TIMER:
+		if (pss->s && !pss->s->player && !pss->s->close_state) {
+			n->metrics->closed_no_hello++;
+			session_close(pss->s, LWS_CLOSE_STATUS_POLICY_VIOLATION, "no hello in time");
+		}
 		return 0;
 	case LWS_CALLBACK_RECEIVE:
 		return pss->s ? on_receive(n, wsi, pss->s, in, len) : -1;
@@ -402,7 +517,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 			n->ssl_ctx[n->n_ssl_ctx++] = user;
 		return 0;
 	}
-	count_conns(n, reason);
+	if (reason == LWS_CALLBACK_FILTER_HTTP_CONNECTION)
+		return filter_http(wsi);
+	count_conns(n, wsi, reason);
 	/* lws calls some reasons (a keep-alive connection timing out: CLOSED_HTTP) on
 	 * connections that never got per-session data: nothing of ours to touch. */
 	if (!pss && reason != LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION)
@@ -426,6 +543,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 	case LWS_CALLBACK_CLOSED:
 	case LWS_CALLBACK_USER:
+	case LWS_CALLBACK_TIMER:
 		return on_ws(n, wsi, reason, pss, in, len);
 	case LWS_CALLBACK_HTTP: {
 		int g = http_gate(n, wsi);
@@ -527,7 +645,9 @@ static void lws_log_cb(int level, const char *line)
 
 	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 		n--;
-	util_log(level == LLL_ERR ? LOG_ERROR : LOG_WARN, "lws: %.*s", (int)n, line);
+	static struct util_log_limit rl; /* lws may repeat an error on every loop turn */
+
+	util_log_limited(&rl, level == LLL_ERR ? LOG_ERROR : LOG_WARN, "lws: %.*s", (int)n, line);
 }
 
 /*
@@ -584,6 +704,13 @@ static struct lws_http_mount mount_monitor = {
 	.mountpoint_len = 1,
 };
 
+/*
+ * Keep-alive: lws pings a WebSocket that has been idle (nothing received)
+ * for the interval, and hangs up one still silent after twice that (a pong
+ * counts as traffic). Applies to the vhost's connections (lws 4.1).
+ */
+static lws_retry_bo_t idle_policy;
+
 static void info_fill(struct net *n, struct lws_context_creation_info *info, void **loops, const char *iface,
 		      bool v4)
 {
@@ -604,6 +731,9 @@ static void info_fill(struct net *n, struct lws_context_creation_info *info, voi
 	info->ka_time = 60;
 	info->ka_probes = 3;
 	info->ka_interval = 10;
+	idle_policy.secs_since_valid_ping = (uint16_t)n->cfg->ping_interval_s;
+	idle_policy.secs_since_valid_hangup = (uint16_t)(2 * n->cfg->ping_interval_s);
+	info->retry_and_idle_policy = &idle_policy;
 	if (n->cfg->tls_cert[0]) { /* every connection on a TLS listener is TLS: https:// and wss:// */
 		info->options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
 		info->ssl_cert_filepath = n->cfg->tls_cert;
@@ -652,6 +782,7 @@ int net_start(struct net *n, void *loop, const struct config *cfg, struct sessio
 	memset(n, 0, sizeof(*n));
 	*n = (struct net){ .cfg = cfg, .sessions = ss, .handlers = h, .http = http, .metrics = metrics };
 	hmap_init(&n->addrs);
+	hmap_init(&n->conn_addrs);
 	n->max_conns = conn_cap(cfg);
 	util_log(LOG_INFO, "net: at most %d connections at once", n->max_conns);
 	lws_set_log_level(LLL_ERR | (cfg->log_level >= LOG_DEBUG ? LLL_WARN : 0), lws_log_cb);
@@ -813,9 +944,14 @@ void net_stop(struct net *n)
 	}
 	if (n->lws) {
 		lws_context_destroy(n->lws);
+		n->stopped = true; /* with a foreign loop, some connections are destroyed later */
 		n->lws = NULL;
 	}
 	while ((a = hmap_next(&n->addrs, &pos)))
 		free(a);
 	hmap_finish(&n->addrs);
+	pos = 0;
+	while ((a = hmap_next(&n->conn_addrs, &pos)))
+		free(a);
+	hmap_finish(&n->conn_addrs);
 }

@@ -27,6 +27,8 @@ struct net {
 	struct http *http;
 	struct metrics *metrics;
 	struct hmap addrs;         /* peer address -> open WebSocket count */
+	struct hmap conn_addrs;    /* peer address -> open connections, HTTP and WebSocket */
+	bool stopped;              /* net_stop() freed the counts; late WSI_DESTROYs touch nothing */
 	int port;                  /* the port bound (cfg->port, or the one the OS chose for 0) */
 	int conns;                 /* accepted connections not yet destroyed, HTTP and WebSocket */
 	int max_conns;             /* past it new ones are closed at accept: below RLIMIT_NOFILE */

@@ -9,6 +9,7 @@
 #define QUINTETO_PLAYER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "wire.h"
 
@@ -21,6 +22,8 @@ struct player {
 	int nsessions;       /* connections that said hello with this identity */
 	struct room **rooms; /* rooms where this player holds a seat, in no order */
 	int nrooms, caprooms;
+	int nwaiting;    /* rooms it created that wait for players (lobby_limits.c) */
+	int64_t seen_ms; /* last hello or close of one of its connections (Unix ms) */
 };
 
 /* Remembers that `p` holds a seat in `r` (once). 0 or -ENOMEM (then nothing changed). */

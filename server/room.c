@@ -21,10 +21,17 @@
 
 static struct rules_action legal_buf[RULES_MAX_LEGAL]; /* loop thread only */
 
+static void summary_clear(struct room *r)
+{
+	free(r->summary);
+	r->summary = NULL;
+}
+
 static void cache_clear(struct room *r)
 {
 	int i;
 
+	summary_clear(r);
 	buf_unref(r->cache_all);
 	r->cache_all = NULL;
 	for (i = 0; i < RULES_MAX_SEATS; i++) {
@@ -228,6 +235,7 @@ int room_member_add(struct room *r, struct member **list, void *who, struct play
 	m->who_next = *list;
 	*list = m;
 	r->nmembers++;
+	summary_clear(r); /* its watchers */
 	return 0;
 }
 
@@ -254,6 +262,7 @@ void room_member_del(struct room *r, struct member **list)
 	if (!r->nmembers)
 		r->idle_since = util_now_ms();
 	free(m);
+	summary_clear(r);
 	r->host->changed(r->host->ctx); /* the summary's watchers */
 }
 
@@ -318,6 +327,26 @@ json_t *room_summary(const struct room *r)
 		if (room_seat_of(r, m->player) < 0)
 			w.watchers++;
 	return wire_room_summary_new(&w);
+}
+
+const char *room_summary_text(struct room *r, size_t *len)
+{
+	if (!r->summary) {
+		r->summary = util_json_text(room_summary(r));
+		r->summary_len = r->summary ? strlen(r->summary) : 0;
+	}
+	*len = r->summary_len;
+	return r->summary;
+}
+
+bool room_human_connected(const struct room *r)
+{
+	int i;
+
+	for (i = 0; i < r->game->seats; i++)
+		if (player_connected(r->seats[i].player))
+			return true;
+	return false;
 }
 
 bool room_autorolls(const struct room *r, const struct rules_action *legal, int n)
@@ -397,6 +426,12 @@ void room_broadcast(struct room *r)
 
 void room_connected_changed(struct room *r)
 {
+	bool someone = room_human_connected(r);
+
+	if (someone)
+		r->absent_since = 0;
+	else if (!r->absent_since)
+		r->absent_since = util_now_ms();
 	room_broadcast(r);
 	r->host->changed(r->host->ctx);
 }

@@ -127,6 +127,12 @@ struct room {
 	struct buf *cache_seat[RULES_MAX_SEATS]; /* state with `legal` for a seat to act */
 	bool restoring;                          /* replaying the journal: do not journal */
 	bool dead;
+	char *summary; /* room_summary() as compact text, for the lobby list; NULL = stale */
+	size_t summary_len;
+	char creator_addr[64]; /* where its creator connected from, while counted */
+	bool counted;          /* a waiting room in its creator's and address's counts (lobby_limits.c) */
+	bool bot_only;         /* started with a bot in every seat: in lobby->bot_rooms */
+	int64_t absent_since;  /* no human seat connected since (Unix ms); 0: someone is */
 };
 
 /* --- life (room.c) ------------------------------------------------------- */
@@ -180,6 +186,12 @@ int room_seat_of(const struct room *r, const struct player *p);
 
 /* The room summary (new reference; NULL on ENOMEM). */
 json_t *room_summary(const struct room *r);
+
+/* room_summary() as compact text, cached until the room changes (borrowed; NULL on ENOMEM). */
+const char *room_summary_text(struct room *r, size_t *len);
+
+/* True when some human seat of `r` has a connection. */
+bool room_human_connected(const struct room *r);
 
 /* The current `state` frame as `p` (NULL: a spectator) should see it; borrowed, NULL on ENOMEM. */
 struct buf *room_state_for(struct room *r, const struct player *p);

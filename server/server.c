@@ -93,6 +93,8 @@ static void housekeeping_cb(uv_timer_t *t)
 	struct server *srv = t->data;
 
 	lobby_housekeep(&srv->lobby, util_now_ms());
+	lobby_forfeit_abandoned(&srv->lobby, util_now_ms());
+	lobby_players_housekeep(&srv->lobby, util_now_ms());
 }
 
 static void stop(struct server *srv)
@@ -189,6 +191,7 @@ static int drain(struct server *srv)
 	uv_run(&srv->loop, UV_RUN_DEFAULT);
 	sessions_reap(&srv->sessions);
 	lobby_finish(&srv->lobby);
+	http_finish(&srv->http);
 	err = uv_loop_close(&srv->loop);
 	if (err)
 		util_log(LOG_WARN, "loop closed with handles open: %s", uv_strerror(err));
@@ -208,8 +211,11 @@ static int modules_init(struct server *srv)
 	if (err)
 		return err;
 	srv->handlers = (struct handlers){ &srv->lobby, NULL, &srv->metrics };
-	srv->http =
-		(struct http){ &srv->lobby, NULL, &srv->metrics, &srv->sessions, util_now_ms(), NULL, false };
+	srv->http = (struct http){ .lobby = &srv->lobby,
+				   .metrics = &srv->metrics,
+				   .sessions = &srv->sessions,
+				   .started_ms = util_now_ms() };
+	http_init(&srv->http, srv->cfg);
 	return handles_init(srv);
 }
 

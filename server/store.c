@@ -348,6 +348,8 @@ int store_open(uv_loop_t *loop, const char *path, const char *migrations_dir, st
 	r = store_migrate(st->db, migrations_dir);
 	if (!r)
 		r = store_db_open(path, true, &st->rdb); /* after the migrations: it sees every table */
+	if (!r)
+		r = store_players_open(st, path);
 	if (r)
 		goto err_db;
 	r = store_ckpt_open(st, path);
@@ -366,6 +368,7 @@ err_stmts:
 	finalize_all(st);
 	store_ckpt_close(st);
 err_db:
+	store_players_close(st);
 	sqlite3_close(st->rdb);
 	sqlite3_close(st->db);
 err_free:
@@ -439,6 +442,7 @@ void store_close(struct store *st)
 	async_cb(&st->async); /* deliver what finished */
 	finalize_all(st);
 	store_ckpt_close(st);
+	store_players_close(st);
 	if (sqlite3_close(st->rdb) != SQLITE_OK || sqlite3_close(st->db) != SQLITE_OK)
 		util_log(LOG_ERROR, "store: the database did not close cleanly");
 	uv_close((uv_handle_t *)&st->async, async_closed_cb);

@@ -93,6 +93,18 @@ size_t store_queue_depth(const struct store *st);
  * in the same transaction. Strings are copied; NULL is SQL NULL.
  */
 void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name);
+/*
+ * Journals the deletion of identities not seen since `before` (Unix ms) that
+ * hold no seat, created no live room and played no archived match.
+ */
+void store_players_expire(struct store *st, int64_t before);
+/*
+ * The identity with this token hash, read on the loop thread (an indexed
+ * point read on a connection of its own): 1 (id and name filled), 0 none,
+ * or -EIO. One written in a batch not yet committed is not found.
+ */
+int store_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
+			size_t namelen);
 /* creator_id: the player who created the room (r2: it may add bots without a seat); NULL: none */
 void store_live_room(struct store *st, const char *id, const char *game, const char *options,
 		     const char *server_seed, const char *creator_id, int64_t created_at);

@@ -34,6 +34,7 @@ enum jop_kind {
 	JOP_STARTED,
 	JOP_EVENT,
 	JOP_DROP,
+	JOP_PLAYERS_EXPIRE,
 	JOP_MAX
 };
 
@@ -103,7 +104,9 @@ enum wstmt {
 
 struct store {
 	uv_loop_t *loop;
-	sqlite3 *db, *rdb; /* writer, reader (read-only) */
+	sqlite3 *db, *rdb;        /* writer, reader (read-only) */
+	sqlite3 *ldb;             /* the loop thread's identity lookups (read-only; store_players.c) */
+	sqlite3_stmt *ldb_lookup; /* by token hash */
 	sqlite3_stmt *jstmt[JOP_MAX];
 	sqlite3_stmt *wstmt[WS_MAX];
 	struct archive_db ar; /* the reader thread's statements */
@@ -170,5 +173,9 @@ int store_archive_prepare(struct store *st);
 void store_archive_finalize(struct store *st);
 void store_archive_run(struct store *st, struct wjob *j);
 void store_read_run(struct store *st, struct store_req *r);
+
+/* store_players.c: the loop thread's own read-only connection. 0 or -EIO; close: NULL-safe. */
+int store_players_open(struct store *st, const char *path);
+void store_players_close(struct store *st);
 
 #endif

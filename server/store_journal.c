@@ -20,8 +20,9 @@
 #include "wire.h"
 
 static const char *const jop_sql[JOP_MAX] = {
-	[JOP_PLAYER] = "INSERT INTO players(id, token_hash, name, created_at) VALUES (?1, ?2, ?3, ?4) "
-		       "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
+	[JOP_PLAYER] =
+		"INSERT INTO players(id, token_hash, name, created_at, seen_at) VALUES (?1, ?2, ?3, ?4, ?4) "
+		"ON CONFLICT(id) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at",
 	[JOP_ROOM] =
 		"INSERT OR REPLACE INTO live_rooms(id, game, options, server_seed, created_at, creator_id) "
 		"VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -33,6 +34,10 @@ static const char *const jop_sql[JOP_MAX] = {
 	[JOP_STARTED] = "UPDATE live_rooms SET started_at = ?2 WHERE id = ?1",
 	[JOP_EVENT] = "INSERT INTO live_events(room_id, ply, seat, kind, at) VALUES (?1, ?2, ?3, ?4, ?5)",
 	[JOP_DROP] = "DELETE FROM live_rooms WHERE id = ?1", /* cascades to seats, actions, events */
+	[JOP_PLAYERS_EXPIRE] = "DELETE FROM players WHERE seen_at < ?1 "
+			       "AND NOT EXISTS (SELECT 1 FROM live_seats s WHERE s.player_id = players.id) "
+			       "AND NOT EXISTS (SELECT 1 FROM live_rooms r WHERE r.creator_id = players.id) "
+			       "AND NOT EXISTS (SELECT 1 FROM match_seats m WHERE m.player_id = players.id)",
 };
 
 int store_journal_prepare(struct store *st)
@@ -125,6 +130,11 @@ err_nomem:
 void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name)
 {
 	op_queue(st, JOP_PLAYER, "sssi", id, token_hash, name, util_now_ms());
+}
+
+void store_players_expire(struct store *st, int64_t before)
+{
+	op_queue(st, JOP_PLAYERS_EXPIRE, "i", before);
 }
 
 void store_live_room(struct store *st, const char *id, const char *game, const char *options,
@@ -339,7 +349,11 @@ int store_load_players(struct store *st, const struct store_live_ops *ops, void 
 	sqlite3_stmt *s;
 	int r, rc;
 
-	if ((r = prepare(st->db, "SELECT id, token_hash, name FROM players", &s)))
+	/* only the identities the journal's seats need; the others are looked up when they say hello */
+	if ((r = prepare(st->db,
+			 "SELECT id, token_hash, name FROM players WHERE id IN "
+			 "(SELECT player_id FROM live_seats WHERE player_id IS NOT NULL)",
+			 &s)))
 		return r;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if (!col(s, 0) || !col(s, 1) || !col(s, 2)) {

@@ -281,3 +281,27 @@ void util_log_conn(int level, uint64_t conn, const char *fmt, ...)
 	log_line(level, conn, fmt, ap);
 	va_end(ap);
 }
+
+void util_log_limited(struct util_log_limit *rl, int level, const char *fmt, ...)
+{
+	char line[1024];
+	uint64_t now = util_mono_ns();
+	va_list ap;
+
+	if (level > util_log_level)
+		return;
+	if (rl->last_ns && now - rl->last_ns < 1000000000u) {
+		rl->suppressed++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (rl->suppressed)
+		util_log(level, "%s (and %llu more like it in the last second)", line,
+			 (unsigned long long)rl->suppressed);
+	else
+		util_log(level, "%s", line);
+	rl->last_ns = now;
+	rl->suppressed = 0;
+}

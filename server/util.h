@@ -61,4 +61,16 @@ void util_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 
 /* The same, about one connection: "conn=ID" in text, "conn": ID in JSON. */
 void util_log_conn(int level, uint64_t conn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * A line that may repeat without end (a flood's refusals, a library's error on
+ * every loop turn): logged at most once a second per limiter, the next line
+ * saying how many were left out meanwhile. A limiter starts zeroed.
+ */
+struct util_log_limit {
+	uint64_t last_ns;
+	uint64_t suppressed;
+};
+void util_log_limited(struct util_log_limit *rl, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

@@ -122,6 +122,7 @@ export default {
   'error.too_large': 'That message is too long.',
   'error.internal': 'The server had a problem; try again shortly.',
   'error.unavailable': 'The server cannot save games right now; play resumes by itself when it can. Try again shortly.',
+  'error.too_many_rooms': 'Too many rooms: start or leave one of yours, or try again later.',
   'error.timeout': 'The server did not answer.',
   'error.disconnected': 'The connection was lost; reconnecting.',
   'archive.lobbyLink': "Finished matches: find one, replay it, check its dice",

@@ -122,6 +122,7 @@ export default {
   'error.too_large': 'Ese mensaje es demasiado largo.',
   'error.internal': 'El servidor tuvo un problema; inténtalo de nuevo en un momento.',
   'error.unavailable': 'El servidor no puede guardar las partidas ahora; el juego seguirá solo cuando pueda. Inténtalo de nuevo en un momento.',
+  'error.too_many_rooms': 'Demasiadas salas: empieza o deja una de las tuyas, o inténtalo más tarde.',
   'error.timeout': 'El servidor no respondió.',
   'error.disconnected': 'Se perdió la conexión; reconectando.',
   'archive.lobbyLink': "Partidas terminadas: busca una, mírala de nuevo, comprueba sus dados",

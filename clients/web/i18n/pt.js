@@ -122,6 +122,7 @@ export default {
   'error.too_large': 'Essa mensagem é demasiado longa.',
   'error.internal': 'O servidor teve um problema; tente de novo daqui a pouco.',
   'error.unavailable': 'O servidor não consegue guardar as partidas agora; o jogo continua sozinho quando puder. Tente de novo daqui a pouco.',
+  'error.too_many_rooms': 'Demasiadas salas: comece ou deixe uma das suas, ou tente mais tarde.',
   'error.timeout': 'O servidor não respondeu.',
   'error.disconnected': 'A ligação perdeu-se; a religar.',
   'archive.lobbyLink': "Partidas terminadas: encontre uma, reveja, verifique seus dados",
