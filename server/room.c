@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bots/bots.h"
 #include "store.h"
 #include "util.h"
 
@@ -72,10 +73,20 @@ static int room_alloc(const struct room_host *host, const struct rules_game *g, 
 		return err;
 	}
 	r->bot_rng |= 1;
+	r->stand_in_strategy = bot_find(g->id, *ropt->stand_in_level ? ropt->stand_in_level : "greedy");
+	if (!r->stand_in_strategy && !*ropt->stand_in_level)
+		r->stand_in_strategy =
+			&bot_random; /* protocol.md: greedy where the game has it, else random */
+	if (!r->stand_in_strategy) {
+		free(r);
+		return ROOM_E_BAD_OPTIONS; /* a level this game lacks */
+	}
 	r->created_at = r->idle_since = util_now_ms();
 	*out = r;
 	return 0;
 }
+
+static void room_closed_cb(uv_handle_t *h);
 
 /* The commit and the timer, once the seed is known. 0 or a libuv error (then r is freed). */
 static int room_arm(struct room *r)
@@ -92,6 +103,15 @@ static int room_arm(struct room *r)
 		return err;
 	}
 	r->bot_timer.data = r;
+	err = uv_timer_init(r->host->loop, &r->clock_timer);
+	if (err) { /* the bot timer is open: it frees the room once closed */
+		r->open_handles = 1;
+		r->dead = true;
+		uv_close((uv_handle_t *)&r->bot_timer, room_closed_cb);
+		return err;
+	}
+	r->clock_timer.data = r;
+	r->open_handles = 2;
 	return 0;
 }
 
@@ -163,7 +183,10 @@ static void room_free(struct room *r)
 
 static void room_closed_cb(uv_handle_t *h)
 {
-	room_free(h->data);
+	struct room *r = h->data;
+
+	if (--r->open_handles == 0)
+		room_free(r);
 }
 
 void room_destroy(struct room *r)
@@ -181,6 +204,7 @@ void room_destroy(struct room *r)
 	if (r->status != ROOM_FINISHED && !r->host->stopping && !r->restoring)
 		store_live_drop(r->host->store, r->id); /* abandoned; a finished one is archived */
 	uv_close((uv_handle_t *)&r->bot_timer, room_closed_cb);
+	uv_close((uv_handle_t *)&r->clock_timer, room_closed_cb);
 }
 
 bool room_expired(const struct room *r, int64_t now)
@@ -292,6 +316,10 @@ static void wire_room_fill(const struct room *r, struct wire_room *w)
 		w->seats[i].name = st->player ? st->player->name : st->bot ? st->bot_name : NULL;
 		w->seats[i].bot = st->bot;
 		w->seats[i].connected = st->bot || player_connected(st->player);
+		w->seats[i].stand_in = st->stand_in;
+		w->seats[i].has_clock = room_has_clock(r) && r->status != ROOM_WAITING;
+		w->seats[i].clock_ms = r->clock_left[i];
+		w->seats[i].clock_since = r->clock_since[i];
 	}
 	w->room_options = &r->ropt;
 	w->rules_options = &r->gopt;
@@ -397,6 +425,7 @@ void room_broadcast(struct room *r)
 
 void room_connected_changed(struct room *r)
 {
+	room_absence_sync(r, util_now_ms());
 	room_broadcast(r);
 	r->host->changed(r->host->ctx);
 }
