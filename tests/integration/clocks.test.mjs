@@ -127,6 +127,8 @@ test('quinteto: the arranger out of time is arranged for, keeping the chain, and
     const archive = await verifyArchive(srv, room);
     assert.deepEqual(archive.actions[0], { ...archive.actions[0], seat: 5, stand_in: true });
     assert.ok(!archive.events.some((e) => e.seat === 5 && e.ply === 0), 'no forfeit for the arrangement');
+    const shown = execFileSync(process.env.QUINTETO_CLI, ['show', '--file', path.join(srv.dir, `${room}.json`), '--ply', '1'], { encoding: 'utf8' });
+    assert.match(shown, /^last: .* played \{"arrange":\[0,1,2,3,4\]\} \(by a stand-in\)$/m, 'quinteto show says who played it');
     let chain = [0, 1, 2, 3, 4];
     for (const x of archive.actions) {
       if (x.seat !== 5 || !x.action.arrange) continue;
