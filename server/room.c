@@ -73,14 +73,11 @@ static int room_alloc(const struct room_host *host, const struct rules_game *g, 
 		return err;
 	}
 	r->bot_rng |= 1;
+	/* protocol.md: greedy where the game has it, else random; room_new() refused a level the game
+	 * lacks, a restore of one this build lacks plays random */
 	r->stand_in_strategy = bot_find(g->id, *ropt->stand_in_level ? ropt->stand_in_level : "greedy");
-	if (!r->stand_in_strategy && !*ropt->stand_in_level)
-		r->stand_in_strategy =
-			&bot_random; /* protocol.md: greedy where the game has it, else random */
-	if (!r->stand_in_strategy) {
-		free(r);
-		return ROOM_E_BAD_OPTIONS; /* a level this game lacks */
-	}
+	if (!r->stand_in_strategy)
+		r->stand_in_strategy = &bot_random;
 	r->created_at = r->idle_since = util_now_ms();
 	*out = r;
 	return 0;
@@ -121,8 +118,11 @@ int room_new(const struct room_host *host, const char *id, const char *creator, 
 {
 	struct room *r;
 	char *opts;
-	int err = room_alloc(host, g, codec, ropt, gopt, &r);
+	int err;
 
+	if (*ropt->stand_in_level && !bot_find(g->id, ropt->stand_in_level))
+		return ROOM_E_BAD_OPTIONS; /* a stand-in level this game lacks */
+	err = room_alloc(host, g, codec, ropt, gopt, &r);
 	if (err)
 		return err;
 	snprintf(r->id, sizeof(r->id), "%s", id);
