@@ -333,10 +333,10 @@ int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action
 	memset(&a, 0, sizeof(a));
 	if (r->codec->action_decode(action, &a))
 		return ROOM_E_ILLEGAL;
-	room_reclaim(r, seat); /* the player is back: its own action ends the stand-in */
 	err = room_apply(r, seat, &a, util_now_ms());
 	if (err)
 		return err;
+	room_reclaim(r, seat); /* the player is back: its own action ends the stand-in */
 	room_changed(r);
 	return 0;
 }
@@ -448,7 +448,7 @@ bool room_reclaim(struct room *r, int seat)
 {
 	struct room_seat *st = &r->seats[seat];
 
-	if (!st->stand_in)
+	if (!st->stand_in || r->status != ROOM_PLAYING)
 		return false;
 	st->stand_in = false;
 	st->abandoned = false;
