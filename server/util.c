@@ -6,6 +6,8 @@
  */
 #include "util.h"
 
+#include "json_out.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,8 +164,13 @@ int util_random_id(const char *prefix, size_t n, char *out)
 
 char *util_json_text(json_t *j)
 {
-	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+	/* a scratch buffer per thread, and an exact copy: rooms keep these texts for their whole match */
+	static _Thread_local struct json_out o;
+	char *s = NULL;
 
+	o.len = 0;
+	if (j && !json_out_value(&o, j, JSON_OUT_SORT_KEYS) && (s = malloc(o.len + 1)))
+		memcpy(s, o.p, o.len + 1);
 	json_decref(j);
 	return s;
 }
