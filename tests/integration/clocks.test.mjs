@@ -47,6 +47,7 @@ test('options.clock and the stand-in options are checked: bad shapes and ranges 
       const r = await a.request({ type: 'create', game: 'ur', options });
       assert.equal(r.code, 'bad_options', `${JSON.stringify(options)} is refused`);
     }
+    assert.deepEqual((await a.request({ type: 'rooms' })).rooms, [], 'nothing was created');
     const ok = await createRoom(a, 'super15', { clock: { bank_ms: 60000, increment_ms: 2000 }, stand_in_after_ms: null });
     assert.deepEqual(ok.options, { clock: { bank_ms: 60000, increment_ms: 2000 }, stand_in_after_ms: 0 });
     const st = await watchRoom(a, ok.id);

@@ -1,4 +1,4 @@
-// clocks.test.mjs: clocks and stand-ins in the web client (issue 13), in Debian's Chromium against
+// clocks_web.test.mjs: clocks and stand-ins in the web client (issue 13), in Debian's Chromium against
 // the real server. A room created from the lobby form with a clock per move shows each seat's time
 // counting down on screen, warns (visually and once to the screen reader) when the player's own time
 // runs low, and ends by forfeit; a player whose seat a stand-in took while she was away sees the
