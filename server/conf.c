@@ -1,46 +1,533 @@
 /*
- * conf.c: command-line parsing for quinteto-server. Defaults follow
- * protocol.md (16 KiB frames, 20 msg/s with bursts of 40, 256 connections per
- * address). The web client and migrations default to the source tree the
- * binary was built from when it is there, else to the installed copies.
+ * conf.c: the configuration of quinteto-server, one table. Each row is one
+ * setting: its name (the JSON key; the flag is --name with '-' for '_'; the
+ * environment variable QUINTETO_NAME), its type, range, default and help.
+ * Adding a setting is one row plus its field in struct config. The same
+ * parsers read every source, so a value means the same from a file, the
+ * environment or a flag; --help and --check-config are printed from the
+ * table. Defaults follow protocol.md (16 KiB frames, 20 msg/s with bursts of
+ * 40, 256 connections per address). The web client and migrations default to
+ * the source tree the binary was built from when it is there, else to the
+ * installed copies (meson's datadir).
  */
 #include "conf.h"
 
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "util.h"
 
+extern char **environ;
+
+enum conf_type {
+	T_STR,     /* text, may be empty */
+	T_PATH,    /* text, not empty */
+	T_FILE,    /* a readable regular file, or empty */
+	T_SECRET,  /* text, printed as "(set)" */
+	T_INT,     /* int in [min, max] */
+	T_UINT,    /* unsigned in [min, max] */
+	T_SIZE,    /* size_t in [min, max] */
+	T_NUM,     /* double in [min, max] */
+	T_LEVEL,   /* error, warn, info, debug */
+	T_FORMAT,  /* text, json */
+	T_LISTEN,  /* HOST:PORT[,HOST:PORT...] */
+	T_ADDR,    /* one HOST:PORT, or empty */
+	T_ORIGINS, /* scheme://host[:port][,...] */
+	T_CIDRS,   /* ADDRESS[/BITS][,...] */
+};
+
+struct setting {
+	const char *name;
+	enum conf_type type;
+	size_t off, size;
+	double min, max;
+	const char *def; /* as the text a flag would give; NULL: computed (config_defaults) */
+	const char *help;
+};
+
+#define F(field) offsetof(struct config, field), sizeof(((struct config *)0)->field)
+
+/* The table (docs/HOSTING.md's table is this one, in this order). */
+static const struct setting settings[] = {
+	{ "listen", T_LISTEN, F(listen), 0, 0, "127.0.0.1:8080",
+	  "addresses to serve on, HOST:PORT, comma-separated; [IPv6]:PORT; a host name is resolved" },
+	{ "metrics_listen", T_ADDR, F(metrics_listen), 0, 0, "",
+	  "a separate HOST:PORT that serves only /metrics and /healthz; then the others do not serve "
+	  "/metrics" },
+	{ "metrics_token", T_SECRET, F(metrics_token), 0, 0, "",
+	  "when set, /metrics answers 401 without \"Authorization: Bearer TOKEN\"" },
+	{ "db", T_PATH, F(db_path), 0, 0, "var/quinteto.db", "the SQLite database, created with its folder" },
+	{ "web", T_PATH, F(web_dir), 0, 0, NULL, "the web client to serve" },
+	{ "migrations", T_PATH, F(migrations_dir), 0, 0, NULL, "the SQL migrations, applied at start" },
+	{ "tls_cert", T_FILE, F(tls_cert), 0, 0, "",
+	  "PEM certificate (chain); with tls_key every listener speaks only TLS; reloaded on SIGHUP" },
+	{ "tls_key", T_FILE, F(tls_key), 0, 0, "", "PEM private key of tls_cert" },
+	{ "allowed_origins", T_ORIGINS, F(origins), 0, 0, "",
+	  "Origins allowed to open the WebSocket, comma-separated (https://example.org); empty: the Host's "
+	  "own" },
+	{ "trusted_proxies", T_CIDRS, F(proxies), 0, 0, "",
+	  "peers (ADDRESS or ADDRESS/BITS, comma-separated) whose X-Forwarded-For names the client" },
+	{ "bot_delay_ms", T_INT, F(bot_delay_ms), 0, 600000, "400", "how long a bot waits before acting" },
+	{ "max_frame", T_SIZE, F(max_frame), 256, 16 << 20, "16384",
+	  "inbound message limit, bytes; larger ones close the connection (1009)" },
+	{ "rate", T_NUM, F(rate_per_s), 1, 1000000, "20", "messages per second per connection" },
+	{ "burst", T_NUM, F(rate_burst), 1, 1000000, "40", "burst allowance of the rate" },
+	{ "rate_strikes", T_UINT, F(rate_strikes), 1, 1000000, "40",
+	  "rate-limited messages in a row before the connection is closed" },
+	{ "max_conns_per_addr", T_INT, F(max_conns_per_addr), 1, 1000000, "256",
+	  "WebSocket connections from one client address" },
+	{ "max_conns", T_INT, F(max_conns), 0, 100000000, "0",
+	  "open connections in all, HTTP and WebSocket; 0: the open-file limit less 64" },
+	{ "max_queue_bytes", T_SIZE, F(max_queue_bytes), 4096, 1 << 30, "1048576",
+	  "a connection's write queue, bytes; a client past it is dropped as slow" },
+	{ "max_queue_msgs", T_UINT, F(max_queue_msgs), 8, 1000000, "512",
+	  "a connection's write queue, frames" },
+	{ "finished_room_ttl_s", T_INT, F(finished_room_ttl_s), 0, 86400 * 365, "600",
+	  "finished rooms stay listed this long, seconds" },
+	{ "idle_room_ttl_s", T_INT, F(idle_room_ttl_s), 1, 86400 * 365, "1800",
+	  "waiting rooms nobody follows are closed after this, seconds" },
+	{ "log_level", T_LEVEL, F(log_level), 0, 0, "info", "error, warn, info or debug" },
+	{ "log_format", T_FORMAT, F(log_format), 0, 0, "text", "text, or json (one object a line)" },
+};
+
+#define N_SETTINGS (sizeof(settings) / sizeof(settings[0]))
+_Static_assert(N_SETTINGS <= CONF_MAX_SETTINGS, "raise CONF_MAX_SETTINGS");
+
+/* Variables of the development tools and tests, not settings: never an error. */
+static const char *const env_ignored[] = {
+	"QUINTETO_CONFIG",    "QUINTETO_SERVER", "QUINTETO_CLI", "QUINTETO_SOURCE",
+	"QUINTETO_ARTIFACTS", "QUINTETO_KILLS",  NULL,
+};
+static const char *const env_ignored_prefix = "QUINTETO_TEST_";
+
+static const char *const level_names[] = { "error", "warn", "info", "debug", NULL };
+static const char *const format_names[] = { "text", "json", NULL };
+static const char *const source_names[] = { "default", "file", "env", "flag" };
+
+/* ------------------------------------------------------------------------------------------ */
+/* Names */
+
+static void flag_name(const struct setting *s, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s->name[i] && i + 1 < len; i++)
+		out[i] = s->name[i] == '_' ? '-' : s->name[i];
+	out[i] = '\0';
+}
+
+static void env_name(const struct setting *s, char *out, size_t len)
+{
+	size_t i, p = (size_t)snprintf(out, len, "QUINTETO_");
+
+	for (i = 0; s->name[i] && p + 1 < len; i++)
+		out[p++] = (char)toupper((unsigned char)s->name[i]);
+	out[p] = '\0';
+}
+
+static const struct setting *find_setting(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_SETTINGS; i++)
+		if (!strcmp(settings[i].name, name))
+			return &settings[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Parsers: text -> field. On error they write why into err and return -1. */
+
+static int parse_addr(const char *arg, struct conf_addr *a, char *err, size_t errlen)
+{
+	const char *colon = strrchr(arg, ':'), *host = arg;
+	struct addrinfo hints, *res = NULL;
+	size_t hostlen;
+	char *end;
+	long port;
+	int gai;
+
+	if (!colon || colon == arg) {
+		snprintf(err, errlen, "\"%s\" is not HOST:PORT", arg);
+		return -1;
+	}
+	hostlen = (size_t)(colon - arg);
+	if (*arg == '[') { /* an IPv6 literal */
+		if (colon[-1] != ']' || hostlen < 3) {
+			snprintf(err, errlen, "\"%s\" is not [IPv6]:PORT", arg);
+			return -1;
+		}
+		host++;
+		hostlen -= 2;
+	}
+	errno = 0;
+	port = strtol(colon + 1, &end, 10);
+	if (!colon[1] || *end || errno || port < 0 || port > 65535) {
+		snprintf(err, errlen, "\"%s\": the port must be 0 to 65535", arg);
+		return -1;
+	}
+	if (hostlen >= sizeof(a->host)) {
+		snprintf(err, errlen, "\"%s\": the host is too long", arg);
+		return -1;
+	}
+	memcpy(a->host, host, hostlen);
+	a->host[hostlen] = '\0';
+	a->port = (int)port;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE;
+	gai = getaddrinfo(a->host, NULL, &hints, &res);
+	if (gai || !res) {
+		snprintf(err, errlen, "\"%s\": cannot resolve %s: %s", arg, a->host, gai_strerror(gai));
+		return -1;
+	}
+	freeaddrinfo(res);
+	return 0;
+}
+
+/* Splits a comma-separated list, calling fn on each trimmed, non-empty item. */
+static int each_item(const char *arg, int (*fn)(void *ctx, const char *item, char *err, size_t errlen),
+		     void *ctx, char *err, size_t errlen)
+{
+	char item[512];
+
+	while (*arg) {
+		const char *comma = strchr(arg, ','), *e = comma ? comma : arg + strlen(arg);
+		size_t len;
+
+		while (arg < e && isspace((unsigned char)*arg))
+			arg++;
+		len = (size_t)(e - arg);
+		while (len && isspace((unsigned char)arg[len - 1]))
+			len--;
+		if (len >= sizeof(item)) {
+			snprintf(err, errlen, "an item is too long");
+			return -1;
+		}
+		if (len) {
+			memcpy(item, arg, len);
+			item[len] = '\0';
+			if (fn(ctx, item, err, errlen))
+				return -1;
+		}
+		arg = comma ? comma + 1 : e;
+	}
+	return 0;
+}
+
+static int add_listen(void *ctx, const char *item, char *err, size_t errlen)
+{
+	struct config *c = ctx;
+
+	if (c->n_listen >= CONF_MAX_LISTEN) {
+		snprintf(err, errlen, "at most %d addresses", CONF_MAX_LISTEN);
+		return -1;
+	}
+	if (parse_addr(item, &c->listen[c->n_listen], err, errlen))
+		return -1;
+	c->n_listen++;
+	return 0;
+}
+
+static int add_origin(void *ctx, const char *item, char *err, size_t errlen)
+{
+	struct config *c = ctx;
+	const char *host = strstr(item, "://");
+
+	if (c->n_origins >= CONF_MAX_ORIGINS) {
+		snprintf(err, errlen, "at most %d origins", CONF_MAX_ORIGINS);
+		return -1;
+	}
+	if (!host || host == item || !host[3] || strchr(host + 3, '/') ||
+	    strlen(item) >= sizeof(c->origins[0])) {
+		snprintf(err, errlen, "\"%s\" is not an origin (scheme://host[:port], no path)", item);
+		return -1;
+	}
+	snprintf(c->origins[c->n_origins++], sizeof(c->origins[0]), "%s", item);
+	return 0;
+}
+
+static int parse_cidr(const char *item, struct conf_cidr *r)
+{
+	char addr[INET6_ADDRSTRLEN + 1];
+	const char *slash = strchr(item, '/');
+	size_t len = slash ? (size_t)(slash - item) : strlen(item);
+	int maxbits;
+	char *end;
+	long bits;
+
+	if (len >= sizeof(addr))
+		return -1;
+	memcpy(addr, item, len);
+	addr[len] = '\0';
+	memset(r, 0, sizeof(*r));
+	if (inet_pton(AF_INET, addr, r->addr) == 1)
+		r->family = AF_INET, maxbits = 32;
+	else if (inet_pton(AF_INET6, addr, r->addr) == 1)
+		r->family = AF_INET6, maxbits = 128;
+	else
+		return -1;
+	r->bits = maxbits;
+	if (slash) {
+		errno = 0;
+		bits = strtol(slash + 1, &end, 10);
+		if (!slash[1] || *end || errno || bits < 0 || bits > maxbits)
+			return -1;
+		r->bits = (int)bits;
+	}
+	return 0;
+}
+
+static int add_proxy(void *ctx, const char *item, char *err, size_t errlen)
+{
+	struct config *c = ctx;
+
+	if (c->n_proxies >= CONF_MAX_PROXIES) {
+		snprintf(err, errlen, "at most %d proxies", CONF_MAX_PROXIES);
+		return -1;
+	}
+	if (parse_cidr(item, &c->proxies[c->n_proxies])) {
+		snprintf(err, errlen, "\"%s\" is not an address or ADDRESS/BITS", item);
+		return -1;
+	}
+	c->n_proxies++;
+	return 0;
+}
+
+static int parse_number(const struct setting *s, const char *arg, double *out, char *err, size_t errlen)
+{
+	bool integral = s->type != T_NUM;
+	char *end;
+	double v;
+
+	errno = 0;
+	v = integral ? (double)strtoll(arg, &end, 10) : strtod(arg, &end);
+	if (!*arg || *end || errno || isspace((unsigned char)*arg)) {
+		snprintf(err, errlen, "\"%s\" is not %s", arg, integral ? "an integer" : "a number");
+		return -1;
+	}
+	if (v < s->min || v > s->max) {
+		snprintf(err, errlen, "%s is out of range (%.15g to %.15g)", arg, s->min, s->max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_name(const char *const *names, const char *arg, char *err, size_t errlen)
+{
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	snprintf(err, errlen, "\"%s\" is not one of", arg);
+	for (i = 0; names[i]; i++)
+		snprintf(err + strlen(err), errlen - strlen(err), " %s", names[i]);
+	return -1;
+}
+
+static int parse_value(const struct setting *s, struct config *c, const char *arg, char *err, size_t errlen)
+{
+	void *field = (char *)c + s->off;
+	struct stat st;
+	double v;
+	int i;
+
+	switch (s->type) {
+	case T_PATH:
+		if (!*arg) {
+			snprintf(err, errlen, "must not be empty");
+			return -1;
+		}
+		/* fall through */
+	case T_STR:
+	case T_SECRET:
+	case T_FILE:
+		if (strlen(arg) >= s->size) {
+			snprintf(err, errlen, "too long (at most %zu bytes)", s->size - 1);
+			return -1;
+		}
+		if (s->type == T_FILE && *arg) {
+			FILE *f = fopen(arg, "r");
+
+			if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+				snprintf(err, errlen, "cannot read \"%s\": %s", arg,
+					 f ? "not a file" : strerror(errno));
+				if (f)
+					fclose(f);
+				return -1;
+			}
+			fclose(f);
+		}
+		memcpy(field, arg, strlen(arg) + 1);
+		return 0;
+	case T_INT:
+	case T_UINT:
+	case T_SIZE:
+	case T_NUM:
+		if (parse_number(s, arg, &v, err, errlen))
+			return -1;
+		if (s->type == T_INT)
+			*(int *)field = (int)v;
+		else if (s->type == T_UINT)
+			*(unsigned *)field = (unsigned)v;
+		else if (s->type == T_SIZE)
+			*(size_t *)field = (size_t)v;
+		else
+			*(double *)field = v;
+		return 0;
+	case T_LEVEL:
+	case T_FORMAT:
+		i = parse_name(s->type == T_LEVEL ? level_names : format_names, arg, err, errlen);
+		if (i < 0)
+			return -1;
+		*(int *)field = i;
+		return 0;
+	case T_LISTEN:
+		c->n_listen = 0;
+		if (each_item(arg, add_listen, c, err, errlen))
+			return -1;
+		if (!c->n_listen) {
+			snprintf(err, errlen, "needs at least one HOST:PORT");
+			return -1;
+		}
+		return 0;
+	case T_ADDR:
+		memset(field, 0, sizeof(struct conf_addr));
+		return *arg ? parse_addr(arg, field, err, errlen) : 0;
+	case T_ORIGINS:
+		c->n_origins = 0;
+		return each_item(arg, add_origin, c, err, errlen);
+	case T_CIDRS:
+		c->n_proxies = 0;
+		return each_item(arg, add_proxy, c, err, errlen);
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Printing a value back as text (--check-config) */
+
+static void print_addr(const struct conf_addr *a, char *out, size_t len)
+{
+	bool v6 = strchr(a->host, ':') != NULL;
+
+	snprintf(out, len, "%s%s%s:%d", v6 ? "[" : "", a->host, v6 ? "]" : "", a->port);
+}
+
+static void print_value(const struct setting *s, const struct config *c, char *out, size_t len)
+{
+	const void *field = (const char *)c + s->off;
+	size_t used;
+	int i;
+
+	*out = '\0';
+	switch (s->type) {
+	case T_STR:
+	case T_PATH:
+	case T_FILE:
+		snprintf(out, len, "%s", (const char *)field);
+		return;
+	case T_SECRET:
+		snprintf(out, len, "%s", *(const char *)field ? "(set)" : "");
+		return;
+	case T_INT:
+		snprintf(out, len, "%d", *(const int *)field);
+		return;
+	case T_UINT:
+		snprintf(out, len, "%u", *(const unsigned *)field);
+		return;
+	case T_SIZE:
+		snprintf(out, len, "%zu", *(const size_t *)field);
+		return;
+	case T_NUM:
+		snprintf(out, len, "%g", *(const double *)field);
+		return;
+	case T_LEVEL:
+		snprintf(out, len, "%s", level_names[*(const int *)field]);
+		return;
+	case T_FORMAT:
+		snprintf(out, len, "%s", format_names[*(const int *)field]);
+		return;
+	case T_ADDR:
+		if (((const struct conf_addr *)field)->host[0])
+			print_addr(field, out, len);
+		return;
+	case T_LISTEN:
+		for (i = 0; i < c->n_listen; i++) {
+			if (i)
+				snprintf(out + strlen(out), len - strlen(out), ",");
+			used = strlen(out);
+			print_addr(&c->listen[i], out + used, len - used);
+		}
+		return;
+	case T_ORIGINS:
+		for (i = 0; i < c->n_origins; i++) {
+			used = strlen(out);
+			snprintf(out + used, len - used, "%s%s", i ? "," : "", c->origins[i]);
+		}
+		return;
+	case T_CIDRS:
+		for (i = 0; i < c->n_proxies; i++) {
+			char a[INET6_ADDRSTRLEN];
+
+			inet_ntop(c->proxies[i].family, c->proxies[i].addr, a, sizeof(a));
+			used = strlen(out);
+			snprintf(out + used, len - used, "%s%s/%d", i ? "," : "", a, c->proxies[i].bits);
+		}
+		return;
+	}
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: quinteto-server [options]\n"
-		   "  --listen HOST:PORT     the one address to listen on (default 127.0.0.1:8080);\n"
-		   "                         [IPv6]:PORT for IPv6, a host name is resolved\n"
-		   "  --db PATH              SQLite database (default var/quinteto.db)\n"
-		   "  --web DIR              web client to serve (default: the source tree's\n"
-		   "                         clients/web, else the installed copy)\n"
-		   "  --migrations DIR       SQL migrations (default: alike)\n"
-		   "  --bot-delay-ms N       how long a bot waits before acting (default 400)\n"
-		   "  --max-frame BYTES      inbound message limit (default 16384)\n"
-		   "  --rate N               messages per second per connection (default 20)\n"
-		   "  --burst N              burst allowance (default 40)\n"
-		   "  --max-conns-per-addr N (default 256)\n"
-		   "  --max-conns N          open connections in all, HTTP and WebSocket; more are\n"
-		   "                         refused (default: the open-file limit less a reserve)\n"
-		   "  --log-level LEVEL      error, warn, info or debug (default info)\n"
-		   "  --help, --version\n");
+	char flag[64], env[80], line[160];
+	size_t i;
+
+	fprintf(f,
+		"usage: quinteto-server [options]\n"
+		"Every setting comes from, in rising precedence: its default, the JSON file given by\n"
+		"--config PATH (or $QUINTETO_CONFIG), the variable QUINTETO_<NAME>, the flag --<name>.\n\n");
+	for (i = 0; i < N_SETTINGS; i++) {
+		const struct setting *s = &settings[i];
+
+		flag_name(s, flag, sizeof(flag));
+		env_name(s, env, sizeof(env));
+		snprintf(line, sizeof(line), "--%s VALUE", flag);
+		fprintf(f, "  %-28s %s\n  %-28s default: %s; %s\n", line, s->help, "",
+			s->def ? (*s->def ? s->def : "none")
+			       : "the source tree's copy, else the installed one",
+			env);
+	}
+	fprintf(f, "  %-28s %s\n  %-28s %s\n  %-28s %s\n", "--config PATH", "the JSON configuration file",
+		"--check-config",
+		"print the effective configuration and where each value came from; exit 0, or 2",
+		"--help, --version", "");
 }
 
 void config_defaults(struct config *c)
 {
+	char err[256];
+	size_t i;
+
 	memset(c, 0, sizeof(*c));
-	snprintf(c->host, sizeof(c->host), "127.0.0.1");
-	c->port = 8080;
-	snprintf(c->db_path, sizeof(c->db_path), "var/quinteto.db");
+	for (i = 0; i < N_SETTINGS; i++)
+		if (settings[i].def && parse_value(&settings[i], c, settings[i].def, err, sizeof(err)))
+			abort(); /* a default that does not parse is a bug in the table */
 	if (access(QUINTETO_SOURCE_WEB "/index.html", R_OK) == 0)
 		snprintf(c->web_dir, sizeof(c->web_dir), "%s", QUINTETO_SOURCE_WEB);
 	else
@@ -49,166 +536,303 @@ void config_defaults(struct config *c)
 		snprintf(c->migrations_dir, sizeof(c->migrations_dir), "%s", QUINTETO_SOURCE_MIGRATIONS);
 	else
 		snprintf(c->migrations_dir, sizeof(c->migrations_dir), "%s", QUINTETO_INSTALLED_MIGRATIONS);
-	c->bot_delay_ms = 400;
-	c->max_frame = 16384;
-	c->rate_per_s = 20;
-	c->rate_burst = 40;
-	c->rate_strikes = 40;
-	c->max_conns_per_addr = 256;
-	c->max_queue_bytes = 1u << 20;
-	c->max_queue_msgs = 512;
-	c->finished_room_ttl_s = 600;
-	c->idle_room_ttl_s = 1800;
-	c->log_level = LOG_INFO;
+	snprintf(c->host, sizeof(c->host), "%s", c->listen[0].host);
+	c->port = c->listen[0].port;
 }
 
-/* HOST:PORT, with an IPv6 literal in brackets ([::1]:8080); the host is kept without them. */
-static int parse_listen(struct config *c, const char *arg)
+static int set_from(struct config *c, const struct setting *s, enum conf_source src, const char *where,
+		    const char *arg)
 {
-	const char *colon = strrchr(arg, ':'), *host = arg;
-	size_t hostlen;
-	char *end;
-	long port;
+	char err[512];
 
-	if (!colon || colon == arg)
+	if (parse_value(s, c, arg, err, sizeof(err))) {
+		fprintf(stderr, "quinteto-server: bad value for %s (from %s): %s\n", s->name, where, err);
 		return -1;
-	hostlen = (size_t)(colon - arg);
-	if (*arg == '[') { /* an IPv6 literal */
-		if (colon[-1] != ']' || hostlen < 3)
-			return -1;
-		host++;
-		hostlen -= 2;
 	}
-	if (hostlen >= sizeof(c->host))
-		return -1;
-	port = strtol(colon + 1, &end, 10);
-	if (!colon[1] || *end || port < 0 || port > 65535)
-		return -1;
-	memcpy(c->host, host, hostlen);
-	c->host[hostlen] = '\0';
-	c->port = (int)port;
+	c->source[s - settings] = (unsigned char)src;
 	return 0;
 }
 
-static int parse_long(const char *arg, long min, long max, long *out)
+/* A JSON value as the text a flag would give, or -1 when its type does not fit the setting. */
+static int json_text(const struct setting *s, json_t *v, char *out, size_t len, const char **want)
 {
-	char *end;
-	long v = strtol(arg, &end, 10);
+	size_t i, used = 0;
+	json_t *e;
 
-	if (!*arg || *end || v < min || v > max)
+	switch (s->type) {
+	case T_INT:
+	case T_UINT:
+	case T_SIZE:
+	case T_NUM:
+		*want = "a number";
+		if (json_is_integer(v))
+			snprintf(out, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		else if (json_is_real(v))
+			snprintf(out, len, "%.17g", json_real_value(v));
+		else
+			return -1;
+		return 0;
+	case T_LISTEN:
+	case T_ORIGINS:
+	case T_CIDRS:
+		*want = "a string or an array of strings";
+		if (json_is_array(v)) {
+			*out = '\0';
+			json_array_foreach(v, i, e)
+			{
+				if (!json_is_string(e) || strchr(json_string_value(e), ','))
+					return -1;
+				snprintf(out + used, len - used, "%s%s", i ? "," : "", json_string_value(e));
+				used = strlen(out);
+			}
+			return 0;
+		}
+		/* fall through */
+	default:
+		if (*want == NULL)
+			*want = "a string";
+		if (!json_is_string(v) || strlen(json_string_value(v)) >= len)
+			return -1;
+		snprintf(out, len, "%s", json_string_value(v));
+		return 0;
+	}
+}
+
+static int read_file(struct config *c, const char *path)
+{
+	static char text[8192];
+	json_error_t jerr;
+	const char *key, *want;
+	char where[4200];
+	json_t *root, *v;
+	int r = 0;
+
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		fprintf(stderr, "quinteto-server: config file %s: line %d: %s\n", path, jerr.line, jerr.text);
 		return -1;
-	*out = v;
+	}
+	if (!json_is_object(root)) {
+		fprintf(stderr, "quinteto-server: config file %s: not a JSON object\n", path);
+		json_decref(root);
+		return -1;
+	}
+	json_object_foreach(root, key, v)
+	{
+		const struct setting *s = find_setting(key);
+
+		snprintf(where, sizeof(where), "config file %s", path);
+		if (!s) {
+			fprintf(stderr, "quinteto-server: %s: unknown setting \"%s\"\n", where, key);
+			r = -1;
+			break;
+		}
+		want = NULL;
+		if (json_text(s, v, text, sizeof(text), &want)) {
+			fprintf(stderr, "quinteto-server: bad value for %s (from %s): expected %s\n", key,
+				where, want);
+			r = -1;
+			break;
+		}
+		if (set_from(c, s, CONF_FILE, where, text)) {
+			r = -1;
+			break;
+		}
+	}
+	json_decref(root);
+	return r;
+}
+
+static int read_env(struct config *c)
+{
+	char name[128], env[128];
+	char **e;
+	size_t i;
+
+	for (e = environ; *e; e++) {
+		const char *eq = strchr(*e, '='), *const * ign;
+		const struct setting *s = NULL;
+		size_t len;
+
+		if (strncmp(*e, "QUINTETO_", 9) || !eq)
+			continue;
+		len = (size_t)(eq - *e);
+		if (len >= sizeof(name))
+			len = sizeof(name) - 1;
+		memcpy(name, *e, len);
+		name[len] = '\0';
+		for (ign = env_ignored; *ign && strcmp(*ign, name); ign++)
+			;
+		if (*ign || !strncmp(name, env_ignored_prefix, strlen(env_ignored_prefix)))
+			continue;
+		for (i = 0; i < N_SETTINGS && !s; i++) {
+			env_name(&settings[i], env, sizeof(env));
+			if (!strcmp(env, name))
+				s = &settings[i];
+		}
+		if (!s) {
+			fprintf(stderr, "quinteto-server: environment: unknown variable %s\n", name);
+			return -1;
+		}
+		if (set_from(c, s, CONF_ENV, name, eq + 1))
+			return -1;
+	}
 	return 0;
 }
 
-static int parse_level(const char *arg)
+enum { OPT_CONFIG = 1000, OPT_CHECK, OPT_HELP, OPT_VERSION };
+
+static void build_options(struct option *opts, char (*flags)[64])
 {
-	static const char *const names[] = { "error", "warn", "info", "debug" };
+	size_t i;
+
+	for (i = 0; i < N_SETTINGS; i++) {
+		flag_name(&settings[i], flags[i], sizeof(flags[i]));
+		opts[i] = (struct option){ flags[i], required_argument, NULL, (int)i };
+	}
+	opts[i++] = (struct option){ "config", required_argument, NULL, OPT_CONFIG };
+	opts[i++] = (struct option){ "check-config", no_argument, NULL, OPT_CHECK };
+	opts[i++] = (struct option){ "help", no_argument, NULL, OPT_HELP };
+	opts[i++] = (struct option){ "version", no_argument, NULL, OPT_VERSION };
+	opts[i] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+/* Checks that need several settings at once, after every source. */
+static int cross_check(const struct config *c)
+{
 	int i;
 
-	for (i = 0; i < 4; i++)
-		if (!strcmp(arg, names[i]))
-			return i;
-	return -1;
+	if (!c->tls_cert[0] != !c->tls_key[0]) {
+		fprintf(stderr,
+			"quinteto-server: bad value for %s (from %s): TLS needs both tls_cert and tls_key\n",
+			c->tls_cert[0] ? "tls_key" : "tls_cert",
+			source_names[c->source[(c->tls_cert[0] ? find_setting("tls_cert")
+							       : find_setting("tls_key")) -
+					       settings]]);
+		return -1;
+	}
+	for (i = 0; i < c->n_listen; i++)
+		if (c->metrics_listen.host[0] && c->metrics_listen.port &&
+		    c->metrics_listen.port == c->listen[i].port &&
+		    !strcmp(c->metrics_listen.host, c->listen[i].host)) {
+			fprintf(stderr,
+				"quinteto-server: bad value for metrics_listen: it is also in listen\n");
+			return -1;
+		}
+	return 0;
 }
 
-static int apply_option(struct config *c, int opt, const char *arg)
+static void print_config(const struct config *c)
 {
-	long v;
+	char value[4200];
+	size_t i;
 
-	switch (opt) {
-	case 'l':
-		return parse_listen(c, arg);
-	case 'd':
-		return snprintf(c->db_path, sizeof(c->db_path), "%s", arg) >= (int)sizeof(c->db_path) ? -1
-												      : 0;
-	case 'w':
-		return snprintf(c->web_dir, sizeof(c->web_dir), "%s", arg) >= (int)sizeof(c->web_dir) ? -1
-												      : 0;
-	case 'm':
-		return snprintf(c->migrations_dir, sizeof(c->migrations_dir), "%s", arg) >=
-				       (int)sizeof(c->migrations_dir)
-			       ? -1
-			       : 0;
-	case 'b':
-		if (parse_long(arg, 0, 600000, &v))
-			return -1;
-		c->bot_delay_ms = (int)v;
-		return 0;
-	case 'f':
-		if (parse_long(arg, 256, 16 << 20, &v))
-			return -1;
-		c->max_frame = (size_t)v;
-		return 0;
-	case 'r':
-		if (parse_long(arg, 1, 1000000, &v))
-			return -1;
-		c->rate_per_s = (double)v;
-		return 0;
-	case 'u':
-		if (parse_long(arg, 1, 1000000, &v))
-			return -1;
-		c->rate_burst = (double)v;
-		return 0;
-	case 'a':
-		if (parse_long(arg, 1, 1000000, &v))
-			return -1;
-		c->max_conns_per_addr = (int)v;
-		return 0;
-	case 'n':
-		if (parse_long(arg, 1, 100000000, &v))
-			return -1;
-		c->max_conns = (int)v;
-		return 0;
-	case 'v':
-		c->log_level = parse_level(arg);
-		return c->log_level < 0 ? -1 : 0;
+	printf("# quinteto-server %s: the effective configuration%s%s\n", QUINTETO_VERSION,
+	       c->config_path[0] ? ", file " : "", c->config_path);
+	for (i = 0; i < N_SETTINGS; i++) {
+		print_value(&settings[i], c, value, sizeof(value));
+		printf("%-20s = %-40s # %s\n", settings[i].name, value, source_names[c->source[i]]);
 	}
-	return -1;
 }
 
 int config_parse(struct config *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "web", required_argument, NULL, 'w' },
-		{ "migrations", required_argument, NULL, 'm' },
-		{ "bot-delay-ms", required_argument, NULL, 'b' },
-		{ "max-frame", required_argument, NULL, 'f' },
-		{ "rate", required_argument, NULL, 'r' },
-		{ "burst", required_argument, NULL, 'u' },
-		{ "max-conns-per-addr", required_argument, NULL, 'a' },
-		{ "max-conns", required_argument, NULL, 'n' },
-		{ "log-level", required_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static struct option opts[N_SETTINGS + 5];
+	static char flags[N_SETTINGS][64];
+	const char *path = getenv("QUINTETO_CONFIG");
+	bool check = false;
 	int opt;
 
-	optind = 1;
+	build_options(opts, flags);
+	/* First pass: what decides the rest (--config, --check-config, --help, --version). */
+	optind = 0; /* 0: GNU getopt starts over (this function scans argv twice) */
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (opt == 'h') {
+		if (opt == OPT_HELP || opt == 'h') {
 			usage(stdout);
 			return 1;
 		}
-		if (opt == 'V') {
+		if (opt == OPT_VERSION) {
 			printf("quinteto-server %s\n", QUINTETO_VERSION);
 			return 1;
 		}
-		if (opt == '?' || apply_option(c, opt, optarg)) {
-			if (opt != '?')
-				fprintf(stderr, "quinteto-server: bad option value: %s\n", optarg);
+		if (opt == OPT_CONFIG)
+			path = optarg;
+		if (opt == OPT_CHECK)
+			check = true;
+	}
+	if (path && *path) {
+		if (strlen(path) >= sizeof(c->config_path)) {
+			fprintf(stderr, "quinteto-server: config file name too long\n");
+			return -1;
+		}
+		snprintf(c->config_path, sizeof(c->config_path), "%s", path);
+		if (read_file(c, path))
+			return -1;
+	}
+	if (read_env(c))
+		return -1;
+	/* Second pass: the flags, which win. */
+	optind = 0; /* 0: GNU getopt starts over (this function scans argv twice) */
+	opterr = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		char where[80];
+
+		if (opt >= OPT_CONFIG)
+			continue;
+		if (opt == '?' || opt < 0 || (size_t)opt >= N_SETTINGS) {
 			usage(stderr);
 			return -1;
 		}
+		snprintf(where, sizeof(where), "--%s", flags[opt]);
+		if (set_from(c, &settings[opt], CONF_FLAG, where, optarg))
+			return -1;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "quinteto-server: unexpected argument: %s\n", argv[optind]);
 		usage(stderr);
 		return -1;
 	}
+	if (cross_check(c))
+		return -1;
+	snprintf(c->host, sizeof(c->host), "%s", c->listen[0].host);
+	c->port = c->listen[0].port;
 	util_log_level = c->log_level;
+	util_log_format = c->log_format;
+	if (check) {
+		print_config(c);
+		return 1;
+	}
 	return 0;
+}
+
+static bool cidr_match(const struct conf_cidr *r, int family, const unsigned char *a)
+{
+	int full = r->bits / 8, rest = r->bits % 8;
+
+	if (r->family != family || memcmp(r->addr, a, (size_t)full))
+		return false;
+	return !rest || ((r->addr[full] ^ a[full]) & (0xff << (8 - rest))) == 0;
+}
+
+bool config_is_trusted_proxy(const struct config *c, const char *addr)
+{
+	unsigned char a[16];
+	int i, family;
+
+	if (inet_pton(AF_INET, addr, a) == 1)
+		family = AF_INET;
+	else if (inet_pton(AF_INET6, addr, a) == 1)
+		family = AF_INET6;
+	else
+		return false;
+	/* an IPv4 peer seen through an IPv6 socket: ::ffff:a.b.c.d */
+	if (family == AF_INET6 && !memcmp(a, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12)) {
+		memmove(a, a + 12, 4);
+		family = AF_INET;
+	}
+	for (i = 0; i < c->n_proxies; i++)
+		if (cidr_match(&c->proxies[i], family, a))
+			return true;
+	return false;
 }

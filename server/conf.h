@@ -1,18 +1,51 @@
 /*
- * conf.h: the server's configuration, from the command line (a config file
- * comes later). Every limit the protocol names has its default here.
+ * conf.h: the server's configuration. Every setting is one row of the table
+ * in conf.c (name, type, range, default, help); the JSON key of the
+ * configuration file, the environment variable and the flag are derived from
+ * the name. Sources in rising precedence: the defaults, the file
+ * (--config PATH or $QUINTETO_CONFIG), QUINTETO_* variables, flags.
  */
 #ifndef QUINTETO_CONF_H
 #define QUINTETO_CONF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
-struct config {
-	char host[128];
+#define CONF_MAX_LISTEN   8
+#define CONF_MAX_ORIGINS  16
+#define CONF_MAX_PROXIES  16
+#define CONF_MAX_SETTINGS 64
+
+struct conf_addr {
+	char host[128]; /* without the brackets of an IPv6 literal */
 	int port;
+};
+
+/* A trusted proxy: an address and a prefix length (a single address is /32 or /128). */
+struct conf_cidr {
+	int family; /* AF_INET or AF_INET6 */
+	unsigned char addr[16];
+	int bits;
+};
+
+enum conf_source { CONF_DEFAULT, CONF_FILE, CONF_ENV, CONF_FLAG };
+
+struct config {
+	char host[128]; /* the first listen address (listen[0]), kept for the code that knows one */
+	int port;
+	struct conf_addr listen[CONF_MAX_LISTEN]; /* every address the server answers on */
+	int n_listen;
+	struct conf_addr metrics_listen; /* port 0 and empty host: none; else /metrics only there */
+	char metrics_token[256];         /* non-empty: /metrics wants "Authorization: Bearer <token>" */
 	char db_path[4096];
 	char web_dir[4096];
 	char migrations_dir[4096];
+	char tls_cert[4096]; /* PEM certificate chain; with tls_key, the listeners speak TLS only */
+	char tls_key[4096];
+	char origins[CONF_MAX_ORIGINS][256]; /* allowed WebSocket Origins; none: the Host's own */
+	int n_origins;
+	struct conf_cidr proxies[CONF_MAX_PROXIES]; /* peers whose X-Forwarded-For is believed */
+	int n_proxies;
 	int bot_delay_ms;      /* a bot acts this long after its turn comes */
 	size_t max_frame;      /* inbound message limit, bytes (close 1009 past it) */
 	double rate_per_s;     /* sustained inbound messages per second */
@@ -26,15 +59,23 @@ struct config {
 	int finished_room_ttl_s; /* finished rooms stay listed this long */
 	int idle_room_ttl_s;     /* waiting rooms nobody follows are closed after this */
 	int log_level;
+	int log_format;                          /* UTIL_LOG_TEXT or UTIL_LOG_JSON */
+	char config_path[4096];                  /* the file read, or empty */
+	unsigned char source[CONF_MAX_SETTINGS]; /* enum conf_source, by row of the table */
 };
 
 /* Defaults (see conf.c for the values). */
 void config_defaults(struct config *c);
 
 /*
- * Parses argv into c (after config_defaults). Returns 0 to run, 1 when it
- * printed --help or --version (exit 0), -1 after printing an error (exit 2).
+ * Reads the file, the environment and argv into c (after config_defaults).
+ * Returns 0 to run, 1 when it printed --help, --version or --check-config's
+ * report (exit 0), -1 after printing an error naming the setting and its
+ * source (exit 2).
  */
 int config_parse(struct config *c, int argc, char **argv);
+
+/* Whether the peer address `addr` (text) is one of the trusted proxies. */
+bool config_is_trusted_proxy(const struct config *c, const char *addr);
 
 #endif

@@ -39,7 +39,8 @@ static void send_room_error(struct session *s, int err, const json_t *id)
 		session_send_error(s, room_errors[err].code, room_errors[err].why, id);
 		return;
 	}
-	util_log(LOG_ERROR, "session %llu: %s", (unsigned long long)s->id, strerror(err < 0 ? -err : EINVAL));
+	util_log_conn(LOG_ERROR, s->id, "session %llu: %s", (unsigned long long)s->id,
+		      strerror(err < 0 ? -err : EINVAL));
 	session_send_error(s, WIRE_E_INTERNAL, "the server could not do that: try again", id);
 }
 

@@ -13,6 +13,7 @@
 
 #include "archive_read.h"
 #include "config.h"
+#include "room.h"
 #include "store.h"
 
 #define HTTP_CHUNK 16384
@@ -111,9 +112,29 @@ static void healthz(struct http *api, struct http_req *h)
 			       (json_int_t)api->sessions->count, "rooms", (json_int_t)api->lobby->rooms.len));
 }
 
+/* Live rooms by game and status: one pass over the rooms at each scrape (microseconds for thousands). */
+static int count_rooms(struct http *api, struct metrics_rooms *out)
+{
+	const struct room *r;
+	size_t pos = 0;
+	int n = 0, i;
+
+	for (i = 0; rules_games[i] && n < METRICS_MAX_GAMES; i++)
+		out[n++] = (struct metrics_rooms){ .game = rules_games[i]->id };
+	while ((r = hmap_next(&api->lobby->rooms, &pos)))
+		for (i = 0; i < n; i++)
+			if (r->game == rules_games[i] && (unsigned)r->status < 3)
+				out[i].by_status[r->status]++;
+	return n;
+}
+
 static void metrics(struct http *api, struct http_req *h)
 {
+	struct metrics_rooms rooms[METRICS_MAX_GAMES];
+	int n_games = count_rooms(api, rooms);
 	struct metrics_gauges g = {
+		.rooms_by_game = rooms,
+		.n_games = n_games,
 		.connections = api->sessions->count,
 		.frames_alive = buf_live,
 		.frames_held = sessions_held(api->sessions),
@@ -130,6 +151,7 @@ static void metrics(struct http *api, struct http_req *h)
 		respond_error(h, 500, "internal", "out of memory");
 		return;
 	}
+	api->metrics->loop_lag_max_s = 0; /* a maximum per scrape */
 	respond(h, 200, "text/plain; version=0.0.4", text, len);
 }
 

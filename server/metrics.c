@@ -111,6 +111,21 @@ static void render_gauges(struct out *o, const struct metrics_gauges *g)
 	gauge(o, "quinteto_uptime_seconds", "Seconds since start.", g->uptime_s);
 }
 
+static void render_rooms(struct out *o, const struct metrics_gauges *g)
+{
+	static const char *const status[3] = { "waiting", "playing", "finished" };
+	int i, k;
+
+	if (!g->rooms_by_game)
+		return;
+	emit(o, "# HELP quinteto_rooms_by_status Live rooms, by game and status.\n"
+		"# TYPE quinteto_rooms_by_status gauge\n");
+	for (i = 0; i < g->n_games; i++)
+		for (k = 0; k < 3; k++)
+			emit(o, "quinteto_rooms_by_status{game=\"%s\",status=\"%s\"} %zu\n",
+			     g->rooms_by_game[i].game, status[k], g->rooms_by_game[i].by_status[k]);
+}
+
 char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, size_t *len)
 {
 	struct out o = { malloc(4096), 0, 4096, 0 };
@@ -118,6 +133,7 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	if (!o.p)
 		return NULL;
 	render_gauges(&o, g);
+	render_rooms(&o, g);
 	counter(&o, "quinteto_ws_opened_total", "WebSocket connections accepted.", m->ws_opened);
 	counter(&o, "quinteto_ws_closed_total", "WebSocket connections closed.", m->ws_closed);
 	counter(&o, "quinteto_http_requests_total", "HTTP API requests.", m->http_requests);
@@ -142,6 +158,13 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	     "# TYPE quinteto_connections_refused_total counter\n"
 	     "quinteto_connections_refused_total{reason=\"cap\"} %llu\n",
 	     (unsigned long long)m->refused_cap);
+	counter(&o, "quinteto_origin_refused_total", "WebSocket upgrades refused for their Origin (403).",
+		m->refused_origin);
+	counter(&o, "quinteto_metrics_unauthorized_total",
+		"/metrics requests refused without the token (401).", m->refused_token);
+	counter(&o, "quinteto_tls_reloads_total", "Certificates reloaded on SIGHUP.", m->tls_reloads);
+	counter(&o, "quinteto_tls_reload_failures_total", "SIGHUP reloads that kept the old certificate.",
+		m->tls_reload_failed);
 	counter(&o, "quinteto_journal_refused_total", "Requests refused while the journal was failing.",
 		m->journal_refused);
 	render_histogram(&o, "quinteto_move_broadcast_seconds",
@@ -149,6 +172,14 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	render_histogram(&o, "quinteto_journal_commit_seconds",
 			 "From a journal batch flushed to committed: what frames held for it wait.",
 			 &m->commit);
+	render_histogram(&o, "quinteto_archive_write_seconds",
+			 "From a match's end to its archive write done (queue and transaction).",
+			 &m->archive);
+	render_histogram(&o, "quinteto_event_loop_lag_seconds",
+			 "How late the event loop ran a 100 ms timer: time it spent on other work.",
+			 &m->loop_lag);
+	gauge(&o, "quinteto_event_loop_lag_max_seconds", "The worst event-loop lag since the last scrape.",
+	      m->loop_lag_max_s);
 	if (o.failed) {
 		free(o.p);
 		return NULL;

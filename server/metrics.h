@@ -29,6 +29,21 @@ struct metrics {
 	uint64_t refused_cap;          /* connections closed at accept: the connection cap was reached */
 	struct metrics_hist broadcast; /* act received -> state queued for every member */
 	struct metrics_hist commit;    /* journal batch flushed -> committed (what held frames wait) */
+
+	uint64_t refused_origin;                 /* WebSocket upgrades refused for their Origin (403) */
+	uint64_t refused_token;                  /* /metrics requests without the token (401) */
+	uint64_t tls_reloads, tls_reload_failed; /* SIGHUP certificate reloads */
+	struct metrics_hist archive;             /* match finished -> its archive write done */
+	struct metrics_hist loop_lag;            /* how late the loop ran a periodic timer (net.c) */
+	double loop_lag_max_s;                   /* the worst since the last scrape */
+};
+
+#define METRICS_MAX_GAMES 16
+
+/* Live rooms of one game in each status (waiting, playing, finished). */
+struct metrics_rooms {
+	const char *game;
+	size_t by_status[3];
 };
 
 /* What the owners of the counted things report at render time. */
@@ -37,6 +52,8 @@ struct metrics_gauges {
 	size_t rooms, players, store_queue;
 	double uptime_s;
 	int journal_failing;
+	const struct metrics_rooms *rooms_by_game; /* NULL, or n_games entries */
+	int n_games;
 };
 
 /* Records one latency of `ns` nanoseconds. */

@@ -18,6 +18,9 @@
 #include <libwebsockets.h>
 #include <limits.h>
 #include <netdb.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -63,13 +66,52 @@ static void addr_adjust(struct net *n, const char *addr, int delta)
 	}
 }
 
+/*
+ * The client's address: the peer's, or, when the peer is a trusted proxy,
+ * the rightmost address of X-Forwarded-For that is not itself a trusted
+ * proxy (the ones left of it could be anything the client wrote). Read
+ * while the request's headers are still there (filter and ESTABLISHED).
+ */
+static void client_addr(struct net *n, struct lws *wsi, char *out, size_t len)
+{
+	char xff[1024], item[64];
+	char *end;
+	int xlen;
+
+	lws_get_peer_simple(wsi, out, len);
+	if (!n->cfg->n_proxies || !config_is_trusted_proxy(n->cfg, out))
+		return;
+	xlen = lws_hdr_copy(wsi, xff, sizeof(xff), WSI_TOKEN_X_FORWARDED_FOR);
+	if (xlen <= 0)
+		return;
+	end = xff + xlen;
+	while (end > xff) {
+		char *start = end, *a, *b;
+
+		while (start > xff && start[-1] != ',')
+			start--;
+		for (a = start; a < end && (*a == ' ' || *a == '\t'); a++)
+			;
+		for (b = end; b > a && (b[-1] == ' ' || b[-1] == '\t'); b--)
+			;
+		if (b > a && (size_t)(b - a) < sizeof(item)) {
+			memcpy(item, a, (size_t)(b - a));
+			item[b - a] = '\0';
+			snprintf(out, len, "%s", item);
+			if (!config_is_trusted_proxy(n->cfg, item))
+				return;
+		}
+		end = start > xff ? start - 1 : xff;
+	}
+}
+
 static int filter_connection(struct net *n, struct lws *wsi)
 {
 	char uri[64], addr[64];
 
 	if (lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_GET_URI) < 0 || strcmp(uri, "/ws"))
 		return 1; /* WebSockets only at /ws */
-	lws_get_peer_simple(wsi, addr, sizeof(addr));
+	client_addr(n, wsi, addr, sizeof(addr));
 	if (addr_get(n, addr) >= n->cfg->max_conns_per_addr) {
 		util_log(LOG_WARN, "net: refusing %s: %d connections already", addr,
 			 n->cfg->max_conns_per_addr);
@@ -208,7 +250,10 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		pss->s = session_new(n->sessions, wsi);
 		if (!pss->s)
 			return -1;
+		if (n->cfg->n_proxies)
+			client_addr(n, wsi, pss->s->addr, sizeof(pss->s->addr));
 		addr_adjust(n, pss->s->addr, +1);
+		util_log_conn(LOG_DEBUG, pss->s->id, "net: WebSocket from %s", pss->s->addr);
 		return 0;
 	case LWS_CALLBACK_RECEIVE:
 		return pss->s ? on_receive(n, wsi, pss->s, in, len) : -1;
@@ -216,6 +261,7 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		return pss->s ? session_writeable(pss->s) : -1;
 	case LWS_CALLBACK_CLOSED:
 		if (pss->s) {
+			util_log_conn(LOG_DEBUG, pss->s->id, "net: closed");
 			addr_adjust(n, pss->s->addr, -1);
 			handlers_closed(n->handlers, pss->s);
 			pss->s = NULL;
@@ -226,6 +272,102 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 	}
 }
 
+/*
+ * An HTTP answer written at once, with a JSON body {"error", "message"}: a
+ * refused upgrade or /metrics request. The caller completes the transaction.
+ */
+static int refuse(struct lws *wsi, unsigned status, const char *code, const char *message, const char *auth)
+{
+	unsigned char head[LWS_PRE + 1024], *start = head + LWS_PRE, *p = start,
+					    *end = head + sizeof(head) - 1;
+	unsigned char body[LWS_PRE + 256];
+	int len = snprintf((char *)body + LWS_PRE, sizeof(body) - LWS_PRE,
+			   "{\"error\":\"%s\",\"message\":\"%s\"}", code, message);
+
+	if (lws_add_http_common_headers(wsi, status, "application/json", (lws_filepos_t)len, &p, end) ||
+	    (auth && lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_WWW_AUTHENTICATE,
+						  (const unsigned char *)auth, (int)strlen(auth), &p, end)) ||
+	    lws_finalize_write_http_header(wsi, start, &p, end))
+		return -1;
+	if (lws_write(wsi, body + LWS_PRE, (size_t)len, LWS_WRITE_HTTP_FINAL) != len)
+		return -1;
+	return 1;
+}
+
+/*
+ * A WebSocket's Origin: none (not a browser), the server's own (its host and
+ * port are the Host header's), or one of cfg->origins.
+ */
+static bool origin_allowed(struct net *n, struct lws *wsi)
+{
+	char origin[256], host[256];
+	const char *o;
+	int i;
+
+	if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0)
+		return true;
+	if (lws_hdr_copy(wsi, origin, sizeof(origin), WSI_TOKEN_ORIGIN) < 0)
+		return false;
+	o = strstr(origin, "://");
+	if (o && lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HOST) > 0 && !strcasecmp(o + 3, host))
+		return true;
+	for (i = 0; i < n->cfg->n_origins; i++)
+		if (!strcasecmp(origin, n->cfg->origins[i]))
+			return true;
+	return false;
+}
+
+static int confirm_upgrade(struct net *n, struct lws *wsi)
+{
+	if (n->metrics_vh && lws_get_vhost(wsi) == n->metrics_vh)
+		return refuse(wsi, 404, "not_found", "this address serves only /metrics and /healthz", NULL);
+	if (!origin_allowed(n, wsi)) {
+		n->metrics->refused_origin++;
+		return refuse(wsi, 403, "origin_not_allowed", "this Origin may not open the WebSocket", NULL);
+	}
+	return 0;
+}
+
+/* Constant-time comparison of the Authorization header with "Bearer <token>". */
+static bool bearer_ok(struct net *n, struct lws *wsi)
+{
+	char got[512], want[300];
+	size_t i, wl;
+	int gl = lws_hdr_copy(wsi, got, sizeof(got), WSI_TOKEN_HTTP_AUTHORIZATION);
+	unsigned char diff = 0;
+
+	snprintf(want, sizeof(want), "Bearer %s", n->cfg->metrics_token);
+	wl = strlen(want);
+	if (gl < 0 || (size_t)gl != wl)
+		return false;
+	for (i = 0; i < wl; i++)
+		diff |= (unsigned char)(got[i] ^ want[i]);
+	return diff == 0;
+}
+
+/*
+ * Which HTTP requests reach http.c: with metrics_listen, /metrics is served
+ * only there and that address serves nothing else but /healthz; with
+ * metrics_token, /metrics wants the token. 0 to go on, 1 answered, -1 close.
+ */
+static int http_gate(struct net *n, struct lws *wsi)
+{
+	char uri[64] = "";
+	bool on_metrics = n->metrics_vh && lws_get_vhost(wsi) == n->metrics_vh, is_metrics;
+
+	if (lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_GET_URI) < 0)
+		lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_HEAD_URI);
+	is_metrics = !strcmp(uri, "/metrics");
+	if (on_metrics ? !is_metrics && strcmp(uri, "/healthz") : is_metrics && n->metrics_vh)
+		return refuse(wsi, 404, "not_found", "no such endpoint here", NULL);
+	if (is_metrics && n->cfg->metrics_token[0] && !bearer_ok(n, wsi)) {
+		n->metrics->refused_token++;
+		return refuse(wsi, 401, "unauthorized", "/metrics wants Authorization: Bearer <token>",
+			      "Bearer realm=\"metrics\"");
+	}
+	return 0;
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
 	struct net *n = lws_context_user(lws_get_context(wsi));
@@ -233,6 +375,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 
 	if (reason == LWS_CALLBACK_FILTER_NETWORK_CONNECTION) /* `user` is lws' filter data, not ours */
 		return admit(n, (int)(intptr_t)in);
+	if (reason == LWS_CALLBACK_HTTP_CONFIRM_UPGRADE)
+		return confirm_upgrade(n, wsi);
+	if (reason == LWS_CALLBACK_OPENSSL_LOAD_EXTRA_SERVER_VERIFY_CERTS) { /* user: the vhost's SSL_CTX */
+		if (n->n_ssl_ctx < CONF_MAX_LISTEN)
+			n->ssl_ctx[n->n_ssl_ctx++] = user;
+		return 0;
+	}
 	count_conns(n, reason);
 	/* lws calls some reasons (a keep-alive connection timing out: CLOSED_HTTP) on
 	 * connections that never got per-session data: nothing of ours to touch. */
@@ -246,8 +395,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 	case LWS_CALLBACK_CLOSED:
 		return on_ws(n, wsi, reason, pss, in, len);
-	case LWS_CALLBACK_HTTP:
+	case LWS_CALLBACK_HTTP: {
+		int g = http_gate(n, wsi);
+
+		if (g)
+			return g < 0 || lws_http_transaction_completed(wsi) ? -1 : 0;
 		return http_request(n->http, wsi, &pss->h, in);
+	}
 	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
 		/* the peer answers our close frame: close now instead of echoing a second one */
 		return pss->s && pss->s->close_state == SESSION_CLOSE_SENT ? -1 : 0;
@@ -365,6 +519,32 @@ static int bind_address(const char *host, char *out, size_t outlen, bool *v4)
 	return err;
 }
 
+#define LAG_PERIOD_MS 100
+
+static void lag_cb(uv_timer_t *t)
+{
+	struct net *n = t->data;
+	uint64_t now = util_mono_ns(), late = now > n->lag_due_ns ? now - n->lag_due_ns : 0;
+
+	metrics_observe(&n->metrics->loop_lag, late);
+	if ((double)late / 1e9 > n->metrics->loop_lag_max_s)
+		n->metrics->loop_lag_max_s = (double)late / 1e9;
+	n->lag_due_ns = now + LAG_PERIOD_MS * 1000000ull;
+}
+
+static void sighup_cb(uv_signal_t *h, int signum)
+{
+	net_reload_tls(h->data);
+}
+
+/* The monitoring address (metrics_listen): everything goes to the callback, which serves two paths. */
+static struct lws_http_mount mount_monitor = {
+	.mountpoint = "/",
+	.origin_protocol = LWSMPRO_CALLBACK,
+	.protocol = WIRE_PROTOCOL,
+	.mountpoint_len = 1,
+};
+
 static void info_fill(struct net *n, struct lws_context_creation_info *info, void **loops, const char *iface,
 		      bool v4)
 {
@@ -385,41 +565,163 @@ static void info_fill(struct net *n, struct lws_context_creation_info *info, voi
 	info->ka_time = 60;
 	info->ka_probes = 3;
 	info->ka_interval = 10;
+	if (n->cfg->tls_cert[0]) { /* every connection on a TLS listener is TLS: https:// and wss:// */
+		info->options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+		info->ssl_cert_filepath = n->cfg->tls_cert;
+		info->ssl_private_key_filepath = n->cfg->tls_key;
+		/* HTTP/1.1 only: lws would offer h2, where a WebSocket (RFC 8441) reaches the callbacks
+		 * with other headers (:path, not the GET URI) than the ones the filters read */
+		info->alpn = "http/1.1";
+	}
+}
+
+/* Creates one listening vhost for `a`; NULL with the reason logged. */
+static struct lws_vhost *listen_on(struct net *n, struct lws_context_creation_info *info,
+				   const struct conf_addr *a, const char *name, bool monitor, int *port)
+{
+	char iface[INET6_ADDRSTRLEN];
+	struct lws_vhost *vh;
+	bool v4 = false;
+
+	if (bind_address(a->host, iface, sizeof(iface), &v4))
+		return NULL;
+	info->iface = iface;
+	info->port = a->port;
+	info->vhost_name = name;
+	info->options &= ~LWS_SERVER_OPTION_DISABLE_IPV6;
+	if (v4)
+		info->options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+	vh = lws_create_vhost(n->lws, info);
+	*port = vh ? lws_get_vhost_listen_port(vh) : -1;
+	if (*port <= 0) {
+		util_log(LOG_ERROR,
+			 "net: cannot listen on %s port %d (taken, or not an address of this machine)%s",
+			 iface, a->port, monitor ? " for metrics_listen" : "");
+		return NULL;
+	}
+	return vh;
 }
 
 int net_start(struct net *n, void *loop, const struct config *cfg, struct sessions *ss, struct handlers *h,
 	      struct http *http, struct metrics *metrics)
 {
+	static char names[CONF_MAX_LISTEN][24];
 	struct lws_context_creation_info info;
 	void *foreign_loops[1] = { loop };
-	struct lws_vhost *vh;
-	char iface[INET6_ADDRSTRLEN];
-	bool v4 = false;
-	int err;
+	int i;
 
 	memset(n, 0, sizeof(*n));
 	*n = (struct net){ .cfg = cfg, .sessions = ss, .handlers = h, .http = http, .metrics = metrics };
 	hmap_init(&n->addrs);
 	n->max_conns = conn_cap(cfg);
 	util_log(LOG_INFO, "net: at most %d connections at once", n->max_conns);
-	err = bind_address(cfg->host, iface, sizeof(iface), &v4);
-	if (err)
-		return err;
 	lws_set_log_level(LLL_ERR | (cfg->log_level >= LOG_DEBUG ? LLL_WARN : 0), lws_log_cb);
-	info_fill(n, &info, foreign_loops, iface, v4);
+	info_fill(n, &info, foreign_loops, NULL, false);
 	n->lws = lws_create_context(&info);
 	if (!n->lws) {
 		util_log(LOG_ERROR, "net: cannot start libwebsockets");
 		return -ENOMEM;
 	}
-	vh = lws_create_vhost(n->lws, &info);
-	n->port = vh ? lws_get_vhost_listen_port(vh) : -1;
-	if (n->port <= 0) {
-		util_log(LOG_ERROR,
-			 "net: cannot listen on %s port %d (taken, or not an address of this machine)", iface,
-			 cfg->port);
-		return -EADDRINUSE;
+	for (i = 0; i < cfg->n_listen; i++) {
+		snprintf(names[i], sizeof(names[i]), "listen%d", i);
+		n->vhosts[i] = listen_on(n, &info, &cfg->listen[i], names[i], false, &n->ports[i]);
+		if (!n->vhosts[i])
+			return -EADDRINUSE;
+		n->n_vhosts++;
 	}
+	n->port = n->ports[0];
+	if (cfg->tls_cert[0] && n->n_ssl_ctx != n->n_vhosts)
+		util_log(LOG_WARN,
+			 "net: TLS contexts seen for %d of %d listeners: SIGHUP cannot reload the others",
+			 n->n_ssl_ctx, n->n_vhosts);
+	if (cfg->metrics_listen.host[0]) {
+		info.mounts = &mount_monitor;
+		info.ssl_cert_filepath = info.ssl_private_key_filepath =
+			NULL; /* plain HTTP: a local scraper */
+		n->metrics_vh = listen_on(n, &info, &cfg->metrics_listen, "metrics", true, &n->metrics_port);
+		if (!n->metrics_vh)
+			return -EADDRINUSE;
+	}
+	if (!uv_timer_init(loop, &n->lag_timer)) {
+		n->lag_timer.data = n;
+		n->lag_due_ns = util_mono_ns() + LAG_PERIOD_MS * 1000000ull;
+		uv_timer_start(&n->lag_timer, lag_cb, LAG_PERIOD_MS, LAG_PERIOD_MS);
+		uv_unref((uv_handle_t *)&n->lag_timer);
+		n->lag_on = true;
+	}
+	if (!uv_signal_init(loop, &n->sighup)) { /* always: SIGHUP's default action would end the server */
+		n->sighup.data = n;
+		uv_signal_start(&n->sighup, sighup_cb, SIGHUP);
+		uv_unref((uv_handle_t *)&n->sighup);
+		n->sighup_on = true;
+	}
+	return 0;
+}
+
+void net_print_listening(const struct net *n)
+{
+	const char *scheme = n->cfg->tls_cert[0] ? "https" : "http";
+	int i;
+
+	for (i = 0; i < n->n_vhosts; i++) {
+		const char *host = n->cfg->listen[i].host;
+		bool v6 = strchr(host, ':') != NULL;
+
+		printf("listening on %s://%s%s%s:%d\n", scheme, v6 ? "[" : "", host, v6 ? "]" : "",
+		       n->ports[i]);
+	}
+	if (n->metrics_vh)
+		printf("metrics on http://%s%s%s:%d/metrics\n",
+		       strchr(n->cfg->metrics_listen.host, ':') ? "[" : "", n->cfg->metrics_listen.host,
+		       strchr(n->cfg->metrics_listen.host, ':') ? "]" : "", n->metrics_port);
+	fflush(stdout);
+}
+
+/* Loads the pair into ctx; 0 or -1. */
+static int load_pair(SSL_CTX *ctx, const char *cert, const char *key)
+{
+	return SSL_CTX_use_certificate_chain_file(ctx, cert) == 1 &&
+			       SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) == 1 &&
+			       SSL_CTX_check_private_key(ctx) == 1
+		       ? 0
+		       : -1;
+}
+
+int net_reload_tls(struct net *n)
+{
+	SSL_CTX *probe;
+	char why[256] = "";
+	int i, err = 0;
+
+	if (!n->cfg->tls_cert[0]) {
+		util_log(LOG_INFO, "net: SIGHUP: no TLS certificate to reload");
+		return 0;
+	}
+	if (!n->n_ssl_ctx)
+		return -1;
+	/* the pair is tried on a scratch context first: a bad pair must leave the served one alone */
+	probe = SSL_CTX_new(TLS_server_method());
+	if (!probe || load_pair(probe, n->cfg->tls_cert, n->cfg->tls_key)) {
+		ERR_error_string_n(ERR_get_error(), why, sizeof(why));
+		util_log(LOG_ERROR, "net: SIGHUP: cannot load %s and %s, keeping the current certificate: %s",
+			 n->cfg->tls_cert, n->cfg->tls_key, why);
+		SSL_CTX_free(probe);
+		ERR_clear_error();
+		n->metrics->tls_reload_failed++;
+		return -1;
+	}
+	SSL_CTX_free(probe);
+	for (i = 0; i < n->n_ssl_ctx; i++)
+		if (load_pair(n->ssl_ctx[i], n->cfg->tls_cert, n->cfg->tls_key))
+			err = -1;
+	ERR_clear_error();
+	if (err) {
+		n->metrics->tls_reload_failed++;
+		util_log(LOG_ERROR, "net: SIGHUP: the certificate could not be loaded into every listener");
+		return -1;
+	}
+	n->metrics->tls_reloads++;
+	util_log(LOG_INFO, "net: SIGHUP: reloaded the certificate %s", n->cfg->tls_cert);
 	return 0;
 }
 
@@ -428,6 +730,14 @@ void net_stop(struct net *n)
 	struct addr_count *a;
 	size_t pos = 0;
 
+	if (n->lag_on) {
+		uv_close((uv_handle_t *)&n->lag_timer, NULL);
+		n->lag_on = false;
+	}
+	if (n->sighup_on) {
+		uv_close((uv_handle_t *)&n->sighup, NULL);
+		n->sighup_on = false;
+	}
 	if (n->lws) {
 		lws_context_destroy(n->lws);
 		n->lws = NULL;

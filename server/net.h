@@ -14,7 +14,10 @@
 #include "session.h"
 #include "util.h"
 
+#include <uv.h>
+
 struct lws_context;
+struct lws_vhost;
 
 struct net {
 	struct lws_context *lws;
@@ -29,6 +32,19 @@ struct net {
 	int max_conns;             /* past it new ones are closed at accept: below RLIMIT_NOFILE */
 	uint64_t refused_unlogged; /* refusals since the last log line about them */
 	int64_t refusal_logged_ms; /* monotonic time of that line */
+
+	struct lws_vhost *vhosts[CONF_MAX_LISTEN]; /* one per cfg->listen address */
+	int ports[CONF_MAX_LISTEN];                /* the port each bound */
+	int n_vhosts;
+	struct lws_vhost *metrics_vh; /* cfg->metrics_listen: /metrics and /healthz only */
+	int metrics_port;
+	void *ssl_ctx[CONF_MAX_LISTEN]; /* each TLS vhost's OpenSSL SSL_CTX, for net_reload_tls */
+	int n_ssl_ctx;
+	uv_signal_t sighup; /* reloads the TLS certificate */
+	bool sighup_on;
+	uv_timer_t lag_timer; /* every 100 ms: how late it runs is the loop's lag */
+	uint64_t lag_due_ns;
+	bool lag_on;
 };
 
 /*
@@ -39,6 +55,16 @@ struct net {
  */
 int net_start(struct net *n, void *loop, const struct config *cfg, struct sessions *ss, struct handlers *h,
 	      struct http *http, struct metrics *metrics);
+
+/* Prints "listening on http(s)://HOST:PORT" for each listener (the tests wait for it). */
+void net_print_listening(const struct net *n);
+
+/*
+ * Loads cfg->tls_cert and cfg->tls_key again (SIGHUP): new connections get
+ * the new certificate, open ones keep theirs. A pair that does not load
+ * changes nothing. 0, or -1 with the reason logged.
+ */
+int net_reload_tls(struct net *n);
 
 /* Closes every connection and the context (their callbacks run now). */
 void net_stop(struct net *n);

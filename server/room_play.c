@@ -192,10 +192,19 @@ void room_log_release(struct room *r)
 	r->nlog = r->caplog = 0;
 }
 
+/* What an archive write carries to its callback: the latency is from the match's end. */
+struct archive_wait {
+	struct metrics *m;
+	uint64_t start_ns;
+};
+
 static void archived_cb(void *ctx, int ok)
 {
-	struct metrics *m = ctx;
+	struct archive_wait *w = ctx;
+	struct metrics *m = w->m;
 
+	metrics_observe(&m->archive, util_mono_ns() - w->start_ns);
+	free(w);
 	if (ok)
 		m->archive_ok++;
 	else
@@ -204,6 +213,7 @@ static void archived_cb(void *ctx, int ok)
 
 void room_finish(struct room *r, int64_t ended_at)
 {
+	struct archive_wait *w;
 	struct store_match *m;
 
 	r->status = ROOM_FINISHED;
@@ -212,12 +222,15 @@ void room_finish(struct room *r, int64_t ended_at)
 	uv_timer_stop(&r->bot_timer);
 	uv_timer_stop(&r->clock_timer);
 	m = archive_record(r);
-	if (!m) {
+	w = m ? malloc(sizeof(*w)) : NULL;
+	if (!w) {
 		util_log(LOG_ERROR, "room %s: out of memory building the archive record", r->id);
 		r->host->metrics->archive_failed++;
+		store_match_free(m);
 		return;
 	}
-	store_match_save(r->host->store, m, archived_cb, r->host->metrics);
+	*w = (struct archive_wait){ r->host->metrics, util_mono_ns() };
+	store_match_save(r->host->store, m, archived_cb, w);
 	room_log_release(r);
 }
 

@@ -196,9 +196,7 @@ int server_run(const struct config *cfg)
 	}
 	util_log(LOG_INFO, "quinteto-server %s, database %s, web %s", QUINTETO_VERSION, cfg->db_path,
 		 cfg->web_dir);
-	printf("listening on http://%s%s%s:%d\n", strchr(cfg->host, ':') ? "[" : "", cfg->host,
-	       strchr(cfg->host, ':') ? "]" : "", srv.net.port);
-	fflush(stdout);
+	net_print_listening(&srv.net);
 	err = drain(&srv);
 	util_log(LOG_INFO, "stopped");
 	return err;

@@ -239,8 +239,8 @@ static void enqueue(struct session *s, struct buf *b, uint64_t batch)
 	if (s->dead || s->close_state || !b || ss->stopping)
 		return;
 	if (s->qlen >= ss->cfg->max_queue_msgs || s->qbytes + b->len > ss->cfg->max_queue_bytes) {
-		util_log(LOG_WARN, "session %llu (%s): write queue full, dropping the connection",
-			 (unsigned long long)s->id, s->addr);
+		util_log_conn(LOG_WARN, s->id, "session %llu (%s): write queue full, dropping the connection",
+			      (unsigned long long)s->id, s->addr);
 		ss->metrics->slow_dropped++;
 		queue_clear(s);
 		session_close(s, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too slow: write queue full");

@@ -18,6 +18,7 @@
 static const char TOMBSTONE[] = "";
 
 int util_log_level = LOG_INFO;
+int util_log_format = UTIL_LOG_TEXT;
 
 static uint64_t hash_str(const char *s)
 {
@@ -188,17 +189,95 @@ uint64_t util_mono_ns(void)
 	return uv_hrtime();
 }
 
-void util_log(int level, const char *fmt, ...)
+/* Length of the valid UTF-8 sequence at p (1 to 4), or 0 (overlong, surrogate, truncated...). */
+static int utf8_len(const unsigned char *p)
+{
+	int n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : 0;
+	int i;
+
+	for (i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if ((n == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (n == 3 && p[0] == 0xed && p[1] >= 0xa0) ||
+	    (n == 4 && p[0] == 0xf0 && p[1] < 0x90) || (n == 4 && p[0] == 0xf4 && p[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/*
+ * JSON string escaping of a log message: quotes, backslashes, control bytes;
+ * bytes that are not UTF-8 (a peer's text) become U+FFFD, so a line always parses.
+ */
+static void json_escape(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in && o + 7 < len; in++) {
+		unsigned char ch = (unsigned char)*in;
+		int n = ch >= 0x80 ? utf8_len((const unsigned char *)in) : 1;
+
+		if (!n) {
+			o += (size_t)snprintf(out + o, len - o, "\\ufffd");
+		} else if (n > 1) {
+			memcpy(out + o, in, (size_t)n);
+			o += (size_t)n;
+			in += n - 1;
+		} else if (ch == '"' || ch == '\\') {
+			out[o++] = '\\';
+			out[o++] = (char)ch;
+		} else if (ch < 0x20) {
+			o += (size_t)snprintf(out + o, len - o, "\\u%04x", ch);
+		} else {
+			out[o++] = (char)ch;
+		}
+	}
+	out[o] = '\0';
+}
+
+static void log_line(int level, uint64_t conn, const char *fmt, va_list ap)
 {
 	static const char *const names[] = { "error", "warn", "info", "debug" };
-	char line[1024];
+	char line[1024], esc[6 * sizeof(line)], when[40], cid[32] = "";
+	struct timespec ts;
+	struct tm tm;
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03ldZ", ts.tv_nsec / 1000000);
+	if (util_log_format == UTIL_LOG_JSON) {
+		json_escape(line, esc, sizeof(esc));
+		if (conn)
+			snprintf(cid, sizeof(cid), ",\"conn\":%llu", (unsigned long long)conn);
+		fprintf(stderr, "{\"time\":\"%s\",\"level\":\"%s\"%s,\"msg\":\"%s\"}\n", when, names[level],
+			cid, esc);
+	} else {
+		if (conn)
+			snprintf(cid, sizeof(cid), " conn=%llu", (unsigned long long)conn);
+		fprintf(stderr, "%s quinteto-server %s%s: %s\n", when, names[level], cid, line);
+	}
+	fflush(stderr);
+}
+
+void util_log(int level, const char *fmt, ...)
+{
 	va_list ap;
 
 	if (level > util_log_level)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	log_line(level, 0, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "quinteto-server %s: %s\n", names[level], line);
-	fflush(stderr);
+}
+
+void util_log_conn(int level, uint64_t conn, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level > util_log_level)
+		return;
+	va_start(ap, fmt);
+	log_line(level, conn, fmt, ap);
+	va_end(ap);
 }

@@ -50,8 +50,15 @@ int64_t util_now_ms(void);
 uint64_t util_mono_ns(void);
 
 enum { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+enum { UTIL_LOG_TEXT, UTIL_LOG_JSON };
 extern int util_log_level;
-/* Logs one line "LEVEL message" to stderr. */
+extern int util_log_format;
+/*
+ * Logs one line to stderr: "TIME quinteto-server LEVEL: message" (UTC,
+ * milliseconds), or with UTIL_LOG_JSON {"time","level","msg"} on one line.
+ */
 void util_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same, about one connection: "conn=ID" in text, "conn": ID in JSON. */
+void util_log_conn(int level, uint64_t conn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

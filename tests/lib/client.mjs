@@ -28,7 +28,7 @@ export class Client {
 
   open(protocols, timeoutMs) {
     const ws = new WebSocket(this.srv.wsUrl, protocols === undefined ? SUBPROTOCOL : protocols || undefined,
-      { perMessageDeflate: false, maxPayload: 64 << 20, handshakeTimeout: timeoutMs });
+      { perMessageDeflate: false, maxPayload: 64 << 20, handshakeTimeout: timeoutMs, ...this.srv.wsOptions });
     this.ws = ws;
     this.srv.clients.add(this);
     this.closed = new Promise((resolve) => {

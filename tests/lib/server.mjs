@@ -133,6 +133,8 @@ const SANITIZER_OPTIONS = {
 // The environment of a server process: the caller's, with SANITIZER_OPTIONS merged in.
 export function serverEnv(base = process.env) {
   const env = { ...base };
+  // The server refuses QUINTETO_* variables it does not know: pass it only the harness's own.
+  for (const k of Object.keys(env)) if (/^QUINTETO_/.test(k) && !/^QUINTETO_(SERVER|CLI|SOURCE)$/.test(k)) delete env[k];
   for (const [name, want] of Object.entries(SANITIZER_OPTIONS)) {
     const kv = new Map((env[name] || '').split(':').filter(Boolean).map((p) => p.split('=')));
     for (const [k, v] of Object.entries(want)) kv.set(k, v);
@@ -157,7 +159,7 @@ export class Server {
     this.stopped = false;
   }
 
-  // Starts the binary; resolves once it prints "listening on http://".
+  // Starts the binary; resolves once it prints "listening on http://" (or https://, with TLS).
   // opts: args (extra arguments), botDelayMs, timeoutMs, dir (reuse this directory and its q.db and
   // keep it at the end: a restart test). Retries when the binary cannot be run (being rebuilt).
   static async start(opts = {}) {
@@ -207,7 +209,7 @@ export class Server {
       const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms\n${srv.stderr}`)), timeoutMs);
       srv.proc.stdout.on('data', (b) => {
         srv.stdout += b.toString();
-        if (srv.stdout.includes('listening on http://')) { clearTimeout(timer); resolve(); }
+        if (/listening on https?:\/\//.test(srv.stdout)) { clearTimeout(timer); resolve(); }
       });
       srv.proc.on('error', (e) => { clearTimeout(timer); reject(e); });
       srv.exited.then(({ code, signal }) => {
