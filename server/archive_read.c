@@ -25,14 +25,15 @@ static const char *const stmt_sql[AR_MAX] = {
 		"result FROM matches WHERE id = ?1",
 	[AR_SEATS] = "SELECT seat, role, name, bot FROM match_seats WHERE match_seq = ?1 ORDER BY seat",
 	[AR_ACTIONS] =
-		"SELECT ply, seat, action, outcome, at FROM match_actions WHERE match_seq = ?1 ORDER BY ply",
+		"SELECT ply, seat, action, outcome, at, stand_in FROM match_actions WHERE match_seq = ?1 "
+		"ORDER BY ply",
 	[AR_EVENTS] = "SELECT ply, seat, kind, at FROM match_events WHERE match_seq = ?1 ORDER BY ply, rowid",
-	/* per game: matches, won, drawn (a seat held twice in one match counts once) */
+	/* per game: matches, won, drawn, abandoned (a seat held twice in one match counts once) */
 	[AR_PLAYER] =
-		"SELECT m.game, count(*), sum(x.w), sum(m.winner IS NULL) FROM (SELECT s.match_seq AS seq, "
-		"max(s.seat = m2.winner) AS w FROM match_seats s JOIN matches m2 ON m2.seq = s.match_seq "
-		"WHERE s.name = ?1 GROUP BY s.match_seq) x JOIN matches m ON m.seq = x.seq "
-		"GROUP BY m.game ORDER BY m.game",
+		"SELECT m.game, count(*), sum(x.w), sum(m.winner IS NULL), sum(x.a) FROM (SELECT s.match_seq "
+		"AS seq, max(s.seat = m2.winner) AS w, max(s.abandoned) AS a FROM match_seats s JOIN matches "
+		"m2 ON m2.seq = s.match_seq WHERE s.name = ?1 GROUP BY s.match_seq) x JOIN matches m ON "
+		"m.seq = x.seq GROUP BY m.game ORDER BY m.game",
 	[AR_PLAYER_SPAN] = "SELECT min(m.started_at), max(m.ended_at) FROM match_seats s JOIN matches m ON "
 			   "m.seq = s.match_seq WHERE s.name = ?1",
 };
@@ -223,6 +224,7 @@ static int actions_read(struct archive_db *d, int64_t seq, struct wire_archive *
 		x->ply = sqlite3_column_int(s, 0);
 		x->seat = sqlite3_column_int(s, 1);
 		x->at = sqlite3_column_int64(s, 4);
+		x->stand_in = sqlite3_column_int(s, 5) != 0;
 		h->owned[h->nowned++] = x->action = load_json(sqlite3_column_text(s, 2));
 		h->owned[h->nowned++] = x->outcome = load_json(sqlite3_column_text(s, 3));
 		rc = SQLITE_OK;
@@ -480,19 +482,22 @@ int archive_db_list(struct archive_db *d, const struct archive_query *q, json_t 
 
 /* --- a player ---------------------------------------------------------------- */
 
-static int player_games(struct archive_db *d, const char *name, json_t *games, json_int_t *total)
+static int player_games(struct archive_db *d, const char *name, json_t *games, json_int_t *total,
+			json_int_t *abandoned)
 {
 	sqlite3_stmt *s = d->stmt[AR_PLAYER];
 	int rc = sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
 
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		json_int_t n = sqlite3_column_int64(s, 1), won = sqlite3_column_int64(s, 2),
-			   drawn = sqlite3_column_int64(s, 3);
+			   drawn = sqlite3_column_int64(s, 3), gone = sqlite3_column_int64(s, 4);
 
 		*total += n;
+		*abandoned += gone;
 		rc = json_object_set_new(games, text(s, 0),
-					 json_pack("{s:I, s:I, s:I, s:I}", "matches", n, "won", won, "lost",
-						   n - won - drawn, "drawn", drawn))
+					 json_pack("{s:I, s:I, s:I, s:I, s:I}", "matches", n, "won", won,
+						   "lost", n - won - drawn, "drawn", drawn, "abandoned",
+						   gone))
 			     ? SQLITE_NOMEM
 			     : SQLITE_OK;
 	}
@@ -507,10 +512,10 @@ int archive_db_player(struct archive_db *d, const char *name, json_t **out)
 {
 	sqlite3_stmt *s = d->stmt[AR_PLAYER_SPAN];
 	json_t *games = json_object(), *body = NULL;
-	json_int_t total = 0;
+	json_int_t total = 0, abandoned = 0;
 
 	d->err[0] = '\0';
-	if (!games || player_games(d, name, games, &total)) {
+	if (!games || player_games(d, name, games, &total, &abandoned)) {
 		json_decref(games);
 		return answer(d, 500, NULL, out);
 	}
@@ -520,9 +525,9 @@ int archive_db_player(struct archive_db *d, const char *name, json_t **out)
 		return 404;
 	}
 	if (sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
-		body = json_pack("{s:s, s:I, s:I, s:I, s:o}", "name", name, "matches", total, "first_at",
-				 (json_int_t)sqlite3_column_int64(s, 0), "last_at",
-				 (json_int_t)sqlite3_column_int64(s, 1), "games", games);
+		body = json_pack("{s:s, s:I, s:I, s:I, s:I, s:o}", "name", name, "matches", total,
+				 "abandoned", abandoned, "first_at", (json_int_t)sqlite3_column_int64(s, 0),
+				 "last_at", (json_int_t)sqlite3_column_int64(s, 1), "games", games);
 	else {
 		fail(d, "reading a player");
 		json_decref(games);

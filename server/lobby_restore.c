@@ -29,10 +29,14 @@ static int load_room(void *ctx, const char *id, const char *game, const char *op
 		     const char *server_seed, const char *creator_id, int64_t created_at, int64_t started_at)
 {
 	struct replay *rp = ctx;
+	int err;
 
 	rp->r = NULL;
 	rp->started_at = started_at;
-	return room_restore(&rp->l->host, id, game, options, server_seed, creator_id, created_at, &rp->r);
+	err = room_restore(&rp->l->host, id, game, options, server_seed, creator_id, created_at, &rp->r);
+	if (!err)
+		rp->r->started_at = started_at; /* the clocks start from the journalled start */
+	return err;
 }
 
 static int load_seat(void *ctx, int seat, const char *player_id, const char *client_seed,
@@ -46,9 +50,10 @@ static int load_seat(void *ctx, int seat, const char *player_id, const char *cli
 	return room_restore_seat(rp->r, seat, p, client_seed, bot_level);
 }
 
-static int load_action(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at)
+static int load_action(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at,
+		       bool stand_in)
 {
-	return room_restore_action(((struct replay *)ctx)->r, ply, seat, action, outcome, at);
+	return room_restore_action(((struct replay *)ctx)->r, ply, seat, action, outcome, at, stand_in);
 }
 
 static int load_event(void *ctx, int ply, int seat, int kind, int64_t at)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bots/bots.h"
 #include "store.h"
 #include "util.h"
 
@@ -79,10 +80,17 @@ static int room_alloc(const struct room_host *host, const struct rules_game *g, 
 		return err;
 	}
 	r->bot_rng |= 1;
+	/* protocol.md: greedy where the game has it, else random; room_new() refused a level the game
+	 * lacks, a restore of one this build lacks plays random */
+	r->stand_in_strategy = bot_find(g->id, *ropt->stand_in_level ? ropt->stand_in_level : "greedy");
+	if (!r->stand_in_strategy)
+		r->stand_in_strategy = &bot_random;
 	r->created_at = r->idle_since = util_now_ms();
 	*out = r;
 	return 0;
 }
+
+static void room_closed_cb(uv_handle_t *h);
 
 /* The commit and the timer, once the seed is known. 0 or a libuv error (then r is freed). */
 static int room_arm(struct room *r)
@@ -99,6 +107,15 @@ static int room_arm(struct room *r)
 		return err;
 	}
 	r->bot_timer.data = r;
+	err = uv_timer_init(r->host->loop, &r->clock_timer);
+	if (err) { /* the bot timer is open: it frees the room once closed */
+		r->open_handles = 1;
+		r->dead = true;
+		uv_close((uv_handle_t *)&r->bot_timer, room_closed_cb);
+		return err;
+	}
+	r->clock_timer.data = r;
+	r->open_handles = 2;
 	return 0;
 }
 
@@ -108,8 +125,11 @@ int room_new(const struct room_host *host, const char *id, const char *creator, 
 {
 	struct room *r;
 	char *opts;
-	int err = room_alloc(host, g, codec, ropt, gopt, &r);
+	int err;
 
+	if (*ropt->stand_in_level && !bot_find(g->id, ropt->stand_in_level))
+		return ROOM_E_BAD_OPTIONS; /* a stand-in level this game lacks */
+	err = room_alloc(host, g, codec, ropt, gopt, &r);
 	if (err)
 		return err;
 	snprintf(r->id, sizeof(r->id), "%s", id);
@@ -170,7 +190,10 @@ static void room_free(struct room *r)
 
 static void room_closed_cb(uv_handle_t *h)
 {
-	room_free(h->data);
+	struct room *r = h->data;
+
+	if (--r->open_handles == 0)
+		room_free(r);
 }
 
 void room_destroy(struct room *r)
@@ -188,6 +211,7 @@ void room_destroy(struct room *r)
 	if (r->status != ROOM_FINISHED && !r->host->stopping && !r->restoring)
 		store_live_drop(r->host->store, r->id); /* abandoned; a finished one is archived */
 	uv_close((uv_handle_t *)&r->bot_timer, room_closed_cb);
+	uv_close((uv_handle_t *)&r->clock_timer, room_closed_cb);
 }
 
 bool room_expired(const struct room *r, int64_t now)
@@ -301,6 +325,10 @@ static void wire_room_fill(const struct room *r, struct wire_room *w)
 		w->seats[i].name = st->player ? st->player->name : st->bot ? st->bot_name : NULL;
 		w->seats[i].bot = st->bot;
 		w->seats[i].connected = st->bot || player_connected(st->player);
+		w->seats[i].stand_in = st->stand_in;
+		w->seats[i].has_clock = room_has_clock(r) && r->status != ROOM_WAITING;
+		w->seats[i].clock_ms = r->clock_left[i];
+		w->seats[i].clock_since = r->clock_since[i];
 	}
 	w->room_options = &r->ropt;
 	w->rules_options = &r->gopt;
@@ -432,6 +460,7 @@ void room_connected_changed(struct room *r)
 		r->absent_since = 0;
 	else if (!r->absent_since)
 		r->absent_since = util_now_ms();
+	room_absence_sync(r, util_now_ms());
 	room_broadcast(r);
 	r->host->changed(r->host->ctx);
 }

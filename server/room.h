@@ -84,6 +84,9 @@ struct room_seat {
 	char bot_name[32];
 	bool has_seed;
 	char client_seed[WIRE_CLIENT_SEED_MAX * 4 + 1];
+	bool stand_in;  /* a bot of the room's stand-in level plays for the absent player */
+	bool abandoned; /* the player left the seat to a stand-in (or the clock) and has not come back */
+	int64_t absent_since; /* Unix ms the player's last connection went; 0: connected (or a bot) */
 };
 
 /* One entry of the match's log: an action (kind 0) or an event. */
@@ -94,6 +97,7 @@ struct room_entry {
 	int64_t at;    /* Unix ms */
 	char *action;  /* compact JSON; NULL for an event */
 	char *outcome; /* compact JSON; NULL for an event */
+	bool stand_in; /* an action a stand-in (not the seat's player) made */
 };
 
 struct room {
@@ -123,6 +127,12 @@ struct room {
 	int64_t created_at, started_at, ended_at, idle_since;
 	uv_timer_t bot_timer;
 	uint64_t bot_rng;
+	/* clocks (room_clock.c): each seat's time left at clock_since (0: stopped) */
+	int64_t clock_left[RULES_MAX_SEATS];
+	int64_t clock_since[RULES_MAX_SEATS];
+	uv_timer_t clock_timer; /* the next clock expiry or stand-in due; one per room */
+	int open_handles;       /* timers not yet closed (the room is freed at 0) */
+	const struct bot_strategy *stand_in_strategy;
 	struct buf *cache_all;                   /* state for spectators; NULL = stale */
 	struct buf *cache_seat[RULES_MAX_SEATS]; /* state with `legal` for a seat to act */
 	bool restoring;                          /* replaying the journal: do not journal */
@@ -279,6 +289,41 @@ void room_log_release(struct room *r);
 /* Plays due autorolls and wakes the bots (after a change or a restore). */
 void room_resume(struct room *r);
 
+/*
+ * As room_apply(), marking the action as a stand-in's (or the server's for
+ * the seat) when `stand_in`.
+ */
+int room_apply_by(struct room *r, int seat, const struct rules_action *a, int64_t at, bool stand_in);
+
+/*
+ * The seat's player takes it back from a stand-in (join of one's own seat,
+ * or an action). True when a stand-in held it.
+ */
+bool room_reclaim(struct room *r, int seat);
+
+/* --- clocks and absent seats (room_clock.c) -------------------------------- */
+
+/* True when the room has a clock. */
+bool room_has_clock(const struct room *r);
+
+/* At the start of the match: every seat's allowance, then room_clock_sync(). */
+void room_clock_start(struct room *r, int64_t at);
+
+/* `seat` acted at `at`: its running clock stops (bank: minus the time used, plus the increment). */
+void room_clock_acted(struct room *r, int seat, int64_t at);
+
+/* After any change at `at`: the clocks of the seats to act run, the others stop; the timer re-arms. */
+void room_clock_sync(struct room *r, int64_t at);
+
+/* The seats' absence times follow their players' connections; the timer re-arms. */
+void room_absence_sync(struct room *r, int64_t now);
+
+/* After a restore: running clocks restart now (the downtime is not charged); the timer arms. */
+void room_clock_restored(struct room *r, int64_t now);
+
+/* Re-arms the room's timer for the next clock expiry or stand-in due (stops it if none). */
+void room_timer_arm(struct room *r);
+
 /* --- restore (room_restore.c): the callbacks of the store's journal reading */
 
 /*
@@ -290,7 +335,7 @@ int room_restore_seat(struct room *r, int seat, struct player *p, const char *cl
 
 /* Re-applies a journalled action and checks its recorded outcome. 0 or -EINVAL. */
 int room_restore_action(struct room *r, int ply, int seat, const char *action, const char *outcome,
-			int64_t at);
+			int64_t at, bool stand_in);
 
 /* Re-applies a journalled event at its ply. 0 or -EINVAL. */
 int room_restore_event(struct room *r, int ply, int seat, int kind, int64_t at);

@@ -70,10 +70,13 @@ static void room_start(struct room *r)
 	if (rules_match_start(&r->match, r->game, match_seed, &r->gopt))
 		util_log(LOG_ERROR, "room %s: options rejected at the start", r->id); /* checked at create */
 	r->status = ROOM_PLAYING;
-	r->started_at = util_now_ms();
+	if (!r->restoring || !r->started_at) /* a restore knows it from the journal */
+		r->started_at = util_now_ms();
 	r->host->metrics->matches_started++;
 	if (!r->restoring)
 		store_live_started(r->host->store, r->id, r->started_at);
+	room_clock_start(r, r->started_at);
+	room_absence_sync(r, r->started_at);
 }
 
 void room_start_if_full(struct room *r)
@@ -104,9 +107,13 @@ void room_seat_fill(struct room *r, int seat, struct player *p, const char *clie
 
 int room_join(struct room *r, struct player *p, int seat, const char *client_seed, int *seat_out)
 {
-	int err;
+	int err, held = room_seat_of(r, p);
 
-	if (room_seat_of(r, p) >= 0)
+	if (held >= 0 && (seat < 0 || seat == held) && room_reclaim(r, held)) {
+		*seat_out = held; /* protocol.md: a join of one's own seat takes it back from a stand-in */
+		return 0;
+	}
+	if (held >= 0)
 		return ROOM_E_ALREADY_SEATED;
 	err = seat_check(r, seat, &seat);
 	if (err)
@@ -213,6 +220,7 @@ void room_finish(struct room *r, int64_t ended_at)
 	r->ended_at = ended_at;
 	r->host->metrics->matches_finished++;
 	uv_timer_stop(&r->bot_timer);
+	uv_timer_stop(&r->clock_timer);
 	m = archive_record(r);
 	w = m ? malloc(sizeof(*w)) : NULL;
 	if (!w) {
@@ -238,6 +246,11 @@ static void finish_if_over(struct room *r, int64_t at)
 
 int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t at)
 {
+	return room_apply_by(r, seat, a, at, false);
+}
+
+int room_apply_by(struct room *r, int seat, const struct rules_action *a, int64_t at, bool stand_in)
+{
 	struct rules_match before = r->match;
 	union rules_outcome o;
 	struct room_entry *e = log_push(r);
@@ -258,17 +271,20 @@ int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t a
 	e->ply = (int)r->nactions;
 	e->seat = seat;
 	e->at = at;
+	e->stand_in = stand_in;
 	r->nlog++;
 	r->nactions++;
 	assert(r->match.ply == r->nactions);
 	if (!r->restoring)
-		store_live_action(r->host->store, r->id, e->ply, seat, e->action, e->outcome, at);
+		store_live_action(r->host->store, r->id, e->ply, seat, e->action, e->outcome, at, stand_in);
 	r->has_last = true;
 	r->last_seat = seat;
 	r->last_action = *a;
 	r->last_outcome = o;
 	r->host->metrics->actions++;
+	room_clock_acted(r, seat, at);
 	finish_if_over(r, at);
+	room_clock_sync(r, at);
 	return 0;
 }
 
@@ -289,6 +305,7 @@ int room_event(struct room *r, int seat, int kind, int64_t at)
 	if (!r->restoring)
 		store_live_event(r->host->store, r->id, e->ply, seat, kind, at);
 	finish_if_over(r, at);
+	room_clock_sync(r, at);
 	return 0;
 }
 
@@ -332,6 +349,7 @@ int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action
 	err = room_apply(r, seat, &a, util_now_ms());
 	if (err)
 		return err;
+	room_reclaim(r, seat); /* the player is back: its own action ends the stand-in */
 	room_changed(r);
 	return 0;
 }
@@ -379,7 +397,8 @@ static bool autoroll_step(struct room *r)
 		if (!r->seats[seat].player)
 			continue;
 		k = rules_legal_actions(&r->match, seat, legal_buf, 2); /* 2: enough to see "only one" */
-		if (room_autorolls(r, legal_buf, k) && !room_apply(r, seat, &legal_buf[0], util_now_ms()))
+		if (room_autorolls(r, legal_buf, k) &&
+		    !room_apply_by(r, seat, &legal_buf[0], util_now_ms(), r->seats[seat].stand_in))
 			return true;
 	}
 	return false;
@@ -396,7 +415,7 @@ static int bot_to_act(const struct room *r)
 		return -1;
 	n = rules_to_act(&r->match, to_act);
 	for (i = 0; i < n; i++)
-		if (r->seats[to_act[i]].bot)
+		if (r->seats[to_act[i]].bot || r->seats[to_act[i]].stand_in)
 			return to_act[i];
 	return -1;
 }
@@ -417,6 +436,7 @@ static void bot_schedule(struct room *r, int delay_ms)
 static void bot_play_cb(uv_timer_t *t)
 {
 	struct room *r = t->data;
+	const struct bot_strategy *strategy;
 	struct rules_action a;
 	int seat = bot_to_act(r);
 
@@ -426,14 +446,26 @@ static void bot_play_cb(uv_timer_t *t)
 		bot_schedule(r, 500);
 		return;
 	}
-	if (r->seats[seat].strategy->choose(&r->match, seat, &r->bot_rng, &a))
+	strategy = r->seats[seat].bot ? r->seats[seat].strategy : r->stand_in_strategy;
+	if (strategy->choose(&r->match, seat, &r->bot_rng, &a))
 		return;
-	if (room_apply(r, seat, &a, util_now_ms())) {
+	if (room_apply_by(r, seat, &a, util_now_ms(), r->seats[seat].stand_in)) {
 		util_log(LOG_ERROR, "room %s: bot action refused by the rules core", r->id);
 		return;
 	}
 	r->host->metrics->bot_actions++;
 	room_changed(r);
+}
+
+bool room_reclaim(struct room *r, int seat)
+{
+	struct room_seat *st = &r->seats[seat];
+
+	if (!st->stand_in || r->status != ROOM_PLAYING)
+		return false;
+	st->stand_in = false;
+	st->abandoned = false;
+	return true;
 }
 
 void room_resume(struct room *r)
@@ -483,6 +515,7 @@ static int archive_seats(struct room *r, struct store_match *m)
 		m->seats[i].role = strdup(r->game->roles[i]);
 		m->seats[i].name = strdup(st->player ? st->player->name : st->bot_name);
 		m->seats[i].bot = st->bot;
+		m->seats[i].abandoned = st->abandoned;
 		m->seats[i].player_id = st->player ? strdup(st->player->id) : NULL;
 		m->seats[i].client_seed = strdup(st->has_seed ? st->client_seed : "");
 		if (!m->seats[i].role || !m->seats[i].name || !m->seats[i].client_seed ||
@@ -517,6 +550,7 @@ static int archive_log(struct room *r, struct store_match *m)
 		a->ply = e->ply;
 		a->seat = e->seat;
 		a->at = e->at;
+		a->stand_in = e->stand_in;
 		a->action = e->action;
 		a->outcome = e->outcome;
 		e->action = e->outcome = NULL;

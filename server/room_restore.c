@@ -34,7 +34,7 @@ int room_restore_seat(struct room *r, int seat, struct player *p, const char *cl
 }
 
 int room_restore_action(struct room *r, int ply, int seat, const char *action, const char *outcome,
-			int64_t at)
+			int64_t at, bool stand_in)
 {
 	json_t *j = json_loads(action, 0, NULL);
 	struct rules_action a;
@@ -42,7 +42,7 @@ int room_restore_action(struct room *r, int ply, int seat, const char *action, c
 
 	memset(&a, 0, sizeof(a));
 	if (j && r->status == ROOM_PLAYING && ply == (int)r->nactions && !r->codec->action_decode(j, &a))
-		err = room_apply(r, seat, &a, at) ? -EINVAL : 0;
+		err = room_apply_by(r, seat, &a, at, stand_in) ? -EINVAL : 0;
 	json_decref(j);
 	if (err)
 		return err;
@@ -80,5 +80,7 @@ void room_restore_finish(struct room *r, int64_t started_at)
 		room_finish(r, last_time(r)); /* over but not archived: archive it now */
 		return;
 	}
+	if (r->status == ROOM_PLAYING)
+		room_clock_restored(r, util_now_ms());
 	room_resume(r);
 }

@@ -31,12 +31,14 @@ struct store_seat {
 	int seat;
 	char *role, *name, *player_id, *client_seed; /* player_id NULL for bots */
 	bool bot;
+	bool abandoned; /* the player left it to a stand-in or the clock and never came back */
 };
 
 struct store_action {
 	int ply, seat;
 	int64_t at;
 	char *action, *outcome; /* compact JSON */
+	bool stand_in;          /* a stand-in made it, not the seat's player */
 };
 
 /* A resignation or forfeit: `kind` is an enum rules_event_kind (1 resign, 2 forfeit). */
@@ -113,7 +115,7 @@ void store_live_seat(struct store *st, const char *room, int seat, const char *p
 		     const char *client_seed, const char *bot_level);
 void store_live_seat_free(struct store *st, const char *room, int seat);
 void store_live_action(struct store *st, const char *room, int ply, int seat, const char *action,
-		       const char *outcome, int64_t at);
+		       const char *outcome, int64_t at, bool stand_in);
 void store_live_started(struct store *st, const char *room, int64_t started_at);
 /* A resignation or forfeit at `ply` (the room's action count); kind: enum rules_event_kind. */
 void store_live_event(struct store *st, const char *room, int ply, int seat, int kind, int64_t at);
@@ -180,7 +182,8 @@ struct store_live_ops {
 		    int64_t started_at /* 0: not started */);
 	int (*seat)(void *ctx, int seat, const char *player_id /* NULL: bot */,
 		    const char *client_seed /* NULL */, const char *bot_level /* NULL: human, or random */);
-	int (*action)(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at);
+	int (*action)(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at,
+		      bool stand_in);
 	/* merged with actions by ply: an event at ply p comes after action p-1 and before action p */
 	int (*event)(void *ctx, int ply, int seat, int kind, int64_t at);
 	/* once per room() call, whatever it returned; err != 0: a callback refused (its value), the

@@ -30,10 +30,10 @@ static const char *const wstmt_sql[WS_MAX] = {
 	[WS_MATCH] =
 		"INSERT INTO matches(id, game, options, commit_hex, server_seed, client_seeds, result, "
 		"server_version, started_at, ended_at, plies) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
-	[WS_MATCH_SEAT] = "INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed) "
-			  "VALUES (?1,?2,?3,?4,?5,?6,?7)",
-	[WS_MATCH_ACTION] = "INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at) "
-			    "VALUES (?1,?2,?3,?4,?5,?6)",
+	[WS_MATCH_SEAT] = "INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed, "
+			  "abandoned) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+	[WS_MATCH_ACTION] = "INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at, stand_in) "
+			    "VALUES (?1,?2,?3,?4,?5,?6,?7)",
 	[WS_MATCH_EVENT] = "INSERT INTO match_events(match_seq, ply, seat, kind, at) VALUES (?1,?2,?3,?4,?5)",
 	[WS_DROP] = "DELETE FROM live_rooms WHERE id = ?1",
 };
@@ -107,7 +107,8 @@ static int insert_seat(struct store *st, int64_t seq, const struct store_seat *x
 	    OK(rc = sqlite3_bind_text(s, 4, x->name, -1, SQLITE_STATIC)) &&
 	    OK(rc = sqlite3_bind_int(s, 5, x->bot)) &&
 	    OK(rc = sqlite3_bind_text(s, 6, x->player_id, -1, SQLITE_STATIC)) &&
-	    OK(rc = sqlite3_bind_text(s, 7, x->client_seed ? x->client_seed : "", -1, SQLITE_STATIC)))
+	    OK(rc = sqlite3_bind_text(s, 7, x->client_seed ? x->client_seed : "", -1, SQLITE_STATIC)) &&
+	    OK(rc = sqlite3_bind_int(s, 8, x->abandoned)))
 		return store_step_done(st->db, s, "archive seat");
 	(void)sqlite3_clear_bindings(s);
 	return rc;
@@ -122,7 +123,7 @@ static int insert_action(struct store *st, int64_t seq, const struct store_actio
 	    OK(rc = sqlite3_bind_int(s, 3, a->seat)) &&
 	    OK(rc = sqlite3_bind_text(s, 4, a->action, -1, SQLITE_STATIC)) &&
 	    OK(rc = sqlite3_bind_text(s, 5, a->outcome, -1, SQLITE_STATIC)) &&
-	    OK(rc = sqlite3_bind_int64(s, 6, a->at)))
+	    OK(rc = sqlite3_bind_int64(s, 6, a->at)) && OK(rc = sqlite3_bind_int(s, 7, a->stand_in)))
 		return store_step_done(st->db, s, "archive action");
 	(void)sqlite3_clear_bindings(s);
 	return rc;

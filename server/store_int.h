@@ -38,7 +38,7 @@ enum jop_kind {
 	JOP_MAX
 };
 
-#define JOP_PARAMS 6
+#define JOP_PARAMS 7
 
 /* A bound parameter: text (`s`, NULL for SQL NULL) or an integer. */
 struct param {

@@ -29,8 +29,9 @@ static const char *const jop_sql[JOP_MAX] = {
 	[JOP_SEAT] = "INSERT OR REPLACE INTO live_seats(room_id, seat, player_id, client_seed, bot_level) "
 		     "VALUES (?1, ?2, ?3, ?4, ?5)",
 	[JOP_SEAT_FREE] = "DELETE FROM live_seats WHERE room_id = ?1 AND seat = ?2",
-	[JOP_ACTION] = "INSERT OR REPLACE INTO live_actions(room_id, ply, seat, action, outcome, at) "
-		       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[JOP_ACTION] =
+		"INSERT OR REPLACE INTO live_actions(room_id, ply, seat, action, outcome, at, stand_in) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[JOP_STARTED] = "UPDATE live_rooms SET started_at = ?2 WHERE id = ?1",
 	[JOP_EVENT] = "INSERT INTO live_events(room_id, ply, seat, kind, at) VALUES (?1, ?2, ?3, ?4, ?5)",
 	[JOP_DROP] = "DELETE FROM live_rooms WHERE id = ?1", /* cascades to seats, actions, events */
@@ -155,9 +156,10 @@ void store_live_seat_free(struct store *st, const char *room, int seat)
 }
 
 void store_live_action(struct store *st, const char *room, int ply, int seat, const char *action,
-		       const char *outcome, int64_t at)
+		       const char *outcome, int64_t at, bool stand_in)
 {
-	op_queue(st, JOP_ACTION, "siissi", room, (int64_t)ply, (int64_t)seat, action, outcome, at);
+	op_queue(st, JOP_ACTION, "siissii", room, (int64_t)ply, (int64_t)seat, action, outcome, at,
+		 (int64_t)stand_in);
 }
 
 void store_live_started(struct store *st, const char *room, int64_t started_at)
@@ -403,7 +405,8 @@ static int room_plies(struct live_stmts *q, const struct store_live_ops *ops, vo
 			sqlite3_stmt *a = q->actions;
 
 			*err = ops->action(ctx, sqlite3_column_int(a, 0), sqlite3_column_int(a, 1), col(a, 2),
-					   col(a, 3), sqlite3_column_int64(a, 4));
+					   col(a, 3), sqlite3_column_int64(a, 4),
+					   sqlite3_column_int(a, 5) != 0);
 			arc = sqlite3_step(q->actions);
 		}
 	}
@@ -447,7 +450,8 @@ int store_load_live(struct store *st, const struct store_live_ops *ops, void *ct
 			&q.seats);
 	if (!r)
 		r = prepare(st->db,
-			    "SELECT ply, seat, action, outcome, at FROM live_actions WHERE room_id = ?1 "
+			    "SELECT ply, seat, action, outcome, at, stand_in FROM live_actions WHERE room_id "
+			    "= ?1 "
 			    "ORDER BY ply",
 			    &q.actions);
 	if (!r)

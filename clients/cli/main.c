@@ -370,9 +370,10 @@ static const json_t *step_at(const json_t *steps, long ply)
 	return found;
 }
 
-static void show_step(const char *game, const char *id, const json_t *seats, const json_t *step,
-		      json_int_t total)
+static void show_step(const struct wire_archive *ar, const json_t *seats, const json_t *step)
 {
+	const char *game = ar->game, *id = ar->id;
+	json_int_t total = (json_int_t)ar->nactions, ply = json_integer_value(json_object_get(step, "ply"));
 	const json_t *last = json_object_get(step, "last"), *event = json_object_get(step, "event"), *x;
 	char *a = json_is_object(last) ? json_dumps(json_object_get(last, "action"), JSON_COMPACT) : NULL;
 	size_t i;
@@ -387,7 +388,10 @@ static void show_step(const char *game, const char *id, const json_t *seats, con
 	if (a) {
 		printf("last: ");
 		seat_print(seats, json_integer_value(json_object_get(last, "seat")));
-		printf(" played %s\n", a);
+		printf(" played %s%s\n", a,
+		       ply > 0 && (size_t)ply <= ar->nactions && ar->actions[ply - 1].stand_in
+			       ? " (by a stand-in)"
+			       : "");
 	}
 	free(a);
 	printf("to act:");
@@ -425,8 +429,7 @@ static int cmd_show(int argc, char **argv)
 	else if (ply > (long)a.nactions)
 		fprintf(stderr, "quinteto show: match %s has %zu plies\n", a.id, a.nactions);
 	else {
-		show_step(a.game, a.id, seats, step_at(steps, ply < 0 ? (long)a.nactions : ply),
-			  (json_int_t)a.nactions);
+		show_step(&a, seats, step_at(steps, ply < 0 ? (long)a.nactions : ply));
 		err = EXIT_SUCCESS;
 	}
 	json_decref(steps);

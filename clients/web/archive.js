@@ -257,9 +257,12 @@ export class ReplayView {
       t('log.started'))));
     for (let i = 1; i < this.steps.length; i++) {
       const e = this.entry(i);
+      // protocol.md: an action a stand-in made for an absent player is marked in the archive.
+      const standIn = e.kind === 'action' && this.arch?.actions?.[e.ply]?.stand_in === true;
       this.moves.append(h('li.log-action', { class: `seat-c${e.seat}` },
         h('button.log-move', { type: 'button', 'data-step': String(i), onclick: () => this.go(i) },
-          e.kind === 'action' ? h('span.log-ply', String(e.ply)) : null, ' ', this.entryText(e))));
+          e.kind === 'action' ? h('span.log-ply', String(e.ply)) : null, ' ', this.entryText(e),
+          standIn ? h('span.badge.stand-in', { title: t('seat.standInLabel') }, t('badge.standIn')) : null)));
     }
   }
 

@@ -12,6 +12,7 @@ import { clientSeed, seedUsed, seedField } from './seed.js';
 import { t } from './i18n.js';
 import { GAMES, gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
+import { gameOptions, clockTag, clockFields } from './clock.js';
 
 function roleLabel(game, role) {
   const m = gameModule(game);
@@ -20,7 +21,10 @@ function roleLabel(game, role) {
 
 function optionTags(game, options) {
   const m = gameModule(game);
-  return m && m.describeOptions ? m.describeOptions(options || {}) : describeOptionsDefault(options);
+  const own = gameOptions(options);
+  const tags = m && m.describeOptions ? m.describeOptions(own) : describeOptionsDefault(own);
+  const clock = clockTag(options);
+  return clock ? [...tags, clock] : tags;
 }
 
 export class LobbyView {
@@ -52,12 +56,14 @@ export class LobbyView {
     };
     select.addEventListener('change', showOptions);
     showOptions();
+    const clock = clockFields();
     const button = h('button#create-room.primary', { type: 'submit' }, t('lobby.create'));
     const vsBot = h('button#play-bot.primary', { type: 'button' }, t('lobby.vsBot'));
     const run = async (bots) => {
       button.disabled = vsBot.disabled = true;
       try {
-        await this.createAndSit(select.value, form.value(), bots);
+        const c = clock.value();
+        await this.createAndSit(select.value, c ? { ...form.value(), clock: c } : form.value(), bots);
       } finally {
         button.disabled = vsBot.disabled = false;
       }
@@ -70,6 +76,7 @@ export class LobbyView {
     h('label', { for: 'new-game' }, t('lobby.game')), select,
     rulesLink,
     optionsSlot,
+    clock.el,
     seedField('new-room'),
     h('div.new-room-buttons', vsBot, button));
   }

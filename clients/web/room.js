@@ -19,6 +19,7 @@ import { t, fmtTime } from './i18n.js';
 import { gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
 import { clientSeed, seedUsed, seedField } from './seed.js';
+import { gameOptions, clockLeft, fmtClock, lowAt, clockTag } from './clock.js';
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -33,6 +34,8 @@ export class RoomView {
     this.focusToken = null; // data-click of the game part that had focus, to give it back after a state
     this.forcedAt = null; // ply at which the only possible action was scheduled
     this.lastTurnKey = '';
+    this.lowSaid = new Set(); // "ply:running_since" of my clock's low-time warnings already announced
+    this.clockTimer = null;   // redraws the running clocks while one runs
     this.title = h('h1.room-name', t('room.title', { id: roomId }));
     this.optionTags = h('span.room-options');
     this.statusPill = h('span.pill', '…');
@@ -121,7 +124,34 @@ export class RoomView {
     }, h('label.sr-only', { for: 'chat-input' }, t('chat.label')), input, h('button', { type: 'submit' }, t('chat.send')));
   }
 
+  // Redraws every seat's clock from the last state (counting down locally) and says once, to the
+  // screen reader too, when my own clock runs low. Runs every 200 ms while a clock runs.
+  tickClocks() {
+    const st = this.state;
+    const me = mySeat(this.roomId);
+    const low = lowAt(st && st.options && st.options.clock);
+    let running = false;
+    for (const el of this.seats.querySelectorAll('.clock')) {
+      const s = st.seats[Number(el.dataset.seat)];
+      if (!s || !s.clock) continue;
+      const left = clockLeft(s.clock);
+      const on = s.clock.running_since != null && st.status === 'playing';
+      running ||= on && left > 0;
+      el.textContent = fmtClock(left);
+      el.classList.toggle('running', on);
+      el.classList.toggle('low', on && left <= low);
+      const key = `${st.ply}:${s.clock.running_since}`;
+      if (on && left <= low && s.seat === me && !this.lowSaid.has(key)) {
+        this.lowSaid.add(key);
+        announce(t('clock.low', { time: fmtClock(left) }));
+      }
+    }
+    if (running && !this.clockTimer) this.clockTimer = setInterval(() => this.tickClocks(), 200);
+    if (!running && this.clockTimer) { clearInterval(this.clockTimer); this.clockTimer = null; }
+  }
+
   destroy() {
+    clearInterval(this.clockTimer);
     document.removeEventListener('keydown', this.onKey);
     clearTimeout(this.forcedTimer);
     if (this.gameView && this.gameView.destroy) this.gameView.destroy();
@@ -151,6 +181,7 @@ export class RoomView {
     this.renderNotice(st, seat);
     this.renderResult(st, seat);
     this.renderSeats(st, seat);
+    this.tickClocks();
     this.renderButtons(st, seat);
     this.renderFair(st);
     this.renderWords(st);
@@ -162,8 +193,11 @@ export class RoomView {
 
   // The room's options (`state.options`, defaults filled in) as short tags beside the title.
   renderOptions(st) {
+    const own = gameOptions(st.options);
     const tags = this.module && this.module.describeOptions
-      ? this.module.describeOptions(st.options || {}) : describeOptionsDefault(st.options);
+      ? this.module.describeOptions(own) : describeOptionsDefault(own);
+    const clock = clockTag(st.options);
+    if (clock) tags.push(clock);
     clear(this.optionTags).append(...tags.map((x) => h('span.tag', x)));
     this.optionTags.dataset.options = JSON.stringify(st.options || {});
   }
@@ -175,7 +209,8 @@ export class RoomView {
     const gone = (st.seats || []).filter((s) => s.name != null && !s.bot && !s.connected && s.seat !== seat);
     if (!gone.length) return;
     this.noticeSlot.append(h('div#notice-disconnected.notice',
-      gone.map((s) => t('notice.disconnected', { name: s.name, role: this.roleLabel(s.role) })).join(' ')));
+      gone.map((s) => t(s.stand_in ? 'notice.standIn' : 'notice.disconnected',
+        { name: s.name, role: this.roleLabel(s.role) })).join(' ')));
   }
 
   renderResult(st, seat) {
@@ -209,9 +244,17 @@ export class RoomView {
     h('span.role', role),
     h('span.name', free ? h('em', t('seat.free')) : s.name),
     s.bot ? h('span.badge.bot', t('badge.bot')) : null,
+    s.stand_in ? h('span.badge.stand-in', { title: t('seat.standInLabel') }, t('badge.standIn')) : null,
     s.seat === seat ? h('span.badge.you', t('badge.you')) : null,
     !free && !on ? h('span.badge.off', t('seat.disconnected')) : null,
+    s.clock ? h('span.clock', { 'data-seat': s.seat, role: 'timer', 'aria-label': t('clock.seatLabel', { role }) },
+      fmtClock(clockLeft(s.clock))) : null,
     acting ? h('span.turn-mark', t('seat.toPlay')) : null);
+    if (s.stand_in && s.seat === seat && st.status === 'playing') {
+      li.append(h('button#take-back.primary', {
+        type: 'button', onclick: () => this.app.net.request({ type: 'join', room: this.roomId }).catch(() => {}),
+      }, t('seat.takeBack')));
+    }
     if (free && st.status === 'waiting') {
       const btns = h('span.seat-buttons');
       if (seat === null) {

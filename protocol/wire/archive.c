@@ -62,9 +62,14 @@ static json_t *actions_encode(const struct wire_archive *a)
 	for (size_t i = 0; list && i < a->nactions; i++) {
 		const struct wire_archive_action *x = &a->actions[i];
 
-		if (json_array_append_new(list, json_pack("{s:i, s:i, s:O, s:O, s:I}", "ply", x->ply, "seat",
-							  x->seat, "action", x->action, "outcome", x->outcome,
-							  "at", (json_int_t)x->at))) {
+		json_t *rec = json_pack("{s:i, s:i, s:O, s:O, s:I}", "ply", x->ply, "seat", x->seat, "action",
+					x->action, "outcome", x->outcome, "at", (json_int_t)x->at);
+
+		if (rec && x->stand_in && json_object_set_new(rec, "stand_in", json_true())) {
+			json_decref(rec);
+			rec = NULL;
+		}
+		if (json_array_append_new(list, rec)) {
 			json_decref(list);
 			return NULL;
 		}
@@ -189,8 +194,14 @@ static int actions_decode(const json_t *list, const struct rules_game *g, struct
 			return bad(why, whylen,
 				   "actions[%zu]: ply, seat (0..%d), action, outcome and at are required", i,
 				   g->seats - 1);
-		*x = (struct wire_archive_action){ (int)ply, (int)seat, at, json_object_get(rec, "action"),
-						   json_object_get(rec, "outcome") };
+		if (json_object_get(rec, "stand_in") && !json_is_boolean(json_object_get(rec, "stand_in")))
+			return bad(why, whylen, "actions[%zu]: stand_in must be a boolean", i);
+		*x = (struct wire_archive_action){ (int)ply,
+						   (int)seat,
+						   at,
+						   json_object_get(rec, "action"),
+						   json_object_get(rec, "outcome"),
+						   json_is_true(json_object_get(rec, "stand_in")) };
 	}
 	a->nactions = json_array_size(list);
 	return WIRE_OK;

@@ -116,6 +116,120 @@ static int option_set(const struct wire_option *o, const json_t *v, struct wire_
 	return WIRE_OK;
 }
 
+/* --- the options every game has (protocol.md: clock, stand_in_after_ms, stand_in_level) --- */
+
+int32_t wire_stand_in_after_ms(const struct wire_room_options *o)
+{
+	return o->stand_in_set ? o->stand_in_after_ms : WIRE_STAND_IN_AFTER_DEFAULT_MS;
+}
+
+/* An integer member `key` of `obj` in lo..hi into *out; 0 or WIRE_E_BAD_OPTIONS. */
+static int clock_ms(const json_t *obj, const char *key, int32_t lo, int32_t hi, int32_t *out, char *why,
+		    size_t whylen)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+		return bad_options(why, whylen, "options.clock.%s must be an integer %ld..%ld", key, (long)lo,
+				   (long)hi);
+	*out = (int32_t)json_integer_value(v);
+	return WIRE_OK;
+}
+
+/* options.clock: null, {"per_action_ms":N} or {"bank_ms":N[,"increment_ms":M]}. */
+static int clock_set(const json_t *v, struct wire_room_options *r, char *why, size_t whylen)
+{
+	size_t n = json_is_object(v) ? json_object_size(v) : 0;
+
+	r->clock_per_action_ms = r->clock_bank_ms = r->clock_increment_ms = 0;
+	if (json_is_null(v))
+		return WIRE_OK;
+	if (n == 1 && json_object_get(v, "per_action_ms"))
+		return clock_ms(v, "per_action_ms", WIRE_CLOCK_MIN_MS, WIRE_CLOCK_MAX_MS,
+				&r->clock_per_action_ms, why, whylen);
+	if (json_is_object(v) && json_object_get(v, "bank_ms") &&
+	    n == 1 + (json_object_get(v, "increment_ms") != NULL)) {
+		if (clock_ms(v, "bank_ms", WIRE_CLOCK_MIN_MS, WIRE_CLOCK_MAX_MS, &r->clock_bank_ms, why,
+			     whylen))
+			return WIRE_E_BAD_OPTIONS;
+		if (n == 2 &&
+		    clock_ms(v, "increment_ms", 0, WIRE_CLOCK_MAX_MS, &r->clock_increment_ms, why, whylen))
+			return WIRE_E_BAD_OPTIONS;
+		return WIRE_OK;
+	}
+	return bad_options(
+		why, whylen,
+		"options.clock must be null, {\"per_action_ms\":N} or {\"bank_ms\":N,\"increment_ms\":M}");
+}
+
+/* A level name: 1..15 lowercase letters, digits or '_' (the server checks the game has it). */
+static bool level_ok(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return n >= 1 && n < sizeof(((struct wire_room_options *)0)->stand_in_level);
+}
+
+/* A key every game has into `r`: WIRE_OK, WIRE_E_BAD_OPTIONS, or 1 when `key` is not one. */
+static int shared_option_set(const char *key, const json_t *v, struct wire_room_options *r, char *why,
+			     size_t whylen)
+{
+	if (strcmp(key, "clock") == 0)
+		return clock_set(v, r, why, whylen);
+	if (strcmp(key, "stand_in_after_ms") == 0) {
+		r->stand_in_set = true;
+		r->stand_in_after_ms = 0;
+		if (json_is_null(v))
+			return WIRE_OK;
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > WIRE_STAND_IN_AFTER_MAX_MS)
+			return bad_options(why, whylen, "options.stand_in_after_ms must be null or 0..%ld",
+					   (long)WIRE_STAND_IN_AFTER_MAX_MS);
+		r->stand_in_after_ms = (int32_t)json_integer_value(v);
+		return WIRE_OK;
+	}
+	if (strcmp(key, "stand_in_level") == 0) {
+		if (!json_is_string(v) || !level_ok(json_string_value(v)))
+			return bad_options(why, whylen, "options.stand_in_level must be a bot level");
+		snprintf(r->stand_in_level, sizeof(r->stand_in_level), "%s", json_string_value(v));
+		return WIRE_OK;
+	}
+	return 1;
+}
+
+/* The keys every game has into `obj` (with_defaults: all of them, defaults filled in). */
+static int shared_options_put(json_t *obj, const struct wire_room_options *r, bool with_defaults)
+{
+	static const struct wire_room_options none = { .autoroll = false };
+	json_t *clock = json_null();
+	int32_t after;
+
+	if (!r)
+		r = &none;
+	if (r->clock_per_action_ms)
+		clock = json_pack("{s:i}", "per_action_ms", r->clock_per_action_ms);
+	else if (r->clock_bank_ms)
+		clock = json_pack("{s:i,s:i}", "bank_ms", r->clock_bank_ms, "increment_ms",
+				  r->clock_increment_ms);
+	if (!clock)
+		return -1;
+	if ((with_defaults || !json_is_null(clock)) ? json_object_set_new(obj, "clock", clock)
+						    : (json_decref(clock), 0))
+		return -1;
+	after = wire_stand_in_after_ms(r);
+	if ((with_defaults || after != WIRE_STAND_IN_AFTER_DEFAULT_MS) &&
+	    json_object_set_new(obj, "stand_in_after_ms", json_integer(after)))
+		return -1;
+	if ((with_defaults || *r->stand_in_level) &&
+	    json_object_set_new(obj, "stand_in_level",
+				*r->stand_in_level ? json_string(r->stand_in_level) : json_null()))
+		return -1;
+	return 0;
+}
+
 /* Decodes create.options with the game's table; see wire.h. Outputs are written only on success. */
 int wire_options_decode(const struct wire_game *g, const json_t *options, struct wire_room_options *room,
 			struct rules_options *rules, char *why, size_t whylen)
@@ -133,6 +247,12 @@ int wire_options_decode(const struct wire_game *g, const json_t *options, struct
 	/* json_object_foreach takes a non-const object; it does not modify it. */
 	json_object_foreach((json_t *)options, key, value)
 	{
+		err = shared_option_set(key, value, &r, why, whylen);
+		if (err != 1) {
+			if (err)
+				return err;
+			continue;
+		}
 		opt = option_find(g, key);
 		if (!opt)
 			return bad_options(why, whylen, "options.%.64s is not an option of %s", key,
@@ -178,6 +298,10 @@ json_t *wire_options_encode(const struct wire_game *g, const struct wire_room_op
 			json_decref(o);
 			return NULL;
 		}
+	}
+	if (o && shared_options_put(o, room, with_defaults) != 0) {
+		json_decref(o);
+		return NULL;
 	}
 	return o;
 }

@@ -139,7 +139,14 @@ json_t *wire_legal_new(const struct wire_game *g, const struct rules_action *a, 
 	return list;
 }
 
-/* [{seat, role, name|null, bot[, connected]}] for every seat of the game. */
+/* {remaining_ms, running_since|null}: the seat's time left when its clock started (or now). */
+static json_t *clock_new(const struct wire_seat *s)
+{
+	return json_pack("{s:I, s:o}", "remaining_ms", (json_int_t)s->clock_ms, "running_since",
+			 s->clock_since ? json_integer(s->clock_since) : json_null());
+}
+
+/* [{seat, role, name|null, bot[, connected, stand_in, clock?]}] for every seat of the game. */
 static json_t *seats_new(const struct wire_room *r, bool connected)
 {
 	json_t *list = json_array(), *seat;
@@ -149,7 +156,10 @@ static json_t *seats_new(const struct wire_room *r, bool connected)
 		seat = json_pack("{s:i, s:s, s:s?, s:b}", "seat", i, "role", r->game->roles[i], "name",
 				 r->seats[i].name, "bot", r->seats[i].bot);
 		if (seat && connected &&
-		    json_object_set_new(seat, "connected", json_boolean(r->seats[i].connected)) != 0) {
+		    (json_object_set_new(seat, "connected", json_boolean(r->seats[i].connected)) != 0 ||
+		     json_object_set_new(seat, "stand_in", json_boolean(r->seats[i].stand_in)) != 0 ||
+		     (r->seats[i].has_clock &&
+		      json_object_set_new(seat, "clock", clock_new(&r->seats[i])) != 0))) {
 			json_decref(seat);
 			seat = NULL;
 		}

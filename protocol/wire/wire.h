@@ -106,7 +106,24 @@ void wire_msg_finish(struct wire_msg *m);
 /* Room options that the server (not the rules core) acts on. */
 struct wire_room_options {
 	bool autoroll;
+	/* `clock` (every game): none (all 0), per_action_ms, or bank_ms + increment_ms (Fischer). */
+	int32_t clock_per_action_ms;
+	int32_t clock_bank_ms;
+	int32_t clock_increment_ms;
+	/* `stand_in_after_ms` (every game): stand_in_set false means the default; 0 disables. */
+	bool stand_in_set;
+	int32_t stand_in_after_ms;
+	/* `stand_in_level` (every game): a bot level; "" means the server's default for the game. */
+	char stand_in_level[16];
 };
+
+#define WIRE_CLOCK_MIN_MS              100      /* the shortest clock allowance */
+#define WIRE_CLOCK_MAX_MS              86400000 /* a day */
+#define WIRE_STAND_IN_AFTER_DEFAULT_MS 30000
+#define WIRE_STAND_IN_AFTER_MAX_MS     86400000
+
+/* The grace period before a stand-in plays for an absent seat; 0: never. */
+int32_t wire_stand_in_after_ms(const struct wire_room_options *o);
 
 /*
  * One option key of one game (protocol.md (r2): options are per game). The
@@ -212,6 +229,10 @@ struct wire_seat {
 	const char *name;
 	bool bot;
 	bool connected;
+	bool stand_in;       /* a bot plays for the seat's absent player */
+	bool has_clock;      /* the room has a clock: `clock` below is sent */
+	int64_t clock_ms;    /* remaining at clock_since (or now, when stopped) */
+	int64_t clock_since; /* Unix ms the clock started running; 0: stopped */
 };
 
 /* Everything a room's `state` and summary are built from. */
@@ -261,6 +282,7 @@ struct wire_archive_action {
 	int ply, seat;
 	int64_t at;
 	json_t *action, *outcome;
+	bool stand_in; /* made by a stand-in (or the server on a timeout), not the seat's player */
 };
 
 /* One event (enum rules_event_kind) at `ply` = actions accepted before it. */

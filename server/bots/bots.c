@@ -90,3 +90,10 @@ void bot_levels(const char *game_id, char *buf, size_t size)
 		used += (size_t)n;
 	}
 }
+
+int bot_timeout_action(const struct rules_match *m, int seat, struct rules_action *out)
+{
+	if (strcmp(m->game->id, "quinteto") == 0)
+		return bot_quinteto_keep_chain(m, seat, out);
+	return -ENOENT;
+}

@@ -46,6 +46,15 @@ const struct bot_strategy *bot_find(const char *game_id, const char *level);
  */
 void bot_levels(const char *game_id, char *buf, size_t size);
 
+/*
+ * What the server plays for `seat` when its clock runs out, instead of a
+ * forfeit (protocol.md, Clocks): Quinteto's arranger arranges keeping its
+ * chain. 0 with the action in *out, or -ENOENT: the seat forfeits.
+ */
+int bot_timeout_action(const struct rules_match *m, int seat, struct rules_action *out);
+int bot_quinteto_keep_chain(const struct rules_match *m, int seat,
+			    struct rules_action *out); /* bots/quinteto.c */
+
 /* The next value of the xorshift64* generator at *s (non-zero). */
 uint64_t bot_rng_next(uint64_t *s);
 

@@ -195,3 +195,37 @@ static int greedy_choose(const struct rules_match *m, int seat, uint64_t *rng, s
 
 /* Quinteto's `greedy` level (bots.h). */
 const struct bot_strategy bot_quinteto_greedy = { "quinteto", "greedy", greedy_choose };
+
+/*
+ * protocol.md (Clocks): the arrangement the server plays for an arranger
+ * whose clock ran out while it must arrange: the current chain kept (the
+ * living hunters in circle order), or the living hunters in seat order
+ * before the first arrangement. -ENOENT when the arranger is not to arrange.
+ */
+int bot_quinteto_keep_chain(const struct rules_match *m, int seat, struct rules_action *out)
+{
+	const struct quinteto_state *s = &m->s.quinteto;
+	int n = rules_legal_actions(m, seat, legal_buf, RULES_MAX_LEGAL), i, k = 0;
+	uint8_t living = 0;
+
+	if (n <= 0 || legal_buf[0].kind != QUINTETO_ACT_ARRANGE)
+		return -ENOENT;
+	for (i = 1; i <= legal_buf[0].arg[0]; i++) /* every arrangement names exactly the living hunters */
+		living |= (uint8_t)(1u << legal_buf[0].arg[i]);
+	memset(out, 0, sizeof(*out));
+	out->kind = QUINTETO_ACT_ARRANGE;
+	for (i = 0; s->arranged && i < QUINTETO_HUNTERS; i++)
+		if (s->circle[i] < QUINTETO_HUNTERS && (living >> s->circle[i] & 1)) {
+			out->arg[++k] = s->circle[i];
+			living &= (uint8_t) ~(1u << s->circle[i]);
+		}
+	for (i = 0; i < QUINTETO_HUNTERS; i++) /* seat order: the first time, or anyone not on the circle */
+		if (living >> i & 1)
+			out->arg[++k] = (int16_t)i;
+	out->arg[0] = (int16_t)k;
+	for (i = 0; i < n; i++)
+		if (rules_action_equal(&legal_buf[i], out))
+			return 0;
+	*out = legal_buf[0]; /* cannot happen: every order of the living hunters is legal */
+	return 0;
+}

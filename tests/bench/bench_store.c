@@ -110,7 +110,7 @@ static void tick_cb(uv_timer_t *t)
 	double *t0 = malloc(sizeof(*t0));
 
 	*t0 = now_ms();
-	store_live_action(st, "room", n - 1000000, 0, "{\"roll\":true}", "{\"value\":2}", 1);
+	store_live_action(st, "room", n - 1000000, 0, "{\"roll\":true}", "{\"value\":2}", 1, false);
 #ifdef NEW_STORE
 	{
 		uint64_t seq = 0;

@@ -193,7 +193,8 @@ test('GET /api/matches: player by name, result, before and limit; GET /api/playe
     const rec = await srv.getJson('/api/players/Ana');
     assert.equal(rec.name, 'Ana');
     assert.equal(rec.matches, 2);
-    assert.deepEqual(rec.games, { ur: { matches: 2, won: won.length, lost: lost.length, drawn: 0 } });
+    assert.deepEqual(rec.games, { ur: { matches: 2, won: won.length, lost: lost.length, drawn: 0, abandoned: 0 } });
+    assert.equal(rec.abandoned, 0);
     assert.ok(rec.first_at <= rec.last_at);
     assert.equal((await srv.getJson(`/api/players/${encodeURIComponent('Ana María')}`)).matches, 1);
     const bots = all.at(0).seats.map((s) => s.name); // the newest: the bot match

@@ -204,14 +204,14 @@ static int sql(sqlite3 *db, const char *text)
 	return sqlite3_exec(db, text, NULL, NULL, NULL);
 }
 
-/* Applies every migration in order, as the server's runner does (0001 ... 0007). */
+/* Applies every migration in order, as the server's runner does (0001 ... 0009). */
 static int migrate(sqlite3 *db)
 {
 	char path[512], *text;
 	FILE *f;
 	long n;
 
-	for (int k = 1; k <= 7; k++) {
+	for (int k = 1; k <= 9; k++) {
 		static const char *const names[] = { "",
 						     "0001_archive",
 						     "0002_live_journal",
@@ -219,7 +219,9 @@ static int migrate(sqlite3 *db)
 						     "0004_events",
 						     "0005_room_creator",
 						     "0006_bot_level",
-						     "0007_archive_browse" };
+						     "0007_archive_browse",
+						     "0008_player_expiry",
+						     "0009_stand_in" };
 
 		snprintf(path, sizeof(path), "%s/%s.sql", migrations, names[k]);
 		f = fopen(path, "rb");
@@ -264,7 +266,8 @@ static int insert(sqlite3 *db, const json_t *j)
 	json_array_foreach(json_object_get(j, "seats"), i, x)
 	{
 		q = sqlite3_mprintf(
-			"INSERT INTO match_seats VALUES (last_insert_rowid_seq(), %d, %Q, %Q, %d, NULL, '')",
+			"INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed) "
+			"VALUES (last_insert_rowid_seq(), %d, %Q, %Q, %d, NULL, '')",
 			(int)json_integer_value(json_object_get(x, "seat")),
 			json_string_value(json_object_get(x, "role")),
 			json_string_value(json_object_get(x, "name")),
@@ -277,11 +280,11 @@ static int insert(sqlite3 *db, const json_t *j)
 		char *a = json_dumps(json_object_get(x, "action"), JSON_COMPACT),
 		     *o = json_dumps(json_object_get(x, "outcome"), JSON_COMPACT);
 
-		q = sqlite3_mprintf(
-			"INSERT INTO match_actions VALUES (last_insert_rowid_seq(), %d, %d, %Q, %Q, %lld)",
-			(int)json_integer_value(json_object_get(x, "ply")),
-			(int)json_integer_value(json_object_get(x, "seat")), a, o,
-			(long long)json_integer_value(json_object_get(x, "at")));
+		q = sqlite3_mprintf("INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at) "
+				    "VALUES (last_insert_rowid_seq(), %d, %d, %Q, %Q, %lld)",
+				    (int)json_integer_value(json_object_get(x, "ply")),
+				    (int)json_integer_value(json_object_get(x, "seat")), a, o,
+				    (long long)json_integer_value(json_object_get(x, "at")));
 		rc = rc ? rc : sql(db, q);
 		sqlite3_free(q);
 		free(a), free(o);

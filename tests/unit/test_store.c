@@ -265,7 +265,7 @@ static void test_failing_batch_is_retried_whole(void)
 	REQUIRE(!sql("CREATE TRIGGER fail BEFORE INSERT ON live_actions "
 		     "BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;"));
 	store_live_seat(st, "r1", 0, NULL, "seed", NULL);
-	store_live_action(st, "r1", 0, 0, "{\"roll\":true}", "{}", 2);
+	store_live_action(st, "r1", 0, 0, "{\"roll\":true}", "{}", 2, false);
 	CHECK_EQ(store_journal_flush(st), 2);
 	store_live_room(st, "r2", "ur", "{}", "00", NULL, 3);
 	CHECK_EQ(store_journal_flush(st), 3);
@@ -584,7 +584,8 @@ static int t_seat(void *ctx, int seat, const char *player_id, const char *client
 	return 0;
 }
 
-static int t_action(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at)
+static int t_action(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at,
+		    bool stand_in)
 {
 	struct trace *t = ctx;
 	char line[64];
@@ -642,8 +643,8 @@ static void test_load_live_merges_by_ply(void)
 	store_live_event(st, "r", 4, 1, RULES_EVENT_FORFEIT, 99);
 	store_live_event(st, "r", 2, 0, RULES_EVENT_RESIGN, 50);
 	for (ply = 0; ply < 4; ply++) {
-		store_live_action(st, "r", ply, ply % 2, "{}", "{}", 10 + ply);
-		store_live_action(st, "q", ply, ply % 2, "{}", "{}", 20 + ply);
+		store_live_action(st, "r", ply, ply % 2, "{}", "{}", 10 + ply, false);
+		store_live_action(st, "q", ply, ply % 2, "{}", "{}", 20 + ply, false);
 	}
 	store_live_event(st, "r", 0, 1, RULES_EVENT_RESIGN, 9);
 	store_live_event(st, "q", 3, 1, RULES_EVENT_RESIGN, 30);

@@ -6,6 +6,7 @@
  * random one in the same seat, and greedy never picks an action outside the
  * legal list. Counts, not timings.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "bots/bots.h"
@@ -93,10 +94,68 @@ static void test_greedy_hunter(void)
 	CHECK(wins_greedy > wins_random);
 }
 
+/*
+ * protocol.md (Clocks): the arrangement the server plays for an arranger out
+ * of time keeps the chain: the living hunters in the previous arrangement's
+ * order, the first time in seat order. Nothing for a hunter, nor in Ur.
+ */
+static void test_keep_chain(void)
+{
+	int arranged = 0;
+
+	for (int i = 0; i < 60; i++) {
+		uint8_t seed[RULES_SEED_SIZE] = { (uint8_t)i, 0x5c }, seats[RULES_MAX_SEATS];
+		int16_t chain[QUINTETO_HUNTERS + 1] = { 5, 0, 1, 2, 3, 4 }; /* what the first one must be */
+		uint64_t rng = 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1);
+		struct rules_match m;
+		int k;
+
+		REQUIRE(rules_match_start(&m, &rules_game_quinteto, seed, NULL) == 0);
+		while ((k = rules_to_act(&m, seats)) > 0) {
+			int seat = seats[m.ply % (uint32_t)k];
+			struct rules_action a, want;
+
+			if (seat != QUINTETO_ARRANGER) {
+				CHECK(bot_timeout_action(&m, seat, &a) == -ENOENT);
+				REQUIRE(bot_random.choose(&m, seat, &rng, &a) == 0);
+			} else if (bot_timeout_action(&m, seat, &a) == 0) {
+				int n = 0;
+
+				memset(&want, 0, sizeof(want));
+				want.kind = QUINTETO_ACT_ARRANGE;
+				for (int j = 1; j <= chain[0];
+				     j++) /* the chain, the hunters out since left out */
+					if (!(m.out >> chain[j] & 1) &&
+					    m.s.quinteto.loc[3 * chain[j] + 2] != QUINTETO_OUT)
+						want.arg[++n] = chain[j];
+				want.arg[0] = (int16_t)n;
+				CHECK(rules_action_equal(&a, &want));
+				memcpy(chain, a.arg, sizeof(chain));
+				arranged++;
+			} else {
+				CHECK(m.s.quinteto.phase != QUINTETO_PHASE_ARRANGE);
+				REQUIRE(bot_random.choose(&m, seat, &rng, &a) == 0);
+			}
+			REQUIRE(rules_apply(&m, seat, &a, NULL) == 0);
+		}
+	}
+	printf("# %d arrangements kept\n", arranged);
+	CHECK(arranged > 60);
+	{
+		struct rules_match ur;
+		struct rules_action a;
+		uint8_t seed[RULES_SEED_SIZE] = { 1 };
+
+		REQUIRE(rules_match_start(&ur, rules_game_find("ur"), seed, NULL) == 0);
+		CHECK(bot_timeout_action(&ur, 0, &a) == -ENOENT);
+	}
+}
+
 int main(void)
 {
 	TEST(test_registered);
 	TEST(test_greedy_arranger);
 	TEST(test_greedy_hunter);
+	TEST(test_keep_chain);
 	return tap_done();
 }

@@ -1,0 +1,86 @@
+// clocks_web.test.mjs: clocks and stand-ins in the web client (issue 13), in Debian's Chromium against
+// the real server. A room created from the lobby form with a clock per move shows each seat's time
+// counting down on screen, warns (visually and once to the screen reader) when the player's own time
+// runs low, and ends by forfeit; a player whose seat a stand-in took while she was away sees the
+// stand-in on her seat and takes the seat back with the button.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { withServer, launchBrowser, newPlayerPage, createRoom, noProblems, sleep } from './lib.mjs';
+
+const manual = { prefs: { forced: false } };
+const LOW_RE = /^(Your time is running out|Se te acaba el tiempo|O seu tempo está a acabar)/;
+
+let browser;
+test.before(async () => { browser = await launchBrowser(); });
+test.after(async () => { if (browser) await browser.close(); });
+
+test('a clock runs down on screen, warns when low, and the seat out of time forfeits', { timeout: 60000 }, async () => {
+  await withServer(async (srv) => {
+    const page = await newPlayerPage(browser, { server: srv, label: 'Alice', ...manual });
+    try {
+      await page.goto(`${srv.url}/?name=Alice#/`);
+      await page.locator('#create-room').waitFor();
+      await page.selectOption('#clock-kind', 'per_action');
+      await page.fill('#clock-per-action', '4');
+      await createRoom(page, { checks: { autoroll: false } });
+      assert.deepEqual(JSON.parse(await page.getAttribute('.room-options', 'data-options')).clock, { per_action_ms: 4000 });
+      await page.waitForSelector('.room-options .tag:text("4 s per move")');
+      await page.click('.add-bot[data-seat="1"]');
+      await page.waitForSelector('body[data-status="playing"][data-my-seat="0"]');
+      const me = await page.evaluate(() => window.quinteto.state.to_act[0]);
+      assert.equal(me, 0, 'light starts');
+      const clock = page.locator('.seat[data-seat="0"] .clock');
+      await clock.waitFor();
+      const read = async () => Number((await clock.textContent()).replace(/^(\d+):(\d\d)$/, (_, m, s) => String(m * 60 + Number(s))));
+      const first = await read();
+      await sleep(1200);
+      const later = await read();
+      assert.ok(later < first, `the clock counts down on screen (${first} then ${later})`);
+      assert.equal(await page.locator('.seat[data-seat="1"] .clock.running').count(), 0, 'the bot\'s clock does not run');
+      await page.waitForSelector('.seat[data-seat="0"] .clock.low', { timeout: 10000 });
+      await page.waitForSelector('#result', { timeout: 15000 });
+      const said = (await page.evaluate(() => window.quinteto.announced)).filter((x) => LOW_RE.test(x));
+      assert.equal(said.length, 1, `the low-time warning is announced once: ${JSON.stringify(said)}`);
+      assert.equal(await page.evaluate(() => window.quinteto.state.result.reason), 'forfeit');
+      noProblems(page);
+    } finally {
+      await page.context().close().catch(() => {});
+    }
+  });
+});
+
+test('a stand-in holds the seat of a player who left; she takes it back with the button', { timeout: 60000 }, async () => {
+  await withServer(async (srv) => {
+    const bruno = await srv.player('Bruno');
+    const created = await bruno.request({ type: 'create', game: 'ur', options: { stand_in_after_ms: 400, stand_in_level: 'random' } });
+    const room = created.room.id;
+    const page = await newPlayerPage(browser, { server: srv, label: 'Alice', ...manual });
+    const context = page.context();
+    try {
+      await page.goto(`${srv.url}/?name=Alice#/room/${room}`);
+      await page.click('.take-seat[data-seat="0"]');
+      await page.waitForSelector('body[data-my-seat="0"]');
+      await bruno.request({ type: 'join', room, seat: 1 });
+      await page.waitForSelector('body[data-status="playing"]');
+      await page.close(); // Alice goes away; her identity stays in the browser's storage
+      await bruno.nextState(room, (s) => s.seats[0].stand_in === true, 10000);
+      const back = await context.newPage();
+      back.problems = [];
+      back.on('pageerror', (e) => back.problems.push(`pageerror: ${e.message}`));
+      const sent = [];
+      back.on('websocket', (ws) => ws.on('framesent', ({ payload }) => { try { sent.push(JSON.parse(payload)); } catch { /* not JSON */ } }));
+      await back.goto(`${srv.url}/?name=Alice#/room/${room}`);
+      await back.waitForSelector('.seat[data-seat="0"] .badge.stand-in');
+      await back.waitForSelector('#notice-disconnected', { state: 'detached' }).catch(() => {});
+      await back.click('#take-back');
+      await back.waitForFunction(() => window.quinteto.state && window.quinteto.state.seats[0].stand_in === false);
+      await back.waitForSelector('.seat[data-seat="0"] .badge.stand-in', { state: 'detached' });
+      assert.equal(await back.locator('#take-back').count(), 0, 'the button goes with the stand-in');
+      assert.ok(sent.some((m) => m.type === 'join' && m.room === room && m.seat === undefined), 'the button sent a join of the room');
+      noProblems(back);
+    } finally {
+      await context.close().catch(() => {});
+    }
+  });
+});
