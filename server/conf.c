@@ -31,6 +31,7 @@ static void usage(FILE *f)
 		   "  --max-conns-per-addr N (default 256)\n"
 		   "  --max-conns N          open connections in all, HTTP and WebSocket; more are\n"
 		   "                         refused (default: the open-file limit less a reserve)\n"
+		   "  --rematch-timeout S    seconds a rematch offer stays open (default 60)\n"
 		   "  --log-level LEVEL      error, warn, info or debug (default info)\n"
 		   "  --help, --version\n");
 }
@@ -59,6 +60,7 @@ void config_defaults(struct config *c)
 	c->max_queue_msgs = 512;
 	c->finished_room_ttl_s = 600;
 	c->idle_room_ttl_s = 1800;
+	c->rematch_timeout_s = 60;
 	c->log_level = LOG_INFO;
 }
 
@@ -160,6 +162,11 @@ static int apply_option(struct config *c, int opt, const char *arg)
 			return -1;
 		c->max_conns = (int)v;
 		return 0;
+	case 't':
+		if (parse_long(arg, 1, 86400, &v))
+			return -1;
+		c->rematch_timeout_s = (int)v;
+		return 0;
 	case 'v':
 		c->log_level = parse_level(arg);
 		return c->log_level < 0 ? -1 : 0;
@@ -181,6 +188,7 @@ int config_parse(struct config *c, int argc, char **argv)
 		{ "max-conns-per-addr", required_argument, NULL, 'a' },
 		{ "max-conns", required_argument, NULL, 'n' },
 		{ "log-level", required_argument, NULL, 'v' },
+		{ "rematch-timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },

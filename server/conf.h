@@ -25,6 +25,7 @@ struct config {
 	unsigned max_queue_msgs; /* per-session write queue, frames */
 	int finished_room_ttl_s; /* finished rooms stay listed this long */
 	int idle_room_ttl_s;     /* waiting rooms nobody follows are closed after this */
+	int rematch_timeout_s;   /* a rematch offer nobody completes lapses after this */
 	int log_level;
 };
 

@@ -401,6 +401,23 @@ bool session_rate_take(struct session *s)
 	return false;
 }
 
+bool session_chat_take(struct session *s)
+{
+	uint64_t now = util_mono_ns();
+
+	if (!s->chat_refill_ns)
+		s->chat_tokens = SESSION_CHAT_BURST; /* a new connection starts with a full bucket */
+	else
+		s->chat_tokens += (double)(now - s->chat_refill_ns) / 1e9 / SESSION_CHAT_EVERY_S;
+	if (s->chat_tokens > SESSION_CHAT_BURST)
+		s->chat_tokens = SESSION_CHAT_BURST;
+	s->chat_refill_ns = now;
+	if (s->chat_tokens < 1)
+		return false;
+	s->chat_tokens -= 1;
+	return true;
+}
+
 void session_rate_refund(struct session *s)
 {
 	s->tokens += 1;

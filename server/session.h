@@ -76,7 +76,14 @@ struct session {
 	struct session *wait_prev, *wait_next; /* in ss->waiting: holds frames for a batch */
 	struct session *reap_next;
 	uint64_t id;
+	/* chat's own token bucket (protocol.md: SESSION_CHAT_BURST lines, then one per SESSION_CHAT_EVERY_S)
+	 */
+	double chat_tokens;
+	uint64_t chat_refill_ns;
 };
+
+#define SESSION_CHAT_BURST   5
+#define SESSION_CHAT_EVERY_S 2
 
 #define SESSIONS_BATCH_RING 256
 
@@ -160,6 +167,9 @@ int session_writeable(struct session *s);
 
 /* Takes one token from the rate limiter; false when over the limit. */
 bool session_rate_take(struct session *s);
+
+/* Takes one token from the chat limiter; false when the connection chats too fast. */
+bool session_chat_take(struct session *s);
 
 /* Gives back a token (an accepted act is not rate limited). */
 void session_rate_refund(struct session *s);
