@@ -36,7 +36,7 @@ export class RoomView {
     this.title = h('h1.room-name', t('room.title', { id: roomId }));
     this.optionTags = h('span.room-options');
     this.statusPill = h('span.pill', '…');
-    this.spectators = h('span#spectators.pill.spectators', { 'data-count': '0' });
+    this.spectators = h('p#spectators.spectators', { 'data-count': '0' });
     this.rematchSlot = h('div.rematch-slot');
     this.muteBox = h('div#chat-mutes.chat-mutes', { role: 'group', 'aria-label': t('chat.mutes') });
     this.lastRematchKey = '';
@@ -60,7 +60,7 @@ export class RoomView {
     this.el = h('section.room', { 'data-room': roomId },
       h('header.room-head',
         h('a.back', { href: '#/' }, t('room.back')),
-        this.title, this.optionTags, this.statusPill, this.spectators, this.rulesLink),
+        this.title, this.optionTags, this.statusPill, this.rulesLink),
       this.noticeSlot,
       this.resultSlot,
       this.rematchSlot,
@@ -68,7 +68,7 @@ export class RoomView {
         this.gameArea,
         h('aside.room-side',
           this.side,
-          h('section.card.players', h('h2', t('room.players')), this.seats, this.buttons, this.invite(), this.prefsForm()),
+          h('section.card.players', h('h2', t('room.players')), this.seats, this.spectators, this.buttons, this.invite(), this.prefsForm()),
           h('section.card.log', h('h2#log-title', t('log.title')), this.logList),
           h('details.card.legend', { open: true }, h('summary', t('room.legend')), this.legend,
             h('p.keys', t('room.keys'))),
