@@ -31,6 +31,8 @@ static void usage(FILE *f)
 		   "  --max-conns-per-addr N (default 256)\n"
 		   "  --max-conns N          open connections in all, HTTP and WebSocket; more are\n"
 		   "                         refused (default: the open-file limit less a reserve)\n"
+		   "  --chat-rate N          chat lines per minute per connection (default 30)\n"
+		   "  --chat-burst N         chat lines at once (default 5)\n"
 		   "  --rematch-timeout S    seconds a rematch offer stays open (default 60)\n"
 		   "  --log-level LEVEL      error, warn, info or debug (default info)\n"
 		   "  --help, --version\n");
@@ -61,6 +63,8 @@ void config_defaults(struct config *c)
 	c->finished_room_ttl_s = 600;
 	c->idle_room_ttl_s = 1800;
 	c->rematch_timeout_s = 60;
+	c->chat_per_min = 30;
+	c->chat_burst = 5;
 	c->log_level = LOG_INFO;
 }
 
@@ -162,6 +166,16 @@ static int apply_option(struct config *c, int opt, const char *arg)
 			return -1;
 		c->max_conns = (int)v;
 		return 0;
+	case 'c':
+		if (parse_long(arg, 1, 1000000000, &v))
+			return -1;
+		c->chat_per_min = (double)v;
+		return 0;
+	case 'C':
+		if (parse_long(arg, 1, 1000000000, &v))
+			return -1;
+		c->chat_burst = (double)v;
+		return 0;
 	case 't':
 		if (parse_long(arg, 1, 86400, &v))
 			return -1;
@@ -189,6 +203,8 @@ int config_parse(struct config *c, int argc, char **argv)
 		{ "max-conns", required_argument, NULL, 'n' },
 		{ "log-level", required_argument, NULL, 'v' },
 		{ "rematch-timeout", required_argument, NULL, 't' },
+		{ "chat-rate", required_argument, NULL, 'c' },
+		{ "chat-burst", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },

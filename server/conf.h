@@ -26,6 +26,8 @@ struct config {
 	int finished_room_ttl_s; /* finished rooms stay listed this long */
 	int idle_room_ttl_s;     /* waiting rooms nobody follows are closed after this */
 	int rematch_timeout_s;   /* a rematch offer nobody completes lapses after this */
+	double chat_per_min;     /* chat lines per minute per connection, sustained (beside rate_per_s) */
+	double chat_burst;       /* chat's bucket size */
 	int log_level;
 };
 

@@ -76,14 +76,10 @@ struct session {
 	struct session *wait_prev, *wait_next; /* in ss->waiting: holds frames for a batch */
 	struct session *reap_next;
 	uint64_t id;
-	/* chat's own token bucket (protocol.md: SESSION_CHAT_BURST lines, then one per SESSION_CHAT_EVERY_S)
-	 */
+	/* chat's own token bucket (cfg->chat_burst lines at once, cfg->chat_per_min sustained) */
 	double chat_tokens;
 	uint64_t chat_refill_ns;
 };
-
-#define SESSION_CHAT_BURST   5
-#define SESSION_CHAT_EVERY_S 2
 
 #define SESSIONS_BATCH_RING 256
 
