@@ -416,13 +416,28 @@ struct buf *room_state_for(struct room *r, const struct player *p)
 	return r->cache_all;
 }
 
-/* Keeps the spectators' frame of the current ply (the latest one sent at that ply) while playing. */
+/* True when a person holds a seat: someone who may come back and ask for what they missed. */
+static bool has_person(const struct room *r)
+{
+	int i;
+
+	for (i = 0; i < r->game->seats; i++)
+		if (r->seats[i].player)
+			return true;
+	return false;
+}
+
+/*
+ * Keeps the spectators' frame of the current ply (the latest one sent at that
+ * ply) while playing. A room nobody follows and where only bots sit keeps
+ * none: nobody could ask, and it would encode a frame per action for nobody.
+ */
 static void recent_keep(struct room *r)
 {
 	int64_t ply = (int64_t)r->match.ply;
 	int k = (int)(ply % ROOM_RECENT);
 
-	if (r->status != ROOM_PLAYING) {
+	if (r->status != ROOM_PLAYING || (!r->members && !has_person(r))) {
 		recent_clear(r);
 		return;
 	}

@@ -158,6 +158,28 @@ test('watch.since and hello.since: missed states in order; the current one alone
       const c = await srv.connect();
       const e2 = await c.request({ type: 'hello', name: 'X', since: { [id]: 'x' } });
       assert.equal(e2.code, 'bad_message');
+
+      // nobody follows the room while Ana is away (her act, then the bot's plies): it still kept them for her
+      ref.close();
+      w.close();
+      let cur2 = a2;
+      let botPlayed = false;
+      for (let round = 0; round < 30 && !botPlayed; round++) { // act and drop until the bot has played meanwhile
+        const turn = await cur2.nextState(id, (m) => m.legal.length > 0 || m.status === 'finished', 10000);
+        if (turn.status === 'finished') break;
+        const gone = turn.ply;
+        await cur2.send({ type: 'act', room: id, ply: gone, action: turn.legal[0] });
+        cur2.terminate();
+        await cur2.closed;
+        await sleep(300); // the bot plays on (5 ms a move) until Ana's turn comes again
+        cur2 = await srv.player('Ana', { token: a.welcome.token, since: { [id]: gone } });
+        const now = await cur2.nextState(id, (m) => m.legal.length > 0 || m.status === 'finished', 10000);
+        botPlayed = now.ply > gone + 1;
+        if (now.ply - gone - 1 < RECENT && now.status !== 'finished')
+          assert.deepEqual(cur2.statesSince(0, id).map((m) => m.ply), [...Array(now.ply - gone).keys()].map((k) => k + gone + 1),
+            'every ply since she left, in order, though nobody followed the room');
+      }
+      assert.ok(botPlayed, 'the bot played while Ana was away');
     });
   });
 
