@@ -1,8 +1,9 @@
 /*
  * buf.c: reference-counted frames with lws headroom (see buf.h).
  *
- * Every frame is serialised exactly once: jansson dumps into a scratch buffer
- * that grows to the largest frame seen and is reused, then the bytes are
+ * Every frame is serialised exactly once, by json_out.c (jansson's compact
+ * output at a fraction of json_dumps' cost) into a scratch buffer that grows
+ * to the largest frame seen and is reused, then the bytes are
  * copied once into a buffer of their exact size (queues may hold a frame for
  * long; it must not carry slack). buf_from_json_mark() dumps a top-level
  * object member by member so that the offset of one member's value is known
@@ -16,6 +17,8 @@
  */
 #include "buf.h"
 
+#include "json_out.h"
+
 #include <libwebsockets.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,10 +28,7 @@
 long buf_live;
 
 /* The dump target: grows, never shrinks; `len` is reset for each frame. */
-static struct {
-	char *p;
-	size_t len, cap;
-} scratch;
+static struct json_out scratch;
 
 static struct buf *buf_alloc(size_t len)
 {
@@ -44,56 +44,24 @@ static struct buf *buf_alloc(size_t len)
 	return b;
 }
 
-/* json_dump_callback's sink: appends to the scratch buffer; -1 on ENOMEM. */
-static int scratch_put(const char *p, size_t n, void *data)
-{
-	(void)data;
-	if (scratch.cap - scratch.len < n) {
-		size_t cap = scratch.cap ? scratch.cap : 2048;
-		char *q;
-
-		while (cap - scratch.len < n)
-			cap *= 2;
-		q = realloc(scratch.p, cap);
-		if (!q)
-			return -1;
-		scratch.p = q;
-		scratch.cap = cap;
-	}
-	memcpy(scratch.p + scratch.len, p, n);
-	scratch.len += n;
-	return 0;
-}
-
 /* Appends the compact encoding of any value; 0 or -1. */
 static int scratch_dump(const json_t *j)
 {
-	return json_dump_callback(j, scratch_put, NULL, JSON_COMPACT | JSON_ENCODE_ANY);
+	return json_out_value(&scratch, j, 0);
 }
 
-/* Appends `"key":` as jansson writes it; keys that need no escaping are copied as they are. */
+/* Appends `"key":`. */
 static int scratch_key(const char *key)
 {
-	const char *c;
-	json_t *s;
-	int err;
-
-	for (c = key; *c; c++)
-		if (*c < 0x20 || *c == '"' || *c == '\\' || *c == '/' || (unsigned char)*c >= 0x7f)
-			break;
-	if (!*c)
-		return scratch_put("\"", 1, NULL) || scratch_put(key, (size_t)(c - key), NULL) ||
-		       scratch_put("\":", 2, NULL);
-	s = json_string(key);
-	err = !s || scratch_dump(s) || scratch_put(":", 1, NULL);
-	json_decref(s);
-	return err ? -1 : 0;
+	return json_out_string(&scratch, key, strlen(key)) || json_out_bytes(&scratch, ":", 1) ? -1 : 0;
 }
 
 struct buf *buf_from_json(const json_t *j)
 {
 	scratch.len = 0;
-	if (!j || json_dump_callback(j, scratch_put, NULL, JSON_COMPACT) || !scratch.len)
+	if (!json_is_object(j) && !json_is_array(j))
+		return NULL; /* what json_dumps(j, JSON_COMPACT) refuses */
+	if (scratch_dump(j) || !scratch.len)
 		return NULL;
 	return buf_from_bytes(scratch.p, scratch.len);
 }
@@ -108,11 +76,11 @@ struct buf *buf_from_json_mark(const json_t *obj, const char *key, size_t *at)
 	if (!json_is_object(obj))
 		return NULL;
 	scratch.len = 0;
-	if (scratch_put("{", 1, NULL))
+	if (json_out_bytes(&scratch, "{", 1))
 		return NULL;
 	json_object_foreach((json_t *)obj, k, v)
 	{
-		if ((!first && scratch_put(",", 1, NULL)) || scratch_key(k))
+		if ((!first && json_out_bytes(&scratch, ",", 1)) || scratch_key(k))
 			return NULL;
 		first = false;
 		if (strcmp(k, key) == 0)
@@ -120,7 +88,7 @@ struct buf *buf_from_json_mark(const json_t *obj, const char *key, size_t *at)
 		if (scratch_dump(v))
 			return NULL;
 	}
-	if (scratch_put("}", 1, NULL))
+	if (json_out_bytes(&scratch, "}", 1))
 		return NULL;
 	return buf_from_bytes(scratch.p, scratch.len);
 }

@@ -348,6 +348,9 @@ int store_open(uv_loop_t *loop, const char *path, const char *migrations_dir, st
 		r = store_db_open(path, true, &st->rdb); /* after the migrations: it sees every table */
 	if (r)
 		goto err_db;
+	r = store_ckpt_open(st, path);
+	if (r)
+		goto err_db;
 	r = store_journal_prepare(st);
 	if (!r)
 		r = store_archive_prepare(st);
@@ -359,6 +362,7 @@ int store_open(uv_loop_t *loop, const char *path, const char *migrations_dir, st
 	return 0;
 err_stmts:
 	finalize_all(st);
+	store_ckpt_close(st);
 err_db:
 	sqlite3_close(st->rdb);
 	sqlite3_close(st->db);
@@ -385,6 +389,9 @@ int store_start(struct store *st)
 		(void)uv_thread_join(&st->writer);
 		return r;
 	}
+	r = store_ckpt_start(st);
+	if (r) /* SQLite's automatic checkpoints stay: slower, not wrong */
+		util_log(LOG_WARN, "store: cannot start its checkpoint thread: %s", uv_strerror(r));
 	st->started = true;
 	return 0;
 }
@@ -429,6 +436,7 @@ void store_close(struct store *st)
 	stop_threads(st);
 	async_cb(&st->async); /* deliver what finished */
 	finalize_all(st);
+	store_ckpt_close(st);
 	if (sqlite3_close(st->rdb) != SQLITE_OK || sqlite3_close(st->db) != SQLITE_OK)
 		util_log(LOG_ERROR, "store: the database did not close cleanly");
 	uv_close((uv_handle_t *)&st->async, async_closed_cb);

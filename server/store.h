@@ -137,6 +137,11 @@ void store_on_commit(struct store *st, store_commit_cb cb, void *ctx);
 
 /* True from a batch's failure until it commits. */
 bool store_journal_failing(const struct store *st);
+/*
+ * WAL checkpoints made so far by the checkpointer thread (false) or by the
+ * writer itself, to let the WAL start over (true). Any thread.
+ */
+unsigned long store_checkpoints(const struct store *st, bool by_writer);
 
 /*
  * The batch that must commit for every journal write queued so far to be

@@ -125,10 +125,24 @@ struct store {
 	void *cb_ctx;
 	bool failing;
 	size_t depth;
+	/* checkpoints (store_ckpt.c): the checkpointer thread owns ck_db; ck_poked is the writer's */
+	sqlite3 *ck_db;
+	uv_thread_t ck_thread;
+	uv_mutex_t ck_lock;
+	uv_cond_t ck_cond;
+	bool ck_want, ck_quit; /* under ck_lock */
+	bool ck_started;
+	int ck_poked;                     /* the WAL's size when the checkpointer was last woken */
+	_Atomic unsigned long ck_runs[2]; /* checkpoints made: [0] by the checkpointer, [1] by the writer */
 };
 
 /* First wait before a failed batch or archive save is tried again; it doubles up to a second. */
 #define STORE_RETRY_FIRST_MS 5
+
+/* store_ckpt.c */
+int store_ckpt_open(struct store *st, const char *path);
+int store_ckpt_start(struct store *st);
+void store_ckpt_close(struct store *st);
 
 /* store.c */
 void store_note_post(struct store *st, struct note *n);

@@ -64,9 +64,8 @@ int store_db_open(const char *path, bool readonly, sqlite3 **out)
 	/*
 	 * The reader never waits long for the writer: WAL readers do not block.
 	 * The writer keeps the live journal's pages in its cache (a miss is a
-	 * pread per action under load). Checkpoints stay at SQLite's 1,000
-	 * frames: at 8,192 they were rarer but each held the commits behind it
-	 * long enough to triple p99 (docs/BENCHMARKS.md).
+	 * pread per action under load). Checkpoints are not the writer's: once
+	 * the store starts, a thread of its own makes them (store_ckpt.c).
 	 */
 	if (sqlite3_busy_timeout(db, 5000) != SQLITE_OK ||
 	    store_exec(

@@ -6,6 +6,8 @@
  */
 #include "util.h"
 
+#include "json_out.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,10 +164,12 @@ int util_random_id(const char *prefix, size_t n, char *out)
 
 char *util_json_text(json_t *j)
 {
-	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+	struct json_out o = { 0 };
 
+	if (j && json_out_value(&o, j, JSON_OUT_SORT_KEYS))
+		json_out_free(&o);
 	json_decref(j);
-	return s;
+	return o.p;
 }
 
 int64_t util_now_ms(void)

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -162,6 +163,57 @@ static void test_batches_commit_in_order_once(void)
 	close_store(st);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 10);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats"), 5);
+}
+
+/* Size of a file, or -1. */
+static long long file_size(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) ? -1 : (long long)sb.st_size;
+}
+
+/*
+ * Checkpoints are the checkpointer thread's, and the WAL does not grow without
+ * end while commits keep coming: 600 batches of ten rows of 3 KB each (over
+ * 4,000 WAL frames, past both thresholds of store_ckpt.c).
+ */
+static void test_wal_checkpointed_off_the_writer(void)
+{
+	static char big[3001];
+	struct commits c = { 0 };
+	struct store *st;
+	char id[16], wal[600];
+	long long wal_max = 0;
+	int i;
+
+	fresh_db();
+	snprintf(wal, sizeof(wal), "%s-wal", dbpath);
+	memset(big, 'x', sizeof(big) - 1);
+	REQUIRE((st = open_store(migrations)));
+	store_on_commit(st, commit_cb, &c);
+	REQUIRE(!store_start(st));
+	for (i = 0; i < 6000; i++) {
+		snprintf(id, sizeof(id), "room%d", i);
+		store_live_room(st, id, "ur", big, "00", NULL, i);
+		if (i % 10 == 9) { /* a commit of 10 rows, as a busy loop turn makes */
+			int n = c.n;
+
+			(void)store_journal_flush(st);
+			REQUIRE(wait_commits(&c, n + 1));
+			if (file_size(wal) > wal_max)
+				wal_max = file_size(wal);
+		}
+	}
+	printf("# checkpoints: %lu by the checkpointer, %lu by the writer; WAL at most %lld bytes\n",
+	       store_checkpoints(st, false), store_checkpoints(st, true), wal_max);
+	CHECK(store_checkpoints(st, false) > 0);
+	CHECK(store_checkpoints(st, true) > 0);
+	/* the WAL starts over past 4,000 frames of 4 KiB (and a header each) */
+	CHECK(wal_max > 0 && wal_max < 4500LL * (4096 + 24));
+	CHECK(!store_journal_failing(st));
+	close_store(st);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 6000);
 }
 
 /* Group commit: while a batch is in flight, turns gather into the next one. */
@@ -690,6 +742,7 @@ int main(int argc, char **argv)
 		return 2;
 	TEST(test_batches_commit_in_order_once);
 	TEST(test_turns_gather_behind_a_batch_in_flight);
+	TEST(test_wal_checkpointed_off_the_writer);
 	TEST(test_failing_batch_is_retried_whole);
 	TEST(test_close_gives_up_a_failing_batch);
 	TEST(test_refused_write_is_skipped_not_retried);
