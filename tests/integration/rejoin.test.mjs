@@ -164,8 +164,8 @@ test('watch.since and hello.since: missed states in order; the current one alone
       w.close();
       let cur2 = a2;
       let botPlayed = false;
+      let turn = await cur2.nextState(id, (m) => m.legal.length > 0 || m.status === 'finished', 10000);
       for (let round = 0; round < 30 && !botPlayed; round++) { // act and drop until the bot has played meanwhile
-        const turn = await cur2.nextState(id, (m) => m.legal.length > 0 || m.status === 'finished', 10000);
         if (turn.status === 'finished') break;
         const gone = turn.ply;
         await cur2.send({ type: 'act', room: id, ply: gone, action: turn.legal[0] });
@@ -175,6 +175,7 @@ test('watch.since and hello.since: missed states in order; the current one alone
         cur2 = await srv.player('Ana', { token: a.welcome.token, since: { [id]: gone } });
         const now = await cur2.nextState(id, (m) => m.legal.length > 0 || m.status === 'finished', 10000);
         botPlayed = now.ply > gone + 1;
+        turn = now;
         if (now.ply - gone - 1 < RECENT && now.status !== 'finished')
           assert.deepEqual(cur2.statesSince(0, id).map((m) => m.ply), [...Array(now.ply - gone).keys()].map((k) => k + gone + 1),
             'every ply since she left, in order, though nobody followed the room');
