@@ -31,8 +31,7 @@ static const struct {
 	[ROOM_E_NOT_YOUR_TURN] = { WIRE_E_NOT_YOUR_TURN, "it is not your turn" },
 	[ROOM_E_ILLEGAL] = { WIRE_E_ILLEGAL_ACTION, "not one of your legal actions now" },
 	[ROOM_E_BAD_OPTIONS] = { WIRE_E_BAD_OPTIONS, "options out of range for this game" },
-	[ROOM_E_NO_REMATCH] = { WIRE_E_REMATCH_UNAVAILABLE, "no rematch here: the match is not over, it was "
-							    "rematched, or nothing to decline" },
+	[ROOM_E_NO_REMATCH] = { WIRE_E_REMATCH_UNAVAILABLE, "no rematch: not over, rematched, or no offer" },
 };
 
 static void send_room_error(struct session *s, int err, const json_t *id)
@@ -196,8 +195,8 @@ static void on_watch(struct handlers *h, struct session *s, struct wire_msg *m, 
 	if (m->has_since)
 		room_send_missed(r, s, m->since);
 	if (!was && room_seat_of(r, s->player) < 0) {
-		room_spectators_changed(
-			r); /* every member, this one too, gets the state with the new count */
+		/* every member, this one too, gets the state with the new count */
+		room_spectators_changed(r);
 		return;
 	}
 	session_send(s, room_state_for(r, s->player));
@@ -347,16 +346,14 @@ static void on_mute(struct handlers *h, struct session *s, struct wire_msg *m, b
 					    r->mutes[seat] & ROOM_MUTE_SPECTATORS, m->id));
 }
 
-/* Opens the rematch of `old`: same game and options, new seeds, the same people and bots in the same seats.
- */
+/* Opens the rematch of `old`: its game and options, new seeds, the same people and bots in the same seats. */
 static int rematch_open(struct handlers *h, struct session *s, struct room *old)
 {
 	struct room *r;
 	struct member *mb;
-	int i, seat,
-		err = lobby_room_create(h->lobby, s->player, old->game, old->codec, &old->ropt, &old->gopt,
-					&r);
+	int i, seat, err;
 
+	err = lobby_room_create(h->lobby, s->player, old->game, old->codec, &old->ropt, &old->gopt, &r);
 	if (err)
 		return err;
 	for (i = 0; i < old->game->seats && !err; i++) {

@@ -75,7 +75,8 @@ static const struct field room_fields[] = {
 	ROOM,
 	{ NULL, 0, false, 0, 0, 0 },
 };
-static const struct field watch_fields[] = {
+static const struct field seen_fields[] = {
+	/* a room and the last ply seen */
 	ROOM,
 	F("since", FIELD_SINCE, false, 0, 0, since),
 	{ NULL, 0, false, 0, 0, 0 },
@@ -118,10 +119,10 @@ static const struct {
 	const char *name;
 	const struct field *fields;
 } msg_types[] = {
-	{ "hello", hello_fields },     { "rooms", no_fields },    { "create", create_fields },
-	{ "join", join_fields },       { "watch", watch_fields }, { "leave", room_fields },
-	{ "add_bot", add_bot_fields }, { "act", act_fields },     { "resign", room_fields },
-	{ "chat", chat_fields },       { "mute", mute_fields },   { "rematch", rematch_fields },
+	{ "hello", hello_fields },     { "rooms", no_fields },   { "create", create_fields },
+	{ "join", join_fields },       { "watch", seen_fields }, { "leave", room_fields },
+	{ "add_bot", add_bot_fields }, { "act", act_fields },    { "resign", room_fields },
+	{ "chat", chat_fields },       { "mute", mute_fields },  { "rematch", rematch_fields },
 };
 
 #define MSG_TYPE_COUNT (sizeof(msg_types) / sizeof(msg_types[0]))
