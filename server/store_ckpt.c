@@ -90,6 +90,9 @@ int store_ckpt_open(struct store *st, const char *path)
 {
 	int r = store_db_open(path, false, &st->ck_db);
 
+	/* a checkpoint copies WAL frames through a buffer of its own: no page cache to keep */
+	if (!r && (r = store_exec(st->ck_db, "PRAGMA cache_size=16", "pragmas")))
+		sqlite3_close(st->ck_db);
 	if (r)
 		return r;
 	if ((r = uv_mutex_init(&st->ck_lock))) {

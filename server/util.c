@@ -164,12 +164,15 @@ int util_random_id(const char *prefix, size_t n, char *out)
 
 char *util_json_text(json_t *j)
 {
-	struct json_out o = { 0 };
+	/* a scratch buffer per thread, and an exact copy: rooms keep these texts for their whole match */
+	static _Thread_local struct json_out o;
+	char *s = NULL;
 
-	if (j && json_out_value(&o, j, JSON_OUT_SORT_KEYS))
-		json_out_free(&o);
+	o.len = 0;
+	if (j && !json_out_value(&o, j, JSON_OUT_SORT_KEYS) && (s = malloc(o.len + 1)))
+		memcpy(s, o.p, o.len + 1);
 	json_decref(j);
-	return o.p;
+	return s;
 }
 
 int64_t util_now_ms(void)
