@@ -120,6 +120,11 @@ static const struct setting settings[] = {
 	{ "http_body_mem", T_SIZE, F(http_body_mem), 65536, 1099511627776.0, "67108864",
 	  "HTTP answers held in memory until their clients read them, bytes in all (an eighth per "
 	  "address); past it 503 busy" },
+	{ "chat_rate", T_NUM, F(chat_per_min), 1, 1000000000, "30",
+	  "chat lines per minute per connection, beside rate; over it: chat_rate_limited" },
+	{ "chat_burst", T_NUM, F(chat_burst), 1, 1000000000, "5", "chat lines at once" },
+	{ "rematch_timeout", T_INT, F(rematch_timeout_s), 1, 86400, "60",
+	  "seconds a rematch offer waits for every seat to accept" },
 	{ "shutdown_timeout", T_INT, F(shutdown_timeout_s), 0, 3600, "10",
 	  "on SIGTERM or SIGINT: seconds clients get to be told (close 1012) and the journal to be written "
 	  "before the exit; 0: at once" },

@@ -70,7 +70,10 @@ struct config {
 	int hello_timeout_s;      /* a WebSocket that says no hello this long is closed */
 	int ping_interval_s;      /* idle WebSockets are pinged this often; no pong: closed */
 	size_t http_body_mem;     /* HTTP answer bodies held unread, in all (an eighth per address) */
-	int player_ttl_s; /* identities with no seat and no archived match, unseen this long: deleted */
+	int player_ttl_s;      /* identities with no seat and no archived match, unseen this long: deleted */
+	int rematch_timeout_s; /* a rematch offer nobody completes lapses after this */
+	double chat_per_min;   /* chat lines per minute per connection, sustained (beside rate_per_s) */
+	double chat_burst;     /* chat's bucket size */
 	int log_level;
 	int log_format;                          /* UTIL_LOG_TEXT or UTIL_LOG_JSON */
 	char config_path[4096];                  /* the file read, or empty */

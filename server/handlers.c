@@ -31,6 +31,7 @@ static const struct {
 	[ROOM_E_NOT_YOUR_TURN] = { WIRE_E_NOT_YOUR_TURN, "it is not your turn" },
 	[ROOM_E_ILLEGAL] = { WIRE_E_ILLEGAL_ACTION, "not one of your legal actions now" },
 	[ROOM_E_BAD_OPTIONS] = { WIRE_E_BAD_OPTIONS, "options out of range for this game" },
+	[ROOM_E_NO_REMATCH] = { WIRE_E_REMATCH_UNAVAILABLE, "no rematch: not over, rematched, or no offer" },
 };
 
 static void send_room_error(struct session *s, int err, const json_t *id)
@@ -116,9 +117,12 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 	free(refs);
 	for (i = 0; i < p->nrooms; i++) {
 		struct room *r = p->rooms[i];
+		json_t *since = json_object_get(m->since_map, r->id);
 
 		if (!follow(s, r, m->id))
 			continue;
+		if (since)
+			room_send_missed(r, s, json_integer_value(since));
 		if (p->nsessions == 1 || renamed)
 			room_connected_changed(r); /* everyone sees the seat back, or its new name */
 		else
@@ -203,10 +207,18 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 static void on_watch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	struct room *r = find_room(h, s, m);
+	bool was = r && room_is_member(r, s->members);
 
 	if (!r || !follow(s, r, m->id))
 		return;
 	session_send_json(s, wire_watching_new(r->id, m->id));
+	if (m->has_since)
+		room_send_missed(r, s, m->since);
+	if (!was && room_seat_of(r, s->player) < 0) {
+		/* every member, this one too, gets the state with the new count */
+		room_spectators_changed(r);
+		return;
+	}
 	session_send(s, room_state_for(r, s->player));
 	lobby_changed(h->lobby);
 }
@@ -335,14 +347,93 @@ static void on_chat(struct handlers *h, struct session *s, struct wire_msg *m, b
 	   chatter could fill their queues during an outage and get them dropped as slow readers. */
 	if (journal_refuses(h, s, m))
 		return;
+	if (!session_chat_take(s)) {
+		session_send_error(s, WIRE_E_CHAT_RATE_LIMITED, "you are chatting too fast; wait a little",
+				   m->id);
+		return;
+	}
 	room_chat(r, seat, s->player->name, m->text);
+}
+
+static void on_mute(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	struct room *r = find_room(h, s, m);
+	int seat;
+
+	if (!r)
+		return;
+	seat = room_seat_of(r, s->player);
+	if (seat < 0) {
+		session_send_error(s, WIRE_E_NOT_IN_ROOM, "only the room's seated players mute", m->id);
+		return;
+	}
+	if (room_mute(r, seat, m->has_seat ? (int)m->seat : -1, m->spectators == 2, m->muted == 2)) {
+		session_send_error(s, WIRE_E_BAD_MESSAGE, "mute another seat of this game, or the spectators",
+				   m->id);
+		return;
+	}
+	session_send_json(s, wire_muted_new(r->id, r->mutes[seat] & ~ROOM_MUTE_SPECTATORS,
+					    r->mutes[seat] & ROOM_MUTE_SPECTATORS, m->id));
+}
+
+/* Opens the rematch of `old`: its game and options, new seeds, the same people and bots in the same seats. */
+static int rematch_open(struct handlers *h, struct session *s, struct room *old)
+{
+	struct room *r;
+	struct member *mb;
+	int i, seat, err;
+
+	err = lobby_room_create(h->lobby, s->player, old->game, old->codec, &old->ropt, &old->gopt, &r);
+	if (err)
+		return err;
+	for (i = 0; i < old->game->seats && !err; i++) {
+		const struct room_seat *st = &old->seats[i];
+
+		err = st->bot ? room_add_bot(r, s->player, i, st->strategy, &seat)
+			      : room_join(r, st->player, i, NULL, &seat);
+	}
+	if (err)
+		return err;
+	room_rematch_opened(old, r->id);
+	for (mb = old->members; mb; mb = mb->room_next) {
+		int k = room_seat_of(old, mb->player);
+
+		if (k < 0 || room_member_add(r, mb->list, mb->who, mb->player))
+			continue;
+		session_send_json(mb->who, wire_rematch_new(old->id, r->id, k, old->game->roles[k]));
+	}
+	room_changed(r);
+	return 0;
+}
+
+static void on_rematch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	struct room *r = find_room(h, s, m);
+	bool complete;
+	int seat, err;
+
+	if (!r || journal_refuses(h, s, m))
+		return;
+	seat = room_seat_of(r, s->player);
+	if (seat < 0) {
+		session_send_error(s, WIRE_E_NOT_IN_ROOM, "only the room's seated players rematch", m->id);
+		return;
+	}
+	err = room_rematch(r, seat, m->accept != 1, &complete);
+	if (!err && complete)
+		err = rematch_open(h, s, r);
+	if (err) {
+		send_room_error(s, err, m->id);
+		return;
+	}
+	room_changed(r);
 }
 
 static handler_fn *const handlers[] = {
 	[WIRE_HELLO] = on_hello,     [WIRE_ROOMS] = on_rooms, [WIRE_CREATE] = on_create,
 	[WIRE_JOIN] = on_join,       [WIRE_WATCH] = on_watch, [WIRE_LEAVE] = on_leave,
 	[WIRE_ADD_BOT] = on_add_bot, [WIRE_ACT] = on_act,     [WIRE_RESIGN] = on_resign,
-	[WIRE_CHAT] = on_chat,
+	[WIRE_CHAT] = on_chat,       [WIRE_MUTE] = on_mute,   [WIRE_REMATCH] = on_rematch,
 };
 
 static void dispatch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)

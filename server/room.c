@@ -181,9 +181,21 @@ int room_restore(const struct room_host *host, const char *id, const char *game,
 	return 0;
 }
 
+/* Forgets the recent states (a finished room keeps only its current one). */
+static void recent_clear(struct room *r)
+{
+	int i;
+
+	for (i = 0; i < ROOM_RECENT; i++) {
+		buf_unref(r->recent[i]);
+		r->recent[i] = NULL;
+	}
+}
+
 static void room_free(struct room *r)
 {
 	cache_clear(r);
+	recent_clear(r);
 	room_log_release(r);
 	free(r);
 }
@@ -266,6 +278,7 @@ int room_member_add(struct room *r, struct member **list, void *who, struct play
 void room_member_del(struct room *r, struct member **list)
 {
 	struct member **pp, *m = NULL;
+	bool spectator;
 
 	for (pp = list; *pp; pp = &(*pp)->who_next)
 		if ((*pp)->r == r) {
@@ -275,6 +288,7 @@ void room_member_del(struct room *r, struct member **list)
 		}
 	if (!m)
 		return;
+	spectator = room_seat_of(r, m->player) < 0;
 	if (m->room_prev)
 		m->room_prev->room_next = m->room_next;
 	else
@@ -287,6 +301,8 @@ void room_member_del(struct room *r, struct member **list)
 		r->idle_since = util_now_ms();
 	free(m);
 	summary_clear(r);
+	if (spectator && !r->dead)
+		room_broadcast(r);      /* state.spectators */
 	r->host->changed(r->host->ctx); /* the summary's watchers */
 }
 
@@ -307,6 +323,18 @@ int room_seat_of(const struct room *r, const struct player *p)
 static const char *status_name(enum room_status s)
 {
 	return s == ROOM_WAITING ? "waiting" : s == ROOM_PLAYING ? "playing" : "finished";
+}
+
+/* Followers without a seat in the room (one per connection). */
+static int room_spectators(const struct room *r)
+{
+	const struct member *m;
+	int n = 0;
+
+	for (m = r->members; m; m = m->room_next)
+		if (room_seat_of(r, m->player) < 0)
+			n++;
+	return n;
 }
 
 static void wire_room_fill(const struct room *r, struct wire_room *w)
@@ -338,6 +366,16 @@ static void wire_room_fill(const struct room *r, struct wire_room *w)
 	w->last_outcome = r->last_outcome;
 	w->commit = r->commit;
 	w->created_at = r->created_at;
+	w->spectators = room_spectators(r);
+	if (r->rematch) {
+		static const char *const names[] = { NULL, "offered", "declined", "expired", "accepted" };
+
+		w->rematch_status = names[r->rematch];
+		w->rematch_by = r->rematch_by;
+		w->rematch_accepted = r->rematch_accepted;
+		w->rematch_expires_at = r->rematch_expires_at;
+		w->rematch_room = *r->rematch_room ? r->rematch_room : NULL;
+	}
 	if (r->status == ROOM_FINISHED) {
 		w->server_seed = r->server_seed_hex;
 		for (i = 0; i < r->game->seats; i++)
@@ -348,12 +386,9 @@ static void wire_room_fill(const struct room *r, struct wire_room *w)
 json_t *room_summary(const struct room *r)
 {
 	struct wire_room w;
-	const struct member *m;
 
 	wire_room_fill(r, &w);
-	for (m = r->members; m; m = m->room_next)
-		if (room_seat_of(r, m->player) < 0)
-			w.watchers++;
+	w.watchers = w.spectators;
 	return wire_room_summary_new(&w);
 }
 
@@ -438,11 +473,58 @@ struct buf *room_state_for(struct room *r, const struct player *p)
 	return r->cache_all;
 }
 
+/* True when a person holds a seat: someone who may come back and ask for what they missed. */
+static bool has_person(const struct room *r)
+{
+	int i;
+
+	for (i = 0; i < r->game->seats; i++)
+		if (r->seats[i].player)
+			return true;
+	return false;
+}
+
+/*
+ * Keeps the spectators' frame of the current ply (the latest one sent at that
+ * ply) while playing. A room nobody follows and where only bots sit keeps
+ * none: nobody could ask, and it would encode a frame per action for nobody.
+ */
+static void recent_keep(struct room *r)
+{
+	int64_t ply = (int64_t)r->match.ply;
+	int k = (int)(ply % ROOM_RECENT);
+
+	if (r->status != ROOM_PLAYING || (!r->members && !has_person(r))) {
+		recent_clear(r);
+		return;
+	}
+	cache_build(r);
+	if (!r->cache_all || r->recent[k] == r->cache_all)
+		return;
+	buf_unref(r->recent[k]);
+	r->recent[k] = buf_ref(r->cache_all);
+	r->recent_ply[k] = ply;
+}
+
+void room_send_missed(struct room *r, void *who, int64_t since)
+{
+	int64_t ply = (int64_t)r->match.ply, k;
+
+	if (since < 0 || since >= ply || r->status != ROOM_PLAYING || ply - since - 1 >= ROOM_RECENT)
+		return; /* nothing missed but the current state, or not kept: the current state says all */
+	for (k = since + 1; k < ply; k++)
+		if (!r->recent[k % ROOM_RECENT] || r->recent_ply[k % ROOM_RECENT] != k)
+			return;
+	for (k = since + 1; k < ply; k++)
+		r->host->send(who, r->recent[k % ROOM_RECENT]);
+}
+
 void room_broadcast(struct room *r)
 {
 	struct member *m, *next;
 
 	cache_clear(r);
+	recent_keep(r);
 	for (m = r->members; m; m = next) {
 		struct buf *b = room_state_for(r, m->player);
 
@@ -450,6 +532,14 @@ void room_broadcast(struct room *r)
 		if (b)
 			r->host->send(m->who, b);
 	}
+}
+
+void room_spectators_changed(struct room *r)
+{
+	if (r->dead)
+		return;
+	room_broadcast(r);
+	r->host->changed(r->host->ctx);
 }
 
 void room_connected_changed(struct room *r)

@@ -50,9 +50,23 @@ enum room_error {
 	ROOM_E_NOT_YOUR_TURN,  /* the seat is not to act */
 	ROOM_E_ILLEGAL,        /* not an action of this game, or not legal now */
 	ROOM_E_BAD_OPTIONS,    /* the rules core refused the options */
+	ROOM_E_NO_REMATCH,     /* not finished, already rematched, or no offer to decline */
 };
 
 enum room_status { ROOM_WAITING, ROOM_PLAYING, ROOM_FINISHED };
+
+#define ROOM_MUTE_SPECTATORS (1u << 7)
+
+enum room_rematch {
+	ROOM_REMATCH_NONE,
+	ROOM_REMATCH_OFFERED,
+	ROOM_REMATCH_DECLINED,
+	ROOM_REMATCH_EXPIRED,
+	ROOM_REMATCH_ACCEPTED
+};
+
+/* How many recent plies' states a playing room keeps for reconnecting clients (`since`). */
+#define ROOM_RECENT 16
 
 /* What a room needs from the server around it; one per server, owned by the host. */
 struct room_host {
@@ -143,6 +157,17 @@ struct room {
 	bool counted;          /* a waiting room in its creator's and address's counts (lobby_limits.c) */
 	bool bot_only;         /* started with a bot in every seat: in lobby->bot_rooms */
 	int64_t absent_since;  /* no human seat connected since (Unix ms); 0: someone is */
+	/* the spectators' frame last sent at each recent ply, for catching up (protocol.md, Reconnecting) */
+	struct buf *recent[ROOM_RECENT];
+	int64_t recent_ply[ROOM_RECENT];
+	/* chat mutes, per seat: bit s hides seat s's lines from it, ROOM_MUTE_SPECTATORS the spectators' */
+	unsigned mutes[RULES_MAX_SEATS];
+	/* the rematch offer of a finished room (protocol.md, Rematch); expiry runs on bot_timer */
+	enum room_rematch rematch;
+	int rematch_by;
+	unsigned rematch_accepted; /* a mask of seats; bots accept by themselves */
+	int64_t rematch_expires_at;
+	char rematch_room[WIRE_ROOM_ID_MAX + 1]; /* once accepted */
 };
 
 /* --- life (room.c) ------------------------------------------------------- */
@@ -209,6 +234,15 @@ struct buf *room_state_for(struct room *r, const struct player *p);
 /* Sends the state to every member (the state changed). */
 void room_broadcast(struct room *r);
 
+/*
+ * A follower `who` (identity `p`) that last saw ply `since` of `r` comes
+ * back: sends it, in order, the spectators' states of the plies it missed
+ * before the current one, when the room still keeps every one of them
+ * (protocol.md, Reconnecting); otherwise nothing. The caller then sends the
+ * current state. since < 0: nothing.
+ */
+void room_send_missed(struct room *r, void *who, int64_t since);
+
 /* A seated player's connections came or went: every member sees it, the lobby too. */
 void room_connected_changed(struct room *r);
 
@@ -255,8 +289,28 @@ int room_resign(struct room *r, struct player *p, int *seat_out);
 /* After any change: broadcast, play autorolls, wake the bots, tell the host. */
 void room_changed(struct room *r);
 
-/* Sends a chat line to every member (seat -1: a spectator). */
+/* Sends a chat line to every member (seat -1: a spectator) but the seats that muted its sender. */
 void room_chat(struct room *r, int seat, const char *name, const char *text);
+
+/*
+ * Seat `seat` mutes (on) or unmutes chat from `target`: a seat, or
+ * ROOM_MUTE_SPECTATORS. 0, ROOM_E_BAD_SEAT (its own seat, or one the game lacks).
+ */
+int room_mute(struct room *r, int seat, int target_seat, bool spectators, bool on);
+
+/*
+ * Seat `seat` offers or accepts (accept) or declines a rematch of the
+ * finished room. *complete is set when every human seat has accepted: the
+ * caller opens the new room and calls room_rematch_opened(). 0 or
+ * ROOM_E_NO_REMATCH. The caller then calls room_changed().
+ */
+int room_rematch(struct room *r, int seat, bool accept, bool *complete);
+
+/* The rematch of `r` opened as room `id`. */
+void room_rematch_opened(struct room *r, const char *id);
+
+/* A follower without a seat came or went: every member sees the new count. */
+void room_spectators_changed(struct room *r);
 
 /* --- between the room's own files (room_play.c), not for other modules ---- */
 

@@ -373,13 +373,90 @@ void room_chat(struct room *r, int seat, const char *name, const char *text)
 	json_t *j = wire_chat_new(r->id, seat, name, text, util_now_ms());
 	struct buf *b = j ? buf_from_json(j) : NULL;
 	struct member *m, *next;
+	unsigned from = seat >= 0 ? 1u << seat : ROOM_MUTE_SPECTATORS;
 
 	json_decref(j);
 	for (m = r->members; b && m; m = next) {
+		int to = room_seat_of(r, m->player);
+
 		next = m->room_next;
-		r->host->send(m->who, b);
+		if (to < 0 || !(r->mutes[to] & from))
+			r->host->send(m->who, b);
 	}
 	buf_unref(b);
+}
+
+int room_mute(struct room *r, int seat, int target_seat, bool spectators, bool on)
+{
+	unsigned bit;
+
+	if (!spectators && (target_seat < 0 || target_seat >= r->game->seats || target_seat == seat))
+		return ROOM_E_BAD_SEAT;
+	bit = spectators ? ROOM_MUTE_SPECTATORS : 1u << target_seat;
+	if (on)
+		r->mutes[seat] |= bit;
+	else
+		r->mutes[seat] &= ~bit;
+	return 0;
+}
+
+/* --- rematch -------------------------------------------------------------- */
+
+static void rematch_expire_cb(uv_timer_t *t)
+{
+	struct room *r = t->data;
+
+	if (r->dead || r->rematch != ROOM_REMATCH_OFFERED)
+		return;
+	r->rematch = ROOM_REMATCH_EXPIRED;
+	r->rematch_accepted = 0;
+	room_changed(r);
+}
+
+/* Every seat that is not a bot's, as a mask. */
+static unsigned human_seats(const struct room *r)
+{
+	unsigned mask = 0;
+	int i;
+
+	for (i = 0; i < r->game->seats; i++)
+		if (!r->seats[i].bot)
+			mask |= 1u << i;
+	return mask;
+}
+
+int room_rematch(struct room *r, int seat, bool accept, bool *complete)
+{
+	*complete = false;
+	if (r->status != ROOM_FINISHED || r->rematch == ROOM_REMATCH_ACCEPTED)
+		return ROOM_E_NO_REMATCH;
+	if (!accept) {
+		if (r->rematch != ROOM_REMATCH_OFFERED)
+			return ROOM_E_NO_REMATCH;
+		r->rematch = ROOM_REMATCH_DECLINED;
+		r->rematch_accepted = 0;
+		uv_timer_stop(&r->bot_timer);
+		return 0;
+	}
+	if (r->rematch != ROOM_REMATCH_OFFERED) { /* a new offer (also after a decline or expiry) */
+		r->rematch = ROOM_REMATCH_OFFERED;
+		r->rematch_by = seat;
+		r->rematch_accepted = ~human_seats(r) & ((1u << r->game->seats) - 1);
+		r->rematch_expires_at = util_now_ms() + (int64_t)r->host->cfg->rematch_timeout_s * 1000;
+		if (uv_timer_start(&r->bot_timer, rematch_expire_cb,
+				   (uint64_t)r->host->cfg->rematch_timeout_s * 1000, 0))
+			util_log(LOG_ERROR, "room %s: the rematch timer cannot start", r->id);
+	}
+	r->rematch_accepted |= 1u << seat;
+	*complete = r->rematch_accepted == (1u << r->game->seats) - 1;
+	return 0;
+}
+
+void room_rematch_opened(struct room *r, const char *id)
+{
+	r->rematch = ROOM_REMATCH_ACCEPTED;
+	snprintf(r->rematch_room, sizeof(r->rematch_room), "%s", id);
+	uv_timer_stop(&r->bot_timer);
 }
 
 /* With autoroll, plays {"roll":true} for a human seat whose only legal action it is. */

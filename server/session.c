@@ -448,6 +448,24 @@ bool session_rate_take(struct session *s)
 	return false;
 }
 
+bool session_chat_take(struct session *s)
+{
+	const struct config *c = s->ss->cfg;
+	uint64_t now = util_mono_ns();
+
+	if (!s->chat_refill_ns)
+		s->chat_tokens = c->chat_burst; /* a new connection starts with a full bucket */
+	else
+		s->chat_tokens += (double)(now - s->chat_refill_ns) / 60e9 * c->chat_per_min;
+	if (s->chat_tokens > c->chat_burst)
+		s->chat_tokens = c->chat_burst;
+	s->chat_refill_ns = now;
+	if (s->chat_tokens < 1)
+		return false;
+	s->chat_tokens -= 1;
+	return true;
+}
+
 void session_rate_refund(struct session *s)
 {
 	s->tokens += 1;

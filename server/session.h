@@ -76,6 +76,9 @@ struct session {
 	struct session *wait_prev, *wait_next; /* in ss->waiting: holds frames for a batch */
 	struct session *reap_next;
 	uint64_t id;
+	/* chat's own token bucket (cfg->chat_burst lines at once, cfg->chat_per_min sustained) */
+	double chat_tokens;
+	uint64_t chat_refill_ns;
 };
 
 #define SESSIONS_BATCH_RING 256
@@ -172,6 +175,9 @@ int session_writeable(struct session *s);
 
 /* Takes one token from the rate limiter; false when over the limit. */
 bool session_rate_take(struct session *s);
+
+/* Takes one token from the chat limiter; false when the connection chats too fast. */
+bool session_chat_take(struct session *s);
 
 /* Gives back a token (an accepted act is not rate limited). */
 void session_rate_refund(struct session *s);

@@ -9,7 +9,7 @@
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
-import { app, saveIdentity, mySeat, setSeat, toast, errorToast, announce, roomLog } from './core.js';
+import { app, saveIdentity, mySeat, setSeat, toast, errorToast, announce, roomLog, navigate } from './core.js';
 import { t, i18n, LANGS, currentLang, setLang } from './i18n.js';
 import { LobbyView } from './lobby.js';
 import { RoomView } from './room.js';
@@ -68,7 +68,11 @@ function ensureWatching(roomId) {
   if ((app.seated.has(roomId) && !app.away.has(roomId)) || app.watching.has(roomId)) return;
   app.away.delete(roomId);
   app.watching.add(roomId);
-  app.net.request({ type: 'watch', room: roomId }).catch((e) => {
+  // Back after a drop (or to a room seen before): the server sends only what was missed (PROTOCOL.md, Reconnecting).
+  const known = app.states.get(roomId);
+  const msg = { type: 'watch', room: roomId };
+  if (known) msg.since = known.ply;
+  app.net.request(msg).catch((e) => {
     app.watching.delete(roomId);
     if (e.code === 'unknown_room' && app.route.id === roomId) app.view?.unknownRoom?.();
   });
@@ -151,6 +155,18 @@ const handlers = {
       app.stateCount++;
       if (app.plies[app.plies.length - 1] !== msg.ply) app.plies.push(msg.ply);
       showState(msg, added);
+    }
+  },
+  muted(msg) {
+    app.mutes.set(msg.room, { seats: msg.seats, spectators: msg.spectators });
+    if (inRoomView(msg.room)) app.view.renderMutes();
+  },
+  rematch(msg) {
+    // Every human seat accepted: we hold the same seat in the new room, whose state follows.
+    setSeat(msg.new_room, msg.seat);
+    if (app.route.name === 'room' && app.route.id === msg.room) {
+      navigate(`#/room/${encodeURIComponent(msg.new_room)}`);
+      toast(t('rematch.moved'), 'rematch');
     }
   },
   chat(msg) {
@@ -243,6 +259,13 @@ function start(name) {
       hello: () => {
         const x = { name: app.identity.name };
         if (app.identity.token) x.token = app.identity.token;
+        // The last ply seen in each room where we hold a seat: the server sends only what we missed.
+        const since = {};
+        for (const room of Object.keys(app.identity.seats || {})) {
+          const st = app.states.get(room);
+          if (st) since[room] = st.ply;
+        }
+        if (app.identity.token && Object.keys(since).length) x.since = since;
         return x;
       },
     });

@@ -32,6 +32,7 @@ export const app = {
   seated: new Set(),       // rooms this player holds a seat in (welcome + joined - left)
   states: new Map(),       // room id -> latest state
   chats: new Map(),        // room id -> [chat]
+  mutes: new Map(),        // room id -> {seats, spectators}: whose chat this player hides there (`muted`)
   logs: new Map(),         // room id -> [log entry] (see roomLog)
   rooms: [],               // lobby summaries
   route: { name: 'lobby' },

@@ -39,6 +39,10 @@ export class RoomView {
     this.title = h('h1.room-name', t('room.title', { id: roomId }));
     this.optionTags = h('span.room-options');
     this.statusPill = h('span.pill', '…');
+    this.spectators = h('p#spectators.spectators', { 'data-count': '0' });
+    this.rematchSlot = h('div.rematch-slot');
+    this.muteBox = h('div#chat-mutes.chat-mutes', { role: 'group', 'aria-label': t('chat.mutes') });
+    this.lastRematchKey = '';
     this.rulesLink = h('a.rules-link.head-link', { href: '#/' }, t('room.rules'));
     this.noticeSlot = h('div.notice-slot');
     this.resultSlot = h('div.result-slot');
@@ -62,16 +66,17 @@ export class RoomView {
         this.title, this.optionTags, this.statusPill, this.rulesLink),
       this.noticeSlot,
       this.resultSlot,
+      this.rematchSlot,
       h('div.room-main',
         this.gameArea,
         h('aside.room-side',
           this.side,
-          h('section.card.players', h('h2', t('room.players')), this.seats, this.buttons, this.invite(), this.prefsForm()),
+          h('section.card.players', h('h2', t('room.players')), this.seats, this.spectators, this.buttons, this.invite(), this.prefsForm()),
           h('section.card.log', h('h2#log-title', t('log.title')), this.logList),
           h('details.card.legend', { open: true }, h('summary', t('room.legend')), this.legend,
             h('p.keys', t('room.keys'))),
           h('details.card.words', h('summary', t('room.words')), this.words),
-          h('section.card.chat', h('h2', t('chat.title')), this.chatList, this.chatForm()),
+          h('section.card.chat', h('h2', t('chat.title')), this.chatList, this.chatForm(), this.muteBox),
           h('div.card', this.fair))));
     for (const m of app.chats.get(roomId) || []) this.addChat(m);
     this.gameArea.addEventListener('keydown', (ev) => this.onGameKey(ev));
@@ -180,6 +185,9 @@ export class RoomView {
     this.renderOptions(st);
     this.renderNotice(st, seat);
     this.renderResult(st, seat);
+    this.renderRematch(st, seat);
+    this.renderSpectators(st);
+    this.renderMutes();
     this.renderSeats(st, seat);
     this.tickClocks();
     this.renderButtons(st, seat);
@@ -227,6 +235,70 @@ export class RoomView {
       extra ? h('span.result-you', ` ${extra}`) : null,
       h('a#replay-link.result-back', { href: `#/replay/${encodeURIComponent(this.roomId)}` }, t('archive.replayThis')),
       h('a.result-back', { href: '#/' }, t('room.back'))));
+  }
+
+  renderSpectators(st) {
+    const n = st.spectators || 0;
+    this.spectators.textContent = t('room.spectators', { n });
+    this.spectators.dataset.count = String(n);
+  }
+
+  // A finished room's rematch: offer it, or accept or decline the offer, then follow it to the new room
+  // (PROTOCOL.md, Rematch). Spectators see where it stands and, once it opens, a link to the new room.
+  renderRematch(st, seat) {
+    const box = clear(this.rematchSlot);
+    if (st.status !== 'finished') return;
+    const r = st.rematch || null;
+    const name = (k) => st.seats[k]?.name || this.roleLabel(st.seats[k]?.role);
+    const send = (accept) => this.app.net.request({ type: 'rematch', room: this.roomId, accept }).catch(() => {});
+    const part = h('div#rematch.rematch.card', { role: 'group', 'aria-labelledby': 'rematch-title',
+      'data-status': r ? r.status : 'none' }, h('h2#rematch-title', t('rematch.title')));
+    const key = r ? `${r.status}|${r.by}|${r.accepted.join(',')}` : '';
+    if (r && r.status === 'accepted') {
+      part.append(h('p', t('rematch.done')),
+        h('a#rematch-go', { href: `#/room/${encodeURIComponent(r.room)}` }, t('rematch.go')));
+    } else if (r && r.status === 'offered') {
+      part.append(h('p#rematch-offered', t('rematch.offered', { name: name(r.by) })),
+        h('p#rematch-accepted', t('rematch.acceptedBy', { names: r.accepted.map(name).join(', ') })));
+      if (seat !== null && !r.accepted.includes(seat)) {
+        part.append(h('div.rematch-buttons',
+          h('button#rematch-accept.primary', { type: 'button', onclick: () => send(true) }, t('rematch.accept')),
+          h('button#rematch-decline', { type: 'button', onclick: () => send(false) }, t('rematch.decline'))));
+      } else if (seat !== null) {
+        part.append(h('p.note', t('rematch.waiting')),
+          h('button#rematch-decline', { type: 'button', onclick: () => send(false) }, t('rematch.withdraw')));
+      }
+    } else {
+      if (r) part.append(h('p#rematch-ended', t(`rematch.${r.status}`)));
+      if (seat !== null) {
+        part.append(h('button#rematch-offer.primary', { type: 'button', onclick: () => send(true) }, t('rematch.offer')));
+      }
+    }
+    box.append(part);
+    if (key !== this.lastRematchKey && r) {
+      if (r.status === 'offered' && seat !== null && !r.accepted.includes(seat)) announce(t('rematch.offered', { name: name(r.by) }));
+      else if (r.status !== 'offered') announce(r.status === 'accepted' ? t('rematch.done') : t(`rematch.${r.status}`));
+    }
+    this.lastRematchKey = key;
+  }
+
+  // For a seated player: a toggle per other occupied human seat and one for the spectators; a muted one's chat
+  // lines no longer reach this player (the server leaves them out).
+  renderMutes() {
+    const box = clear(this.muteBox);
+    const st = this.state;
+    const seat = mySeat(this.roomId);
+    if (!st || seat === null) { box.hidden = true; return; }
+    const m = this.app.mutes.get(this.roomId) || { seats: [], spectators: false };
+    const toggle = (id, label, on, body) => h('button.mute', {
+      type: 'button', id, 'aria-pressed': String(on),
+      onclick: () => this.app.net.request({ type: 'mute', room: this.roomId, ...body, muted: !on }).catch(() => {}),
+    }, label);
+    const items = (st.seats || []).filter((s) => s.seat !== seat && s.name != null && !s.bot)
+      .map((s) => toggle(`mute-seat-${s.seat}`, t('chat.mute', { name: s.name }), m.seats.includes(s.seat), { seat: s.seat }));
+    items.push(toggle('mute-spectators', t('chat.muteSpectators'), m.spectators, { spectators: true }));
+    box.hidden = false;
+    box.append(...items);
   }
 
   seatItem(st, s, seat, toAct) {

@@ -31,12 +31,15 @@ const struct wire_game *const wire_games[] = {
 /* clang-format on */
 
 /* In enum wire_error order, from WIRE_E_BAD_JSON. */
+/* clang-format off */
 static const char *const error_codes[] = {
 	"bad_json",  "bad_message", "hello_required", "unknown_room", "unknown_game",  "bad_options",
 	"room_full", "seat_taken",  "already_seated", "not_in_room",  "not_your_turn", "illegal_action",
 	"stale_ply", "game_over",   "rate_limited",   "too_large",    "internal",      "unavailable",
 	"too_many_rooms",
+	"chat_rate_limited", "rematch_unavailable",
 };
+/* clang-format on */
 
 _Static_assert(sizeof(error_codes) / sizeof(error_codes[0]) == WIRE_E_COUNT_ - 1,
 	       "one wire string per error code");

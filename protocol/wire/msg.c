@@ -34,6 +34,9 @@ enum field_kind {
 	FIELD_OBJECT, /* a JSON object -> json_t * */
 	FIELD_SEAT,   /* integer 0..RULES_MAX_SEATS-1 -> has_seat, seat */
 	FIELD_PLY,    /* integer >= 0 -> ply */
+	FIELD_SINCE,  /* integer >= 0 -> has_since, since */
+	FIELD_PLIES,  /* an object of room id -> integer >= 0 -> json_t * */
+	FIELD_BOOL,   /* true/false -> int: 1 false, 2 true (0 stays: absent) */
 };
 
 struct field {
@@ -54,6 +57,7 @@ struct field {
 static const struct field hello_fields[] = {
 	F("name", FIELD_TEXT, true, 0, WIRE_NAME_MAX, name),
 	F("token", FIELD_BYTES, false, 0, TOKEN_MAX, token),
+	F("since", FIELD_PLIES, false, 0, 0, since_map),
 	{ NULL, 0, false, 0, 0, 0 },
 };
 static const struct field create_fields[] = {
@@ -69,6 +73,12 @@ static const struct field join_fields[] = {
 };
 static const struct field room_fields[] = {
 	ROOM,
+	{ NULL, 0, false, 0, 0, 0 },
+};
+static const struct field seen_fields[] = {
+	/* a room and the last ply seen */
+	ROOM,
+	F("since", FIELD_SINCE, false, 0, 0, since),
 	{ NULL, 0, false, 0, 0, 0 },
 };
 static const struct field add_bot_fields[] = {
@@ -88,6 +98,18 @@ static const struct field chat_fields[] = {
 	F("text", FIELD_TEXT, true, 0, WIRE_CHAT_MAX, text),
 	{ NULL, 0, false, 0, 0, 0 },
 };
+static const struct field mute_fields[] = {
+	ROOM,
+	F("seat", FIELD_SEAT, false, 0, 0, seat),
+	F("spectators", FIELD_BOOL, false, 0, 0, spectators),
+	F("muted", FIELD_BOOL, true, 0, 0, muted),
+	{ NULL, 0, false, 0, 0, 0 },
+};
+static const struct field rematch_fields[] = {
+	ROOM,
+	F("accept", FIELD_BOOL, false, 0, 0, accept),
+	{ NULL, 0, false, 0, 0, 0 },
+};
 static const struct field no_fields[] = {
 	{ NULL, 0, false, 0, 0, 0 },
 };
@@ -98,9 +120,9 @@ static const struct {
 	const struct field *fields;
 } msg_types[] = {
 	{ "hello", hello_fields },     { "rooms", no_fields },   { "create", create_fields },
-	{ "join", join_fields },       { "watch", room_fields }, { "leave", room_fields },
+	{ "join", join_fields },       { "watch", seen_fields }, { "leave", room_fields },
 	{ "add_bot", add_bot_fields }, { "act", act_fields },    { "resign", room_fields },
-	{ "chat", chat_fields },
+	{ "chat", chat_fields },       { "mute", mute_fields },  { "rematch", rematch_fields },
 };
 
 #define MSG_TYPE_COUNT (sizeof(msg_types) / sizeof(msg_types[0]))
@@ -152,7 +174,37 @@ static int field_integer(const json_t *v, const struct field *f, const char *typ
 	}
 	if (n < 0)
 		return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s must be >= 0", type, f->key);
+	if (f->kind == FIELD_SINCE) {
+		m->has_since = true;
+		m->since = n;
+		return WIRE_OK;
+	}
 	m->ply = n;
+	return WIRE_OK;
+}
+
+/* {room id: ply}: every key a room id's length, every value an integer >= 0. */
+static int field_plies(json_t *v, const struct field *f, const char *type, struct wire_msg *m, char *why,
+		       size_t whylen)
+{
+	const char *key;
+	json_t *ply;
+
+	if (!json_is_object(v))
+		return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s must be an object", type, f->key);
+	json_object_foreach(v, key, ply)
+	{
+		size_t len = strlen(key);
+
+		if (len < 1 || len > WIRE_ROOM_ID_MAX)
+			return fail(WIRE_E_BAD_MESSAGE, why, whylen,
+				    "%s.%s keys must be room ids of 1..%d bytes", type, f->key,
+				    WIRE_ROOM_ID_MAX);
+		if (!json_is_integer(ply) || json_integer_value(ply) < 0)
+			return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s values must be integers >= 0",
+				    type, f->key);
+	}
+	*(json_t **)((char *)m + f->offset) = v;
 	return WIRE_OK;
 }
 
@@ -171,7 +223,15 @@ static int field_decode(const struct field *f, const char *type, struct wire_msg
 		return field_string(v, f, type, m, why, whylen);
 	case FIELD_SEAT:
 	case FIELD_PLY:
+	case FIELD_SINCE:
 		return field_integer(v, f, type, m, why, whylen);
+	case FIELD_PLIES:
+		return field_plies(v, f, type, m, why, whylen);
+	case FIELD_BOOL:
+		if (!json_is_boolean(v))
+			return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s must be a boolean", type, f->key);
+		*(int *)((char *)m + f->offset) = json_is_true(v) ? 2 : 1;
+		return WIRE_OK;
 	case FIELD_OBJECT:
 		if (!json_is_object(v))
 			return fail(WIRE_E_BAD_MESSAGE, why, whylen, "%s.%s must be an object", type, f->key);
@@ -233,6 +293,9 @@ int wire_msg_decode(const char *buf, size_t len, struct wire_msg *m, char *why, 
 		if (err)
 			return err;
 	}
+	if (m->type == WIRE_MUTE && m->has_seat == (m->spectators == 2))
+		return fail(WIRE_E_BAD_MESSAGE, why, whylen,
+			    "mute needs exactly one of seat and spectators:true");
 	return WIRE_OK;
 }
 

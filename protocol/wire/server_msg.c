@@ -116,6 +116,47 @@ json_t *wire_rooms_new(json_t *summaries_take, const json_t *id)
 	return reply_finish(reply_new("rooms", id), json_pack("{s:o}", "rooms", summaries_take));
 }
 
+/* {type:"muted", room, seats, spectators}. */
+json_t *wire_muted_new(const char *room, unsigned seats_mask, bool spectators, const json_t *id)
+{
+	json_t *seats = json_array();
+	int i;
+
+	for (i = 0; seats && i < RULES_MAX_SEATS; i++)
+		if ((seats_mask >> i & 1) && json_array_append_new(seats, json_integer(i))) {
+			json_decref(seats);
+			seats = NULL;
+		}
+	return reply_finish(reply_new("muted", id), json_pack("{s:s, s:o, s:b}", "room", room, "seats", seats,
+							      "spectators", spectators));
+}
+
+/* {type:"rematch", room, new_room, seat, role}; pushed, never a direct reply. */
+json_t *wire_rematch_new(const char *room, const char *new_room, int seat, const char *role)
+{
+	return json_pack("{s:s, s:s, s:s, s:i, s:s}", "type", "rematch", "room", room, "new_room", new_room,
+			 "seat", seat, "role", role);
+}
+
+/* `state.rematch`: null, or the offer. New reference. */
+static json_t *rematch_state_new(const struct wire_room *r)
+{
+	json_t *acc;
+	int i;
+
+	if (!r->rematch_status)
+		return json_null();
+	acc = json_array();
+	for (i = 0; acc && i < r->game->seats; i++)
+		if ((r->rematch_accepted >> i & 1) && json_array_append_new(acc, json_integer(i))) {
+			json_decref(acc);
+			return NULL;
+		}
+	return json_pack("{s:s, s:i, s:o, s:I, s:s?}", "status", r->rematch_status, "by", r->rematch_by,
+			 "accepted", acc, "expires_at", (json_int_t)r->rematch_expires_at, "room",
+			 r->rematch_room);
+}
+
 /* {type:"chat", room, seat|null, name, text, at}; never a direct reply (no id). */
 json_t *wire_chat_new(const char *room, int seat, const char *name, const char *text, int64_t at)
 {
@@ -238,6 +279,11 @@ json_t *wire_state_new(const struct wire_room *r)
 		      (json_int_t)r->match->ply, "seats", seats_new(r, true), "to_act", to_act_new(r), "view",
 		      r->codec->view(r->match), "legal", "last", last_new(r), "result", result_new(r),
 		      "commit", r->commit);
+	if (o && (json_object_set_new(o, "spectators", json_integer(r->spectators)) ||
+		  json_object_set_new(o, "rematch", rematch_state_new(r)))) {
+		json_decref(o);
+		return NULL;
+	}
 	if (o &&
 	    json_object_set_new(o, "options",
 				wire_options_encode(r->codec, r->room_options,

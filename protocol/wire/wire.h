@@ -49,6 +49,8 @@ enum wire_error {
 	WIRE_E_INTERNAL,
 	WIRE_E_UNAVAILABLE,
 	WIRE_E_TOO_MANY_ROOMS,
+	WIRE_E_CHAT_RATE_LIMITED,
+	WIRE_E_REMATCH_UNAVAILABLE,
 	WIRE_E_COUNT_
 };
 
@@ -67,6 +69,8 @@ enum wire_type {
 	WIRE_ACT,
 	WIRE_RESIGN,
 	WIRE_CHAT,
+	WIRE_MUTE,
+	WIRE_REMATCH,
 };
 
 /*
@@ -90,6 +94,13 @@ struct wire_msg {
 	int64_t ply;             /* act */
 	json_t *action;          /* act; borrowed */
 	const char *text;        /* chat */
+	json_t *since_map;       /* hello, optional: {room id: ply}; borrowed, values checked */
+	bool has_since;          /* watch */
+	int64_t since;
+	/* booleans: 0 absent, 1 false, 2 true */
+	int spectators; /* mute, optional */
+	int muted;      /* mute */
+	int accept;     /* rematch, optional (absent: true) */
 };
 
 /*
@@ -221,6 +232,10 @@ json_t *wire_watching_new(const char *room, const json_t *id);
 json_t *wire_left_new(const char *room, const json_t *id);
 json_t *wire_bot_added_new(const char *room, int seat, const json_t *id);
 json_t *wire_rooms_new(json_t *summaries_take, const json_t *id);
+/* {type:"muted", room, seats:[the seats muted], spectators, id?}: the reply to `mute`. */
+json_t *wire_muted_new(const char *room, unsigned seats_mask, bool spectators, const json_t *id);
+/* {type:"rematch", room, new_room, seat, role}: pushed to each seat's player when the rematch opens. */
+json_t *wire_rematch_new(const char *room, const char *new_room, int seat, const char *role);
 /* {type:"chat", room, seat|null (seat < 0), name, text, at}. */
 json_t *wire_chat_new(const char *room, int seat, const char *name, const char *text, int64_t at);
 
@@ -254,6 +269,13 @@ struct wire_room {
 	const char *server_seed;                   /* hex, only once finished; else NULL */
 	const char *client_seeds[RULES_MAX_SEATS]; /* only once finished */
 	int64_t created_at;                        /* Unix ms, for the summary */
+	int spectators;                            /* followers without a seat, for `state` */
+	/* the rematch offer of a finished room (`state.rematch`); rematch_status NULL: none */
+	const char *rematch_status; /* "offered" | "declined" | "expired" | "accepted" */
+	int rematch_by;
+	unsigned rematch_accepted; /* a mask of seats */
+	int64_t rematch_expires_at;
+	const char *rematch_room; /* once accepted */
 };
 
 /*

@@ -292,6 +292,8 @@ test('not_in_room: act, resign, chat, leave without a seat or membership', { tim
     const c2 = await srv.player('Leaver');
     await watchRoom(c2, id);
     assert.equal((await c2.request({ type: 'leave', room: id })).type, 'left');
+    await w.nextState(id, (s) => s.spectators === 1); // the spectator count went down: snapshots start here
+    w.drain();
     await expectError(ctx, c2, { type: 'chat', room: id, text: 'still here?' }, 'not_in_room');
     await expectError(ctx, c2, { type: 'leave', room: id }, 'not_in_room');
   });
@@ -556,7 +558,7 @@ test('binary 1003, invalid UTF-8 1007, fragments reassembled; the server keeps s
 });
 
 test('a client that does not read is dropped, not the server', { timeout: 60000 }, async () => {
-  await withServer({ args: ['--rate', '1000000', '--burst', '1000000'] }, async (srv) => {
+  await withServer({ args: ['--rate', '1000000', '--burst', '1000000', '--chat-rate', '1000000000', '--chat-burst', '1000000'] }, async (srv) => {
     const talker = await srv.player('Talker');
     const slow = await srv.player('Sleepy');
     const fine = await srv.player('Reader');

@@ -212,6 +212,20 @@ static json_t *build(const json_t *in)
 					 (int)json_integer_value(json_object_get(in, "seat")), id);
 	if (strcmp(b, "state") == 0)
 		return build_state(in);
+	if (strcmp(b, "muted") == 0) {
+		const json_t *seats = json_object_get(in, "seats"), *v;
+		unsigned mask = 0;
+		size_t i;
+
+		json_array_foreach(seats, i, v) mask |= 1u << json_integer_value(v);
+		return wire_muted_new(json_string_value(json_object_get(in, "room")), mask,
+				      json_is_true(json_object_get(in, "spectators")), id);
+	}
+	if (strcmp(b, "rematch") == 0)
+		return wire_rematch_new(json_string_value(json_object_get(in, "room")),
+					json_string_value(json_object_get(in, "new_room")),
+					(int)json_integer_value(json_object_get(in, "seat")),
+					json_string_value(json_object_get(in, "role")));
 	if (strcmp(b, "error") == 0)
 		return wire_error_new(error_of(json_string_value(json_object_get(in, "code"))),
 				      json_string_value(json_object_get(in, "message")), id);

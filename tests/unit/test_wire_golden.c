@@ -43,7 +43,8 @@ static char *file_read(const char *path, size_t *len)
 }
 
 static const char *const type_names[] = {
-	NULL, "hello", "rooms", "create", "join", "watch", "leave", "add_bot", "act", "resign", "chat",
+	NULL,      "hello", "rooms",  "create", "join", "watch",   "leave",
+	"add_bot", "act",   "resign", "chat",   "mute", "rematch",
 };
 
 static void set_str(json_t *o, const char *key, const char *v)
@@ -75,6 +76,16 @@ static json_t *msg_to_json(const struct wire_msg *m)
 	if (m->action)
 		json_object_set(o, "action", m->action);
 	set_str(o, "text", m->text);
+	if (m->since_map)
+		json_object_set(o, "since", m->since_map);
+	if (m->has_since)
+		json_object_set_new(o, "since", json_integer(m->since));
+	if (m->spectators)
+		json_object_set_new(o, "spectators", json_boolean(m->spectators == 2));
+	if (m->muted)
+		json_object_set_new(o, "muted", json_boolean(m->muted == 2));
+	if (m->accept)
+		json_object_set_new(o, "accept", json_boolean(m->accept == 2));
 	return o;
 }
 
@@ -429,7 +440,9 @@ static void test_state_waiting(void)
 	CHECK(obj_get(s, "server_seed") == NULL);
 	CHECK(obj_get(s, "client_seeds") == NULL);
 	CHECK(json_is_false(obj_get(obj_get(s, "options"), "autoroll"))); /* defaults filled in */
-	CHECK(json_object_size(s) == 13);
+	CHECK(json_integer_value(obj_get(s, "spectators")) == 0);
+	CHECK(json_is_null(obj_get(s, "rematch")));
+	CHECK(json_object_size(s) == 15);
 	json_decref(s);
 }
 
