@@ -54,59 +54,31 @@ static void held_unlink(struct http_req *h)
  */
 #define BODY_SMALL 1024
 
-struct addr_bytes {
-	char addr[64];
-	size_t n;
-};
-
-static size_t *addr_bytes(struct http *api, const char *addr, bool create)
-{
-	struct addr_bytes *a = hmap_get(&api->body_by_addr, addr);
-
-	if (!a && create && (a = calloc(1, sizeof(*a)))) {
-		snprintf(a->addr, sizeof(a->addr), "%s", addr);
-		if (hmap_put(&api->body_by_addr, a->addr, a)) {
-			free(a);
-			a = NULL;
-		}
-	}
-	return a ? &a->n : NULL;
-}
-
 static bool body_charge(struct http_req *h, size_t len)
 {
 	struct http *api = h->api;
-	size_t cap = api->cfg->http_body_mem, *mine;
+	size_t cap = api->cfg->http_body_mem, mine;
 
 	if (len <= BODY_SMALL)
 		return true;
-	mine = addr_bytes(api, h->addr, true);
+	mine = tally_get(&api->body_by_addr, h->addr);
 	/* one answer alone is always let through, however large: it is the piling up that is refused */
-	if (!mine || (api->body_bytes && api->body_bytes + len > cap) || (*mine && *mine + len > cap / 8)) {
+	if ((api->body_bytes && api->body_bytes + len > cap) || (mine && mine + len > cap / 8) ||
+	    tally_add(&api->body_by_addr, h->addr, (long long)len)) {
 		api->metrics->http_busy++;
 		return false;
 	}
 	api->body_bytes += len;
-	*mine += len;
 	h->charged = len;
 	return true;
 }
 
 static void body_release(struct http_req *h)
 {
-	size_t *mine;
-
 	if (!h->charged)
 		return;
 	h->api->body_bytes -= h->charged;
-	if ((mine = addr_bytes(h->api, h->addr, false))) {
-		*mine -= h->charged;
-		if (!*mine) {
-			struct addr_bytes *a = hmap_del(&h->api->body_by_addr, h->addr);
-
-			free(a);
-		}
-	}
+	(void)tally_add(&h->api->body_by_addr, h->addr, -(long long)h->charged);
 	h->charged = 0;
 }
 
@@ -114,17 +86,12 @@ void http_init(struct http *api, const struct config *cfg)
 {
 	api->cfg = cfg;
 	api->body_bytes = 0;
-	hmap_init(&api->body_by_addr);
+	tally_init(&api->body_by_addr);
 }
 
 void http_finish(struct http *api)
 {
-	struct addr_bytes *a;
-	size_t pos = 0;
-
-	while ((a = hmap_next(&api->body_by_addr, &pos)))
-		free(a);
-	hmap_finish(&api->body_by_addr);
+	tally_finish(&api->body_by_addr);
 }
 
 static void respond(struct http_req *h, int status, const char *ctype, char *body_take, size_t len)

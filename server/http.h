@@ -32,8 +32,8 @@ struct http {
 	struct http_req *held; /* answers waiting for a journal batch (http_committed) */
 	bool stopping;         /* SIGTERM: /readyz says so while connections close */
 	const struct config *cfg;
-	size_t body_bytes;        /* answer bodies held until their clients read them */
-	struct hmap body_by_addr; /* the same by client address */
+	size_t body_bytes;         /* answer bodies held until their clients read them */
+	struct tally body_by_addr; /* the same by client address */
 };
 
 /* Prepares the body budget (after the struct is filled); http_finish() frees it. */

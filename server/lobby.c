@@ -35,7 +35,7 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 	hmap_init(&l->rooms);
 	hmap_init(&l->players);
 	hmap_init(&l->players_by_id);
-	hmap_init(&l->by_addr);
+	tally_init(&l->by_addr);
 	l->order_stale = true;
 	err = uv_timer_init(loop, &l->timer);
 	if (err)

@@ -42,7 +42,7 @@ struct lobby {
 	size_t textlen, textcap;
 	bool text_stale;            /* a room's summary changed since `text` was joined */
 	struct buf *pushed;         /* the last frame pushed to subscribers */
-	struct hmap by_addr;        /* address -> waiting rooms created from it (lobby_limits.c) */
+	struct tally by_addr;       /* address -> waiting rooms created from it (lobby_limits.c) */
 	long bot_rooms;             /* live rooms with a bot in every seat */
 	int64_t players_expired_ms; /* when the database last forgot idle identities */
 };

@@ -21,46 +21,9 @@
 
 #include "store.h"
 
-struct addr_rooms {
-	char addr[64];
-	int n;
-};
-
-static int addr_rooms(struct lobby *l, const char *addr)
-{
-	struct addr_rooms *a = hmap_get(&l->by_addr, addr);
-
-	return a ? a->n : 0;
-}
-
-static void addr_adjust(struct lobby *l, const char *addr, int delta)
-{
-	struct addr_rooms *a = hmap_get(&l->by_addr, addr);
-
-	if (!a) {
-		if (delta < 0 || !(a = calloc(1, sizeof(*a))))
-			return;
-		snprintf(a->addr, sizeof(a->addr), "%s", addr);
-		if (hmap_put(&l->by_addr, a->addr, a)) {
-			free(a);
-			return;
-		}
-	}
-	a->n += delta;
-	if (a->n <= 0) {
-		hmap_del(&l->by_addr, a->addr);
-		free(a);
-	}
-}
-
 void lobby_limits_finish(struct lobby *l)
 {
-	struct addr_rooms *a;
-	size_t pos = 0;
-
-	while ((a = hmap_next(&l->by_addr, &pos)))
-		free(a);
-	hmap_finish(&l->by_addr);
+	tally_finish(&l->by_addr);
 }
 
 const char *lobby_room_refused(struct lobby *l, const struct player *p, const char *addr)
@@ -69,7 +32,7 @@ const char *lobby_room_refused(struct lobby *l, const struct player *p, const ch
 		return "the server has as many rooms as it can hold: try again later";
 	if (p->nwaiting >= l->cfg->max_rooms_per_player)
 		return "you have too many rooms waiting for players: start or leave one first";
-	if (addr_rooms(l, addr) >= l->cfg->max_rooms_per_addr)
+	if (tally_get(&l->by_addr, addr) >= (size_t)l->cfg->max_rooms_per_addr)
 		return "too many rooms wait for players from your address: start or leave one first";
 	return NULL;
 }
@@ -105,7 +68,7 @@ void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const
 	r->counted = true;
 	snprintf(r->creator_addr, sizeof(r->creator_addr), "%s", addr);
 	p->nwaiting++;
-	addr_adjust(l, addr, +1);
+	(void)tally_add(&l->by_addr, addr, +1); /* out of memory: that room goes uncounted */
 }
 
 void lobby_room_update(struct lobby *l, struct room *r, bool gone)
@@ -118,7 +81,7 @@ void lobby_room_update(struct lobby *l, struct room *r, bool gone)
 		r->counted = false;
 		if (p && p->nwaiting > 0)
 			p->nwaiting--;
-		addr_adjust(l, r->creator_addr, -1);
+		(void)tally_add(&l->by_addr, r->creator_addr, -1);
 	}
 	if (!gone && !r->bot_only && r->status != ROOM_WAITING) {
 		free_seats(r, &human);

@@ -51,33 +51,6 @@ struct addr_count {
 	int n;
 };
 
-static int addr_get(struct net *n, const char *addr)
-{
-	struct addr_count *a = hmap_get(&n->addrs, addr);
-
-	return a ? a->n : 0;
-}
-
-static void addr_adjust(struct net *n, const char *addr, int delta)
-{
-	struct addr_count *a = hmap_get(&n->addrs, addr);
-
-	if (!a) {
-		if (delta < 0 || !(a = calloc(1, sizeof(*a))))
-			return;
-		snprintf(a->addr, sizeof(a->addr), "%s", addr);
-		if (hmap_put(&n->addrs, a->addr, a)) {
-			free(a);
-			return;
-		}
-	}
-	a->n += delta;
-	if (a->n <= 0) {
-		hmap_del(&n->addrs, a->addr);
-		free(a);
-	}
-}
-
 /*
  * The client's address: the peer's, or, when the peer is a trusted proxy,
  * the rightmost address of X-Forwarded-For that is not itself a trusted
@@ -124,7 +97,7 @@ static int filter_connection(struct net *n, struct lws *wsi)
 	if (lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_GET_URI) < 0 || strcmp(uri, "/ws"))
 		return 1; /* WebSockets only at /ws */
 	client_addr(n, wsi, addr, sizeof(addr));
-	if (addr_get(n, addr) >= n->cfg->max_conns_per_addr) {
+	if (tally_get(&n->addrs, addr) >= (size_t)n->cfg->max_conns_per_addr) {
 		static struct util_log_limit rl;
 
 		util_log_limited(&rl, LOG_WARN, "net: refusing %s: %d connections already", addr,
@@ -375,7 +348,7 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 			return -1;
 		if (n->cfg->n_proxies)
 			client_addr(n, wsi, pss->s->addr, sizeof(pss->s->addr));
-		addr_adjust(n, pss->s->addr, +1);
+		(void)tally_add(&n->addrs, pss->s->addr, +1); /* out of memory: uncounted */
 		util_log_conn(LOG_DEBUG, pss->s->id, "net: WebSocket from %s", pss->s->addr);
 		/* a connection that never says hello must not hold a descriptor for long */
 		lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
@@ -397,7 +370,7 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 	case LWS_CALLBACK_CLOSED:
 		if (pss->s) {
 			util_log_conn(LOG_DEBUG, pss->s->id, "net: closed");
-			addr_adjust(n, pss->s->addr, -1);
+			(void)tally_add(&n->addrs, pss->s->addr, -1);
 			handlers_closed(n->handlers, pss->s);
 			pss->s = NULL;
 		}
@@ -781,7 +754,7 @@ int net_start(struct net *n, void *loop, const struct config *cfg, struct sessio
 
 	memset(n, 0, sizeof(*n));
 	*n = (struct net){ .cfg = cfg, .sessions = ss, .handlers = h, .http = http, .metrics = metrics };
-	hmap_init(&n->addrs);
+	tally_init(&n->addrs);
 	hmap_init(&n->conn_addrs);
 	n->max_conns = conn_cap(cfg);
 	util_log(LOG_INFO, "net: at most %d connections at once", n->max_conns);
@@ -947,10 +920,7 @@ void net_stop(struct net *n)
 		n->stopped = true; /* with a foreign loop, some connections are destroyed later */
 		n->lws = NULL;
 	}
-	while ((a = hmap_next(&n->addrs, &pos)))
-		free(a);
-	hmap_finish(&n->addrs);
-	pos = 0;
+	tally_finish(&n->addrs);
 	while ((a = hmap_next(&n->conn_addrs, &pos)))
 		free(a);
 	hmap_finish(&n->conn_addrs);

@@ -26,7 +26,7 @@ struct net {
 	struct handlers *handlers;
 	struct http *http;
 	struct metrics *metrics;
-	struct hmap addrs;         /* peer address -> open WebSocket count */
+	struct tally addrs;        /* client address -> open WebSocket count */
 	struct hmap conn_addrs;    /* peer address -> open connections, HTTP and WebSocket */
 	bool stopped;              /* net_stop() freed the counts; late WSI_DESTROYs touch nothing */
 	int port;                  /* the port bound (cfg->port, or the one the OS chose for 0) */

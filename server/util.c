@@ -42,6 +42,65 @@ void hmap_finish(struct hmap *m)
 	hmap_init(m);
 }
 
+struct tally_entry {
+	char key[64];
+	size_t n;
+};
+
+void tally_init(struct tally *t)
+{
+	hmap_init(&t->map);
+}
+
+void tally_finish(struct tally *t)
+{
+	struct tally_entry *e;
+	size_t pos = 0;
+
+	while ((e = hmap_next(&t->map, &pos)))
+		free(e);
+	hmap_finish(&t->map);
+}
+
+size_t tally_get(const struct tally *t, const char *key)
+{
+	char k[64];
+	const struct tally_entry *e;
+
+	snprintf(k, sizeof(k), "%s", key);
+	e = hmap_get(&t->map, k);
+	return e ? e->n : 0;
+}
+
+int tally_add(struct tally *t, const char *key, long long delta)
+{
+	struct tally_entry *e;
+	char k[64];
+
+	snprintf(k, sizeof(k), "%s", key);
+	e = hmap_get(&t->map, k);
+	if (!e) {
+		if (delta <= 0)
+			return 0;
+		if (!(e = calloc(1, sizeof(*e))))
+			return -ENOMEM;
+		memcpy(e->key, k, sizeof(k));
+		if (hmap_put(&t->map, e->key, e)) {
+			free(e);
+			return -ENOMEM;
+		}
+	}
+	if (delta >= 0) {
+		e->n += (size_t)delta;
+	} else if ((size_t)-delta < e->n) {
+		e->n -= (size_t)-delta;
+	} else {
+		hmap_del(&t->map, e->key);
+		free(e);
+	}
+	return 0;
+}
+
 static struct hmap_entry *find_slot(const struct hmap *m, const char *key)
 {
 	size_t i, mask;

@@ -38,6 +38,22 @@ void *hmap_del(struct hmap *m, const char *key);
 /* Iteration: start with *pos = 0; returns NULL at the end. */
 void *hmap_next(const struct hmap *m, size_t *pos);
 
+/*
+ * A tally: counts by a short text key (a client address), over an hmap; a key
+ * whose count falls to 0 is forgotten. For the per-address caps.
+ */
+struct tally {
+	struct hmap map;
+};
+
+void tally_init(struct tally *t);
+/* Frees every entry. */
+void tally_finish(struct tally *t);
+/* The count of `key` (at most 63 bytes; longer keys are cut), 0 if none. */
+size_t tally_get(const struct tally *t, const char *key);
+/* Adds `delta` (a removal is floored at 0). 0, or -ENOMEM with nothing changed. */
+int tally_add(struct tally *t, const char *key, long long delta);
+
 /* Fills buf with n bytes from the OS's secure source. 0 or -errno. */
 int util_random(void *buf, size_t n);
 /* A random identifier: prefix + n base32 characters, into out (size >= strlen(prefix)+n+1). */

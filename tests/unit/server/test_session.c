@@ -171,6 +171,30 @@ static void test_hmap(void)
 	hmap_finish(&m);
 }
 
+/* The per-address tallies: counts go up and down, a key at 0 is forgotten, a removal is floored at 0. */
+static void test_tally(void)
+{
+	struct tally t;
+
+	tally_init(&t);
+	CHECK_EQ(tally_get(&t, "10.0.0.1"), 0);
+	CHECK_EQ(tally_add(&t, "10.0.0.1", 3), 0);
+	CHECK_EQ(tally_add(&t, "::1", 1), 0);
+	CHECK_EQ(tally_add(&t, "10.0.0.1", -1), 0);
+	CHECK_EQ(tally_get(&t, "10.0.0.1"), 2);
+	CHECK_EQ(tally_get(&t, "::1"), 1);
+	CHECK_EQ(tally_add(&t, "::1", -5), 0); /* more than it had: gone, not negative */
+	CHECK_EQ(tally_get(&t, "::1"), 0);
+	CHECK_EQ(t.map.len, 1);
+	CHECK_EQ(tally_add(&t, "10.0.0.9", -1), 0); /* never seen: nothing */
+	CHECK_EQ(t.map.len, 1);
+	CHECK_EQ(tally_add(&t, "10.0.0.1", -2), 0);
+	CHECK_EQ(t.map.len, 0);
+	CHECK_EQ(tally_add(&t, "10.0.0.1", 1 << 20), 0); /* bytes, for the HTTP body budget */
+	CHECK_EQ(tally_get(&t, "10.0.0.1"), 1 << 20);
+	tally_finish(&t); /* frees what is left (the leak check would see it) */
+}
+
 int main(void)
 {
 	config_defaults(&cfg);
@@ -179,5 +203,6 @@ int main(void)
 	TEST(test_refusal);
 	TEST(test_queue_bound);
 	TEST(test_hmap);
+	TEST(test_tally);
 	return tap_done() || buf_live != 0;
 }
