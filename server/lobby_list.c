@@ -53,7 +53,7 @@ static int order_build(struct lobby *l)
 
 static int text_put(struct lobby *l, const char *p, size_t n)
 {
-	if (l->textlen + n + 1 > l->textcap) {
+	if (!l->text || l->textlen + n + 1 > l->textcap) {
 		size_t cap = (l->textlen + n + 1) * 2;
 		char *t = realloc(l->text, cap);
 

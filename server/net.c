@@ -150,7 +150,7 @@ static void log_refusal(struct net *n)
 /* The peer of an accepted socket as text (an IPv4-mapped IPv6 address as IPv4); "" if unknown. */
 static void peer_of(int fd, char *out, size_t len)
 {
-	struct sockaddr_storage ss;
+	struct sockaddr_storage ss = { 0 };
 	socklen_t sl = sizeof(ss);
 	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&ss;
 
