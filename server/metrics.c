@@ -109,6 +109,13 @@ static void render_gauges(struct out *o, const struct metrics_gauges *g)
 	gauge(o, "quinteto_journal_failing", "1 while journal writes fail (and are retried).",
 	      (double)g->journal_failing);
 	gauge(o, "quinteto_uptime_seconds", "Seconds since start.", g->uptime_s);
+	emit(o,
+	     "# HELP quinteto_checkpoints_total WAL checkpoints: by the checkpoint thread, or by the writer "
+	     "to "
+	     "let the WAL start over.\n# TYPE quinteto_checkpoints_total counter\n"
+	     "quinteto_checkpoints_total{by=\"checkpointer\"} %lu\nquinteto_checkpoints_total{by=\"writer\"} "
+	     "%lu\n",
+	     g->checkpoints[0], g->checkpoints[1]);
 }
 
 static void render_rooms(struct out *o, const struct metrics_gauges *g)

@@ -55,6 +55,8 @@ struct metrics_gauges {
 	size_t rooms, players, store_queue;
 	double uptime_s;
 	int journal_failing;
+	unsigned long
+		checkpoints[2]; /* WAL checkpoints by the checkpoint thread, by the writer (store_ckpt.c) */
 	const struct metrics_rooms *rooms_by_game; /* NULL, or n_games entries */
 	int n_games;
 };

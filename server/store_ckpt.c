@@ -83,7 +83,7 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
 
 unsigned long store_checkpoints(const struct store *st, bool by_writer)
 {
-	return st->ck_runs[by_writer];
+	return st ? st->ck_runs[by_writer] : 0;
 }
 
 int store_ckpt_open(struct store *st, const char *path)

@@ -18,7 +18,8 @@ const METRICS = {
     'quinteto_actions_total', 'quinteto_bot_actions_total', 'quinteto_matches_started_total',
     'quinteto_matches_finished_total', 'quinteto_archive_writes_total', 'quinteto_archive_failures_total',
     'quinteto_players_created_total', 'quinteto_slow_consumers_dropped_total', 'quinteto_rate_limited_total',
-    'quinteto_closed_too_large_total', 'quinteto_closed_binary_total', 'quinteto_errors_total'],
+    'quinteto_closed_too_large_total', 'quinteto_closed_binary_total', 'quinteto_errors_total',
+    'quinteto_checkpoints_total'],
   histogram: ['quinteto_move_broadcast_seconds'],
 };
 
