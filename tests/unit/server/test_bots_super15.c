@@ -82,29 +82,45 @@ static void test_greedy_beats_random(void)
 	CHECK(wins > 4 * (losses + draws));
 }
 
+/* A piece to set: its id (0..15 Light, 16..31 Dark), square, value, points and Super flag. */
+struct placed {
+	int id;
+	const char *square;
+	int value, points, super;
+};
+
+/* A match on an empty board with only `n` pieces set, Light to move. */
+static void position(struct rules_match *m, const struct placed *p, int n)
+{
+	static const uint8_t seed[RULES_SEED_SIZE];
+	struct super15_state *s;
+
+	rules_match_start(m, &rules_game_super15, seed, NULL);
+	s = &m->s.super15;
+	for (int id = 0; id < SUPER15_PIECES; id++)
+		s->pieces[id].square = SUPER15_NONE;
+	for (int i = 0; i < n; i++)
+		s->pieces[p[i].id] = (struct super15_piece){ (uint8_t)sq(p[i].square), (uint8_t)p[i].value,
+							     (uint8_t)p[i].points, (uint8_t)p[i].super };
+	super15_state_sync(s);
+}
+
 /* A free piece is taken; of two equal captures, the one that is not captured back. */
 static void test_takes_and_avoids(void)
 {
+	static const struct placed set[] = {
+		{ 0, "a1", 1, 0, 0 },   { 1, "c3", 2, 0, 0 },  /* can take b4 or d4 */
+		{ 2, "h1", 1, 0, 0 },   { 16, "b4", 1, 0, 0 }, /* guarded by b5 */
+		{ 17, "b5", 1, 0, 0 },  { 18, "d4", 1, 0, 0 }, /* out of every reach */
+		{ 19, "h10", 1, 0, 0 },
+	};
 	const struct bot_strategy *g = bot_find("super15", "greedy");
 	struct rules_match m;
 	struct rules_action a;
 	uint64_t rng = 7;
-	struct super15_state *s;
-	uint8_t seed[RULES_SEED_SIZE] = { 0 };
 
 	for (int trial = 0; trial < 20; trial++) {
-		rules_match_start(&m, &rules_game_super15, seed, NULL);
-		s = &m.s.super15;
-		for (int id = 0; id < SUPER15_PIECES; id++)
-			s->pieces[id].square = SUPER15_NONE;
-		s->pieces[0] = (struct super15_piece){ (uint8_t)sq("a1"), 1, 0, 0 };
-		s->pieces[1] = (struct super15_piece){ (uint8_t)sq("c3"), 2, 0, 0 }; /* can take b4 or d4 */
-		s->pieces[2] = (struct super15_piece){ (uint8_t)sq("h1"), 1, 0, 0 };
-		s->pieces[16] = (struct super15_piece){ (uint8_t)sq("b4"), 1, 0, 0 }; /* guarded by b5 */
-		s->pieces[17] = (struct super15_piece){ (uint8_t)sq("b5"), 1, 0, 0 };
-		s->pieces[18] = (struct super15_piece){ (uint8_t)sq("d4"), 1, 0, 0 }; /* out of every reach */
-		s->pieces[19] = (struct super15_piece){ (uint8_t)sq("h10"), 1, 0, 0 };
-		super15_state_sync(s);
+		position(&m, set, (int)(sizeof(set) / sizeof(set[0])));
 		REQUIRE(g->choose(&m, 0, &rng, &a) == 0);
 		CHECK_EQ(a.arg[0], sq("c3"));
 		CHECK_EQ(a.arg[1], sq("d4"));
@@ -119,26 +135,20 @@ static void test_takes_and_avoids(void)
  */
 static void test_avoids_super_sweep(void)
 {
+	static const struct placed set[] = {
+		{ 0, "c3", 1, 0, 0 },   { 1, "d1", 1, 0, 0 },    /* the sweep's end */
+		{ 2, "h1", 1, 0, 0 },   { 16, "d10", 1, 12, 1 }, /* the Super */
+		{ 17, "d4", 2, 0, 0 },                           /* closes the d file */
+		{ 18, "b3", 1, 0, 0 },                           /* out of every reach */
+		{ 19, "h10", 1, 0, 0 },
+	};
 	const struct bot_strategy *g = bot_find("super15", "greedy");
 	struct rules_match m;
 	struct rules_action a;
 	uint64_t rng = 11;
-	struct super15_state *s;
-	uint8_t seed[RULES_SEED_SIZE] = { 0 };
 
 	for (int trial = 0; trial < 20; trial++) {
-		rules_match_start(&m, &rules_game_super15, seed, NULL);
-		s = &m.s.super15;
-		for (int id = 0; id < SUPER15_PIECES; id++)
-			s->pieces[id].square = SUPER15_NONE;
-		s->pieces[0] = (struct super15_piece){ (uint8_t)sq("c3"), 1, 0, 0 };
-		s->pieces[1] = (struct super15_piece){ (uint8_t)sq("d1"), 1, 0, 0 }; /* the sweep's end */
-		s->pieces[2] = (struct super15_piece){ (uint8_t)sq("h1"), 1, 0, 0 };
-		s->pieces[16] = (struct super15_piece){ (uint8_t)sq("d10"), 1, 12, 1 }; /* the Super */
-		s->pieces[17] = (struct super15_piece){ (uint8_t)sq("d4"), 2, 0, 0 }; /* closes the d file */
-		s->pieces[18] = (struct super15_piece){ (uint8_t)sq("b3"), 1, 0, 0 }; /* out of every reach */
-		s->pieces[19] = (struct super15_piece){ (uint8_t)sq("h10"), 1, 0, 0 };
-		super15_state_sync(s);
+		position(&m, set, (int)(sizeof(set) / sizeof(set[0])));
 		REQUIRE(g->choose(&m, 0, &rng, &a) == 0);
 		CHECK_EQ(a.arg[0], sq("c3"));
 		CHECK_EQ(a.arg[1], sq("b3"));
