@@ -12,6 +12,9 @@ import { withServer, launchBrowser, newPlayerPage, artifactsDir, noProblems } fr
 import { readFile } from 'node:fs/promises';
 import { createRoom as wsCreate, joinRoom, watchRoom, autoplay } from '../lib/client.mjs';
 
+// Nobody watches these matches being played (only their archives): the bots act at once.
+const BOTS_AT_ONCE = { botDelayMs: 1 };
+
 let browser;
 test.before(async () => { browser = await launchBrowser(); });
 test.after(async () => { if (browser) await browser.close(); });
@@ -105,7 +108,7 @@ test('a finished match is found from the lobby, replayed step by step, opened at
     } finally {
       await page.context().close();
     }
-  });
+  }, BOTS_AT_ONCE);
 });
 
 test('the client seed typed in the lobby is the archive\'s; the finished room links to its replay', { timeout: 120000 }, async () => {
@@ -171,5 +174,5 @@ test('every game: a match of bots replays with its own board and its dice checke
     } finally {
       await page.context().close();
     }
-  });
+  }, BOTS_AT_ONCE);
 });
