@@ -19,6 +19,10 @@ import {
 const RESULT_RE = /^(White|Black) wins — all fifteen men borne off$/;
 const manual = { prefs: { forced: false } };
 
+// A person against bots: the bots answer at once (5 ms, as in the integration tests) rather than after
+// the 50 ms the other browser tests give them; the person's every action is still made by clicking.
+const quickBots = { botDelayMs: 5 };
+
 let browser;
 test.before(async () => { browser = await launchBrowser(); });
 test.after(async () => { if (browser) await browser.close(); });
@@ -107,7 +111,7 @@ test('a person creates a Laquet room, adds a bot and plays to the end by clickin
     } finally {
       await closeAll([page]);
     }
-  });
+  }, quickBots);
 });
 
 // A makes the first step of a two-step plan; B's socket drops and comes back, so A gets states of

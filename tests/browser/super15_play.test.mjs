@@ -17,6 +17,10 @@ import {
 const RESULT_RE = /^((Light|Dark) wins( — the other side has one piece left| on points| — the other side cannot move)|Draw on points)$/;
 const manual = { prefs: { forced: false } };
 
+// A person against bots: the bots answer at once (5 ms, as in the integration tests) rather than after
+// the 50 ms the other browser tests give them; the person's every action is still made by clicking.
+const quickBots = { botDelayMs: 5 };
+
 let browser;
 test.before(async () => { browser = await launchBrowser(); });
 test.after(async () => { if (browser) await browser.close(); });
@@ -105,7 +109,7 @@ test('a person plays a whole Super 1 al 5 match against a bot by clicking', { ti
     } finally {
       await closeAll([page]);
     }
-  });
+  }, quickBots);
 });
 
 test('two people play Super 1 al 5 by clicking while a third watches; a resignation ends it', { timeout: 300000 }, async (t) => {

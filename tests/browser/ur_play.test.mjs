@@ -20,6 +20,10 @@ const RESULT_RE = /^(Light|Dark) wins — all seven pieces borne off$/;
 // Pages whose clicks are driven by the test: the client does not play a forced action by itself.
 const manual = { prefs: { forced: false } };
 
+// A person against bots: the bots answer at once (5 ms, as in the integration tests) rather than after
+// the 50 ms the other browser tests give them; the person's every action is still made by clicking.
+const quickBots = { botDelayMs: 5 };
+
 let browser;
 test.before(async () => { browser = await launchBrowser(); });
 test.after(async () => { if (browser) await browser.close(); });
@@ -82,7 +86,7 @@ test('a person creates an Ur room, adds a bot and plays to the end by clicking',
     } finally {
       await closeAll([page]);
     }
-  });
+  }, quickBots);
 });
 
 // A selects a piece; B's socket drops and comes back, so A gets states of the same ply; the
