@@ -302,8 +302,9 @@ void room_member_del(struct room *r, struct member **list)
 	free(m);
 	summary_clear(r);
 	if (spectator && !r->dead)
-		room_broadcast(r);      /* state.spectators */
-	r->host->changed(r->host->ctx); /* the summary's watchers */
+		room_spectators_changed(r); /* state.spectators; the summary's watchers */
+	else
+		r->host->changed(r->host->ctx); /* the summary's watchers */
 }
 
 int room_seat_of(const struct room *r, const struct player *p)
@@ -523,6 +524,7 @@ void room_broadcast(struct room *r)
 {
 	struct member *m, *next;
 
+	r->spectators_due = false; /* this state has the count */
 	cache_clear(r);
 	recent_keep(r);
 	for (m = r->members; m; m = next) {
@@ -538,8 +540,23 @@ void room_spectators_changed(struct room *r)
 {
 	if (r->dead)
 		return;
-	room_broadcast(r);
+	if (!r->host->spectators) {
+		room_broadcast(r);
+	} else {
+		cache_clear(r); /* whoever is sent the state next sees the new count */
+		if (!r->spectators_due) {
+			r->spectators_due = true;
+			r->host->spectators(r->host->ctx, r);
+		}
+	}
 	r->host->changed(r->host->ctx);
+}
+
+void room_spectators_flush(struct room *r)
+{
+	if (r->spectators_due && !r->dead)
+		room_broadcast(r);
+	r->spectators_due = false;
 }
 
 void room_connected_changed(struct room *r)

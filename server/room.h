@@ -78,6 +78,12 @@ struct room_host {
 	void (*send)(void *who, struct buf *frame); /* queue a frame to a member (a reference is taken) */
 	void (*changed)(void *ctx);                 /* a room's summary changed */
 	void *ctx;                                  /* for changed() */
+	/*
+	 * The spectator count of `r` changed: call room_spectators_flush(r) soon
+	 * (coalesced with the room's other comings and goings; ctx as changed()'s).
+	 * NULL: every change is sent at once.
+	 */
+	void (*spectators)(void *ctx, struct room *r);
 };
 
 /* A follower of a room (a connection, seated or watching). */
@@ -168,6 +174,9 @@ struct room {
 	unsigned rematch_accepted; /* a mask of seats; bots accept by themselves */
 	int64_t rematch_expires_at;
 	char rematch_room[WIRE_ROOM_ID_MAX + 1]; /* once accepted */
+	bool spectators_due;                     /* the members have not seen the spectator count yet */
+	bool spectators_listed;                  /* in the host's list of rooms to flush (the host's field) */
+	struct room *spectators_next;            /* in that list (the host's field) */
 };
 
 /* --- life (room.c) ------------------------------------------------------- */
@@ -309,8 +318,28 @@ int room_rematch(struct room *r, int seat, bool accept, bool *complete);
 /* The rematch of `r` opened as room `id`. */
 void room_rematch_opened(struct room *r, const char *id);
 
-/* A follower without a seat came or went: every member sees the new count. */
+/* A room's rematch offer as it stands, to put back when its completion could not open the new room. */
+struct room_rematch_saved {
+	enum room_rematch status;
+	int by;
+	unsigned accepted;
+	int64_t expires_at;
+};
+void room_rematch_save(const struct room *r, struct room_rematch_saved *out);
+
+/* Puts the offer back as room_rematch_save() saw it (its expiry timer too); nothing is sent. */
+void room_rematch_undo(struct room *r, const struct room_rematch_saved *saved);
+
+/*
+ * A follower without a seat came or went: every member sees the new count,
+ * at once without host->spectators, else at room_spectators_flush() (or with
+ * the room's next state, whichever comes first). The next room_state_for()
+ * has the new count.
+ */
 void room_spectators_changed(struct room *r);
+
+/* Sends the state to every member if they have not seen the spectator count yet. */
+void room_spectators_flush(struct room *r);
 
 /* --- between the room's own files (room_play.c), not for other modules ---- */
 

@@ -459,6 +459,30 @@ void room_rematch_opened(struct room *r, const char *id)
 	uv_timer_stop(&r->bot_timer);
 }
 
+void room_rematch_save(const struct room *r, struct room_rematch_saved *out)
+{
+	*out = (struct room_rematch_saved){ r->rematch, r->rematch_by, r->rematch_accepted,
+					    r->rematch_expires_at };
+}
+
+void room_rematch_undo(struct room *r, const struct room_rematch_saved *saved)
+{
+	bool was_open = r->rematch == ROOM_REMATCH_OFFERED;
+
+	r->rematch = saved->status;
+	r->rematch_by = saved->by;
+	r->rematch_accepted = saved->accepted;
+	r->rematch_expires_at = saved->expires_at;
+	if (r->rematch != ROOM_REMATCH_OFFERED)
+		uv_timer_stop(&r->bot_timer); /* the offer this request made never was */
+	else if (!was_open) {
+		int64_t left = saved->expires_at - util_now_ms();
+
+		if (uv_timer_start(&r->bot_timer, rematch_expire_cb, left > 0 ? (uint64_t)left : 0, 0))
+			util_log(LOG_ERROR, "room %s: the rematch timer cannot start", r->id);
+	}
+}
+
 /* With autoroll, plays {"roll":true} for a human seat whose only legal action it is. */
 static bool autoroll_step(struct room *r)
 {
