@@ -360,7 +360,7 @@ static void on_mute(struct handlers *h, struct session *s, struct wire_msg *m, b
 	struct room *r = find_room(h, s, m);
 	int seat;
 
-	if (!r)
+	if (!r || journal_refuses(h, s, m)) /* a mute is journalled: it must outlive a restart */
 		return;
 	seat = room_seat_of(r, s->player);
 	if (seat < 0) {

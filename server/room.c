@@ -222,6 +222,8 @@ void room_destroy(struct room *r)
 			player_del_room(r->seats[i].player, r);
 	if (r->status != ROOM_FINISHED && !r->host->stopping && !r->restoring)
 		store_live_drop(r->host->store, r->id); /* abandoned; a finished one is archived */
+	if (r->after_journalled && !r->host->stopping && !r->restoring)
+		store_live_after_drop(r->host->store, r->id); /* its mutes and rematch offer go with it */
 	uv_close((uv_handle_t *)&r->bot_timer, room_closed_cb);
 	uv_close((uv_handle_t *)&r->clock_timer, room_closed_cb);
 }

@@ -174,9 +174,10 @@ struct room {
 	unsigned rematch_accepted; /* a mask of seats; bots accept by themselves */
 	int64_t rematch_expires_at;
 	char rematch_room[WIRE_ROOM_ID_MAX + 1]; /* once accepted */
-	bool spectators_due;                     /* the members have not seen the spectator count yet */
-	bool spectators_listed;                  /* in the host's list of rooms to flush (the host's field) */
-	struct room *spectators_next;            /* in that list (the host's field) */
+	bool after_journalled;        /* its mutes or rematch offer are in the journal (store_live_after) */
+	bool spectators_due;          /* the members have not seen the spectator count yet */
+	bool spectators_listed;       /* in the host's list of rooms to flush (the host's field) */
+	struct room *spectators_next; /* in that list (the host's field) */
 };
 
 /* --- life (room.c) ------------------------------------------------------- */
@@ -369,6 +370,12 @@ void room_finish(struct room *r, int64_t ended_at);
 /* Frees the log and its texts; the room's counts (nactions) stay. */
 void room_log_release(struct room *r);
 
+/*
+ * Journals what the seated players set beside the match, whole: every seat's
+ * mutes and the rematch offer (store_live_after). Not while restoring.
+ */
+void room_after_journal(struct room *r);
+
 /* Plays due autorolls and wakes the bots (after a change or a restore). */
 void room_resume(struct room *r);
 
@@ -428,5 +435,20 @@ int room_restore_event(struct room *r, int ply, int seat, int kind, int64_t at);
  * over but not archived) or play resumes (autorolls due, bots woken).
  */
 void room_restore_finish(struct room *r, int64_t started_at);
+
+/*
+ * Ends the restore of a room rebuilt from its archived match (it lingers
+ * finished, with mutes or a rematch offer): finished at `ended_at`, nothing
+ * archived again. 0 or -EINVAL (the replay did not end the match).
+ */
+int room_restore_archived(struct room *r, int64_t started_at, int64_t ended_at);
+
+/*
+ * Puts back the journalled mutes and rematch offer (store_live_after's JSON
+ * texts; rematch NULL: none) of a restored room. An offer that expired
+ * meanwhile shows as expired; one still open expires in the time it had
+ * left. 0 or -EINVAL (then nothing is changed).
+ */
+int room_restore_after(struct room *r, const char *mutes, const char *rematch);
 
 #endif
