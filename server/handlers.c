@@ -215,8 +215,9 @@ static void on_watch(struct handlers *h, struct session *s, struct wire_msg *m, 
 	if (m->has_since)
 		room_send_missed(r, s, m->since);
 	if (!was && room_seat_of(r, s->player) < 0) {
-		/* every member, this one too, gets the state with the new count (coalesced: room.h) */
+		/* this one gets the state now, the others with the new count soon (coalesced: room.h) */
 		room_spectators_changed(r);
+		room_send_current(r, s->members);
 		return;
 	}
 	session_send(s, room_state_for(r, s->player));

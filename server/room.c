@@ -559,6 +559,7 @@ void room_spectators_changed(struct room *r)
 		room_broadcast(r);
 	} else {
 		cache_clear(r); /* whoever is sent the state next sees the new count */
+		r->spectators_epoch++;
 		if (!r->spectators_due) {
 			r->spectators_due = true;
 			r->host->spectators(r->host->ctx, r);
@@ -569,9 +570,32 @@ void room_spectators_changed(struct room *r)
 
 void room_spectators_flush(struct room *r)
 {
-	if (r->spectators_due && !r->dead)
-		room_broadcast(r);
+	struct member *m, *next;
+
+	if (!r->spectators_due || r->dead)
+		return;
 	r->spectators_due = false;
+	recent_keep(r); /* the cache was cleared at the change: this builds the state with the count */
+	for (m = r->members; m; m = next) {
+		struct buf *b;
+
+		next = m->room_next;
+		if (m->seen_spectators == r->spectators_epoch)
+			continue; /* a new spectator sent this very state already */
+		if ((b = room_state_for(r, m->player)))
+			r->host->send(m->who, b);
+	}
+}
+
+void room_send_current(struct room *r, const struct member *list)
+{
+	struct member *m = member_find(r, list);
+	struct buf *b;
+
+	if (!r->host->spectators || !m || !(b = room_state_for(r, m->player)))
+		return; /* without the host's coalescing, room_spectators_changed() sent it to every member */
+	r->host->send(m->who, b);
+	m->seen_spectators = r->spectators_epoch;
 }
 
 void room_connected_changed(struct room *r)

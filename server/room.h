@@ -94,6 +94,7 @@ struct member {
 	struct member **list;                 /* head of the follower's own list of memberships */
 	struct member *room_prev, *room_next; /* in r->members */
 	struct member *who_next;              /* in *list */
+	uint64_t seen_spectators; /* the room's spectators_epoch its last state showed, if sent alone */
 };
 
 struct room_seat {
@@ -177,6 +178,7 @@ struct room {
 	int64_t rematch_expires_at;
 	char rematch_room[WIRE_ROOM_ID_MAX + 1]; /* once accepted */
 	bool after_journalled;        /* its mutes or rematch offer are in the journal (store_live_after) */
+	uint64_t spectators_epoch;    /* one more at each coming or going of a spectator */
 	bool spectators_due;          /* the members have not seen the spectator count yet */
 	bool spectators_listed;       /* in the host's list of rooms to flush (the host's field) */
 	struct room *spectators_next; /* in that list (the host's field) */
@@ -341,8 +343,16 @@ void room_rematch_undo(struct room *r, const struct room_rematch_saved *saved);
  */
 void room_spectators_changed(struct room *r);
 
-/* Sends the state to every member if they have not seen the spectator count yet. */
+/* Sends the state to every member that has not seen the spectator count yet. */
 void room_spectators_flush(struct room *r);
+
+/*
+ * Sends the follower whose list is `list` (a new spectator) the current state
+ * at once: the first state it sees is the room's state now, and the
+ * coalesced one of room_spectators_flush() skips it unless the count changed
+ * again meanwhile.
+ */
+void room_send_current(struct room *r, const struct member *list);
 
 /* --- between the room's own files (room_play.c), not for other modules ---- */
 
