@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bots/bots.h"
+#include "state_out.h"
 #include "store.h"
 #include "util.h"
 
@@ -197,6 +198,7 @@ static void room_free(struct room *r)
 	cache_clear(r);
 	recent_clear(r);
 	room_log_release(r);
+	free(r->options_state);
 	free(r);
 }
 
@@ -440,21 +442,32 @@ static struct buf *seat_frame(struct room *r, const struct buf *all, size_t at, 
 /* Builds the shared frames of the current state if they are not cached. */
 static void cache_build(struct room *r)
 {
+	static struct json_out out; /* grows, never shrinks; loop thread only */
 	struct wire_room w;
 	uint8_t to_act[RULES_MAX_SEATS];
-	json_t *st;
 	size_t at;
 	int i, n = 0;
 
 	if (r->cache_all)
 		return;
 	wire_room_fill(r, &w);
-	st = wire_state_new(&w);
-	r->cache_all = st ? buf_from_json_mark(st, "legal", &at) : NULL;
-	json_decref(st);
+	out.len = 0;
+	if (!r->options_state) {
+		if (state_out_options(&out, &w))
+			return;
+		r->options_state = malloc(out.len);
+		if (!r->options_state)
+			return;
+		memcpy(r->options_state, out.p, out.len);
+		r->options_state_len = out.len;
+		out.len = 0;
+	}
+	if (state_out(&out, &w, r->options_state, r->options_state_len, &at))
+		return;
+	r->cache_all = buf_from_bytes(out.p, out.len);
 	if (!r->cache_all)
 		return;
-	/* wire_state_new() always writes "legal":[] for spectators */
+	/* state_out() always writes "legal":[] for spectators */
 	assert(at < r->cache_all->len && memcmp(r->cache_all->data + at, "[]", 2) == 0);
 	if (r->status == ROOM_PLAYING)
 		n = rules_to_act(&r->match, to_act);

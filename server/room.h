@@ -149,7 +149,9 @@ struct room {
 	const struct bot_strategy *stand_in_strategy;
 	struct buf *cache_all;                   /* state for spectators; NULL = stale */
 	struct buf *cache_seat[RULES_MAX_SEATS]; /* state with `legal` for a seat to act */
-	bool restoring;                          /* replaying the journal: do not journal */
+	char *options_state; /* `state.options` as bytes (the options never change); NULL: not yet */
+	size_t options_state_len;
+	bool restoring; /* replaying the journal: do not journal */
 	bool dead;
 	char *summary; /* room_summary() as compact text, for the lobby list; NULL = stale */
 	size_t summary_len;
