@@ -49,7 +49,7 @@ grep -q '^VERSION_ID="12"' /etc/os-release 2>/dev/null || echo "check-debian: wa
 # --- the host's tools ------------------------------------------------------------------------------
 need=()
 for p in debootstrap systemd-container git curl iproute2; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
+	[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = 'install ok installed' ] || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
 	say "installing on the host: ${need[*]}"
@@ -187,7 +187,7 @@ boot
 
 # The ports of deploy/quinteto.json, unless the host uses them already (the container shares its
 # network): then the copy in /etc/quinteto is edited to free ones, as HOSTING.md's "edit it" allows.
-port_free() { ! ss -Hltn "sport = :$1" | grep -q .; }
+port_free() { [ -z "$(ss -Hltn "sport = :$1")" ]; }
 free_port() { local p=$1; while ! port_free "$p"; do p=$((p + 1)); done; echo "$p"; }
 PORT=$(free_port 8443)
 MPORT=$(free_port 9090)
@@ -234,7 +234,9 @@ cp "$ROOT/etc/quinteto/tls/fullchain.pem" "$CA"
 
 say "from the host: https://$ADDR/healthz, /readyz, the web client"
 wait_healthy
-curl -fsS "http://127.0.0.1:$MPORT/metrics" | grep -q '^quinteto_connections ' || fail "/metrics on 127.0.0.1:$MPORT"
+# Into a file first: grep -q stops reading at its match, and curl's failed write would fail the pipe.
+curl -fsS -o "$WORK/metrics.txt" "http://127.0.0.1:$MPORT/metrics" || fail "/metrics on 127.0.0.1:$MPORT"
+grep -q '^quinteto_connections ' "$WORK/metrics.txt" || fail "/metrics on 127.0.0.1:$MPORT has no quinteto_connections"
 echo "GET http://127.0.0.1:$MPORT/metrics: 200"
 
 say "from the host: two players play Ur over wss://"
