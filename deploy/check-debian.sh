@@ -1,6 +1,6 @@
 #!/bin/bash
 # check-debian.sh: follows docs/HOSTING.md on a fresh Debian 12 booted under systemd, unattended, and
-# checks the instance it makes from the outside. Not part of the test suite (about 10 minutes; see
+# checks the instance it makes from the outside. Not part of the test suite (4 to 10 minutes; see
 # docs/HOSTING.md for the last run). Run it as root on a Debian 12 host with network access to a
 # Debian mirror:
 #
