@@ -262,7 +262,7 @@ static void test_failing_batch_is_retried_whole(void)
 	CHECK_EQ(store_journal_flush(st), 1);
 	REQUIRE(wait_commits(&c, 1));
 	/* SQLite rolls the whole transaction back, as it does on some I/O errors */
-	REQUIRE(!sql("CREATE TRIGGER fail BEFORE INSERT ON live_actions "
+	REQUIRE(!sql("CREATE TRIGGER fail BEFORE INSERT ON live_log "
 		     "BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;"));
 	store_live_seat(st, "r1", 0, NULL, "seed", NULL);
 	store_live_action(st, "r1", 0, 0, "{\"roll\":true}", "{}", 2, false);
