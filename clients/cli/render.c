@@ -10,7 +10,10 @@
 #include "render.h"
 
 const struct cli_render *const cli_renders[] = {
-	&cli_render_ur, /* the Royal Game of Ur */
+	&cli_render_ur,       /* the Royal Game of Ur */
+	&cli_render_quinteto, /* Quinteto */
+	&cli_render_laquet,   /* Laquet */
+	&cli_render_super15,  /* Super 1 al 5 */
 	NULL,
 };
 

@@ -65,7 +65,10 @@ bool cli_dice_valid(const json_t *dice);
 /* Two dice [d1, d2] as "dice 4 6", or "no dice" for null. */
 void cli_dice_print(FILE *out, const json_t *dice);
 
-/* The Royal Game of Ur (render_ur.c). */
+/* The games (render_<game>.c). */
 extern const struct cli_render cli_render_ur;
+extern const struct cli_render cli_render_quinteto;
+extern const struct cli_render cli_render_laquet;
+extern const struct cli_render cli_render_super15;
 
 #endif
