@@ -93,6 +93,19 @@ bool cli_int_in(const json_t *j, json_int_t lo, json_int_t hi)
 	return json_is_integer(j) && json_integer_value(j) >= lo && json_integer_value(j) <= hi;
 }
 
+bool cli_array_in(const json_t *a, json_int_t lo, json_int_t hi, bool nulls)
+{
+	const json_t *x;
+	size_t i;
+
+	json_array_foreach(a, i, x)
+	{
+		if (!(nulls && json_is_null(x)) && !cli_int_in(x, lo, hi))
+			return false;
+	}
+	return json_is_array(a);
+}
+
 const char *cli_seat_name(const json_t *seats, json_int_t seat)
 {
 	const char *name =

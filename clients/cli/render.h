@@ -56,6 +56,9 @@ bool cli_bad(char *why, size_t whylen, const char *fmt, ...) __attribute__((form
 /* True when `j` is an integer in lo..hi. */
 bool cli_int_in(const json_t *j, json_int_t lo, json_int_t hi);
 
+/* True when `a` is an array whose every element is an integer in lo..hi (or null, when `nulls`). */
+bool cli_array_in(const json_t *a, json_int_t lo, json_int_t hi, bool nulls);
+
 /* The archived name of seat `seat` in `seats` (borrowed), or "-". */
 const char *cli_seat_name(const json_t *seats, json_int_t seat);
 

@@ -55,11 +55,8 @@ static bool laquet_check(const json_t *view, char *why, size_t whylen)
 	if (!cli_int_in(json_object_get(off, "white"), 0, LAQUET_MEN) ||
 	    !cli_int_in(json_object_get(off, "black"), 0, LAQUET_MEN))
 		return cli_bad(why, whylen, "\"off\" is not {white, black} of 0..%d men", LAQUET_MEN);
-	json_array_foreach(json_object_get(view, "handed"), i, p)
-	{
-		if (!cli_int_in(p, 1, 6))
-			return cli_bad(why, whylen, "handed[%zu] is not a die 1..6", i);
-	}
+	if (!cli_array_in(json_object_get(view, "handed"), 1, 6, false))
+		return cli_bad(why, whylen, "\"handed\" is not an array of dice 1..6");
 	return true;
 }
 

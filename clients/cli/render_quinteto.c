@@ -16,20 +16,6 @@ static const char *where_of(const json_t *stones, size_t k)
 	return json_string_value(json_object_get(json_array_get(stones, k), "where"));
 }
 
-/* True when every element of `a` is null or an integer lo..hi. */
-static bool each_in(const json_t *a, json_int_t lo, json_int_t hi)
-{
-	const json_t *x;
-	size_t i;
-
-	json_array_foreach(a, i, x)
-	{
-		if (!json_is_null(x) && !cli_int_in(x, lo, hi))
-			return false;
-	}
-	return true;
-}
-
 static bool quinteto_check(const json_t *view, char *why, size_t whylen)
 {
 	static const struct cli_view_key keys[] = {
@@ -44,9 +30,10 @@ static bool quinteto_check(const json_t *view, char *why, size_t whylen)
 		return false;
 	if (!cli_dice_valid(json_object_get(view, "dice")))
 		return cli_bad(why, whylen, "\"dice\" is not two dice 1..6");
-	if (!each_in(json_object_get(view, "circle"), 0, 4) ||
-	    !each_in(json_object_get(view, "victim"), 0, 5) ||
-	    !each_in(json_object_get(view, "rolloff"), 1, 6))
+	if (!cli_array_in(json_object_get(view, "circle"), 0, 4, true) ||
+	    !cli_array_in(json_object_get(view, "victim"), 0, 5, true) ||
+	    (!json_is_null(json_object_get(view, "rolloff")) &&
+	     !cli_array_in(json_object_get(view, "rolloff"), 1, 6, true)))
 		return cli_bad(why, whylen,
 			       "\"circle\", \"victim\" or \"rolloff\" holds a value out of range");
 	for (size_t k = 0; k < 18; k++) {

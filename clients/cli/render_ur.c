@@ -40,22 +40,14 @@ static bool ur_check(const json_t *view, char *why, size_t whylen)
 		{ "value", JSON_INTEGER, 0, true }, { "bonus", JSON_TRUE, 0, false },
 		{ "again", JSON_TRUE, 0, false },   { NULL, JSON_NULL, 0, false },
 	};
-	json_t *p;
-	size_t i;
-
 	if (!cli_view_keys(view, keys, why, whylen))
 		return false;
 	for (size_t k = 0; k < 2; k++) {
 		const json_t *route = json_array_get(json_object_get(view, "pieces"), k);
 
-		if (json_array_size(route) != 7)
-			return cli_bad(why, whylen, "pieces[%zu] is not an array of 7", k);
-		json_array_foreach(route, i, p)
-		{
-			if (!cli_int_in(p, 0, UR_ROUTE + 1))
-				return cli_bad(why, whylen, "pieces[%zu][%zu] is not a route index 0..%d", k,
-					       i, UR_ROUTE + 1);
-		}
+		if (json_array_size(route) != 7 || !cli_array_in(route, 0, UR_ROUTE + 1, false))
+			return cli_bad(why, whylen, "pieces[%zu] is not 7 route indexes 0..%d", k,
+				       UR_ROUTE + 1);
 	}
 	return true;
 }

@@ -220,9 +220,8 @@ static void test_malformed_ur(void)
 	json_t *v = keys_refused("ur", "ok_race_with_empty_events", keys);
 
 	REQUIRE(v);
-	expect_fallback("ur", patched(v, "pieces/0/3", json_integer(25)),
-			"pieces[0][3] is not a route index");
-	expect_fallback("ur", patched(v, "pieces/1", json_array()), "pieces[1] is not an array of 7");
+	expect_fallback("ur", patched(v, "pieces/0/3", json_integer(25)), "pieces[0] is not 7 route indexes");
+	expect_fallback("ur", patched(v, "pieces/1", json_array()), "pieces[1] is not 7 route indexes");
 	expect_fallback("ur", patched(v, "dice", json_pack("[b]", 1)), "\"dice\" is not an array of 3");
 	json_decref(v);
 }
@@ -246,6 +245,7 @@ static void test_malformed_quinteto(void)
 	expect_fallback("quinteto", patched(v, "stones/17", NULL), "\"stones\" is not an array of 18");
 	expect_fallback("quinteto", patched(v, "circle/0", json_integer(5)), "\"circle\", \"victim\" or");
 	expect_fallback("quinteto", patched(v, "victim/5", json_integer(-1)), "\"circle\", \"victim\" or");
+	expect_fallback("quinteto", patched(v, "rolloff/2", json_integer(0)), "\"circle\", \"victim\" or");
 	expect_fallback("quinteto", patched(v, "dice", json_pack("[ii]", 7, 1)), "\"dice\" is not two dice");
 	/* the final view of a Quinteto keeps its [5,5] */
 	json_t *q = patched(v, "dice", json_pack("[ii]", 5, 5));
@@ -269,7 +269,8 @@ static void test_malformed_laquet(void)
 			"points[5] is not");
 	expect_fallback("laquet", patched(v, "points/3", NULL), "\"points\" is not an array of 18");
 	expect_fallback("laquet", patched(v, "off/black", json_integer(16)), "\"off\" is not");
-	expect_fallback("laquet", patched(v, "handed", json_pack("[s]", "x")), "handed[0] is not a die");
+	expect_fallback("laquet", patched(v, "handed", json_pack("[s]", "x")),
+			"\"handed\" is not an array of dice");
 	expect_fallback("laquet", patched(v, "dice", json_pack("[ii]", 0, 3)), "\"dice\" is not two dice");
 	json_decref(v);
 }
