@@ -271,6 +271,8 @@ static void test_malformed_laquet(void)
 	expect_fallback("laquet", patched(v, "off/black", json_integer(16)), "\"off\" is not");
 	expect_fallback("laquet", patched(v, "handed", json_pack("[s]", "x")),
 			"\"handed\" is not an array of dice");
+	expect_fallback("laquet", patched(v, "handed", json_pack("[in]", 3)),
+			"\"handed\" is not an array of dice");
 	expect_fallback("laquet", patched(v, "dice", json_pack("[ii]", 0, 3)), "\"dice\" is not two dice");
 	json_decref(v);
 }
