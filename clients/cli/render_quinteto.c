@@ -90,7 +90,7 @@ static void status_lines(FILE *out, const json_t *view, const json_t *seats)
 	const json_t *rival = json_array_get(json_object_get(view, "victim"), 5);
 	size_t i;
 
-	fprintf(out, "phase %s, turn %lld, ", phase,
+	fprintf(out, "phase %s, %lld turns played, ", phase,
 		(long long)json_integer_value(json_object_get(view, "turns")));
 	cli_dice_print(out, dice);
 	fprintf(out, "%s\ncircle (slots 1..5):",

@@ -251,7 +251,7 @@ static void test_malformed_quinteto(void)
 	json_t *q = patched(v, "dice", json_pack("[ii]", 5, 5));
 
 	out = render("quinteto", q, NULL);
-	CHECK(out && strstr(out, "phase over, turn 87, dice 5 5: a Quinteto\n") == out);
+	CHECK(out && strstr(out, "phase over, 87 turns played, dice 5 5: a Quinteto\n") == out);
 	free(out);
 	json_decref(q);
 	json_decref(v);
