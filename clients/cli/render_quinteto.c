@@ -2,10 +2,11 @@
  * render_quinteto.c: a Quinteto view (protocol/games-quinteto.md) as text.
  * The ring is the pentagon's five sides, a line each, clockwise (room 24 is
  * next to room 0): side s's rooms 5s..5s+4 (home 5s+2 in the middle), each
- * showing its stones as their seats' digits (5: the arranger), and beside
- * them the hunter of that side: its marker's slot on the killing circle, whom
- * it hunts, where each of its stones is by id (as plans name them). Above:
- * phase, turns, dice, the circle, the roll-off while it runs, the duellists.
+ * showing its stones by their seats ("2,4": one of hunter 2's, one of hunter
+ * 4's; 5 is the arranger), and beside them the hunter of that side: its
+ * marker's slot on the killing circle, whom it hunts, where each of its
+ * stones is by id (as plans name them). Above: phase, turns, dice, the
+ * circle, the roll-off while it runs, the duellists.
  */
 #include <string.h>
 
