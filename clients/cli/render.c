@@ -117,9 +117,7 @@ const char *cli_seat_name(const json_t *seats, json_int_t seat)
 
 bool cli_dice_valid(const json_t *dice)
 {
-	return json_is_null(dice) ||
-	       (json_array_size(dice) == 2 && cli_int_in(json_array_get(dice, 0), 1, 6) &&
-		cli_int_in(json_array_get(dice, 1), 1, 6));
+	return json_is_null(dice) || (json_array_size(dice) == 2 && cli_array_in(dice, 1, 6, false));
 }
 
 void cli_dice_print(FILE *out, const json_t *dice)
