@@ -39,6 +39,9 @@ static const char *const jop_sql[JOP_MAX] = {
 			       "AND NOT EXISTS (SELECT 1 FROM live_seats s WHERE s.player_id = players.id) "
 			       "AND NOT EXISTS (SELECT 1 FROM live_rooms r WHERE r.creator_id = players.id) "
 			       "AND NOT EXISTS (SELECT 1 FROM match_seats m WHERE m.player_id = players.id)",
+	[JOP_AFTER] = "INSERT OR REPLACE INTO live_after(room_id, created_at, creator_id, bot_levels, mutes, "
+		      "rematch) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[JOP_AFTER_DROP] = "DELETE FROM live_after WHERE room_id = ?1",
 };
 
 int store_journal_prepare(struct store *st)
@@ -181,6 +184,17 @@ void store_live_event(struct store *st, const char *room, int ply, int seat, int
 void store_live_drop(struct store *st, const char *room)
 {
 	op_queue(st, JOP_DROP, "s", room);
+}
+
+void store_live_after(struct store *st, const char *room, int64_t created_at, const char *creator_id,
+		      const char *bot_levels, const char *mutes, const char *rematch)
+{
+	op_queue(st, JOP_AFTER, "sissss", room, created_at, creator_id, bot_levels, mutes, rematch);
+}
+
+void store_live_after_drop(struct store *st, const char *room)
+{
+	op_queue(st, JOP_AFTER_DROP, "s", room);
 }
 
 uint64_t store_journal_flush(struct store *st)
@@ -413,6 +427,14 @@ static int room_plies(struct live_stmts *q, const struct store_live_ops *ops, vo
 	if (*err)
 		return 0;
 	return arc == SQLITE_DONE && erc == SQLITE_DONE ? 0 : -EIO;
+}
+
+int store_plies_load(sqlite3_stmt *actions, sqlite3_stmt *events, const struct store_live_ops *ops, void *ctx,
+		     int *err)
+{
+	struct live_stmts q = { NULL, actions, events };
+
+	return room_plies(&q, ops, ctx, err);
 }
 
 static int load_room(struct live_stmts *q, sqlite3_stmt *room, const struct store_live_ops *ops, void *ctx)
