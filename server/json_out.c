@@ -116,7 +116,7 @@ int json_out_string(struct json_out *o, const char *str, size_t n)
 	return json_out_bytes(o, "\"", 1);
 }
 
-static int out_integer(struct json_out *o, json_int_t v)
+int json_out_int(struct json_out *o, json_int_t v)
 {
 	char d[24], *p = d + sizeof(d);
 	/* the magnitude as unsigned: -INT64_MIN does not fit in the signed type */
@@ -202,7 +202,7 @@ int json_out_value(struct json_out *o, const json_t *j, int flags)
 	case JSON_FALSE:
 		return json_out_bytes(o, "false", 5);
 	case JSON_INTEGER:
-		return out_integer(o, json_integer_value(j));
+		return json_out_int(o, json_integer_value(j));
 	case JSON_REAL:
 		return out_real(o, j);
 	case JSON_STRING:

@@ -39,6 +39,8 @@ static inline int json_out_bytes(struct json_out *o, const void *p, size_t n)
 	o->p[o->len] = '\0';
 	return 0;
 }
+/* Appends an integer as jansson writes it; 0 or -1. */
+int json_out_int(struct json_out *o, json_int_t v);
 /* Appends a JSON string of `n` bytes of UTF-8; -1 on ENOMEM or bad UTF-8. */
 int json_out_string(struct json_out *o, const char *s, size_t n);
 /* Appends the compact encoding of any value; 0, or -1 (ENOMEM, bad UTF-8, NULL). */

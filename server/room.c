@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bots/bots.h"
+#include "state_out.h"
 #include "store.h"
 #include "util.h"
 
@@ -197,6 +198,7 @@ static void room_free(struct room *r)
 	cache_clear(r);
 	recent_clear(r);
 	room_log_release(r);
+	free(r->options_state);
 	free(r);
 }
 
@@ -222,6 +224,8 @@ void room_destroy(struct room *r)
 			player_del_room(r->seats[i].player, r);
 	if (r->status != ROOM_FINISHED && !r->host->stopping && !r->restoring)
 		store_live_drop(r->host->store, r->id); /* abandoned; a finished one is archived */
+	if (r->after_journalled && !r->host->stopping && !r->restoring)
+		store_live_after_drop(r->host->store, r->id); /* its mutes and rematch offer go with it */
 	uv_close((uv_handle_t *)&r->bot_timer, room_closed_cb);
 	uv_close((uv_handle_t *)&r->clock_timer, room_closed_cb);
 }
@@ -302,8 +306,9 @@ void room_member_del(struct room *r, struct member **list)
 	free(m);
 	summary_clear(r);
 	if (spectator && !r->dead)
-		room_broadcast(r);      /* state.spectators */
-	r->host->changed(r->host->ctx); /* the summary's watchers */
+		room_spectators_changed(r); /* state.spectators; the summary's watchers */
+	else
+		r->host->changed(r->host->ctx); /* the summary's watchers */
 }
 
 int room_seat_of(const struct room *r, const struct player *p)
@@ -440,21 +445,32 @@ static struct buf *seat_frame(struct room *r, const struct buf *all, size_t at, 
 /* Builds the shared frames of the current state if they are not cached. */
 static void cache_build(struct room *r)
 {
+	static struct json_out out; /* grows, never shrinks; loop thread only */
 	struct wire_room w;
 	uint8_t to_act[RULES_MAX_SEATS];
-	json_t *st;
 	size_t at;
 	int i, n = 0;
 
 	if (r->cache_all)
 		return;
 	wire_room_fill(r, &w);
-	st = wire_state_new(&w);
-	r->cache_all = st ? buf_from_json_mark(st, "legal", &at) : NULL;
-	json_decref(st);
+	out.len = 0;
+	if (!r->options_state) {
+		if (state_out_options(&out, &w))
+			return;
+		r->options_state = malloc(out.len);
+		if (!r->options_state)
+			return;
+		memcpy(r->options_state, out.p, out.len);
+		r->options_state_len = out.len;
+		out.len = 0;
+	}
+	if (state_out(&out, &w, r->options_state, r->options_state_len, &at))
+		return;
+	r->cache_all = buf_from_bytes(out.p, out.len);
 	if (!r->cache_all)
 		return;
-	/* wire_state_new() always writes "legal":[] for spectators */
+	/* state_out() always writes "legal":[] for spectators */
 	assert(at < r->cache_all->len && memcmp(r->cache_all->data + at, "[]", 2) == 0);
 	if (r->status == ROOM_PLAYING)
 		n = rules_to_act(&r->match, to_act);
@@ -523,6 +539,7 @@ void room_broadcast(struct room *r)
 {
 	struct member *m, *next;
 
+	r->spectators_due = false; /* this state has the count */
 	cache_clear(r);
 	recent_keep(r);
 	for (m = r->members; m; m = next) {
@@ -538,8 +555,47 @@ void room_spectators_changed(struct room *r)
 {
 	if (r->dead)
 		return;
-	room_broadcast(r);
+	if (!r->host->spectators) {
+		room_broadcast(r);
+	} else {
+		cache_clear(r); /* whoever is sent the state next sees the new count */
+		r->spectators_epoch++;
+		if (!r->spectators_due) {
+			r->spectators_due = true;
+			r->host->spectators(r->host->ctx, r);
+		}
+	}
 	r->host->changed(r->host->ctx);
+}
+
+void room_spectators_flush(struct room *r)
+{
+	struct member *m, *next;
+
+	if (!r->spectators_due || r->dead)
+		return;
+	r->spectators_due = false;
+	recent_keep(r); /* the cache was cleared at the change: this builds the state with the count */
+	for (m = r->members; m; m = next) {
+		struct buf *b;
+
+		next = m->room_next;
+		if (m->seen_spectators == r->spectators_epoch)
+			continue; /* a new spectator sent this very state already */
+		if ((b = room_state_for(r, m->player)))
+			r->host->send(m->who, b);
+	}
+}
+
+void room_send_current(struct room *r, const struct member *list)
+{
+	struct member *m = member_find(r, list);
+	struct buf *b;
+
+	if (!r->host->spectators || !m || !(b = room_state_for(r, m->player)))
+		return; /* without the host's coalescing, room_spectators_changed() sent it to every member */
+	r->host->send(m->who, b);
+	m->seen_spectators = r->spectators_epoch;
 }
 
 void room_connected_changed(struct room *r)

@@ -35,6 +35,8 @@ enum jop_kind {
 	JOP_EVENT,
 	JOP_DROP,
 	JOP_PLAYERS_EXPIRE,
+	JOP_AFTER,
+	JOP_AFTER_DROP,
 	JOP_MAX
 };
 
@@ -174,6 +176,14 @@ int store_journal_prepare(struct store *st);
 void store_journal_finalize(struct store *st);
 void store_journal_run(struct store *st, struct wjob *j);
 int store_step_done(sqlite3 *db, sqlite3_stmt *s, const char *what);
+/*
+ * Steps `actions` (ply, seat, action, outcome, at, stand_in) and `events`
+ * (ply, seat, kind, at), both bound and ordered by ply, merging them by ply
+ * into ops->action and ops->event; *err gets a refusing callback's value.
+ * 0 or -EIO (then they are reset by the caller either way).
+ */
+int store_plies_load(sqlite3_stmt *actions, sqlite3_stmt *events, const struct store_live_ops *ops, void *ctx,
+		     int *err);
 
 /* store_archive.c */
 int store_archive_prepare(struct store *st);

@@ -40,6 +40,9 @@ static const char *const jop_sql[JOP_MAX] = {
 			       "AND NOT EXISTS (SELECT 1 FROM live_seats s WHERE s.player_id = players.id) "
 			       "AND NOT EXISTS (SELECT 1 FROM live_rooms r WHERE r.creator_id = players.id) "
 			       "AND NOT EXISTS (SELECT 1 FROM match_seats m WHERE m.player_id = players.id)",
+	[JOP_AFTER] = "INSERT OR REPLACE INTO live_after(room_id, created_at, creator_id, bot_levels, mutes, "
+		      "rematch) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[JOP_AFTER_DROP] = "DELETE FROM live_after WHERE room_id = ?1",
 };
 
 /*
@@ -222,6 +225,17 @@ void store_live_event(struct store *st, const char *room, int ply, int seat, int
 void store_live_drop(struct store *st, const char *room)
 {
 	op_queue(st, JOP_DROP, "s", room);
+}
+
+void store_live_after(struct store *st, const char *room, int64_t created_at, const char *creator_id,
+		      const char *bot_levels, const char *mutes, const char *rematch)
+{
+	op_queue(st, JOP_AFTER, "sissss", room, created_at, creator_id, bot_levels, mutes, rematch);
+}
+
+void store_live_after_drop(struct store *st, const char *room)
+{
+	op_queue(st, JOP_AFTER_DROP, "s", room);
 }
 
 uint64_t store_journal_flush(struct store *st)
@@ -474,11 +488,13 @@ int store_load_players(struct store *st, const struct store_live_ops *ops, void 
 /*
  * The statements of the replay: seats and events bound to one room's id; the
  * actions of every live room in one pass, in the rooms' order and by ply
- * within a room (arc: the last step's result, its row the next to deliver).
+ * within a room, the room's key in column 0 (`keyed`), or one room's actions
+ * only (store_plies_load()); arc: the last step's result, its row the next.
  */
 struct live_stmts {
 	sqlite3_stmt *seats, *actions, *events;
 	int arc;
+	bool keyed;
 };
 
 static int room_seats(struct live_stmts *q, const struct store_live_ops *ops, void *ctx, int *err)
@@ -494,18 +510,18 @@ static int room_seats(struct live_stmts *q, const struct store_live_ops *ops, vo
 /* Whether the actions' next row is room `key`'s. */
 static bool action_of(const struct live_stmts *q, int64_t key)
 {
-	return q->arc == SQLITE_ROW && sqlite3_column_int64(q->actions, 0) == key;
+	return q->arc == SQLITE_ROW && (!q->keyed || sqlite3_column_int64(q->actions, 0) == key);
 }
 
 /* Actions and events by ply; an event at ply p goes before action p. */
 static int room_plies(struct live_stmts *q, int64_t key, const struct store_live_ops *ops, void *ctx,
 		      int *err)
 {
-	int erc = sqlite3_step(q->events);
+	int erc = sqlite3_step(q->events), c = q->keyed; /* c: the actions' ply column */
 
 	while (!*err && (action_of(q, key) || erc == SQLITE_ROW)) {
 		if (erc == SQLITE_ROW && (!action_of(q, key) || sqlite3_column_int(q->events, 0) <=
-									sqlite3_column_int(q->actions, 1))) {
+									sqlite3_column_int(q->actions, c))) {
 			int kind = wire_event_kind_parse(col(q->events, 2));
 
 			*err = kind ? ops->event(ctx, sqlite3_column_int(q->events, 0),
@@ -516,15 +532,25 @@ static int room_plies(struct live_stmts *q, int64_t key, const struct store_live
 		} else {
 			sqlite3_stmt *a = q->actions;
 
-			*err = ops->action(ctx, sqlite3_column_int(a, 1), sqlite3_column_int(a, 2), col(a, 3),
-					   col(a, 4), sqlite3_column_int64(a, 5),
-					   sqlite3_column_int(a, 6) != 0);
+			*err = ops->action(ctx, sqlite3_column_int(a, c), sqlite3_column_int(a, c + 1),
+					   col(a, c + 2), col(a, c + 3), sqlite3_column_int64(a, c + 4),
+					   sqlite3_column_int(a, c + 5) != 0);
 			q->arc = sqlite3_step(a);
 		}
 	}
 	if (*err)
 		return 0;
 	return (q->arc == SQLITE_ROW || q->arc == SQLITE_DONE) && erc == SQLITE_DONE ? 0 : -EIO;
+}
+
+int store_plies_load(sqlite3_stmt *actions, sqlite3_stmt *events, const struct store_live_ops *ops, void *ctx,
+		     int *err)
+{
+	struct live_stmts q = { NULL, actions, events, sqlite3_step(actions), false };
+
+	if (q.arc != SQLITE_ROW && q.arc != SQLITE_DONE)
+		return -EIO;
+	return room_plies(&q, 0, ops, ctx, err);
 }
 
 static int load_room(struct live_stmts *q, sqlite3_stmt *room, const struct store_live_ops *ops, void *ctx)
@@ -547,7 +573,7 @@ static int load_room(struct live_stmts *q, sqlite3_stmt *room, const struct stor
 
 int store_load_live(struct store *st, const struct store_live_ops *ops, void *ctx)
 {
-	struct live_stmts q = { NULL, NULL, NULL, SQLITE_DONE };
+	struct live_stmts q = { NULL, NULL, NULL, SQLITE_DONE, true };
 	sqlite3_stmt *rooms = NULL;
 	int r, rc = SQLITE_DONE;
 
