@@ -215,8 +215,9 @@ static void on_watch(struct handlers *h, struct session *s, struct wire_msg *m, 
 	if (m->has_since)
 		room_send_missed(r, s, m->since);
 	if (!was && room_seat_of(r, s->player) < 0) {
-		/* every member, this one too, gets the state with the new count */
+		/* this one gets the state now, the others with the new count soon (coalesced: room.h) */
 		room_spectators_changed(r);
+		room_send_current(r, s->members);
 		return;
 	}
 	session_send(s, room_state_for(r, s->player));
@@ -360,7 +361,7 @@ static void on_mute(struct handlers *h, struct session *s, struct wire_msg *m, b
 	struct room *r = find_room(h, s, m);
 	int seat;
 
-	if (!r)
+	if (!r || journal_refuses(h, s, m)) /* a mute is journalled: it must outlive a restart */
 		return;
 	seat = room_seat_of(r, s->player);
 	if (seat < 0) {
@@ -376,7 +377,11 @@ static void on_mute(struct handlers *h, struct session *s, struct wire_msg *m, b
 					    r->mutes[seat] & ROOM_MUTE_SPECTATORS, m->id));
 }
 
-/* Opens the rematch of `old`: its game and options, new seeds, the same people and bots in the same seats. */
+/*
+ * Opens the rematch of `old`: its game and options, new seeds, the same
+ * people and bots in the same seats. All or nothing: on failure no room is
+ * left (nor a seat in one) and the caller puts the offer back.
+ */
 static int rematch_open(struct handlers *h, struct session *s, struct room *old)
 {
 	struct room *r;
@@ -392,8 +397,11 @@ static int rematch_open(struct handlers *h, struct session *s, struct room *old)
 		err = st->bot ? room_add_bot(r, s->player, i, st->strategy, &seat)
 			      : room_join(r, st->player, i, NULL, &seat);
 	}
-	if (err)
+	if (err) {
+		/* nobody was told of it; its journal goes in the same batch */
+		lobby_room_discard(h->lobby, r);
 		return err;
+	}
 	room_rematch_opened(old, r->id);
 	for (mb = old->members; mb; mb = mb->room_next) {
 		int k = room_seat_of(old, mb->player);
@@ -409,6 +417,8 @@ static int rematch_open(struct handlers *h, struct session *s, struct room *old)
 static void on_rematch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	struct room *r = find_room(h, s, m);
+	struct room_rematch_saved saved;
+	const char *refused;
 	bool complete;
 	int seat, err;
 
@@ -419,9 +429,15 @@ static void on_rematch(struct handlers *h, struct session *s, struct wire_msg *m
 		session_send_error(s, WIRE_E_NOT_IN_ROOM, "only the room's seated players rematch", m->id);
 		return;
 	}
+	room_rematch_save(r, &saved);
 	err = room_rematch(r, seat, m->accept != 1, &complete);
-	if (!err && complete)
-		err = rematch_open(h, s, r);
+	if (!err && complete && (refused = lobby_room_cap_refused(h->lobby))) {
+		room_rematch_undo(r, &saved); /* as if this acceptance never came: nothing was sent */
+		session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
+		return;
+	}
+	if (!err && complete && (err = rematch_open(h, s, r)))
+		room_rematch_undo(r, &saved);
 	if (err) {
 		send_room_error(s, err, m->id);
 		return;

@@ -22,6 +22,55 @@ static void changed_cb(void *ctx)
 	lobby_changed(ctx);
 }
 
+/* Sends every due room its state: one frame per room for all the spectators that came and went. */
+static void spectators_cb(uv_timer_t *t)
+{
+	struct lobby *l = t->data;
+	struct room *r;
+
+	l->spectators_sent_ms = util_now_ms();
+	while ((r = l->spectators_due)) {
+		l->spectators_due = r->spectators_next;
+		r->spectators_next = NULL;
+		r->spectators_listed = false;
+		room_spectators_flush(r);
+	}
+}
+
+static void spectators_due_cb(void *ctx, struct room *r)
+{
+	struct lobby *l = ctx;
+	int64_t wait;
+
+	if (r->spectators_listed || l->host.stopping)
+		return;
+	r->spectators_listed = true;
+	r->spectators_next = l->spectators_due;
+	l->spectators_due = r;
+	if (uv_is_active((uv_handle_t *)&l->spectators_timer))
+		return;
+	wait = LOBBY_SPECTATORS_MS - (util_now_ms() - l->spectators_sent_ms);
+	if (uv_timer_start(&l->spectators_timer, spectators_cb, wait > 0 ? (uint64_t)wait : 0, 0)) {
+		util_log(LOG_ERROR, "lobby: the spectators timer cannot start");
+		spectators_cb(&l->spectators_timer); /* send them now rather than never */
+	}
+}
+
+/* Takes `r` out of the list of rooms due a spectator count (it is going). */
+static void spectators_unlist(struct lobby *l, struct room *r)
+{
+	struct room **pp;
+
+	if (!r->spectators_listed)
+		return;
+	for (pp = &l->spectators_due; *pp; pp = &(*pp)->spectators_next)
+		if (*pp == r) {
+			*pp = r->spectators_next;
+			break;
+		}
+	r->spectators_listed = false;
+}
+
 int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const struct config *cfg,
 	       struct metrics *metrics)
 {
@@ -31,7 +80,9 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 	l->store = store;
 	l->cfg = cfg;
 	l->metrics = metrics;
-	l->host = (struct room_host){ loop, store, cfg, metrics, false, session_send_cb, changed_cb, l };
+	l->host = (struct room_host){ loop,       store, cfg,
+				      metrics,    false, session_send_cb,
+				      changed_cb, l,     spectators_due_cb };
 	hmap_init(&l->rooms);
 	hmap_init(&l->players);
 	hmap_init(&l->players_by_id);
@@ -41,6 +92,10 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 	if (err)
 		return err;
 	l->timer.data = l;
+	err = uv_timer_init(loop, &l->spectators_timer);
+	if (err)
+		return err;
+	l->spectators_timer.data = l;
 	return 0;
 }
 
@@ -64,6 +119,7 @@ struct player *lobby_player_add(struct lobby *l, const char *id, const char *tok
 static void room_remove(struct lobby *l, struct room *r)
 {
 	hmap_del(&l->rooms, r->id);
+	spectators_unlist(l, r);
 	l->order_stale = true;
 	lobby_room_update(l, r, true);
 	room_destroy(r); /* freed once its timer handle has closed */
@@ -78,6 +134,8 @@ void lobby_close(struct lobby *l)
 	l->host.stopping = true;
 	uv_timer_stop(&l->timer);
 	uv_close((uv_handle_t *)&l->timer, NULL);
+	uv_timer_stop(&l->spectators_timer);
+	uv_close((uv_handle_t *)&l->spectators_timer, NULL);
 	while ((r = hmap_next(&l->rooms, &pos)))
 		room_remove(l, r); /* hmap_del only tombstones: the iteration stays valid */
 }
@@ -178,6 +236,11 @@ int lobby_room_create(struct lobby *l, const struct player *creator, const struc
 	lobby_changed(l);
 	*out = r;
 	return 0;
+}
+
+void lobby_room_discard(struct lobby *l, struct room *r)
+{
+	room_remove(l, r);
 }
 
 struct room *lobby_room_find(struct lobby *l, const char *id)

@@ -45,7 +45,15 @@ struct lobby {
 	struct tally by_addr;       /* address -> waiting rooms created from it (lobby_limits.c) */
 	long bot_rooms;             /* live rooms with a bot in every seat */
 	int64_t players_expired_ms; /* when the database last forgot idle identities */
+	/* rooms whose spectator count their members have not seen yet, sent at most every
+	   LOBBY_SPECTATORS_MS per room (lobby.c) */
+	struct room *spectators_due;
+	uv_timer_t spectators_timer;
+	int64_t spectators_sent_ms;
 };
+
+/* A room's members see spectators come and go at most this often (a flood of watch/leave). */
+#define LOBBY_SPECTATORS_MS 250
 
 /* Initialises an empty lobby on `loop`; the pointers are borrowed for its life. 0 or a libuv error. */
 int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const struct config *cfg,
@@ -87,6 +95,12 @@ int lobby_room_create(struct lobby *l, const struct player *creator, const struc
 		      const struct wire_game *codec, const struct wire_room_options *ropt,
 		      const struct rules_options *gopt, struct room **out);
 
+/*
+ * Takes a room that lobby_room_create() just made, and that nobody was told
+ * about, back out: its seats are freed and its journal dropped.
+ */
+void lobby_room_discard(struct lobby *l, struct room *r);
+
 /* The live room with this id, or NULL. */
 struct room *lobby_room_find(struct lobby *l, const char *id);
 
@@ -120,6 +134,8 @@ char *lobby_rooms_body(struct lobby *l, size_t *len);
  * the waiting state stops counting, a started bot-only room counts.
  */
 const char *lobby_room_refused(struct lobby *l, const struct player *p, const char *addr);
+/* May one more room open that starts at once (a rematch)? NULL, or the reason for too_many_rooms. */
+const char *lobby_room_cap_refused(struct lobby *l);
 const char *lobby_bot_room_refused(struct lobby *l, const struct room *r);
 void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const char *addr);
 void lobby_room_update(struct lobby *l, struct room *r, bool gone);

@@ -37,6 +37,13 @@ const char *lobby_room_refused(struct lobby *l, const struct player *p, const ch
 	return NULL;
 }
 
+const char *lobby_room_cap_refused(struct lobby *l)
+{
+	if (l->rooms.len >= (size_t)l->cfg->max_rooms)
+		return "the server has as many rooms as it can hold: try again later";
+	return NULL;
+}
+
 static int free_seats(const struct room *r, bool *human)
 {
 	int i, n = 0;

@@ -87,6 +87,62 @@ static const struct store_live_ops ops = {
 	load_player, load_room, load_seat, load_action, load_event, load_room_end,
 };
 
+/* An archived room's seat holder may be known already (a seat in a live room). */
+static int load_player_once(void *ctx, const char *id, const char *token_hash, const char *name)
+{
+	return hmap_get(&((struct replay *)ctx)->l->players_by_id, id)
+		       ? 0
+		       : load_player(ctx, id, token_hash, name);
+}
+
+/*
+ * A room's journalled mutes and rematch offer: a live room restored already,
+ * or a finished one just rebuilt from its archived match (rp->r), which
+ * lingers again for what is left of its time.
+ */
+static int load_after(void *ctx, const char *id, bool archived, int64_t ended_at, const char *mutes,
+		      const char *rematch, int err)
+{
+	struct replay *rp = ctx;
+	struct lobby *l = rp->l;
+	struct room *r = archived ? rp->r : lobby_room_find(l, id);
+
+	rp->r = NULL;
+	if (archived && r && !err && util_now_ms() - ended_at > (int64_t)l->cfg->finished_room_ttl_s * 1000) {
+		room_destroy(r); /* its time is over: it goes, as it would have */
+		store_live_after_drop(l->store, id);
+		return 0;
+	}
+	if (archived && (err || !r || room_restore_archived(r, rp->started_at, ended_at))) {
+		util_log(LOG_ERROR, "restore: finished room %s does not replay from the archive (%d)", id,
+			 err);
+		if (r)
+			room_destroy(r); /* still restoring: its row is kept */
+		return 0;
+	}
+	if (!r) {
+		util_log(LOG_WARN, "restore: room %s has mutes or a rematch offer but is not live", id);
+		return 0;
+	}
+	if (archived && hmap_put(&l->rooms, r->id, r)) {
+		r->restoring = true; /* keep its row */
+		room_destroy(r);
+		return -ENOMEM;
+	}
+	if (room_restore_after(r, mutes, rematch))
+		util_log(LOG_ERROR, "restore: room %s: its mutes or rematch offer do not make sense", id);
+	if (archived) {
+		lobby_room_update(l, r, false);
+		l->order_stale = true;
+	}
+	return 0;
+}
+
+static const struct store_after_ops after_ops = {
+	{ load_player_once, load_room, load_seat, load_action, load_event, NULL },
+	load_after,
+};
+
 int lobby_restore(struct lobby *l)
 {
 	struct replay rp = { l, NULL, 0 };
@@ -94,6 +150,8 @@ int lobby_restore(struct lobby *l)
 
 	if (!err)
 		err = store_load_live(l->store, &ops, &rp);
+	if (!err)
+		err = store_load_after(l->store, &after_ops, &rp);
 	if (!err && l->rooms.len)
 		util_log(LOG_INFO, "restore: %zu room(s) resumed from the journal", l->rooms.len);
 	return err ? -EIO : 0;

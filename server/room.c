@@ -224,6 +224,8 @@ void room_destroy(struct room *r)
 			player_del_room(r->seats[i].player, r);
 	if (r->status != ROOM_FINISHED && !r->host->stopping && !r->restoring)
 		store_live_drop(r->host->store, r->id); /* abandoned; a finished one is archived */
+	if (r->after_journalled && !r->host->stopping && !r->restoring)
+		store_live_after_drop(r->host->store, r->id); /* its mutes and rematch offer go with it */
 	uv_close((uv_handle_t *)&r->bot_timer, room_closed_cb);
 	uv_close((uv_handle_t *)&r->clock_timer, room_closed_cb);
 }
@@ -304,8 +306,9 @@ void room_member_del(struct room *r, struct member **list)
 	free(m);
 	summary_clear(r);
 	if (spectator && !r->dead)
-		room_broadcast(r);      /* state.spectators */
-	r->host->changed(r->host->ctx); /* the summary's watchers */
+		room_spectators_changed(r); /* state.spectators; the summary's watchers */
+	else
+		r->host->changed(r->host->ctx); /* the summary's watchers */
 }
 
 int room_seat_of(const struct room *r, const struct player *p)
@@ -536,6 +539,7 @@ void room_broadcast(struct room *r)
 {
 	struct member *m, *next;
 
+	r->spectators_due = false; /* this state has the count */
 	cache_clear(r);
 	recent_keep(r);
 	for (m = r->members; m; m = next) {
@@ -551,8 +555,47 @@ void room_spectators_changed(struct room *r)
 {
 	if (r->dead)
 		return;
-	room_broadcast(r);
+	if (!r->host->spectators) {
+		room_broadcast(r);
+	} else {
+		cache_clear(r); /* whoever is sent the state next sees the new count */
+		r->spectators_epoch++;
+		if (!r->spectators_due) {
+			r->spectators_due = true;
+			r->host->spectators(r->host->ctx, r);
+		}
+	}
 	r->host->changed(r->host->ctx);
+}
+
+void room_spectators_flush(struct room *r)
+{
+	struct member *m, *next;
+
+	if (!r->spectators_due || r->dead)
+		return;
+	r->spectators_due = false;
+	recent_keep(r); /* the cache was cleared at the change: this builds the state with the count */
+	for (m = r->members; m; m = next) {
+		struct buf *b;
+
+		next = m->room_next;
+		if (m->seen_spectators == r->spectators_epoch)
+			continue; /* a new spectator sent this very state already */
+		if ((b = room_state_for(r, m->player)))
+			r->host->send(m->who, b);
+	}
+}
+
+void room_send_current(struct room *r, const struct member *list)
+{
+	struct member *m = member_find(r, list);
+	struct buf *b;
+
+	if (!r->host->spectators || !m || !(b = room_state_for(r, m->player)))
+		return; /* without the host's coalescing, room_spectators_changed() sent it to every member */
+	r->host->send(m->who, b);
+	m->seen_spectators = r->spectators_epoch;
 }
 
 void room_connected_changed(struct room *r)

@@ -78,6 +78,12 @@ struct room_host {
 	void (*send)(void *who, struct buf *frame); /* queue a frame to a member (a reference is taken) */
 	void (*changed)(void *ctx);                 /* a room's summary changed */
 	void *ctx;                                  /* for changed() */
+	/*
+	 * The spectator count of `r` changed: call room_spectators_flush(r) soon
+	 * (coalesced with the room's other comings and goings; ctx as changed()'s).
+	 * NULL: every change is sent at once.
+	 */
+	void (*spectators)(void *ctx, struct room *r);
 };
 
 /* A follower of a room (a connection, seated or watching). */
@@ -88,6 +94,7 @@ struct member {
 	struct member **list;                 /* head of the follower's own list of memberships */
 	struct member *room_prev, *room_next; /* in r->members */
 	struct member *who_next;              /* in *list */
+	uint64_t seen_spectators; /* the room's spectators_epoch its last state showed, if sent alone */
 };
 
 struct room_seat {
@@ -170,6 +177,11 @@ struct room {
 	unsigned rematch_accepted; /* a mask of seats; bots accept by themselves */
 	int64_t rematch_expires_at;
 	char rematch_room[WIRE_ROOM_ID_MAX + 1]; /* once accepted */
+	bool after_journalled;        /* its mutes or rematch offer are in the journal (store_live_after) */
+	uint64_t spectators_epoch;    /* one more at each coming or going of a spectator */
+	bool spectators_due;          /* the members have not seen the spectator count yet */
+	bool spectators_listed;       /* in the host's list of rooms to flush (the host's field) */
+	struct room *spectators_next; /* in that list (the host's field) */
 };
 
 /* --- life (room.c) ------------------------------------------------------- */
@@ -311,8 +323,36 @@ int room_rematch(struct room *r, int seat, bool accept, bool *complete);
 /* The rematch of `r` opened as room `id`. */
 void room_rematch_opened(struct room *r, const char *id);
 
-/* A follower without a seat came or went: every member sees the new count. */
+/* A room's rematch offer as it stands, to put back when its completion could not open the new room. */
+struct room_rematch_saved {
+	enum room_rematch status;
+	int by;
+	unsigned accepted;
+	int64_t expires_at;
+};
+void room_rematch_save(const struct room *r, struct room_rematch_saved *out);
+
+/* Puts the offer back as room_rematch_save() saw it (its expiry timer too); nothing is sent. */
+void room_rematch_undo(struct room *r, const struct room_rematch_saved *saved);
+
+/*
+ * A follower without a seat came or went: every member sees the new count,
+ * at once without host->spectators, else at room_spectators_flush() (or with
+ * the room's next state, whichever comes first). The next room_state_for()
+ * has the new count.
+ */
 void room_spectators_changed(struct room *r);
+
+/* Sends the state to every member that has not seen the spectator count yet. */
+void room_spectators_flush(struct room *r);
+
+/*
+ * Sends the follower whose list is `list` (a new spectator) the current state
+ * at once: the first state it sees is the room's state now, and the
+ * coalesced one of room_spectators_flush() skips it unless the count changed
+ * again meanwhile.
+ */
+void room_send_current(struct room *r, const struct member *list);
 
 /* --- between the room's own files (room_play.c), not for other modules ---- */
 
@@ -341,6 +381,12 @@ void room_finish(struct room *r, int64_t ended_at);
 
 /* Frees the log and its texts; the room's counts (nactions) stay. */
 void room_log_release(struct room *r);
+
+/*
+ * Journals what the seated players set beside the match, whole: every seat's
+ * mutes and the rematch offer (store_live_after). Not while restoring.
+ */
+void room_after_journal(struct room *r);
 
 /* Plays due autorolls and wakes the bots (after a change or a restore). */
 void room_resume(struct room *r);
@@ -401,5 +447,20 @@ int room_restore_event(struct room *r, int ply, int seat, int kind, int64_t at);
  * over but not archived) or play resumes (autorolls due, bots woken).
  */
 void room_restore_finish(struct room *r, int64_t started_at);
+
+/*
+ * Ends the restore of a room rebuilt from its archived match (it lingers
+ * finished, with mutes or a rematch offer): finished at `ended_at`, nothing
+ * archived again. 0 or -EINVAL (the replay did not end the match).
+ */
+int room_restore_archived(struct room *r, int64_t started_at, int64_t ended_at);
+
+/*
+ * Puts back the journalled mutes and rematch offer (store_live_after's JSON
+ * texts; rematch NULL: none) of a restored room. An offer that expired
+ * meanwhile shows as expired; one still open expires in the time it had
+ * left. 0 or -EINVAL (then nothing is changed).
+ */
+int room_restore_after(struct room *r, const char *mutes, const char *rematch);
 
 #endif

@@ -386,6 +386,46 @@ void room_chat(struct room *r, int seat, const char *name, const char *text)
 	buf_unref(b);
 }
 
+static const char *const rematch_names[] = { NULL, "offered", "declined", "expired", "accepted" };
+
+void room_after_journal(struct room *r)
+{
+	json_t *levels = json_array(), *mutes = json_array(), *offer = NULL;
+	char *lv, *mu, *re = NULL;
+	int i, bad = !levels || !mutes;
+
+	if (r->restoring) {
+		json_decref(levels);
+		json_decref(mutes);
+		return;
+	}
+	for (i = 0; !bad && i < r->game->seats; i++)
+		bad = json_array_append_new(levels, r->seats[i].bot ? json_string(r->seats[i].strategy->level)
+								    : json_null()) ||
+		      json_array_append_new(mutes, json_integer(r->mutes[i]));
+	if (!bad && r->rematch)
+		bad = !(offer = json_pack("{s:s, s:i, s:I, s:I, s:s?}", "status", rematch_names[r->rematch],
+					  "by", r->rematch_by, "accepted", (json_int_t)r->rematch_accepted,
+					  "expires_at", (json_int_t)r->rematch_expires_at, "room",
+					  *r->rematch_room ? r->rematch_room : NULL));
+	lv = bad ? NULL : util_json_text(json_incref(levels));
+	mu = bad ? NULL : util_json_text(json_incref(mutes));
+	re = offer ? util_json_text(offer) : NULL;
+	json_decref(levels);
+	json_decref(mutes);
+	if (lv && mu && (!r->rematch || re)) {
+		store_live_after(r->host->store, r->id, r->created_at, *r->creator ? r->creator : NULL, lv,
+				 mu, re);
+		r->after_journalled = true;
+	} else {
+		util_log(LOG_ERROR, "room %s: out of memory: a journal write is lost (mutes, rematch)",
+			 r->id);
+	}
+	free(lv);
+	free(mu);
+	free(re);
+}
+
 int room_mute(struct room *r, int seat, int target_seat, bool spectators, bool on)
 {
 	unsigned bit;
@@ -397,6 +437,7 @@ int room_mute(struct room *r, int seat, int target_seat, bool spectators, bool o
 		r->mutes[seat] |= bit;
 	else
 		r->mutes[seat] &= ~bit;
+	room_after_journal(r); /* before the reply that shows it leaves (the turn's batch) */
 	return 0;
 }
 
@@ -410,6 +451,7 @@ static void rematch_expire_cb(uv_timer_t *t)
 		return;
 	r->rematch = ROOM_REMATCH_EXPIRED;
 	r->rematch_accepted = 0;
+	room_after_journal(r);
 	room_changed(r);
 }
 
@@ -436,6 +478,7 @@ int room_rematch(struct room *r, int seat, bool accept, bool *complete)
 		r->rematch = ROOM_REMATCH_DECLINED;
 		r->rematch_accepted = 0;
 		uv_timer_stop(&r->bot_timer);
+		room_after_journal(r);
 		return 0;
 	}
 	if (r->rematch != ROOM_REMATCH_OFFERED) { /* a new offer (also after a decline or expiry) */
@@ -449,6 +492,7 @@ int room_rematch(struct room *r, int seat, bool accept, bool *complete)
 	}
 	r->rematch_accepted |= 1u << seat;
 	*complete = r->rematch_accepted == (1u << r->game->seats) - 1;
+	room_after_journal(r);
 	return 0;
 }
 
@@ -457,6 +501,32 @@ void room_rematch_opened(struct room *r, const char *id)
 	r->rematch = ROOM_REMATCH_ACCEPTED;
 	snprintf(r->rematch_room, sizeof(r->rematch_room), "%s", id);
 	uv_timer_stop(&r->bot_timer);
+	room_after_journal(r);
+}
+
+void room_rematch_save(const struct room *r, struct room_rematch_saved *out)
+{
+	*out = (struct room_rematch_saved){ r->rematch, r->rematch_by, r->rematch_accepted,
+					    r->rematch_expires_at };
+}
+
+void room_rematch_undo(struct room *r, const struct room_rematch_saved *saved)
+{
+	bool was_open = r->rematch == ROOM_REMATCH_OFFERED;
+
+	r->rematch = saved->status;
+	r->rematch_by = saved->by;
+	r->rematch_accepted = saved->accepted;
+	r->rematch_expires_at = saved->expires_at;
+	if (r->rematch != ROOM_REMATCH_OFFERED)
+		uv_timer_stop(&r->bot_timer); /* the offer this request made never was */
+	else if (!was_open) {
+		int64_t left = saved->expires_at - util_now_ms();
+
+		if (uv_timer_start(&r->bot_timer, rematch_expire_cb, left > 0 ? (uint64_t)left : 0, 0))
+			util_log(LOG_ERROR, "room %s: the rematch timer cannot start", r->id);
+	}
+	room_after_journal(r); /* this turn's batch may hold the state being undone */
 }
 
 /* With autoroll, plays {"roll":true} for a human seat whose only legal action it is. */

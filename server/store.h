@@ -122,6 +122,17 @@ void store_live_event(struct store *st, const char *room, int ply, int seat, int
 void store_live_drop(struct store *st, const char *room);
 
 /*
+ * What a room's seated players set beside the match (migration 0011): one
+ * row per room, written whole at each change, kept past the archiving of the
+ * match until store_live_after_drop() (the room goes). bot_levels and mutes:
+ * JSON arrays in seat order; rematch: JSON {status, by, accepted, expires_at,
+ * room}, or NULL for none.
+ */
+void store_live_after(struct store *st, const char *room, int64_t created_at, const char *creator_id,
+		      const char *bot_levels, const char *mutes, const char *rematch);
+void store_live_after_drop(struct store *st, const char *room);
+
+/*
  * Closes the open batch and hands it to the writer thread (one wake-up).
  * Returns its seq (1, 2, ...), 0 if it was empty (nothing is queued then).
  */
@@ -200,6 +211,25 @@ int store_load_players(struct store *st, const struct store_live_ops *ops, void 
  * room only. 0, or -EIO when the database cannot be read.
  */
 int store_load_live(struct store *st, const struct store_live_ops *ops, void *ctx);
+
+/*
+ * Start-up, after store_load_live(): every room with a live_after row, as
+ * ops->after(). A room still in the journal was restored by
+ * store_load_live() already (archived false). A room whose match is archived
+ * and no longer in the journal (a finished room that lingers) is rebuilt
+ * first from the archive through ops->live: player (the identities of its
+ * seats not known yet: the callback skips known ones), room, seat (with the
+ * bot levels of the row), its actions and events merged by ply; room_end is
+ * not called: ops->after() (archived true, the match's ended_at) ends it,
+ * also when a live callback refused (err). A row whose room is in neither
+ * comes with archived false too. 0 or -EIO.
+ */
+struct store_after_ops {
+	struct store_live_ops live;
+	int (*after)(void *ctx, const char *room, bool archived, int64_t ended_at, const char *mutes,
+		     const char *rematch, int err);
+};
+int store_load_after(struct store *st, const struct store_after_ops *ops, void *ctx);
 
 /* --- the archive --------------------------------------------------------- */
 

@@ -35,10 +35,15 @@ enum jop_kind {
 	JOP_EVENT,
 	JOP_DROP,
 	JOP_PLAYERS_EXPIRE,
+	JOP_AFTER,
+	JOP_AFTER_DROP,
 	JOP_MAX
 };
 
 #define JOP_PARAMS 7
+
+/* The live log's sweep (store_journal.c), run by the writer at the end of a batch. */
+enum log_stmt { LOG_ENDS, LOG_COPY, LOG_CUT, LOG_MAX };
 
 /* A bound parameter: text (`s`, NULL for SQL NULL) or an integer. */
 struct param {
@@ -63,6 +68,7 @@ struct wjob {
 	uint64_t seq;               /* batch */
 	struct jop *ops, *ops_tail; /* batch */
 	size_t nops;
+	size_t nactions;           /* batch: of its nops, the rows it appends to live_log */
 	struct store_match *match; /* archive save */
 	void (*save_cb)(void *ctx, int ok);
 	void *ctx;
@@ -109,7 +115,10 @@ struct store {
 	sqlite3_stmt *ldb_lookup; /* by token hash */
 	sqlite3_stmt *jstmt[JOP_MAX];
 	sqlite3_stmt *wstmt[WS_MAX];
-	struct archive_db ar; /* the reader thread's statements */
+	sqlite3_stmt *lstmt[LOG_MAX];  /* the writer's: the log's sweep */
+	int64_t log_keep;              /* the writer's: rows the log keeps before its old end is swept */
+	int64_t log_copied, log_swept; /* the writer's: the last batch's sweep, until it commits */
+	struct archive_db ar;          /* the reader thread's statements */
 	uv_thread_t writer, reader;
 	uv_mutex_t wlock, rlock, dlock;
 	uv_cond_t wcond, rcond;
@@ -167,6 +176,14 @@ int store_journal_prepare(struct store *st);
 void store_journal_finalize(struct store *st);
 void store_journal_run(struct store *st, struct wjob *j);
 int store_step_done(sqlite3 *db, sqlite3_stmt *s, const char *what);
+/*
+ * Steps `actions` (ply, seat, action, outcome, at, stand_in) and `events`
+ * (ply, seat, kind, at), both bound and ordered by ply, merging them by ply
+ * into ops->action and ops->event; *err gets a refusing callback's value.
+ * 0 or -EIO (then they are reset by the caller either way).
+ */
+int store_plies_load(sqlite3_stmt *actions, sqlite3_stmt *events, const struct store_live_ops *ops, void *ctx,
+		     int *err);
 
 /* store_archive.c */
 int store_archive_prepare(struct store *st);

@@ -362,3 +362,43 @@ test('SIGTERM during a full disk: 1012 after --shutdown-timeout, exit 0, nothing
     if (srv.alive) await srv.stop().catch(() => {});
   }
 }));
+
+test('a read-only database: a rematch offer and a mute are refused with unavailable, not shown', { timeout: 60000 }, () => onImmutableCapableDisk(async (dir) => {
+  const srv = await Server.start({ dir });
+  const files = ['q.db', 'q.db-wal'].map((f) => path.join(dir, f));
+  try {
+    const a = await srv.player('Ana');
+    const b = await srv.player('Ben');
+    const room = (await createRoom(a, 'ur')).id;
+    await joinRoom(a, room, { seat: 0 });
+    await joinRoom(b, room, { seat: 1 });
+    assert.equal((await a.request({ type: 'resign', room })).type, 'resigned');
+    await b.nextState(room, (m) => m.status === 'finished');
+    const x = await srv.player('Xavi');
+    execFileSync('chattr', ['+i', ...files]);
+    x.send({ type: 'create', game: 'ur' }); // a write that fails: the store is failing from then on
+    await until(async () => (await readyz(srv)).status === 'unavailable', { timeoutMs: 20000, what: '/readyz 503' });
+    const markB = b.mark();
+    const e = await a.request({ type: 'rematch', room });
+    assert.equal(e.code, 'unavailable', 'the offer is refused while it could not be saved');
+    const e2 = await b.request({ type: 'mute', room, seat: 0, muted: true });
+    assert.equal(e2.code, 'unavailable', 'so is a mute');
+    await sleep(300);
+    assert.equal(b.statesSince(markB, room).length, 0, 'nobody was shown an offer');
+    execFileSync('chattr', ['-i', ...files]);
+    await until(async () => (await readyz(srv)).status === 'ok', { timeoutMs: 20000, what: '/readyz 200 again' });
+    const w = await srv.player('Wes');
+    const st = await w.request({ type: 'watch', room }).then(() => w.nextState(room));
+    assert.equal(st.rematch, null, 'no offer was made');
+    const r = await b.request({ type: 'mute', room, seat: 0, muted: false });
+    assert.deepEqual([r.type, r.seats], ['muted', []], 'no mute was made');
+    a.send({ type: 'rematch', room }); // and once it can be saved, it is made
+    await b.nextState(room, (m) => m.rematch?.status === 'offered');
+    await srv.stop();
+  } catch (err) {
+    err.message += `\nserver stderr (tail):\n${srv.stderr.slice(-4000)}`;
+    throw err;
+  } finally {
+    if (srv.alive) await srv.stop().catch(() => {});
+  }
+}));

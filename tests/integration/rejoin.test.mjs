@@ -209,6 +209,61 @@ test('spectators are counted in state and in the lobby, up and down', { timeout:
   });
 });
 
+// The latest state of `room` a client has.
+const latest = (c, room) => c.messages.filter((m) => m.type === 'state' && m.room === room).at(-1);
+
+// Sends n watch/leave pairs on `room` from `f` without waiting, then waits for every reply.
+async function flood(f, room, n) {
+  const mark = f.mark();
+  for (let i = 0; i < n; i++) {
+    f.send({ type: 'watch', room });
+    f.send({ type: 'leave', room });
+  }
+  await until(() => f.since(mark, (m) => m.type === 'left').length === n, { timeoutMs: 10000, what: 'the flood\'s replies' });
+  assert.equal(f.since(mark, (m) => m.type === 'error').length, 0);
+}
+
+test('a flood of 200 watch/leave on one room: a few states to its players, their moves answered at once',
+  { timeout: 30000 }, async () => {
+    await withServer({ args: ['--rate', '100000', '--burst', '100000'] }, async (srv) => {
+      const a = await srv.player('Ana');
+      const b = await srv.player('Ben');
+      const { id } = await createRoom(a, 'ur', { autoroll: true });
+      await joinRoom(a, id, { seat: 0 });
+      await joinRoom(b, id, { seat: 1 });
+      await until(() => [a, b].some((c) => latest(c, id)?.legal.length > 0), { what: 'a seat to act' });
+      const f = await srv.player('Flood');
+      await sleep(300);
+      // 100 watch + 100 leave: before, every one re-sent the state to every member (200 frames each)
+      let mark = [a.mark(), b.mark()];
+      await flood(f, id, 100);
+      await until(() => latest(a, id).spectators === 0 && latest(b, id).spectators === 0, { what: 'the count back at 0' });
+      await sleep(400);
+      const counts = [a, b].map((c, k) => c.statesSince(mark[k], id).length);
+      assert.ok(counts.every((n) => n <= 5), `states to the players during the flood: ${counts}`);
+
+      // a flood again while the seat to act plays: its move is answered at once, the count catches up
+      await until(() => [a, b].some((c) => latest(c, id).legal.length > 0), { what: 'a seat to act' });
+      const mover = [a, b].find((c) => latest(c, id).legal.length > 0);
+      const st = latest(mover, id);
+      mark = [a.mark(), b.mark()];
+      const flooding = flood(f, id, 100);
+      const t0 = Date.now();
+      await mover.send({ type: 'act', room: id, ply: st.ply, action: st.legal[0] });
+      await mover.nextState(id, (m) => m.ply > st.ply, 2000);
+      const took = Date.now() - t0;
+      await flooding;
+      assert.ok(took < 1000, `the move was answered after ${took} ms`);
+      await until(() => latest(a, id).spectators === 0 && latest(b, id).spectators === 0, { what: 'the count back at 0' });
+      await sleep(400);
+      // the move's own states aside (the move, the next roll), those that only had a new count
+      const countOnly = (c, k) => c.statesSince(mark[k] - 1, id).filter((m, i, all) => i > 0 && game(m) === game(all[i - 1]));
+      const counts2 = [a, b].map((c, k) => countOnly(c, k).length);
+      assert.ok(counts2.every((n) => n <= 5), `states with only a new count during the second flood: ${counts2}`);
+      console.log(`# states to the players: ${counts} (flood), ${counts2} (flood and a move answered in ${took} ms)`);
+    });
+  });
+
 test('chat: its own rate limit; seated players mute a seat or the spectators, for themselves only',
   { timeout: 30000 }, async () => {
     await withServer(async (srv) => {
@@ -324,5 +379,50 @@ test('rematch: accepted by both (same seats, a new room, a new commit), declined
       const rr = await a.nextType('rematch', 5000, (m) => m.room === id2);
       const s2 = await a.nextState(rr.new_room, (m) => m.status === 'playing');
       assert.deepEqual(s2.seats.map((s) => [s.name, s.bot]), [['Ana', false], ['Random bot 2', true]]);
+    });
+  });
+
+test('rematch past the room cap: too_many_rooms to whoever completes it, no room, the offer as it was',
+  { timeout: 30000 }, async () => {
+    await withServer({ args: ['--max-rooms', '2'] }, async (srv) => {
+      const a = await srv.player('Ana');
+      const b = await srv.player('Ben');
+      const { id } = await createRoom(a, 'ur', { autoroll: true });
+      await joinRoom(a, id, { seat: 1 });
+      await joinRoom(b, id, { seat: 0 });
+      await finished(a, b, id);
+      const { id: id2 } = await createRoom(a, 'laquet');
+      await joinRoom(a, id2, { seat: 0 });
+      await a.request({ type: 'add_bot', room: id2, seat: 1, level: 'random' });
+      await a.nextState(id2, (m) => m.status === 'finished' || m.status === 'playing');
+      await a.request({ type: 'resign', room: id2 });
+      await a.nextState(id2, (m) => m.status === 'finished');
+      assert.equal((await srv.getJson('/api/rooms')).total, 2);
+      // two humans: Ana offers, Ben's acceptance would open a third room
+      await a.send({ type: 'rematch', room: id });
+      await b.nextState(id, (m) => m.rematch?.status === 'offered');
+      await a.nextState(id, (m) => m.rematch?.status === 'offered');
+      const markA = a.mark();
+      const e = await b.request({ type: 'rematch', room: id });
+      assert.equal(e.code, 'too_many_rooms');
+      // with a bot: Ana's offer completes at once, and is refused as a whole
+      const e2 = await a.request({ type: 'rematch', room: id2 });
+      assert.equal(e2.code, 'too_many_rooms');
+      await sleep(300);
+      assert.equal(a.since(markA, (m) => m.type === 'rematch').length, 0, 'nobody is moved');
+      assert.equal(a.statesSince(markA).length, 0, 'nothing changed that anyone sees');
+      assert.equal((await srv.getJson('/api/rooms')).total, 2, 'no room was made');
+      // the offer is as it was: Ana's acceptance only, still open; the bot room has none
+      const w = await srv.player('Wes');
+      assert.deepEqual((await watchRoom(w, id)).rematch.accepted, [1]);
+      assert.equal((await watchRoom(w, id2)).rematch, null);
+      await b.send({ type: 'rematch', room: id, accept: false });
+      const st = await a.nextState(id, (m) => m.rematch?.status === 'declined');
+      assert.deepEqual(st.rematch.accepted, []);
+      // no seat in a room that never was, after a reconnect either
+      const a2 = await srv.player('Ana', { token: a.welcome.token });
+      assert.deepEqual([...a2.welcome.rooms].sort(), [id, id2].sort());
+      const b2 = await srv.player('Ben', { token: b.welcome.token });
+      assert.deepEqual(b2.welcome.rooms, [id]);
     });
   });

@@ -77,20 +77,24 @@ test('a failed archive write keeps the match: the next start archives it, resign
     sql(dir, "CREATE TRIGGER fail BEFORE INSERT ON matches BEGIN SELECT RAISE(ABORT, 'disk says no'); END;");
     {
       const srv = await Server.start({ dir });
-      const a = await srv.player('Ana');
-      const b = await srv.player('Bo');
-      room = (await createRoom(a, 'ur')).id;
-      await joinRoom(a, room, { seat: 0 });
-      await joinRoom(b, room, { seat: 1 });
-      await a.send({ type: 'act', room, ply: 0, action: { roll: true } }); // no direct reply
-      await a.nextState(room, (s) => s.ply === 1);
-      await a.send({ type: 'resign', room }); // the reply is the room's next state
-      const fin = await a.nextState(room, (s) => s.status === 'finished');
-      assert.deepEqual(fin.result, { winner: 1, reason: 'resign' });
-      ended = Date.now();
-      await until(() => /could not be archived/.test(srv.stderr), { timeoutMs: 10000, what: 'the failed write' });
-      assert.ok(srv.stderr.includes(`"id":"${room}"`), 'the unarchived record is logged whole');
-      await srv.stop();
+      try {
+        const a = await srv.player('Ana');
+        const b = await srv.player('Bo');
+        room = (await createRoom(a, 'ur')).id;
+        await joinRoom(a, room, { seat: 0 });
+        await joinRoom(b, room, { seat: 1 });
+        await a.send({ type: 'act', room, ply: 0, action: { roll: true } }); // no direct reply
+        await a.nextState(room, (s) => s.ply === 1);
+        await a.send({ type: 'resign', room }); // the reply is the room's next state
+        const fin = await a.nextState(room, (s) => s.status === 'finished');
+        assert.deepEqual(fin.result, { winner: 1, reason: 'resign' });
+        ended = Date.now();
+        await until(() => /could not be archived/.test(srv.stderr), { timeoutMs: 10000, what: 'the failed write' });
+        // the record follows the message on the same line, which may reach us in a later chunk
+        await until(() => srv.stderr.includes(`"id":"${room}"`), { timeoutMs: 10000, what: 'the unarchived record logged whole' });
+      } finally {
+        await srv.stop();
+      }
     }
     sql(dir, 'DROP TRIGGER fail;');
     await sleep(50);
@@ -200,3 +204,85 @@ test('SIGTERM mid-match: clients get 1012, the server exits 0 promptly, a new se
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('mutes and rematch offers survive SIGKILL: an open offer, an accepted one and mutes, in finished and playing rooms',
+  { timeout: 60000 }, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-after-'));
+    let srv;
+    try {
+      srv = await Server.start({ dir });
+      const a = await srv.player('Ana');
+      const b = await srv.player('Ben');
+      const tokens = [a.welcome.token, b.welcome.token];
+      const pair = async () => {
+        const id = (await createRoom(a, 'ur')).id;
+        await joinRoom(a, id, { seat: 0 });
+        await joinRoom(b, id, { seat: 1 });
+        return id;
+      };
+      const end = async (id) => {
+        assert.equal((await a.request({ type: 'resign', room: id })).type, 'resigned');
+        await b.nextState(id, (m) => m.status === 'finished');
+      };
+      // room 1: Ana mutes the spectators and Ben mid-match; after the end she offers a rematch
+      const r1 = await pair();
+      assert.deepEqual((await a.request({ type: 'mute', room: r1, spectators: true, muted: true })).spectators, true);
+      assert.deepEqual((await a.request({ type: 'mute', room: r1, seat: 1, muted: true })).seats, [1]);
+      await end(r1);
+      await a.send({ type: 'rematch', room: r1 });
+      const offer = await b.nextState(r1, (m) => m.rematch?.status === 'offered');
+      // room 2: offered by Ben, accepted by Ana: room 3 opens
+      const r2 = await pair();
+      await end(r2);
+      await b.send({ type: 'rematch', room: r2 });
+      await a.nextState(r2, (m) => m.rematch?.status === 'offered');
+      await a.send({ type: 'rematch', room: r2 });
+      const moved = await b.nextType('rematch', 5000, (m) => m.room === r2);
+      const r3 = moved.new_room;
+      await b.nextState(r2, (m) => m.rematch?.status === 'accepted');
+      // room 3 plays on; Ben mutes Ana there
+      assert.deepEqual((await b.request({ type: 'mute', room: r3, seat: 0, muted: true })).seats, [0]);
+      srv.proc.kill('SIGKILL'); // every reply above was released once saved: all of it must come back
+      await srv.exited;
+      srv.stopped = true;
+
+      srv = await Server.start({ dir });
+      const w = await srv.player('Wes');
+      const s1 = await watchRoom(w, r1);
+      assert.equal(s1.status, 'finished', 'the finished room is back');
+      assert.deepEqual(s1.rematch, offer.rematch, 'with its open offer as it was');
+      const s2 = await watchRoom(w, r2);
+      assert.deepEqual([s2.rematch.status, s2.rematch.room], ['accepted', r3], 'and the accepted one');
+      assert.equal((await watchRoom(w, r3)).status, 'playing');
+      const a2 = await srv.connect({ label: 'Ana again' });
+      const b2 = await srv.connect({ label: 'Ben again' });
+      const wa = await a2.request({ type: 'hello', name: 'Ana', token: tokens[0] });
+      const wb = await b2.request({ type: 'hello', name: 'Ben', token: tokens[1] });
+      assert.deepEqual([...wa.rooms].sort(), [r1, r2, r3].sort(), 'her seats, in the finished rooms too');
+      assert.deepEqual([...wb.rooms].sort(), [r1, r2, r3].sort());
+      // the mutes: unmuting one target answers with what remains muted
+      const m1 = await a2.request({ type: 'mute', room: r1, seat: 1, muted: false });
+      assert.deepEqual([m1.seats, m1.spectators], [[], true], 'Ana still muted the spectators of room 1');
+      const m3 = await b2.request({ type: 'mute', room: r3, spectators: true, muted: false });
+      assert.deepEqual([m3.seats, m3.spectators], [[0], false], 'Ben still mutes Ana in room 3');
+      // the open offer goes on: Ben's acceptance opens the rematch of room 1
+      await b2.send({ type: 'rematch', room: r1 });
+      const again = await a2.nextType('rematch', 5000, (m) => m.room === r1);
+      assert.equal((await a2.nextState(again.new_room, (m) => m.status === 'playing')).status, 'playing');
+      await srv.stop();
+      assert.equal(sql(dir, 'SELECT count(*) FROM live_after').trim(), '3', 'rooms 1, 2 and 3 have one');
+      // a finished room whose time ran out while the server was away does not come back, nor does its row
+      srv = await Server.start({ dir, args: ['--finished-room-ttl-s', '0'] });
+      const w2 = await srv.player('Wes');
+      assert.equal((await w2.request({ type: 'watch', room: r1 })).code, 'unknown_room');
+      assert.equal((await watchRoom(w2, r3)).status, 'playing');
+      await srv.stop();
+      assert.equal(sql(dir, 'SELECT room_id FROM live_after').trim(), r3);
+    } catch (e) {
+      if (srv) e.message += `\nserver stderr (tail):\n${srv.stderr.slice(-4000)}`;
+      throw e;
+    } finally {
+      if (srv?.alive) await srv.stop().catch(() => {});
+      await rm(dir, { recursive: true, force: true });
+    }
+  });

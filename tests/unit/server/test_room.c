@@ -31,7 +31,7 @@ static void changed_cb(void *ctx)
 	changes++;
 }
 
-static struct room_host host = { &loop, NULL, &cfg, &metrics, false, send_cb, changed_cb, NULL };
+static struct room_host host = { &loop, NULL, &cfg, &metrics, false, send_cb, changed_cb, NULL, NULL };
 static struct player alice = { .id = "palice", .name = "Alice" };
 static struct player bob = { .id = "pbob", .name = "Bob" };
 static struct player carol = { .id = "pcarol", .name = "Carol" };
