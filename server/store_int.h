@@ -42,6 +42,9 @@ enum jop_kind {
 
 #define JOP_PARAMS 7
 
+/* The live log's sweep (store_journal.c), run by the writer at the end of a batch. */
+enum log_stmt { LOG_ENDS, LOG_COPY, LOG_CUT, LOG_MAX };
+
 /* A bound parameter: text (`s`, NULL for SQL NULL) or an integer. */
 struct param {
 	bool is_int;
@@ -65,6 +68,7 @@ struct wjob {
 	uint64_t seq;               /* batch */
 	struct jop *ops, *ops_tail; /* batch */
 	size_t nops;
+	size_t nactions;           /* batch: of its nops, the rows it appends to live_log */
 	struct store_match *match; /* archive save */
 	void (*save_cb)(void *ctx, int ok);
 	void *ctx;
@@ -111,7 +115,10 @@ struct store {
 	sqlite3_stmt *ldb_lookup; /* by token hash */
 	sqlite3_stmt *jstmt[JOP_MAX];
 	sqlite3_stmt *wstmt[WS_MAX];
-	struct archive_db ar; /* the reader thread's statements */
+	sqlite3_stmt *lstmt[LOG_MAX];  /* the writer's: the log's sweep */
+	int64_t log_keep;              /* the writer's: rows the log keeps before its old end is swept */
+	int64_t log_copied, log_swept; /* the writer's: the last batch's sweep, until it commits */
+	struct archive_db ar;          /* the reader thread's statements */
 	uv_thread_t writer, reader;
 	uv_mutex_t wlock, rlock, dlock;
 	uv_cond_t wcond, rcond;

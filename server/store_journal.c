@@ -29,12 +29,13 @@ static const char *const jop_sql[JOP_MAX] = {
 	[JOP_SEAT] = "INSERT OR REPLACE INTO live_seats(room_id, seat, player_id, client_seed, bot_level) "
 		     "VALUES (?1, ?2, ?3, ?4, ?5)",
 	[JOP_SEAT_FREE] = "DELETE FROM live_seats WHERE room_id = ?1 AND seat = ?2",
-	[JOP_ACTION] =
-		"INSERT OR REPLACE INTO live_actions(room_id, ply, seat, action, outcome, at, stand_in) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	/* appended to the log; an unknown room is a NOT NULL violation, refused as the foreign key was */
+	[JOP_ACTION] = "INSERT INTO live_log(room, ply, seat, action, outcome, at, stand_in) "
+		       "VALUES ((SELECT key FROM live_rooms WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7)",
 	[JOP_STARTED] = "UPDATE live_rooms SET started_at = ?2 WHERE id = ?1",
 	[JOP_EVENT] = "INSERT INTO live_events(room_id, ply, seat, kind, at) VALUES (?1, ?2, ?3, ?4, ?5)",
-	[JOP_DROP] = "DELETE FROM live_rooms WHERE id = ?1", /* cascades to seats, actions, events */
+	/* cascades to seats and events; the room's log rows become garbage for the sweep */
+	[JOP_DROP] = "DELETE FROM live_rooms WHERE id = ?1",
 	[JOP_PLAYERS_EXPIRE] = "DELETE FROM players WHERE seen_at < ?1 "
 			       "AND NOT EXISTS (SELECT 1 FROM live_seats s WHERE s.player_id = players.id) "
 			       "AND NOT EXISTS (SELECT 1 FROM live_rooms r WHERE r.creator_id = players.id) "
@@ -43,6 +44,33 @@ static const char *const jop_sql[JOP_MAX] = {
 		      "rematch) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[JOP_AFTER_DROP] = "DELETE FROM live_after WHERE room_id = ?1",
 };
+
+/*
+ * The log's sweep. A finished room's rows stay in live_log, unreachable (its
+ * live_rooms row is gone), until the old end of the log is swept: each batch
+ * that appends n rows, once the log holds more than log_keep rows, takes the
+ * 2n + 8 oldest, copies those of rooms still live to the new end (their order
+ * by seq changes, their plies do not: restore sorts by ply) and deletes them
+ * all. Both are range operations on the log's two ends: a page or two each.
+ * log_keep adapts to what the old end holds: mostly live rows mean the log is
+ * about the size of the live rooms' journals, so it grows; almost none mean
+ * the log keeps more garbage than it needs, so it shrinks.
+ */
+static const char *const log_sql[LOG_MAX] = {
+	/* two subqueries: SQLite reads min() and max() of a rowid from the B-tree's ends, not by a scan */
+	[LOG_ENDS] = "SELECT (SELECT min(seq) FROM live_log), (SELECT max(seq) FROM live_log)",
+	[LOG_COPY] =
+		"INSERT INTO live_log(room, ply, seat, action, outcome, at, stand_in) "
+		"SELECT room, ply, seat, action, outcome, at, stand_in FROM live_log l "
+		"WHERE seq >= ?1 AND seq < ?2 AND EXISTS (SELECT 1 FROM live_rooms r WHERE r.key = l.room) "
+		"ORDER BY seq",
+	[LOG_CUT] = "DELETE FROM live_log WHERE seq >= ?1 AND seq < ?2",
+};
+
+/* Rows the log keeps at least before its old end is swept (about 1.5 MB). */
+#define LOG_KEEP_MIN 16384
+/* The oldest rows swept with a batch that appends n: 2n + LOG_SWEEP_EXTRA, so the sweep catches up. */
+#define LOG_SWEEP_EXTRA 8
 
 int store_journal_prepare(struct store *st)
 {
@@ -55,6 +83,14 @@ int store_journal_prepare(struct store *st)
 			return -EIO;
 		}
 	}
+	for (k = 0; k < LOG_MAX; k++) {
+		if (sqlite3_prepare_v3(st->db, log_sql[k], -1, SQLITE_PREPARE_PERSISTENT, &st->lstmt[k],
+				       NULL) != SQLITE_OK) {
+			util_log(LOG_ERROR, "store: %s: %s", log_sql[k], sqlite3_errmsg(st->db));
+			return -EIO;
+		}
+	}
+	st->log_keep = LOG_KEEP_MIN;
 	return 0;
 }
 
@@ -65,6 +101,10 @@ void store_journal_finalize(struct store *st)
 	for (k = 0; k < JOP_MAX; k++) {
 		(void)sqlite3_finalize(st->jstmt[k]); /* NULL is a no-op; errors were reported by the step */
 		st->jstmt[k] = NULL;
+	}
+	for (k = 0; k < LOG_MAX; k++) {
+		(void)sqlite3_finalize(st->lstmt[k]);
+		st->lstmt[k] = NULL;
 	}
 }
 
@@ -93,6 +133,7 @@ static void batch_append(struct store *st, struct jop *o)
 		st->open->ops = o;
 	st->open->ops_tail = o;
 	st->open->nops++;
+	st->open->nactions += o->kind == JOP_ACTION;
 }
 
 /* Queues statement `kind` with params described by `fmt` ('s' text or NULL, 'i' int64). */
@@ -291,6 +332,62 @@ static bool refused(sqlite3 *db, int rc)
 	}
 }
 
+/* Runs a sweep statement on the seq range [lo, cut); the rows it changed, or -1 (*rc says why). */
+static int64_t log_range(struct store *st, enum log_stmt k, int64_t lo, int64_t cut, int *rc)
+{
+	sqlite3_stmt *s = st->lstmt[k];
+
+	if ((*rc = sqlite3_bind_int64(s, 1, lo)) == SQLITE_OK &&
+	    (*rc = sqlite3_bind_int64(s, 2, cut)) == SQLITE_OK &&
+	    (*rc = store_step_done(st->db, s, log_sql[k])) == SQLITE_OK)
+		return sqlite3_changes64(st->db);
+	(void)sqlite3_clear_bindings(s);
+	return -1;
+}
+
+/* Writer thread, inside the batch's transaction: sweeps the log's old end for a batch that appended n rows.
+ */
+static int log_sweep(struct store *st, size_t n)
+{
+	sqlite3_stmt *s = st->lstmt[LOG_ENDS];
+	int64_t lo, hi, cut, copied, swept;
+	int rc = sqlite3_step(s);
+
+	st->log_copied = st->log_swept = 0;
+	if (rc != SQLITE_ROW) {
+		(void)sqlite3_reset(s);
+		return rc == SQLITE_DONE ? SQLITE_ERROR : rc;
+	}
+	lo = sqlite3_column_int64(s, 0);
+	hi = sqlite3_column_int64(s, 1);
+	rc = sqlite3_column_type(s, 0) == SQLITE_NULL; /* an empty log */
+	(void)sqlite3_reset(s);
+	if (rc || !n || hi - lo + 1 <= st->log_keep)
+		return SQLITE_OK;
+	/* at most up to the newest row: the copies take seqs above it, so the cut never reaches them */
+	cut = lo + 2 * (int64_t)n + LOG_SWEEP_EXTRA;
+	if (cut > hi + 1)
+		cut = hi + 1;
+	if ((copied = log_range(st, LOG_COPY, lo, cut, &rc)) < 0 ||
+	    (swept = log_range(st, LOG_CUT, lo, cut, &rc)) < 0)
+		return rc;
+	st->log_copied = copied;
+	st->log_swept = swept;
+	return SQLITE_OK;
+}
+
+/* Writer thread, once a batch committed: adapts log_keep to what its sweep found at the old end. */
+static void log_adapt(struct store *st)
+{
+	if (!st->log_swept)
+		return;
+	if (st->log_copied * 8 >
+	    st->log_swept) /* over 1/8 live: the log is too short to hold the live rooms */
+		st->log_keep += st->log_keep / 8;
+	else if (st->log_copied * 32 < st->log_swept && st->log_keep > LOG_KEEP_MIN)
+		st->log_keep -= st->log_keep / 32;
+}
+
 /* One attempt at the whole batch in one transaction: SQLITE_OK or the failing code. */
 static int batch_once(struct store *st, struct wjob *b)
 {
@@ -312,6 +409,8 @@ static int batch_once(struct store *st, struct wjob *b)
 		}
 	}
 	if (rc == SQLITE_OK)
+		rc = log_sweep(st, b->nactions);
+	if (rc == SQLITE_OK)
 		rc = store_step_done(st->db, st->wstmt[WS_COMMIT], "commit batch");
 	if (rc != SQLITE_OK && !sqlite3_get_autocommit(st->db))
 		(void)store_step_done(st->db, st->wstmt[WS_ROLLBACK], "rollback batch");
@@ -329,6 +428,7 @@ void store_journal_run(struct store *st, struct wjob *b)
 
 		if (rc == SQLITE_OK) {
 			b->err = 0;
+			log_adapt(st);
 			return;
 		}
 		if (!delay) { /* the first failure of this batch: tell the loop once */
@@ -385,9 +485,16 @@ int store_load_players(struct store *st, const struct store_live_ops *ops, void 
 	return r;
 }
 
-/* The statements of one room's replay, bound to its id. */
+/*
+ * The statements of the replay: seats and events bound to one room's id; the
+ * actions of every live room in one pass, in the rooms' order and by ply
+ * within a room, the room's key in column 0 (`keyed`), or one room's actions
+ * only (store_plies_load()); arc: the last step's result, its row the next.
+ */
 struct live_stmts {
 	sqlite3_stmt *seats, *actions, *events;
+	int arc;
+	bool keyed;
 };
 
 static int room_seats(struct live_stmts *q, const struct store_live_ops *ops, void *ctx, int *err)
@@ -400,14 +507,21 @@ static int room_seats(struct live_stmts *q, const struct store_live_ops *ops, vo
 	return *err || rc == SQLITE_DONE ? 0 : -EIO;
 }
 
-/* Actions and events by ply; an event at ply p goes before action p. */
-static int room_plies(struct live_stmts *q, const struct store_live_ops *ops, void *ctx, int *err)
+/* Whether the actions' next row is room `key`'s. */
+static bool action_of(const struct live_stmts *q, int64_t key)
 {
-	int arc = sqlite3_step(q->actions), erc = sqlite3_step(q->events);
+	return q->arc == SQLITE_ROW && (!q->keyed || sqlite3_column_int64(q->actions, 0) == key);
+}
 
-	while (!*err && (arc == SQLITE_ROW || erc == SQLITE_ROW)) {
-		if (erc == SQLITE_ROW && (arc != SQLITE_ROW || sqlite3_column_int(q->events, 0) <=
-								       sqlite3_column_int(q->actions, 0))) {
+/* Actions and events by ply; an event at ply p goes before action p. */
+static int room_plies(struct live_stmts *q, int64_t key, const struct store_live_ops *ops, void *ctx,
+		      int *err)
+{
+	int erc = sqlite3_step(q->events), c = q->keyed; /* c: the actions' ply column */
+
+	while (!*err && (action_of(q, key) || erc == SQLITE_ROW)) {
+		if (erc == SQLITE_ROW && (!action_of(q, key) || sqlite3_column_int(q->events, 0) <=
+									sqlite3_column_int(q->actions, c))) {
 			int kind = wire_event_kind_parse(col(q->events, 2));
 
 			*err = kind ? ops->event(ctx, sqlite3_column_int(q->events, 0),
@@ -418,69 +532,75 @@ static int room_plies(struct live_stmts *q, const struct store_live_ops *ops, vo
 		} else {
 			sqlite3_stmt *a = q->actions;
 
-			*err = ops->action(ctx, sqlite3_column_int(a, 0), sqlite3_column_int(a, 1), col(a, 2),
-					   col(a, 3), sqlite3_column_int64(a, 4),
-					   sqlite3_column_int(a, 5) != 0);
-			arc = sqlite3_step(q->actions);
+			*err = ops->action(ctx, sqlite3_column_int(a, c), sqlite3_column_int(a, c + 1),
+					   col(a, c + 2), col(a, c + 3), sqlite3_column_int64(a, c + 4),
+					   sqlite3_column_int(a, c + 5) != 0);
+			q->arc = sqlite3_step(a);
 		}
 	}
 	if (*err)
 		return 0;
-	return arc == SQLITE_DONE && erc == SQLITE_DONE ? 0 : -EIO;
+	return (q->arc == SQLITE_ROW || q->arc == SQLITE_DONE) && erc == SQLITE_DONE ? 0 : -EIO;
 }
 
 int store_plies_load(sqlite3_stmt *actions, sqlite3_stmt *events, const struct store_live_ops *ops, void *ctx,
 		     int *err)
 {
-	struct live_stmts q = { NULL, actions, events };
+	struct live_stmts q = { NULL, actions, events, sqlite3_step(actions), false };
 
-	return room_plies(&q, ops, ctx, err);
+	if (q.arc != SQLITE_ROW && q.arc != SQLITE_DONE)
+		return -EIO;
+	return room_plies(&q, 0, ops, ctx, err);
 }
 
 static int load_room(struct live_stmts *q, sqlite3_stmt *room, const struct store_live_ops *ops, void *ctx)
 {
 	const char *id = col(room, 0);
+	int64_t key = sqlite3_column_int64(room, 7);
 	int err, r = -EIO;
 
 	err = ops->room(ctx, id, col(room, 1), col(room, 2), col(room, 3), col(room, 6),
 			sqlite3_column_int64(room, 4), sqlite3_column_int64(room, 5));
 	if (sqlite3_bind_text(q->seats, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
-	    sqlite3_bind_text(q->actions, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
 	    sqlite3_bind_text(q->events, 1, id, -1, SQLITE_STATIC) == SQLITE_OK)
-		r = room_seats(q, ops, ctx, &err) || room_plies(q, ops, ctx, &err) ? -EIO : 0;
-	(void)sqlite3_reset(q->seats), (void)sqlite3_reset(q->actions), (void)sqlite3_reset(q->events);
+		r = room_seats(q, ops, ctx, &err) || room_plies(q, key, ops, ctx, &err) ? -EIO : 0;
+	(void)sqlite3_reset(q->seats), (void)sqlite3_reset(q->events);
+	while (action_of(q, key)) /* what a refused room left unread */
+		q->arc = sqlite3_step(q->actions);
 	ops->room_end(ctx, r ? r : err);
 	return r;
 }
 
 int store_load_live(struct store *st, const struct store_live_ops *ops, void *ctx)
 {
-	struct live_stmts q = { NULL, NULL, NULL };
+	struct live_stmts q = { NULL, NULL, NULL, SQLITE_DONE, true };
 	sqlite3_stmt *rooms = NULL;
 	int r, rc = SQLITE_DONE;
 
-	r = prepare(
-		st->db,
-		"SELECT id, game, options, server_seed, created_at, started_at, creator_id FROM live_rooms "
-		"ORDER BY created_at, id",
-		&rooms);
+	r = prepare(st->db,
+		    "SELECT id, game, options, server_seed, created_at, started_at, creator_id, key FROM "
+		    "live_rooms ORDER BY created_at, id",
+		    &rooms);
 	if (!r)
 		r = prepare(
 			st->db,
 			"SELECT seat, player_id, client_seed, bot_level FROM live_seats WHERE room_id = ?1 "
 			"ORDER BY seat",
 			&q.seats);
+	/* rows of rooms no longer live (garbage not swept yet) are left out by the join */
 	if (!r)
-		r = prepare(st->db,
-			    "SELECT ply, seat, action, outcome, at, stand_in FROM live_actions WHERE room_id "
-			    "= ?1 "
-			    "ORDER BY ply",
-			    &q.actions);
+		r = prepare(
+			st->db,
+			"SELECT l.room, l.ply, l.seat, l.action, l.outcome, l.at, l.stand_in FROM live_log l "
+			"JOIN live_rooms r ON r.key = l.room ORDER BY r.created_at, r.id, l.ply, l.seq",
+			&q.actions);
 	if (!r)
 		r = prepare(st->db,
 			    "SELECT ply, seat, kind, at FROM live_events WHERE room_id = ?1 "
 			    "ORDER BY ply, rowid",
 			    &q.events);
+	if (!r && (q.arc = sqlite3_step(q.actions)) != SQLITE_ROW && q.arc != SQLITE_DONE)
+		r = -EIO;
 	while (!r && (rc = sqlite3_step(rooms)) == SQLITE_ROW)
 		r = load_room(&q, rooms, ops, ctx);
 	if (!r && rc != SQLITE_DONE)

@@ -33,6 +33,25 @@ static void track(FILE *out, const json_t *pieces, const char *role, const char 
 	fprintf(out, " | off %d\n", count[UR_ROUTE + 1]);
 }
 
+static bool ur_check(const json_t *view, char *why, size_t whylen)
+{
+	static const struct cli_view_key keys[] = {
+		{ "pieces", JSON_ARRAY, 2, false }, { "dice", JSON_ARRAY, 3, true },
+		{ "value", JSON_INTEGER, 0, true }, { "bonus", JSON_TRUE, 0, false },
+		{ "again", JSON_TRUE, 0, false },   { NULL, JSON_NULL, 0, false },
+	};
+	if (!cli_view_keys(view, keys, why, whylen))
+		return false;
+	for (size_t k = 0; k < 2; k++) {
+		const json_t *route = json_array_get(json_object_get(view, "pieces"), k);
+
+		if (json_array_size(route) != 7 || !cli_array_in(route, 0, UR_ROUTE + 1, false))
+			return cli_bad(why, whylen, "pieces[%zu] is not 7 route indexes 0..%d", k,
+				       UR_ROUTE + 1);
+	}
+	return true;
+}
+
 static void ur_draw(FILE *out, const json_t *view, const json_t *seats)
 {
 	static const char *const roles[] = { "light", "dark" };
@@ -44,12 +63,8 @@ static void ur_draw(FILE *out, const json_t *view, const json_t *seats)
 	for (int s = 1; s <= UR_ROUTE; s++)
 		fprintf(out, " %d", s % 10);
 	fprintf(out, " |\n");
-	for (int k = 0; k < 2; k++) {
-		const char *name =
-			json_string_value(json_object_get(json_array_get(seats, (size_t)k), "name"));
-
-		track(out, json_array_get(pieces, (size_t)k), roles[k], name ? name : "-");
-	}
+	for (int k = 0; k < 2; k++)
+		track(out, json_array_get(pieces, (size_t)k), roles[k], cli_seat_name(seats, k));
 	if (json_is_array(dice)) {
 		fprintf(out, "throw: ");
 		json_array_foreach(dice, i, d)
@@ -63,4 +78,4 @@ static void ur_draw(FILE *out, const json_t *view, const json_t *seats)
 		fprintf(out, "throw: none yet\n");
 }
 
-const struct cli_render cli_render_ur = { .game = "ur", .draw = ur_draw };
+const struct cli_render cli_render_ur = { .game = "ur", .check = ur_check, .draw = ur_draw };

@@ -80,3 +80,29 @@ test('meson install puts the web client and the migrations where the server look
       assert.equal(spawnSync('test', ['-f', f]).status, 0, `${f} is installed`);
   });
 });
+
+// deploy/check-debian.sh (run by hand: it boots a fresh Debian 12) runs HOSTING.md's `sh` blocks as
+// written. What it relies on is checked here, so a reworded page fails at once rather than at its next
+// run: the Install blocks install, make a certificate at the example configuration's paths and start
+// the unit, in that order; Back up and restore has its two blocks; the renewal is a reload.
+test('docs/HOSTING.md has the shell blocks deploy/check-debian.sh follows', async () => {
+  const doc = await readFile(path.join(SOURCE, 'docs', 'HOSTING.md'), 'utf8');
+  const blocks = (section) => {
+    const body = doc.split(/^## /m).find((s) => s.startsWith(`${section}\n`)) || '';
+    return [...body.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  };
+  const install = blocks('Install').join('\n');
+  const conf = JSON.parse(await readFile(path.join(SOURCE, 'deploy', 'quinteto.json'), 'utf8'));
+  const at = (s) => install.indexOf(s);
+  for (const s of ['apt-get install', 'meson install', 'useradd --system', 'deploy/quinteto.service',
+    'deploy/quinteto.json', 'openssl req', conf.tls_cert, conf.tls_key, 'systemctl enable --now quinteto'])
+    assert.ok(at(s) >= 0, `Install's blocks have ${s}`);
+  assert.ok(at('meson install') < at('systemctl enable') && at('openssl req') < at('systemctl enable'),
+    'the build and the certificate come before the start');
+  const backup = blocks('Back up and restore');
+  assert.equal(backup.length, 2, 'a backup block and a restore block');
+  assert.match(backup[0], /quinteto --db \S+ backup /);
+  assert.match(backup[0], /verify --all/);
+  assert.match(backup[1], /systemctl stop quinteto[\s\S]*systemctl start quinteto/);
+  assert.match(doc, /systemctl reload quinteto/);
+});

@@ -77,20 +77,24 @@ test('a failed archive write keeps the match: the next start archives it, resign
     sql(dir, "CREATE TRIGGER fail BEFORE INSERT ON matches BEGIN SELECT RAISE(ABORT, 'disk says no'); END;");
     {
       const srv = await Server.start({ dir });
-      const a = await srv.player('Ana');
-      const b = await srv.player('Bo');
-      room = (await createRoom(a, 'ur')).id;
-      await joinRoom(a, room, { seat: 0 });
-      await joinRoom(b, room, { seat: 1 });
-      await a.send({ type: 'act', room, ply: 0, action: { roll: true } }); // no direct reply
-      await a.nextState(room, (s) => s.ply === 1);
-      await a.send({ type: 'resign', room }); // the reply is the room's next state
-      const fin = await a.nextState(room, (s) => s.status === 'finished');
-      assert.deepEqual(fin.result, { winner: 1, reason: 'resign' });
-      ended = Date.now();
-      await until(() => /could not be archived/.test(srv.stderr), { timeoutMs: 10000, what: 'the failed write' });
-      assert.ok(srv.stderr.includes(`"id":"${room}"`), 'the unarchived record is logged whole');
-      await srv.stop();
+      try {
+        const a = await srv.player('Ana');
+        const b = await srv.player('Bo');
+        room = (await createRoom(a, 'ur')).id;
+        await joinRoom(a, room, { seat: 0 });
+        await joinRoom(b, room, { seat: 1 });
+        await a.send({ type: 'act', room, ply: 0, action: { roll: true } }); // no direct reply
+        await a.nextState(room, (s) => s.ply === 1);
+        await a.send({ type: 'resign', room }); // the reply is the room's next state
+        const fin = await a.nextState(room, (s) => s.status === 'finished');
+        assert.deepEqual(fin.result, { winner: 1, reason: 'resign' });
+        ended = Date.now();
+        await until(() => /could not be archived/.test(srv.stderr), { timeoutMs: 10000, what: 'the failed write' });
+        // the record follows the message on the same line, which may reach us in a later chunk
+        await until(() => srv.stderr.includes(`"id":"${room}"`), { timeoutMs: 10000, what: 'the unarchived record logged whole' });
+      } finally {
+        await srv.stop();
+      }
     }
     sql(dir, 'DROP TRIGGER fail;');
     await sleep(50);

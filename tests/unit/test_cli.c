@@ -8,6 +8,7 @@
  * from a file or from the database; 2 for what is no archive or no match.
  * matches, export, verify --all, show and backup are checked on the database.
  */
+#include <dirent.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,40 +205,42 @@ static int sql(sqlite3 *db, const char *text)
 	return sqlite3_exec(db, text, NULL, NULL, NULL);
 }
 
-/* Applies every migration in order, as the server's runner does (0001 ... 0009). */
+static int sql_file(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 4 && strcmp(d->d_name + n - 4, ".sql") == 0;
+}
+
+/* Applies every migration in the folder in name order, as the server's runner does. */
 static int migrate(sqlite3 *db)
 {
+	struct dirent **list;
 	char path[512], *text;
+	int count, k, err = 0;
 	FILE *f;
 	long n;
 
-	for (int k = 1; k <= 9; k++) {
-		static const char *const names[] = { "",
-						     "0001_archive",
-						     "0002_live_journal",
-						     "0003_live_resign",
-						     "0004_events",
-						     "0005_room_creator",
-						     "0006_bot_level",
-						     "0007_archive_browse",
-						     "0008_player_expiry",
-						     "0009_stand_in" };
-
-		snprintf(path, sizeof(path), "%s/%s.sql", migrations, names[k]);
-		f = fopen(path, "rb");
-		if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
-			return -1;
-		text = calloc(1, (size_t)n + 1);
-		if (!text || fread(text, 1, (size_t)n, f) != (size_t)n || sql(db, text) != SQLITE_OK) {
+	count = scandir(migrations, &list, sql_file, alphasort);
+	if (count <= 0)
+		return -1;
+	for (k = 0; k < count; k++) {
+		snprintf(path, sizeof(path), "%s/%s", migrations, list[k]->d_name);
+		text = NULL;
+		f = err ? NULL : fopen(path, "rb");
+		if (!err && (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
+			     !(text = calloc(1, (size_t)n + 1)) ||
+			     fread(text, 1, (size_t)n, f) != (size_t)n || sql(db, text) != SQLITE_OK)) {
 			printf("# %s: %s\n", path, sqlite3_errmsg(db));
-			free(text);
-			fclose(f);
-			return -1;
+			err = -1;
 		}
 		free(text);
-		fclose(f);
+		if (f)
+			fclose(f);
+		free(list[k]);
 	}
-	return 0;
+	free(list);
+	return err;
 }
 
 /* Archives `j` as the server's writer does (same tables and columns). */

@@ -262,7 +262,7 @@ static void test_failing_batch_is_retried_whole(void)
 	CHECK_EQ(store_journal_flush(st), 1);
 	REQUIRE(wait_commits(&c, 1));
 	/* SQLite rolls the whole transaction back, as it does on some I/O errors */
-	REQUIRE(!sql("CREATE TRIGGER fail BEFORE INSERT ON live_actions "
+	REQUIRE(!sql("CREATE TRIGGER fail BEFORE INSERT ON live_log "
 		     "BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;"));
 	store_live_seat(st, "r1", 0, NULL, "seed", NULL);
 	store_live_action(st, "r1", 0, 0, "{\"roll\":true}", "{}", 2, false);
@@ -554,6 +554,8 @@ struct trace {
 	char text[1024];
 	const char *refuse_room; /* the room whose second action is refused */
 	const char *room;
+	const char *count_room; /* the room whose actions are counted, not written out */
+	int counted, misplaced; /* its actions; those whose ply was not the next one */
 };
 
 static void add(struct trace *t, const char *line)
@@ -592,6 +594,10 @@ static int t_action(void *ctx, int ply, int seat, const char *action, const char
 
 	if (t->refuse_room && !strcmp(t->room, t->refuse_room) && ply == 1)
 		return -EINVAL;
+	if (t->count_room && !strcmp(t->room, t->count_room)) {
+		t->misplaced += ply != t->counted++ || at != 1000 + ply;
+		return 0;
+	}
 	snprintf(line, sizeof(line), "A%d s%d @%lld", ply, seat, (long long)at);
 	add(t, line);
 	return 0;
@@ -662,7 +668,70 @@ static void test_load_live_merges_by_ply(void)
 	close_store(st);
 }
 
+/*
+ * The log's sweep: a dropped room's rows and rows of no room are deleted from
+ * the log's old end, a live room's old rows are copied forward (so its plies
+ * are no longer in seq order), and the load still gives each room its own
+ * actions by ply, none of another room's.
+ */
+static void test_log_swept_live_rows_kept(void)
+{
+	struct trace t = { .count_room = "big" };
+	struct commits c = { 0 };
+	struct store *st;
+	int ply;
+
+	fresh_db();
+	REQUIRE((st = open_store(migrations)));
+	store_on_commit(st, commit_cb, &c);
+	REQUIRE(!store_start(st));
+	store_live_room(st, "a", "ur", "{}", "00", NULL, 1);
+	store_live_room(st, "gone", "ur", "{}", "00", NULL, 2);
+	store_live_room(st, "big", "ur", "{}", "00", NULL, 3);
+	for (ply = 0; ply < 3; ply++) {
+		store_live_action(st, "a", ply, ply % 2, "{}", "{}", 10 + ply, false);
+		store_live_action(st, "gone", ply, ply % 2, "{}", "{}", 20 + ply, false);
+	}
+	store_live_drop(st, "gone");
+	CHECK_EQ(store_journal_flush(st), 1);
+	REQUIRE(wait_commits(&c, 1));
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_log"),
+		 6); /* the dropped room's rows wait for the sweep */
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_actions"), 3);
+	/* 20,000 rows of no room, older than the batch below: past the log's 16,384 rows kept */
+	REQUIRE(!sql("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) "
+		     "INSERT INTO live_log(room, ply, seat, action, outcome, at) "
+		     "SELECT -1, i, 0, '{}', '{}', 0 FROM n"));
+	/* sweeps 2 x 10,001 + 8 rows: every row before this batch and big's first four */
+	for (ply = 0; ply < 10000; ply++)
+		store_live_action(st, "big", ply, ply % 2, "{}", "{}", 1000 + ply, false);
+	store_live_action(st, "a", 3, 1, "{}", "{}", 13, false);
+	CHECK_EQ(store_journal_flush(st), 2);
+	REQUIRE(wait_commits(&c, 2));
+	CHECK_EQ(c.err[1], 0);
+	close_store(st);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_log"), 10004);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_log WHERE room NOT IN (SELECT key FROM live_rooms)"), 0);
+	/* room a's first three rows were copied after its fourth, big's first four after its last */
+	CHECK_EQ(sql_int("SELECT ply FROM live_log WHERE room = (SELECT key FROM live_rooms WHERE id = 'a') "
+			 "ORDER BY seq LIMIT 1"),
+		 3);
+	CHECK_EQ(
+		sql_int("SELECT ply FROM live_log WHERE room = (SELECT key FROM live_rooms WHERE id = 'big') "
+			"ORDER BY seq DESC LIMIT 1"),
+		3);
+	REQUIRE((st = open_store(migrations)));
+	CHECK_EQ(store_load_live(st, &trace_ops, &t), 0);
+	CHECK(!strcmp(t.text, "room a 0|A0 s0 @10|A1 s1 @11|A2 s0 @12|A3 s1 @13|end 0|room big 0|end 0|"));
+	printf("# %s\n", t.text);
+	CHECK_EQ(t.counted, 10000);
+	CHECK_EQ(t.misplaced, 0);
+	close_store(st);
+}
+
 /* --- migration 0004 ------------------------------------------------------------ */
+
+static int make_database(const char *const *old, size_t n_old);
 
 /*
  * A database as a server of revision 1 left it: migrations 0001-0003 applied
@@ -672,12 +741,19 @@ static void test_load_live_merges_by_ply(void)
 static int make_old_database(void)
 {
 	static const char *old[] = { "0001_archive.sql", "0002_live_journal.sql", "0003_live_resign.sql" };
+
+	return make_database(old, 3);
+}
+
+/* A database with the migrations `old` (0001 onwards) applied and recorded the way the runner does. */
+static int make_database(const char *const *old, size_t n_old)
+{
 	char path[1024], line[256];
 	size_t i;
 	int r = sql("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
 		    "applied_at INTEGER NOT NULL)");
 
-	for (i = 0; i < 3 && !r; i++) {
+	for (i = 0; i < n_old && !r; i++) {
 		FILE *f;
 		char *text;
 		long n;
@@ -732,6 +808,53 @@ static void test_migration_0004_carries_resignations(void)
 		 4); /* later ones may follow */
 }
 
+/* --- migration 0010 ------------------------------------------------------------ */
+
+/*
+ * Live matches journalled by the server before 0010 (live_actions keyed by
+ * room and ply, rows written in any order) come back after it, each room with
+ * its own actions by ply and its events and seats, and go on being journalled.
+ */
+static void test_migration_0010_carries_live_matches(void)
+{
+	static const char *old[] = { "0001_archive.sql",        "0002_live_journal.sql",
+				     "0003_live_resign.sql",    "0004_events.sql",
+				     "0005_room_creator.sql",   "0006_bot_level.sql",
+				     "0007_archive_browse.sql", "0008_player_expiry.sql",
+				     "0009_stand_in.sql" };
+	struct trace t = { .room = NULL };
+	struct commits c = { 0 };
+	struct store *st;
+
+	fresh_db();
+	REQUIRE(!make_database(old, 9));
+	REQUIRE(!sql(
+		"INSERT INTO live_rooms(id, game, options, server_seed, created_at, started_at, creator_id) "
+		"VALUES ('b', 'ur', '{}', '00', 200, 210, 'p1'), ('a', 'ur', '{}', '00', 100, 110, NULL);"
+		"INSERT INTO live_seats VALUES ('a', 1, NULL, NULL, 'greedy'), ('a', 0, 'p1', 'x', NULL);"
+		"INSERT INTO live_actions VALUES ('b', 1, 1, '{}', '{}', 301, 0), ('a', 1, 1, '{}', '{}', "
+		"201, 1), ('b', 0, 0, '{}', '{}', 300, 0), ('a', 0, 0, '{}', '{}', 200, 0), "
+		"('a', 2, 0, '{}', '{}', 202, 0);"
+		"INSERT INTO live_events VALUES ('a', 2, 1, 'resign', 250);"));
+	REQUIRE((st = open_store(migrations)));
+	CHECK_EQ(store_load_live(st, &trace_ops, &t), 0);
+	CHECK(!strcmp(t.text,
+		      "room a 110|seat 0|seat 1 greedy|A0 s0 @200|A1 s1 @201|E2 s1 k1 @250|A2 s0 @202|"
+		      "end 0|room b 210|A0 s0 @300|A1 s1 @301|end 0|"));
+	printf("# %s\n", t.text);
+	store_on_commit(st, commit_cb, &c);
+	REQUIRE(!store_start(st));
+	store_live_action(st, "b", 2, 0, "{}", "{}", 302, false);
+	CHECK_EQ(store_journal_flush(st), 1);
+	REQUIRE(wait_commits(&c, 1));
+	CHECK_EQ(c.err[0], 0);
+	close_store(st);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_actions WHERE room_id = 'b'"), 3);
+	CHECK_EQ(sql_int("SELECT stand_in FROM live_actions WHERE room_id = 'a' AND ply = 1"), 1);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats"), 2); /* the rebuild did not cascade */
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms WHERE creator_id = 'p1'"), 1);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -752,7 +875,9 @@ int main(int argc, char **argv)
 	TEST(test_reads_answered_while_writer_is_held);
 	TEST(test_cancelled_reads_are_never_called);
 	TEST(test_load_live_merges_by_ply);
+	TEST(test_log_swept_live_rows_kept);
 	TEST(test_migration_0004_carries_resignations);
+	TEST(test_migration_0010_carries_live_matches);
 	if (uv_loop_close(&loop))
 		printf("# the loop closed with handles open\n");
 	return tap_done();

@@ -122,7 +122,8 @@ static void test_restart_replays_and_leaves_out_a_tampered_room(void)
 	snprintf(bad_id, sizeof(bad_id), "%s", bad->id);
 	REQUIRE(flush_and_wait(st));
 	snprintf(q, sizeof(q),
-		 "UPDATE live_actions SET outcome = '{\"tampered\":true}' WHERE room_id = '%s' AND ply = 1",
+		 "UPDATE live_log SET outcome = '{\"tampered\":true}' WHERE ply = 1 AND room = "
+		 "(SELECT key FROM live_rooms WHERE id = '%s')",
 		 bad_id);
 	REQUIRE(sql(q) == SQLITE_OK);
 
