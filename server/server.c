@@ -111,7 +111,12 @@ static void stop(struct server *srv)
 	uv_close((uv_handle_t *)&srv->turn, NULL);
 	net_stop(&srv->net); /* closes every connection; sessions are reaped later */
 	lobby_close(&srv->lobby);
-	store_close(srv->store); /* flushes the open batch, writes everything queued */
+	/*
+	 * The last turn's writes are flushed here, as a turn's end does, and not by store_close():
+	 * the sessions must know the batch before its commit is delivered (sessions_committed).
+	 */
+	sessions_turn_end(&srv->sessions, store_journal_flush(srv->store), store_journal_needed(srv->store));
+	store_close(srv->store); /* writes everything queued and delivers the commits */
 	srv->store = NULL;
 }
 
