@@ -130,6 +130,19 @@ static bool wait_commits(struct commits *c, int n)
 	return run_until(commits_reached, c, 10000);
 }
 
+/* A started store on a new database, its commits counted in `c`; NULL if it cannot start. */
+static struct store *fresh_started(struct commits *c)
+{
+	struct store *st;
+
+	fresh_db();
+	st = open_store(migrations);
+	if (!st)
+		return NULL;
+	store_on_commit(st, commit_cb, c);
+	return store_start(st) ? NULL : st;
+}
+
 /* --- journal batches ----------------------------------------------------------- */
 
 static void test_batches_commit_in_order_once(void)
@@ -139,10 +152,7 @@ static void test_batches_commit_in_order_once(void)
 	char id[16];
 	int i;
 
-	fresh_db();
-	REQUIRE((st = open_store(migrations)));
-	store_on_commit(st, commit_cb, &c);
-	REQUIRE(!store_start(st));
+	REQUIRE((st = fresh_started(&c)));
 	CHECK_EQ(store_journal_flush(st), 0); /* nothing queued: no batch */
 	for (i = 0; i < 10; i++) {
 		snprintf(id, sizeof(id), "room%d", i);
@@ -224,10 +234,7 @@ static void test_turns_gather_behind_a_batch_in_flight(void)
 	char id[16];
 	int i;
 
-	fresh_db();
-	REQUIRE((st = open_store(migrations)));
-	store_on_commit(st, commit_cb, &c);
-	REQUIRE(!store_start(st));
+	REQUIRE((st = fresh_started(&c)));
 	CHECK_EQ(store_journal_turn(st), 0); /* nothing queued */
 	store_live_room(st, "first", "ur", "{}", "00", NULL, 1);
 	CHECK_EQ(store_journal_turn(st), 1); /* nothing in flight: out at once */
@@ -254,10 +261,7 @@ static void test_failing_batch_is_retried_whole(void)
 	struct commits c = { 0 };
 	struct store *st;
 
-	fresh_db();
-	REQUIRE((st = open_store(migrations)));
-	store_on_commit(st, commit_cb, &c);
-	REQUIRE(!store_start(st));
+	REQUIRE((st = fresh_started(&c)));
 	store_live_room(st, "r1", "ur", "{}", "00", NULL, 1);
 	CHECK_EQ(store_journal_flush(st), 1);
 	REQUIRE(wait_commits(&c, 1));
@@ -297,10 +301,7 @@ static void test_close_gives_up_a_failing_batch(void)
 	struct store *st;
 	uint64_t t0;
 
-	fresh_db();
-	REQUIRE((st = open_store(migrations)));
-	store_on_commit(st, commit_cb, &c);
-	REQUIRE(!store_start(st));
+	REQUIRE((st = fresh_started(&c)));
 	REQUIRE(!sql(
 		"CREATE TRIGGER fail BEFORE INSERT ON live_rooms BEGIN SELECT RAISE(ROLLBACK, 'no'); END;"));
 	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
@@ -319,10 +320,7 @@ static void test_refused_write_is_skipped_not_retried(void)
 	struct commits c = { 0 };
 	struct store *st;
 
-	fresh_db();
-	REQUIRE((st = open_store(migrations)));
-	store_on_commit(st, commit_cb, &c);
-	REQUIRE(!store_start(st));
+	REQUIRE((st = fresh_started(&c)));
 	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
 	store_live_event(st, "r", 0, 1, RULES_EVENT_RESIGN, 5);
 	store_live_event(st, "r", 0, 1, RULES_EVENT_RESIGN, 6); /* the seat is out already: UNIQUE */
@@ -347,10 +345,7 @@ static void test_write_failing_outside_itself_is_retried(void)
 	struct commits c = { 0 };
 	struct store *st;
 
-	fresh_db();
-	REQUIRE((st = open_store(migrations)));
-	store_on_commit(st, commit_cb, &c);
-	REQUIRE(!store_start(st));
+	REQUIRE((st = fresh_started(&c)));
 	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
 	CHECK_EQ(store_journal_flush(st), 1);
 	REQUIRE(wait_commits(&c, 1));
@@ -492,10 +487,7 @@ static void test_reads_answered_while_writer_is_held(void)
 	sqlite3 *other;
 	int i, answered = 0;
 
-	fresh_db();
-	REQUIRE((st = open_store(migrations)));
-	store_on_commit(st, commit_cb, &c);
-	REQUIRE(!store_start(st));
+	REQUIRE((st = fresh_started(&c)));
 	saved = 0;
 	store_match_save(st, sample_match("m1"), saved_cb, NULL);
 	REQUIRE(run_until(saved_done, NULL, 5000));
@@ -635,10 +627,7 @@ static void test_load_live_merges_by_ply(void)
 	struct store *st;
 	int ply;
 
-	fresh_db();
-	REQUIRE((st = open_store(migrations)));
-	store_on_commit(st, commit_cb, &c);
-	REQUIRE(!store_start(st));
+	REQUIRE((st = fresh_started(&c)));
 	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
 	store_live_room(st, "q", "ur", "{}", "00", NULL, 2);
 	store_live_room(st, "z", "ur", "{}", "00", NULL, 3);
@@ -681,10 +670,7 @@ static void test_log_swept_live_rows_kept(void)
 	struct store *st;
 	int ply;
 
-	fresh_db();
-	REQUIRE((st = open_store(migrations)));
-	store_on_commit(st, commit_cb, &c);
-	REQUIRE(!store_start(st));
+	REQUIRE((st = fresh_started(&c)));
 	store_live_room(st, "a", "ur", "{}", "00", NULL, 1);
 	store_live_room(st, "gone", "ur", "{}", "00", NULL, 2);
 	store_live_room(st, "big", "ur", "{}", "00", NULL, 3);
