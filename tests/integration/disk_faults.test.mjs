@@ -43,6 +43,19 @@ async function onTmpfs(size, fn) {
   }
 }
 
+// Runs fn(); a failure carries the tail of the stderr of the server running then (srvOf()), which is
+// stopped in any case.
+async function withStderrTail(srvOf, fn) {
+  try {
+    await fn();
+  } catch (e) {
+    e.message += `\nserver stderr (tail):\n${srvOf().stderr.slice(-4000)}`;
+    throw e;
+  } finally {
+    if (srvOf().alive) await srvOf().stop().catch(() => {});
+  }
+}
+
 // Runs fn(dir) in a fresh folder under the temporary folder, whose file system must honour chattr +i on
 // files already open (ext4 does; tmpfs lets open descriptors write on); clears the attribute at the end.
 async function onImmutableCapableDisk(fn) {
@@ -145,7 +158,7 @@ async function duringFault(srv, ms, why) {
 
 test('a full disk mid-match: unavailable, /readyz 503, nothing lost; play resumes when space returns; a SIGKILL mid-fault loses nothing seen', { timeout: 120000 }, () => onTmpfs('32m', async (dir) => {
   let srv = await Server.start({ dir });
-  try {
+  await withStderrTail(() => srv, async () => {
     const ms = await startMatches(srv);
     await until(() => ms.every((m) => seenPly(m) >= 6), { timeoutMs: 20000, what: 'both matches under way' });
     let filler = fill(dir);
@@ -187,19 +200,14 @@ test('a full disk mid-match: unavailable, /readyz 503, nothing lost; play resume
     for (const m of ms) await srv.archive(m.room, { timeoutMs: 10000 });
     await srv.stop();
     assert.match(cli(dir, 'verify', '--all'), /^verified 2 of 2 matches/, 'both matches verify');
-  } catch (e) {
-    e.message += `\nserver stderr (tail):\n${srv.stderr.slice(-4000)}`;
-    throw e;
-  } finally {
-    if (srv.alive) await srv.stop().catch(() => {});
-  }
+  });
 }));
 
 test('a read-only database mid-match (chattr +i): unavailable, /readyz 503; play resumes when it is writable again', { timeout: 90000 }, () => onImmutableCapableDisk(async (dir) => {
   const srv = await Server.start({ dir });
   // Not q.db-shm: SQLite maps it, and a page write to an immutable mapped file is a SIGBUS, not an error.
   const files = ['q.db', 'q.db-wal'].map((f) => path.join(dir, f));
-  try {
+  await withStderrTail(() => srv, async () => {
     const ms = await startMatches(srv);
     await until(() => ms.every((m) => seenPly(m) >= 6), { timeoutMs: 20000, what: 'both matches under way' });
     execFileSync('chattr', ['+i', ...files]);
@@ -213,12 +221,7 @@ test('a read-only database mid-match (chattr +i): unavailable, /readyz 503; play
     for (const m of ms) await srv.archive(m.room, { timeoutMs: 10000 });
     await srv.stop();
     assert.match(cli(dir, 'verify', '--all'), /^verified 2 of 2 matches/, 'both matches verify');
-  } catch (e) {
-    e.message += `\nserver stderr (tail):\n${srv.stderr.slice(-4000)}`;
-    throw e;
-  } finally {
-    if (srv.alive) await srv.stop().catch(() => {});
-  }
+  });
 }));
 
 test('a read-only database at start: the server refuses to start, saying why', { timeout: 60000 }, () => onTmpfs('32m', async (dir) => {
@@ -260,7 +263,7 @@ const LEFT = 16384; // bytes: a resignation's batch fits (8 to 32 KiB all work),
 // (not at an older ply) and archives it.
 test('a disk too full for an archive: the save is retried until it commits, the journal keeps the match, a SIGKILL loses nothing', { timeout: 90000 }, () => onTmpfs('32m', async (dir) => {
   let srv = await Server.start({ dir });
-  try {
+  await withStderrTail(() => srv, async () => {
     const rooms = [];
     const players = [];
     for (const kill of [false, true]) {
@@ -319,12 +322,7 @@ test('a disk too full for an archive: the save is retried until it commits, the 
     assert.match(cli(dir, 'verify', '--all'), /^verified 2 of 2 matches/, 'both archives verify');
     assert.equal(execFileSync('sqlite3', [path.join(dir, 'q.db'), 'SELECT count(*) FROM live_rooms'], { encoding: 'utf8' }).trim(),
       '0', 'the journal dropped each match once it was archived');
-  } catch (e) {
-    e.message += `\nserver stderr (tail):\n${srv.stderr.slice(-4000)}`;
-    throw e;
-  } finally {
-    if (srv.alive) await srv.stop().catch(() => {});
-  }
+  });
 }));
 
 // SIGTERM while the disk is full: the states held for the journal can never go out, so at the end of
@@ -332,7 +330,7 @@ test('a disk too full for an archive: the save is retried until it commits, the 
 // exits 0, and the next one, with space again, has every ply a client saw.
 test('SIGTERM during a full disk: 1012 after --shutdown-timeout, exit 0, nothing seen is lost', { timeout: 60000 }, () => onTmpfs('32m', async (dir) => {
   let srv = await Server.start({ dir, args: ['--shutdown-timeout', '2'] });
-  try {
+  await withStderrTail(() => srv, async () => {
     const ms = await startMatches(srv);
     await until(() => ms.every((m) => seenPly(m) >= 6), { timeoutMs: 20000, what: 'both matches under way' });
     const filler = fill(dir);
@@ -355,18 +353,13 @@ test('SIGTERM during a full disk: 1012 after --shutdown-timeout, exit 0, nothing
       assert.equal((await c.nextState(m.room)).ply, seen[i], `room ${m.room}: the ply every client saw`);
     }
     await srv.stop();
-  } catch (e) {
-    e.message += `\nserver stderr (tail):\n${srv.stderr.slice(-4000)}`;
-    throw e;
-  } finally {
-    if (srv.alive) await srv.stop().catch(() => {});
-  }
+  });
 }));
 
 test('a read-only database: a rematch offer and a mute are refused with unavailable, not shown', { timeout: 60000 }, () => onImmutableCapableDisk(async (dir) => {
   const srv = await Server.start({ dir });
   const files = ['q.db', 'q.db-wal'].map((f) => path.join(dir, f));
-  try {
+  await withStderrTail(() => srv, async () => {
     const a = await srv.player('Ana');
     const b = await srv.player('Ben');
     const room = (await createRoom(a, 'ur')).id;
@@ -395,10 +388,5 @@ test('a read-only database: a rematch offer and a mute are refused with unavaila
     a.send({ type: 'rematch', room }); // and once it can be saved, it is made
     await b.nextState(room, (m) => m.rematch?.status === 'offered');
     await srv.stop();
-  } catch (err) {
-    err.message += `\nserver stderr (tail):\n${srv.stderr.slice(-4000)}`;
-    throw err;
-  } finally {
-    if (srv.alive) await srv.stop().catch(() => {});
-  }
+  });
 }));
