@@ -80,9 +80,14 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 	l->store = store;
 	l->cfg = cfg;
 	l->metrics = metrics;
-	l->host = (struct room_host){ loop,       store, cfg,
-				      metrics,    false, session_send_cb,
-				      changed_cb, l,     spectators_due_cb };
+	l->host = (struct room_host){ .loop = loop,
+				      .store = store,
+				      .cfg = cfg,
+				      .metrics = metrics,
+				      .send = session_send_cb,
+				      .changed = changed_cb,
+				      .ctx = l,
+				      .spectators = spectators_due_cb };
 	hmap_init(&l->rooms);
 	hmap_init(&l->players);
 	hmap_init(&l->players_by_id);
