@@ -18,6 +18,9 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <netdb.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -728,6 +731,93 @@ static void build_options(struct option *opts, char (*flags)[64])
 	opts[i] = (struct option){ NULL, 0, NULL, 0 };
 }
 
+/* An encrypted key is refused instead of asking for its passphrase on a terminal. */
+static int no_passphrase_cb(char *buf, int size, int rwflag, void *u)
+{
+	(void)buf, (void)size, (void)rwflag, (void)u;
+	return 0;
+}
+
+/* Where a setting's value came from, as the other messages say it: "--tls-key", "QUINTETO_TLS_KEY"... */
+static void source_text(const struct config *c, const struct setting *s, char *out, size_t len)
+{
+	char name[64];
+
+	switch (c->source[s - settings]) {
+	case CONF_FLAG:
+		flag_name(s, name, sizeof(name));
+		snprintf(out, len, "--%s", name);
+		return;
+	case CONF_ENV:
+		env_name(s, out, len);
+		return;
+	case CONF_FILE:
+		snprintf(out, len, "config file %s", c->config_path);
+		return;
+	default:
+		snprintf(out, len, "default");
+	}
+}
+
+/* OpenSSL's reason for the first failure (the root cause), and an empty error queue. */
+static const char *ssl_reason(void)
+{
+	unsigned long e = ERR_peek_error();
+	const char *why = e ? ERR_reason_error_string(e) : NULL;
+
+	ERR_clear_error();
+	return why ? why : "unknown reason";
+}
+
+/*
+ * The TLS pair as the listener will load it: a PEM certificate chain, a PEM
+ * private key that needs no passphrase, and the key of that certificate.
+ * Checked here so that --check-config catches it and the start fails naming
+ * the setting, not later in lws with a misleading message. 0 or -1 (printed).
+ */
+static int tls_pair_check(const struct config *c)
+{
+	SSL_CTX *cert = SSL_CTX_new(TLS_server_method()), *key = SSL_CTX_new(TLS_server_method());
+	const char *bad = NULL, *why = "out of memory";
+	int r = -1;
+
+	if (!cert || !key) {
+		bad = "tls_cert";
+		goto out;
+	}
+	SSL_CTX_set_default_passwd_cb(key, no_passphrase_cb);
+	if (SSL_CTX_use_certificate_chain_file(cert, c->tls_cert) != 1) {
+		bad = "tls_cert";
+		why = ssl_reason();
+		goto out;
+	}
+	if (SSL_CTX_use_PrivateKey_file(key, c->tls_key, SSL_FILETYPE_PEM) != 1) {
+		bad = "tls_key";
+		why = ssl_reason();
+		goto out;
+	}
+	if (X509_check_private_key(SSL_CTX_get0_certificate(cert), SSL_CTX_get0_privatekey(key)) != 1) {
+		(void)ssl_reason();
+		bad = "tls_key";
+		why = "it is not the key of the certificate in tls_cert";
+		goto out;
+	}
+	r = 0;
+out:
+	if (bad) {
+		char from[4200];
+
+		source_text(c, find_setting(bad), from, sizeof(from));
+		fprintf(stderr, "quinteto-server: bad value for %s (from %s): %s: %s\n", bad, from,
+			!strcmp(bad, "tls_cert") ? "not a usable PEM certificate"
+						 : "not a usable PEM private key",
+			why);
+	}
+	SSL_CTX_free(cert);
+	SSL_CTX_free(key);
+	return r;
+}
+
 /* Checks that need several settings at once, after every source. */
 static int cross_check(const struct config *c)
 {
@@ -742,6 +832,8 @@ static int cross_check(const struct config *c)
 					       settings]]);
 		return -1;
 	}
+	if (c->tls_cert[0] && tls_pair_check(c))
+		return -1;
 	for (i = 0; i < c->n_listen; i++)
 		if (c->metrics_listen.host[0] && c->metrics_listen.port &&
 		    c->metrics_listen.port == c->listen[i].port &&

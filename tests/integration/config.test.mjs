@@ -5,7 +5,7 @@
 // certificate, half a TLS pair, broken JSON) stopping the start with exit status 2 and a message that
 // names the setting and where the value came from.
 import test from 'node:test';
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -208,6 +208,55 @@ test('every kind of bad value stops the start with status 2 and names the settin
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /bad value for rate \(from QUINTETO_RATE\): "fast" is not a number/);
     assert.ok(!r.stdout.includes('listening'), r.stdout);
+    assert.equal(spawnSync('test', ['-e', path.join(dir, 'q.db')]).status, 1, 'the database was not created');
+  });
+});
+
+// Two self-signed pairs (a and b) in dir: {a: {cert, key}, b: {cert, key}}.
+function twoPairs(dir) {
+  const pair = (n) => {
+    const cert = path.join(dir, `${n}.crt`), key = path.join(dir, `${n}.key`);
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+      '-keyout', key, '-out', cert, '-days', '2', '-subj', `/CN=${n}`], { stdio: 'pipe' });
+    return { cert, key };
+  };
+  return { a: pair('a'), b: pair('b') };
+}
+
+test('a TLS pair that cannot serve (garbage certificate, garbage key, a key of another certificate) stops --check-config and the start, naming the setting', async () => {
+  await withDir(async (dir) => {
+    const { a, b } = twoPairs(dir);
+    const garbage = path.join(dir, 'garbage.pem');
+    await writeFile(garbage, '-----BEGIN CERTIFICATE-----\nnot base64 at all\n-----END CERTIFICATE-----\n');
+    const encrypted = path.join(dir, 'enc.key');
+    execFileSync('openssl', ['pkey', '-in', a.key, '-out', encrypted, '-aes256', '-passout', 'pass:secret'], { stdio: 'pipe' });
+    const cases = [
+      { what: 'garbage certificate', args: ['--tls-cert', garbage, '--tls-key', a.key],
+        want: /bad value for tls_cert \(from --tls-cert\): not a usable PEM certificate: / },
+      { what: 'garbage key', env: { QUINTETO_TLS_CERT: a.cert, QUINTETO_TLS_KEY: garbage },
+        want: /bad value for tls_key \(from QUINTETO_TLS_KEY\): not a usable PEM private key: / },
+      { what: 'a certificate as the key', args: ['--tls-cert', a.cert, '--tls-key', a.cert],
+        want: /bad value for tls_key \(from --tls-key\): not a usable PEM private key: / },
+      { what: 'the key of another certificate', args: ['--tls-cert', a.cert, '--tls-key', b.key],
+        want: /bad value for tls_key \(from --tls-key\): not a usable PEM private key: it is not the key of the certificate in tls_cert/ },
+      { what: 'a key that wants a passphrase', args: ['--tls-cert', a.cert, '--tls-key', encrypted],
+        want: /bad value for tls_key \(from --tls-key\): not a usable PEM private key: / },
+    ];
+    for (const c of cases) {
+      const r = check(c.args || [], c.env || {});
+      assert.equal(r.status, 2, `${c.what}: exit status\n${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, c.want, `${c.what}: message`);
+      assert.equal(r.stdout, '', `${c.what}: no report on stdout`);
+    }
+    assert.equal(check(['--tls-cert', a.cert, '--tls-key', a.key]).status, 0, 'a good pair passes');
+    // The real start fails the same way, before it listens or opens the database, not with "port taken".
+    const port = await freePort();
+    const r = spawnSync(BIN, [...base(dir), '--listen', `127.0.0.1:${port}`, '--tls-cert', a.cert, '--tls-key', b.key], {
+      env: env(), encoding: 'utf8', timeout: 20000,
+    });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /bad value for tls_key \(from --tls-key\): .*not the key of the certificate in tls_cert/);
+    assert.doesNotMatch(r.stderr, /port|in use/i);
     assert.equal(spawnSync('test', ['-e', path.join(dir, 'q.db')]).status, 1, 'the database was not created');
   });
 });
