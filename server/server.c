@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "dblock.h"
 #include "handlers.h"
 #include "http.h"
 #include "lobby.h"
@@ -35,6 +36,7 @@ struct server {
 	struct handlers handlers;
 	struct http http;
 	struct net net;
+	struct dblock dblock; /* held for the process's life: one database, one server */
 	uv_prepare_t turn;
 	uv_check_t reaper;
 	uv_timer_t housekeeping;
@@ -239,9 +241,18 @@ int server_run(const struct config *cfg)
 	static struct server srv; /* large; one per process */
 	int err;
 
+	char why[1400];
+
 	srv.cfg = cfg;
-	if (uv_loop_init(&srv.loop))
+	/* Before anything else: a second server on this database must not listen, migrate or restore. */
+	if (dblock_take(&srv.dblock, cfg, why, sizeof(why))) {
+		util_log(LOG_ERROR, "%s: %s; one database, one server: not starting", cfg->db_path, why);
 		return 1;
+	}
+	if (uv_loop_init(&srv.loop)) {
+		dblock_release(&srv.dblock);
+		return 1;
+	}
 	err = modules_init(&srv);
 	/* The port first: a server that cannot listen must not open, migrate or restore a database
 	 * that another server may be using. Nothing reaches the handlers before the loop runs. */
@@ -259,12 +270,14 @@ int server_run(const struct config *cfg)
 	if (err) {
 		stop(&srv);
 		drain(&srv);
+		dblock_release(&srv.dblock);
 		return 1;
 	}
 	util_log(LOG_INFO, "quinteto-server %s, database %s, web %s", QUINTETO_VERSION, cfg->db_path,
 		 cfg->web_dir);
 	net_print_listening(&srv.net);
 	err = drain(&srv);
+	dblock_release(&srv.dblock); /* after the database is closed */
 	util_log(LOG_INFO, "stopped");
 	return err;
 }
