@@ -791,10 +791,11 @@ static void warn_readable(const char *what, const char *path)
 		return;
 	mode = (unsigned)(st.st_mode & 07777);
 	if (st.st_mode & S_IROTH)
-		util_log(LOG_WARN,
-			 "conf: %s %s holds a secret and every user may read it (mode %04o): chmod 600 %s (or "
-			 "640 with the group the server runs as)",
-			 what, path, mode, path);
+		util_log(
+			LOG_WARN,
+			"conf: %s %s holds a secret and every user may read it (mode %04o): chmod 600 %s (or "
+			"640 with the group the server runs as)",
+			what, path, mode, path);
 	else if ((st.st_mode & S_IRGRP) && st.st_gid != getegid())
 		util_log(LOG_WARN,
 			 "conf: %s %s holds a secret and its group %u, not the server's, may read it (mode "
