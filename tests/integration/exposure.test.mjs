@@ -1,13 +1,14 @@
 // exposure.test.mjs: what the server shows to whom (docs/HOSTING.md, Metrics and Proxies). /metrics on
 // the listeners goes only to the client addresses of metrics_from (loopback, 127.0.0.0/8 and ::1, by
-// default), the client being the one a trusted proxy names in X-Forwarded-For, not the proxy; with
+// default; --check-config shows it apart from trusted_proxies), the client being the one a trusted proxy
+// names in X-Forwarded-For, not the proxy; with
 // metrics_token, to whoever has the token. The event-loop lag maximum is the worst of the last
 // minute, which a scrape reads and does not reset (the process is stopped with SIGSTOP to make a lag).
 // An X-Forwarded-For item that is not an address is ignored, and no control byte or invalid UTF-8
 // reaches a log line from any source. A TLS key or a configuration file holding the metrics token
 // that others may read is named in a warning at start-up.
 import test from 'node:test';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -94,6 +95,23 @@ test('/metrics on the listeners: to loopback clients by default, the client bein
     assert.equal((await get(srv.port, '/metrics', { headers: { 'X-Forwarded-For': '203.0.113.5' } })).status, 200);
     assert.equal((await get(srv.port, '/metrics', { headers: { 'X-Forwarded-For': '198.51.100.5' } })).status, 403);
   });
+});
+
+test('metrics_from: its default, a list of its own beside trusted_proxies, and a bad address refused', () => {
+  const env = serverEnv();
+  for (const k of Object.keys(env)) if (/^QUINTETO_(?!SERVER|CLI|SOURCE)/.test(k)) delete env[k];
+  const run = (...args) => spawnSync(process.env.QUINTETO_SERVER, ['--check-config', ...args], { env, encoding: 'utf8' });
+  const value = (stdout, name) => new RegExp(`^${name}\\s+= (\\S*)`, 'm').exec(stdout)?.[1];
+  let r = run();
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(value(r.stdout, 'metrics_from'), '127.0.0.0/8,::1/128');
+  r = run('--trusted-proxies', '10.0.0.0/8', '--metrics-from', '192.0.2.0/24, 2001:db8::/32');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(value(r.stdout, 'trusted_proxies'), '10.0.0.0/8');
+  assert.equal(value(r.stdout, 'metrics_from'), '192.0.2.0/24,2001:db8::/32');
+  r = run('--metrics-from', 'localhost');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /bad value for metrics_from \(from --metrics-from\): "localhost" is not an address or ADDRESS\/BITS/);
 });
 
 test('a scrape does not reset the event-loop lag maximum: the worst of the last minute', async () => {
