@@ -1,12 +1,11 @@
-// exposure.test.mjs: what the server shows to whom (docs/HOSTING.md, Metrics and Proxies). /metrics on
-// the listeners goes only to the client addresses of metrics_from (loopback, 127.0.0.0/8 and ::1, by
-// default; --check-config shows it apart from trusted_proxies), the client being the one a trusted proxy
-// names in X-Forwarded-For, not the proxy; with
-// metrics_token, to whoever has the token. The event-loop lag maximum is the worst of the last
-// minute, which a scrape reads and does not reset (the process is stopped with SIGSTOP to make a lag).
-// An X-Forwarded-For item that is not an address is ignored, and no control byte or invalid UTF-8
-// reaches a log line from any source. A TLS key or a configuration file holding the metrics token
-// that others may read is named in a warning at start-up.
+// exposure.test.mjs: what the server shows to whom (docs/HOSTING.md, Monitor and Behind nginx). /metrics
+// on the listeners goes only to the client addresses of metrics_from (loopback, 127.0.0.0/8 and ::1, by
+// default; --check-config shows it apart from trusted_proxies), the client being the one a trusted
+// proxy names in X-Forwarded-For, not the proxy; with metrics_token, to whoever has the token. The
+// event-loop lag maximum is the worst of the last minute, which a scrape reads and does not reset (the
+// process is stopped with SIGSTOP to make a lag). An X-Forwarded-For item that is not an address is
+// ignored, and no control byte or invalid UTF-8 reaches a log line from any source. A TLS key or a
+// configuration file holding the metrics token that others may read is named in a warning at start-up.
 import test from 'node:test';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
