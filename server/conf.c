@@ -70,6 +70,9 @@ static const struct setting settings[] = {
 	  "/metrics" },
 	{ "metrics_token", T_SECRET, F(metrics_token), 0, 0, "",
 	  "when set, /metrics answers 401 without \"Authorization: Bearer TOKEN\"" },
+	{ "metrics_from", T_CIDRS, F(metrics_from), 0, 0, "127.0.0.0/8,::1",
+	  "client addresses (ADDRESS[/BITS], comma-separated) the listeners serve /metrics without "
+	  "metrics_token; 0.0.0.0/0,::/0: anyone" },
 	{ "db", T_PATH, F(db_path), 0, 0, "var/quinteto.db", "the SQLite database, created with its folder" },
 	{ "web", T_PATH, F(web_dir), 0, 0, NULL, "the web client to serve" },
 	{ "migrations", T_PATH, F(migrations_dir), 0, 0, NULL, "the SQL migrations, applied at start" },
@@ -323,19 +326,32 @@ static int parse_cidr(const char *item, struct conf_cidr *r)
 	return 0;
 }
 
-static int add_proxy(void *ctx, const char *item, char *err, size_t errlen)
-{
-	struct config *c = ctx;
+/* A T_CIDRS setting's list: its entries (the field) and their count. */
+struct cidr_list {
+	struct conf_cidr *r;
+	int *n;
+};
 
-	if (c->n_proxies >= CONF_MAX_PROXIES) {
-		snprintf(err, errlen, "at most %d proxies", CONF_MAX_PROXIES);
+static struct cidr_list cidr_list(const struct setting *s, struct config *c)
+{
+	return (struct cidr_list){ (struct conf_cidr *)((char *)c + s->off),
+				   s->off == offsetof(struct config, proxies) ? &c->n_proxies
+									      : &c->n_metrics_from };
+}
+
+static int add_cidr(void *ctx, const char *item, char *err, size_t errlen)
+{
+	struct cidr_list *l = ctx;
+
+	if (*l->n >= CONF_MAX_PROXIES) {
+		snprintf(err, errlen, "at most %d addresses", CONF_MAX_PROXIES);
 		return -1;
 	}
-	if (parse_cidr(item, &c->proxies[c->n_proxies])) {
+	if (parse_cidr(item, &l->r[*l->n])) {
 		snprintf(err, errlen, "\"%s\" is not an address or ADDRESS/BITS", item);
 		return -1;
 	}
-	c->n_proxies++;
+	(*l->n)++;
 	return 0;
 }
 
@@ -444,9 +460,12 @@ static int parse_value(const struct setting *s, struct config *c, const char *ar
 	case T_ORIGINS:
 		c->n_origins = 0;
 		return each_item(arg, add_origin, c, err, errlen);
-	case T_CIDRS:
-		c->n_proxies = 0;
-		return each_item(arg, add_proxy, c, err, errlen);
+	case T_CIDRS: {
+		struct cidr_list l = cidr_list(s, c);
+
+		*l.n = 0;
+		return each_item(arg, add_cidr, &l, err, errlen);
+	}
 	}
 	return -1;
 }
@@ -513,15 +532,19 @@ static void print_value(const struct setting *s, const struct config *c, char *o
 			snprintf(out + used, len - used, "%s%s", i ? "," : "", c->origins[i]);
 		}
 		return;
-	case T_CIDRS:
-		for (i = 0; i < c->n_proxies; i++) {
+	case T_CIDRS: {
+		const struct conf_cidr *r = field;
+		int n = s->off == offsetof(struct config, proxies) ? c->n_proxies : c->n_metrics_from;
+
+		for (i = 0; i < n; i++) {
 			char a[INET6_ADDRSTRLEN];
 
-			inet_ntop(c->proxies[i].family, c->proxies[i].addr, a, sizeof(a));
+			inet_ntop(r[i].family, r[i].addr, a, sizeof(a));
 			used = strlen(out);
-			snprintf(out + used, len - used, "%s%s/%d", i ? "," : "", a, c->proxies[i].bits);
+			snprintf(out + used, len - used, "%s%s/%d", i ? "," : "", a, r[i].bits);
 		}
 		return;
+	}
 	}
 }
 
@@ -845,6 +868,52 @@ static int cross_check(const struct config *c)
 	return 0;
 }
 
+/*
+ * One warning line when `path`, which holds a secret (`what`), may be read by
+ * other users than the server's: by others, or by a group that is not the
+ * server's own (root:quinteto mode 0640, as docs/HOSTING.md installs the TLS
+ * key, is quiet).
+ */
+static void warn_readable(const char *what, const char *path)
+{
+	struct stat st;
+	unsigned mode;
+
+	if (stat(path, &st))
+		return;
+	mode = (unsigned)(st.st_mode & 07777);
+	if (st.st_mode & S_IROTH)
+		util_log(
+			LOG_WARN,
+			"conf: %s %s holds a secret and every user may read it (mode %04o): chmod 600 %s (or "
+			"640 with the group the server runs as)",
+			what, path, mode, path);
+	else if ((st.st_mode & S_IRGRP) && st.st_gid != getegid())
+		util_log(LOG_WARN,
+			 "conf: %s %s holds a secret and its group %u, not the server's, may read it (mode "
+			 "%04o): chmod 600 %s, or give it the group the server runs as",
+			 what, path, (unsigned)st.st_gid, mode, path);
+}
+
+/*
+ * At start-up: the files that hold a secret (the TLS key; the configuration
+ * file when metrics_token comes from it) readable by others than their
+ * owner, and a token on the command line, which every user sees in ps.
+ */
+static void warn_secrets(const struct config *c)
+{
+	const struct setting *token = find_setting("metrics_token");
+
+	if (c->tls_key[0])
+		warn_readable("tls_key", c->tls_key);
+	if (c->metrics_token[0] && c->source[token - settings] == CONF_FILE)
+		warn_readable("the configuration file (metrics_token)", c->config_path);
+	if (c->metrics_token[0] && c->source[token - settings] == CONF_FLAG)
+		util_log(LOG_WARN,
+			 "conf: --metrics-token shows the token to every user of this machine (ps): "
+			 "set QUINTETO_METRICS_TOKEN or metrics_token in a configuration file of mode 600");
+}
+
 static void print_config(const struct config *c)
 {
 	char value[4200];
@@ -922,6 +991,7 @@ int config_parse(struct config *c, int argc, char **argv)
 	c->port = c->listen[0].port;
 	util_log_level = c->log_level;
 	util_log_format = c->log_format;
+	warn_secrets(c);
 	if (check) {
 		print_config(c);
 		return 1;
@@ -938,7 +1008,8 @@ static bool cidr_match(const struct conf_cidr *r, int family, const unsigned cha
 	return !rest || ((r->addr[full] ^ a[full]) & (0xff << (8 - rest))) == 0;
 }
 
-bool config_is_trusted_proxy(const struct config *c, const char *addr)
+/* Whether `addr` (text) is in the list; an IPv4 peer seen through an IPv6 socket (::ffff:a.b.c.d) as IPv4. */
+static bool cidrs_match(const struct conf_cidr *list, int n, const char *addr)
 {
 	unsigned char a[16];
 	int i, family;
@@ -949,13 +1020,22 @@ bool config_is_trusted_proxy(const struct config *c, const char *addr)
 		family = AF_INET6;
 	else
 		return false;
-	/* an IPv4 peer seen through an IPv6 socket: ::ffff:a.b.c.d */
 	if (family == AF_INET6 && !memcmp(a, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12)) {
 		memmove(a, a + 12, 4);
 		family = AF_INET;
 	}
-	for (i = 0; i < c->n_proxies; i++)
-		if (cidr_match(&c->proxies[i], family, a))
+	for (i = 0; i < n; i++)
+		if (cidr_match(&list[i], family, a))
 			return true;
 	return false;
+}
+
+bool config_is_trusted_proxy(const struct config *c, const char *addr)
+{
+	return cidrs_match(c->proxies, c->n_proxies, addr);
+}
+
+bool config_metrics_from(const struct config *c, const char *addr)
+{
+	return cidrs_match(c->metrics_from, c->n_metrics_from, addr);
 }

@@ -46,6 +46,8 @@ struct config {
 	int n_origins;
 	struct conf_cidr proxies[CONF_MAX_PROXIES]; /* peers whose X-Forwarded-For is believed */
 	int n_proxies;
+	struct conf_cidr metrics_from[CONF_MAX_PROXIES]; /* clients the main listeners serve /metrics */
+	int n_metrics_from;
 	int bot_delay_ms;      /* a bot acts this long after its turn comes */
 	size_t max_frame;      /* inbound message limit, bytes (close 1009 past it) */
 	double rate_per_s;     /* sustained inbound messages per second */
@@ -93,5 +95,8 @@ int config_parse(struct config *c, int argc, char **argv);
 
 /* Whether the peer address `addr` (text) is one of the trusted proxies. */
 bool config_is_trusted_proxy(const struct config *c, const char *addr);
+
+/* Whether the client address `addr` (text) is in metrics_from: may have /metrics without the token. */
+bool config_metrics_from(const struct config *c, const char *addr);
 
 #endif

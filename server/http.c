@@ -235,6 +235,7 @@ static void metrics(struct http *api, struct http_req *h)
 		.uptime_s = (double)(util_now_ms() - api->started_ms) / 1000.0,
 		.journal_failing = store_journal_failing(api->store),
 		.checkpoints = { store_checkpoints(api->store, false), store_checkpoints(api->store, true) },
+		.now_ns = util_mono_ns(),
 	};
 	size_t len = 0;
 	char *text = metrics_render(api->metrics, &g, &len);
@@ -243,7 +244,6 @@ static void metrics(struct http *api, struct http_req *h)
 		respond_error(h, 500, "internal", "out of memory");
 		return;
 	}
-	api->metrics->loop_lag_max_s = 0; /* a maximum per scrape */
 	respond(h, 200, "text/plain; version=0.0.4", text, len);
 }
 

@@ -27,6 +27,33 @@ void metrics_observe(struct metrics_hist *h, uint64_t ns)
 	h->sum_s += s;
 }
 
+void metrics_lag(struct metrics *m, uint64_t late_ns, uint64_t now_ns)
+{
+	uint64_t slot = now_ns / METRICS_LAG_SLOT_NS + 1;
+	int i = (int)(slot % METRICS_LAG_SLOTS);
+	double s = (double)late_ns / 1e9;
+
+	metrics_observe(&m->loop_lag, late_ns);
+	if (m->lag_slot[i] != slot) { /* a slot a minute old, or never used: starts over */
+		m->lag_slot[i] = slot;
+		m->lag_max_s[i] = 0;
+	}
+	if (s > m->lag_max_s[i])
+		m->lag_max_s[i] = s;
+}
+
+double metrics_lag_max(const struct metrics *m, uint64_t now_ns)
+{
+	uint64_t slot = now_ns / METRICS_LAG_SLOT_NS + 1;
+	double max = 0;
+	int i;
+
+	for (i = 0; i < METRICS_LAG_SLOTS; i++)
+		if (m->lag_slot[i] && m->lag_slot[i] + METRICS_LAG_SLOTS > slot && m->lag_max_s[i] > max)
+			max = m->lag_max_s[i];
+	return max;
+}
+
 struct out {
 	char *p;
 	size_t len, cap;
@@ -174,6 +201,9 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 		m->refused_origin);
 	counter(&o, "quinteto_metrics_unauthorized_total",
 		"/metrics requests refused without the token (401).", m->refused_token);
+	counter(&o, "quinteto_metrics_forbidden_total",
+		"/metrics requests refused from an address not in metrics_from (403).",
+		m->refused_metrics_from);
 	counter(&o, "quinteto_tls_reloads_total", "Certificates reloaded on SIGHUP.", m->tls_reloads);
 	counter(&o, "quinteto_tls_reload_failures_total", "SIGHUP reloads that kept the old certificate.",
 		m->tls_reload_failed);
@@ -190,8 +220,9 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	render_histogram(&o, "quinteto_event_loop_lag_seconds",
 			 "How late the event loop ran a 100 ms timer: time it spent on other work.",
 			 &m->loop_lag);
-	gauge(&o, "quinteto_event_loop_lag_max_seconds", "The worst event-loop lag since the last scrape.",
-	      m->loop_lag_max_s);
+	gauge(&o, "quinteto_event_loop_lag_max_seconds",
+	      "The worst event-loop lag of the last minute (six 10-s slots; a scrape resets nothing).",
+	      metrics_lag_max(m, g->now_ns));
 	if (o.failed) {
 		free(o.p);
 		return NULL;

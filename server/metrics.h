@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define METRICS_BUCKETS 12
+#define METRICS_BUCKETS     12
+#define METRICS_LAG_SLOTS   6              /* the lag maximum's window: 6 slots... */
+#define METRICS_LAG_SLOT_NS 10000000000ull /* ...of 10 s */
 
 struct metrics_hist {
 	uint64_t le[METRICS_BUCKETS]; /* observations at or under each bound */
@@ -38,7 +40,10 @@ struct metrics {
 	uint64_t tls_reloads, tls_reload_failed; /* SIGHUP certificate reloads */
 	struct metrics_hist archive;             /* match finished -> its archive write done */
 	struct metrics_hist loop_lag;            /* how late the loop ran a periodic timer (net.c) */
-	double loop_lag_max_s;                   /* the worst since the last scrape */
+	uint64_t refused_metrics_from;           /* /metrics refused 403: the client not in metrics_from */
+	/* the worst lag of each 10-s slot of the last minute, a ring: a scrape reads it, never resets it */
+	double lag_max_s[METRICS_LAG_SLOTS];
+	uint64_t lag_slot[METRICS_LAG_SLOTS]; /* which slot each holds: monotonic time / 10 s, plus 1 */
 };
 
 #define METRICS_MAX_GAMES 16
@@ -59,10 +64,20 @@ struct metrics_gauges {
 		checkpoints[2]; /* WAL checkpoints by the checkpoint thread, by the writer (store_ckpt.c) */
 	const struct metrics_rooms *rooms_by_game; /* NULL, or n_games entries */
 	int n_games;
+	uint64_t now_ns; /* util_mono_ns() at the scrape: the lag maximum's window ends there */
 };
 
 /* Records one latency of `ns` nanoseconds. */
 void metrics_observe(struct metrics_hist *h, uint64_t ns);
+
+/*
+ * Records one event-loop lag of `late_ns` seen at `now_ns` (monotonic): in the
+ * histogram, and in the slot of now_ns for the windowed maximum.
+ */
+void metrics_lag(struct metrics *m, uint64_t late_ns, uint64_t now_ns);
+
+/* The worst lag recorded in the last METRICS_LAG_SLOTS slots up to `now_ns` (50 to 60 s), seconds. */
+double metrics_lag_max(const struct metrics *m, uint64_t now_ns);
 
 /* Renders every metric as Prometheus text; malloc'd, caller frees. NULL on ENOMEM. */
 char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, size_t *len);

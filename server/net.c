@@ -52,14 +52,59 @@ struct addr_count {
 };
 
 /*
+ * One X-Forwarded-For item (between commas, blanks trimmed) as an address in
+ * its canonical text (an IPv4-mapped IPv6 address as IPv4), so that one client
+ * is one key of the per-address tallies however a proxy spells it. Accepted:
+ * what nginx ($proxy_add_x_forwarded_for) and HAProxy (option forwardfor)
+ * send, a bare IPv4 or IPv6 address; and, from proxies that add a port, the
+ * forms of RFC 7239's node: IPv4:PORT, [IPv6] and [IPv6]:PORT (the port is
+ * dropped). Anything else (a name, "unknown", control bytes) is not an
+ * address: false.
+ */
+static bool xff_item(const char *a, const char *b, char *out, size_t len)
+{
+	char text[INET6_ADDRSTRLEN + 8];
+	unsigned char bin[16];
+	const char *colon = memchr(a, ':', (size_t)(b - a));
+
+	if (b - a >= (ptrdiff_t)sizeof(text) || b == a)
+		return false;
+	if (*a == '[') { /* [IPv6] or [IPv6]:PORT */
+		const char *close = memchr(a, ']', (size_t)(b - a));
+
+		if (!close || (close + 1 < b && (close[1] != ':' || close + 2 == b ||
+						 strspn(close + 2, "0123456789") < (size_t)(b - close - 2))))
+			return false;
+		a++;
+		b = close;
+	} else if (colon && !memchr(colon + 1, ':', (size_t)(b - colon - 1))) { /* IPv4:PORT */
+		if (colon + 1 == b || strspn(colon + 1, "0123456789") < (size_t)(b - colon - 1))
+			return false;
+		b = colon;
+	}
+	memcpy(text, a, (size_t)(b - a));
+	text[b - a] = '\0';
+	if (inet_pton(AF_INET, text, bin) == 1)
+		return inet_ntop(AF_INET, bin, out, (socklen_t)len) != NULL;
+	if (inet_pton(AF_INET6, text, bin) != 1)
+		return false;
+	if (IN6_IS_ADDR_V4MAPPED((const struct in6_addr *)bin))
+		return inet_ntop(AF_INET, bin + 12, out, (socklen_t)len) != NULL;
+	return inet_ntop(AF_INET6, bin, out, (socklen_t)len) != NULL;
+}
+
+/*
  * The client's address: the peer's, or, when the peer is a trusted proxy,
  * the rightmost address of X-Forwarded-For that is not itself a trusted
- * proxy (the ones left of it could be anything the client wrote). Read
- * while the request's headers are still there (filter and ESTABLISHED).
+ * proxy (the ones left of it could be anything the client wrote). An item
+ * that is not an address (xff_item) ends the walk: what is left of it cannot
+ * be believed, so the last trusted hop stands (the peer, when it is the
+ * rightmost). Read while the request's headers are still there (filter and
+ * ESTABLISHED).
  */
 static void client_addr(struct net *n, struct lws *wsi, char *out, size_t len)
 {
-	char xff[1024], item[64];
+	char xff[1024], item[INET6_ADDRSTRLEN];
 	char *end;
 	int xlen;
 
@@ -79,13 +124,11 @@ static void client_addr(struct net *n, struct lws *wsi, char *out, size_t len)
 			;
 		for (b = end; b > a && (b[-1] == ' ' || b[-1] == '\t'); b--)
 			;
-		if (b > a && (size_t)(b - a) < sizeof(item)) {
-			memcpy(item, a, (size_t)(b - a));
-			item[b - a] = '\0';
-			snprintf(out, len, "%s", item);
-			if (!config_is_trusted_proxy(n->cfg, item))
-				return;
-		}
+		if (!xff_item(a, b, item, sizeof(item)))
+			return;
+		snprintf(out, len, "%s", item);
+		if (!config_is_trusted_proxy(n->cfg, item))
+			return;
 		end = start > xff ? start - 1 : xff;
 	}
 }
@@ -436,6 +479,15 @@ static int confirm_upgrade(struct net *n, struct lws *wsi)
 	return 0;
 }
 
+/* Whether the client (client_addr: behind a trusted proxy, the one it names) is in metrics_from. */
+static bool metrics_client_allowed(struct net *n, struct lws *wsi)
+{
+	char addr[64];
+
+	client_addr(n, wsi, addr, sizeof(addr));
+	return config_metrics_from(n->cfg, addr);
+}
+
 /* Constant-time comparison of the Authorization header with "Bearer <token>". */
 static bool bearer_ok(struct net *n, struct lws *wsi)
 {
@@ -456,7 +508,10 @@ static bool bearer_ok(struct net *n, struct lws *wsi)
 /*
  * Which HTTP requests reach http.c: with metrics_listen, /metrics is served
  * only there and that address serves nothing else but /healthz; with
- * metrics_token, /metrics wants the token. 0 to go on, 1 answered, -1 close.
+ * metrics_token, /metrics wants the token; without it, the listeners serve
+ * /metrics only to the client addresses of metrics_from (loopback by
+ * default), the client being the one a trusted proxy names, not the proxy.
+ * 0 to go on, 1 answered, -1 close.
  */
 static int http_gate(struct net *n, struct lws *wsi)
 {
@@ -472,6 +527,13 @@ static int http_gate(struct net *n, struct lws *wsi)
 		n->metrics->refused_token++;
 		return refuse(wsi, 401, "unauthorized", "/metrics wants Authorization: Bearer <token>",
 			      "Bearer realm=\"metrics\"");
+	}
+	if (is_metrics && !on_metrics && !n->cfg->metrics_token[0] && !metrics_client_allowed(n, wsi)) {
+		n->metrics->refused_metrics_from++;
+		return refuse(wsi, 403, "forbidden",
+			      "/metrics is served here only to the addresses of metrics_from, or with "
+			      "metrics_token",
+			      NULL);
 	}
 	return 0;
 }
@@ -658,9 +720,7 @@ static void lag_cb(uv_timer_t *t)
 	struct net *n = t->data;
 	uint64_t now = util_mono_ns(), late = now > n->lag_due_ns ? now - n->lag_due_ns : 0;
 
-	metrics_observe(&n->metrics->loop_lag, late);
-	if ((double)late / 1e9 > n->metrics->loop_lag_max_s)
-		n->metrics->loop_lag_max_s = (double)late / 1e9;
+	metrics_lag(n->metrics, late, now);
 	n->lag_due_ns = now + LAG_PERIOD_MS * 1000000ull;
 }
 

@@ -9,6 +9,7 @@
 #include "json_out.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,30 +265,40 @@ static int utf8_len(const unsigned char *p)
 }
 
 /*
- * JSON string escaping of a log message: quotes, backslashes, control bytes;
- * bytes that are not UTF-8 (a peer's text) become U+FFFD, so a line always parses.
+ * Escaping of a logged line, whatever its source (a peer's text reaches the
+ * log through many paths, so every line goes through here): control bytes
+ * (C0, DEL and the C1 controls U+0080..U+009F, which a terminal may obey) and
+ * bytes that are not UTF-8 never reach the log as they are. In JSON: quotes
+ * and backslashes escaped, controls as \u00XX, bad bytes as U+FFFD (a line
+ * always parses). In text: a backslash doubled, controls and bad bytes as
+ * \xNN (a C1 control as \u00XX), so the line shows what was there.
  */
-static void json_escape(const char *in, char *out, size_t len)
+static void log_escape(const char *in, char *out, size_t len, int json)
 {
 	size_t o = 0;
 
 	for (; *in && o + 7 < len; in++) {
-		unsigned char ch = (unsigned char)*in;
-		int n = ch >= 0x80 ? utf8_len((const unsigned char *)in) : 1;
+		const unsigned char *p = (const unsigned char *)in;
+		int n = *p >= 0x80 ? utf8_len(p) : 1;
+		bool control = n == 1 && (*p < 0x20 || *p == 0x7f);
 
-		if (!n) {
+		if ((!n || control) && !json) {
+			o += (size_t)snprintf(out + o, len - o, "\\x%02x", *p);
+		} else if (!n) {
 			o += (size_t)snprintf(out + o, len - o, "\\ufffd");
+		} else if (control) {
+			o += (size_t)snprintf(out + o, len - o, "\\u%04x", *p);
+		} else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) { /* a C1 control */
+			o += (size_t)snprintf(out + o, len - o, "\\u%04x", p[1]);
+			in++;
 		} else if (n > 1) {
 			memcpy(out + o, in, (size_t)n);
 			o += (size_t)n;
 			in += n - 1;
-		} else if (ch == '"' || ch == '\\') {
-			out[o++] = '\\';
-			out[o++] = (char)ch;
-		} else if (ch < 0x20) {
-			o += (size_t)snprintf(out + o, len - o, "\\u%04x", ch);
 		} else {
-			out[o++] = (char)ch;
+			if (*p == '\\' || (json && *p == '"'))
+				out[o++] = '\\';
+			out[o++] = (char)*p;
 		}
 	}
 	out[o] = '\0';
@@ -305,8 +316,8 @@ static void log_line(int level, uint64_t conn, const char *fmt, va_list ap)
 	gmtime_r(&ts.tv_sec, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03ldZ", ts.tv_nsec / 1000000);
+	log_escape(line, esc, sizeof(esc), util_log_format == UTIL_LOG_JSON);
 	if (util_log_format == UTIL_LOG_JSON) {
-		json_escape(line, esc, sizeof(esc));
 		if (conn)
 			snprintf(cid, sizeof(cid), ",\"conn\":%llu", (unsigned long long)conn);
 		fprintf(stderr, "{\"time\":\"%s\",\"level\":\"%s\"%s,\"msg\":\"%s\"}\n", when, names[level],
@@ -314,7 +325,7 @@ static void log_line(int level, uint64_t conn, const char *fmt, va_list ap)
 	} else {
 		if (conn)
 			snprintf(cid, sizeof(cid), " conn=%llu", (unsigned long long)conn);
-		fprintf(stderr, "%s quinteto-server %s%s: %s\n", when, names[level], cid, line);
+		fprintf(stderr, "%s quinteto-server %s%s: %s\n", when, names[level], cid, esc);
 	}
 	fflush(stderr);
 }
