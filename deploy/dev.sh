@@ -19,7 +19,7 @@ cd "$ROOT"
 
 RUN_PACKAGES=(build-essential meson ninja-build pkg-config libwebsockets-dev libuv1-dev
 	libjansson-dev libsqlite3-dev)
-TEST_PACKAGES=(chromium fonts-dejavu-core sqlite3 iproute2 clang clang-tools clang-format cppcheck)
+TEST_PACKAGES=(chromium fonts-dejavu-core sqlite3 iproute2 clang clang-tools clang-format cppcheck nginx)
 
 log() { printf '==> %s\n' "$*" >&2; }
 
