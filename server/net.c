@@ -1,9 +1,9 @@
 /*
  * net.c: libwebsockets on our uv loop (see net.h). Close codes: 1009 past
  * the frame limit, 1003 for binary frames, 1007 (lws' UTF-8 validation) for
- * bad text. The vhost is created explicitly so that a port already taken, or
- * an address that is not ours, fails the start instead of leaving a context
- * that listens nowhere.
+ * bad text, 1008 for a message begun and not finished in time. The vhost is created explicitly so that a port
+ * already taken, or an address that is not ours, fails the start instead of leaving a context that listens
+ * nowhere.
  *
  * Connection cap: every accepted connection (HTTP or WebSocket) is counted
  * from lws' WSI_CREATE to its WSI_DESTROY. At n->max_conns, which stays
@@ -45,6 +45,7 @@ struct pss {
 	struct session *s;  /* WebSocket connections */
 	struct http_req *h; /* HTTP API requests */
 	int raw_status;     /* not_http(): the answer owed, 0 until the request is seen */
+	bool rx_timer;      /* the timer runs for a message begun and not finished (after hello) */
 };
 
 struct addr_count {
@@ -357,6 +358,25 @@ static int append_rx(struct session *s, const void *in, size_t len)
 	return 0;
 }
 
+/*
+ * A message begun after hello must be finished within hello_timeout_s: a
+ * client that sends part of a frame, or a first fragment, and then nothing
+ * would otherwise hold the connection until the keep-alive gives up. Before
+ * hello the hello timer bounds it already (and is not moved).
+ */
+static void rx_timer_update(struct net *n, struct lws *wsi, struct pss *pss)
+{
+	bool pending = pss->s->rxlen > 0;
+
+	if (pending && !pss->rx_timer && pss->s->player) {
+		lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
+		pss->rx_timer = true;
+	} else if (!pending && pss->rx_timer) {
+		lws_set_timer_usecs(wsi, LWS_SET_TIMER_USEC_CANCEL);
+		pss->rx_timer = false;
+	}
+}
+
 static int on_receive(struct net *n, struct lws *wsi, struct session *s, void *in, size_t len)
 {
 	bool final = lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi);
@@ -407,10 +427,19 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		if (pss->s && !pss->s->player && !pss->s->close_state) {
 			n->metrics->closed_no_hello++;
 			session_close(pss->s, LWS_CLOSE_STATUS_POLICY_VIOLATION, "no hello in time");
+		} else if (pss->s && pss->rx_timer && !pss->s->close_state) {
+			pss->rx_timer = false;
+			session_close(pss->s, LWS_CLOSE_STATUS_POLICY_VIOLATION,
+				      "message not finished in time");
 		}
 		return 0;
-	case LWS_CALLBACK_RECEIVE:
-		return pss->s ? on_receive(n, wsi, pss->s, in, len) : -1;
+	case LWS_CALLBACK_RECEIVE: {
+		int r = pss->s ? on_receive(n, wsi, pss->s, in, len) : -1;
+
+		if (!r)
+			rx_timer_update(n, wsi, pss);
+		return r;
+	}
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 		return pss->s ? session_writeable(pss->s) : -1;
 	case LWS_CALLBACK_USER: /* net_drain() */

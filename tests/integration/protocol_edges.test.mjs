@@ -8,8 +8,10 @@
 
 import test from 'node:test';
 import net from 'node:net';
-import { assert, withServer } from './lib.mjs';
-import { exchange, parseAnswer, assertJsonError, upgradeRequest, frame } from './raw_http.mjs';
+import { assert, withServer, sleep } from './lib.mjs';
+import {
+  exchange, parseAnswer, assertJsonError, upgradeRequest, frame, rawWebSocket,
+} from './raw_http.mjs';
 
 test('an upgrade with a WebSocket version other than 13 is 426 with Sec-WebSocket-Version: 13', { timeout: 30000 }, async () => {
   await withServer(async (srv) => {
@@ -105,5 +107,45 @@ test('/api/players/{name} refuses a name that cannot be one with 400, as the lis
       assert.equal(r.json.error, 'not_found', p);
     }
     srv.assertValid();
+  });
+});
+
+test('a message begun and not finished within hello_timeout_s is closed with 1008', { timeout: 60000 }, async () => {
+  await withServer({ args: ['--hello-timeout-s', '3'] }, async (srv) => {
+    const bystander = await srv.player('Bystander');
+    const closeOf = async (ws, what) => {
+      for (let i = 0; i < 750 && !ws.frames().some((f) => f.opcode === 8); i++) await sleep(20);
+      const close = ws.frames().find((f) => f.opcode === 8);
+      assert.ok(close, `${what}: a close frame within 15 s (frames: ${ws.frames().map((f) => f.opcode)})`);
+      return { code: close.payload.readUInt16BE(0), reason: close.payload.subarray(2).toString() };
+    };
+    const hello = async (ws, name) => {
+      ws.sock.write(frame(JSON.stringify({ type: 'hello', name })));
+      for (let i = 0; i < 250 && !ws.frames().length; i++) await sleep(20);
+      assert.match(ws.frames()[0]?.payload.toString() || '', /"type":"welcome"/);
+    };
+    // part of a frame: a 1000-byte text frame of which 10 bytes come
+    const a = await rawWebSocket(srv.port);
+    await hello(a, 'Partial');
+    a.sock.write(Buffer.concat([Buffer.from([0x81, 0x80 | 126, 1000 >> 8, 1000 & 255, 0, 0, 0, 0]),
+      Buffer.from('{"type":"r')]));
+    assert.deepEqual(await closeOf(a, 'a partial frame'), { code: 1008, reason: 'message not finished in time' });
+    // a first fragment whose continuation never comes
+    const b = await rawWebSocket(srv.port);
+    await hello(b, 'Fragment');
+    b.sock.write(frame('{"type":"rooms",', { fin: false }));
+    assert.deepEqual(await closeOf(b, 'a lone first fragment'), { code: 1008, reason: 'message not finished in time' });
+    // a message finished soon after it began is served, and the connection stays
+    const c = await rawWebSocket(srv.port);
+    await hello(c, 'Prompt');
+    c.sock.write(frame('{"type":"rooms",', { fin: false }));
+    await sleep(200);
+    c.sock.write(frame('"id":"ok"}', { opcode: 0 }));
+    for (let i = 0; i < 250 && !c.frames().some((f) => f.payload.includes('"id":"ok"')); i++) await sleep(20);
+    assert.ok(c.frames().some((f) => f.payload.includes('"id":"ok"')), 'the finished message is answered');
+    await sleep(4000); // past the time-out: nothing is pending, so nothing closes
+    assert.ok(!c.frames().some((f) => f.opcode === 8), 'no close for a finished message');
+    assert.equal((await bystander.request({ type: 'rooms' })).type, 'rooms');
+    for (const ws of [a, b, c]) ws.sock.destroy();
   });
 });

@@ -88,3 +88,34 @@ export function frame(payload, { fin = true, opcode = 1 } = {}) {
   return Buffer.concat([Buffer.from([(fin ? 0x80 : 0) | opcode, 0x80 | p.length]), mask,
     Buffer.from(p.map((b, i) => b ^ mask[i % 4]))]);
 }
+
+// The server's (unmasked) frames in `buf`, from its start: [{fin, opcode, payload}]; an incomplete
+// last frame is left out.
+export function serverFrames(buf) {
+  const out = [];
+  let i = 0;
+  while (i + 2 <= buf.length) {
+    let len = buf[i + 1] & 0x7f, at = i + 2;
+    if (len === 126) { if (at + 2 > buf.length) break; len = buf.readUInt16BE(at); at += 2; }
+    else if (len === 127) { if (at + 8 > buf.length) break; len = Number(buf.readBigUInt64BE(at)); at += 8; }
+    if (at + len > buf.length) break;
+    out.push({ fin: !!(buf[i] & 0x80), opcode: buf[i] & 0x0f, payload: buf.subarray(at, at + len) });
+    i = at + len;
+  }
+  return out;
+}
+
+// A WebSocket on a raw socket, upgraded: {sock, frames() (the server's so far), closed (a promise)}.
+export async function rawWebSocket(port) {
+  const sock = net.connect(port, '127.0.0.1');
+  let got = Buffer.alloc(0);
+  sock.on('data', (b) => { got = Buffer.concat([got, b]); });
+  sock.on('error', () => {});
+  const closed = new Promise((resolve) => sock.on('close', resolve));
+  await new Promise((resolve) => sock.once('connect', resolve));
+  sock.write(upgradeRequest(`127.0.0.1:${port}`, '13'));
+  for (let i = 0; i < 500 && !got.includes('\r\n\r\n'); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.match(got.toString('latin1'), /^HTTP\/1\.1 101 /);
+  const start = got.indexOf('\r\n\r\n') + 4;
+  return { sock, closed, frames: () => serverFrames(got.subarray(start)) };
+}
