@@ -1,8 +1,9 @@
 /*
  * net.c: libwebsockets on our uv loop (see net.h). Close codes: 1009 past
  * the frame limit, 1003 for binary frames, 1007 (lws' UTF-8 validation) for
- * bad text, 1008 for a message begun and not finished in time. The vhost is created explicitly so that a port
- * already taken, or an address that is not ours, fails the start instead of leaving a context that listens
+ * bad text, 1008 for a message begun and not finished in time. The vhost
+ * is created explicitly so that a port already taken, or an address that is
+ * not ours, fails the start instead of leaving a context that listens
  * nowhere.
  *
  * Connection cap: every accepted connection (HTTP or WebSocket) is counted
@@ -460,11 +461,12 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 }
 
 /*
- * An HTTP answer written at once, with a JSON body {"error", "message"}: a
- * refused upgrade or /metrics request. The caller completes the transaction.
+ * An HTTP answer written at once, with a JSON body {"error", "message"} and
+ * one more header if hdr ("name:") is not NULL: a refused upgrade or /metrics
+ * request. The caller completes the transaction.
  */
-static int refuse(struct lws *wsi, unsigned status, const char *code, const char *message,
-		  enum lws_token_indexes hdr, const char *value)
+static int refuse(struct lws *wsi, unsigned status, const char *code, const char *message, const char *hdr,
+		  const char *value)
 {
 	unsigned char head[LWS_PRE + 1024], *start = head + LWS_PRE, *p = start,
 					    *end = head + sizeof(head) - 1;
@@ -473,8 +475,8 @@ static int refuse(struct lws *wsi, unsigned status, const char *code, const char
 			   "{\"error\":\"%s\",\"message\":\"%s\"}", code, message);
 
 	if (lws_add_http_common_headers(wsi, status, "application/json", (lws_filepos_t)len, &p, end) ||
-	    (value && lws_add_http_header_by_token(wsi, hdr, (const unsigned char *)value, (int)strlen(value),
-						   &p, end)) ||
+	    (hdr && lws_add_http_header_by_name(wsi, (const unsigned char *)hdr, (const unsigned char *)value,
+						(int)strlen(value), &p, end)) ||
 	    lws_finalize_write_http_header(wsi, start, &p, end))
 		return -1;
 	if (lws_write(wsi, body + LWS_PRE, (size_t)len, LWS_WRITE_HTTP_FINAL) != len)
@@ -514,15 +516,15 @@ static int confirm_upgrade(struct net *n, struct lws *wsi)
 	char version[8] = "";
 
 	if (n->metrics_vh && lws_get_vhost(wsi) == n->metrics_vh)
-		return refuse(wsi, 404, "not_found", "this address serves only /metrics and /healthz",
-			      WSI_TOKEN_HTTP_WWW_AUTHENTICATE, NULL);
+		return refuse(wsi, 404, "not_found", "this address serves only /metrics and /healthz", NULL,
+			      NULL);
 	if (lws_hdr_copy(wsi, version, sizeof(version), WSI_TOKEN_VERSION) < 0 || strcmp(version, "13"))
 		return refuse(wsi, 426, "upgrade_required", "Sec-WebSocket-Version must be 13",
-			      WSI_TOKEN_VERSION, "13");
+			      "sec-websocket-version:", "13");
 	if (!origin_allowed(n, wsi)) {
 		n->metrics->refused_origin++;
-		return refuse(wsi, 403, "origin_not_allowed", "this Origin may not open the WebSocket",
-			      WSI_TOKEN_HTTP_WWW_AUTHENTICATE, NULL);
+		return refuse(wsi, 403, "origin_not_allowed", "this Origin may not open the WebSocket", NULL,
+			      NULL);
 	}
 	return 0;
 }
@@ -558,12 +560,11 @@ static int http_gate(struct net *n, struct lws *wsi)
 		lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_HEAD_URI);
 	is_metrics = !strcmp(uri, "/metrics");
 	if (on_metrics ? !is_metrics && strcmp(uri, "/healthz") : is_metrics && n->metrics_vh)
-		return refuse(wsi, 404, "not_found", "no such endpoint here", WSI_TOKEN_HTTP_WWW_AUTHENTICATE,
-			      NULL);
+		return refuse(wsi, 404, "not_found", "no such endpoint here", NULL, NULL);
 	if (is_metrics && n->cfg->metrics_token[0] && !bearer_ok(n, wsi)) {
 		n->metrics->refused_token++;
 		return refuse(wsi, 401, "unauthorized", "/metrics wants Authorization: Bearer <token>",
-			      WSI_TOKEN_HTTP_WWW_AUTHENTICATE, "Bearer realm=\"metrics\"");
+			      "www-authenticate:", "Bearer realm=\"metrics\"");
 	}
 	return 0;
 }
