@@ -116,6 +116,11 @@ test('nginx with deploy/nginx.conf refuses in JSON what libwebsockets settles be
     const up = (await exchange(port, upgradeRequest('games.example.org', '13'), { tls: true, ms: 1000 })).data.toString('latin1');
     assert.match(up, /^HTTP\/1\.1 101 /, up.slice(0, 200));
     assertJsonError(await ask(upgradeRequest('games.example.org', '8')), 426, 'upgrade_required', 'version 8');
+    // a browser's upgrade: its Origin is the Host it asked for, which nginx must pass on for the server's check
+    const origin = `https://games.example.org:${port}`;
+    const browser = (await exchange(port, upgradeRequest(`games.example.org:${port}`, '13')
+      .replace('\r\n\r\n', `\r\nOrigin: ${origin}\r\n\r\n`), { tls: true, ms: 1000 })).data.toString('latin1');
+    assert.match(browser, /^HTTP\/1\.1 101 /, `an upgrade with Origin ${origin}: ${browser.slice(0, 300)}`);
     assert.equal((await srv.http('/healthz')).status, 200);
   });
 });
