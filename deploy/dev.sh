@@ -19,7 +19,10 @@ cd "$ROOT"
 
 RUN_PACKAGES=(build-essential meson ninja-build pkg-config libwebsockets-dev libuv1-dev
 	libjansson-dev libsqlite3-dev)
-TEST_PACKAGES=(chromium fonts-dejavu-core sqlite3 iproute2 clang clang-tools clang-format cppcheck)
+# nginx: the nginx_front test starts its own on loopback with deploy/nginx.conf. Where services start on
+# install (not in a container with policy-rc.d), Debian also starts the system nginx on port 80:
+# `systemctl disable --now nginx` if it is not wanted.
+TEST_PACKAGES=(chromium fonts-dejavu-core sqlite3 iproute2 clang clang-tools clang-format cppcheck nginx)
 
 log() { printf '==> %s\n' "$*" >&2; }
 

@@ -117,7 +117,8 @@ static const struct setting settings[] = {
 	  "a started match no seated human has been connected to for this long ends: each absent seat "
 	  "forfeits, seconds" },
 	{ "hello_timeout_s", T_INT, F(hello_timeout_s), 1, 3600, "10",
-	  "a WebSocket that has not said hello by then is closed (1008), seconds" },
+	  "a WebSocket that has not said hello by then is closed (1008), and after hello one that began a "
+	  "message and has not finished it, seconds" },
 	{ "ping_interval_s", T_INT, F(ping_interval_s), 1, 3600, "30",
 	  "an idle WebSocket is pinged this often; one that does not answer is closed, seconds" },
 	{ "player_ttl_s", T_INT, F(player_ttl_s), 1, 1000000000, "86400",

@@ -390,11 +390,18 @@ static void match_get(struct http *api, struct http_req *h, const char *rest)
 		respond_error(h, 500, "internal", "out of memory");
 }
 
-/* /api/players/{name}: the name as the URI decodes it. */
+/*
+ * /api/players/{name}: the name as the URI decodes it. A name that cannot be
+ * one is 400, as the list's ?player= answers it; none, or a deeper path, is 404.
+ */
 static void player_get(struct http *api, struct http_req *h, const char *name)
 {
-	if (!wire_text_valid(name, WIRE_NAME_MAX) || strchr(name, '/')) {
-		respond_error(h, 404, "not_found", "no archived match has a player of this name");
+	if (!*name || strchr(name, '/')) {
+		respond_error(h, 404, "not_found", "no such endpoint");
+		return;
+	}
+	if (!wire_text_valid(name, WIRE_NAME_MAX)) {
+		bad_request(h, "player must be a player's name (1..24 printable characters)");
 		return;
 	}
 	h->pending = store_player_get(api->store, name, store_done_cb, h);

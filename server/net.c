@@ -1,9 +1,10 @@
 /*
  * net.c: libwebsockets on our uv loop (see net.h). Close codes: 1009 past
  * the frame limit, 1003 for binary frames, 1007 (lws' UTF-8 validation) for
- * bad text. The vhost is created explicitly so that a port already taken, or
- * an address that is not ours, fails the start instead of leaving a context
- * that listens nowhere.
+ * bad text, 1008 for a message begun and not finished in time. The vhost
+ * is created explicitly so that a port already taken, or an address that is
+ * not ours, fails the start instead of leaving a context that listens
+ * nowhere.
  *
  * Connection cap: every accepted connection (HTTP or WebSocket) is counted
  * from lws' WSI_CREATE to its WSI_DESTROY. At n->max_conns, which stays
@@ -44,6 +45,8 @@ struct notice {
 struct pss {
 	struct session *s;  /* WebSocket connections */
 	struct http_req *h; /* HTTP API requests */
+	int raw_status;     /* not_http(): the answer owed, 0 until the request is seen */
+	bool rx_timer;      /* the timer runs for a message begun and not finished (after hello) */
 };
 
 struct addr_count {
@@ -325,6 +328,55 @@ static int filter_http(struct lws *wsi)
 	return 1; /* refused: lws closes the connection */
 }
 
+/*
+ * What lws' HTTP parser hands over as a raw socket instead of answering it
+ * (server.c and parsers.c of lws 4.1): CONNECT, and with
+ * LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG a request whose
+ * method it does not know (TRACE, PROPFIND, or not HTTP at all), which it
+ * would otherwise answer with an HTML 403. RAW_RX brings the request's first
+ * bytes: a method-like word is 405, anything else 400, both in JSON, then
+ * the connection closes (lws shuts it down gracefully, so the answer is read).
+ */
+static int not_http(struct lws *wsi, struct pss *pss, enum lws_callback_reasons reason, const char *in,
+		    size_t len)
+{
+	static const char *const fmt =
+		"HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %zu\r\n%s"
+		"connection: close\r\ncache-control: no-store\r\n\r\n%s";
+	static const char not_allowed[] =
+		"{\"error\":\"method_not_allowed\",\"message\":\"read-only: use GET or HEAD\"}";
+	static const char bad[] = "{\"error\":\"bad_request\",\"message\":\"not an HTTP request\"}";
+	unsigned char buf[LWS_PRE + 512];
+	size_t i = 0;
+	int n;
+
+	switch (reason) {
+	case LWS_CALLBACK_RAW_ADOPT: /* at most a few seconds for the request's first bytes and the answer */
+		lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, 5);
+		return 0;
+	case LWS_CALLBACK_RAW_RX:
+		if (!pss || pss->raw_status || !in)
+			return 0; /* the rest of the request: read and dropped */
+		while (i < len && in[i] >= 'A' && in[i] <= 'Z')
+			i++;
+		pss->raw_status = i && i < len && in[i] == ' ' ? 405 : 400;
+		lws_callback_on_writable(wsi);
+		return 0;
+	case LWS_CALLBACK_RAW_WRITEABLE:
+		if (!pss || !pss->raw_status)
+			return 0;
+		n = pss->raw_status == 405 ? snprintf((char *)buf + LWS_PRE, sizeof(buf) - LWS_PRE, fmt,
+						      "405 Method Not Allowed", sizeof(not_allowed) - 1,
+						      "allow: GET, HEAD\r\n", not_allowed)
+					   : snprintf((char *)buf + LWS_PRE, sizeof(buf) - LWS_PRE, fmt,
+						      "400 Bad Request", sizeof(bad) - 1, "", bad);
+		(void)lws_write(wsi, buf + LWS_PRE, (size_t)n, LWS_WRITE_RAW); /* closed either way */
+		return -1;
+	default:
+		return 0;
+	}
+}
+
 static int close_with(struct lws *wsi, enum lws_close_status code, const char *reason)
 {
 	lws_close_reason(wsi, code, (unsigned char *)reason, strlen(reason));
@@ -348,6 +400,25 @@ static int append_rx(struct session *s, const void *in, size_t len)
 	memcpy(s->rx + s->rxlen, in, len);
 	s->rxlen += len;
 	return 0;
+}
+
+/*
+ * A message begun after hello must be finished within hello_timeout_s: a
+ * client that sends part of a frame, or a first fragment, and then nothing
+ * would otherwise hold the connection until the keep-alive gives up. Before
+ * hello the hello timer bounds it already (and is not moved).
+ */
+static void rx_timer_update(struct net *n, struct lws *wsi, struct pss *pss)
+{
+	bool pending = pss->s->rxlen > 0;
+
+	if (pending && !pss->rx_timer && pss->s->player) {
+		lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
+		pss->rx_timer = true;
+	} else if (!pending && pss->rx_timer) {
+		lws_set_timer_usecs(wsi, LWS_SET_TIMER_USEC_CANCEL);
+		pss->rx_timer = false;
+	}
 }
 
 static int on_receive(struct net *n, struct lws *wsi, struct session *s, void *in, size_t len)
@@ -400,10 +471,19 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		if (pss->s && !pss->s->player && !pss->s->close_state) {
 			n->metrics->closed_no_hello++;
 			session_close(pss->s, LWS_CLOSE_STATUS_POLICY_VIOLATION, "no hello in time");
+		} else if (pss->s && pss->rx_timer && !pss->s->close_state) {
+			pss->rx_timer = false;
+			session_close(pss->s, LWS_CLOSE_STATUS_POLICY_VIOLATION,
+				      "message not finished in time");
 		}
 		return 0;
-	case LWS_CALLBACK_RECEIVE:
-		return pss->s ? on_receive(n, wsi, pss->s, in, len) : -1;
+	case LWS_CALLBACK_RECEIVE: {
+		int r = pss->s ? on_receive(n, wsi, pss->s, in, len) : -1;
+
+		if (!r)
+			rx_timer_update(n, wsi, pss);
+		return r;
+	}
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 		return pss->s ? session_writeable(pss->s) : -1;
 	case LWS_CALLBACK_USER: /* net_drain() */
@@ -424,10 +504,12 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 }
 
 /*
- * An HTTP answer written at once, with a JSON body {"error", "message"}: a
- * refused upgrade or /metrics request. The caller completes the transaction.
+ * An HTTP answer written at once, with a JSON body {"error", "message"} and
+ * one more header if hdr ("name:") is not NULL: a refused upgrade or /metrics
+ * request. The caller completes the transaction.
  */
-static int refuse(struct lws *wsi, unsigned status, const char *code, const char *message, const char *auth)
+static int refuse(struct lws *wsi, unsigned status, const char *code, const char *message, const char *hdr,
+		  const char *value)
 {
 	unsigned char head[LWS_PRE + 1024], *start = head + LWS_PRE, *p = start,
 					    *end = head + sizeof(head) - 1;
@@ -436,8 +518,8 @@ static int refuse(struct lws *wsi, unsigned status, const char *code, const char
 			   "{\"error\":\"%s\",\"message\":\"%s\"}", code, message);
 
 	if (lws_add_http_common_headers(wsi, status, "application/json", (lws_filepos_t)len, &p, end) ||
-	    (auth && lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_WWW_AUTHENTICATE,
-						  (const unsigned char *)auth, (int)strlen(auth), &p, end)) ||
+	    (hdr && lws_add_http_header_by_name(wsi, (const unsigned char *)hdr, (const unsigned char *)value,
+						(int)strlen(value), &p, end)) ||
 	    lws_finalize_write_http_header(wsi, start, &p, end))
 		return -1;
 	if (lws_write(wsi, body + LWS_PRE, (size_t)len, LWS_WRITE_HTTP_FINAL) != len)
@@ -468,13 +550,24 @@ static bool origin_allowed(struct net *n, struct lws *wsi)
 	return false;
 }
 
+/*
+ * Before lws answers 101: RFC 6455 4.4 wants a version other than 13 refused
+ * with 426 and the version we speak (lws 4.1 takes any version as 13).
+ */
 static int confirm_upgrade(struct net *n, struct lws *wsi)
 {
+	char version[8] = "";
+
 	if (n->metrics_vh && lws_get_vhost(wsi) == n->metrics_vh)
-		return refuse(wsi, 404, "not_found", "this address serves only /metrics and /healthz", NULL);
+		return refuse(wsi, 404, "not_found", "this address serves only /metrics and /healthz", NULL,
+			      NULL);
+	if (lws_hdr_copy(wsi, version, sizeof(version), WSI_TOKEN_VERSION) < 0 || strcmp(version, "13"))
+		return refuse(wsi, 426, "upgrade_required", "Sec-WebSocket-Version must be 13",
+			      "sec-websocket-version:", "13");
 	if (!origin_allowed(n, wsi)) {
 		n->metrics->refused_origin++;
-		return refuse(wsi, 403, "origin_not_allowed", "this Origin may not open the WebSocket", NULL);
+		return refuse(wsi, 403, "origin_not_allowed", "this Origin may not open the WebSocket", NULL,
+			      NULL);
 	}
 	return 0;
 }
@@ -522,11 +615,11 @@ static int http_gate(struct net *n, struct lws *wsi)
 		lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_HEAD_URI);
 	is_metrics = !strcmp(uri, "/metrics");
 	if (on_metrics ? !is_metrics && strcmp(uri, "/healthz") : is_metrics && n->metrics_vh)
-		return refuse(wsi, 404, "not_found", "no such endpoint here", NULL);
+		return refuse(wsi, 404, "not_found", "no such endpoint here", NULL, NULL);
 	if (is_metrics && n->cfg->metrics_token[0] && !bearer_ok(n, wsi)) {
 		n->metrics->refused_token++;
 		return refuse(wsi, 401, "unauthorized", "/metrics wants Authorization: Bearer <token>",
-			      "Bearer realm=\"metrics\"");
+			      "www-authenticate:", "Bearer realm=\"metrics\"");
 	}
 	if (is_metrics && !on_metrics && !n->cfg->metrics_token[0] && !metrics_client_allowed(n, wsi)) {
 		n->metrics->refused_metrics_from++;
@@ -554,6 +647,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	}
 	if (reason == LWS_CALLBACK_FILTER_HTTP_CONNECTION)
 		return filter_http(wsi);
+	if (reason == LWS_CALLBACK_RAW_ADOPT || reason == LWS_CALLBACK_RAW_RX ||
+	    reason == LWS_CALLBACK_RAW_WRITEABLE)
+		return not_http(wsi, pss, reason, in, len);
 	count_conns(n, wsi, reason);
 	/* lws calls some reasons (a keep-alive connection timing out: CLOSED_HTTP) on
 	 * connections that never got per-session data: nothing of ours to touch. */
@@ -758,6 +854,10 @@ static void info_fill(struct net *n, struct lws_context_creation_info *info, voi
 			LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE; /* CSP, nosniff... */
 	if (v4)
 		info->options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+	/* an unknown method goes to not_http() instead of lws' HTML 403; not with TLS, where the same
+	 * option would also take plain HTTP on the TLS port */
+	if (!n->cfg->tls_cert[0])
+		info->options |= LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG;
 	info->foreign_loops = loops;
 	info->user = n;
 	info->timeout_secs = 30;

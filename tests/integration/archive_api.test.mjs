@@ -208,12 +208,15 @@ test('GET /api/matches: player by name, result, before and limit; GET /api/playe
       assert.equal(r.status, 400, `?${q}: ${r.status} ${r.text}`);
       assert.equal(r.json.error, 'bad_request', `?${q}`);
     }
-    for (const p of ['/api/players/Nobody', '/api/players/', '/api/players/ana', `/api/players/${'x'.repeat(25)}`,
-      '/api/players/Ana/x']) {
+    for (const p of ['/api/players/Nobody', '/api/players/', '/api/players/ana', '/api/players/Ana/x']) {
       const r = await srv.http(p);
       assert.equal(r.status, 404, `${p}: ${r.status} ${r.text}`);
       assert.equal(r.json.error, 'not_found', p);
     }
+    // a name that cannot be one is 400, as ?player= is on the list (issue 19)
+    const tooLong = await srv.http(`/api/players/${'x'.repeat(25)}`);
+    assert.equal(tooLong.status, 400, tooLong.text);
+    assert.equal(tooLong.json.error, 'bad_request');
 
     // the quinteto command on the running server's database: the same list, every match verifies,
     // and an online backup that holds the same archive
