@@ -626,7 +626,7 @@ static int http_gate(struct net *n, struct lws *wsi)
 		return refuse(wsi, 403, "forbidden",
 			      "/metrics is served here only to the addresses of metrics_from, or with "
 			      "metrics_token",
-			      NULL);
+			      NULL, NULL);
 	}
 	return 0;
 }
