@@ -109,6 +109,20 @@ static const struct setting settings[] = {
 	  "rooms a player created that still wait for players (too_many_rooms past it)" },
 	{ "max_rooms_per_addr", T_INT, F(max_rooms_per_addr), 1, 10000000, "100",
 	  "the same for every player connected from one address" },
+	{ "max_live_rooms_per_player", T_INT, F(max_live_rooms_per_player), 1, 10000000, "50",
+	  "rooms a player opened (a create, or the rematch acceptance that opened one) that are waiting, "
+	  "playing, or finished and still listed (too_many_rooms past it)" },
+	{ "max_live_rooms_per_addr", T_INT, F(max_live_rooms_per_addr), 0, 10000000, "0",
+	  "the same for every player of one address; under max_rooms, so that one address never fills "
+	  "the server; 0: a tenth of max_rooms" },
+	{ "max_matches_per_addr_hour", T_INT, F(max_matches_per_addr_hour), 1, 1000000, "600",
+	  "rooms (so matches, and archive writes) opened from one address: that many at once, then one "
+	  "every 3600/N s (too_many_rooms past it)" },
+	{ "max_new_players_per_addr_hour", T_INT, F(max_new_players_per_addr_hour), 1, 1000000, "1200",
+	  "new identities (a hello without a known token) from one address, per hour, after a burst of "
+	  "new_players_burst (rate_limited past it)" },
+	{ "new_players_burst", T_INT, F(new_players_burst), 1, 1000000, "200",
+	  "new identities from one address at once" },
 	{ "max_bot_rooms", T_INT, F(max_bot_rooms), 0, 10000000, "100",
 	  "live rooms with a bot in every seat; the add_bot that would start one more: too_many_rooms" },
 	{ "lobby_list_max", T_INT, F(lobby_list_max), 1, 10000, "100",
@@ -858,6 +872,14 @@ static int cross_check(const struct config *c)
 	}
 	if (c->tls_cert[0] && tls_pair_check(c))
 		return -1;
+	if (c->max_rooms > 1 && c->max_live_rooms_per_addr >= c->max_rooms) {
+		fprintf(stderr,
+			"quinteto-server: bad value for max_live_rooms_per_addr (from %s): %d is not under "
+			"max_rooms (%d): one address could fill the server\n",
+			source_names[c->source[find_setting("max_live_rooms_per_addr") - settings]],
+			c->max_live_rooms_per_addr, c->max_rooms);
+		return -1;
+	}
 	for (i = 0; i < c->n_listen; i++)
 		if (c->metrics_listen.host[0] && c->metrics_listen.port &&
 		    c->metrics_listen.port == c->listen[i].port &&
@@ -986,6 +1008,8 @@ int config_parse(struct config *c, int argc, char **argv)
 		usage(stderr);
 		return -1;
 	}
+	if (!c->max_live_rooms_per_addr) /* a tenth of the rooms in all, so one address never has them all */
+		c->max_live_rooms_per_addr = c->max_rooms >= 20 ? c->max_rooms / 10 : 1;
 	if (cross_check(c))
 		return -1;
 	snprintf(c->host, sizeof(c->host), "%s", c->listen[0].host);

@@ -76,6 +76,14 @@ struct config {
 	int rematch_timeout_s; /* a rematch offer nobody completes lapses after this */
 	double chat_per_min;   /* chat lines per minute per connection, sustained (beside rate_per_s) */
 	double chat_burst;     /* chat's bucket size */
+
+	/* per-player and per-address limits (lobby_limits.c): one address never fills the server */
+	int max_live_rooms_per_player;     /* rooms a player opened that are live (finished, still listed) */
+	int max_live_rooms_per_addr;       /* the same for one address; under max_rooms (0 given: a tenth) */
+	int max_matches_per_addr_hour;     /* rooms opened from one address: a burst of N, then N an hour */
+	int max_new_players_per_addr_hour; /* new identities from one address, per hour after the burst */
+	int new_players_burst;             /* new identities from one address at once */
+
 	int log_level;
 	int log_format;                          /* UTIL_LOG_TEXT or UTIL_LOG_JSON */
 	char config_path[4096];                  /* the file read, or empty */

@@ -83,8 +83,9 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 	struct player *p;
 	char token[80], old_name[sizeof(p->name)];
 	struct wire_seat_ref *refs;
+	const char *refused;
 	int i;
-	bool renamed;
+	bool renamed, created;
 
 	if (s->player) {
 		session_send_error(s, WIRE_E_BAD_MESSAGE, "hello was already said on this connection", m->id);
@@ -93,12 +94,20 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 	p = m->token ? lobby_player_by_token(h->lobby, m->token) : NULL;
 	if (!p && journal_refuses(h, s, m)) /* a new player must be saved before its welcome */
 		return;
+	if (!p && (refused = lobby_player_refused(h->lobby, s->addr))) {
+		/* not session_rate_refuse(): no strike, the connection may still say hello with a token */
+		session_send_error(s, WIRE_E_RATE_LIMITED, refused, m->id);
+		return;
+	}
+	created = !p;
 	snprintf(old_name, sizeof(old_name), "%s", p ? p->name : "");
 	p = lobby_player_hello(h->lobby, m->token, m->name, token, sizeof(token));
 	if (!p) {
 		session_send_error(s, WIRE_E_INTERNAL, "could not create a player", m->id);
 		return;
 	}
+	if (created)
+		lobby_player_counted(h->lobby, s->addr);
 	refs = malloc(((size_t)p->nrooms + 1) * sizeof(*refs));
 	if (!refs) {
 		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
@@ -199,7 +208,7 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 	follow(s, r, m->id);
 	lobby_room_update(h->lobby, r, false);
 	/* the seat needs its identity in the database even if it was forgotten as idle meanwhile */
-	store_player_save(h->store, s->player->id, s->player->token_hash, s->player->name);
+	lobby_player_save(h->lobby, s->player);
 	session_send_json(s, wire_joined_new(r->id, seat, r->game->roles[seat], m->id));
 	room_changed(r);
 }
@@ -402,6 +411,7 @@ static int rematch_open(struct handlers *h, struct session *s, struct room *old)
 		lobby_room_discard(h->lobby, r);
 		return err;
 	}
+	lobby_room_counted(h->lobby, r, s->player, s->addr); /* against the one who opened it */
 	room_rematch_opened(old, r->id);
 	for (mb = old->members; mb; mb = mb->room_next) {
 		int k = room_seat_of(old, mb->player);
@@ -431,7 +441,7 @@ static void on_rematch(struct handlers *h, struct session *s, struct wire_msg *m
 	}
 	room_rematch_save(r, &saved);
 	err = room_rematch(r, seat, m->accept != 1, &complete);
-	if (!err && complete && (refused = lobby_room_cap_refused(h->lobby))) {
+	if (!err && complete && (refused = lobby_room_open_refused(h->lobby, s->player, s->addr))) {
 		room_rematch_undo(r, &saved); /* as if this acceptance never came: nothing was sent */
 		session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
 		return;
@@ -501,9 +511,11 @@ void handlers_closed(struct handlers *h, struct session *s)
 	if (p) {
 		s->player = NULL;
 		p->seen_ms = util_now_ms();
-		if (--p->nsessions == 0 && !h->lobby->host.stopping)
+		if (--p->nsessions == 0 && !h->lobby->host.stopping) {
 			for (i = 0; i < p->nrooms; i++)
 				room_connected_changed(p->rooms[i]);
+			lobby_player_release(h->lobby, p); /* p may be gone now */
+		}
 	}
 	session_closed(s);
 }

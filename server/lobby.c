@@ -92,6 +92,9 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 	hmap_init(&l->players);
 	hmap_init(&l->players_by_id);
 	tally_init(&l->by_addr);
+	tally_init(&l->live_by_addr);
+	tally_init(&l->live_by_player);
+	hmap_init(&l->paces);
 	l->order_stale = true;
 	err = uv_timer_init(loop, &l->timer);
 	if (err)
@@ -200,8 +203,7 @@ struct player *lobby_player_hello(struct lobby *l, const char *token, const char
 		snprintf(token_out, token_out_size, "%s", token);
 		snprintf(p->name, sizeof(p->name), "%s", name);
 		p->seen_ms = util_now_ms();
-		store_player_save(l->store, p->id, p->token_hash,
-				  p->name); /* its name, and when it was seen */
+		lobby_player_save(l, p); /* its name, and when it was seen */
 		return p;
 	}
 	if (token_out_size < 49 || util_random(raw, sizeof(raw)) || util_random_id("p", 12, id))
@@ -213,7 +215,7 @@ struct player *lobby_player_hello(struct lobby *l, const char *token, const char
 		return NULL;
 	l->metrics->players_created++;
 	p->seen_ms = util_now_ms();
-	store_player_save(l->store, p->id, p->token_hash, p->name);
+	lobby_player_save(l, p);
 	return p;
 }
 

@@ -45,6 +45,12 @@ struct lobby {
 	struct tally by_addr;       /* address -> waiting rooms created from it (lobby_limits.c) */
 	long bot_rooms;             /* live rooms with a bot in every seat */
 	int64_t players_expired_ms; /* when the database last forgot idle identities */
+
+	/* open rooms by opener and address, and each address's paces (lobby_limits.c) */
+	struct tally live_by_addr;   /* address -> live rooms opened from it */
+	struct tally live_by_player; /* player id -> live rooms it opened */
+	struct hmap paces;           /* address -> struct lobby_pace */
+
 	/* rooms whose spectator count their members have not seen yet, sent at most every
 	   LOBBY_SPECTATORS_MS per room (lobby.c) */
 	struct room *spectators_due;
@@ -126,24 +132,54 @@ char *lobby_rooms_body(struct lobby *l, size_t *len);
 
 /*
  * Room limits (lobby_limits.c). lobby_room_refused(): may `p` from `addr`
- * create a room? NULL, or the reason for a too_many_rooms error.
+ * create a room? NULL, or the reason for a too_many_rooms error (the
+ * refusal is counted in the metrics).
  * lobby_bot_room_refused(): may a bot fill the last free seat of `r` (which
  * would start a match of bots only)? NULL or the reason.
- * lobby_room_counted(): a room created by `p` from `addr` is waiting.
+ * lobby_room_counted(): `p` from `addr` opened `r` (a create or a rematch):
+ * it counts as live against both until it goes, as waiting while it waits,
+ * and against the address's rooms per hour.
  * lobby_room_update(): after a seat filled or a room went: a room that left
- * the waiting state stops counting, a started bot-only room counts.
+ * the waiting state stops counting as waiting, a room that went stops
+ * counting as live, a started bot-only room counts.
  */
 const char *lobby_room_refused(struct lobby *l, const struct player *p, const char *addr);
-/* May one more room open that starts at once (a rematch)? NULL, or the reason for too_many_rooms. */
-const char *lobby_room_cap_refused(struct lobby *l);
+/*
+ * May `p` from `addr` open a room that starts at once (the rematch it accepts)? The limits of
+ * lobby_room_refused() but the waiting rooms'. NULL, or the reason for too_many_rooms.
+ */
+const char *lobby_room_open_refused(struct lobby *l, const struct player *p, const char *addr);
 const char *lobby_bot_room_refused(struct lobby *l, const struct room *r);
 void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const char *addr);
+
+/*
+ * New identities (lobby_limits.c). lobby_player_refused(): may a hello from
+ * `addr` make a new identity? NULL, or the reason for a rate_limited error
+ * (counted in the metrics). lobby_player_counted(): it made one.
+ */
+const char *lobby_player_refused(struct lobby *l, const char *addr);
+void lobby_player_counted(struct lobby *l, const char *addr);
+
+/*
+ * Journals p's identity (its name, and when it was seen) and remembers the
+ * batch that holds it: an identity leaves memory only once that batch has
+ * committed, so its next hello finds it in the database.
+ */
+void lobby_player_save(struct lobby *l, struct player *p);
+
+/*
+ * `p` lost its last connection: it leaves memory now when nothing holds it
+ * (no seat, no waiting room, its last save committed); else the
+ * housekeeping takes it later. `p` may be freed: the caller forgets it.
+ */
+void lobby_player_release(struct lobby *l, struct player *p);
 void lobby_room_update(struct lobby *l, struct room *r, bool gone);
 
 /*
- * Identities with no connection, seat or waiting room leave memory once idle
- * (looked up again at their next hello); now and then the database is told
- * to forget the ones past cfg->player_ttl_s (store_players_expire).
+ * Identities with no connection, seat or waiting room leave memory once their
+ * last save has committed (looked up again at their next hello); so do the
+ * per-address paces that are spent no more. Now and then the database is
+ * told to forget the identities past cfg->player_ttl_s (store_players_expire).
  */
 void lobby_players_housekeep(struct lobby *l, int64_t now);
 

@@ -128,7 +128,9 @@ static void render_gauges(struct out *o, const struct metrics_gauges *g)
 {
 	gauge(o, "quinteto_connections", "Open WebSocket connections.", (double)g->connections);
 	gauge(o, "quinteto_rooms", "Live rooms.", (double)g->rooms);
-	gauge(o, "quinteto_players_known", "Player identities known.", (double)g->players);
+	gauge(o, "quinteto_players_known",
+	      "Player identities in memory: connected, seated, or waiting for their save to commit.",
+	      (double)g->players);
 	gauge(o, "quinteto_frames_alive", "Outbound frames referenced by write queues.",
 	      (double)g->frames_alive);
 	gauge(o, "quinteto_frames_held", "Frames held until the journal commits.", (double)g->frames_held);
@@ -209,6 +211,15 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 		m->tls_reload_failed);
 	counter(&o, "quinteto_journal_refused_total", "Requests refused while the journal was failing.",
 		m->journal_refused);
+	emit(&o,
+	     "# HELP quinteto_limit_refused_total Requests refused by a per-player or per-address limit.\n"
+	     "# TYPE quinteto_limit_refused_total counter\n"
+	     "quinteto_limit_refused_total{limit=\"player_live_rooms\"} %llu\n"
+	     "quinteto_limit_refused_total{limit=\"addr_live_rooms\"} %llu\n"
+	     "quinteto_limit_refused_total{limit=\"addr_matches_hour\"} %llu\n"
+	     "quinteto_limit_refused_total{limit=\"addr_new_players\"} %llu\n",
+	     (unsigned long long)m->refused_rooms_player, (unsigned long long)m->refused_rooms_addr,
+	     (unsigned long long)m->refused_rooms_hour, (unsigned long long)m->refused_players_addr);
 	render_histogram(&o, "quinteto_move_broadcast_seconds",
 			 "From an act's arrival to its state queued for every member.", &m->broadcast);
 	render_histogram(&o, "quinteto_journal_commit_seconds",

@@ -44,6 +44,12 @@ struct metrics {
 	/* the worst lag of each 10-s slot of the last minute, a ring: a scrape reads it, never resets it */
 	double lag_max_s[METRICS_LAG_SLOTS];
 	uint64_t lag_slot[METRICS_LAG_SLOTS]; /* which slot each holds: monotonic time / 10 s, plus 1 */
+
+	/* per-address and per-player limits (lobby_limits.c): refusals by limit */
+	uint64_t refused_rooms_player; /* too_many_rooms: the player's live rooms */
+	uint64_t refused_rooms_addr;   /* too_many_rooms: the address's live rooms */
+	uint64_t refused_rooms_hour;   /* too_many_rooms: the address's rooms per hour */
+	uint64_t refused_players_addr; /* rate_limited: the address's new identities */
 };
 
 #define METRICS_MAX_GAMES 16

@@ -22,8 +22,9 @@ struct player {
 	int nsessions;       /* connections that said hello with this identity */
 	struct room **rooms; /* rooms where this player holds a seat, in no order */
 	int nrooms, caprooms;
-	int nwaiting;    /* rooms it created that wait for players (lobby_limits.c) */
-	int64_t seen_ms; /* last hello or close of one of its connections (Unix ms) */
+	int nwaiting;         /* rooms it created that wait for players (lobby_limits.c) */
+	int64_t seen_ms;      /* last hello or close of one of its connections (Unix ms) */
+	uint64_t saved_batch; /* the journal batch holding its last save (lobby_player_save) */
 };
 
 /* Remembers that `p` holds a seat in `r` (once). 0 or -ENOMEM (then nothing changed). */

@@ -162,8 +162,10 @@ struct room {
 	bool dead;
 	char *summary; /* room_summary() as compact text, for the lobby list; NULL = stale */
 	size_t summary_len;
-	char creator_addr[64]; /* where its creator connected from, while counted */
+	char creator_addr[64]; /* where its opener connected from (its creator's, or a rematch's accepter) */
+	char opener[16];       /* the player who opened it, in the live counts (lobby_limits.c) */
 	bool counted;          /* a waiting room in its creator's and address's counts (lobby_limits.c) */
+	bool live_counted;     /* in its opener's and address's live rooms (lobby_limits.c) */
 	bool bot_only;         /* started with a bot in every seat: in lobby->bot_rooms */
 	int64_t absent_since;  /* no human seat connected since (Unix ms); 0: someone is */
 	/* the spectators' frame last sent at each recent ply, for catching up (protocol.md, Reconnecting) */

@@ -147,6 +147,8 @@ static void deliver(struct store *st, struct note *n)
 		st->depth--;
 		st->batches_out--;
 		st->failing = false;
+		if (!j->err && j->seq > st->committed_seq)
+			st->committed_seq = j->seq;
 		if (st->cb && !j->err) /* not committed: given up at close, and already reported */
 			st->cb(st->cb_ctx, j->seq, 0);
 		store_wjob_free(j);

@@ -184,6 +184,9 @@ const char *store_failure_text(int err);
  */
 uint64_t store_journal_needed(const struct store *st);
 
+/* The last batch that committed (0: none yet); every write of a batch up to it is durable. Loop thread. */
+uint64_t store_journal_committed(const struct store *st);
+
 /* --- start-up restore (synchronous, before store_start) ------------------- */
 
 struct store_live_ops {

@@ -132,6 +132,8 @@ struct store {
 	struct wjob *open;               /* the batch being filled, NULL when empty */
 	struct wjob *after, *after_tail; /* archive saves waiting for `open` */
 	uint64_t last_seq;
+	/* the last batch that committed (store_journal_committed) */
+	uint64_t committed_seq;
 	unsigned batches_out; /* flushed, their done note not delivered yet */
 	store_commit_cb cb;
 	void *cb_ctx;

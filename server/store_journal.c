@@ -275,6 +275,11 @@ bool store_journal_failing(const struct store *st)
 	return st && st->failing;
 }
 
+uint64_t store_journal_committed(const struct store *st)
+{
+	return st ? st->committed_seq : 0;
+}
+
 uint64_t store_journal_needed(const struct store *st)
 {
 	return !st ? 0 : st->open ? st->last_seq + 1 : st->last_seq;

@@ -12,7 +12,8 @@ import WebSocket from '../node_modules/ws/index.js';
 const [bin, N = '2000', R = '200'] = process.argv.slice(2);
 const port = await new Promise((res) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); }); });
 const srv = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--db', join(mkdtempSync(join(tmpdir(), 'qidle-')), 'q.db'),
-  '--max-conns-per-addr', '1000000', '--rate', '100000', '--burst', '100000', '--log-level', 'warn']);
+  '--max-conns-per-addr', '1000000', '--rate', '100000', '--burst', '100000', '--log-level', 'warn',
+  '--new-players-burst', '1000000', '--max-new-players-per-addr-hour', '1000000', '--max-live-rooms-per-player', '1000000']);
 await new Promise((res) => srv.stdout.on('data', (d) => String(d).includes('listening') && res()));
 process.on('exit', () => srv.kill('SIGTERM')); // also when the run fails half-way
 const rss = () => +/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${srv.pid}/status`, 'utf8'))[1];

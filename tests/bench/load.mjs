@@ -16,7 +16,8 @@ const [bin, R = '50', W = '4', D = '10'] = process.argv.slice(2);
 const rooms = +R, watchers = +W, seconds = +D;
 const port = await new Promise((res) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); }); });
 const dir = mkdtempSync(join(tmpdir(), 'qbench-'));
-const srv = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--db', join(dir, 'q.db'), '--rate', '100000', '--burst', '100000', '--max-conns-per-addr', '100000', '--log-level', 'warn']);
+const srv = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--db', join(dir, 'q.db'), '--rate', '100000', '--burst', '100000', '--max-conns-per-addr', '100000', '--log-level', 'warn',
+  '--new-players-burst', '1000000', '--max-new-players-per-addr-hour', '1000000', '--max-live-rooms-per-player', '1000000']);
 await new Promise((res) => srv.stdout.on('data', (d) => String(d).includes('listening') && res()));
 process.on('exit', () => srv.kill('SIGTERM')); // also when the run fails half-way
 

@@ -69,6 +69,8 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 # shellcheck disable=SC2086 # SERVER_ARGS and the taskset prefix are word lists
 $srv_pin "$build/server/quinteto-server" --listen "127.0.0.1:$port" --db "$tmp/q.db" \
 	--rate 1000000 --burst 1000000 --max-conns-per-addr "${MAX_CONNS_PER_ADDR:-256}" \
+	--max-rooms 4000 --max-live-rooms-per-addr 3999 --max-live-rooms-per-player 1000000 \
+	--max-matches-per-addr-hour 1000000 --max-new-players-per-addr-hour 1000000 --new-players-burst 1000000 \
 	--log-level warn ${SERVER_ARGS:-} >"$tmp/server.log" 2>&1 &
 pid=$!
 for i in $(seq 100); do

@@ -119,8 +119,12 @@ test('lobby flood: room caps per player and per address, a capped list, the pair
 });
 
 test('the total room cap; one large frame into an empty queue is not a slow reader', { timeout: 60000 }, async () => {
-  await withServer({ args: ['--max-rooms', '40', '--max-rooms-per-player', '100', '--lobby-list-max', '1000', '--max-queue-bytes', '4096', '--rate', '1000', '--burst', '1000'] }, async (srv) => {
+  // One address may hold 39 of the 40 rooms (never all: the cap must be under max_rooms); the pair
+  // plays from another.
+  await withServer({ args: ['--max-rooms', '40', '--max-rooms-per-player', '100', '--max-live-rooms-per-addr', '39', '--lobby-list-max', '1000', '--max-queue-bytes', '4096', '--rate', '1000', '--burst', '1000'] }, async (srv) => {
+    srv.wsOptions = { localAddress: '127.0.0.2' };
     const pair = await honestPair(srv);
+    srv.wsOptions = undefined;
     const c = await srv.player('Many');
     const watcher = await srv.player('Watcher');
     await watcher.request({ type: 'rooms' }); // subscribed: it gets the pushes too
@@ -144,7 +148,7 @@ test('the total room cap; one large frame into an empty queue is not a slow read
 });
 
 test('watch/lobby churn over many rooms: the pair plays on', { timeout: 90000 }, async (t) => {
-  await withServer({ args: ['--max-rooms-per-player', '10000', '--max-rooms-per-addr', '100000', '--rate', '100000', '--burst', '100000'] }, async (srv) => {
+  await withServer({ args: ['--max-rooms-per-player', '10000', '--max-rooms-per-addr', '100000', '--max-live-rooms-per-player', '10000', '--max-live-rooms-per-addr', '1999', '--max-matches-per-addr-hour', '100000', '--rate', '100000', '--burst', '100000'] }, async (srv) => {
     const pair = await honestPair(srv);
     const maker = await srv.player('Maker');
     const ids = [];
@@ -276,7 +280,7 @@ test('no hello in time closes 1008; idle WebSockets are pinged', { timeout: 6000
 });
 
 test('identities: tokenless hellos expire unless they hold a seat or played a match; none loaded at start', { timeout: 60000 }, async () => {
-  const srv1 = await Server.start({ args: ['--player-ttl-s', '2'] });
+  const srv1 = await Server.start({ args: ['--player-ttl-s', '2', '--new-players-burst', '1000'] });
   const dir = srv1.dir;
   srv1.keepDir = true;
   let seated, played, seatedId, playedId;
@@ -366,7 +370,7 @@ function rawGet(port, path) {
 rawGet.open = [];
 
 test('HTTP: unread answers are budgeted (503 busy), strict parameters, 405 in JSON', { timeout: 60000 }, async () => {
-  await withServer({ args: ['--http-body-mem', '65536', '--lobby-list-max', '1000', '--max-rooms-per-player', '1000', '--max-rooms-per-addr', '1000', '--rate', '1000', '--burst', '1000'] }, async (srv) => {
+  await withServer({ args: ['--http-body-mem', '65536', '--lobby-list-max', '1000', '--max-rooms-per-player', '1000', '--max-rooms-per-addr', '1000', '--max-live-rooms-per-player', '1000', '--max-live-rooms-per-addr', '1000', '--rate', '1000', '--burst', '1000'] }, async (srv) => {
     const pair = await honestPair(srv);
     // a room list far larger than a client's share of the budget (8 KiB)
     const maker = await srv.player('Maker');

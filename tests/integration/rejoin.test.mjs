@@ -54,7 +54,8 @@ async function dropper(srv, room, label, rnd, budget) {
 
 test('1,000 reconnects at random plies: every spectator ends with the view of one that never dropped',
   { timeout: 240000 }, async () => {
-    await withServer({ botDelayMs: 15 }, async (srv) => {
+    // every reconnect is a new identity from 127.0.0.1: past the default burst of new ones
+    await withServer({ botDelayMs: 15, args: ['--new-players-burst', '5000'] }, async (srv) => {
       const rnd = rng();
       const budget = { left: 1000 };
       const totals = { reconnects: 0, incremental: 0, full: 0, matches: 0 };
@@ -385,9 +386,12 @@ test('rematch: accepted by both (same seats, a new room, a new commit), declined
 test('rematch past the room cap: too_many_rooms to whoever completes it, no room, the offer as it was',
   { timeout: 30000 }, async () => {
     await withServer({ args: ['--max-rooms', '2'] }, async (srv) => {
+      // one address holds one of the two rooms at most (--max-live-rooms-per-addr): Ben is elsewhere
       const a = await srv.player('Ana');
+      srv.wsOptions = { localAddress: '127.0.0.2' };
       const b = await srv.player('Ben');
-      const { id } = await createRoom(a, 'ur', { autoroll: true });
+      srv.wsOptions = undefined;
+      const { id } = await createRoom(b, 'ur', { autoroll: true });
       await joinRoom(a, id, { seat: 1 });
       await joinRoom(b, id, { seat: 0 });
       await finished(a, b, id);
