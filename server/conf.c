@@ -130,6 +130,13 @@ static const struct setting settings[] = {
 	{ "abandon_timeout_s", T_INT, F(abandon_timeout_s), 1, 100000000, "3600",
 	  "a started match no seated human has been connected to for this long ends: each absent seat "
 	  "forfeits, seconds" },
+	{ "idle_limit_ms", T_INT, F(idle_limit_ms), 0, 86400000, "300000",
+	  "in a room without a clock, a seat to act that has not acted for this long gets a stand-in until "
+	  "its player acts, joins or reconnects; a room may set a shorter idle_after_ms; 0: none unless the "
+	  "room sets one, ms" },
+	{ "stand_in_min_ms", T_INT, F(stand_in_min_ms), 0, 86400000, "5000",
+	  "the least stand_in_after_ms (but 0, never) and idle_after_ms a new room may ask for; lower it "
+	  "only for tests, ms" },
 	{ "hello_timeout_s", T_INT, F(hello_timeout_s), 1, 3600, "10",
 	  "a WebSocket that has not said hello by then is closed (1008), and after hello one that began a "
 	  "message and has not finished it, seconds" },

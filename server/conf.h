@@ -69,6 +69,8 @@ struct config {
 	int max_bot_rooms;        /* live rooms whose every seat is a bot */
 	int lobby_list_max;       /* the `rooms` list holds at most this many rooms (the newest) */
 	int abandon_timeout_s;    /* a started match with no human connected this long: forfeit */
+	int idle_limit_ms;        /* a seat to act this long without acting: stand-in (no clock); 0: none */
+	int stand_in_min_ms;      /* the least stand_in_after_ms / idle_after_ms a new room may set */
 	int hello_timeout_s;      /* a WebSocket that says no hello this long is closed */
 	int ping_interval_s;      /* idle WebSockets are pinged this often; no pong: closed */
 	size_t http_body_mem;     /* HTTP answer bodies held unread, in all (an eighth per address) */

@@ -172,6 +172,9 @@ static void on_create(struct handlers *h, struct session *s, struct wire_msg *m,
 	if (journal_refuses(h, s, m))
 		return;
 	err = wire_options_decode(codec, m->options, &ropt, &gopt, why, sizeof(why));
+	if (!err) /* a new room's limits (stand-in minimum, idle limit), beside the stored options' ranges */
+		err = wire_options_check_new(&ropt, h->lobby->host.cfg->stand_in_min_ms,
+					     h->lobby->host.cfg->idle_limit_ms, why, sizeof(why));
 	if (err) {
 		session_send_error(s, err, why, m->id);
 		return;

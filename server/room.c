@@ -456,8 +456,14 @@ static void cache_build(struct room *r)
 	wire_room_fill(r, &w);
 	out.len = 0;
 	if (!r->options_state) {
+		struct wire_room_options shown = r->ropt; /* what applies: the idle limit filled in */
+
+		shown.idle_set = true;
+		shown.idle_after_ms = (int32_t)room_idle_limit_ms(r);
+		w.room_options = &shown;
 		if (state_out_options(&out, &w))
 			return;
+		w.room_options = &r->ropt;
 		r->options_state = malloc(out.len);
 		if (!r->options_state)
 			return;

@@ -108,6 +108,7 @@ struct room_seat {
 	bool stand_in;  /* a bot of the room's stand-in level plays for the absent player */
 	bool abandoned; /* the player left the seat to a stand-in (or the clock) and has not come back */
 	int64_t absent_since; /* Unix ms the player's last connection went; 0: connected (or a bot) */
+	int64_t idle_since;   /* Unix ms it became to act without acting since (idle limit); 0: not */
 };
 
 /* One entry of the match's log: an action (kind 0) or an event. */
@@ -401,7 +402,7 @@ int room_apply_by(struct room *r, int seat, const struct rules_action *a, int64_
 
 /*
  * The seat's player takes it back from a stand-in (join of one's own seat,
- * or an action). True when a stand-in held it.
+ * an action, or its reconnection). True when a stand-in held it.
  */
 bool room_reclaim(struct room *r, int seat);
 
@@ -410,16 +411,32 @@ bool room_reclaim(struct room *r, int seat);
 /* True when the room has a clock. */
 bool room_has_clock(const struct room *r);
 
+/*
+ * The room's idle limit, ms (0: none): a human seat to act that has not acted
+ * for this long gets a stand-in. Its `idle_after_ms`, else the server's
+ * idle_limit_ms; none with a clock (the clock limits each turn).
+ */
+int64_t room_idle_limit_ms(const struct room *r);
+
 /* At the start of the match: every seat's allowance, then room_clock_sync(). */
 void room_clock_start(struct room *r, int64_t at);
 
-/* `seat` acted at `at`: its running clock stops (bank: minus the time used, plus the increment). */
+/*
+ * `seat` acted at `at`: its running clock stops (bank: minus the time used,
+ * plus the increment) and its idle time ends.
+ */
 void room_clock_acted(struct room *r, int seat, int64_t at);
 
-/* After any change at `at`: the clocks of the seats to act run, the others stop; the timer re-arms. */
+/*
+ * After any change at `at`: the clocks of the seats to act run, the others
+ * stop; the idle times of the seats to act start; the timer re-arms.
+ */
 void room_clock_sync(struct room *r, int64_t at);
 
-/* The seats' absence times follow their players' connections; the timer re-arms. */
+/*
+ * The seats' absence times follow their players' connections: a seat whose
+ * player came back takes it back from its stand-in at once. The timer re-arms.
+ */
 void room_absence_sync(struct room *r, int64_t now);
 
 /* After a restore: running clocks restart now (the downtime is not charged); the timer arms. */

@@ -20,7 +20,13 @@
  * Absent seats: a seated player with no connection is absent from that
  * moment (state: connected:false); `stand_in_after_ms` later (0: never) a
  * bot of the room's `stand_in_level` plays for it until the player takes the
- * seat back (room_reclaim()).
+ * seat back (room_reclaim()): by acting, by a join, or by reconnecting.
+ *
+ * Idle seats: in a room without a clock, a human seat that has been to act
+ * for the room's idle limit (room_idle_limit_ms()) without acting, connected
+ * or not, is treated as absent: a stand-in plays for it the same way. Its
+ * idle time starts when it becomes to act (or comes back), ends when it
+ * acts, and restarts at a restore (the downtime is not charged).
  */
 #include "room.h"
 
@@ -32,6 +38,13 @@
 bool room_has_clock(const struct room *r)
 {
 	return r->ropt.clock_per_action_ms > 0 || r->ropt.clock_bank_ms > 0;
+}
+
+int64_t room_idle_limit_ms(const struct room *r)
+{
+	if (room_has_clock(r))
+		return 0;
+	return r->ropt.idle_set ? r->ropt.idle_after_ms : r->host->cfg->idle_limit_ms;
 }
 
 static int64_t allowance(const struct room *r)
@@ -71,8 +84,24 @@ static void clock_stop(struct room *r, int seat, int64_t at, bool acted)
 
 void room_clock_acted(struct room *r, int seat, int64_t at)
 {
+	r->seats[seat].idle_since = 0; /* room_clock_sync() starts it again if the seat is still to act */
 	if (room_has_clock(r))
 		clock_stop(r, seat, at, true);
+}
+
+/* The idle times: running for each human seat to act that no stand-in plays, stopped for the others. */
+static void idle_sync(struct room *r, const uint8_t *to_act, int n, int64_t at)
+{
+	bool waits[RULES_MAX_SEATS] = { false };
+	int i;
+
+	for (i = 0; i < n; i++)
+		waits[to_act[i]] = r->seats[to_act[i]].player && !r->seats[to_act[i]].stand_in;
+	for (i = 0; i < r->game->seats; i++)
+		if (!waits[i])
+			r->seats[i].idle_since = 0;
+		else if (!r->seats[i].idle_since)
+			r->seats[i].idle_since = at ? at : 1;
 }
 
 void room_clock_sync(struct room *r, int64_t at)
@@ -81,10 +110,13 @@ void room_clock_sync(struct room *r, int64_t at)
 	bool runs[RULES_MAX_SEATS] = { false };
 	int i, n = 0;
 
-	if (!room_has_clock(r))
-		return;
 	if (r->status == ROOM_PLAYING)
 		n = rules_to_act(&r->match, to_act);
+	idle_sync(r, to_act, n, at);
+	if (!room_has_clock(r)) {
+		room_timer_arm(r);
+		return;
+	}
 	for (i = 0; i < n; i++)
 		runs[to_act[i]] = !r->seats[to_act[i]].bot;
 	for (i = 0; i < r->game->seats; i++) {
@@ -100,6 +132,9 @@ void room_clock_restored(struct room *r, int64_t now)
 {
 	int i;
 
+	for (i = 0; i < r->game->seats; i++)
+		if (r->seats[i].idle_since)
+			r->seats[i].idle_since = now; /* as a clock: the downtime is not charged */
 	for (i = 0; room_has_clock(r) && i < r->game->seats; i++)
 		if (r->clock_since[i]) { /* what it had when it started running */
 			if (r->ropt.clock_per_action_ms > 0)
@@ -116,9 +151,12 @@ void room_absence_sync(struct room *r, int64_t now)
 	for (i = 0; i < r->game->seats; i++) {
 		struct room_seat *st = &r->seats[i];
 
-		if (!st->player || player_connected(st->player))
+		if (!st->player || player_connected(st->player)) {
+			if (st->absent_since && room_reclaim(r, i))
+				util_log(LOG_INFO, "room %s: seat %d's player is back: its stand-in stops",
+					 r->id, i);
 			st->absent_since = 0;
-		else if (!st->absent_since)
+		} else if (!st->absent_since)
 			st->absent_since = now;
 	}
 	room_timer_arm(r);
@@ -139,6 +177,26 @@ static int64_t stand_in_due(const struct room *r, int *seat)
 		if (st->player && st->absent_since && !st->stand_in && st->absent_since + after < due &&
 		    !(r->match.out >> i & 1)) {
 			due = st->absent_since + after;
+			*seat = i;
+		}
+	}
+	return due;
+}
+
+/* The seat whose idle time runs out first, and when (INT64_MAX: none). */
+static int64_t idle_due(const struct room *r, int *seat)
+{
+	int64_t limit = room_idle_limit_ms(r), due = INT64_MAX;
+	int i;
+
+	*seat = -1;
+	if (limit <= 0 || r->status != ROOM_PLAYING)
+		return due;
+	for (i = 0; i < r->game->seats; i++) {
+		const struct room_seat *st = &r->seats[i];
+
+		if (st->idle_since && !st->stand_in && st->idle_since + limit < due) {
+			due = st->idle_since + limit;
 			*seat = i;
 		}
 	}
@@ -187,8 +245,8 @@ static void timer_cb(uv_timer_t *t)
 {
 	struct room *r = t->data;
 	int64_t now = util_now_ms();
-	int cseat, sseat;
-	int64_t cdue = clock_due(r, &cseat), sdue = stand_in_due(r, &sseat);
+	int cseat, sseat, iseat;
+	int64_t cdue = clock_due(r, &cseat), sdue = stand_in_due(r, &sseat), idue = idle_due(r, &iseat);
 
 	if (r->dead)
 		return;
@@ -197,6 +255,12 @@ static void timer_cb(uv_timer_t *t)
 	} else if (sseat >= 0 && sdue <= now) {
 		r->seats[sseat].stand_in = true;
 		r->seats[sseat].abandoned = true;
+	} else if (iseat >= 0 && idue <= now) { /* idle: treated as absent */
+		r->seats[iseat].stand_in = true;
+		r->seats[iseat].abandoned = true;
+		r->seats[iseat].idle_since = 0;
+		util_log(LOG_INFO, "room %s: seat %d did not act within %lld ms: a stand-in plays for it",
+			 r->id, iseat, (long long)room_idle_limit_ms(r));
 	} else {
 		room_timer_arm(r);
 		return;
@@ -207,13 +271,15 @@ static void timer_cb(uv_timer_t *t)
 
 void room_timer_arm(struct room *r)
 {
-	int cseat, sseat;
-	int64_t due = clock_due(r, &cseat), sdue = stand_in_due(r, &sseat), wait;
+	int cseat, sseat, iseat;
+	int64_t due = clock_due(r, &cseat), sdue = stand_in_due(r, &sseat), idue = idle_due(r, &iseat), wait;
 
 	if (r->restoring || r->dead || !r->clock_timer.data)
 		return;
 	if (sdue < due)
 		due = sdue;
+	if (idue < due)
+		due = idue;
 	if (due == INT64_MAX) {
 		uv_timer_stop(&r->clock_timer);
 		return;

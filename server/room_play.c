@@ -612,6 +612,7 @@ bool room_reclaim(struct room *r, int seat)
 		return false;
 	st->stand_in = false;
 	st->abandoned = false;
+	room_clock_sync(r, util_now_ms()); /* its idle time starts again now if it is to act */
 	return true;
 }
 

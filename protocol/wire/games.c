@@ -119,7 +119,8 @@ static int option_set(const struct wire_option *o, const json_t *v, struct wire_
 	return WIRE_OK;
 }
 
-/* --- the options every game has (protocol.md: clock, stand_in_after_ms, stand_in_level) --- */
+/* --- the options every game has (protocol.md: clock, stand_in_after_ms, stand_in_level, idle_after_ms) ---
+ */
 
 int32_t wire_stand_in_after_ms(const struct wire_room_options *o)
 {
@@ -194,6 +195,18 @@ static int shared_option_set(const char *key, const json_t *v, struct wire_room_
 		r->stand_in_after_ms = (int32_t)json_integer_value(v);
 		return WIRE_OK;
 	}
+	if (strcmp(key, "idle_after_ms") == 0) {
+		r->idle_set = !json_is_null(v); /* null: the server's idle limit */
+		r->idle_after_ms = 0;
+		if (json_is_null(v))
+			return WIRE_OK;
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > WIRE_IDLE_AFTER_MAX_MS)
+			return bad_options(why, whylen, "options.idle_after_ms must be null or 0..%ld",
+					   (long)WIRE_IDLE_AFTER_MAX_MS);
+		r->idle_after_ms = (int32_t)json_integer_value(v);
+		return WIRE_OK;
+	}
 	if (strcmp(key, "stand_in_level") == 0) {
 		if (!json_is_string(v) || !level_ok(json_string_value(v)))
 			return bad_options(why, whylen, "options.stand_in_level must be a bot level");
@@ -230,7 +243,38 @@ static int shared_options_put(json_t *obj, const struct wire_room_options *r, bo
 	    json_object_set_new(obj, "stand_in_level",
 				*r->stand_in_level ? json_string(r->stand_in_level) : json_null()))
 		return -1;
+	if ((with_defaults || r->idle_set) &&
+	    json_object_set_new(obj, "idle_after_ms",
+				r->idle_set ? json_integer(r->idle_after_ms) : json_null()))
+		return -1;
 	return 0;
+}
+
+/* See wire.h: the limits of a new room, beside the ranges every stored record meets. */
+int wire_options_check_new(const struct wire_room_options *r, int32_t stand_in_min_ms, int32_t idle_max_ms,
+			   char *why, size_t whylen)
+{
+	int32_t after = wire_stand_in_after_ms(r);
+
+	if (after > 0 && after < stand_in_min_ms)
+		return bad_options(why, whylen,
+				   "options.stand_in_after_ms must be 0 (never) or at least %ld: a network "
+				   "blip must not hand a seat to a stand-in",
+				   (long)stand_in_min_ms);
+	if (!r->idle_set)
+		return WIRE_OK;
+	if (r->clock_per_action_ms || r->clock_bank_ms)
+		return bad_options(
+			why, whylen,
+			"options.idle_after_ms cannot go with a clock: the clock limits each turn");
+	if (idle_max_ms > 0 && (r->idle_after_ms < stand_in_min_ms || r->idle_after_ms > idle_max_ms))
+		return bad_options(why, whylen,
+				   "options.idle_after_ms must be null or %ld..%ld (this server's limit)",
+				   (long)stand_in_min_ms, (long)idle_max_ms);
+	if (r->idle_after_ms > 0 && r->idle_after_ms < stand_in_min_ms)
+		return bad_options(why, whylen, "options.idle_after_ms must be null, 0 or at least %ld",
+				   (long)stand_in_min_ms);
+	return WIRE_OK;
 }
 
 /* Decodes create.options with the game's table; see wire.h. Outputs are written only on success. */

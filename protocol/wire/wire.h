@@ -126,12 +126,17 @@ struct wire_room_options {
 	int32_t stand_in_after_ms;
 	/* `stand_in_level` (every game): a bot level; "" means the server's default for the game. */
 	char stand_in_level[16];
+	/* `idle_after_ms` (every game): idle_set false means the server's idle limit; 0: none. */
+	bool idle_set;
+	int32_t idle_after_ms;
 };
 
 #define WIRE_CLOCK_MIN_MS              100      /* the shortest clock allowance */
 #define WIRE_CLOCK_MAX_MS              86400000 /* a day */
 #define WIRE_STAND_IN_AFTER_DEFAULT_MS 30000
 #define WIRE_STAND_IN_AFTER_MAX_MS     86400000
+#define WIRE_STAND_IN_AFTER_MIN_MS     5000 /* a new room's least grace period but 0 (never) */
+#define WIRE_IDLE_AFTER_MAX_MS         86400000
 
 /* The grace period before a stand-in plays for an absent seat; 0: never. */
 int32_t wire_stand_in_after_ms(const struct wire_room_options *o);
@@ -186,6 +191,18 @@ extern const struct wire_game *const wire_games[];
  */
 int wire_options_decode(const struct wire_game *g, const json_t *options, struct wire_room_options *room,
 			struct rules_options *rules, char *why, size_t whylen);
+
+/*
+ * What a new room's options must meet beyond wire_options_decode(), which
+ * also reads the options of journalled rooms and archived matches (made
+ * under older limits): `stand_in_after_ms` 0 or at least stand_in_min_ms;
+ * `idle_after_ms` at least stand_in_min_ms and, when idle_max_ms > 0 (the
+ * server's idle limit), at most that (0, none, is then refused too), and
+ * never with a clock (the clock limits each turn). 0 or WIRE_E_BAD_OPTIONS
+ * with a reason in why.
+ */
+int wire_options_check_new(const struct wire_room_options *r, int32_t stand_in_min_ms, int32_t idle_max_ms,
+			   char *why, size_t whylen);
 
 /*
  * Encodes options back with the table of `g`. with_defaults: every key of the

@@ -140,7 +140,7 @@ test('six people play a Quinteto match to the end while a seventh watches', { ti
     const id = room.id;
     const w0 = await watchRoom(w, id);
     const commit = w0.commit;
-    assert.deepEqual(w0.options, { autoroll: false, max_turns: 2000, clock: null, stand_in_after_ms: 30000, stand_in_level: null });
+    assert.deepEqual(w0.options, { autoroll: false, max_turns: 2000, clock: null, stand_in_after_ms: 30000, stand_in_level: null, idle_after_ms: 300000 });
     const plays = players.map((c) => autoplay(c, id));
     for (let s = 0; s < 6; s++) await joinRoom(players[s], id, { seat: s, client_seed: `seed-${s}` });
     const finals = await within(Promise.all(plays.map((p) => p.done)), 90000);
@@ -351,7 +351,7 @@ test('max_turns ends a match of bots drawn; autoroll rolls for people', { timeou
     const final = await within(play.done, 40000);
     assert.ok(final, 'finished');
     assert.deepEqual(play.errors, []);
-    assert.deepEqual(final.options, { autoroll: true, max_turns: 10, clock: null, stand_in_after_ms: 30000, stand_in_level: null });
+    assert.deepEqual(final.options, { autoroll: true, max_turns: 10, clock: null, stand_in_after_ms: 30000, stand_in_level: null, idle_after_ms: 300000 });
     const states = a.messages.filter((m) => m.type === 'state' && m.room === room.id);
     assert.ok(!states.some((s) => s.legal.length === 1 && s.legal[0].roll), 'a person is never offered a lone roll with autoroll');
     const arch = await srv.archive(room.id);

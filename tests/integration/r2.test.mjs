@@ -58,7 +58,7 @@ test('welcome.seats names the seat held in each room; state.options has every ke
     const r2 = (await createRoom(a, 'ur', { autoroll: true })).id;
     const { state: s1 } = await joinRoom(a, r1, { seat: 1 });
     const { state: s2 } = await joinRoom(a, r2, { seat: 0 });
-    const shared = { clock: null, stand_in_after_ms: 30000, stand_in_level: null }; // every game's (issue 13)
+    const shared = { clock: null, stand_in_after_ms: 30000, stand_in_level: null, idle_after_ms: 300000 }; // every game's (issues 13, 19)
     assert.deepEqual(s1.options, { autoroll: false, ...shared }, 'defaults filled in');
     assert.deepEqual(s2.options, { autoroll: true, ...shared });
     const again = await srv.connect();

@@ -69,7 +69,7 @@ function checkStates(label, states, { seat }) {
     const where = `${label}, state #${i} (ply ${st.ply}, ${st.status})`;
     assert.equal(st.game, 'super15', where);
     // no options of its own; the three every game has (issue 13), defaults filled in
-    assert.deepEqual(st.options, { clock: null, stand_in_after_ms: 30000, stand_in_level: null }, `${where}: options`);
+    assert.deepEqual(st.options, { clock: null, stand_in_after_ms: 30000, stand_in_level: null, idle_after_ms: 300000 }, `${where}: options`);
     checkView(where, st.view);
     if (st.status === 'playing') assert.equal(st.to_act.length, 1, `${where}: to_act ${JSON.stringify(st.to_act)}`);
     else assert.deepEqual(st.to_act, [], `${where}: to_act must be [] unless playing`);

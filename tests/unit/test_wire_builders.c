@@ -6,7 +6,10 @@
  * {error, why} (the decode must fail with exactly that code and reason and
  * leave its outputs untouched) or {options, state_options}: what the decoded
  * options encode to without defaults (the summary, the archive) and with them
- * (`state.options`). Games whose codec is not registered yet are run against
+ * (`state.options`). The options must also pass wire_options_check_new()
+ * (a new room's limits: stand-in minimum 5000 ms, the server's idle limit
+ * `idle_max_ms` of input.json, else 300000) unless input.json says
+ * `"stored": true` (a journalled or archived room). Games whose codec is not registered yet are run against
  * a stand-in table copied from protocol.md (r2), named in the TAP line; once
  * the game lands, the same case runs against its real table.
  *
@@ -76,13 +79,32 @@ static void tap_line(const char *kind, const char *name, const char *note)
 	printf("%sok %d - %s/%s%s\n", tap_failed_ ? "not " : "", tap_count_, kind, name, note);
 }
 
+/* Decodes as the server does for `create` (or, stored, for a journalled or archived room). */
+static int options_decode(const struct wire_game *g, const json_t *in, struct wire_room_options *ro,
+			  struct rules_options *o, char *why, size_t whylen)
+{
+	const json_t *max = json_object_get(in, "idle_max_ms");
+	struct wire_room_options r = *ro;
+	struct rules_options rules = *o;
+	int err = wire_options_decode(g, json_object_get(in, "options"), &r, &rules, why, whylen);
+
+	if (!err && !json_is_true(json_object_get(in, "stored")))
+		err = wire_options_check_new(&r, WIRE_STAND_IN_AFTER_MIN_MS,
+					     max ? (int32_t)json_integer_value(max) : 300000, why, whylen);
+	if (!err) {
+		*ro = r;
+		*o = rules;
+	}
+	return err;
+}
+
 /* A failing case: the code and reason exactly, the outputs untouched. */
-static void options_refused(const struct wire_game *g, const json_t *opts, const json_t *want)
+static void options_refused(const struct wire_game *g, const json_t *in, const json_t *want)
 {
 	struct wire_room_options ro = { .autoroll = true };
 	struct rules_options o = { .max_turns = 77 };
 	char why[256] = "";
-	int err = wire_options_decode(g, opts, &ro, &o, why, sizeof(why));
+	int err = options_decode(g, in, &ro, &o, why, sizeof(why));
 	json_t *got = json_pack("{s:s?, s:s}", "error", wire_error_code(err), "why", why);
 	json_t *core = json_pack("{s:O?, s:O?}", "error", json_object_get(want, "error"), "why",
 				 json_object_get(want, "why")); /* other keys are notes for the schema test */
@@ -96,14 +118,14 @@ static void options_refused(const struct wire_game *g, const json_t *opts, const
 	json_decref(core);
 }
 
-static void options_accepted(const struct wire_game *g, const json_t *opts, const json_t *want)
+static void options_accepted(const struct wire_game *g, const json_t *in, const json_t *want)
 {
 	struct wire_room_options ro;
 	struct rules_options o;
 	char why[256] = "";
 	json_t *got;
 
-	if (wire_options_decode(g, opts, &ro, &o, why, sizeof(why)) != WIRE_OK) {
+	if (options_decode(g, in, &ro, &o, why, sizeof(why)) != WIRE_OK) {
 		printf("# refused: %s\n", why);
 		tap_failed_ = 1;
 		return;
@@ -129,9 +151,9 @@ static void options_case(const char *path, const char *name)
 		printf("# case needs input.json {game, options?} of a known game and expected.json\n");
 		tap_failed_ = 1;
 	} else if (json_object_get(want, "error")) {
-		options_refused(g, json_object_get(in, "options"), want);
+		options_refused(g, in, want);
 	} else {
-		options_accepted(g, json_object_get(in, "options"), want);
+		options_accepted(g, in, want);
 	}
 	tap_line("options", name, stand_in ? " (stand-in table from protocol.md, game not registered)" : "");
 	json_decref(in);

@@ -359,8 +359,7 @@ static void test_options(void)
 	CHECK(json_equal(enc, opt));
 	json_decref(enc);
 	enc = wire_options_encode(g, &ro, &o, true);
-	CHECK(json_is_true(obj_get(enc, "autoroll")) &&
-	      json_object_size(enc) == 4); /* + every game's three */
+	CHECK(json_is_true(obj_get(enc, "autoroll")) && json_object_size(enc) == 5); /* + every game's four */
 	json_decref(enc);
 	json_decref(opt);
 	opt = json_pack("{s:i}", "autoroll", 1);
@@ -378,8 +377,9 @@ static void test_options(void)
 	CHECK(json_is_object(enc) && json_object_size(enc) == 0);
 	json_decref(enc);
 	enc = wire_options_encode(g, NULL, NULL, true);
-	CHECK(json_is_false(obj_get(enc, "autoroll")) && json_object_size(enc) == 4);
+	CHECK(json_is_false(obj_get(enc, "autoroll")) && json_object_size(enc) == 5);
 	CHECK(json_is_null(obj_get(enc, "clock")) && json_is_null(obj_get(enc, "stand_in_level")));
+	CHECK(json_is_null(obj_get(enc, "idle_after_ms"))); /* the server's limit: the room fills it in */
 	CHECK(json_integer_value(obj_get(enc, "stand_in_after_ms")) == WIRE_STAND_IN_AFTER_DEFAULT_MS);
 	json_decref(enc);
 	/* Quinteto's key is not Ur's: refused, outputs untouched. */
