@@ -7,7 +7,7 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
-export const SHARED_OPTIONS = ['clock', 'stand_in_after_ms', 'stand_in_level'];
+export const SHARED_OPTIONS = ['clock', 'stand_in_after_ms', 'stand_in_level', 'idle_after_ms'];
 
 // The game's own options: `options` without the keys every game has.
 export function gameOptions(options) {
@@ -44,6 +44,18 @@ export function clockTag(options) {
   if (!c) return null;
   if (c.per_action_ms) return t('clock.tagPerAction', { s: secs(c.per_action_ms) });
   return t('clock.tagBank', { min: Math.round(c.bank_ms / 6000) / 10, s: secs(c.increment_ms || 0) });
+}
+
+// A duration in words for the room's lines: "5 min", "90 s".
+export function fmtDuration(ms) {
+  return ms >= 60000 && ms % 60000 === 0 ? `${ms / 60000} min` : `${secs(ms)} s`;
+}
+
+// The idle limit that applies (`state.options.idle_after_ms`, issue 19) as the room's short line;
+// null when the room has none (0, or a clock: then the clock is the limit).
+export function idleLine(options) {
+  const ms = options && options.idle_after_ms;
+  return ms > 0 ? t('idle.line', { time: fmtDuration(ms) }) : null;
 }
 
 // The create form's clock fields: none, a time per action, or a bank with an increment.

@@ -19,7 +19,7 @@ import { t, fmtTime } from './i18n.js';
 import { gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
 import { clientSeed, seedUsed, seedField } from './seed.js';
-import { gameOptions, clockLeft, fmtClock, lowAt, clockTag } from './clock.js';
+import { gameOptions, clockLeft, fmtClock, lowAt, clockTag, idleLine } from './clock.js';
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -45,6 +45,7 @@ export class RoomView {
     this.lastRematchKey = '';
     this.rulesLink = h('a.rules-link.head-link', { href: '#/' }, t('room.rules'));
     this.noticeSlot = h('div.notice-slot');
+    this.idleLine = h('p#idle-limit.idle-limit', { hidden: true });
     this.resultSlot = h('div.result-slot');
     // The board as a labelled region that focus can rest on; its description is the game's text
     // picture of it ("The board in words"), read when focus arrives.
@@ -71,7 +72,7 @@ export class RoomView {
         this.gameArea,
         h('aside.room-side',
           this.side,
-          h('section.card.players', h('h2', t('room.players')), this.seats, this.spectators, this.buttons, this.invite(), this.prefsForm()),
+          h('section.card.players', h('h2', t('room.players')), this.seats, this.spectators, this.idleLine, this.buttons, this.invite(), this.prefsForm()),
           h('section.card.log', h('h2#log-title', t('log.title')), this.logList),
           h('details.card.legend', { open: true }, h('summary', t('room.legend')), this.legend,
             h('p.keys', t('room.keys'))),
@@ -208,13 +209,16 @@ export class RoomView {
     if (clock) tags.push(clock);
     clear(this.optionTags).append(...tags.map((x) => h('span.tag', x)));
     this.optionTags.dataset.options = JSON.stringify(st.options || {});
+    const idle = st.status !== 'finished' ? idleLine(st.options) : null;
+    this.idleLine.textContent = idle || '';
+    this.idleLine.hidden = !idle;
   }
 
   // A seated person who lost their connection during the match: said in words, not only by a dot.
   renderNotice(st, seat) {
     clear(this.noticeSlot);
     if (st.status !== 'playing') return;
-    const gone = (st.seats || []).filter((s) => s.name != null && !s.bot && !s.connected && s.seat !== seat);
+    const gone = (st.seats || []).filter((s) => s.name != null && !s.bot && (!s.connected || s.stand_in) && s.seat !== seat);
     if (!gone.length) return;
     this.noticeSlot.append(h('div#notice-disconnected.notice',
       gone.map((s) => t(s.stand_in ? 'notice.standIn' : 'notice.disconnected',

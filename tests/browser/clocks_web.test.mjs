@@ -1,12 +1,14 @@
 // clocks_web.test.mjs: clocks and stand-ins in the web client (issue 13), in Debian's Chromium against
 // the real server. A room created from the lobby form with a clock per move shows each seat's time
 // counting down on screen, warns (visually and once to the screen reader) when the player's own time
-// runs low, and ends by forfeit; a player whose seat a stand-in took while she was away sees the
-// stand-in on her seat and takes the seat back with the button.
+// runs low, and ends by forfeit; a player whose seat a stand-in took while she was away has it back
+// when she returns (issue 19); idle in a room without a clock (the room says its idle limit), she sees
+// a stand-in on her seat and takes the seat back with the button.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { withServer, launchBrowser, newPlayerPage, createRoom, noProblems, sleep } from './lib.mjs';
+import { autoplay } from '../lib/client.mjs';
 
 const manual = { prefs: { forced: false } };
 const LOW_RE = /^(Your time is running out|Se te acaba el tiempo|O seu tempo está a acabar)/;
@@ -50,7 +52,9 @@ test('a clock runs down on screen, warns when low, and the seat out of time forf
   });
 });
 
-test('a stand-in holds the seat of a player who left; she takes it back with the button', { timeout: 60000 }, async () => {
+test('a player who left gets her seat back on her return; idle, she gets a stand-in and takes the seat back with the button', { timeout: 90000 }, async () => {
+  // Short grace period and idle limit (test-only --stand-in-min-ms, docs/HOSTING.md); the stand-in waits
+  // 1 s before each action, so the match is still on when she clicks.
   await withServer(async (srv) => {
     const bruno = await srv.player('Bruno');
     const created = await bruno.request({ type: 'create', game: 'ur', options: { stand_in_after_ms: 400, stand_in_level: 'random' } });
@@ -63,16 +67,22 @@ test('a stand-in holds the seat of a player who left; she takes it back with the
       await page.waitForSelector('body[data-my-seat="0"]');
       await bruno.request({ type: 'join', room, seat: 1 });
       await page.waitForSelector('body[data-status="playing"]');
+      assert.match(await page.locator('#idle-limit').textContent(), /\b2 s\b/, 'the room says its idle limit');
       await page.close(); // Alice goes away; her identity stays in the browser's storage
       await bruno.nextState(room, (s) => s.seats[0].stand_in === true, 10000);
+      autoplay(bruno, room, { since: 0 });
       const back = await context.newPage();
       back.problems = [];
       back.on('pageerror', (e) => back.problems.push(`pageerror: ${e.message}`));
       const sent = [];
       back.on('websocket', (ws) => ws.on('framesent', ({ payload }) => { try { sent.push(JSON.parse(payload)); } catch { /* not JSON */ } }));
       await back.goto(`${srv.url}/?name=Alice#/room/${room}`);
-      await back.waitForSelector('.seat[data-seat="0"] .badge.stand-in');
-      await back.waitForSelector('#notice-disconnected', { state: 'detached' }).catch(() => {});
+      // Her return (the hello with her token) takes the seat back: no badge, no button.
+      await back.waitForFunction(() => window.quinteto.state && window.quinteto.state.seats[0].connected === true);
+      assert.equal(await back.evaluate(() => window.quinteto.state.seats[0].stand_in), false, 'the seat is hers again at once');
+      assert.equal(await back.locator('#take-back').count(), 0);
+      // She does not act: after the idle limit a stand-in plays for her, and the button is offered.
+      await back.waitForSelector('.seat[data-seat="0"] .badge.stand-in', { timeout: 15000 });
       await back.click('#take-back');
       await back.waitForFunction(() => window.quinteto.state && window.quinteto.state.seats[0].stand_in === false);
       await back.waitForSelector('.seat[data-seat="0"] .badge.stand-in', { state: 'detached' });
@@ -82,5 +92,5 @@ test('a stand-in holds the seat of a player who left; she takes it back with the
     } finally {
       await context.close().catch(() => {});
     }
-  });
+  }, { botDelayMs: 1000, args: ['--stand-in-min-ms', '0', '--idle-limit-ms', '2000'] });
 });

@@ -235,7 +235,7 @@ test('a resignation is answered, ends the match and the room shows its options',
       await createRoom(page, { checks: { autoroll: true } });
       // state.options (r2) names the room's options, defaults filled in.
       await page.waitForSelector('.room-options .tag:text-is("dice rolled for you")');
-      assert.deepEqual(await page.evaluate(() => window.quinteto.state.options), { autoroll: true, clock: null, stand_in_after_ms: 30000, stand_in_level: null });
+      assert.deepEqual(await page.evaluate(() => window.quinteto.state.options), { autoroll: true, clock: null, stand_in_after_ms: 30000, stand_in_level: null, idle_after_ms: 300000 });
       await page.click('.add-bot[data-seat="1"]');
       await page.waitForSelector('body[data-status="playing"][data-my-seat="0"]');
       page.once('dialog', (d) => d.accept());

@@ -101,7 +101,7 @@ for (const L of LANGS) {
       assert.equal(await page.isChecked('#autoroll'), true, 'autoroll is ticked by default');
       await page.click('#play-bot');
       await page.waitForSelector('body[data-status="playing"][data-my-seat="0"]');
-      assert.deepEqual(await page.evaluate(() => window.quinteto.state.options), { autoroll: true, clock: null, stand_in_after_ms: 30000, stand_in_level: null });
+      assert.deepEqual(await page.evaluate(() => window.quinteto.state.options), { autoroll: true, clock: null, stand_in_after_ms: 30000, stand_in_level: null, idle_after_ms: 300000 });
       await page.waitForFunction(() => document.querySelectorAll('.log-move').length >= 2);
       await untilTurnOrEnd(page);
       await noRawKeys(page, `room ${L.lang}`);

@@ -81,6 +81,7 @@ export default {
   'clock.tagPerAction': '{s} s per move',
   'clock.tagBank': '{min} min + {s} s',
   'clock.seatLabel': 'Time left: {role}',
+  'idle.line': 'No move within {time}: a bot plays for the seat until its player is back.',
   'clock.low': 'Your time is running out: {time} left.',
   'invite.label': 'Invite a friend with this link',
   'invite.copy': 'Copy invite link',

@@ -81,6 +81,7 @@ export default {
   'clock.tagPerAction': '{s} s por jugada',
   'clock.tagBank': '{min} min + {s} s',
   'clock.seatLabel': 'Tiempo restante: {role}',
+  'idle.line': 'Sin jugada en {time}: un bot juega por el puesto hasta que vuelva su jugador.',
   'clock.low': 'Se te acaba el tiempo: quedan {time}.',
   'invite.label': 'Invita a alguien con este enlace',
   'invite.copy': 'Copiar enlace de invitación',

@@ -81,6 +81,7 @@ export default {
   'clock.tagPerAction': '{s} s por jogada',
   'clock.tagBank': '{min} min + {s} s',
   'clock.seatLabel': 'Tempo restante: {role}',
+  'idle.line': 'Sem jogada em {time}: um bot joga pelo lugar até o jogador voltar.',
   'clock.low': 'O seu tempo está a acabar: restam {time}.',
   'invite.label': 'Convide alguém com esta ligação',
   'invite.copy': 'Copiar ligação de convite',
