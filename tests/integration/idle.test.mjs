@@ -5,6 +5,9 @@
 // a player whose seat a stand-in plays gets it back the moment it reconnects: no stand-in move after
 // its `welcome`. Short limits and generous waits: the machine is shared.
 import test from 'node:test';
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { assert, autoplay, createRoom, joinRoom, sleep, watchRoom, withServer } from './lib.mjs';
 
 // Two players seated in a new room of `game`; resolves with their clients and the first state.
@@ -60,10 +63,12 @@ test('a connected seat that never acts gets a stand-in after the idle limit; the
   });
 });
 
-test('the idle player acting again takes the seat back; the idle time starts again', { timeout: 120000 }, async () => {
-  // The stand-in waits 1.5 s before each action, so the player's `act` comes first.
-  await withServer({ args: ['--idle-limit-ms', '800'], botDelayMs: 1500 }, async (srv) => {
-    const { a, b, room } = await pair(srv, 'ur', {});
+test('the idle player acting again takes the seat back; the idle time starts again (the room\'s own idle_after_ms)', { timeout: 120000 }, async () => {
+  // The stand-in waits 1.5 s before each action, so the player's `act` comes first. The room lowers the
+  // server's idle limit to 800 ms (under the 5 s minimum: the test-only --stand-in-min-ms).
+  await withServer({ args: ['--stand-in-min-ms', '0'], botDelayMs: 1500 }, async (srv) => {
+    const { a, b, room, st } = await pair(srv, 'ur', { idle_after_ms: 800 });
+    assert.equal(st.options.idle_after_ms, 800);
     const bruno = autoplay(b, room, { since: 0 });
     // The idle limit runs out while Ana is to act: the state that shows the stand-in offers her the actions.
     const mine = await a.nextState(room, (s) => s.seats[0].stand_in === true, 20000);
@@ -79,6 +84,10 @@ test('the idle player acting again takes the seat back; the idle time starts aga
     const ana = autoplay(a, room, { since: 0 });
     await Promise.all([ana.done, bruno.done]);
     const archive = await srv.archive(room, { timeoutMs: 15000 });
+    assert.deepEqual(archive.options, { idle_after_ms: 800 }, 'the archive keeps the options as given');
+    const file = path.join(srv.dir, `${room}.json`);
+    await writeFile(file, JSON.stringify(archive));
+    assert.match(execFileSync(process.env.QUINTETO_CLI, ['verify', file], { encoding: 'utf8' }), /^verified: /);
     const own = archive.actions.find((x) => x.ply === mine.ply);
     assert.deepEqual([own.seat, own.stand_in === true], [0, false], 'the action that took the seat back is the player\'s');
     assert.equal((await srv.getJson('/api/players/Ana')).abandoned, 0, 'Ana took her seat back: not abandoned');
