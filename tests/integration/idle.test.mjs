@@ -64,9 +64,9 @@ test('a connected seat that never acts gets a stand-in after the idle limit; the
 });
 
 test('the idle player acting again takes the seat back; the idle time starts again (the room\'s own idle_after_ms)', { timeout: 120000 }, async () => {
-  // The stand-in waits 1.5 s before each action, so the player's `act` comes first. The room lowers the
+  // The stand-in waits 3 s before each action, so the player's `act` comes first. The room lowers the
   // server's idle limit to 800 ms (under the 5 s minimum: the test-only --stand-in-min-ms).
-  await withServer({ args: ['--stand-in-min-ms', '0'], botDelayMs: 1500 }, async (srv) => {
+  await withServer({ args: ['--stand-in-min-ms', '0'], botDelayMs: 3000 }, async (srv) => {
     const { a, b, room, st } = await pair(srv, 'ur', { idle_after_ms: 800 });
     assert.equal(st.options.idle_after_ms, 800);
     const bruno = autoplay(b, room, { since: 0 });
