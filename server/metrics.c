@@ -161,6 +161,12 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	counter(&o, "quinteto_closed_binary_total", "Connections closed 1003.", m->closed_binary);
 	counter(&o, "quinteto_http_busy_total", "HTTP answers refused 503 for the unread-body budget.",
 		m->http_busy);
+	counter(&o, "quinteto_http_reads_refused_total",
+		"Archive requests refused 503 busy: the reader's queue was full (all, or for the address).",
+		m->http_reads_refused);
+	counter(&o, "quinteto_archive_reads_dropped_total",
+		"Archive reads dropped unrun or stopped: their client hung up first.",
+		m->archive_reads_dropped);
 	counter(&o, "quinteto_closed_no_hello_total", "WebSockets closed for saying no hello in time.",
 		m->closed_no_hello);
 	render_errors(&o, m);

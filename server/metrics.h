@@ -39,6 +39,8 @@ struct metrics {
 	struct metrics_hist archive;             /* match finished -> its archive write done */
 	struct metrics_hist loop_lag;            /* how late the loop ran a periodic timer (net.c) */
 	double loop_lag_max_s;                   /* the worst since the last scrape */
+	uint64_t http_reads_refused;    /* archive requests refused 503: the reader's queue was full */
+	uint64_t archive_reads_dropped; /* archive reads not computed: their client hung up first */
 };
 
 #define METRICS_MAX_GAMES 16
