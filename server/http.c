@@ -386,6 +386,7 @@ static void metrics(struct http *api, struct http_req *h)
 		.uptime_s = (double)(util_now_ms() - api->started_ms) / 1000.0,
 		.journal_failing = store_journal_failing(api->store),
 		.checkpoints = { store_checkpoints(api->store, false), store_checkpoints(api->store, true) },
+		.archive_reads = api->reads,
 	};
 	size_t len = 0;
 	char *text = metrics_render(api->metrics, &g, &len);

@@ -106,6 +106,8 @@ static void render_gauges(struct out *o, const struct metrics_gauges *g)
 	      (double)g->frames_alive);
 	gauge(o, "quinteto_frames_held", "Frames held until the journal commits.", (double)g->frames_held);
 	gauge(o, "quinteto_store_queue", "Jobs waiting for the database thread.", (double)g->store_queue);
+	gauge(o, "quinteto_archive_reads", "Archive reads queued or running (at most --archive-reads).",
+	      (double)g->archive_reads);
 	gauge(o, "quinteto_journal_failing", "1 while journal writes fail (and are retried).",
 	      (double)g->journal_failing);
 	gauge(o, "quinteto_uptime_seconds", "Seconds since start.", g->uptime_s);

@@ -61,6 +61,7 @@ struct metrics_gauges {
 		checkpoints[2]; /* WAL checkpoints by the checkpoint thread, by the writer (store_ckpt.c) */
 	const struct metrics_rooms *rooms_by_game; /* NULL, or n_games entries */
 	int n_games;
+	size_t archive_reads; /* archive reads queued or running (http.c) */
 };
 
 /* Records one latency of `ns` nanoseconds. */
