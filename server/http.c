@@ -34,6 +34,7 @@ struct http_req {
 	uint64_t needs;                        /* the journal batch the answer waits for (held) */
 	char addr[64];                         /* the client's address, for the budgets */
 	bool reading;                          /* counted in api->reads until answered or closed */
+	bool by_addr;                          /* and in api->reads_by_addr (not behind a trusted proxy) */
 	bool paused;                           /* rx paused while the answer is not ready (watch) */
 	int hup_fd;                            /* the socket in api->hup_fd's set, or -1 */
 	int retry_after;                       /* seconds, for a Retry-After header; 0: none */
@@ -98,14 +99,37 @@ static void body_release(struct http_req *h)
  */
 #define READ_RETRY_AFTER_S 2
 
+/* Whether h's address is counted by itself: a trusted proxy's is every client's behind it. */
+static bool read_by_addr(const struct http_req *h)
+{
+	return !h->api->cfg->n_proxies || !config_is_trusted_proxy(h->api->cfg, h->addr);
+}
+
+static bool read_room(const struct http_req *h)
+{
+	const struct http *api = h->api;
+
+	return api->reads < (size_t)api->cfg->archive_reads &&
+	       (!read_by_addr(h) ||
+		tally_get(&api->reads_by_addr, h->addr) < (size_t)api->cfg->archive_reads_per_addr);
+}
+
+static void reap_hangups(struct http *api);
+
 static bool read_admit(struct http_req *h)
 {
 	struct http *api = h->api;
 
-	if (api->reads >= (size_t)api->cfg->archive_reads ||
-	    tally_get(&api->reads_by_addr, h->addr) >= (size_t)api->cfg->archive_reads_per_addr ||
-	    tally_add(&api->reads_by_addr, h->addr, 1))
-		return false;
+	if (!read_room(h)) {
+		reap_hangups(api); /* the flood's hang-ups not seen yet this turn give their places first */
+		if (!read_room(h))
+			return false;
+	}
+	if (read_by_addr(h)) {
+		if (tally_add(&api->reads_by_addr, h->addr, 1))
+			return false;
+		h->by_addr = true;
+	}
 	api->reads++;
 	h->reading = true;
 	return true;
@@ -117,7 +141,9 @@ static void read_release(struct http_req *h)
 		return;
 	h->reading = false;
 	h->api->reads--;
-	(void)tally_add(&h->api->reads_by_addr, h->addr, -1);
+	if (h->by_addr)
+		(void)tally_add(&h->api->reads_by_addr, h->addr, -1);
+	h->by_addr = false;
 }
 
 /*
@@ -166,16 +192,23 @@ static void hung_up(struct http_req *h)
 	lws_set_timeout(h->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
 
-static void hup_cb(uv_poll_t *p, int status, int events)
+/* Every hang-up seen so far; no request is freed here (hung_up() closes later). */
+static void reap_hangups(struct http *api)
 {
-	struct http *api = p->data;
 	struct epoll_event ev[64];
 	int n, i;
 
+	do {
+		n = api->hup_fd >= 0 ? epoll_wait(api->hup_fd, ev, 64, 0) : 0;
+		for (i = 0; i < n; i++)
+			hung_up(ev[i].data.ptr);
+	} while (n == 64);
+}
+
+static void hup_cb(uv_poll_t *p, int status, int events)
+{
 	(void)status, (void)events;
-	n = epoll_wait(api->hup_fd, ev, 64, 0); /* no event frees a request: hung_up() closes later */
-	for (i = 0; i < n; i++)
-		hung_up(ev[i].data.ptr);
+	reap_hangups(p->data);
 }
 
 int http_start(struct http *api, uv_loop_t *loop)
