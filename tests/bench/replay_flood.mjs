@@ -102,9 +102,12 @@ async function run() {
     const cpu = await loopCpu(srv.proc.pid) - c0;
     const list = await listing;
     await genDone;
+    const m = await (await fetch(`${srv.url}/metrics`)).text();
+    const metric = (name) => Number((new RegExp(`^${name} (\\S+)$`, 'm').exec(m) || [])[1] ?? NaN);
     const j = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).pop());
     return { plies: match.plies, flood_ms: floodMs, list_ms: list.ms, list_status: list.status,
-      loop_cpu_pct: 100 * cpu / (CPU_WINDOW_MS / 1000), move_p50: j.latency_ms.p50, move_p99: j.latency_ms.p99, move_max: j.latency_ms.max };
+      loop_cpu_pct: 100 * cpu / (CPU_WINDOW_MS / 1000), move_p50: j.latency_ms.p50, move_p99: j.latency_ms.p99, move_max: j.latency_ms.max,
+      refused: metric('quinteto_http_reads_refused_total'), dropped: metric('quinteto_archive_reads_dropped_total') };
   } finally {
     await srv.stop({ timeoutMs: 600000 });
   }
