@@ -134,7 +134,7 @@ test('a flood of replay requests dropped at once: an honest list from another ad
   const r = await getFrom(srv, '/api/matches?limit=1', '127.0.0.2', 120000);
   const waited = Date.now() - t0;
   assert.equal(r.status, 200, r.text);
-  assert.equal(r.json.matches[0].id, matchId);
+  assert.equal(r.json.matches.length, 1);
   // main read the whole flood first: about N half-second replays
   assert.ok(waited < 8000, `the honest list waited ${waited} ms behind the flood`);
   // every flooded request was refused at the door (busy: past the address's share) or dropped unread
