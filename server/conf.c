@@ -148,6 +148,11 @@ static const struct setting settings[] = {
 	{ "http_body_mem", T_SIZE, F(http_body_mem), 65536, 1099511627776.0, "67108864",
 	  "HTTP answers held in memory until their clients read them, bytes in all (an eighth per "
 	  "address); past it 503 busy" },
+	{ "archive_reads", T_INT, F(archive_reads), 1, 1000000, "64",
+	  "archive requests (/api/matches..., /api/players/...) waiting for or in the reader at once, "
+	  "in all; past it 503 busy" },
+	{ "archive_reads_per_addr", T_INT, F(archive_reads_per_addr), 1, 1000000, "8",
+	  "the same from one client address" },
 	{ "chat_rate", T_NUM, F(chat_per_min), 1, 1000000000, "30",
 	  "chat lines per minute per connection, beside rate; over it: chat_rate_limited" },
 	{ "chat_burst", T_NUM, F(chat_burst), 1, 1000000000, "5", "chat lines at once" },

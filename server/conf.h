@@ -90,6 +90,10 @@ struct config {
 	int log_format;                          /* UTIL_LOG_TEXT or UTIL_LOG_JSON */
 	char config_path[4096];                  /* the file read, or empty */
 	unsigned char source[CONF_MAX_SETTINGS]; /* enum conf_source, by row of the table */
+
+	/* the archive reader's queue (http.c): past either, 503 busy */
+	int archive_reads;          /* archive reads queued or running, in all */
+	int archive_reads_per_addr; /* the same from one client address */
 };
 
 /* Defaults (see conf.c for the values). */

@@ -2,7 +2,7 @@
  * http.c: the HTTP API (see http.h). One struct http_req per request, owned
  * by the connection's per-session data and freed in http_closed(); a store
  * read in flight is cancelled there, so its callback never sees a freed
- * request.
+ * request, and the reader never computes an answer nobody waits for.
  */
 #include "http.h"
 
@@ -10,6 +10,8 @@
 #include <libwebsockets.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include "archive_read.h"
 #include "config.h"
@@ -30,7 +32,12 @@ struct http_req {
 	bool head;                             /* HEAD: headers only */
 	char *location;                        /* a redirect's target, or NULL */
 	uint64_t needs;                        /* the journal batch the answer waits for (held) */
-	char addr[64];                         /* the client's address, for the body budget */
+	char addr[64];                         /* the client's address, for the budgets */
+	bool reading;                          /* counted in api->reads until answered or closed */
+	bool by_addr;                          /* and in api->reads_by_addr (not behind a trusted proxy) */
+	bool paused;                           /* rx paused while the answer is not ready (watch) */
+	int hup_fd;                            /* the socket in api->hup_fd's set, or -1 */
+	int retry_after;                       /* seconds, for a Retry-After header; 0: none */
 	size_t charged;                        /* body bytes counted in the budget (body_release) */
 	struct http_req *held_next, **held_pp; /* in api->held while held */
 };
@@ -82,16 +89,178 @@ static void body_release(struct http_req *h)
 	h->charged = 0;
 }
 
+/*
+ * The archive reader's queue is bounded: at most cfg->archive_reads reads
+ * waiting or running in all and cfg->archive_reads_per_addr from one
+ * address. A request past it is answered 503 busy at once, before anything
+ * is queued or read: a flood costs the reader nothing and waits behind
+ * nobody, and other addresses keep their share. A read leaves the count
+ * when it is answered or its connection closes (which drops it unrun).
+ */
+#define READ_RETRY_AFTER_S 2
+
+/* Whether h's address is counted by itself: a trusted proxy's is every client's behind it. */
+static bool read_by_addr(const struct http_req *h)
+{
+	return !h->api->cfg->n_proxies || !config_is_trusted_proxy(h->api->cfg, h->addr);
+}
+
+static bool read_room(const struct http_req *h)
+{
+	const struct http *api = h->api;
+
+	return api->reads < (size_t)api->cfg->archive_reads &&
+	       (!read_by_addr(h) ||
+		tally_get(&api->reads_by_addr, h->addr) < (size_t)api->cfg->archive_reads_per_addr);
+}
+
+static void reap_hangups(struct http *api);
+
+static bool read_admit(struct http_req *h)
+{
+	struct http *api = h->api;
+
+	if (!read_room(h)) {
+		reap_hangups(api); /* the flood's hang-ups not seen yet this turn give their places first */
+		if (!read_room(h))
+			return false;
+	}
+	if (read_by_addr(h)) {
+		if (tally_add(&api->reads_by_addr, h->addr, 1))
+			return false;
+		h->by_addr = true;
+	}
+	api->reads++;
+	h->reading = true;
+	return true;
+}
+
+static void read_release(struct http_req *h)
+{
+	if (!h->reading)
+		return;
+	h->reading = false;
+	h->api->reads--;
+	if (h->by_addr)
+		(void)tally_add(&h->api->reads_by_addr, h->addr, -1);
+	h->by_addr = false;
+}
+
+/*
+ * While its answer is not ready (a store read, or a journal batch to commit)
+ * a connection is paused. lws 4.1 does not read a connection in the middle
+ * of a transaction, yet leaves POLLIN on: once the client hung up, its EOF
+ * (level-triggered) woke the loop at once, every turn, until the answer
+ * came (a loop at 100% of a core while any read waited). Paused, lws does
+ * not poll it; our own epoll set, watched by the loop, wakes only on a hang-up
+ * (EPOLLRDHUP): the client's read is dropped then, and the connection closed.
+ */
+static void watch(struct http_req *h)
+{
+	struct epoll_event ev = { .events = EPOLLRDHUP, .data.ptr = h };
+	int fd = lws_get_socket_fd(h->wsi);
+
+	if (h->paused)
+		return;
+	h->paused = true;
+	(void)lws_rx_flow_control(h->wsi, 0);
+	if (h->api->hup_fd >= 0 && fd >= 0 && !epoll_ctl(h->api->hup_fd, EPOLL_CTL_ADD, fd, &ev))
+		h->hup_fd = fd;
+}
+
+/* Ends watch(); resume: lws reads the connection again (not when it closes). */
+static void unwatch(struct http_req *h, bool resume)
+{
+	if (!h->paused)
+		return;
+	h->paused = false;
+	if (h->hup_fd >= 0 && h->api->hup_fd >= 0)
+		(void)epoll_ctl(h->api->hup_fd, EPOLL_CTL_DEL, h->hup_fd, NULL);
+	h->hup_fd = -1;
+	if (resume)
+		(void)lws_rx_flow_control(h->wsi, 1);
+}
+
+/* The client of a paused request hung up: its read is dropped, the connection closed (http_closed). */
+static void hung_up(struct http_req *h)
+{
+	unwatch(h, false);
+	if (store_req_cancel(h->pending))
+		h->api->metrics->archive_reads_dropped++;
+	h->pending = NULL;
+	read_release(h);
+	lws_set_timeout(h->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}
+
+/* Every hang-up seen so far; no request is freed here (hung_up() closes later). */
+static void reap_hangups(struct http *api)
+{
+	struct epoll_event ev[64];
+	int n, i;
+
+	do {
+		n = api->hup_fd >= 0 ? epoll_wait(api->hup_fd, ev, 64, 0) : 0;
+		for (i = 0; i < n; i++)
+			hung_up(ev[i].data.ptr);
+	} while (n == 64);
+}
+
+static void hup_cb(uv_poll_t *p, int status, int events)
+{
+	(void)status, (void)events;
+	reap_hangups(p->data);
+}
+
+int http_start(struct http *api, uv_loop_t *loop)
+{
+	int err;
+
+	api->hup_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (api->hup_fd < 0)
+		return -errno;
+	err = uv_poll_init(loop, &api->hup, api->hup_fd);
+	if (err) {
+		close(api->hup_fd);
+		api->hup_fd = -1;
+		return err;
+	}
+	api->hup.data = api;
+	api->hup_on = true;
+	err = uv_poll_start(&api->hup, UV_READABLE, hup_cb);
+	if (err)
+		http_stop(api);
+	return err;
+}
+
+static void hup_closed_cb(uv_handle_t *h)
+{
+	close((int)(intptr_t)h->data);
+}
+
+void http_stop(struct http *api)
+{
+	if (!api->hup_on)
+		return;
+	api->hup_on = false;
+	api->hup.data = (void *)(intptr_t)api->hup_fd; /* closed once the handle is */
+	api->hup_fd = -1;                              /* requests closed later leave it alone */
+	uv_close((uv_handle_t *)&api->hup, hup_closed_cb);
+}
+
 void http_init(struct http *api, const struct config *cfg)
 {
 	api->cfg = cfg;
 	api->body_bytes = 0;
+	api->reads = 0;
+	api->hup_fd = -1;
 	tally_init(&api->body_by_addr);
+	tally_init(&api->reads_by_addr);
 }
 
 void http_finish(struct http *api)
 {
 	tally_finish(&api->body_by_addr);
+	tally_finish(&api->reads_by_addr);
 }
 
 static void respond(struct http_req *h, int status, const char *ctype, char *body_take, size_t len)
@@ -99,6 +268,7 @@ static void respond(struct http_req *h, int status, const char *ctype, char *bod
 	static const char busy[] = "{\"error\":\"busy\",\"message\":\"the server holds too many unread "
 				   "answers: try again shortly\"}";
 
+	read_release(h); /* every answer ends the request's read, if it had one */
 	if (!body_charge(h, len)) {
 		free(body_take);
 		body_take = strdup(busy);
@@ -118,6 +288,7 @@ static void respond(struct http_req *h, int status, const char *ctype, char *bod
 		h->api->held = h;
 		return;
 	}
+	unwatch(h, true);
 	h->ready = true;
 	lws_callback_on_writable(h->wsi);
 }
@@ -131,6 +302,7 @@ void http_committed(struct http *api)
 		if (h->needs > api->sessions->committed)
 			continue;
 		held_unlink(h);
+		unwatch(h, true);
 		h->ready = true;
 		lws_callback_on_writable(h->wsi);
 	}
@@ -151,6 +323,18 @@ static void respond_json(struct http_req *h, int status, json_t *j_take)
 static void respond_error(struct http_req *h, int status, const char *code, const char *message)
 {
 	respond_json(h, status, json_pack("{s:s, s:s}", "error", code, "message", message));
+}
+
+/* The archive reader's queue is full (read_admit): 503 busy with Retry-After, nothing queued. */
+static void respond_read_busy(struct http_req *h)
+{
+	static const char busy[] = "{\"error\":\"busy\",\"message\":\"too many archive reads are "
+				   "waiting: try again shortly\"}";
+	char *body = strdup(busy);
+
+	h->api->metrics->http_reads_refused++;
+	h->retry_after = READ_RETRY_AFTER_S;
+	respond(h, 503, "application/json", body, body ? sizeof(busy) - 1 : 0);
 }
 
 static void store_done_cb(void *ctx, int status, char *body, size_t len)
@@ -236,6 +420,7 @@ static void metrics(struct http *api, struct http_req *h)
 		.journal_failing = store_journal_failing(api->store),
 		.checkpoints = { store_checkpoints(api->store, false), store_checkpoints(api->store, true) },
 		.now_ns = util_mono_ns(),
+		.archive_reads = api->reads,
 	};
 	size_t len = 0;
 	char *text = metrics_render(api->metrics, &g, &len);
@@ -488,6 +673,10 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 			respond(h, 200, "application/json", body, len);
 		return;
 	}
+	if ((!strncmp(uri, "/api/matches", 12) || !strncmp(uri, "/api/players/", 13)) && !read_admit(h)) {
+		respond_read_busy(h); /* the archive's endpoints all read on the reader thread */
+		return;
+	}
 	if (!strcmp(uri, "/api/matches") || !strcmp(uri, "/api/matches/")) {
 		match_list(api, wsi, h);
 		return;
@@ -514,6 +703,7 @@ int http_request(struct http *api, struct lws *wsi, struct http_req **req, const
 		return -1;
 	h->api = api;
 	h->wsi = wsi;
+	h->hup_fd = -1;
 	*req = h;
 	lws_get_peer_simple(wsi, h->addr, sizeof(h->addr));
 	h->head = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0;
@@ -526,12 +716,17 @@ int http_request(struct http *api, struct lws *wsi, struct http_req **req, const
 		return 0;
 	}
 	route(api, wsi, h, uri);
+	if (!h->ready)
+		watch(h);
 	return 0;
 }
 
 static int write_headers(struct lws *wsi, struct http_req *h)
 {
 	uint8_t buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
+	char retry[16];
+
+	snprintf(retry, sizeof(retry), "%d", h->retry_after);
 
 	if (lws_add_http_common_headers(wsi, (unsigned)h->status, h->ctype, h->len, &p, end) ||
 	    (h->location && lws_add_http_header_by_name(wsi, (const unsigned char *)"location:",
@@ -539,6 +734,9 @@ static int write_headers(struct lws *wsi, struct http_req *h)
 							(int)strlen(h->location), &p, end)) ||
 	    lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
 					(const unsigned char *)"no-store", 8, &p, end) ||
+	    (h->retry_after &&
+	     lws_add_http_header_by_name(wsi, (const unsigned char *)"retry-after:",
+					 (const unsigned char *)retry, (int)strlen(retry), &p, end)) ||
 	    lws_finalize_write_http_header(wsi, start, &p, end))
 		return -1;
 	h->headers_sent = true;
@@ -584,7 +782,10 @@ void http_closed(struct http_req **req)
 
 	if (!h)
 		return;
-	store_req_cancel(h->pending);
+	if (store_req_cancel(h->pending)) /* the client hung up: its read is not computed (further) */
+		h->api->metrics->archive_reads_dropped++;
+	read_release(h);
+	unwatch(h, false);
 	held_unlink(h);
 	body_release(h);
 	free(h->location);

@@ -12,6 +12,7 @@
 #define QUINTETO_HTTP_H
 
 #include <stdint.h>
+#include <uv.h>
 
 #include "lobby.h"
 #include "metrics.h"
@@ -32,13 +33,26 @@ struct http {
 	struct http_req *held; /* answers waiting for a journal batch (http_committed) */
 	bool stopping;         /* SIGTERM: /readyz says so while connections close */
 	const struct config *cfg;
-	size_t body_bytes;         /* answer bodies held until their clients read them */
-	struct tally body_by_addr; /* the same by client address */
+	size_t body_bytes;          /* answer bodies held until their clients read them */
+	struct tally body_by_addr;  /* the same by client address */
+	size_t reads;               /* archive reads queued or running (cfg->archive_reads) */
+	struct tally reads_by_addr; /* the same by client address (cfg->archive_reads_per_addr) */
+	int hup_fd;                 /* epoll set of the paused connections, for their hang-ups; or -1 */
+	uv_poll_t hup;              /* the loop watches hup_fd */
+	bool hup_on;
 };
 
-/* Prepares the body budget (after the struct is filled); http_finish() frees it. */
+/* Prepares the body and read budgets (after the struct is filled); http_finish() frees it. */
 void http_init(struct http *api, const struct config *cfg);
 void http_finish(struct http *api);
+
+/*
+ * Watches, on `loop`, the connections whose answer is not ready for a hang-up
+ * (their read is dropped then). 0 or a negative errno. http_stop() closes the
+ * handle (at shutdown; a second call does nothing).
+ */
+int http_start(struct http *api, uv_loop_t *loop);
+void http_stop(struct http *api);
 
 /* A request arrived (LWS_CALLBACK_HTTP) for `uri`; *req gets its state. */
 int http_request(struct http *h, struct lws *wsi, struct http_req **req, const char *uri);

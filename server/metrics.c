@@ -135,6 +135,8 @@ static void render_gauges(struct out *o, const struct metrics_gauges *g)
 	      (double)g->frames_alive);
 	gauge(o, "quinteto_frames_held", "Frames held until the journal commits.", (double)g->frames_held);
 	gauge(o, "quinteto_store_queue", "Jobs waiting for the database thread.", (double)g->store_queue);
+	gauge(o, "quinteto_archive_reads", "Archive reads queued or running (at most --archive-reads).",
+	      (double)g->archive_reads);
 	gauge(o, "quinteto_journal_failing", "1 while journal writes fail (and are retried).",
 	      (double)g->journal_failing);
 	gauge(o, "quinteto_uptime_seconds", "Seconds since start.", g->uptime_s);
@@ -190,6 +192,12 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	counter(&o, "quinteto_closed_binary_total", "Connections closed 1003.", m->closed_binary);
 	counter(&o, "quinteto_http_busy_total", "HTTP answers refused 503 for the unread-body budget.",
 		m->http_busy);
+	counter(&o, "quinteto_http_reads_refused_total",
+		"Archive requests refused 503 busy: the reader's queue was full (all, or for the address).",
+		m->http_reads_refused);
+	counter(&o, "quinteto_archive_reads_dropped_total",
+		"Archive reads dropped unrun or stopped: their client hung up first.",
+		m->archive_reads_dropped);
 	counter(&o, "quinteto_closed_no_hello_total", "WebSockets closed for saying no hello in time.",
 		m->closed_no_hello);
 	render_errors(&o, m);

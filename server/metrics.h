@@ -50,6 +50,10 @@ struct metrics {
 	uint64_t refused_rooms_addr;   /* too_many_rooms: the address's live rooms */
 	uint64_t refused_rooms_hour;   /* too_many_rooms: the address's rooms per hour */
 	uint64_t refused_players_addr; /* rate_limited: the address's new identities */
+
+	/* the archive's read queue (http.c) */
+	uint64_t http_reads_refused;    /* archive requests refused 503: the reader's queue was full */
+	uint64_t archive_reads_dropped; /* archive reads not computed: their client hung up first */
 };
 
 #define METRICS_MAX_GAMES 16
@@ -70,7 +74,8 @@ struct metrics_gauges {
 		checkpoints[2]; /* WAL checkpoints by the checkpoint thread, by the writer (store_ckpt.c) */
 	const struct metrics_rooms *rooms_by_game; /* NULL, or n_games entries */
 	int n_games;
-	uint64_t now_ns; /* util_mono_ns() at the scrape: the lag maximum's window ends there */
+	uint64_t now_ns;      /* util_mono_ns() at the scrape: the lag maximum's window ends there */
+	size_t archive_reads; /* archive reads queued or running (http.c) */
 };
 
 /* Records one latency of `ns` nanoseconds. */

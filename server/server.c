@@ -112,6 +112,7 @@ static void stop(struct server *srv)
 	uv_close((uv_handle_t *)&srv->drain_timer, NULL);
 	uv_close((uv_handle_t *)&srv->turn, NULL);
 	net_stop(&srv->net); /* closes every connection; sessions are reaped later */
+	http_stop(&srv->http);
 	lobby_close(&srv->lobby);
 	/*
 	 * The last turn's writes are flushed here, as a turn's end does, and not by store_close():
@@ -223,6 +224,12 @@ static int modules_init(struct server *srv)
 				   .sessions = &srv->sessions,
 				   .started_ms = util_now_ms() };
 	http_init(&srv->http, srv->cfg);
+	err = http_start(&srv->http, &srv->loop);
+	if (err) {
+		util_log(LOG_ERROR, "server: cannot watch HTTP connections for hang-ups: %s",
+			 uv_strerror(err));
+		return err;
+	}
 	return handles_init(srv);
 }
 

@@ -5,9 +5,11 @@
  * reads under two mutexes; the writer thread takes its jobs in order and
  * never skips one: a batch that fails is retried with back-off until it
  * commits, so every later job waits behind it and order is kept. The reader
- * thread answers reads on its read-only connection, independently. Both post
- * their completions to one done list, delivered on the loop by a uv_async_t
- * in the order they were posted.
+ * thread answers reads on its read-only connection, independently: a read
+ * cancelled while queued leaves the queue unrun, one cancelled while running
+ * has its query stopped, and closing abandons the reads still queued. Both
+ * post their completions to one done list, delivered on the loop by a
+ * uv_async_t in the order they were posted.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -250,6 +252,38 @@ static void writer_thread(void *arg)
 
 /* --- the reader ------------------------------------------------------------ */
 
+/*
+ * Reader thread: SQLite calls this every READ_PROGRESS_OPS virtual-machine
+ * steps of a read; non-zero stops the query (SQLITE_INTERRUPT). A cancelled
+ * read or a closing store needs no answer: its query ends within
+ * microseconds instead of running on. A flag of the read itself, not
+ * sqlite3_interrupt(), which could stop the next read if the cancel came late.
+ */
+#define READ_PROGRESS_OPS 1000
+
+static int read_progress_cb(void *arg)
+{
+	struct store *st = arg;
+
+	return st->rstop;
+}
+
+/* Reader thread, rlock held, closing: every queued read goes back unrun, answered 503. */
+static void abandon_queued(struct store *st)
+{
+	static const char stopping[] = "{\"error\":\"stopping\",\"message\":\"the server is stopping\"}";
+	struct store_req *r;
+
+	while ((r = st->rhead)) {
+		st->rhead = r->next;
+		r->status = 503;
+		r->body = strdup(stopping); /* NULL: the caller answers 500 */
+		r->len = r->body ? sizeof(stopping) - 1 : 0;
+		store_note_post(st, &r->note);
+	}
+	st->rtail = NULL;
+}
+
 static void reader_thread(void *arg)
 {
 	struct store *st = arg;
@@ -261,13 +295,21 @@ static void reader_thread(void *arg)
 		uv_mutex_lock(&st->rlock);
 		while (!st->rhead && !st->rquit)
 			uv_cond_wait(&st->rcond, &st->rlock);
-		r = st->rhead;
-		if (r && !(st->rhead = r->next))
-			st->rtail = NULL;
-		uv_mutex_unlock(&st->rlock);
-		if (!r)
+		if (st->rquit) { /* shutdown abandons the backlog: nobody waits for these answers */
+			abandon_queued(st);
+			uv_mutex_unlock(&st->rlock);
 			break;
+		}
+		r = st->rhead;
+		if (!(st->rhead = r->next))
+			st->rtail = NULL;
+		st->rcur = r;
+		st->rstop = false;
+		uv_mutex_unlock(&st->rlock);
 		store_read_run(st, r);
+		uv_mutex_lock(&st->rlock);
+		st->rcur = NULL;
+		uv_mutex_unlock(&st->rlock);
 		store_note_post(st, &r->note);
 	}
 }
@@ -278,6 +320,7 @@ int store_read_submit(struct store *st, struct store_req *r)
 	if (!st || st->closing)
 		return STORE_E_CLOSED;
 	r->next = NULL;
+	r->st = st;
 	r->note.type = NOTE_READ_DONE;
 	st->depth++;
 	uv_mutex_lock(&st->rlock);
@@ -291,10 +334,42 @@ int store_read_submit(struct store *st, struct store_req *r)
 	return 0;
 }
 
-void store_req_cancel(struct store_req *req)
+/* rlock held: takes r out of the reader's queue; false if it is not there (running or done). */
+static bool unqueue(struct store *st, struct store_req *r)
 {
-	if (req)
-		req->cancelled = true; /* freed when the reader hands it back */
+	struct store_req **pp, *prev = NULL;
+
+	for (pp = &st->rhead; *pp; prev = *pp, pp = &(*pp)->next) {
+		if (*pp != r)
+			continue;
+		*pp = r->next;
+		if (st->rtail == r)
+			st->rtail = prev;
+		return true;
+	}
+	return false;
+}
+
+bool store_req_cancel(struct store_req *req)
+{
+	struct store *st;
+	bool queued, running;
+
+	if (!req)
+		return false;
+	req->cancelled = true; /* if it was answered already, freed when the answer is delivered */
+	st = req->st;
+	uv_mutex_lock(&st->rlock);
+	queued = unqueue(st, req);
+	running = !queued && st->rcur == req;
+	if (running)
+		st->rstop = true;
+	uv_mutex_unlock(&st->rlock);
+	if (queued) { /* never run: the loop owns it again */
+		st->depth--;
+		store_req_free(req);
+	}
+	return queued || running;
 }
 
 /* --- life cycle ------------------------------------------------------------ */
@@ -350,6 +425,8 @@ int store_open(uv_loop_t *loop, const char *path, const char *migrations_dir, st
 	r = store_migrate(st->db, migrations_dir);
 	if (!r)
 		r = store_db_open(path, true, &st->rdb); /* after the migrations: it sees every table */
+	if (!r)
+		sqlite3_progress_handler(st->rdb, READ_PROGRESS_OPS, read_progress_cb, st);
 	if (!r)
 		r = store_players_open(st, path);
 	if (r)
@@ -423,6 +500,7 @@ static void stop_threads(struct store *st)
 	uv_mutex_unlock(&st->wlock);
 	uv_mutex_lock(&st->rlock);
 	st->rquit = true;
+	st->rstop = true; /* the read running now stops too */
 	uv_cond_signal(&st->rcond);
 	uv_mutex_unlock(&st->rlock);
 	if (st->started) {

@@ -244,7 +244,8 @@ int store_load_after(struct store *st, const struct store_after_ops *ops, void *
 void store_match_save(struct store *st, struct store_match *m, void (*done)(void *ctx, int ok), void *ctx);
 
 /*
- * Read callbacks get an HTTP status (200, 404, 500) and a JSON body they take
+ * Read callbacks get an HTTP status (200, 404, 500; 503 when the store closed
+ * before the read ran: shutdown abandons the queue) and a JSON body they take
  * ownership of (malloc'd, NUL-terminated; NULL when out of memory).
  */
 typedef void (*store_read_cb)(void *ctx, int status, char *body, size_t len);
@@ -271,7 +272,12 @@ struct store_req *store_match_find(struct store *st, const struct archive_query 
 struct store_req *store_match_replay(struct store *st, const char *id, store_read_cb cb, void *ctx);
 struct store_req *store_player_get(struct store *st, const char *name, store_read_cb cb, void *ctx);
 
-/* The request's callback will not be called; the store frees it. NULL does nothing. */
-void store_req_cancel(struct store_req *req);
+/*
+ * The request's callback will not be called; the store frees it. A read
+ * still queued leaves the queue unrun; a running one has its query stopped.
+ * True in those two cases (the read is dropped), false when it had been
+ * answered already or req is NULL.
+ */
+bool store_req_cancel(struct store_req *req);
 
 #endif

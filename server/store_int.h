@@ -93,6 +93,7 @@ struct store_req {
 	store_read_cb cb;
 	void *ctx;
 	struct note note;
+	struct store *st; /* set when queued, for store_req_cancel() */
 };
 
 /* Writer statements, prepared once after the migrations. */
@@ -125,6 +126,8 @@ struct store {
 	uv_async_t async;
 	struct wjob *whead, *wtail;      /* writer queue (wlock) */
 	struct store_req *rhead, *rtail; /* reader queue (rlock) */
+	struct store_req *rcur;          /* the read the reader runs (rlock) */
+	_Atomic bool rstop;              /* rcur is cancelled, or the store closes: its query stops */
 	struct note *dhead, *dtail;      /* done, for the loop (dlock) */
 	bool wquit, rquit;               /* under wlock / rlock */
 	bool started, closing;
