@@ -202,8 +202,10 @@ test('the loop sleeps while reads are pending, also when a waiting client hung u
     const used = await loopCpu(srv.proc.pid) - c0;
     const m = await metricsOf(srv);
     assert.ok(m.quinteto_store_queue >= 1, 'reads were pending all along (else the backlog was too short)');
-    // main spun (a zero-timeout epoll_wait each turn) on the hung-up client's EOF: most of a core
-    assert.ok(used < 0.1, `the loop thread used ${used.toFixed(2)} s of CPU in 2 s with reads pending`);
+    // main spun (a zero-timeout epoll_wait each turn) on the hung-up client's EOF: 0.5 s and more of
+    // these 2 s. Not nothing here: the loop writes the backlog's finished answers (a few MB of replays a
+    // second into sockets nobody reads, under the sanitizers), 0.05 to 0.12 s on this 2-core machine.
+    assert.ok(used < 0.25, `the loop thread used ${used.toFixed(2)} s of CPU in 2 s with reads pending`);
     assert.equal(m.quinteto_archive_reads_dropped_total, 1, 'the hung-up client\'s read was dropped');
     gone.destroy();
   } finally {
