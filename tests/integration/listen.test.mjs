@@ -4,7 +4,7 @@
 // What is bound is read from the kernel (`ss -ltn`) and checked by connecting, not taken on trust.
 import test from 'node:test';
 import { execFileSync, spawn } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -95,8 +95,17 @@ test('a taken port: exit non-zero before the live rooms are read; the first serv
     const { code } = await second.exit;
     assert.notEqual(code, 0, 'the second server fails');
     assert.doesNotMatch(second.stdout, /listening/, 'and never says it listens');
-    assert.match(second.stderr, /cannot listen/);
+    // the database's lock (dblock.test.mjs) refuses it even before the port is tried
+    assert.match(second.stderr, /in use by another quinteto-server .*one database, one server/);
     assert.doesNotMatch(second.stderr, /restore|resumed/, 'it did not read the journal');
+    // the same port with a database of its own: the port is tried before that database is even made
+    const otherDir = await mkdtemp(path.join(tmpdir(), 'quinteto-listen-'));
+    try {
+      const third = await run(`127.0.0.1:${first.port}`, otherDir);
+      assert.notEqual((await third.exit).code, 0, 'the third server fails');
+      assert.match(third.stderr, /cannot listen/);
+      await assert.rejects(access(path.join(otherDir, 'q.db')), 'its database was not created');
+    } finally { await rm(otherDir, { recursive: true, force: true }); }
     assert.equal(execFileSync('sqlite3', [path.join(first.dir, 'q.db'), 'SELECT * FROM live_seats'], { encoding: 'utf8' }),
       journal, 'the journal is as the first server left it');
     const bot = await a.request({ type: 'add_bot', room, seat: 1 });
