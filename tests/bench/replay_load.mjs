@@ -7,7 +7,7 @@
 // pages (main before issue 19) answers the whole replay to the first request: it counts as one page.
 //
 // Usage: node tests/bench/replay_load.mjs --server BIN --source DIR --db DB --id ID [--clients 20]
-//        [--skip-load]
+//        [--skip-load] [--whole-first: the whole match asked first, so its peak is its own]
 // Not a test: nothing is asserted; it prints a JSON report.
 
 import { spawn } from 'node:child_process';
@@ -64,6 +64,7 @@ async function one(name, p) {
 }
 
 const base = `/api/matches/${args.id}/replay`;
+if (args['whole-first']) await one('whole_match_first', `/api/matches/${args.id}`); // its own peak
 const first = await one('first_page', base);
 const total = first.total ?? first.steps.length;
 if (first.total !== undefined) {
