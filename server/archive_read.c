@@ -1,9 +1,11 @@
 /*
- * archive_read.c: the archive read back (see archive_read.h). A match is read
- * into a struct wire_archive and handed to the archive codec, which writes the
- * JSON (GET /api/matches/{id}) or replays it step by step (.../replay); the
- * list and a player's record are plain queries on the indexes of migrations
- * 0001 and 0007. The list's SQL is built per filter shape, so every shape has
+ * archive_read.c: the archive read back (see archive_read.h). A match's head,
+ * seats and events are read into a struct wire_archive, its actions a row at a
+ * time (never all held): the archive codec writes the JSON (GET
+ * /api/matches/{id}) member by member, and replays it (.../replay) a page at a
+ * time from snapshots of the rules state (wire_replay_*); the list and a
+ * player's record are plain queries on the indexes of migrations 0001 and
+ * 0007. The list's SQL is built per filter shape, so every shape has
  * a plan that walks an index newest first and stops after one page.
  *
  * Must not: write, or trust a stored match without the codec replaying it
@@ -388,9 +390,14 @@ int archive_db_get(struct archive_db *d, const char *id, struct json_out *out)
  * the replay restarts from the snapshot of the rules state nearest below the
  * page. The snapshots are taken by a full verification pass (every action,
  * event and the result, as wire_archive_verify()), the only part that costs
- * the whole match; it runs when the match is not in the cache (a few matches,
- * the longest kept: a short match's pass costs no more than a page). Steps a
- * page shows are recomputed and their outcomes compared again every time.
+ * the whole match; it runs when the match is not in the cache (the
+ * ARCHIVE_REPLAY_CACHE long matches asked for last; a match of one page is
+ * not kept, its pass costs no more than the page). Steps a page shows are
+ * recomputed and their outcomes compared again every time. A match is known
+ * by its row (seq, AUTOINCREMENT: never reused), and archived rows are never
+ * rewritten; a page that no longer verifies drops the match from the cache.
+ * A snapshot is a few hundred bytes: the longest match (200,008 plies) keeps
+ * about 800 of them.
  */
 #define SNAP_EVERY 256
 
@@ -588,9 +595,14 @@ static void cache_put(struct archive_db *d, struct archive_replay *c)
 		replay_free(c);
 		return;
 	}
-	for (int i = 1; i < ARCHIVE_REPLAY_CACHE; i++)
-		if (!d->replays[i] || (d->replays[k] && d->replays[i]->used < d->replays[k]->used))
-			k = d->replays[k] ? i : k;
+	for (int i = 0; i < ARCHIVE_REPLAY_CACHE; i++) {
+		if (!d->replays[i]) { /* a free place */
+			k = i;
+			break;
+		}
+		if (d->replays[i]->used < d->replays[k]->used)
+			k = i;
+	}
 	replay_free(d->replays[k]);
 	c->used = ++d->tick;
 	d->replays[k] = c;

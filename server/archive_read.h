@@ -2,7 +2,9 @@
  * archive_read.h: reading the match archive out of SQLite, for the server's
  * reader thread (the HTTP API) and the `quinteto` command alike, so the two
  * answer with the same queries and the same JSON. Archives are read only
- * through the archive codec (wire_archive_encode, wire_archive_steps_new).
+ * through the archive codec (wire_archive_encode, wire_replay_*, the steps of
+ * wire_archive_steps_new); a match and a replay's page are written as bytes,
+ * their memory the answer's and not the match's.
  *
  * Must not: write, or know about threads, libuv or HTTP. One struct
  * archive_db belongs to one thread with its own connection. Every answer is a
