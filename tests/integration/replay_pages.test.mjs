@@ -124,3 +124,25 @@ test('a record that does not verify is a 500 on every page, those before the bad
     assert.equal((await srv.getJson(`/api/matches/${id}/replay?from=${plies}`)).steps.length, good.total - plies);
   });
 });
+
+// More long matches than the server keeps snapshots of (8): asked for in turn, twice, each page is still
+// exactly the rules core's (the least recently asked match gives its place up, and comes back by a new
+// verification pass).
+test('more long matches than the snapshot cache holds: every page is still the rules core\'s', { timeout: 280000 }, async () => {
+  await withServer(FAST_BOTS, async (srv) => {
+    const w = await srv.player('Many');
+    const ids = [];
+    while (ids.length < 10) {
+      const id = await botMatch(srv, w, 'ur', {});
+      if ((await srv.getJson(`/api/matches/${id}/replay?limit=1`)).total > 300) ids.push(id);
+    }
+    const want = new Map(ids.map((id) => [id, cliSteps(srv, id)]));
+    for (let round = 0; round < 2; round++) {
+      for (const id of ids) {
+        const from = 257 + 13 * round;
+        const page = await srv.getJson(`/api/matches/${id}/replay?from=${from}&limit=20`);
+        assert.deepEqual(page.steps, want.get(id).slice(from, from + 20), `${id} round ${round}`);
+      }
+    }
+  });
+});
