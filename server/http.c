@@ -551,9 +551,32 @@ static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
 		respond_error(h, 500, "internal", "out of memory");
 }
 
-/* /api/matches/{id} and /api/matches/{id}/replay; `rest` is what follows "/api/matches/". */
-static void match_get(struct http *api, struct http_req *h, const char *rest)
+/*
+ * The replay's page (PROTOCOL.md): from = a step (0, the default, or a count
+ * without a leading zero), limit = 1.. steps, more than ARCHIVE_STEPS_MAX
+ * asks for a full page; false after a 400.
+ */
+static bool replay_page(struct lws *wsi, struct http_req *h, size_t *from, size_t *limit)
 {
+	char f[32] = "", l[16] = "";
+	long long v = 0;
+	int n = arg_strict(wsi, "from=", f, sizeof(f));
+
+	if (n < 0 || (n && strcmp(f, "0") && !parse_count(f, 12, &v)))
+		return bad_request(h, "from must be a step of the match (0, 1, 2...), given once");
+	*from = (size_t)v;
+	v = ARCHIVE_STEPS_MAX;
+	n = arg_strict(wsi, "limit=", l, sizeof(l));
+	if (n < 0 || (n && !parse_count(l, 9, &v)))
+		return bad_request(h, "limit must be a number of steps (1, 2...), given once");
+	*limit = v > ARCHIVE_STEPS_MAX ? ARCHIVE_STEPS_MAX : (size_t)v;
+	return true;
+}
+
+/* /api/matches/{id} and /api/matches/{id}/replay; `rest` is what follows "/api/matches/". */
+static void match_get(struct http *api, struct lws *wsi, struct http_req *h, const char *rest)
+{
+	size_t from = 0, limit = 0;
 	char id[WIRE_ROOM_ID_MAX + 1];
 	const char *slash = strchr(rest, '/');
 	size_t n = slash ? (size_t)(slash - rest) : strlen(rest);
@@ -569,7 +592,9 @@ static void match_get(struct http *api, struct http_req *h, const char *rest)
 		respond_error(h, 404, "not_found", "no archived match has this id");
 		return;
 	}
-	h->pending = slash ? store_match_replay(api->store, id, store_done_cb, h)
+	if (slash && !replay_page(wsi, h, &from, &limit))
+		return;
+	h->pending = slash ? store_match_replay(api->store, id, from, limit, store_done_cb, h)
 			   : store_match_get(api->store, id, store_done_cb, h);
 	if (!h->pending)
 		respond_error(h, 500, "internal", "out of memory");
@@ -682,7 +707,7 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 		return;
 	}
 	if (!strncmp(uri, "/api/matches/", 13)) {
-		match_get(api, h, uri + 13);
+		match_get(api, wsi, h, uri + 13);
 		return;
 	}
 	if (!strncmp(uri, "/api/players/", 13)) {

@@ -269,7 +269,9 @@ struct store_req *store_match_list(struct store *st, const char *game, const cha
 struct archive_query;
 struct store_req *store_match_find(struct store *st, const struct archive_query *q, store_read_cb cb,
 				   void *ctx);
-struct store_req *store_match_replay(struct store *st, const char *id, store_read_cb cb, void *ctx);
+/* The replay's page: steps [from, from + limit) (archive_db_replay, archive_read.h). */
+struct store_req *store_match_replay(struct store *st, const char *id, size_t from, size_t limit,
+				     store_read_cb cb, void *ctx);
 struct store_req *store_player_get(struct store *st, const char *name, store_read_cb cb, void *ctx);
 
 /*

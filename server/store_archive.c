@@ -12,6 +12,7 @@
  * (archive_read.c, shared with the `quinteto` command), never on the writer's.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,11 +305,14 @@ struct store_req *store_match_get(struct store *st, const char *id, store_read_c
 	return read_new(st, RJOB_GET, &none, id, cb, ctx);
 }
 
-struct store_req *store_match_replay(struct store *st, const char *id, store_read_cb cb, void *ctx)
+struct store_req *store_match_replay(struct store *st, const char *id, size_t from, size_t limit,
+				     store_read_cb cb, void *ctx)
 {
-	struct archive_query none = { 0 };
+	/* the request's page fields carry the replay's page: before = from, limit = limit */
+	struct archive_query page = { .before = (int64_t)from, .limit = (int)limit };
 
-	return read_new(st, RJOB_REPLAY, &none, id, cb, ctx);
+	return from > INT64_MAX || limit > ARCHIVE_STEPS_MAX ? NULL
+							     : read_new(st, RJOB_REPLAY, &page, id, cb, ctx);
 }
 
 struct store_req *store_player_get(struct store *st, const char *name, store_read_cb cb, void *ctx)
@@ -336,15 +340,16 @@ struct store_req *store_match_list(struct store *st, const char *game, const cha
 void store_read_run(struct store *st, struct store_req *r)
 {
 	struct archive_query q = { r->a, r->b, r->c, r->before, r->limit };
+	struct json_out out = { 0 };
 	json_t *body = NULL;
 	int status;
 
 	switch (r->kind) {
-	case RJOB_GET:
-		status = archive_db_get(&st->ar, r->a, &body);
+	case RJOB_GET: /* the archive and its replay are written as bytes, a row at a time */
+		status = archive_db_get(&st->ar, r->a, &out);
 		break;
 	case RJOB_REPLAY:
-		status = archive_db_replay(&st->ar, r->a, &body);
+		status = archive_db_replay(&st->ar, r->a, (size_t)r->before, (size_t)r->limit, &out);
 		break;
 	case RJOB_PLAYER:
 		status = archive_db_player(&st->ar, r->a, &body);
@@ -356,8 +361,8 @@ void store_read_run(struct store *st, struct store_req *r)
 	if (status == 500)
 		util_log(LOG_ERROR, "store: reading the archive: %s", st->ar.err);
 	r->status = status;
-	r->body = body ? json_dumps(body, JSON_COMPACT) : NULL;
-	r->len = r->body ? strlen(r->body) : 0;
+	r->body = body ? json_dumps(body, JSON_COMPACT) : out.p;
+	r->len = body ? (r->body ? strlen(r->body) : 0) : out.len;
 	json_decref(body);
 	if (!r->body)
 		r->status = 500;

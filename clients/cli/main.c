@@ -50,6 +50,7 @@ static int cmd_verify(int argc, char **argv);
 static int cmd_replay(int argc, char **argv);
 static int cmd_show(int argc, char **argv);
 static int cmd_backup(int argc, char **argv);
+static int cmd_steps(int argc, char **argv);
 
 static const struct command commands[] = {
 	{ "help", "", "list the commands", cmd_help },
@@ -64,6 +65,9 @@ static const struct command commands[] = {
 	{ "show", "ID | --file FILE | - [--ply N]", "show the position at ply N (default: the end) as text",
 	  cmd_show },
 	{ "backup", "OUT", "copy the database to OUT, safely while the server runs", cmd_backup },
+	{ "steps", "ID | --file FILE | -",
+	  "print every step of the replay as JSON (the steps the HTTP API serves a page at a time)",
+	  cmd_steps },
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
@@ -106,10 +110,12 @@ static int db_open(struct archive_db *d, const char *cmd)
 /* Match `id` from the open database; NULL after saying why. */
 static json_t *archive_by_id(struct archive_db *d, const char *cmd, const char *id)
 {
-	json_t *j = NULL;
-	int status = archive_db_get(d, id, &j);
+	struct json_out out = { 0 };
+	int status = archive_db_get(d, id, &out);
+	json_t *j = out.p ? json_loadb(out.p, out.len, 0, NULL) : NULL;
 
-	if (status == 200)
+	json_out_free(&out);
+	if (status == 200 && j)
 		return j;
 	fprintf(stderr, "quinteto %s: %s: %s%s%s\n", cmd, id,
 		json_string_value(json_object_get(j, "message")), d->err[0] ? ": " : "", d->err);
@@ -402,6 +408,35 @@ static void show_step(const struct wire_archive *ar, const json_t *seats, const 
 	}
 	printf("%s\n", json_array_size(json_object_get(step, "to_act")) ? "" : " nobody (the match is over)");
 	cli_render_view(stdout, game, json_object_get(step, "view"), seats);
+}
+
+/* Every step of the replay (wire_archive_steps_new) as one JSON array, a line. */
+static int cmd_steps(int argc, char **argv)
+{
+	static char why[1024];
+	json_t *j = one_archive(argc, argv, NULL), *steps;
+	struct wire_archive a;
+	int err = EXIT_USAGE;
+
+	if (!j)
+		return EXIT_USAGE;
+	if (wire_archive_decode(j, &a, why, sizeof(why)) != WIRE_OK) {
+		fprintf(stderr, "quinteto steps: not a valid archive: %s\n", why);
+		json_decref(j);
+		return EXIT_USAGE;
+	}
+	steps = wire_archive_steps_new(&a, why, sizeof(why));
+	if (!steps && why[0]) {
+		printf("MISMATCH: %s match %s: %s\n", a.game, a.id, why);
+		err = EXIT_MISMATCH;
+	} else if (!steps || json_dumpf(steps, stdout, JSON_COMPACT) || putchar('\n') == EOF)
+		fprintf(stderr, "quinteto steps: out of memory\n");
+	else
+		err = EXIT_SUCCESS;
+	json_decref(steps);
+	wire_archive_finish(&a);
+	json_decref(j);
+	return err;
 }
 
 static int cmd_show(int argc, char **argv)

@@ -1,6 +1,7 @@
 // archive.js: the archive in the browser. #/matches lists finished matches (GET /api/matches: filters
 // by game, player name and result, newest first, a page at a time); #/replay/<id>?ply=N replays one
-// (GET /api/matches/<id>/replay: every step recomputed by the server's rules core) with the game's own
+// (GET /api/matches/<id>/replay, a page of steps at a time, the pages around the step shown fetched
+// ahead: every step recomputed by the server's rules core) with the game's own
 // board module (the one live play uses, fed states built from the steps, never clickable), a move
 // list in the game's notation, step / scrub / autoplay / arrow keys, and the dice checked in the
 // browser (verify.js) from the revealed seeds. It knows no game: everything game-specific comes from
@@ -120,6 +121,8 @@ export class MatchesView {
 // --- #/replay/<id> -------------------------------------------------------------------------------
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
+const PAGE = 200;      // steps a replay page holds: the server's most (PROTOCOL.md)
+const PAGES_KEPT = 12; // pages of a replay kept in memory
 
 // The page's marks of a replay (document.body.dataset: what tests and tools wait for), cleared when
 // a replay starts loading or goes away, so a mark is never an earlier replay's.
@@ -132,6 +135,7 @@ export class ReplayView {
     this.app = app;
     this.id = id;
     this.i = 0;          // the step shown
+    this.pages = new Map(); // page number -> its request (a promise; .steps once answered), oldest first
     this.timer = null;
     this.speed = 1;
     this.board = h('div.game-board', { tabindex: '-1' }, h('p.loading', t('room.loading')));
@@ -149,7 +153,7 @@ export class ReplayView {
     this.controls = h('div#replay-controls.replay-controls',
       btn('replay-first', '«', () => this.go(0)), btn('replay-prev', '◀', () => this.go(this.i - 1)),
       this.play, btn('replay-next', '▶', () => this.go(this.i + 1)),
-      btn('replay-last', '»', () => this.go(this.steps.length - 1)), this.speedSel, this.scrub, this.stepLabel);
+      btn('replay-last', '»', () => this.go(this.total - 1)), this.speedSel, this.scrub, this.stepLabel);
     for (const [b, k] of [['replay-first', 'first'], ['replay-prev', 'prev'], ['replay-next', 'next'], ['replay-last', 'last']])
       this.controls.querySelector(`#${b}`).setAttribute('aria-label', t(`archive.${k}`));
     this.moves = h('ol#replay-moves.log-list');
@@ -173,13 +177,35 @@ export class ReplayView {
     this.load();
   }
 
+  // A page of the replay (GET .../replay?from=&limit=: the server sends at most PAGE steps at a time),
+  // fetched once and kept among the last PAGES_KEPT asked for; resolves with its steps.
+  page(p) {
+    let got = this.pages.get(p);
+    if (!got) {
+      got = getJson(`/api/matches/${encodeURIComponent(this.id)}/replay?from=${p * PAGE}&limit=${PAGE}`)
+        .then((rep) => { got.steps = rep.steps; return rep; });
+      got.catch(() => this.pages.delete(p));
+      this.pages.set(p, got);
+    }
+    this.pages.delete(p);
+    this.pages.set(p, got); // the newest last
+    for (const k of this.pages.keys()) {
+      if (this.pages.size <= PAGES_KEPT) break;
+      if (k !== p) this.pages.delete(k);
+    }
+    return got;
+  }
+
+  // Step i if its page is here, else undefined.
+  stepAt(i) { return this.pages.get(Math.floor(i / PAGE))?.steps?.[i % PAGE]; }
+
   async load() {
     try {
-      const [rep, arch] = await Promise.all([getJson(`/api/matches/${encodeURIComponent(this.id)}/replay`),
+      const [rep, arch] = await Promise.all([this.page(0),
         getJson(`/api/matches/${encodeURIComponent(this.id)}`)]);
       this.rep = rep;
       this.arch = arch;
-      this.steps = rep.steps;
+      this.total = rep.total;
     } catch (e) {
       clear(this.board).append(h('div.card#replay-missing', h('p', e.status === 404 ? t('archive.unknown', { id: this.id }) : e.message),
         h('a', { href: '#/matches' }, t('archive.back'))));
@@ -187,7 +213,7 @@ export class ReplayView {
     }
     this.module = gameModule(this.rep.game);
     this.title.textContent = `${gameLabel(this.rep.game)} · #${this.id}`;
-    this.scrub.max = String(this.steps.length - 1);
+    this.scrub.max = String(this.total - 1);
     clear(this.board);
     if (this.module) {
       this.gameView = this.module.createView({ board: this.board, side: this.side, panel: this.panel,
@@ -195,37 +221,61 @@ export class ReplayView {
       clear(this.legend).append(legendList(this.module));
     } else this.board.append(h('p', t('room.noModule', { game: gameLabel(this.rep.game) })));
     this.renderSeats();
-    this.renderMoves();
     this.renderResult();
     const ply = Number(hashParams().get('ply'));
-    this.go(Number.isInteger(ply) && hashParams().has('ply') ? this.stepOfPly(ply) : 0, { keepUrl: true });
-    document.body.dataset.replaySteps = String(this.steps.length);
+    const at = Number.isInteger(ply) && hashParams().has('ply') ? await this.stepOfPly(ply).catch(() => 0) : 0;
+    await this.page(this.lastPage()).catch(() => {}); // End and » answer at once
+    await this.go(at, { keepUrl: true });
+    document.body.dataset.replaySteps = String(this.total);
     this.checkDice();
   }
 
-  // The last step at ply N (events recorded at N included); the end for a ply past it.
-  stepOfPly(ply) {
-    let k = 0;
-    this.steps.forEach((s, i) => { if (s.ply <= ply) k = i; });
-    return k;
+  lastPage() { return Math.floor((this.total - 1) / PAGE); }
+
+  // The last step at ply N (events recorded at N included); the end for a ply past it. A step's index is
+  // its ply plus the events before it, so it is on the page of step N or a later one.
+  async stepOfPly(ply) {
+    for (let p = Math.floor(Math.min(Math.max(ply, 0), this.total - 1) / PAGE); ; p++) {
+      const { steps } = await this.page(p);
+      const k = steps.findLastIndex((s) => s.ply <= ply);
+      if (k < steps.length - 1 || p === this.lastPage()) return p * PAGE + Math.max(k, 0);
+      const next = await this.page(p + 1);
+      if (next.steps[0].ply > ply) return p * PAGE + k;
+    }
   }
 
   // The step as a `state` of the room, for the board module (nobody to act for: no legal actions).
   stateAt(i) {
-    const s = this.steps[i];
-    const last = i === this.steps.length - 1;
+    const s = this.stepAt(i);
+    const last = i === this.total - 1;
     return { type: 'state', room: this.id, game: this.rep.game, status: last ? 'finished' : 'playing', ply: s.ply,
       seats: this.rep.seats.map((x) => ({ ...x, connected: true })), to_act: s.to_act, view: s.view, legal: [],
       last: s.last, result: last ? this.rep.result : null, commit: this.arch.commit, options: this.rep.options };
   }
 
-  go(i, { keepUrl = false } = {}) {
-    if (!this.steps) return;
-    this.i = Math.max(0, Math.min(this.steps.length - 1, i));
+  // Shows step i: at once when its page is here, else once it came (unless another step was asked for
+  // meanwhile). The neighbouring pages are fetched ahead, so stepping and autoplay never wait.
+  async go(i, { keepUrl = false } = {}) {
+    if (!this.rep) return;
+    const want = Math.max(0, Math.min(this.total - 1, i));
+    const p = Math.floor(want / PAGE);
+    this.wanted = want;
+    if (!this.stepAt(want)) {
+      try { await this.page(p); } catch (e) { this.stepLabel.textContent = e.message; return; }
+      if (this.wanted !== want || this.destroyed) return;
+    }
+    this.show(want, keepUrl);
+    if (p > 0) this.page(p - 1).catch(() => {});
+    if (p < this.lastPage()) this.page(p + 1).catch(() => {});
+  }
+
+  show(i, keepUrl) {
+    this.i = i;
     const st = this.stateAt(this.i);
     if (this.gameView) this.gameView.update(st);
     this.scrub.value = String(this.i);
-    this.stepLabel.textContent = t('archive.stepOf', { ply: st.ply, n: this.rep.steps.at(-1).ply });
+    this.stepLabel.textContent = t('archive.stepOf', { ply: st.ply, n: this.rep.plies });
+    if (this.movesPage !== Math.floor(i / PAGE)) this.renderMoves(Math.floor(i / PAGE));
     for (const b of this.moves.querySelectorAll('[aria-current]')) b.removeAttribute('aria-current');
     const cur = this.moves.querySelector(`[data-step="${this.i}"]`);
     if (cur) { cur.setAttribute('aria-current', 'step'); cur.scrollIntoView({ block: 'nearest' }); }
@@ -233,14 +283,14 @@ export class ReplayView {
     b.ply = String(st.ply);
     b.replayStep = String(this.i);
     if (!keepUrl) history.replaceState(null, '', `#/replay/${encodeURIComponent(this.id)}?ply=${st.ply}`);
-    if (this.i === this.steps.length - 1 && this.timer) this.stop();
+    if (this.i === this.total - 1 && this.timer) this.stop();
   }
 
   entry(i) {
-    const s = this.steps[i];
+    const s = this.stepAt(i);
     if (s.event) return { kind: 'event', seat: s.event.seat, what: s.event.kind };
     return { kind: 'action', ply: s.ply, seat: s.last.seat, action: s.last.action, outcome: s.last.outcome,
-      view: s.view, prev: i > 0 ? this.steps[i - 1].view : null };
+      view: s.view, prev: i > 0 ? this.stepAt(i - 1)?.view ?? null : null };
   }
 
   entryText(e) {
@@ -251,14 +301,20 @@ export class ReplayView {
     return this.module ? this.module.notation(e) : JSON.stringify(e.action);
   }
 
-  renderMoves() {
+  // The moves of page p (the list shows one page of the match at a time: a long match has tens of
+  // thousands); its steps are here when a step of it is shown.
+  renderMoves(p) {
+    this.movesPage = p;
     clear(this.moves);
-    this.moves.append(h('li.log-event', h('button.log-move', { type: 'button', 'data-step': '0', onclick: () => this.go(0) },
-      t('log.started'))));
-    for (let i = 1; i < this.steps.length; i++) {
+    if (p === 0) {
+      this.moves.append(h('li.log-event', h('button.log-move', { type: 'button', 'data-step': '0', onclick: () => this.go(0) },
+        t('log.started'))));
+    }
+    const end = Math.min(this.total, (p + 1) * PAGE);
+    for (let i = Math.max(1, p * PAGE); i < end; i++) {
       const e = this.entry(i);
       // protocol.md: an action a stand-in made for an absent player is marked in the archive.
-      const standIn = e.kind === 'action' && this.arch?.actions?.[e.ply]?.stand_in === true;
+      const standIn = e.kind === 'action' && this.arch?.actions?.[e.ply - 1]?.stand_in === true;
       this.moves.append(h('li.log-action', { class: `seat-c${e.seat}` },
         h('button.log-move', { type: 'button', 'data-step': String(i), onclick: () => this.go(i) },
           e.kind === 'action' ? h('span.log-ply', String(e.ply)) : null, ' ', this.entryText(e),
@@ -302,7 +358,7 @@ export class ReplayView {
 
   start() {
     clearInterval(this.timer);
-    if (this.i >= this.steps.length - 1) this.go(0);
+    if (this.i >= this.total - 1) this.go(0);
     this.timer = setInterval(() => this.go(this.i + 1), 700 / this.speed);
     this.play.textContent = t('archive.pause');
     this.play.setAttribute('aria-pressed', 'true');
@@ -320,10 +376,11 @@ export class ReplayView {
     if (['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target?.tagName) && ev.target !== this.scrub) return;
     const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 1, ArrowUp: -1 };
     if (ev.target === this.scrub && ev.key in moves) return; // the range input moves by itself
-    if (ev.key in moves) { ev.preventDefault(); this.go(this.i + moves[ev.key]); } else if (ev.key === 'Home') { ev.preventDefault(); this.go(0); } else if (ev.key === 'End') { ev.preventDefault(); this.go(this.steps.length - 1); } else if (ev.key === ' ' && ev.target?.tagName !== 'BUTTON') { ev.preventDefault(); this.toggle(); }
+    if (ev.key in moves) { ev.preventDefault(); this.go(this.i + moves[ev.key]); } else if (ev.key === 'Home') { ev.preventDefault(); this.go(0); } else if (ev.key === 'End') { ev.preventDefault(); this.go(this.total - 1); } else if (ev.key === ' ' && ev.target?.tagName !== 'BUTTON') { ev.preventDefault(); this.toggle(); }
   }
 
   destroy() {
+    this.destroyed = true;
     this.stop();
     clearMarks();
     document.removeEventListener('keydown', this.onKey);

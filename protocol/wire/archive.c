@@ -55,21 +55,25 @@ static json_t *client_seeds_encode(const struct wire_archive *a)
 	return list;
 }
 
+/* One record of `actions`; see wire.h. */
+json_t *wire_archive_action_new(const struct wire_archive_action *x)
+{
+	json_t *rec = json_pack("{s:i, s:i, s:O, s:O, s:I}", "ply", x->ply, "seat", x->seat, "action",
+				x->action, "outcome", x->outcome, "at", (json_int_t)x->at);
+
+	if (rec && x->stand_in && json_object_set_new(rec, "stand_in", json_true())) {
+		json_decref(rec);
+		rec = NULL;
+	}
+	return rec;
+}
+
 static json_t *actions_encode(const struct wire_archive *a)
 {
 	json_t *list = json_array();
 
 	for (size_t i = 0; list && i < a->nactions; i++) {
-		const struct wire_archive_action *x = &a->actions[i];
-
-		json_t *rec = json_pack("{s:i, s:i, s:O, s:O, s:I}", "ply", x->ply, "seat", x->seat, "action",
-					x->action, "outcome", x->outcome, "at", (json_int_t)x->at);
-
-		if (rec && x->stand_in && json_object_set_new(rec, "stand_in", json_true())) {
-			json_decref(rec);
-			rec = NULL;
-		}
-		if (json_array_append_new(list, rec)) {
+		if (json_array_append_new(list, wire_archive_action_new(&a->actions[i]))) {
 			json_decref(list);
 			return NULL;
 		}

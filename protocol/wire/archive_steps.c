@@ -35,6 +35,22 @@ static json_t *to_act_new(const struct rules_match *m)
 	return arr;
 }
 
+/* A step's `event`: {seat, kind}; new reference, NULL on ENOMEM. */
+json_t *wire_archive_event_new(int seat, int kind)
+{
+	return json_pack("{s:i, s:s}", "seat", seat, "kind", wire_event_kind_name(kind));
+}
+
+/* One step as the replay shows it; see wire.h. */
+json_t *wire_archive_step_new(const struct rules_match *m, json_t *event_take, const json_t *last)
+{
+	const struct wire_game *codec = wire_game_find(m->game->id);
+
+	return json_pack("{s:I, s:o, s:o, s:o, s:O}", "ply", (json_int_t)m->ply, "event",
+			 event_take ? event_take : json_null(), "view", codec->view(m), "to_act",
+			 to_act_new(m), "last", last ? last : json_null());
+}
+
 /* Appends {ply, event, view, to_act, last}; event is {seat, kind} or null. */
 static void step_add(struct steps *s, const struct rules_match *m, json_t *event_take)
 {
@@ -44,13 +60,17 @@ static void step_add(struct steps *s, const struct rules_match *m, json_t *event
 		json_decref(event_take);
 		return;
 	}
-	step = json_pack("{s:I, s:o, s:o, s:o, s:O}", "ply", (json_int_t)m->ply, "event",
-			 event_take ? event_take : json_null(), "view", s->codec->view(m), "to_act",
-			 to_act_new(m), "last", s->last);
+	step = wire_archive_step_new(m, event_take, s->last);
 	if (!step || json_array_append_new(s->list, step)) {
 		json_decref(s->list);
 		s->list = NULL;
 	}
+}
+
+/* The latest action's `last`: {seat, action, outcome}; new reference, NULL on ENOMEM. */
+json_t *wire_archive_last_new(int seat, const json_t *action, const json_t *outcome)
+{
+	return json_pack("{s:i, s:O, s:O}", "seat", seat, "action", action, "outcome", outcome);
 }
 
 static void step_cb(const struct wire_archive_step *st, void *data)
@@ -59,11 +79,10 @@ static void step_cb(const struct wire_archive_step *st, void *data)
 	json_t *last;
 
 	if (st->kind) {
-		step_add(s, st->match,
-			 json_pack("{s:i, s:s}", "seat", st->seat, "kind", wire_event_kind_name(st->kind)));
+		step_add(s, st->match, wire_archive_event_new(st->seat, st->kind));
 		return;
 	}
-	last = json_pack("{s:i, s:O, s:O}", "seat", st->seat, "action", st->action, "outcome", st->outcome);
+	last = wire_archive_last_new(st->seat, st->action, st->outcome);
 	json_decref(s->last);
 	s->last = last ? last : json_null();
 	if (!last && s->list) {

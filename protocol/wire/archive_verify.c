@@ -22,15 +22,12 @@
 
 #define mismatch_fail(r, ...) wire_fail(WIRE_E_BAD_MESSAGE, (r)->why, (r)->whylen, __VA_ARGS__)
 
+/* wire_archive_replay()'s walk over an archive held in memory. */
 struct replay {
+	struct wire_replay w;
 	const struct wire_archive *a;
-	const struct rules_game *game;
-	const struct wire_game *codec;
-	struct rules_match match;
 	wire_archive_step_cb cb;
 	void *data;
-	char *why;
-	size_t whylen;
 };
 
 static const char *rules_error_text(int err)
@@ -65,7 +62,8 @@ static char *json_text(const json_t *j)
 }
 
 /* "ply N: what: archive has A, replay gives B". */
-static int mismatch(struct replay *r, unsigned ply, const char *what, const json_t *want, const json_t *got)
+static int mismatch(struct wire_replay *r, unsigned ply, const char *what, const json_t *want,
+		    const json_t *got)
 {
 	char *w = json_text(want), *g = json_text(got);
 	int err = mismatch_fail(r, "ply %u: %s: archive has %s, replay gives %s", ply, what, w ? w : "?",
@@ -76,15 +74,19 @@ static int mismatch(struct replay *r, unsigned ply, const char *what, const json
 	return err;
 }
 
-/* Checks the commit and starts the match from the seeds and options. */
-static int match_start(struct replay *r)
+/* Checks the head and starts the match from the seeds and options; see wire.h. */
+int wire_replay_start(struct wire_replay *r, const struct wire_archive *a, char *why, size_t whylen)
 {
-	const struct wire_archive *a = r->a;
 	uint8_t server_seed[RULES_SEED_SIZE], commit[RULES_SHA256_SIZE], digest[RULES_SHA256_SIZE];
 	uint8_t seed[RULES_SEED_SIZE];
 	struct rules_options ro;
 	char reason[200];
 
+	memset(r, 0, sizeof(*r));
+	r->why = why;
+	r->whylen = whylen;
+	if (why && whylen)
+		why[0] = '\0';
 	r->game = rules_game_find(a->game);
 	r->codec = wire_game_find(a->game);
 	if (!r->game || !r->codec || a->nseats != r->game->seats)
@@ -104,34 +106,26 @@ static int match_start(struct replay *r)
 	return 0;
 }
 
-static void step_report(struct replay *r, int ply, int seat, int kind, const json_t *action,
-			const json_t *outcome)
+/* Applies event `e` (events[i]) at the current ply; see wire.h. */
+int wire_replay_event(struct wire_replay *r, const struct wire_archive_event *e, size_t i)
 {
-	struct wire_archive_step s = { ply, seat, kind, action, outcome, &r->match };
+	int err;
 
-	if (r->cb)
-		r->cb(&s, r->data);
-}
-
-/* Applies events[i] (recorded at the current ply). */
-static int event_apply(struct replay *r, size_t i)
-{
-	const struct wire_archive_event *e = &r->a->events[i];
-	int err = rules_event(&r->match, e->seat, e->kind, NULL);
-
+	if (e->ply != (int)r->match.ply)
+		return mismatch_fail(r, "ply %u: events[%zu] records ply %d, out of order",
+				     (unsigned)r->match.ply, i, e->ply);
+	err = rules_event(&r->match, e->seat, e->kind, NULL);
 	if (err)
 		return mismatch_fail(r, "ply %u: events[%zu]: seat %d cannot %s here (%s)",
 				     (unsigned)r->match.ply, i, e->seat,
 				     wire_event_kind_name(e->kind) ? wire_event_kind_name(e->kind) : "?",
 				     rules_error_text(err));
-	step_report(r, e->ply, e->seat, e->kind, NULL, NULL);
 	return 0;
 }
 
-/* Applies actions[i]; checks its ply and its outcome. */
-static int action_apply(struct replay *r, size_t i)
+/* Applies action `x` (actions[i]), checks its ply and its outcome; see wire.h. */
+int wire_replay_action(struct wire_replay *r, const struct wire_archive_action *x, size_t i, json_t **outcome)
 {
-	const struct wire_archive_action *x = &r->a->actions[i];
 	unsigned ply = (unsigned)r->match.ply;
 	struct rules_action act;
 	union rules_outcome out;
@@ -155,42 +149,15 @@ static int action_apply(struct replay *r, size_t i)
 	if (!got)
 		return -ENOMEM;
 	err = json_equal(got, x->outcome) ? 0 : mismatch(r, ply, "outcome", x->outcome, got);
-	if (!err)
-		step_report(r, x->ply, x->seat, 0, x->action, got);
-	json_decref(got);
+	if (!err && outcome)
+		*outcome = got;
+	else
+		json_decref(got);
 	return err;
 }
 
-/* Actions and events merged by ply; see the file comment. */
-static int steps_run(struct replay *r)
-{
-	const struct wire_archive *a = r->a;
-	size_t i = 0, e = 0;
-	int err;
-
-	for (;;) {
-		for (; e < a->nevents && a->events[e].ply == (int)r->match.ply; e++) {
-			err = event_apply(r, e);
-			if (err)
-				return err;
-		}
-		if (e < a->nevents && a->events[e].ply < (int)r->match.ply)
-			return mismatch_fail(r, "ply %u: events[%zu] records ply %d, out of order",
-					     (unsigned)r->match.ply, e, a->events[e].ply);
-		if (i == a->nactions)
-			break;
-		err = action_apply(r, i++);
-		if (err)
-			return err;
-	}
-	if (e < a->nevents)
-		return mismatch_fail(r, "ply %u: events[%zu] records ply %d, after the last action",
-				     (unsigned)r->match.ply, e, a->events[e].ply);
-	return 0;
-}
-
-/* The result the replay reached against the archived one. */
-static int result_check(struct replay *r, struct rules_result *res)
+/* The result the replay reached against the archived one; see wire.h. */
+int wire_replay_result(struct wire_replay *r, const json_t *archived, struct rules_result *res)
 {
 	json_t *got;
 	int err;
@@ -199,29 +166,65 @@ static int result_check(struct replay *r, struct rules_result *res)
 	got = res->over ? r->codec->result_encode(res) : json_null();
 	if (!got)
 		return -ENOMEM;
-	err = json_equal(got, r->a->result ? r->a->result : json_null())
+	err = json_equal(got, archived ? archived : json_null())
 		      ? 0
-		      : mismatch(r, (unsigned)r->match.ply, "result",
-				 r->a->result ? r->a->result : json_null(), got);
+		      : mismatch(r, (unsigned)r->match.ply, "result", archived ? archived : json_null(), got);
 	json_decref(got);
 	return err;
+}
+
+static void step_report(struct replay *r, int ply, int seat, int kind, const json_t *action,
+			const json_t *outcome)
+{
+	struct wire_archive_step s = { ply, seat, kind, action, outcome, &r->w.match };
+
+	if (r->cb)
+		r->cb(&s, r->data);
+}
+
+/* Actions and events merged by ply; see the file comment. */
+static int steps_run(struct replay *r)
+{
+	const struct wire_archive *a = r->a;
+	size_t i = 0, e = 0;
+	json_t *got;
+	int err;
+
+	for (;;) {
+		for (; e < a->nevents && a->events[e].ply <= (int)r->w.match.ply; e++) {
+			err = wire_replay_event(&r->w, &a->events[e], e);
+			if (err)
+				return err;
+			step_report(r, a->events[e].ply, a->events[e].seat, a->events[e].kind, NULL, NULL);
+		}
+		if (i == a->nactions)
+			break;
+		got = NULL;
+		err = wire_replay_action(&r->w, &a->actions[i], i, &got);
+		if (err)
+			return err;
+		step_report(r, a->actions[i].ply, a->actions[i].seat, 0, a->actions[i].action, got);
+		json_decref(got);
+		i++;
+	}
+	if (e < a->nevents)
+		return mismatch_fail(&r->w, "ply %u: events[%zu] records ply %d, after the last action",
+				     (unsigned)r->w.match.ply, e, a->events[e].ply);
+	return 0;
 }
 
 /* Re-derives the match with a callback per step; see wire.h. */
 int wire_archive_replay(const struct wire_archive *a, wire_archive_step_cb cb, void *data,
 			struct rules_result *result, char *why, size_t whylen)
 {
-	struct replay r = { .a = a, .cb = cb, .data = data, .why = why, .whylen = whylen };
+	struct replay r = { .a = a, .cb = cb, .data = data };
 	struct rules_result res = { .winner = -1 };
-	int err;
+	int err = wire_replay_start(&r.w, a, why, whylen);
 
-	if (why && whylen)
-		why[0] = '\0';
-	err = match_start(&r);
 	if (!err)
 		err = steps_run(&r);
 	if (!err)
-		err = result_check(&r, &res);
+		err = wire_replay_result(&r.w, a->result, &res);
 	if (!err && result)
 		*result = res;
 	return err;

@@ -351,6 +351,9 @@ struct wire_archive {
  */
 json_t *wire_archive_encode(const struct wire_archive *a);
 
+/* One record of the archive's `actions` (stand_in written only when true); NULL on ENOMEM. */
+json_t *wire_archive_action_new(const struct wire_archive_action *x);
+
 /*
  * Reads archive `j` into `out` (overwritten): every field checked for type
  * and range (the game known, seats in range, plies in order), nothing replayed
@@ -373,6 +376,36 @@ void wire_archive_finish(struct wire_archive *a);
  * the first ply that disagrees ("ply 12: ..."), or -ENOMEM.
  */
 int wire_archive_verify(const struct wire_archive *a, char *why, size_t whylen);
+
+/*
+ * The same re-derivation one action or event at a time, for a reader that
+ * streams a long match from its database rather than holding all of it
+ * (server/archive_read.c). Start, then apply the actions and events merged by
+ * ply (an event at ply p after action p-1, before action p), then check the
+ * result. Each call returns 0, or WIRE_E_BAD_MESSAGE with `why` naming the
+ * ply ("ply N: ..."), or -ENOMEM. `match` may be copied and restored (a
+ * fixed-size struct): a snapshot of the replay.
+ */
+struct wire_replay {
+	const struct rules_game *game;
+	const struct wire_game *codec;
+	struct rules_match match;
+	char *why; /* borrowed, whylen bytes */
+	size_t whylen;
+};
+
+/* Checks `a`'s game, seats, commit and options (not its actions or events) and starts the match. */
+int wire_replay_start(struct wire_replay *r, const struct wire_archive *a, char *why, size_t whylen);
+
+/* Applies `x` (actions[i], i for messages); *outcome (may be NULL): the recomputed outcome, new ref. */
+int wire_replay_action(struct wire_replay *r, const struct wire_archive_action *x, size_t i,
+		       json_t **outcome);
+
+/* Applies `e` (events[i]), which must be recorded at the match's current ply. */
+int wire_replay_event(struct wire_replay *r, const struct wire_archive_event *e, size_t i);
+
+/* Compares the result reached with `archived` (NULL: none), written to `res`. */
+int wire_replay_result(struct wire_replay *r, const json_t *archived, struct rules_result *res);
 
 /* One replayed step: an action (kind 0) or an event, as the rules core computed it. */
 struct wire_archive_step {
@@ -402,6 +435,17 @@ int wire_archive_replay(const struct wire_archive *a, wire_archive_step_cb cb, v
  * allocation failure (why empty).
  */
 json_t *wire_archive_steps_new(const struct wire_archive *a, char *why, size_t whylen);
+
+/*
+ * One step of wire_archive_steps_new() after the match reached `m`:
+ * {ply, event, view, to_act, last}; `event_take` (owned on every path) NULL
+ * for null, `last` (borrowed) NULL for null. New reference; NULL on ENOMEM.
+ */
+json_t *wire_archive_step_new(const struct rules_match *m, json_t *event_take, const json_t *last);
+
+/* A step's `last` {seat, action, outcome} and `event` {seat, kind}; new references, NULL on ENOMEM. */
+json_t *wire_archive_last_new(int seat, const json_t *action, const json_t *outcome);
+json_t *wire_archive_event_new(int seat, int kind);
 
 /* Checks that `s` is 1..max characters of printable UTF-8 (no control chars). */
 bool wire_text_valid(const char *s, size_t max_chars);

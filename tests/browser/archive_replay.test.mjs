@@ -176,3 +176,58 @@ test('every game: a match of bots replays with its own board and its dice checke
     }
   }, BOTS_AT_ONCE);
 });
+
+// A replay longer than a page (the server sends at most 200 steps a request): the page fetches the
+// pages it shows, scrubs to the last ply and steps back across a page's edge, opens at a ply of a later
+// page, and never asks for more than a page at once.
+test('a replay longer than one page is scrubbed to its last ply, a page at a time', { timeout: 240000 }, async () => {
+  await withServer(async (srv) => {
+    const w = await srv.player('Watcher');
+    let arch = null;
+    for (let tries = 0; tries < 8 && !(arch?.actions.length > 400); tries++) { // three pages or more
+      const r = await w.request({ type: 'create', game: 'ur' });
+      await watchRoom(w, r.room.id);
+      for (const s of r.room.seats) await w.request({ type: 'add_bot', room: r.room.id, seat: s.seat });
+      await w.nextState(r.room.id, (st) => st.status === 'finished', 180000);
+      const a = await srv.archive(r.room.id);
+      if (!arch || a.actions.length > arch.actions.length) arch = a;
+    }
+    const id = arch.id;
+    const total = 1 + arch.actions.length + arch.events.length;
+    assert.ok(total > 400, `an Ur match of bots spans three pages or more (${total} steps)`);
+    const page = await newPlayerPage(browser, { server: srv, label: 'Viewer' });
+    const asked = [];
+    page.on('request', (q) => { if (/\/api\/matches\/[^/]+\/replay/.test(q.url())) asked.push(new URL(q.url()).searchParams); });
+    const at = (k, v) => page.waitForFunction(([k2, v2]) => document.body.dataset[k2] === String(v2), [k, v]);
+    try {
+      await page.goto(`${srv.url}/#/replay/${id}`);
+      await page.waitForSelector('body[data-replay-steps]');
+      assert.equal(Number(await page.evaluate(() => document.body.dataset.replaySteps)), total);
+      await page.waitForSelector('.ur-board-wrap');
+      // the scrub bar to the very end: the last page's last step, the final position and the result
+      await page.locator('#replay-scrub').fill(String(total - 1));
+      await at('ply', arch.actions.length);
+      assert.equal(await page.locator('#replay-moves [aria-current="step"]').getAttribute('data-step'), String(total - 1));
+      assert.match(await page.locator('#replay-step').innerText(), new RegExp(`${arch.actions.length}.*${arch.actions.length}`));
+      // to the first step of the second page, then back across the page's edge
+      await page.locator('#replay-scrub').fill('200');
+      await at('replayStep', 200);
+      await page.keyboard.press('ArrowLeft');
+      await at('replayStep', 199);
+      assert.equal(await page.locator('#replay-moves [aria-current="step"]').getAttribute('data-step'), '199');
+      // opened at a ply on a later page
+      const ply = arch.actions.length - 3;
+      await page.goto(`${srv.url}/replay/${id}?ply=${ply}`);
+      await at('ply', ply);
+      await page.keyboard.press('End');
+      await at('ply', arch.actions.length);
+      assert.ok(asked.length >= 3, `${asked.length} pages asked for`);
+      for (const q of asked) {
+        assert.ok(q.has('from') && Number(q.get('limit')) <= 200, `a page at a time: ${q}`);
+      }
+      noProblems(page);
+    } finally {
+      await page.context().close();
+    }
+  }, BOTS_AT_ONCE);
+});

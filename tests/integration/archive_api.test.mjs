@@ -57,9 +57,7 @@ test('GET /api/matches/{id}/replay equals the states broadcast live, a resignati
     const { room, live } = await recordedMatch(srv, 'Replayer', 30);
     const arch = await srv.archive(room);
     assert.equal(arch.events.length, 1);
-    const r = await srv.http(`/api/matches/${room}/replay`);
-    assert.equal(r.status, 200, r.text);
-    const replay = r.json;
+    const replay = await srv.replay(room);
     assert.equal(replay.id, room);
     assert.equal(replay.game, 'ur');
     assert.deepEqual(replay.seats, arch.seats);
@@ -77,7 +75,7 @@ test('GET /api/matches/{id}/replay equals the states broadcast live, a resignati
     // a match played to its end, no event
     const whole = await recordedMatch(srv, 'Finisher');
     await srv.archive(whole.room); // written asynchronously
-    const replay2 = (await srv.getJson(`/api/matches/${whole.room}/replay`));
+    const replay2 = await srv.replay(whole.room);
     assert.ok(replay2.steps.every((s) => s.event === null));
     assertReplayIsLive(replay2, whole.live);
 
@@ -122,7 +120,7 @@ test('every game: the replay of a match of bots equals what a watcher saw', { ti
       await w.nextState(id, (st) => st.status === 'finished', 120000);
       const live = w.messages.slice(since).filter((m) => m.type === 'state' && m.room === id && m.status !== 'waiting');
       await srv.archive(id);
-      const replay = await srv.getJson(`/api/matches/${id}/replay`);
+      const replay = await srv.replay(id);
       assert.equal(replay.game, game);
       assertReplayIsLive(replay, live);
       played++;

@@ -334,6 +334,28 @@ export class Server {
     }
   }
 
+  // GET /api/matches/{id}/replay page by page (PROTOCOL.md: `next` until null), each page validated;
+  // the first page's head with every step in `steps`, and `pages` the number of requests.
+  async replay(id, { limit } = {}) {
+    let from = 0;
+    let whole = null;
+    for (let pages = 1; ; pages++) {
+      const q = new URLSearchParams({ from: String(from) });
+      if (limit) q.set('limit', String(limit));
+      const page = await this.getJson(`/api/matches/${encodeURIComponent(id)}/replay?${q}`);
+      assert.equal(page.from, from);
+      if (!whole) whole = { ...page, steps: [] };
+      assert.equal(page.total, whole.total, 'total is the same on every page');
+      whole.steps.push(...page.steps);
+      if (page.next === null) {
+        assert.equal(whole.steps.length, whole.total, 'the pages hold `total` steps');
+        return { ...whole, next: null, pages };
+      }
+      assert.equal(page.next, from + page.steps.length, 'next follows the page');
+      from = page.next;
+    }
+  }
+
   // Parses GET /metrics into {name or name{labels}: number}.
   async metrics() {
     const r = await this.http('/metrics');
