@@ -77,7 +77,7 @@ void archive_db_finish(struct archive_db *d)
 
 static json_t *error_new(const char *code, const char *message)
 {
-	return json_pack("{s:s, s:s}", "error", code, "message", message);
+	return json_pack("{s:s, s:s, s:s}", "error", code, "code", code, "message", message);
 }
 
 /* *out = body, or an internal error when the body could not be built. */

@@ -9,7 +9,7 @@
  * Must not: write, or know about threads, libuv or HTTP. One struct
  * archive_db belongs to one thread with its own connection. Every answer is a
  * status (200, 400, 404 or 500, as HTTP uses them) and a JSON body, an error
- * being {error, message}.
+ * being {error, code, message}.
  */
 #ifndef QUINTETO_ARCHIVE_READ_H
 #define QUINTETO_ARCHIVE_READ_H

@@ -265,8 +265,9 @@ void http_finish(struct http *api)
 
 static void respond(struct http_req *h, int status, const char *ctype, char *body_take, size_t len)
 {
-	static const char busy[] = "{\"error\":\"busy\",\"message\":\"the server holds too many unread "
-				   "answers: try again shortly\"}";
+	static const char busy[] =
+		"{\"error\":\"busy\",\"code\":\"busy\",\"message\":\"the server holds too many unread "
+		"answers: try again shortly\"}";
 
 	read_release(h); /* every answer ends the request's read, if it had one */
 	if (!body_charge(h, len)) {
@@ -314,7 +315,7 @@ static void respond_json(struct http_req *h, int status, json_t *j_take)
 
 	json_decref(j_take);
 	if (!body) {
-		body = strdup("{\"error\":\"internal\",\"message\":\"out of memory\"}");
+		body = strdup("{\"error\":\"internal\",\"code\":\"internal\",\"message\":\"out of memory\"}");
 		status = 500;
 	}
 	respond(h, status, "application/json", body, body ? strlen(body) : 0);
@@ -322,14 +323,16 @@ static void respond_json(struct http_req *h, int status, json_t *j_take)
 
 static void respond_error(struct http_req *h, int status, const char *code, const char *message)
 {
-	respond_json(h, status, json_pack("{s:s, s:s}", "error", code, "message", message));
+	respond_json(h, status,
+		     json_pack("{s:s, s:s, s:s}", "error", code, "code", code, "message", message));
 }
 
 /* The archive reader's queue is full (read_admit): 503 busy with Retry-After, nothing queued. */
 static void respond_read_busy(struct http_req *h)
 {
-	static const char busy[] = "{\"error\":\"busy\",\"message\":\"too many archive reads are "
-				   "waiting: try again shortly\"}";
+	static const char busy[] =
+		"{\"error\":\"busy\",\"code\":\"busy\",\"message\":\"too many archive reads are "
+		"waiting: try again shortly\"}";
 	char *body = strdup(busy);
 
 	h->api->metrics->http_reads_refused++;

@@ -15,6 +15,7 @@
 #include "net.h"
 
 #include <arpa/inet.h>
+#include <assert.h>
 #include <errno.h>
 #include <libwebsockets.h>
 #include <limits.h>
@@ -307,8 +308,8 @@ static void count_conns(struct net *n, struct lws *wsi, enum lws_callback_reason
  */
 static int filter_http(struct lws *wsi)
 {
-	static const char body[] =
-		"{\"error\":\"method_not_allowed\",\"message\":\"read-only: use GET or HEAD\"}";
+	static const char body[] = "{\"error\":\"method_not_allowed\",\"code\":\"method_not_allowed\","
+				   "\"message\":\"read-only: use GET or HEAD\"}";
 	uint8_t buf[LWS_PRE + 1536], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
 
 	if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 ||
@@ -343,9 +344,10 @@ static int not_http(struct lws *wsi, struct pss *pss, enum lws_callback_reasons 
 	static const char *const fmt =
 		"HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %zu\r\n%s"
 		"connection: close\r\ncache-control: no-store\r\n\r\n%s";
-	static const char not_allowed[] =
-		"{\"error\":\"method_not_allowed\",\"message\":\"read-only: use GET or HEAD\"}";
-	static const char bad[] = "{\"error\":\"bad_request\",\"message\":\"not an HTTP request\"}";
+	static const char not_allowed[] = "{\"error\":\"method_not_allowed\",\"code\":\"method_not_allowed\","
+					  "\"message\":\"read-only: use GET or HEAD\"}";
+	static const char bad[] =
+		"{\"error\":\"bad_request\",\"code\":\"bad_request\",\"message\":\"not an HTTP request\"}";
 	unsigned char buf[LWS_PRE + 512];
 	size_t i = 0;
 	int n;
@@ -504,7 +506,7 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 }
 
 /*
- * An HTTP answer written at once, with a JSON body {"error", "message"} and
+ * An HTTP answer written at once, with a JSON body {"error", "code", "message"} and
  * one more header if hdr ("name:") is not NULL: a refused upgrade or /metrics
  * request. The caller completes the transaction.
  */
@@ -513,9 +515,11 @@ static int refuse(struct lws *wsi, unsigned status, const char *code, const char
 {
 	unsigned char head[LWS_PRE + 1024], *start = head + LWS_PRE, *p = start,
 					    *end = head + sizeof(head) - 1;
-	unsigned char body[LWS_PRE + 256];
+	unsigned char body[LWS_PRE + 512];
 	int len = snprintf((char *)body + LWS_PRE, sizeof(body) - LWS_PRE,
-			   "{\"error\":\"%s\",\"message\":\"%s\"}", code, message);
+			   "{\"error\":\"%s\",\"code\":\"%s\",\"message\":\"%s\"}", code, code, message);
+
+	assert(len > 0 && (size_t)len < sizeof(body) - LWS_PRE); /* our own short constants */
 
 	if (lws_add_http_common_headers(wsi, status, "application/json", (lws_filepos_t)len, &p, end) ||
 	    (hdr && lws_add_http_header_by_name(wsi, (const unsigned char *)hdr, (const unsigned char *)value,

@@ -271,7 +271,8 @@ static int read_progress_cb(void *arg)
 /* Reader thread, rlock held, closing: every queued read goes back unrun, answered 503. */
 static void abandon_queued(struct store *st)
 {
-	static const char stopping[] = "{\"error\":\"stopping\",\"message\":\"the server is stopping\"}";
+	static const char stopping[] =
+		"{\"error\":\"stopping\",\"code\":\"stopping\",\"message\":\"the server is stopping\"}";
 	struct store_req *r;
 
 	while ((r = st->rhead)) {
