@@ -35,7 +35,7 @@ const nextReplay = () => `/api/matches/long${turn++ % 10}/replay`;
 
 before(async () => {
   fixture = await mkdtemp(path.join(tmpdir(), 'quinteto-rq-'));
-  execFileSync(process.env.QUINTETO_LONG_MATCH, [path.join(fixture, 'q.db'), path.join(SOURCE, 'migrations'), '5000', '10'],
+  execFileSync(process.env.QUINTETO_TEST_LONG_MATCH, [path.join(fixture, 'q.db'), path.join(SOURCE, 'migrations'), '5000', '10'],
     { stdio: 'pipe', env: serverEnv() });
   const srv = await Server.start({ dir: fixture });
   try {
