@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Server, assert, autoplay, createRoom, joinRoom, sleep, until, watchRoom, withServer } from './lib.mjs';
+import { Server, assert, autoplay, createRoom, joinRoom, seatedPair as pair, sleep, until, watchRoom, withServer } from './lib.mjs';
 
 const lastState = (c, room) => c.messages.findLast((m) => m.type === 'state' && m.room === room);
 
@@ -20,17 +20,6 @@ async function verifyArchive(srv, room) {
   const out = execFileSync(process.env.QUINTETO_CLI, ['verify', file], { encoding: 'utf8' });
   assert.match(out, /^verified: /, 'quinteto verify re-derives the match');
   return archive;
-}
-
-// Two players seated in a new room of `game`; resolves with their clients and the first state.
-async function pair(srv, game, options) {
-  const a = await srv.player('Ana');
-  const b = await srv.player('Bruno');
-  const room = (await createRoom(a, game, options)).id;
-  await joinRoom(a, room, { seat: 0 });
-  await joinRoom(b, room, { seat: 1 });
-  const st = await a.nextState(room, (s) => s.status === 'playing', 10000);
-  return { a, b, room, st };
 }
 
 test('options.clock and the stand-in options are checked: bad shapes and ranges are bad_options', { timeout: 60000 }, async () => {

@@ -8,18 +8,7 @@ import test from 'node:test';
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assert, autoplay, createRoom, joinRoom, sleep, watchRoom, withServer } from './lib.mjs';
-
-// Two players seated in a new room of `game`; resolves with their clients and the first state.
-async function pair(srv, game, options) {
-  const a = await srv.player('Ana');
-  const b = await srv.player('Bruno');
-  const room = (await createRoom(a, game, options)).id;
-  await joinRoom(a, room, { seat: 0 });
-  await joinRoom(b, room, { seat: 1 });
-  const st = await a.nextState(room, (s) => s.status === 'playing', 10000);
-  return { a, b, room, st };
-}
+import { assert, autoplay, createRoom, joinRoom, seatedPair as pair, sleep, watchRoom, withServer } from './lib.mjs';
 
 test('a new room\'s stand_in_after_ms is 0 (never) or at least 5000 ms; idle_after_ms stays within the server\'s limit', { timeout: 60000 }, async () => {
   await withServer({}, async (srv) => {

@@ -17,5 +17,5 @@ export {
   withServer, assert,
 } from '../lib/server.mjs';
 export {
-  SUBPROTOCOL, Client, createRoom, joinRoom, watchRoom, autoplay, WebSocket,
+  SUBPROTOCOL, Client, createRoom, joinRoom, seatedPair, watchRoom, autoplay, WebSocket,
 } from '../lib/client.mjs';

@@ -174,6 +174,18 @@ export async function joinRoom(c, room, extra = {}) {
   return { joined: j, state };
 }
 
+// Two players, Ana and Bruno, seated in a new room of `game` on server `srv`; resolves with their clients
+// and the first state of the match.
+export async function seatedPair(srv, game, options) {
+  const a = await srv.player('Ana');
+  const b = await srv.player('Bruno');
+  const room = (await createRoom(a, game, options)).id;
+  await joinRoom(a, room, { seat: 0 });
+  await joinRoom(b, room, { seat: 1 });
+  const st = await a.nextState(room, (s) => s.status === 'playing', 10000);
+  return { a, b, room, st };
+}
+
 // Starts watching a room; returns the state that follows the watching reply.
 export async function watchRoom(c, room) {
   const w = await c.request({ type: 'watch', room });
