@@ -34,7 +34,7 @@ struct http_req {
 	uint64_t needs;                        /* the journal batch the answer waits for (held) */
 	char addr[64];                         /* the client's address, for the budgets */
 	bool reading;                          /* counted in api->reads until answered or closed */
-	bool by_addr;                          /* and in api->reads_by_addr (not behind a trusted proxy) */
+	bool by_addr;                          /* and in api->reads_by_addr (not a trusted proxy's own) */
 	bool paused;                           /* rx paused while the answer is not ready (watch) */
 	int hup_fd;                            /* the socket in api->hup_fd's set, or -1 */
 	int retry_after;                       /* seconds, for a Retry-After header; 0: none */
@@ -99,7 +99,10 @@ static void body_release(struct http_req *h)
  */
 #define READ_RETRY_AFTER_S 2
 
-/* Whether h's address is counted by itself: a trusted proxy's is every client's behind it. */
+/*
+ * Whether h's address is counted by itself: the client a trusted proxy names is,
+ * the proxy's own (a request without a usable X-Forwarded-For) is every client's.
+ */
 static bool read_by_addr(const struct http_req *h)
 {
 	return !h->api->cfg->n_proxies || !config_is_trusted_proxy(h->api->cfg, h->addr);
@@ -720,7 +723,7 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 	respond_error(h, 404, "not_found", "no such endpoint");
 }
 
-int http_request(struct http *api, struct lws *wsi, struct http_req **req, const char *in)
+int http_request(struct http *api, struct lws *wsi, struct http_req **req, const char *in, const char *addr)
 {
 	char uri[512];
 	struct http_req *h;
@@ -733,7 +736,7 @@ int http_request(struct http *api, struct lws *wsi, struct http_req **req, const
 	h->wsi = wsi;
 	h->hup_fd = -1;
 	*req = h;
-	lws_get_peer_simple(wsi, h->addr, sizeof(h->addr));
+	snprintf(h->addr, sizeof(h->addr), "%s", addr);
 	h->head = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0;
 	if (!h->head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
 		respond_error(h, 405, "method_not_allowed", "the API is read-only: use GET");

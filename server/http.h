@@ -54,8 +54,12 @@ void http_finish(struct http *api);
 int http_start(struct http *api, uv_loop_t *loop);
 void http_stop(struct http *api);
 
-/* A request arrived (LWS_CALLBACK_HTTP) for `uri`; *req gets its state. */
-int http_request(struct http *h, struct lws *wsi, struct http_req **req, const char *uri);
+/*
+ * A request arrived (LWS_CALLBACK_HTTP) for `uri` from the client `addr` (net.c's
+ * client address: behind a trusted proxy, the one it names), by which the
+ * per-address budgets count; *req gets its state.
+ */
+int http_request(struct http *h, struct lws *wsi, struct http_req **req, const char *uri, const char *addr);
 
 /* The connection can take more of the response. */
 int http_writeable(struct http *h, struct lws *wsi, struct http_req **req);

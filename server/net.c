@@ -685,7 +685,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 
 		if (g)
 			return g < 0 || lws_http_transaction_completed(wsi) ? -1 : 0;
-		return http_request(n->http, wsi, &pss->h, in);
+		char addr[64];
+
+		client_addr(n, wsi, addr, sizeof(addr)); /* behind a trusted proxy, the client it names */
+		return http_request(n->http, wsi, &pss->h, in, addr);
 	}
 	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
 		/* the peer answers our close frame: close now instead of echoing a second one */

@@ -71,9 +71,9 @@ async function withFixture(opts, fn) {
 
 // GET `pathname` from the local address `from` (any of 127.0.0.0/8 reaches the server on 127.0.0.1):
 // {status, headers, json}, the JSON validated against its schema. Rejects after timeoutMs.
-function getFrom(srv, pathname, from, timeoutMs = 30000) {
+function getFrom(srv, pathname, from, timeoutMs = 30000, headers = {}) {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port: srv.port, path: pathname, localAddress: from, agent: false, timeout: timeoutMs },
+    const req = http.get({ host: '127.0.0.1', port: srv.port, path: pathname, localAddress: from, agent: false, timeout: timeoutMs, headers },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -94,10 +94,12 @@ function getFrom(srv, pathname, from, timeoutMs = 30000) {
 
 // A raw request from `from`; then `end` half-closes (the client will send no more, still reads), `destroy`
 // closes at once (nobody reads the answer). Resolves with the socket once the request is written.
-function rawGet(srv, pathname, from, how) {
+// `xff`: an X-Forwarded-For header to send (a client behind a trusted proxy).
+function rawGet(srv, pathname, from, how, xff) {
   return new Promise((resolve, reject) => {
     const s = net.connect({ host: '127.0.0.1', port: srv.port, localAddress: from }, () => {
-      s.write(`GET ${pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, () => {
+      const fwd = xff ? `X-Forwarded-For: ${xff}\r\n` : '';
+      s.write(`GET ${pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\n${fwd}\r\n`, () => {
         if (how === 'end') s.end();
         if (how === 'destroy') s.destroy();
         resolve(s);
@@ -170,6 +172,28 @@ test('past --archive-reads-per-addr: 503 busy with Retry-After at once; another 
     for (const r of await Promise.all(first)) assert.equal(r.status, 200, r.text);
     m = await metricsOf(srv);
     assert.equal(m.quinteto_http_reads_refused_total, 2);
+  } finally {
+    for (const s of busyReader) s.destroy();
+  }
+}));
+
+test('behind a trusted proxy the share is the forwarded client\'s: one client is refused busy, another is served', { timeout: 120000 }, () => withFixture({ args: ['--trusted-proxies', '127.0.0.1', '--archive-reads-per-addr', '2'] }, async (srv) => {
+  // every request comes from the proxy's own address, 127.0.0.1; the clients are in X-Forwarded-For
+  const n = Math.min(56, backlogSize - backlogSize % 2);
+  const busyReader = [];
+  for (let i = 0; i < n; i++) busyReader.push(await rawGet(srv, nextReplay(), '127.0.0.1', 'keep', `198.51.100.${1 + (i >> 1)}`));
+  try {
+    await until(async () => (await metricsOf(srv)).quinteto_archive_reads === n, { what: 'the backlog queued' });
+    const ana = { 'X-Forwarded-For': '203.0.113.7' };
+    const first = [getFrom(srv, '/api/matches?limit=1', '127.0.0.1', 60000, ana), getFrom(srv, `/api/matches/${matchId}`, '127.0.0.1', 60000, ana)];
+    await until(async () => (await metricsOf(srv)).quinteto_archive_reads === n + 2, { what: 'two more reads pending' });
+    const busy = await getFrom(srv, '/api/matches?limit=1', '127.0.0.1', 10000, ana);
+    assert.equal(busy.status, 503, `the forwarded client's third read: ${busy.text}`);
+    assert.equal(busy.json.code, 'busy');
+    const other = await getFrom(srv, '/api/matches?limit=1', '127.0.0.1', 60000, { 'X-Forwarded-For': '203.0.113.8' });
+    assert.equal(other.status, 200, other.text);
+    for (const r of await Promise.all(first)) assert.equal(r.status, 200, r.text);
+    assert.equal((await metricsOf(srv)).quinteto_http_reads_refused_total, 1);
   } finally {
     for (const s of busyReader) s.destroy();
   }
