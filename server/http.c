@@ -705,7 +705,7 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 		return;
 	}
 	if ((!strncmp(uri, "/api/matches", 12) || !strncmp(uri, "/api/players/", 13)) && !read_admit(h)) {
-		respond_read_busy(h); /* the archive's endpoints all read on the reader thread */
+		respond_read_busy(h); /* the archive's endpoints all read on the reader threads */
 		return;
 	}
 	if (!strcmp(uri, "/api/matches") || !strcmp(uri, "/api/matches/")) {

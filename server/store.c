@@ -4,8 +4,11 @@
  * The loop thread queues writer jobs (journal batches, archive saves) and
  * reads under two mutexes; the writer thread takes its jobs in order and
  * never skips one: a batch that fails is retried with back-off until it
- * commits, so every later job waits behind it and order is kept. The reader
- * thread answers reads on its read-only connection, independently: a read
+ * commits, so every later job waits behind it and order is kept. Two reader
+ * threads (lanes: lists and player records on one, whole matches and replays,
+ * whose cost grows with the match, on the other, so the cheap reads never wait
+ * behind the long ones) answer reads on their own read-only connections,
+ * independently: a read
  * cancelled while queued leaves the queue unrun, one cancelled while running
  * has its query stopped, and closing abandons the reads still queued. Both
  * post their completions to one done list, delivered on the loop by a
@@ -250,102 +253,106 @@ static void writer_thread(void *arg)
 	}
 }
 
-/* --- the reader ------------------------------------------------------------ */
+/* --- the readers ----------------------------------------------------------- */
 
 /*
- * Reader thread: SQLite calls this every READ_PROGRESS_OPS virtual-machine
+ * Reader threads: SQLite calls this every READ_PROGRESS_OPS virtual-machine
  * steps of a read; non-zero stops the query (SQLITE_INTERRUPT). A cancelled
  * read or a closing store needs no answer: its query ends within
- * microseconds instead of running on. A flag of the read itself, not
+ * microseconds instead of running on. A flag of the lane's read itself, not
  * sqlite3_interrupt(), which could stop the next read if the cancel came late.
  */
 #define READ_PROGRESS_OPS 1000
 
 static int read_progress_cb(void *arg)
 {
-	struct store *st = arg;
+	struct store_lane *ln = arg;
 
-	return st->rstop;
+	return ln->stop;
 }
 
-/* Reader thread, rlock held, closing: every queued read goes back unrun, answered 503. */
-static void abandon_queued(struct store *st)
+/* Reader thread, its lock held, closing: every queued read goes back unrun, answered 503. */
+static void abandon_queued(struct store_lane *ln)
 {
 	static const char stopping[] =
 		"{\"error\":\"stopping\",\"code\":\"stopping\",\"message\":\"the server is stopping\"}";
 	struct store_req *r;
 
-	while ((r = st->rhead)) {
-		st->rhead = r->next;
+	while ((r = ln->head)) {
+		ln->head = r->next;
 		r->status = 503;
 		r->body = strdup(stopping); /* NULL: the caller answers 500 */
 		r->len = r->body ? sizeof(stopping) - 1 : 0;
-		store_note_post(st, &r->note);
+		store_note_post(ln->st, &r->note);
 	}
-	st->rtail = NULL;
+	ln->tail = NULL;
 }
 
 static void reader_thread(void *arg)
 {
-	struct store *st = arg;
+	struct store_lane *ln = arg;
 
-	(void)pthread_setname_np(pthread_self(), "q-reader");
+	(void)pthread_setname_np(pthread_self(), ln->name);
 	for (;;) {
 		struct store_req *r;
 
-		uv_mutex_lock(&st->rlock);
-		while (!st->rhead && !st->rquit)
-			uv_cond_wait(&st->rcond, &st->rlock);
-		if (st->rquit) { /* shutdown abandons the backlog: nobody waits for these answers */
-			abandon_queued(st);
-			uv_mutex_unlock(&st->rlock);
+		uv_mutex_lock(&ln->lock);
+		while (!ln->head && !ln->quit)
+			uv_cond_wait(&ln->cond, &ln->lock);
+		if (ln->quit) { /* shutdown abandons the backlog: nobody waits for these answers */
+			abandon_queued(ln);
+			uv_mutex_unlock(&ln->lock);
 			break;
 		}
-		r = st->rhead;
-		if (!(st->rhead = r->next))
-			st->rtail = NULL;
-		st->rcur = r;
-		st->rstop = false;
-		uv_mutex_unlock(&st->rlock);
-		store_read_run(st, r);
-		uv_mutex_lock(&st->rlock);
-		st->rcur = NULL;
-		uv_mutex_unlock(&st->rlock);
-		store_note_post(st, &r->note);
+		r = ln->head;
+		if (!(ln->head = r->next))
+			ln->tail = NULL;
+		ln->cur = r;
+		ln->stop = false;
+		uv_mutex_unlock(&ln->lock);
+		store_read_run(ln, r);
+		uv_mutex_lock(&ln->lock);
+		ln->cur = NULL;
+		uv_mutex_unlock(&ln->lock);
+		store_note_post(ln->st, &r->note);
 	}
 }
 
-/* Loop thread: queues a read. 0 or STORE_E_CLOSED. */
+/* Loop thread: queues a read on its reader. 0 or STORE_E_CLOSED. */
 int store_read_submit(struct store *st, struct store_req *r)
 {
+	struct store_lane *ln;
+
 	if (!st || st->closing)
 		return STORE_E_CLOSED;
+	ln = &st->lanes[r->kind == RJOB_GET || r->kind == RJOB_REPLAY ? STORE_LANE_HEAVY : STORE_LANE_LIGHT];
 	r->next = NULL;
 	r->st = st;
+	r->lane = ln;
 	r->note.type = NOTE_READ_DONE;
 	st->depth++;
-	uv_mutex_lock(&st->rlock);
-	if (st->rtail)
-		st->rtail->next = r;
+	uv_mutex_lock(&ln->lock);
+	if (ln->tail)
+		ln->tail->next = r;
 	else
-		st->rhead = r;
-	st->rtail = r;
-	uv_cond_signal(&st->rcond);
-	uv_mutex_unlock(&st->rlock);
+		ln->head = r;
+	ln->tail = r;
+	uv_cond_signal(&ln->cond);
+	uv_mutex_unlock(&ln->lock);
 	return 0;
 }
 
-/* rlock held: takes r out of the reader's queue; false if it is not there (running or done). */
-static bool unqueue(struct store *st, struct store_req *r)
+/* Its lock held: takes r out of the lane's queue; false if it is not there (running or done). */
+static bool unqueue(struct store_lane *ln, struct store_req *r)
 {
 	struct store_req **pp, *prev = NULL;
 
-	for (pp = &st->rhead; *pp; prev = *pp, pp = &(*pp)->next) {
+	for (pp = &ln->head; *pp; prev = *pp, pp = &(*pp)->next) {
 		if (*pp != r)
 			continue;
 		*pp = r->next;
-		if (st->rtail == r)
-			st->rtail = prev;
+		if (ln->tail == r)
+			ln->tail = prev;
 		return true;
 	}
 	return false;
@@ -353,21 +360,21 @@ static bool unqueue(struct store *st, struct store_req *r)
 
 bool store_req_cancel(struct store_req *req)
 {
-	struct store *st;
+	struct store_lane *ln;
 	bool queued, running;
 
 	if (!req)
 		return false;
 	req->cancelled = true; /* if it was answered already, freed when the answer is delivered */
-	st = req->st;
-	uv_mutex_lock(&st->rlock);
-	queued = unqueue(st, req);
-	running = !queued && st->rcur == req;
+	ln = req->lane;
+	uv_mutex_lock(&ln->lock);
+	queued = unqueue(ln, req);
+	running = !queued && ln->cur == req;
 	if (running)
-		st->rstop = true;
-	uv_mutex_unlock(&st->rlock);
+		ln->stop = true;
+	uv_mutex_unlock(&ln->lock);
 	if (queued) { /* never run: the loop owns it again */
-		st->depth--;
+		req->st->depth--;
 		store_req_free(req);
 	}
 	return queued || running;
@@ -383,32 +390,65 @@ static void finalize_all(struct store *st)
 
 static int sync_init(struct store *st)
 {
-	int r;
+	int r, k;
 
 	if ((r = uv_mutex_init(&st->wlock)))
 		return r;
-	if ((r = uv_mutex_init(&st->rlock)))
-		goto err_wlock;
 	if ((r = uv_mutex_init(&st->dlock)))
-		goto err_rlock;
+		goto err_wlock;
 	if ((r = uv_cond_init(&st->wcond)))
 		goto err_dlock;
-	if ((r = uv_cond_init(&st->rcond)))
-		goto err_wcond;
+	for (k = 0; k < STORE_LANES; k++) {
+		if ((r = uv_mutex_init(&st->lanes[k].lock)))
+			goto err_lanes;
+		if ((r = uv_cond_init(&st->lanes[k].cond))) {
+			uv_mutex_destroy(&st->lanes[k].lock);
+			goto err_lanes;
+		}
+	}
 	if ((r = uv_async_init(st->loop, &st->async, async_cb)))
-		goto err_rcond;
+		goto err_lanes;
 	st->async.data = st;
 	return 0;
-err_rcond:
-	uv_cond_destroy(&st->rcond);
-err_wcond:
+err_lanes:
+	while (k-- > 0) {
+		uv_cond_destroy(&st->lanes[k].cond);
+		uv_mutex_destroy(&st->lanes[k].lock);
+	}
 	uv_cond_destroy(&st->wcond);
 err_dlock:
 	uv_mutex_destroy(&st->dlock);
-err_rlock:
-	uv_mutex_destroy(&st->rlock);
 err_wlock:
 	uv_mutex_destroy(&st->wlock);
+	return r;
+}
+
+/* The readers' read-only connections, after the migrations (they see every table). */
+static int lanes_open(struct store *st, const char *path)
+{
+	static const char *const names[STORE_LANES] = { "q-reader", "q-replay" };
+	int k, r;
+
+	for (k = 0; k < STORE_LANES; k++) {
+		struct store_lane *ln = &st->lanes[k];
+
+		ln->st = st;
+		ln->name = names[k];
+		if ((r = store_db_open(path, true, &ln->db)))
+			return r;
+		sqlite3_progress_handler(ln->db, READ_PROGRESS_OPS, read_progress_cb, ln);
+	}
+	return 0;
+}
+
+/* Closes what lanes_open() opened; 0, or -EIO if a connection did not close cleanly. */
+static int lanes_close(struct store *st)
+{
+	int k, r = 0;
+
+	for (k = 0; k < STORE_LANES; k++)
+		if (sqlite3_close(st->lanes[k].db) != SQLITE_OK) /* NULL: a no-op */
+			r = -EIO;
 	return r;
 }
 
@@ -425,9 +465,7 @@ int store_open(uv_loop_t *loop, const char *path, const char *migrations_dir, st
 		goto err_free;
 	r = store_migrate(st->db, migrations_dir);
 	if (!r)
-		r = store_db_open(path, true, &st->rdb); /* after the migrations: it sees every table */
-	if (!r)
-		sqlite3_progress_handler(st->rdb, READ_PROGRESS_OPS, read_progress_cb, st);
+		r = lanes_open(st, path);
 	if (!r)
 		r = store_players_open(st, path);
 	if (r)
@@ -449,29 +487,45 @@ err_stmts:
 	store_ckpt_close(st);
 err_db:
 	store_players_close(st);
-	sqlite3_close(st->rdb);
+	(void)lanes_close(st);
 	sqlite3_close(st->db);
 err_free:
 	free(st);
 	return r;
 }
 
+/* Tells a reader to stop: it abandons its queue and stops the read it runs. */
+static void lane_quit(struct store_lane *ln)
+{
+	uv_mutex_lock(&ln->lock);
+	ln->quit = true;
+	ln->stop = true; /* the read running now stops too */
+	uv_cond_signal(&ln->cond);
+	uv_mutex_unlock(&ln->lock);
+}
+
 int store_start(struct store *st)
 {
-	int r = uv_thread_create(&st->writer, writer_thread, st);
+	int k, r = uv_thread_create(&st->writer, writer_thread, st);
 
 	if (r) {
 		util_log(LOG_ERROR, "store: cannot start its writer thread: %s", uv_strerror(r));
 		return r;
 	}
-	r = uv_thread_create(&st->reader, reader_thread, st);
+	for (k = 0; k < STORE_LANES; k++)
+		if ((r = uv_thread_create(&st->lanes[k].thread, reader_thread, &st->lanes[k])))
+			break;
 	if (r) {
-		util_log(LOG_ERROR, "store: cannot start its reader thread: %s", uv_strerror(r));
+		util_log(LOG_ERROR, "store: cannot start its reader threads: %s", uv_strerror(r));
 		uv_mutex_lock(&st->wlock);
 		st->wquit = true;
 		uv_cond_signal(&st->wcond);
 		uv_mutex_unlock(&st->wlock);
 		(void)uv_thread_join(&st->writer);
+		while (k-- > 0) {
+			lane_quit(&st->lanes[k]);
+			(void)uv_thread_join(&st->lanes[k].thread);
+		}
 		return r;
 	}
 	r = store_ckpt_start(st);
@@ -486,30 +540,36 @@ static void async_closed_cb(uv_handle_t *h)
 	struct store *st = h->data;
 
 	uv_mutex_destroy(&st->wlock);
-	uv_mutex_destroy(&st->rlock);
 	uv_mutex_destroy(&st->dlock);
 	uv_cond_destroy(&st->wcond);
-	uv_cond_destroy(&st->rcond);
+	for (int k = 0; k < STORE_LANES; k++) {
+		uv_mutex_destroy(&st->lanes[k].lock);
+		uv_cond_destroy(&st->lanes[k].cond);
+	}
 	free(st);
 }
 
 static void stop_threads(struct store *st)
 {
+	int k;
+
 	uv_mutex_lock(&st->wlock);
 	st->wquit = true;
 	uv_cond_signal(&st->wcond);
 	uv_mutex_unlock(&st->wlock);
-	uv_mutex_lock(&st->rlock);
-	st->rquit = true;
-	st->rstop = true; /* the read running now stops too */
-	uv_cond_signal(&st->rcond);
-	uv_mutex_unlock(&st->rlock);
+	for (k = 0; k < STORE_LANES; k++)
+		lane_quit(&st->lanes[k]);
 	if (st->started) {
-		if (uv_thread_join(&st->writer) || uv_thread_join(&st->reader))
+		int err = uv_thread_join(&st->writer);
+
+		for (k = 0; k < STORE_LANES; k++)
+			err |= uv_thread_join(&st->lanes[k].thread);
+		if (err)
 			util_log(LOG_ERROR, "store: cannot join its threads");
 	} else { /* never started: run what was queued here, as the threads would */
 		writer_thread(st);
-		reader_thread(st);
+		for (k = 0; k < STORE_LANES; k++)
+			reader_thread(&st->lanes[k]);
 	}
 }
 
@@ -524,7 +584,7 @@ void store_close(struct store *st)
 	finalize_all(st);
 	store_ckpt_close(st);
 	store_players_close(st);
-	if (sqlite3_close(st->rdb) != SQLITE_OK || sqlite3_close(st->db) != SQLITE_OK)
+	if (lanes_close(st) || sqlite3_close(st->db) != SQLITE_OK)
 		util_log(LOG_ERROR, "store: the database did not close cleanly");
 	uv_close((uv_handle_t *)&st->async, async_closed_cb);
 }

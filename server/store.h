@@ -5,9 +5,11 @@
  * Opening (pragmas, migrations) and the start-up loads are synchronous, before
  * store_start(). After that the event loop never waits on the disk: journal
  * writes and archive saves run in order on a writer thread with its own
- * connection; archive reads run on a reader thread with a second, read-only
- * connection (WAL lets it read while the writer writes), so a flood of reads
- * never delays a journal commit. Results come back on the loop thread.
+ * connection; archive reads run on two reader threads, each with its own
+ * read-only connection (WAL lets them read while the writer writes), so a
+ * flood of reads never delays a journal commit: lists and player records on
+ * one, whole matches and replays on the other, so that a long replay never
+ * delays a list. Results come back on the loop thread.
  *
  * Errors: 0, a negative errno for a system or database failure, a positive
  * STORE_E_* for an expected outcome.
@@ -70,7 +72,7 @@ void store_match_free(struct store_match *m);
  */
 int store_open(uv_loop_t *loop, const char *path, const char *migrations_dir, struct store **out);
 
-/* Starts the writer and reader threads; work queued before runs then. 0 or a negative errno. */
+/* Starts the writer and the reader threads; work queued before runs then. 0 or a negative errno. */
 int store_start(struct store *st);
 
 /*
@@ -252,7 +254,7 @@ typedef void (*store_read_cb)(void *ctx, int status, char *body, size_t len);
 
 /*
  * GET /api/matches/{id} and GET /api/matches (game/player may be NULL; before
- * 0 = from the newest). They run on the reader thread. The returned handle is
+ * 0 = from the newest). They run on a reader thread. The returned handle is
  * valid until the callback runs or store_req_cancel(); NULL when the request
  * could not be queued (out of memory, store closed): cb is never called then.
  */
@@ -263,7 +265,7 @@ struct store_req *store_match_list(struct store *st, const char *game, const cha
 /*
  * GET /api/matches with every filter (struct archive_query, archive_read.h;
  * its strings are copied), GET /api/matches/{id}/replay (the steps, recomputed
- * on the reader thread) and GET /api/players/{name}. Same handles and
+ * on a reader thread) and GET /api/players/{name}. Same handles and
  * callbacks as above.
  */
 struct archive_query;

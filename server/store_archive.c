@@ -57,10 +57,11 @@ int store_archive_prepare(struct store *st)
 {
 	int r = prepare_all(st->db, wstmt_sql, st->wstmt, WS_MAX);
 
-	if (!r && archive_db_init(&st->ar, st->rdb)) {
-		util_log(LOG_ERROR, "store: %s", st->ar.err);
-		r = -EIO;
-	}
+	for (int i = 0; !r && i < STORE_LANES; i++)
+		if (archive_db_init(&st->lanes[i].ar, st->lanes[i].db)) {
+			util_log(LOG_ERROR, "store: %s", st->lanes[i].ar.err);
+			r = -EIO;
+		}
 	return r;
 }
 
@@ -72,7 +73,8 @@ void store_archive_finalize(struct store *st)
 		(void)sqlite3_finalize(st->wstmt[k]); /* NULL is a no-op */
 		st->wstmt[k] = NULL;
 	}
-	archive_db_finish(&st->ar);
+	for (k = 0; k < STORE_LANES; k++)
+		archive_db_finish(&st->lanes[k].ar);
 }
 
 /* --- saving (writer thread) ------------------------------------------------ */
@@ -337,7 +339,7 @@ struct store_req *store_match_list(struct store *st, const char *game, const cha
 }
 
 /* Reader thread: answers r (status and body). */
-void store_read_run(struct store *st, struct store_req *r)
+void store_read_run(struct store_lane *ln, struct store_req *r)
 {
 	struct archive_query q = { r->a, r->b, r->c, r->before, r->limit };
 	struct json_out out = { 0 };
@@ -346,20 +348,20 @@ void store_read_run(struct store *st, struct store_req *r)
 
 	switch (r->kind) {
 	case RJOB_GET: /* the archive and its replay are written as bytes, a row at a time */
-		status = archive_db_get(&st->ar, r->a, &out);
+		status = archive_db_get(&ln->ar, r->a, &out);
 		break;
 	case RJOB_REPLAY:
-		status = archive_db_replay(&st->ar, r->a, (size_t)r->before, (size_t)r->limit, &out);
+		status = archive_db_replay(&ln->ar, r->a, (size_t)r->before, (size_t)r->limit, &out);
 		break;
 	case RJOB_PLAYER:
-		status = archive_db_player(&st->ar, r->a, &body);
+		status = archive_db_player(&ln->ar, r->a, &body);
 		break;
 	default:
-		status = archive_db_list(&st->ar, &q, &body);
+		status = archive_db_list(&ln->ar, &q, &body);
 		break;
 	}
 	if (status == 500)
-		util_log(LOG_ERROR, "store: reading the archive: %s", st->ar.err);
+		util_log(LOG_ERROR, "store: reading the archive: %s", ln->ar.err);
 	r->status = status;
 	r->body = body ? json_dumps(body, JSON_COMPACT) : out.p;
 	r->len = body ? (r->body ? strlen(r->body) : 0) : out.len;

@@ -6,8 +6,8 @@
  *
  * Threads: the loop thread owns `open`, `cb`, `failing`, `depth` and every
  * request until it is queued; the writer thread owns `db` and the writer
- * statements after store_start(); the reader thread owns `rdb` and its
- * statements. The queues and the done list are guarded by their mutexes.
+ * statements after store_start(); each reader thread owns its lane's `db`
+ * and statements. The queues and the done list are guarded by their mutexes.
  */
 #ifndef QUINTETO_STORE_INT_H
 #define QUINTETO_STORE_INT_H
@@ -93,7 +93,30 @@ struct store_req {
 	store_read_cb cb;
 	void *ctx;
 	struct note note;
-	struct store *st; /* set when queued, for store_req_cancel() */
+	struct store *st;        /* set when queued, for store_req_cancel() */
+	struct store_lane *lane; /* the reader it is queued on (store_read_submit) */
+};
+
+/*
+ * The archive's readers, each a thread with its own read-only connection,
+ * statements and queue: lists and player records on one, whole matches and
+ * replays (whose cost grows with the match) on the other, so that the cheap
+ * reads never wait behind the long ones.
+ */
+enum store_lane_id { STORE_LANE_LIGHT, STORE_LANE_HEAVY, STORE_LANES };
+
+struct store_lane {
+	struct store *st;
+	const char *name;     /* the thread's name */
+	sqlite3 *db;          /* read-only */
+	struct archive_db ar; /* its statements (and its replay snapshots) */
+	uv_thread_t thread;
+	uv_mutex_t lock;
+	uv_cond_t cond;
+	struct store_req *head, *tail; /* its queue (lock) */
+	struct store_req *cur;         /* the read it runs (lock) */
+	_Atomic bool stop;             /* cur is cancelled, or the store closes: its query stops */
+	bool quit;                     /* under lock */
 };
 
 /* Writer statements, prepared once after the migrations. */
@@ -111,7 +134,7 @@ enum wstmt {
 
 struct store {
 	uv_loop_t *loop;
-	sqlite3 *db, *rdb;        /* writer, reader (read-only) */
+	sqlite3 *db;              /* the writer's */
 	sqlite3 *ldb;             /* the loop thread's identity lookups (read-only; store_players.c) */
 	sqlite3_stmt *ldb_lookup; /* by token hash */
 	sqlite3_stmt *jstmt[JOP_MAX];
@@ -119,17 +142,14 @@ struct store {
 	sqlite3_stmt *lstmt[LOG_MAX];  /* the writer's: the log's sweep */
 	int64_t log_keep;              /* the writer's: rows the log keeps before its old end is swept */
 	int64_t log_copied, log_swept; /* the writer's: the last batch's sweep, until it commits */
-	struct archive_db ar;          /* the reader thread's statements */
-	uv_thread_t writer, reader;
-	uv_mutex_t wlock, rlock, dlock;
-	uv_cond_t wcond, rcond;
+	struct store_lane lanes[STORE_LANES];
+	uv_thread_t writer;
+	uv_mutex_t wlock, dlock;
+	uv_cond_t wcond;
 	uv_async_t async;
-	struct wjob *whead, *wtail;      /* writer queue (wlock) */
-	struct store_req *rhead, *rtail; /* reader queue (rlock) */
-	struct store_req *rcur;          /* the read the reader runs (rlock) */
-	_Atomic bool rstop;              /* rcur is cancelled, or the store closes: its query stops */
-	struct note *dhead, *dtail;      /* done, for the loop (dlock) */
-	bool wquit, rquit;               /* under wlock / rlock */
+	struct wjob *whead, *wtail; /* writer queue (wlock) */
+	struct note *dhead, *dtail; /* done, for the loop (dlock) */
+	bool wquit;                 /* under wlock */
 	bool started, closing;
 	/* loop thread */
 	struct wjob *open;               /* the batch being filled, NULL when empty */
@@ -194,7 +214,7 @@ int store_plies_load(sqlite3_stmt *actions, sqlite3_stmt *events, const struct s
 int store_archive_prepare(struct store *st);
 void store_archive_finalize(struct store *st);
 void store_archive_run(struct store *st, struct wjob *j);
-void store_read_run(struct store *st, struct store_req *r);
+void store_read_run(struct store_lane *ln, struct store_req *r);
 
 /* store_players.c: the loop thread's own read-only connection. 0 or -EIO; close: NULL-safe. */
 int store_players_open(struct store *st, const char *path);

@@ -5,7 +5,8 @@
 //   - past --archive-reads-per-addr an address is answered 503 busy with Retry-After, at once, and
 //     another address is still served;
 //   - SIGTERM abandons a long backlog instead of reading it all first;
-//   - the loop sleeps while a read is pending, also when a client with a pending read hung up.
+//   - the loop sleeps while a read is pending, also when a client with a pending read hung up;
+//   - a list or a player record does not wait behind long replays (they have a reader of their own).
 //
 // The slow read is a real one: the first page of the replay of a long Quinteto match (10,000 plies, made
 // by tests/bench/long_match.c and archived as the server writes them), which the server computes by
@@ -155,7 +156,8 @@ test('past --archive-reads-per-addr: 503 busy with Retry-After at once; another 
   try {
     await until(async () => (await metricsOf(srv)).quinteto_archive_reads === n, { what: 'the backlog queued' });
     const list = '/api/matches?limit=1';
-    const first = [getFrom(srv, list, '127.0.0.1', 60000), getFrom(srv, `/api/matches/${matchId}`, '127.0.0.1', 60000)];
+    // two reads of the replay reader's (a list would be answered at once by the other reader)
+    const first = [getFrom(srv, nextReplay(), '127.0.0.1', 60000), getFrom(srv, `/api/matches/${matchId}`, '127.0.0.1', 60000)];
     await until(async () => (await metricsOf(srv)).quinteto_archive_reads === n + 2, { what: 'two more reads pending' });
     // the address's share is taken: the third is refused at once, not queued
     const busy = await getFrom(srv, `/api/matches/${matchId}/replay`, '127.0.0.1', 10000);
@@ -185,7 +187,7 @@ test('behind a trusted proxy the share is the forwarded client\'s: one client is
   try {
     await until(async () => (await metricsOf(srv)).quinteto_archive_reads === n, { what: 'the backlog queued' });
     const ana = { 'X-Forwarded-For': '203.0.113.7' };
-    const first = [getFrom(srv, '/api/matches?limit=1', '127.0.0.1', 60000, ana), getFrom(srv, `/api/matches/${matchId}`, '127.0.0.1', 60000, ana)];
+    const first = [getFrom(srv, nextReplay(), '127.0.0.1', 60000, ana), getFrom(srv, `/api/matches/${matchId}`, '127.0.0.1', 60000, ana)];
     await until(async () => (await metricsOf(srv)).quinteto_archive_reads === n + 2, { what: 'two more reads pending' });
     const busy = await getFrom(srv, '/api/matches?limit=1', '127.0.0.1', 10000, ana);
     assert.equal(busy.status, 503, `the forwarded client's third read: ${busy.text}`);
@@ -194,6 +196,25 @@ test('behind a trusted proxy the share is the forwarded client\'s: one client is
     assert.equal(other.status, 200, other.text);
     for (const r of await Promise.all(first)) assert.equal(r.status, 200, r.text);
     assert.equal((await metricsOf(srv)).quinteto_http_reads_refused_total, 1);
+  } finally {
+    for (const s of busyReader) s.destroy();
+  }
+}));
+
+test('a backlog of long replays kept waiting by their clients does not delay a list or a player record', { timeout: 120000 }, () => withFixture({}, async (srv) => {
+  const n = Math.min(7, Math.ceil(backlogSize / 8)); // addresses, 8 replays each: seconds of work
+  const busyReader = await backlog(srv, Array.from({ length: n }, (_, i) => i + 10), 8);
+  try {
+    await until(async () => (await metricsOf(srv)).quinteto_store_queue >= 8 * n - 2, { what: 'the backlog queued' });
+    for (const pathname of ['/api/matches?limit=1', '/api/players/Careful%201']) {
+      const t0 = Date.now();
+      const r = await getFrom(srv, pathname, '127.0.0.2', 60000);
+      const waited = Date.now() - t0;
+      assert.equal(r.status, 200, r.text);
+      // one reader for everything made it wait for the whole backlog: seconds
+      assert.ok(waited < 2000, `${pathname} waited ${waited} ms behind the replays`);
+    }
+    assert.ok((await metricsOf(srv)).quinteto_store_queue >= 8, 'the replays were still waiting (else the backlog was too short)');
   } finally {
     for (const s of busyReader) s.destroy();
   }
