@@ -410,29 +410,49 @@ static void show_step(const struct wire_archive *ar, const json_t *seats, const 
 	cli_render_view(stdout, game, json_object_get(step, "view"), seats);
 }
 
+/*
+ * The archive named on the command line, decoded into *a, and its steps
+ * (wire_archive_steps_new) into *steps; for `quinteto steps` and `show`.
+ * -1 when both are there (the caller frees *j, *a and *steps), else the exit
+ * status, with what went wrong printed and nothing left to free.
+ */
+static int archive_steps(int argc, char **argv, const char *cmd, long *ply, json_t **j,
+			 struct wire_archive *a, json_t **steps)
+{
+	static char why[1024];
+
+	if (!(*j = one_archive(argc, argv, ply)))
+		return EXIT_USAGE;
+	if (wire_archive_decode(*j, a, why, sizeof(why)) != WIRE_OK) {
+		fprintf(stderr, "quinteto %s: not a valid archive: %s\n", cmd, why);
+		json_decref(*j);
+		return EXIT_USAGE;
+	}
+	if ((*steps = wire_archive_steps_new(a, why, sizeof(why))))
+		return -1;
+	if (why[0])
+		printf("MISMATCH: %s match %s: %s\n", a->game, a->id, why);
+	else
+		fprintf(stderr, "quinteto %s: out of memory\n", cmd);
+	wire_archive_finish(a);
+	json_decref(*j);
+	return why[0] ? EXIT_MISMATCH : EXIT_USAGE;
+}
+
 /* Every step of the replay (wire_archive_steps_new) as one JSON array, a line. */
 static int cmd_steps(int argc, char **argv)
 {
-	static char why[1024];
-	json_t *j = one_archive(argc, argv, NULL), *steps;
+	json_t *j, *steps;
 	struct wire_archive a;
-	int err = EXIT_USAGE;
+	int err = archive_steps(argc, argv, "steps", NULL, &j, &a, &steps);
 
-	if (!j)
-		return EXIT_USAGE;
-	if (wire_archive_decode(j, &a, why, sizeof(why)) != WIRE_OK) {
-		fprintf(stderr, "quinteto steps: not a valid archive: %s\n", why);
-		json_decref(j);
-		return EXIT_USAGE;
+	if (err >= 0)
+		return err;
+	err = EXIT_SUCCESS;
+	if (json_dumpf(steps, stdout, JSON_COMPACT) || putchar('\n') == EOF) {
+		fprintf(stderr, "quinteto steps: cannot write the steps\n");
+		err = EXIT_USAGE;
 	}
-	steps = wire_archive_steps_new(&a, why, sizeof(why));
-	if (!steps && why[0]) {
-		printf("MISMATCH: %s match %s: %s\n", a.game, a.id, why);
-		err = EXIT_MISMATCH;
-	} else if (!steps || json_dumpf(steps, stdout, JSON_COMPACT) || putchar('\n') == EOF)
-		fprintf(stderr, "quinteto steps: out of memory\n");
-	else
-		err = EXIT_SUCCESS;
 	json_decref(steps);
 	wire_archive_finish(&a);
 	json_decref(j);
@@ -441,30 +461,18 @@ static int cmd_steps(int argc, char **argv)
 
 static int cmd_show(int argc, char **argv)
 {
-	static char why[1024];
 	long ply = -1;
-	json_t *j = one_archive(argc, argv, &ply), *steps, *seats;
+	json_t *j, *steps;
 	struct wire_archive a;
-	int err = EXIT_USAGE;
+	int err = archive_steps(argc, argv, "show", &ply, &j, &a, &steps);
 
-	if (!j)
-		return EXIT_USAGE;
-	if (wire_archive_decode(j, &a, why, sizeof(why)) != WIRE_OK) {
-		fprintf(stderr, "quinteto show: not a valid archive: %s\n", why);
-		json_decref(j);
-		return EXIT_USAGE;
-	}
-	steps = wire_archive_steps_new(&a, why, sizeof(why));
-	seats = json_object_get(j, "seats");
-	if (!steps && why[0]) {
-		printf("MISMATCH: %s match %s: %s\n", a.game, a.id, why);
-		err = EXIT_MISMATCH;
-	} else if (!steps)
-		fprintf(stderr, "quinteto show: out of memory\n");
-	else if (ply > (long)a.nactions)
+	if (err >= 0)
+		return err;
+	err = EXIT_USAGE;
+	if (ply > (long)a.nactions)
 		fprintf(stderr, "quinteto show: match %s has %zu plies\n", a.id, a.nactions);
 	else {
-		show_step(&a, seats, step_at(steps, ply < 0 ? (long)a.nactions : ply));
+		show_step(&a, json_object_get(j, "seats"), step_at(steps, ply < 0 ? (long)a.nactions : ply));
 		err = EXIT_SUCCESS;
 	}
 	json_decref(steps);

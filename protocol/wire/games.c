@@ -177,6 +177,18 @@ static bool level_ok(const char *s)
 	return n >= 1 && n < sizeof(((struct wire_room_options *)0)->stand_in_level);
 }
 
+/* A duration option: null (*out 0) or an integer 0..max, ms. */
+static int ms_option(const json_t *v, const char *key, long max, int32_t *out, char *why, size_t whylen)
+{
+	*out = 0;
+	if (json_is_null(v))
+		return WIRE_OK;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max)
+		return bad_options(why, whylen, "options.%s must be null or 0..%ld", key, max);
+	*out = (int32_t)json_integer_value(v);
+	return WIRE_OK;
+}
+
 /* A key every game has into `r`: WIRE_OK, WIRE_E_BAD_OPTIONS, or 1 when `key` is not one. */
 static int shared_option_set(const char *key, const json_t *v, struct wire_room_options *r, char *why,
 			     size_t whylen)
@@ -185,27 +197,11 @@ static int shared_option_set(const char *key, const json_t *v, struct wire_room_
 		return clock_set(v, r, why, whylen);
 	if (strcmp(key, "stand_in_after_ms") == 0) {
 		r->stand_in_set = true;
-		r->stand_in_after_ms = 0;
-		if (json_is_null(v))
-			return WIRE_OK;
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > WIRE_STAND_IN_AFTER_MAX_MS)
-			return bad_options(why, whylen, "options.stand_in_after_ms must be null or 0..%ld",
-					   (long)WIRE_STAND_IN_AFTER_MAX_MS);
-		r->stand_in_after_ms = (int32_t)json_integer_value(v);
-		return WIRE_OK;
+		return ms_option(v, key, WIRE_STAND_IN_AFTER_MAX_MS, &r->stand_in_after_ms, why, whylen);
 	}
 	if (strcmp(key, "idle_after_ms") == 0) {
 		r->idle_set = !json_is_null(v); /* null: the server's idle limit */
-		r->idle_after_ms = 0;
-		if (json_is_null(v))
-			return WIRE_OK;
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > WIRE_IDLE_AFTER_MAX_MS)
-			return bad_options(why, whylen, "options.idle_after_ms must be null or 0..%ld",
-					   (long)WIRE_IDLE_AFTER_MAX_MS);
-		r->idle_after_ms = (int32_t)json_integer_value(v);
-		return WIRE_OK;
+		return ms_option(v, key, WIRE_IDLE_AFTER_MAX_MS, &r->idle_after_ms, why, whylen);
 	}
 	if (strcmp(key, "stand_in_level") == 0) {
 		if (!json_is_string(v) || !level_ok(json_string_value(v)))
