@@ -300,6 +300,10 @@ static void count_conns(struct net *n, struct lws *wsi, enum lws_callback_reason
 	}
 }
 
+/* The 405 body of a method other than GET and HEAD (filter_http, not_http). */
+static const char not_allowed[] = "{\"error\":\"method_not_allowed\",\"code\":\"method_not_allowed\","
+				  "\"message\":\"read-only: use GET or HEAD\"}";
+
 /*
  * Every HTTP request, before lws serves a static file: the web client is
  * read-only, so any other method than GET and HEAD is answered 405 with a
@@ -308,23 +312,21 @@ static void count_conns(struct net *n, struct lws *wsi, enum lws_callback_reason
  */
 static int filter_http(struct lws *wsi)
 {
-	static const char body[] = "{\"error\":\"method_not_allowed\",\"code\":\"method_not_allowed\","
-				   "\"message\":\"read-only: use GET or HEAD\"}";
 	uint8_t buf[LWS_PRE + 1536], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
 
 	if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 ||
 	    lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0)
 		return 0;
 	if (lws_add_http_common_headers(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, "application/json",
-					sizeof(body) - 1, &p, end) ||
+					sizeof(not_allowed) - 1, &p, end) ||
 	    lws_add_http_header_by_name(
 		    wsi, (const unsigned char *)"allow:", (const unsigned char *)"GET, HEAD", 9, &p, end) ||
 	    lws_add_http_header_by_name(
 		    wsi, (const unsigned char *)"connection:", (const unsigned char *)"close", 5, &p, end) ||
-	    lws_finalize_http_header(wsi, &p, end) || (size_t)(end - p) < sizeof(body))
+	    lws_finalize_http_header(wsi, &p, end) || (size_t)(end - p) < sizeof(not_allowed))
 		return 1;
-	memcpy(p, body, sizeof(body) - 1);
-	p += sizeof(body) - 1;
+	memcpy(p, not_allowed, sizeof(not_allowed) - 1);
+	p += sizeof(not_allowed) - 1;
 	(void)lws_write(wsi, start, (size_t)(p - start), LWS_WRITE_HTTP_HEADERS); /* closed either way */
 	return 1; /* refused: lws closes the connection */
 }
@@ -344,8 +346,6 @@ static int not_http(struct lws *wsi, struct pss *pss, enum lws_callback_reasons 
 	static const char *const fmt =
 		"HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %zu\r\n%s"
 		"connection: close\r\ncache-control: no-store\r\n\r\n%s";
-	static const char not_allowed[] = "{\"error\":\"method_not_allowed\",\"code\":\"method_not_allowed\","
-					  "\"message\":\"read-only: use GET or HEAD\"}";
 	static const char bad[] =
 		"{\"error\":\"bad_request\",\"code\":\"bad_request\",\"message\":\"not an HTTP request\"}";
 	unsigned char buf[LWS_PRE + 512];
