@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "conf.h"
+#include "base/conf.h"
 #include "server.h"
-#include "util.h"
+#include "base/util.h"
 
 /* One descriptor per connection: take every descriptor the hard limit allows. */
 static void raise_fd_limit(void)

@@ -17,13 +17,13 @@
 #include <string.h>
 
 #include "config.h"
-#include "dblock.h"
-#include "handlers.h"
-#include "http.h"
-#include "lobby.h"
-#include "net.h"
-#include "session.h"
-#include "store.h"
+#include "store/dblock.h"
+#include "net/handlers.h"
+#include "net/http.h"
+#include "lobby/lobby.h"
+#include "net/net.h"
+#include "net/session.h"
+#include "store/store.h"
 #include "wire.h"
 
 struct server {

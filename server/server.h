@@ -12,7 +12,7 @@
 #ifndef QUINTETO_SERVER_H
 #define QUINTETO_SERVER_H
 
-#include "conf.h"
+#include "base/conf.h"
 
 /* Runs the server until SIGINT/SIGTERM. Returns the process exit code (0: a clean stop). */
 int server_run(const struct config *cfg);

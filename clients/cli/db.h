@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "archive_read.h"
+#include "store/archive_read.h"
 
 /* The server's default (quinteto-server --db). */
 #define CLI_DB_DEFAULT "var/quinteto.db"

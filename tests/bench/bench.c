@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "wire.h"
 
 static struct rules_action legal[RULES_MAX_LEGAL];

@@ -22,8 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "store_int.h"
-#include "util.h"
+#include "store/store_int.h"
+#include "base/util.h"
 #include "wire.h"
 
 #define MAX_PLIES 20000

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "store.h"
-#include "util.h"
+#include "store/store.h"
+#include "base/util.h"
 
 static uv_loop_t loop;
 static struct store *st;

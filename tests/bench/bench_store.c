@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store.h"
-#include "util.h"
+#include "store/store.h"
+#include "base/util.h"
 
 #define MAXS 100000
 

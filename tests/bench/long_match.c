@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "rules.h"
-#include "store_int.h"
-#include "util.h"
+#include "store/store_int.h"
+#include "base/util.h"
 #include "wire.h"
 
 #define MAX_PLIES 250000 /* max_turns 100000 is about 200,006 plies */

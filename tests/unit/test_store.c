@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store.h"
+#include "store/store.h"
 #include "tap.h"
 #include "wire.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "rules.h"
 #include "tap.h"
 #include "wire.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
+#include "base/conf.h"
 #include "tap.h"
 
 /* Parses `args` (a flag and its value at a time) over the defaults; the parse's result. */

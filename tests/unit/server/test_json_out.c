@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_out.h"
+#include "base/json_out.h"
 #include "tap.h"
 
 #define TREES   20000

@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "lobby.h"
-#include "store.h"
+#include "lobby/lobby.h"
+#include "store/store.h"
 #include "tap.h"
-#include "util.h"
+#include "base/util.h"
 
 static uv_loop_t loop;
 static struct config cfg;

@@ -11,10 +11,10 @@
 #include "config.h"
 #include "duo.h"
 #include "bots/bots.h"
-#include "room.h"
-#include "store.h"
+#include "room/room.h"
+#include "store/store.h"
 #include "tap.h"
-#include "util.h"
+#include "base/util.h"
 
 static uv_loop_t loop;
 static struct store *store;

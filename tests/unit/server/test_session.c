@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session.h"
+#include "net/session.h"
 #include "tap.h"
-#include "util.h"
+#include "base/util.h"
 
 static struct config cfg;
 static struct metrics metrics;

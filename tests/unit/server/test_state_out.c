@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "rules.h"
-#include "state_out.h"
+#include "room/state_out.h"
 #include "tap.h"
 #include "wire.h"
 

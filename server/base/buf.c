@@ -1,0 +1,138 @@
+/*
+ * buf.c: reference-counted frames with lws headroom (see buf.h).
+ *
+ * Every frame is serialised exactly once, by json_out.c (jansson's compact
+ * output at a fraction of json_dumps' cost) into a scratch buffer that grows
+ * to the largest frame seen and is reused, then the bytes are
+ * copied once into a buffer of their exact size (queues may hold a frame for
+ * long; it must not carry slack). buf_from_json_mark() dumps a top-level
+ * object member by member so that the offset of one member's value is known
+ * without searching the text, and buf_splice() builds a variant of a frame
+ * with that value replaced, without re-encoding the rest: this is how a seat's
+ * frame gets its `legal` (room.c). The bytes are exactly those jansson's
+ * json_dumps(JSON_COMPACT) would produce for the same tree: compact output of
+ * a value does not depend on where it sits (tests/unit/server/test_buf.c
+ * compares them byte for byte over random Ur states). The scratch buffer makes
+ * this file loop-thread only, as the buffers themselves are.
+ */
+#include "base/buf.h"
+
+#include "base/json_out.h"
+
+#include <libwebsockets.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+long buf_live;
+
+/* The dump target: grows, never shrinks; `len` is reset for each frame. */
+static struct json_out scratch;
+
+static struct buf *buf_alloc(size_t len)
+{
+	struct buf *b = malloc(sizeof(*b) + LWS_PRE + len + 1);
+
+	if (!b)
+		return NULL;
+	b->refs = 1;
+	b->len = len;
+	b->data = (unsigned char *)(b + 1) + LWS_PRE;
+	b->data[len] = '\0';
+	buf_live++;
+	return b;
+}
+
+/* Appends the compact encoding of any value; 0 or -1. */
+static int scratch_dump(const json_t *j)
+{
+	return json_out_value(&scratch, j, 0);
+}
+
+/* Appends `"key":`. */
+static int scratch_key(const char *key)
+{
+	return json_out_string(&scratch, key, strlen(key)) || json_out_bytes(&scratch, ":", 1) ? -1 : 0;
+}
+
+struct buf *buf_from_json(const json_t *j)
+{
+	scratch.len = 0;
+	if (!json_is_object(j) && !json_is_array(j))
+		return NULL; /* what json_dumps(j, JSON_COMPACT) refuses */
+	if (scratch_dump(j) || !scratch.len)
+		return NULL;
+	return buf_from_bytes(scratch.p, scratch.len);
+}
+
+struct buf *buf_from_json_mark(const json_t *obj, const char *key, size_t *at)
+{
+	const char *k;
+	json_t *v;
+	bool first = true;
+
+	*at = SIZE_MAX;
+	if (!json_is_object(obj))
+		return NULL;
+	scratch.len = 0;
+	if (json_out_bytes(&scratch, "{", 1))
+		return NULL;
+	json_object_foreach((json_t *)obj, k, v)
+	{
+		if ((!first && json_out_bytes(&scratch, ",", 1)) || scratch_key(k))
+			return NULL;
+		first = false;
+		if (strcmp(k, key) == 0)
+			*at = scratch.len;
+		if (scratch_dump(v))
+			return NULL;
+	}
+	if (json_out_bytes(&scratch, "}", 1))
+		return NULL;
+	return buf_from_bytes(scratch.p, scratch.len);
+}
+
+struct buf *buf_splice(const struct buf *b, size_t at, size_t drop, const json_t *insert)
+{
+	struct buf *out;
+	size_t tail;
+
+	if (at > b->len || drop > b->len - at)
+		return NULL;
+	tail = b->len - at - drop;
+	scratch.len = 0;
+	if (scratch_dump(insert))
+		return NULL;
+	out = buf_alloc(at + scratch.len + tail);
+	if (!out)
+		return NULL;
+	memcpy(out->data, b->data, at);
+	memcpy(out->data + at, scratch.p, scratch.len);
+	memcpy(out->data + at + scratch.len, b->data + at + drop, tail);
+	return out;
+}
+
+struct buf *buf_from_bytes(const void *p, size_t len)
+{
+	struct buf *b = buf_alloc(len);
+
+	if (!b)
+		return NULL;
+	memcpy(b->data, p, len);
+	return b;
+}
+
+struct buf *buf_ref(struct buf *b)
+{
+	b->refs++;
+	return b;
+}
+
+void buf_unref(struct buf *b)
+{
+	if (b && !--b->refs) {
+		buf_live--;
+		free(b);
+	}
+}

@@ -1,0 +1,330 @@
+/*
+ * lobby.c: player identities and the room registry. A player is found by the
+ * SHA-256 of its token (the token itself is never kept); identities are
+ * saved through the store thread and read back by token hash when they say
+ * hello (those holding a journalled seat at start-up), so a token outlives a
+ * restart. The room list (lobby_list.c) is pushed to the connections that
+ * asked for it, at most once a second, serialised once for all.
+ *
+ * Invariants: every room in `rooms` is live (not dead); a player is in both
+ * maps or in neither.
+ */
+#include "lobby/lobby.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store.h"
+
+static void changed_cb(void *ctx)
+{
+	lobby_changed(ctx);
+}
+
+/* Sends every due room its state: one frame per room for all the spectators that came and went. */
+static void spectators_cb(uv_timer_t *t)
+{
+	struct lobby *l = t->data;
+	struct room *r;
+
+	l->spectators_sent_ms = util_now_ms();
+	while ((r = l->spectators_due)) {
+		l->spectators_due = r->spectators_next;
+		r->spectators_next = NULL;
+		r->spectators_listed = false;
+		room_spectators_flush(r);
+	}
+}
+
+static void spectators_due_cb(void *ctx, struct room *r)
+{
+	struct lobby *l = ctx;
+	int64_t wait;
+
+	if (r->spectators_listed || l->host.stopping)
+		return;
+	r->spectators_listed = true;
+	r->spectators_next = l->spectators_due;
+	l->spectators_due = r;
+	if (uv_is_active((uv_handle_t *)&l->spectators_timer))
+		return;
+	wait = LOBBY_SPECTATORS_MS - (util_now_ms() - l->spectators_sent_ms);
+	if (uv_timer_start(&l->spectators_timer, spectators_cb, wait > 0 ? (uint64_t)wait : 0, 0)) {
+		util_log(LOG_ERROR, "lobby: the spectators timer cannot start");
+		spectators_cb(&l->spectators_timer); /* send them now rather than never */
+	}
+}
+
+/* Takes `r` out of the list of rooms due a spectator count (it is going). */
+static void spectators_unlist(struct lobby *l, struct room *r)
+{
+	struct room **pp;
+
+	if (!r->spectators_listed)
+		return;
+	for (pp = &l->spectators_due; *pp; pp = &(*pp)->spectators_next)
+		if (*pp == r) {
+			*pp = r->spectators_next;
+			break;
+		}
+	r->spectators_listed = false;
+}
+
+int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const struct config *cfg,
+	       struct metrics *metrics)
+{
+	int err;
+
+	memset(l, 0, sizeof(*l));
+	l->store = store;
+	l->cfg = cfg;
+	l->metrics = metrics;
+	l->host = (struct room_host){ .loop = loop,
+				      .store = store,
+				      .cfg = cfg,
+				      .metrics = metrics,
+				      .send = session_send_cb,
+				      .changed = changed_cb,
+				      .ctx = l,
+				      .spectators = spectators_due_cb };
+	hmap_init(&l->rooms);
+	hmap_init(&l->players);
+	hmap_init(&l->players_by_id);
+	tally_init(&l->by_addr);
+	tally_init(&l->live_by_addr);
+	tally_init(&l->live_by_player);
+	hmap_init(&l->paces);
+	l->order_stale = true;
+	err = uv_timer_init(loop, &l->timer);
+	if (err)
+		return err;
+	l->timer.data = l;
+	err = uv_timer_init(loop, &l->spectators_timer);
+	if (err)
+		return err;
+	l->spectators_timer.data = l;
+	return 0;
+}
+
+struct player *lobby_player_add(struct lobby *l, const char *id, const char *token_hash, const char *name)
+{
+	struct player *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	snprintf(p->id, sizeof(p->id), "%s", id);
+	snprintf(p->token_hash, sizeof(p->token_hash), "%s", token_hash);
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	if (hmap_put(&l->players, p->token_hash, p) || hmap_put(&l->players_by_id, p->id, p)) {
+		hmap_del(&l->players, p->token_hash);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void room_remove(struct lobby *l, struct room *r)
+{
+	hmap_del(&l->rooms, r->id);
+	spectators_unlist(l, r);
+	l->order_stale = true;
+	lobby_room_update(l, r, true);
+	room_destroy(r); /* freed once its timer handle has closed */
+	lobby_changed(l);
+}
+
+void lobby_close(struct lobby *l)
+{
+	struct room *r;
+	size_t pos = 0;
+
+	l->host.stopping = true;
+	uv_timer_stop(&l->timer);
+	uv_close((uv_handle_t *)&l->timer, NULL);
+	uv_timer_stop(&l->spectators_timer);
+	uv_close((uv_handle_t *)&l->spectators_timer, NULL);
+	while ((r = hmap_next(&l->rooms, &pos)))
+		room_remove(l, r); /* hmap_del only tombstones: the iteration stays valid */
+}
+
+void lobby_finish(struct lobby *l)
+{
+	struct player *p;
+	size_t pos = 0;
+
+	while ((p = hmap_next(&l->players_by_id, &pos))) {
+		free(p->rooms);
+		free(p);
+	}
+	json_decref(l->cache);
+	l->cache = NULL;
+	buf_unref(l->pushed);
+	l->pushed = NULL;
+	free(l->order);
+	free(l->text);
+	lobby_limits_finish(l);
+	hmap_finish(&l->rooms);
+	hmap_finish(&l->players);
+	hmap_finish(&l->players_by_id);
+}
+
+static void token_hash(const char *token, char out[65])
+{
+	uint8_t h[RULES_SHA256_SIZE];
+
+	rules_sha256(token, strlen(token), h);
+	wire_hex_encode(h, sizeof(h), out);
+}
+
+struct player *lobby_player_by_token(struct lobby *l, const char *token)
+{
+	char hash[65], id[16], name[sizeof(((struct player *)0)->name)];
+	struct player *p;
+
+	token_hash(token, hash);
+	if ((p = hmap_get(&l->players, hash)))
+		return p;
+	/* not in memory: an identity idle since the start or evicted (lobby_players_housekeep) */
+	if (store_player_lookup(l->store, hash, id, sizeof(id), name, sizeof(name)) != 1 ||
+	    hmap_get(&l->players_by_id, id))
+		return NULL;
+	return lobby_player_add(l, id, hash, name);
+}
+
+struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
+				  size_t token_out_size)
+{
+	uint8_t raw[24];
+	char hash[65], id[16];
+	struct player *p = token ? lobby_player_by_token(l, token) : NULL;
+
+	if (p) {
+		snprintf(token_out, token_out_size, "%s", token);
+		snprintf(p->name, sizeof(p->name), "%s", name);
+		p->seen_ms = util_now_ms();
+		lobby_player_save(l, p); /* its name, and when it was seen */
+		return p;
+	}
+	if (token_out_size < 49 || util_random(raw, sizeof(raw)) || util_random_id("p", 12, id))
+		return NULL;
+	wire_hex_encode(raw, sizeof(raw), token_out);
+	token_hash(token_out, hash);
+	p = lobby_player_add(l, id, hash, name);
+	if (!p)
+		return NULL;
+	l->metrics->players_created++;
+	p->seen_ms = util_now_ms();
+	lobby_player_save(l, p);
+	return p;
+}
+
+int lobby_room_create(struct lobby *l, const struct player *creator, const struct rules_game *g,
+		      const struct wire_game *codec, const struct wire_room_options *ropt,
+		      const struct rules_options *gopt, struct room **out)
+{
+	char id[WIRE_ROOM_ID_MAX + 1];
+	struct room *r;
+	int err;
+
+	do {
+		err = util_random_id("", 10, id);
+	} while (!err && hmap_get(&l->rooms, id));
+	if (err)
+		return err;
+	err = room_new(&l->host, id, creator->id, g, codec, ropt, gopt, &r);
+	if (err)
+		return err;
+	if (hmap_put(&l->rooms, r->id, r)) {
+		room_destroy(r); /* drops the journal it just wrote */
+		return -ENOMEM;
+	}
+	l->order_stale = true;
+	lobby_changed(l);
+	*out = r;
+	return 0;
+}
+
+void lobby_room_discard(struct lobby *l, struct room *r)
+{
+	room_remove(l, r);
+}
+
+struct room *lobby_room_find(struct lobby *l, const char *id)
+{
+	return hmap_get(&l->rooms, id);
+}
+
+void lobby_housekeep(struct lobby *l, int64_t now)
+{
+	struct room *r;
+	size_t pos = 0;
+
+	while ((r = hmap_next(&l->rooms, &pos)))
+		if (room_expired(r, now))
+			room_remove(l, r);
+}
+
+void lobby_subscribe(struct lobby *l, struct session *s)
+{
+	if (s->lobby_sub)
+		return;
+	s->lobby_sub = true;
+	s->lobby_prev = NULL;
+	s->lobby_next = l->subs;
+	if (l->subs)
+		l->subs->lobby_prev = s;
+	l->subs = s;
+}
+
+void lobby_unsubscribe(struct lobby *l, struct session *s)
+{
+	if (!s->lobby_sub)
+		return;
+	if (s->lobby_prev)
+		s->lobby_prev->lobby_next = s->lobby_next;
+	else
+		l->subs = s->lobby_next;
+	if (s->lobby_next)
+		s->lobby_next->lobby_prev = s->lobby_prev;
+	s->lobby_sub = false;
+}
+
+static void push_cb(uv_timer_t *t)
+{
+	struct lobby *l = t->data;
+	struct session *s, *next;
+	struct buf *b;
+
+	l->dirty = false;
+	l->pushed_ms = util_now_ms();
+	if (!l->subs)
+		return;
+	b = lobby_rooms_frame(l, NULL);
+	if (b && l->pushed && b->len == l->pushed->len && !memcmp(b->data, l->pushed->data, b->len)) {
+		buf_unref(b); /* nothing they see changed (a change and its undoing within the period) */
+		return;
+	}
+	buf_unref(l->pushed);
+	l->pushed = b ? buf_ref(b) : NULL;
+	for (s = l->subs; b && s; s = next) {
+		next = s->lobby_next;
+		session_send(s, b);
+	}
+	buf_unref(b);
+}
+
+void lobby_changed(struct lobby *l)
+{
+	int64_t wait;
+
+	l->text_stale = true;
+	if (l->dirty || l->host.stopping)
+		return;
+	l->dirty = true;
+	wait = 1000 - (util_now_ms() - l->pushed_ms);
+	if (uv_timer_start(&l->timer, push_cb, wait > 0 ? (uint64_t)wait : 0, 0)) {
+		util_log(LOG_ERROR, "lobby: the push timer cannot start");
+		l->dirty = false; /* the next change tries again */
+	}
+}

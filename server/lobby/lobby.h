@@ -1,0 +1,198 @@
+/*
+ * lobby.h: the registry of live rooms and known players, the room list pushed
+ * to the connections that asked for it, and the start-up restore of both
+ * from the store.
+ *
+ * The lobby hosts the rooms: it gives each the `room_host` whose send()
+ * queues frames on sessions and whose changed() marks the room list stale.
+ * That callback is the only way a room reaches up here. The lobby calls
+ * rooms, players and sessions (to push the list); nothing below calls it.
+ */
+#ifndef QUINTETO_LOBBY_H
+#define QUINTETO_LOBBY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "room/room.h"
+#include "net/session.h"
+#include "base/util.h"
+
+struct store;
+
+struct lobby {
+	struct room_host host; /* handed to every room */
+	struct store *store;
+	const struct config *cfg;
+	struct metrics *metrics;
+	struct hmap rooms;         /* id -> live room */
+	struct hmap players;       /* token_hash -> player */
+	struct hmap players_by_id; /* id -> player */
+	struct session *subs;      /* connections that asked for `rooms` */
+	bool dirty;                /* a push is scheduled */
+	json_t *cache;             /* the rooms array; NULL = rebuild */
+	int64_t pushed_ms;
+	uv_timer_t timer; /* throttles pushes to one a second */
+	/* the capped list as text (lobby_list.c): rooms newest first, and their joined summaries */
+	struct room **order;
+	size_t norder, caporder;
+	bool order_stale; /* a room came or went: sort again */
+	char *text;       /* "[summary,...]" of the newest cfg->lobby_list_max rooms */
+	size_t textlen, textcap;
+	bool text_stale;            /* a room's summary changed since `text` was joined */
+	struct buf *pushed;         /* the last frame pushed to subscribers */
+	struct tally by_addr;       /* address -> waiting rooms created from it (lobby_limits.c) */
+	long bot_rooms;             /* live rooms with a bot in every seat */
+	int64_t players_expired_ms; /* when the database last forgot idle identities */
+
+	/* open rooms by opener and address, and each address's paces (lobby_limits.c) */
+	struct tally live_by_addr;   /* address -> live rooms opened from it */
+	struct tally live_by_player; /* player id -> live rooms it opened */
+	struct hmap paces;           /* address -> struct lobby_pace */
+
+	/* rooms whose spectator count their members have not seen yet, sent at most every
+	   LOBBY_SPECTATORS_MS per room (lobby.c) */
+	struct room *spectators_due;
+	uv_timer_t spectators_timer;
+	int64_t spectators_sent_ms;
+};
+
+/* A room's members see spectators come and go at most this often (a flood of watch/leave). */
+#define LOBBY_SPECTATORS_MS 250
+
+/* Initialises an empty lobby on `loop`; the pointers are borrowed for its life. 0 or a libuv error. */
+int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const struct config *cfg,
+	       struct metrics *metrics);
+
+/*
+ * Loads the player identities that hold a journalled seat, then every journalled room (start-up, before
+ * store_start()). A room whose journal does not replay is left out with its
+ * journal kept. 0 or -EIO.
+ */
+int lobby_restore(struct lobby *l);
+
+/*
+ * Registers a player identity (a new one, or one loaded from the store at
+ * start-up); the strings are copied. The player or NULL (out of memory).
+ * Journals nothing: the caller does when the identity is new.
+ */
+struct player *lobby_player_add(struct lobby *l, const char *id, const char *token_hash, const char *name);
+
+/* Shutting down: closes every room (keeping the journal of unfinished ones) and the timer. */
+void lobby_close(struct lobby *l);
+
+/* Frees players and maps; only once the loop has run every close callback. */
+void lobby_finish(struct lobby *l);
+
+/* The player holding `token`, or NULL. */
+struct player *lobby_player_by_token(struct lobby *l, const char *token);
+
+/*
+ * Resumes the player whose token this is (renaming it to `name`), or creates
+ * one (unknown or absent token). Writes the player's token into token_out
+ * (at least 49 bytes). NULL on failure.
+ */
+struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
+				  size_t token_out_size);
+
+/* Creates and registers a room for `creator`. 0, ROOM_E_BAD_OPTIONS or a negative errno. */
+int lobby_room_create(struct lobby *l, const struct player *creator, const struct rules_game *g,
+		      const struct wire_game *codec, const struct wire_room_options *ropt,
+		      const struct rules_options *gopt, struct room **out);
+
+/*
+ * Takes a room that lobby_room_create() just made, and that nobody was told
+ * about, back out: its seats are freed and its journal dropped.
+ */
+void lobby_room_discard(struct lobby *l, struct room *r);
+
+/* The live room with this id, or NULL. */
+struct room *lobby_room_find(struct lobby *l, const char *id);
+
+/* Closes the rooms that have outlived their time. */
+void lobby_housekeep(struct lobby *l, int64_t now);
+
+/* Pushes the room list to `s` whenever it changes, until unsubscribed. */
+void lobby_subscribe(struct lobby *l, struct session *s);
+void lobby_unsubscribe(struct lobby *l, struct session *s);
+
+/* The room list changed: push it within a second (throttled). */
+void lobby_changed(struct lobby *l);
+
+/*
+ * The room list as protocol.md caps it: the newest cfg->lobby_list_max live
+ * rooms and `total`, the count of all. A `rooms` frame (id borrowed, may be
+ * NULL), or GET /api/rooms' body (malloc'd, *len set). Each room's summary
+ * is serialised once per change of that room (room.h's summary cache), so
+ * a request costs a copy of the joined text, not a rebuild; NULL on ENOMEM.
+ */
+struct buf *lobby_rooms_frame(struct lobby *l, const json_t *id);
+char *lobby_rooms_body(struct lobby *l, size_t *len);
+
+/*
+ * Room limits (lobby_limits.c). lobby_room_refused(): may `p` from `addr`
+ * create a room? NULL, or the reason for a too_many_rooms error (the
+ * refusal is counted in the metrics).
+ * lobby_bot_room_refused(): may a bot fill the last free seat of `r` (which
+ * would start a match of bots only)? NULL or the reason.
+ * lobby_room_counted(): `p` from `addr` opened `r` (a create or a rematch):
+ * it counts as live against both until it goes, as waiting while it waits,
+ * and against the address's rooms per hour.
+ * lobby_room_update(): after a seat filled or a room went: a room that left
+ * the waiting state stops counting as waiting, a room that went stops
+ * counting as live, a started bot-only room counts.
+ */
+const char *lobby_room_refused(struct lobby *l, const struct player *p, const char *addr);
+/*
+ * May `p` from `addr` open a room that starts at once (the rematch it accepts)? The limits of
+ * lobby_room_refused() but the waiting rooms'. NULL, or the reason for too_many_rooms.
+ */
+const char *lobby_room_open_refused(struct lobby *l, const struct player *p, const char *addr);
+const char *lobby_bot_room_refused(struct lobby *l, const struct room *r);
+void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const char *addr);
+
+/*
+ * New identities (lobby_limits.c). lobby_player_refused(): may a hello from
+ * `addr` make a new identity? NULL, or the reason for a rate_limited error
+ * (counted in the metrics). lobby_player_counted(): it made one.
+ */
+const char *lobby_player_refused(struct lobby *l, const char *addr);
+void lobby_player_counted(struct lobby *l, const char *addr);
+
+/*
+ * Journals p's identity (its name, and when it was seen) and remembers the
+ * batch that holds it: an identity leaves memory only once that batch has
+ * committed, so its next hello finds it in the database.
+ */
+void lobby_player_save(struct lobby *l, struct player *p);
+
+/*
+ * `p` lost its last connection: it leaves memory now when nothing holds it
+ * (no seat, no waiting room, its last save committed); else the
+ * housekeeping takes it later. `p` may be freed: the caller forgets it.
+ */
+void lobby_player_release(struct lobby *l, struct player *p);
+void lobby_room_update(struct lobby *l, struct room *r, bool gone);
+
+/*
+ * Identities with no connection, seat or waiting room leave memory once their
+ * last save has committed (looked up again at their next hello); so do the
+ * per-address paces that are spent no more. Now and then the database is
+ * told to forget the identities past cfg->player_ttl_s (store_players_expire).
+ */
+void lobby_players_housekeep(struct lobby *l, int64_t now);
+
+/* Frees the limits' counts (lobby_finish). */
+void lobby_limits_finish(struct lobby *l);
+
+/* Ends, by forfeit of its absent seats, every match no human has followed for cfg->abandon_timeout_s. */
+void lobby_forfeit_abandoned(struct lobby *l, int64_t now);
+
+/*
+ * Every live room's summary, newest first: a new reference to a cached array
+ * that callers must not modify. Rebuilt at most once per change.
+ */
+json_t *lobby_rooms_json(struct lobby *l);
+
+#endif

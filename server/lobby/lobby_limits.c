@@ -1,0 +1,308 @@
+/*
+ * lobby_limits.c: what keeps one client from filling the server with rooms
+ * (protocol.md, too_many_rooms): waiting rooms per creator and per address,
+ * live rooms in all, and matches of bots only; and the end of matches that
+ * nobody comes back to (a forfeit of each absent seat, as a resignation is
+ * recorded). Waiting rooms nobody follows already expire (room_expired).
+ *
+ * Identities: one that holds no seat and has no connection leaves memory a
+ * while after it was last seen (it is looked up again when it says hello);
+ * the database forgets one that holds no seat, created no live room and
+ * played no archived match once it is --player-ttl-s old (store.h).
+ *
+ * A room counts as waiting against its creator and address from its
+ * creation until it leaves the waiting state or goes, and as live against
+ * the player and the address that opened it (a create, or the rematch
+ * acceptance that opened it) until it goes, finished rooms still listed
+ * included: one address can never hold more than max_live_rooms_per_addr of
+ * the max_rooms (conf.c checks it is fewer). Rooms restored at start-up
+ * count in the total only (the address they came from is not journalled).
+ *
+ * Paces: each address's rooms opened and new identities are metered by a
+ * generic cell rate (one "theoretical arrival time" per meter): N at once,
+ * then one every 1/rate. In memory only: a restart starts them afresh.
+ */
+#include "lobby/lobby.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store.h"
+
+/* One address's meters: when each is back to its full burst (Unix microseconds). */
+struct lobby_pace {
+	char key[64];
+	int64_t rooms_tat, players_tat;
+};
+
+void lobby_limits_finish(struct lobby *l)
+{
+	struct lobby_pace *pc;
+	size_t pos = 0;
+
+	tally_finish(&l->by_addr);
+	tally_finish(&l->live_by_addr);
+	tally_finish(&l->live_by_player);
+	while ((pc = hmap_next(&l->paces, &pos)))
+		free(pc);
+	hmap_finish(&l->paces);
+}
+
+/* The pace of `addr`, created (full) when asked to; NULL if none (or out of memory). */
+static struct lobby_pace *pace_of(struct lobby *l, const char *addr, bool create)
+{
+	struct lobby_pace *pc;
+	char k[64];
+
+	snprintf(k, sizeof(k), "%s", addr);
+	if ((pc = hmap_get(&l->paces, k)) || !create)
+		return pc;
+	if (!(pc = calloc(1, sizeof(*pc))))
+		return NULL;
+	memcpy(pc->key, k, sizeof(k));
+	if (hmap_put(&l->paces, pc->key, pc)) {
+		free(pc);
+		return NULL;
+	}
+	return pc;
+}
+
+/* Microseconds between two cells at `per_hour` an hour. */
+static int64_t cell_us(int per_hour)
+{
+	return (int64_t)3600 * 1000000 / per_hour;
+}
+
+/* Whether one more cell conforms to the meter `tat` (burst cells at once, per_hour an hour). */
+static bool pace_allows(const int64_t *tat, int per_hour, int burst)
+{
+	int64_t now = util_now_ms() * 1000;
+
+	return !tat || *tat - now <= cell_us(per_hour) * (burst - 1);
+}
+
+/* Takes one cell of the meter `tat`. */
+static void pace_take(int64_t *tat, int per_hour)
+{
+	int64_t now = util_now_ms() * 1000;
+
+	*tat = (*tat > now ? *tat : now) + cell_us(per_hour);
+}
+
+const char *lobby_room_open_refused(struct lobby *l, const struct player *p, const char *addr)
+{
+	const struct config *c = l->cfg;
+	struct lobby_pace *pc = pace_of(l, addr, false);
+
+	if (l->rooms.len >= (size_t)c->max_rooms)
+		return "the server has as many rooms as it can hold: try again later";
+	if (tally_get(&l->live_by_player, p->id) >= (size_t)c->max_live_rooms_per_player) {
+		l->metrics->refused_rooms_player++;
+		return "you have too many rooms open (waiting, playing or just finished): wait until one "
+		       "closes";
+	}
+	if (tally_get(&l->live_by_addr, addr) >= (size_t)c->max_live_rooms_per_addr) {
+		l->metrics->refused_rooms_addr++;
+		return "too many rooms are open (waiting, playing or just finished) from your address: wait "
+		       "until one closes";
+	}
+	if (!pace_allows(pc ? &pc->rooms_tat : NULL, c->max_matches_per_addr_hour,
+			 c->max_matches_per_addr_hour)) {
+		l->metrics->refused_rooms_hour++;
+		return "your address opened as many rooms as it may in an hour: try again later";
+	}
+	return NULL;
+}
+
+const char *lobby_room_refused(struct lobby *l, const struct player *p, const char *addr)
+{
+	if (l->rooms.len >= (size_t)l->cfg->max_rooms)
+		return "the server has as many rooms as it can hold: try again later";
+	if (p->nwaiting >= l->cfg->max_rooms_per_player)
+		return "you have too many rooms waiting for players: start or leave one first";
+	if (tally_get(&l->by_addr, addr) >= (size_t)l->cfg->max_rooms_per_addr)
+		return "too many rooms wait for players from your address: start or leave one first";
+	return lobby_room_open_refused(l, p, addr);
+}
+
+const char *lobby_player_refused(struct lobby *l, const char *addr)
+{
+	struct lobby_pace *pc = pace_of(l, addr, false);
+
+	if (pace_allows(pc ? &pc->players_tat : NULL, l->cfg->max_new_players_per_addr_hour,
+			l->cfg->new_players_burst))
+		return NULL;
+	l->metrics->refused_players_addr++;
+	return "too many new players from your address: say hello with your token, or try again later";
+}
+
+void lobby_player_counted(struct lobby *l, const char *addr)
+{
+	struct lobby_pace *pc = pace_of(l, addr, true);
+
+	if (pc) /* out of memory: that one goes unmetered */
+		pace_take(&pc->players_tat, l->cfg->max_new_players_per_addr_hour);
+}
+
+static int free_seats(const struct room *r, bool *human)
+{
+	int i, n = 0;
+
+	*human = false;
+	for (i = 0; i < r->game->seats; i++) {
+		n += !r->seats[i].taken;
+		*human |= r->seats[i].player != NULL;
+	}
+	return n;
+}
+
+const char *lobby_bot_room_refused(struct lobby *l, const struct room *r)
+{
+	bool human;
+
+	if (r->status != ROOM_WAITING || free_seats(r, &human) != 1 || human)
+		return NULL;
+	if (l->bot_rooms >= l->cfg->max_bot_rooms)
+		return "the server runs as many matches of bots only as it allows: seat a player, or try "
+		       "later";
+	return NULL;
+}
+
+void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const char *addr)
+{
+	struct lobby_pace *pc;
+
+	if (r->live_counted)
+		return;
+	snprintf(r->creator_addr, sizeof(r->creator_addr), "%s", addr);
+	snprintf(r->opener, sizeof(r->opener), "%s", p->id);
+	/* out of memory: that room goes uncounted */
+	r->live_counted = !tally_add(&l->live_by_addr, addr, +1);
+	if (r->live_counted && tally_add(&l->live_by_player, p->id, +1)) {
+		(void)tally_add(&l->live_by_addr, addr, -1);
+		r->live_counted = false;
+	}
+	if ((pc = pace_of(l, addr, true)))
+		pace_take(&pc->rooms_tat, l->cfg->max_matches_per_addr_hour);
+	if (r->counted || r->status != ROOM_WAITING)
+		return;
+	r->counted = true;
+	p->nwaiting++;
+	(void)tally_add(&l->by_addr, addr, +1);
+}
+
+void lobby_room_update(struct lobby *l, struct room *r, bool gone)
+{
+	bool human;
+
+	if (gone && r->live_counted) {
+		r->live_counted = false;
+		(void)tally_add(&l->live_by_addr, r->creator_addr, -1);
+		(void)tally_add(&l->live_by_player, r->opener, -1);
+	}
+	if (r->counted && (gone || r->status != ROOM_WAITING)) {
+		struct player *p = hmap_get(&l->players_by_id, r->creator);
+
+		r->counted = false;
+		if (p && p->nwaiting > 0)
+			p->nwaiting--;
+		(void)tally_add(&l->by_addr, r->creator_addr, -1);
+	}
+	if (!gone && !r->bot_only && r->status != ROOM_WAITING) {
+		free_seats(r, &human);
+		if (!human) {
+			r->bot_only = true;
+			l->bot_rooms++;
+		}
+	}
+	if (gone && r->bot_only) {
+		r->bot_only = false;
+		l->bot_rooms--;
+	}
+}
+
+/* Forfeits every absent human seat of `r` (none is connected): the match ends through the rules core. */
+static void forfeit_absent(struct room *r, int64_t now)
+{
+	int i;
+
+	for (i = 0; i < r->game->seats && r->status == ROOM_PLAYING; i++)
+		if (r->seats[i].player && !player_connected(r->seats[i].player) &&
+		    room_event(r, i, RULES_EVENT_FORFEIT, now) < 0)
+			util_log(LOG_ERROR, "room %s: the forfeit of seat %d failed", r->id, i);
+	util_log(LOG_INFO, "room %s: abandoned by its players; forfeited", r->id);
+	room_changed(r);
+}
+
+void lobby_forfeit_abandoned(struct lobby *l, int64_t now)
+{
+	int64_t limit = (int64_t)l->cfg->abandon_timeout_s * 1000;
+	struct room *r;
+	size_t pos = 0;
+
+	if (store_journal_failing(l->store))
+		return; /* a forfeit must be journalled like any event: wait for the database */
+	while ((r = hmap_next(&l->rooms, &pos))) {
+		bool human;
+
+		free_seats(r, &human);
+		if (r->status != ROOM_PLAYING || !human || room_human_connected(r))
+			continue;
+		if (!r->absent_since) {
+			r->absent_since = now;
+			continue;
+		}
+		if (now - r->absent_since >= limit)
+			forfeit_absent(r, now);
+	}
+}
+
+/* Whether `p` may leave memory: nothing holds it and the database has its last save. */
+static bool player_evictable(struct lobby *l, const struct player *p)
+{
+	return !p->nsessions && !p->nrooms && !p->nwaiting && !l->host.stopping &&
+	       p->saved_batch <= store_journal_committed(l->store);
+}
+
+static void player_evict(struct lobby *l, struct player *p)
+{
+	hmap_del(&l->players, p->token_hash);
+	hmap_del(&l->players_by_id, p->id);
+	free(p->rooms);
+	free(p);
+}
+
+void lobby_player_save(struct lobby *l, struct player *p)
+{
+	store_player_save(l->store, p->id, p->token_hash, p->name);
+	p->saved_batch = store_journal_needed(l->store);
+}
+
+void lobby_player_release(struct lobby *l, struct player *p)
+{
+	if (player_evictable(l, p))
+		player_evict(l, p);
+}
+
+void lobby_players_housekeep(struct lobby *l, int64_t now)
+{
+	int64_t ttl = (int64_t)l->cfg->player_ttl_s * 1000;
+	int64_t every = ttl / 2 < 5000 ? 5000 : ttl / 2 > 3600000 ? 3600000 : ttl / 2;
+	struct lobby_pace *pc;
+	struct player *p;
+	size_t pos = 0;
+
+	while ((p = hmap_next(&l->players_by_id, &pos)))
+		if (player_evictable(l, p))
+			player_evict(l, p);
+	pos = 0;
+	while ((pc = hmap_next(&l->paces, &pos)))
+		if (pc->rooms_tat <= now * 1000 && pc->players_tat <= now * 1000) { /* full again */
+			hmap_del(&l->paces, pc->key);
+			free(pc);
+		}
+	if (now - l->players_expired_ms >= every && !store_journal_failing(l->store)) {
+		l->players_expired_ms = now;
+		store_players_expire(l->store, now - ttl);
+	}
+}

@@ -1,0 +1,158 @@
+/*
+ * lobby_restore.c: start-up, before the store thread runs: player identities
+ * first, then every journalled room rebuilt through the rules core (see
+ * room_restore.c) as store_load_live() reads it: the room, its seats, its
+ * actions and events merged by ply. A room whose journal does not replay is
+ * left out of memory with its journal kept for inspection; the others
+ * resume play. No SQL here: the store reads, this file decides.
+ */
+#include "lobby/lobby.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "store/store.h"
+
+/* The room being rebuilt. */
+struct replay {
+	struct lobby *l;
+	struct room *r; /* NULL when the store's record was unusable */
+	int64_t started_at;
+};
+
+static int load_player(void *ctx, const char *id, const char *token_hash, const char *name)
+{
+	return lobby_player_add(((struct replay *)ctx)->l, id, token_hash, name) ? 0 : -ENOMEM;
+}
+
+static int load_room(void *ctx, const char *id, const char *game, const char *options,
+		     const char *server_seed, const char *creator_id, int64_t created_at, int64_t started_at)
+{
+	struct replay *rp = ctx;
+	int err;
+
+	rp->r = NULL;
+	rp->started_at = started_at;
+	err = room_restore(&rp->l->host, id, game, options, server_seed, creator_id, created_at, &rp->r);
+	if (!err)
+		rp->r->started_at = started_at; /* the clocks start from the journalled start */
+	return err;
+}
+
+static int load_seat(void *ctx, int seat, const char *player_id, const char *client_seed,
+		     const char *bot_level)
+{
+	struct replay *rp = ctx;
+	struct player *p = NULL;
+
+	if (player_id && !(p = hmap_get(&rp->l->players_by_id, player_id)))
+		return -EINVAL;
+	return room_restore_seat(rp->r, seat, p, client_seed, bot_level);
+}
+
+static int load_action(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at,
+		       bool stand_in)
+{
+	return room_restore_action(((struct replay *)ctx)->r, ply, seat, action, outcome, at, stand_in);
+}
+
+static int load_event(void *ctx, int ply, int seat, int kind, int64_t at)
+{
+	return room_restore_event(((struct replay *)ctx)->r, ply, seat, kind, at);
+}
+
+static void load_room_end(void *ctx, int err)
+{
+	struct replay *rp = ctx;
+	struct room *r = rp->r;
+
+	rp->r = NULL;
+	if (!err && r && !hmap_put(&rp->l->rooms, r->id, r)) {
+		room_restore_finish(r, rp->started_at);
+		/* nobody is connected yet: an abandoned match counts from its last activity */
+		r->absent_since = r->nlog         ? r->log[r->nlog - 1].at
+				  : r->started_at ? r->started_at
+						  : r->created_at;
+		lobby_room_update(rp->l, r, false);
+		rp->l->order_stale = true;
+		return;
+	}
+	util_log(LOG_ERROR, "restore: room %s does not replay (%d); its journal is kept for inspection",
+		 r ? r->id : "?", err);
+	if (r)
+		room_destroy(r); /* still restoring: the journal is kept */
+}
+
+static const struct store_live_ops ops = {
+	load_player, load_room, load_seat, load_action, load_event, load_room_end,
+};
+
+/* An archived room's seat holder may be known already (a seat in a live room). */
+static int load_player_once(void *ctx, const char *id, const char *token_hash, const char *name)
+{
+	return hmap_get(&((struct replay *)ctx)->l->players_by_id, id)
+		       ? 0
+		       : load_player(ctx, id, token_hash, name);
+}
+
+/*
+ * A room's journalled mutes and rematch offer: a live room restored already,
+ * or a finished one just rebuilt from its archived match (rp->r), which
+ * lingers again for what is left of its time.
+ */
+static int load_after(void *ctx, const char *id, bool archived, int64_t ended_at, const char *mutes,
+		      const char *rematch, int err)
+{
+	struct replay *rp = ctx;
+	struct lobby *l = rp->l;
+	struct room *r = archived ? rp->r : lobby_room_find(l, id);
+
+	rp->r = NULL;
+	if (archived && r && !err && util_now_ms() - ended_at > (int64_t)l->cfg->finished_room_ttl_s * 1000) {
+		room_destroy(r); /* its time is over: it goes, as it would have */
+		store_live_after_drop(l->store, id);
+		return 0;
+	}
+	if (archived && (err || !r || room_restore_archived(r, rp->started_at, ended_at))) {
+		util_log(LOG_ERROR, "restore: finished room %s does not replay from the archive (%d)", id,
+			 err);
+		if (r)
+			room_destroy(r); /* still restoring: its row is kept */
+		return 0;
+	}
+	if (!r) {
+		util_log(LOG_WARN, "restore: room %s has mutes or a rematch offer but is not live", id);
+		return 0;
+	}
+	if (archived && hmap_put(&l->rooms, r->id, r)) {
+		r->restoring = true; /* keep its row */
+		room_destroy(r);
+		return -ENOMEM;
+	}
+	if (room_restore_after(r, mutes, rematch))
+		util_log(LOG_ERROR, "restore: room %s: its mutes or rematch offer do not make sense", id);
+	if (archived) {
+		lobby_room_update(l, r, false);
+		l->order_stale = true;
+	}
+	return 0;
+}
+
+static const struct store_after_ops after_ops = {
+	{ load_player_once, load_room, load_seat, load_action, load_event, NULL },
+	load_after,
+};
+
+int lobby_restore(struct lobby *l)
+{
+	struct replay rp = { l, NULL, 0 };
+	int err = store_load_players(l->store, &ops, &rp);
+
+	if (!err)
+		err = store_load_live(l->store, &ops, &rp);
+	if (!err)
+		err = store_load_after(l->store, &after_ops, &rp);
+	if (!err && l->rooms.len)
+		util_log(LOG_INFO, "restore: %zu room(s) resumed from the journal", l->rooms.len);
+	return err ? -EIO : 0;
+}

@@ -1,0 +1,524 @@
+/*
+ * handlers.c: one small handler per client message type, looked up in a
+ * table (see handlers.h). Handlers validate what the codec could not (rooms
+ * exist, the sender said hello), call into the lobby and the room, and send
+ * the direct reply before the room's broadcast, so a client sees `joined`
+ * before the `state` it explains. Outcomes become protocol codes here only.
+ */
+#include "net/handlers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bots/bots.h"
+#include "store/store.h"
+
+typedef void handler_fn(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
+
+/* ROOM_E_* -> the protocol's code and a message; negative errno -> internal. */
+static const struct {
+	int code;
+	const char *why;
+} room_errors[] = {
+	[ROOM_E_ROOM_FULL] = { WIRE_E_ROOM_FULL, "every seat is taken or the match has started" },
+	[ROOM_E_SEAT_TAKEN] = { WIRE_E_SEAT_TAKEN, "that seat is taken" },
+	[ROOM_E_BAD_SEAT] = { WIRE_E_BAD_MESSAGE, "this game has no such seat" },
+	[ROOM_E_ALREADY_SEATED] = { WIRE_E_ALREADY_SEATED, "you already hold a seat in this room" },
+	[ROOM_E_NOT_IN_ROOM] = { WIRE_E_NOT_IN_ROOM, "you hold no seat in this room" },
+	[ROOM_E_NOT_STARTED] = { WIRE_E_NOT_YOUR_TURN, "the match has not started" },
+	[ROOM_E_GAME_OVER] = { WIRE_E_GAME_OVER, "the match is over, or your seat is out of play" },
+	[ROOM_E_STALE_PLY] = { WIRE_E_STALE_PLY, "ply is not the room's current ply" },
+	[ROOM_E_NOT_YOUR_TURN] = { WIRE_E_NOT_YOUR_TURN, "it is not your turn" },
+	[ROOM_E_ILLEGAL] = { WIRE_E_ILLEGAL_ACTION, "not one of your legal actions now" },
+	[ROOM_E_BAD_OPTIONS] = { WIRE_E_BAD_OPTIONS, "options out of range for this game" },
+	[ROOM_E_NO_REMATCH] = { WIRE_E_REMATCH_UNAVAILABLE, "no rematch: not over, rematched, or no offer" },
+};
+
+static void send_room_error(struct session *s, int err, const json_t *id)
+{
+	if (err > 0 && err < (int)(sizeof(room_errors) / sizeof(room_errors[0])) && room_errors[err].code) {
+		session_send_error(s, room_errors[err].code, room_errors[err].why, id);
+		return;
+	}
+	util_log_conn(LOG_ERROR, s->id, "session %llu: %s", (unsigned long long)s->id,
+		      strerror(err < 0 ? -err : EINVAL));
+	session_send_error(s, WIRE_E_INTERNAL, "the server could not do that: try again", id);
+}
+
+/*
+ * While journal batches fail (and are retried), requests that would change a
+ * room, or create a player, are refused before anything changes: what a client is told must be
+ * what a restart would bring back. Chat is refused too (see on_chat).
+ */
+static bool journal_refuses(struct handlers *h, struct session *s, const struct wire_msg *m)
+{
+	if (!store_journal_failing(h->store))
+		return false;
+	h->metrics->journal_refused++;
+	session_send_refusal(s, WIRE_E_UNAVAILABLE,
+			     "the server cannot save to its database right now; try again shortly", m->id);
+	return true;
+}
+
+static struct room *find_room(struct handlers *h, struct session *s, const struct wire_msg *m)
+{
+	struct room *r = lobby_room_find(h->lobby, m->room);
+
+	if (!r)
+		session_send_error(s, WIRE_E_UNKNOWN_ROOM, "no such room", m->id);
+	return r;
+}
+
+/* Follows `r` as `s`; false (and an error sent) when out of memory. */
+static bool follow(struct session *s, struct room *r, const json_t *id)
+{
+	if (!room_member_add(r, &s->members, s, s->player))
+		return true;
+	session_send_error(s, WIRE_E_INTERNAL, "out of memory", id);
+	return false;
+}
+
+static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	struct player *p;
+	char token[80], old_name[sizeof(p->name)];
+	struct wire_seat_ref *refs;
+	const char *refused;
+	int i;
+	bool renamed, created;
+
+	if (s->player) {
+		session_send_error(s, WIRE_E_BAD_MESSAGE, "hello was already said on this connection", m->id);
+		return;
+	}
+	p = m->token ? lobby_player_by_token(h->lobby, m->token) : NULL;
+	if (!p && journal_refuses(h, s, m)) /* a new player must be saved before its welcome */
+		return;
+	if (!p && (refused = lobby_player_refused(h->lobby, s->addr))) {
+		/* not session_rate_refuse(): no strike, the connection may still say hello with a token */
+		session_send_error(s, WIRE_E_RATE_LIMITED, refused, m->id);
+		return;
+	}
+	created = !p;
+	snprintf(old_name, sizeof(old_name), "%s", p ? p->name : "");
+	p = lobby_player_hello(h->lobby, m->token, m->name, token, sizeof(token));
+	if (!p) {
+		session_send_error(s, WIRE_E_INTERNAL, "could not create a player", m->id);
+		return;
+	}
+	if (created)
+		lobby_player_counted(h->lobby, s->addr);
+	refs = malloc(((size_t)p->nrooms + 1) * sizeof(*refs));
+	if (!refs) {
+		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
+		return;
+	}
+	renamed = *old_name && strcmp(old_name, p->name);
+	s->player = p;
+	p->nsessions++;
+	for (i = 0; i < p->nrooms; i++) {
+		int seat = room_seat_of(p->rooms[i], p);
+
+		refs[i] = (struct wire_seat_ref){ p->rooms[i]->id, seat,
+						  seat >= 0 ? p->rooms[i]->game->roles[seat] : "" };
+	}
+	session_send_json(s, wire_welcome_new(p->id, p->name, token, refs, (size_t)p->nrooms, m->id));
+	free(refs);
+	for (i = 0; i < p->nrooms; i++) {
+		struct room *r = p->rooms[i];
+		json_t *since = json_object_get(m->since_map, r->id);
+
+		if (!follow(s, r, m->id))
+			continue;
+		if (since)
+			room_send_missed(r, s, json_integer_value(since));
+		if (p->nsessions == 1 || renamed)
+			room_connected_changed(r); /* everyone sees the seat back, or its new name */
+		else
+			session_send(s, room_state_for(r, p));
+	}
+}
+
+static void on_rooms(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	struct buf *b = lobby_rooms_frame(h->lobby, m->id);
+
+	if (!b) {
+		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
+		return;
+	}
+	lobby_subscribe(h->lobby, s);
+	session_send(s, b);
+	buf_unref(b);
+}
+
+static void on_create(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	const struct rules_game *g = rules_game_find(m->game);
+	const struct wire_game *codec = wire_game_find(m->game);
+	struct wire_room_options ropt;
+	struct rules_options gopt;
+	struct room *r;
+	char why[160] = "";
+	int err;
+
+	if (!g || !codec) {
+		session_send_error(s, WIRE_E_UNKNOWN_GAME,
+				   "unknown game, or not available on this server yet", m->id);
+		return;
+	}
+	const char *refused;
+
+	if (journal_refuses(h, s, m))
+		return;
+	err = wire_options_decode(codec, m->options, &ropt, &gopt, why, sizeof(why));
+	if (!err) /* a new room's limits (stand-in minimum, idle limit), beside the stored options' ranges */
+		err = wire_options_check_new(&ropt, h->lobby->host.cfg->stand_in_min_ms,
+					     h->lobby->host.cfg->idle_limit_ms, why, sizeof(why));
+	if (err) {
+		session_send_error(s, err, why, m->id);
+		return;
+	}
+	if ((refused = lobby_room_refused(h->lobby, s->player, s->addr))) {
+		session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
+		return;
+	}
+	err = lobby_room_create(h->lobby, s->player, g, codec, &ropt, &gopt, &r);
+	if (err) {
+		send_room_error(s, err, m->id);
+		return;
+	}
+	lobby_room_counted(h->lobby, r, s->player, s->addr);
+	session_send_json(s, wire_created_new(room_summary(r), m->id));
+}
+
+static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	struct room *r = find_room(h, s, m);
+	int seat, err;
+
+	if (!r || journal_refuses(h, s, m))
+		return;
+	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats)) {
+		send_room_error(s, ROOM_E_BAD_SEAT, m->id);
+		return;
+	}
+	err = room_join(r, s->player, m->has_seat ? (int)m->seat : -1, m->client_seed, &seat);
+	if (err) {
+		send_room_error(s, err, m->id);
+		return;
+	}
+	follow(s, r, m->id);
+	lobby_room_update(h->lobby, r, false);
+	/* the seat needs its identity in the database even if it was forgotten as idle meanwhile */
+	lobby_player_save(h->lobby, s->player);
+	session_send_json(s, wire_joined_new(r->id, seat, r->game->roles[seat], m->id));
+	room_changed(r);
+}
+
+static void on_watch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	struct room *r = find_room(h, s, m);
+	bool was = r && room_is_member(r, s->members);
+
+	if (!r || !follow(s, r, m->id))
+		return;
+	session_send_json(s, wire_watching_new(r->id, m->id));
+	if (m->has_since)
+		room_send_missed(r, s, m->since);
+	if (!was && room_seat_of(r, s->player) < 0) {
+		/* this one gets the state now, the others with the new count soon (coalesced: room.h) */
+		room_spectators_changed(r);
+		room_send_current(r, s->members);
+		return;
+	}
+	session_send(s, room_state_for(r, s->player));
+	lobby_changed(h->lobby);
+}
+
+static void on_leave(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	struct room *r = find_room(h, s, m);
+	bool member, changed;
+	int err;
+
+	if (!r)
+		return;
+	member = room_is_member(r, s->members);
+	err = room_leave(r, s->player, &changed);
+	if (err && !member) {
+		session_send_error(s, WIRE_E_NOT_IN_ROOM, "you are not in this room", m->id);
+		return;
+	}
+	room_member_del(r, &s->members);
+	session_send_json(s, wire_left_new(r->id, m->id));
+	if (changed)
+		room_changed(r);
+	else
+		lobby_changed(h->lobby);
+}
+
+static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	struct room *r = find_room(h, s, m);
+	const struct bot_strategy *strategy;
+	int seat, err;
+
+	if (!r || journal_refuses(h, s, m))
+		return;
+	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats)) {
+		send_room_error(s, ROOM_E_BAD_SEAT, m->id);
+		return;
+	}
+	if (!(strategy = bot_find(r->game->id, m->level ? m->level : BOT_LEVEL_DEFAULT))) {
+		char levels[128], text[192];
+
+		bot_levels(r->game->id, levels, sizeof(levels));
+		snprintf(text, sizeof(text), "unknown bot level (%s has: %s)", r->game->id, levels);
+		session_send_error(s, WIRE_E_BAD_MESSAGE, text, m->id);
+		return;
+	}
+	if (room_seat_of(r, s->player) >= 0 || !strcmp(r->creator, s->player->id)) {
+		const char *refused = lobby_bot_room_refused(h->lobby, r);
+
+		if (refused) {
+			session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
+			return;
+		}
+	}
+	err = room_add_bot(r, s->player, m->has_seat ? (int)m->seat : -1, strategy, &seat);
+	if (!err)
+		lobby_room_update(h->lobby, r, false);
+	if (err == ROOM_E_NOT_IN_ROOM) {
+		session_send_error(s, WIRE_E_NOT_IN_ROOM,
+				   "only the room's creator or a seated player may add bots", m->id);
+		return;
+	}
+	if (err) {
+		send_room_error(s, err, m->id);
+		return;
+	}
+	session_send_json(s, wire_bot_added_new(r->id, seat, m->id));
+	room_changed(r);
+}
+
+static void on_act(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	uint64_t t0 = util_mono_ns();
+	struct room *r = find_room(h, s, m);
+	int err;
+
+	if (!r || journal_refuses(h, s, m))
+		return;
+	if (room_seat_of(r, s->player) >= 0 && !follow(s, r, m->id))
+		return; /* a seated player who left still sees what it does */
+	err = room_act(r, s->player, m->ply, m->action);
+	if (!err) {
+		if (allowed)
+			session_rate_refund(s); /* accepted acts are not rate limited */
+		metrics_observe(&h->metrics->broadcast, util_mono_ns() - t0);
+		return;
+	}
+	if (!allowed) {
+		session_rate_refuse(s, m->id);
+		return;
+	}
+	send_room_error(s, err, m->id);
+}
+
+static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	struct room *r = find_room(h, s, m);
+	int seat, err;
+
+	if (!r || journal_refuses(h, s, m))
+		return;
+	if (room_seat_of(r, s->player) >= 0 && !follow(s, r, m->id))
+		return;
+	err = room_resign(r, s->player, &seat);
+	if (err) {
+		send_room_error(s, err, m->id);
+		return;
+	}
+	session_send_json(s, wire_resigned_new(r->id, seat, m->id));
+	room_changed(r);
+}
+
+static void on_chat(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	struct room *r = find_room(h, s, m);
+	int seat;
+
+	if (!r)
+		return;
+	seat = room_seat_of(r, s->player);
+	if (seat < 0 && !room_is_member(r, s->members)) {
+		session_send_error(s, WIRE_E_NOT_IN_ROOM, "watch or join the room to chat", m->id);
+		return;
+	}
+	/* Chat is not journalled, but its frames would queue behind the held ones of every member: a
+	   chatter could fill their queues during an outage and get them dropped as slow readers. */
+	if (journal_refuses(h, s, m))
+		return;
+	if (!session_chat_take(s)) {
+		session_send_error(s, WIRE_E_CHAT_RATE_LIMITED, "you are chatting too fast; wait a little",
+				   m->id);
+		return;
+	}
+	room_chat(r, seat, s->player->name, m->text);
+}
+
+static void on_mute(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	struct room *r = find_room(h, s, m);
+	int seat;
+
+	if (!r || journal_refuses(h, s, m)) /* a mute is journalled: it must outlive a restart */
+		return;
+	seat = room_seat_of(r, s->player);
+	if (seat < 0) {
+		session_send_error(s, WIRE_E_NOT_IN_ROOM, "only the room's seated players mute", m->id);
+		return;
+	}
+	if (room_mute(r, seat, m->has_seat ? (int)m->seat : -1, m->spectators == 2, m->muted == 2)) {
+		session_send_error(s, WIRE_E_BAD_MESSAGE, "mute another seat of this game, or the spectators",
+				   m->id);
+		return;
+	}
+	session_send_json(s, wire_muted_new(r->id, r->mutes[seat] & ~ROOM_MUTE_SPECTATORS,
+					    r->mutes[seat] & ROOM_MUTE_SPECTATORS, m->id));
+}
+
+/*
+ * Opens the rematch of `old`: its game and options, new seeds, the same
+ * people and bots in the same seats. All or nothing: on failure no room is
+ * left (nor a seat in one) and the caller puts the offer back.
+ */
+static int rematch_open(struct handlers *h, struct session *s, struct room *old)
+{
+	struct room *r;
+	struct member *mb;
+	int i, seat, err;
+
+	err = lobby_room_create(h->lobby, s->player, old->game, old->codec, &old->ropt, &old->gopt, &r);
+	if (err)
+		return err;
+	for (i = 0; i < old->game->seats && !err; i++) {
+		const struct room_seat *st = &old->seats[i];
+
+		err = st->bot ? room_add_bot(r, s->player, i, st->strategy, &seat)
+			      : room_join(r, st->player, i, NULL, &seat);
+	}
+	if (err) {
+		/* nobody was told of it; its journal goes in the same batch */
+		lobby_room_discard(h->lobby, r);
+		return err;
+	}
+	lobby_room_counted(h->lobby, r, s->player, s->addr); /* against the one who opened it */
+	room_rematch_opened(old, r->id);
+	for (mb = old->members; mb; mb = mb->room_next) {
+		int k = room_seat_of(old, mb->player);
+
+		if (k < 0 || room_member_add(r, mb->list, mb->who, mb->player))
+			continue;
+		session_send_json(mb->who, wire_rematch_new(old->id, r->id, k, old->game->roles[k]));
+	}
+	room_changed(r);
+	return 0;
+}
+
+static void on_rematch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	struct room *r = find_room(h, s, m);
+	struct room_rematch_saved saved;
+	const char *refused;
+	bool complete;
+	int seat, err;
+
+	if (!r || journal_refuses(h, s, m))
+		return;
+	seat = room_seat_of(r, s->player);
+	if (seat < 0) {
+		session_send_error(s, WIRE_E_NOT_IN_ROOM, "only the room's seated players rematch", m->id);
+		return;
+	}
+	room_rematch_save(r, &saved);
+	err = room_rematch(r, seat, m->accept != 1, &complete);
+	if (!err && complete && (refused = lobby_room_open_refused(h->lobby, s->player, s->addr))) {
+		room_rematch_undo(r, &saved); /* as if this acceptance never came: nothing was sent */
+		session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
+		return;
+	}
+	if (!err && complete && (err = rematch_open(h, s, r)))
+		room_rematch_undo(r, &saved);
+	if (err) {
+		send_room_error(s, err, m->id);
+		return;
+	}
+	room_changed(r);
+}
+
+static handler_fn *const handlers[] = {
+	[WIRE_HELLO] = on_hello,     [WIRE_ROOMS] = on_rooms, [WIRE_CREATE] = on_create,
+	[WIRE_JOIN] = on_join,       [WIRE_WATCH] = on_watch, [WIRE_LEAVE] = on_leave,
+	[WIRE_ADD_BOT] = on_add_bot, [WIRE_ACT] = on_act,     [WIRE_RESIGN] = on_resign,
+	[WIRE_CHAT] = on_chat,       [WIRE_MUTE] = on_mute,   [WIRE_REMATCH] = on_rematch,
+};
+
+static void dispatch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	if (m->type <= 0 || m->type >= (int)(sizeof(handlers) / sizeof(handlers[0])) || !handlers[m->type]) {
+		session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown message type", m->id);
+		return;
+	}
+	if (!s->player && m->type != WIRE_HELLO) {
+		session_send_error(s, WIRE_E_HELLO_REQUIRED, "say hello first", m->id);
+		return;
+	}
+	handlers[m->type](h, s, m, allowed);
+}
+
+void handlers_receive(struct handlers *h, struct session *s, const char *data, size_t len)
+{
+	struct wire_msg m;
+	char why[160] = "";
+	int err;
+	bool allowed;
+
+	if (s->dead || s->close_state)
+		return;
+	h->metrics->messages_in++;
+	allowed = session_rate_take(s);
+	err = wire_msg_decode(data, len, &m, why, sizeof(why));
+	if (err) {
+		if (allowed)
+			session_send_error(s, err, why, m.id);
+		else
+			session_rate_refuse(s, m.id);
+	} else if (!allowed && m.type != WIRE_ACT) {
+		session_rate_refuse(s, m.id); /* an act is judged after: accepted ones are free */
+	} else {
+		dispatch(h, s, &m, allowed);
+	}
+	wire_msg_finish(&m);
+}
+
+void handlers_closed(struct handlers *h, struct session *s)
+{
+	struct player *p = s->player;
+	int i;
+
+	lobby_unsubscribe(h->lobby, s);
+	while (s->members)
+		room_member_del(s->members->r, &s->members);
+	if (p) {
+		s->player = NULL;
+		p->seen_ms = util_now_ms();
+		if (--p->nsessions == 0 && !h->lobby->host.stopping) {
+			for (i = 0; i < p->nrooms; i++)
+				room_connected_changed(p->rooms[i]);
+			lobby_player_release(h->lobby, p); /* p may be gone now */
+		}
+	}
+	session_closed(s);
+}

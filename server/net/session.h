@@ -1,0 +1,188 @@
+/*
+ * session.h: one WebSocket connection: its bounded write queue of shared
+ * frames, its rate limit and its close, and the gate that keeps frames from
+ * leaving before what they show is durable.
+ *
+ * Durable before broadcast (Redis' append-only file, before it replies):
+ * every frame queued during a loop turn is held until the journal batch that
+ * the turn flushed has committed (and every batch before it, since batches
+ * commit in order). A turn that journalled nothing releases its frames as
+ * soon as the batches before it have committed. The server ends each turn
+ * with sessions_turn_end(batch) and reports commits with
+ * sessions_committed(); held frames leave in the order they were queued,
+ * at once when they are released into an empty queue and the socket takes
+ * them, else from lws' WRITEABLE callback.
+ *
+ * Knows no rooms, lobby or handlers: those call in. A session belongs to the
+ * loop thread; it is freed only from sessions_reap(), never inside an lws
+ * callback.
+ */
+#ifndef QUINTETO_SESSION_H
+#define QUINTETO_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "base/conf.h"
+#include "base/metrics.h"
+
+struct lws;
+struct player;
+struct member;
+struct sessions;
+
+enum session_close {
+	SESSION_OPEN = 0,
+	SESSION_CLOSE_REQUESTED, /* close with close_code once the queue is written */
+	SESSION_CLOSE_SENT,      /* our close frame is out; ignore everything else */
+};
+
+/* A queued frame and the journal batch it waits for. */
+struct session_frame {
+	struct buf *b;
+	uint64_t batch; /* released once this batch committed; SESSION_THIS_TURN until the turn ends */
+};
+
+#define SESSION_THIS_TURN   UINT64_MAX
+#define SESSION_WRITE_BURST 16 /* frames written for one connection at a time */
+
+struct session {
+	struct sessions *ss;
+	struct lws *wsi;        /* NULL once lws has closed it */
+	struct player *player;  /* NULL until hello */
+	struct member *members; /* rooms followed (room.h); the handlers keep it */
+	char addr[64];
+	/* bounded write queue of shared frames; the first `qready` are released */
+	struct session_frame *q;
+	unsigned qhead, qlen, qcap, qready;
+	size_t qbytes;
+	/* reassembly of fragmented inbound messages (net.c) */
+	char *rx;
+	size_t rxlen, rxcap;
+	/* token bucket (protocol.md: 20/s sustained, bursts of 40) */
+	double tokens;
+	uint64_t refill_ns;
+	unsigned strikes; /* consecutive rate-limited messages */
+	/* lobby subscription (lobby.c) */
+	bool lobby_sub;
+	struct session *lobby_prev, *lobby_next;
+	int close_state;
+	int close_code;
+	char close_reason[64];
+	bool dead;
+	bool in_turn, waiting;
+	struct session *turn_next;             /* in ss->turn: queued frames this turn */
+	struct session *wait_prev, *wait_next; /* in ss->waiting: holds frames for a batch */
+	struct session *reap_next;
+	uint64_t id;
+	/* chat's own token bucket (cfg->chat_burst lines at once, cfg->chat_per_min sustained) */
+	double chat_tokens;
+	uint64_t chat_refill_ns;
+};
+
+#define SESSIONS_BATCH_RING 256
+
+/* Every connection of the server, and the gate's view of the journal. */
+struct sessions {
+	const struct config *cfg;
+	struct metrics *metrics;
+	long count; /* open connections */
+	uint64_t next_id;
+	bool stopping;                          /* nothing is written while lws tears connections down */
+	uint64_t flushed, committed;            /* the last journal batch flushed, and committed */
+	uint64_t flush_ns[SESSIONS_BATCH_RING]; /* when batch seq was flushed, by seq % ring */
+	struct session *turn;                   /* sessions that were sent frames this turn */
+	struct session *waiting;                /* sessions holding frames for a batch */
+	struct session *dead;                   /* closed, to be freed by sessions_reap() */
+};
+
+/* Prepares the set (no allocation). `cfg` and `metrics` are borrowed for its life. */
+void sessions_init(struct sessions *ss, const struct config *cfg, struct metrics *metrics);
+
+/* Frees the sessions closed so far (from a uv_check_t, or at shutdown). */
+void sessions_reap(struct sessions *ss);
+
+/*
+ * Ends a loop turn: `flushed` is the batch store_journal_turn() handed to the
+ * writer (0: none), `needed` the batch every journal write so far is in
+ * (store_journal_needed(): the open batch when the flush was deferred behind
+ * a batch in flight). Tags this turn's frames with `needed` and releases what
+ * may go out already.
+ */
+void sessions_turn_end(struct sessions *ss, uint64_t flushed, uint64_t needed);
+
+/* Journal batch `batch` committed (err 0) or failed (err < 0: held frames stay held). */
+void sessions_committed(struct sessions *ss, uint64_t batch, int err);
+
+/* Frames held for a batch not yet committed, on every connection (a gauge). */
+long sessions_held(const struct sessions *ss);
+
+/* A new connection for `wsi`; NULL on ENOMEM. */
+struct session *session_new(struct sessions *ss, struct lws *wsi);
+
+/*
+ * lws has closed the connection: the session is taken off the gate's lists
+ * and reaped later. The caller has detached it from rooms, lobby and player.
+ */
+void session_closed(struct session *s);
+
+/*
+ * Queues a reference to `b` (held until the turn's batch commits). A session
+ * that cannot keep up is closed; b NULL, a closing or dead session: nothing.
+ */
+void session_send(struct session *s, struct buf *b);
+
+/* session_send() with a void pointer: the rooms' send callback (room_host.send). */
+void session_send_cb(void *s, struct buf *b);
+
+/* Serialises `j_take` (taken, may be NULL) and queues it. */
+void session_send_json(struct session *s, json_t *j_take);
+
+/* Queues an `error` frame: a WIRE_E_* code, a message, the request's id (borrowed, may be NULL). */
+void session_send_error(struct session *s, int err, const char *message, const json_t *id);
+
+/*
+ * session_send_error() for a refusal that shows nothing of any room (the
+ * journal is failing): it waits for the frames queued before it on this
+ * connection, not for the journal, so a client hears "try again" while the
+ * batches before it are still being retried.
+ */
+void session_send_refusal(struct session *s, int err, const char *message, const json_t *id);
+
+/*
+ * Queues an `error` without id ahead of the frames held for the journal,
+ * behind those already released: a notice that shows nothing of any room
+ * (the database cannot be written), which must not wait for the very commit
+ * it is about. Nothing when the queue is full or the session closing.
+ */
+void session_send_notice(struct session *s, int err, const char *message);
+/*
+ * Drops the frames still held for the journal (never shown, and perhaps never
+ * saved): at the end of a stop's grace, so that a requested close goes out.
+ */
+void session_drop_held(struct session *s);
+/* Closes with `code` once every queued frame is written. */
+void session_close(struct session *s, int code, const char *reason);
+
+/*
+ * lws' WRITEABLE callback: writes released frames while the socket takes
+ * them (at most SESSION_WRITE_BURST). 0, or -1 to close the connection.
+ * Frames released into an empty queue are written at once if the socket is
+ * writable, without waiting for this callback (session.c says why).
+ */
+int session_writeable(struct session *s);
+
+/* Takes one token from the rate limiter; false when over the limit. */
+bool session_rate_take(struct session *s);
+
+/* Takes one token from the chat limiter; false when the connection chats too fast. */
+bool session_chat_take(struct session *s);
+
+/* Gives back a token (an accepted act is not rate limited). */
+void session_rate_refund(struct session *s);
+
+/* Answers `rate_limited`, closing a connection that stays over the limit. */
+void session_rate_refuse(struct session *s, const json_t *id);
+
+#endif

@@ -1,0 +1,485 @@
+/*
+ * room.h: one room hosts one match. Seats fill while `waiting`; the match
+ * starts by itself when every seat is taken. Every change goes through the
+ * rules core, is journalled through the store, and is sent to the room's
+ * members as one shared frame per audience (spectators, each seat to act).
+ *
+ * Dependencies point down only: the room knows players (player.h), the
+ * store, the rules core and the codec. It never calls the sessions or the
+ * lobby above it: frames leave through `room_host.send(who, frame)` and a
+ * changed summary is reported through `room_host.changed(ctx)`; both are
+ * callbacks the host (the lobby) installs.
+ *
+ * The room's log holds what made the match, in order: accepted actions and
+ * events (a resignation, a forfeit). Invariants, checked with assert():
+ * r->match.ply == r->nactions == the number of actions in the log (until the
+ * match is finished: its log then moves to the archive record, and a finished
+ * room keeps only what its spectators see, its state); an entry's
+ * `ply` is the number of actions before it; a seat is `taken` exactly when it
+ * has a player or a bot; a waiting room has at least one free seat.
+ *
+ * Errors: 0, a negative errno for a system failure, or a positive ROOM_E_*
+ * (the request is refused and the room is untouched); the handlers map
+ * ROOM_E_* to the protocol's codes.
+ */
+#ifndef QUINTETO_ROOM_H
+#define QUINTETO_ROOM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "base/buf.h"
+#include "base/conf.h"
+#include "base/metrics.h"
+#include "player/player.h"
+#include "wire.h"
+
+struct store;
+struct bot_strategy;
+
+enum room_error {
+	ROOM_E_ROOM_FULL = 1,  /* no free seat, or the match has started */
+	ROOM_E_SEAT_TAKEN,     /* the seat asked for is held */
+	ROOM_E_BAD_SEAT,       /* the game has no such seat */
+	ROOM_E_ALREADY_SEATED, /* the player holds a seat here already */
+	ROOM_E_NOT_IN_ROOM,    /* the player holds no seat (or may not add a bot) */
+	ROOM_E_NOT_STARTED,    /* the match has not started */
+	ROOM_E_GAME_OVER,      /* the match is over, or the seat is out of play */
+	ROOM_E_STALE_PLY,      /* `ply` is not one the seat may act at */
+	ROOM_E_NOT_YOUR_TURN,  /* the seat is not to act */
+	ROOM_E_ILLEGAL,        /* not an action of this game, or not legal now */
+	ROOM_E_BAD_OPTIONS,    /* the rules core refused the options */
+	ROOM_E_NO_REMATCH,     /* not finished, already rematched, or no offer to decline */
+};
+
+enum room_status { ROOM_WAITING, ROOM_PLAYING, ROOM_FINISHED };
+
+#define ROOM_MUTE_SPECTATORS (1u << 7)
+
+enum room_rematch {
+	ROOM_REMATCH_NONE,
+	ROOM_REMATCH_OFFERED,
+	ROOM_REMATCH_DECLINED,
+	ROOM_REMATCH_EXPIRED,
+	ROOM_REMATCH_ACCEPTED
+};
+
+/* How many recent plies' states a playing room keeps for reconnecting clients (`since`). */
+#define ROOM_RECENT 16
+
+/* What a room needs from the server around it; one per server, owned by the host. */
+struct room_host {
+	uv_loop_t *loop;
+	struct store *store;
+	const struct config *cfg;
+	struct metrics *metrics;
+	bool stopping;                              /* shutting down: keep the journal of open rooms */
+	void (*send)(void *who, struct buf *frame); /* queue a frame to a member (a reference is taken) */
+	void (*changed)(void *ctx);                 /* a room's summary changed */
+	void *ctx;                                  /* for changed() */
+	/*
+	 * The spectator count of `r` changed: call room_spectators_flush(r) soon
+	 * (coalesced with the room's other comings and goings; ctx as changed()'s).
+	 * NULL: every change is sent at once.
+	 */
+	void (*spectators)(void *ctx, struct room *r);
+};
+
+/* A follower of a room (a connection, seated or watching). */
+struct member {
+	void *who;             /* the follower, opaque to the room; host->send's first argument */
+	struct player *player; /* the follower's identity (its seat, if any) */
+	struct room *r;
+	struct member **list;                 /* head of the follower's own list of memberships */
+	struct member *room_prev, *room_next; /* in r->members */
+	struct member *who_next;              /* in *list */
+	uint64_t seen_spectators; /* the room's spectators_epoch its last state showed, if sent alone */
+};
+
+struct room_seat {
+	bool taken;
+	bool bot;
+	struct player *player;               /* NULL for bots and free seats */
+	const struct bot_strategy *strategy; /* a bot's level; NULL for humans */
+	char bot_name[32];
+	bool has_seed;
+	char client_seed[WIRE_CLIENT_SEED_MAX * 4 + 1];
+	bool stand_in;  /* a bot of the room's stand-in level plays for the absent player */
+	bool abandoned; /* the player left the seat to a stand-in (or the clock) and has not come back */
+	int64_t absent_since; /* Unix ms the player's last connection went; 0: connected (or a bot) */
+	int64_t idle_since;   /* Unix ms it became to act without acting since (idle limit); 0: not */
+};
+
+/* One entry of the match's log: an action (kind 0) or an event. */
+struct room_entry {
+	int kind; /* 0: action; else enum rules_event_kind */
+	int ply;  /* actions accepted before this entry (an action's own ply) */
+	int seat;
+	int64_t at;    /* Unix ms */
+	char *action;  /* compact JSON; NULL for an event */
+	char *outcome; /* compact JSON; NULL for an event */
+	bool stand_in; /* an action a stand-in (not the seat's player) made */
+};
+
+struct room {
+	const struct room_host *host;
+	char id[WIRE_ROOM_ID_MAX + 1];
+	char creator[16]; /* player id of the room's creator ("" after a restore of an old journal) */
+	const struct rules_game *game;
+	const struct wire_game *codec;
+	struct wire_room_options ropt;
+	struct rules_options gopt;
+	bool has_roll; /* the game has {"roll":true}; `roll` is its compact form */
+	struct rules_action roll;
+	enum room_status status;
+	uint8_t server_seed[32];
+	char commit[65];
+	char server_seed_hex[65];
+	struct room_seat seats[RULES_MAX_SEATS];
+	struct rules_match match; /* preview (zero seed) until the start */
+	struct member *members;
+	int nmembers;
+	bool has_last;
+	int last_seat;
+	struct rules_action last_action;
+	union rules_outcome last_outcome;
+	struct room_entry *log;
+	size_t nlog, caplog, nactions;
+	int64_t created_at, started_at, ended_at, idle_since;
+	uv_timer_t bot_timer;
+	uint64_t bot_rng;
+	/* clocks (room_clock.c): each seat's time left at clock_since (0: stopped) */
+	int64_t clock_left[RULES_MAX_SEATS];
+	int64_t clock_since[RULES_MAX_SEATS];
+	uv_timer_t clock_timer; /* the next clock expiry or stand-in due; one per room */
+	int open_handles;       /* timers not yet closed (the room is freed at 0) */
+	const struct bot_strategy *stand_in_strategy;
+	struct buf *cache_all;                   /* state for spectators; NULL = stale */
+	struct buf *cache_seat[RULES_MAX_SEATS]; /* state with `legal` for a seat to act */
+	char *options_state; /* `state.options` as bytes (the options never change); NULL: not yet */
+	size_t options_state_len;
+	bool restoring; /* replaying the journal: do not journal */
+	bool dead;
+	char *summary; /* room_summary() as compact text, for the lobby list; NULL = stale */
+	size_t summary_len;
+	char creator_addr[64]; /* where its opener connected from (its creator's, or a rematch's accepter) */
+	char opener[16];       /* the player who opened it, in the live counts (lobby_limits.c) */
+	bool counted;          /* a waiting room in its creator's and address's counts (lobby_limits.c) */
+	bool live_counted;     /* in its opener's and address's live rooms (lobby_limits.c) */
+	bool bot_only;         /* started with a bot in every seat: in lobby->bot_rooms */
+	int64_t absent_since;  /* no human seat connected since (Unix ms); 0: someone is */
+	/* the spectators' frame last sent at each recent ply, for catching up (protocol.md, Reconnecting) */
+	struct buf *recent[ROOM_RECENT];
+	int64_t recent_ply[ROOM_RECENT];
+	/* chat mutes, per seat: bit s hides seat s's lines from it, ROOM_MUTE_SPECTATORS the spectators' */
+	unsigned mutes[RULES_MAX_SEATS];
+	/* the rematch offer of a finished room (protocol.md, Rematch); expiry runs on bot_timer */
+	enum room_rematch rematch;
+	int rematch_by;
+	unsigned rematch_accepted; /* a mask of seats; bots accept by themselves */
+	int64_t rematch_expires_at;
+	char rematch_room[WIRE_ROOM_ID_MAX + 1]; /* once accepted */
+	bool after_journalled;        /* its mutes or rematch offer are in the journal (store_live_after) */
+	uint64_t spectators_epoch;    /* one more at each coming or going of a spectator */
+	bool spectators_due;          /* the members have not seen the spectator count yet */
+	bool spectators_listed;       /* in the host's list of rooms to flush (the host's field) */
+	struct room *spectators_next; /* in that list (the host's field) */
+};
+
+/* --- life (room.c) ------------------------------------------------------- */
+
+/*
+ * Creates a room with id `id` (unique: the caller checks) for `creator` (a
+ * player id, borrowed) and journals it. 0, ROOM_E_BAD_OPTIONS, -EIO (no
+ * secure random bytes) or -ENOMEM.
+ */
+int room_new(const struct room_host *host, const char *id, const char *creator, const struct rules_game *g,
+	     const struct wire_game *codec, const struct wire_room_options *ropt,
+	     const struct rules_options *gopt, struct room **out);
+
+/*
+ * Re-creates a journalled room (start-up) in the restoring state: nothing is
+ * journalled until room_restore_finish(). 0 or -EINVAL for a record that
+ * makes no sense.
+ */
+int room_restore(const struct room_host *host, const char *id, const char *game, const char *options,
+		 const char *seed_hex, const char *creator, int64_t created_at, struct room **out);
+
+/*
+ * Takes the room out of play: members detached, seats forgotten by their
+ * players, the journal dropped if the match was neither over nor being
+ * restored (and the host not stopping). Frees it once its timer has closed.
+ * The caller removes it from its registry first.
+ */
+void room_destroy(struct room *r);
+
+/* True once a finished room, or a waiting room nobody follows, has outlived its time. */
+bool room_expired(const struct room *r, int64_t now);
+
+/* --- members (room.c) ---------------------------------------------------- */
+
+/*
+ * Makes `who` (with identity `p`) a member of `r`, linked into the member
+ * list `*list` that the follower owns. Already a member: 0. 0 or -ENOMEM.
+ */
+int room_member_add(struct room *r, struct member **list, void *who, struct player *p);
+
+/* Removes the follower whose list is `*list` from `r`; not a member: nothing. */
+void room_member_del(struct room *r, struct member **list);
+
+/* True when the follower with list `list` follows `r`. */
+bool room_is_member(const struct room *r, const struct member *list);
+
+/* The seat `p` holds in `r`, or -1 (p may be NULL). */
+int room_seat_of(const struct room *r, const struct player *p);
+
+/* --- frames (room.c) ----------------------------------------------------- */
+
+/* The room summary (new reference; NULL on ENOMEM). */
+json_t *room_summary(const struct room *r);
+
+/* room_summary() as compact text, cached until the room changes (borrowed; NULL on ENOMEM). */
+const char *room_summary_text(struct room *r, size_t *len);
+
+/* True when some human seat of `r` has a connection. */
+bool room_human_connected(const struct room *r);
+
+/* The current `state` frame as `p` (NULL: a spectator) should see it; borrowed, NULL on ENOMEM. */
+struct buf *room_state_for(struct room *r, const struct player *p);
+
+/* Sends the state to every member (the state changed). */
+void room_broadcast(struct room *r);
+
+/*
+ * A follower `who` (identity `p`) that last saw ply `since` of `r` comes
+ * back: sends it, in order, the spectators' states of the plies it missed
+ * before the current one, when the room still keeps every one of them
+ * (protocol.md, Reconnecting); otherwise nothing. The caller then sends the
+ * current state. since < 0: nothing.
+ */
+void room_send_missed(struct room *r, void *who, int64_t since);
+
+/* A seated player's connections came or went: every member sees it, the lobby too. */
+void room_connected_changed(struct room *r);
+
+/* True when autoroll plays `legal` (a lone {"roll":true}) for a human seat. */
+bool room_autorolls(const struct room *r, const struct rules_action *legal, int n);
+
+/* --- play (room_play.c) -------------------------------------------------- */
+
+/*
+ * Seats `p` (seat -1: the first free one) with an optional client seed;
+ * starts the match when the last seat fills. 0 or ROOM_E_ALREADY_SEATED,
+ * ROOM_E_BAD_SEAT, ROOM_E_SEAT_TAKEN, ROOM_E_ROOM_FULL, ROOM_E_GAME_OVER.
+ * The caller sends its reply, then room_changed().
+ */
+int room_join(struct room *r, struct player *p, int seat, const char *client_seed, int *seat_out);
+
+/*
+ * Seats a bot playing `strategy` (one of the room's game, bot_find()) for
+ * `by` (who must be the creator or seated here: ROOM_E_NOT_IN_ROOM
+ * otherwise). Other errors as room_join().
+ */
+int room_add_bot(struct room *r, const struct player *by, int seat, const struct bot_strategy *strategy,
+		 int *seat_out);
+
+/* Frees p's seat before the start (*changed = true); during a match it is held. 0 or ROOM_E_NOT_IN_ROOM. */
+int room_leave(struct room *r, struct player *p, bool *changed);
+
+/*
+ * Plays `action` (the client's JSON) for p's seat at `ply` (protocol.md: the
+ * current ply, or an older one when every action since was another seat's
+ * and the action is legal now). Broadcasts on success. 0, -ENOMEM or
+ * ROOM_E_NOT_IN_ROOM, ROOM_E_GAME_OVER, ROOM_E_NOT_STARTED, ROOM_E_STALE_PLY,
+ * ROOM_E_NOT_YOUR_TURN, ROOM_E_ILLEGAL.
+ */
+int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action);
+
+/*
+ * Resigns p's seat: an event in the log. *seat_out gets the seat. The caller
+ * sends its reply, then room_changed(). 0, -ENOMEM or ROOM_E_NOT_IN_ROOM,
+ * ROOM_E_NOT_STARTED, ROOM_E_GAME_OVER (over, or the seat is out of play).
+ */
+int room_resign(struct room *r, struct player *p, int *seat_out);
+
+/* After any change: broadcast, play autorolls, wake the bots, tell the host. */
+void room_changed(struct room *r);
+
+/* Sends a chat line to every member (seat -1: a spectator) but the seats that muted its sender. */
+void room_chat(struct room *r, int seat, const char *name, const char *text);
+
+/*
+ * Seat `seat` mutes (on) or unmutes chat from `target`: a seat, or
+ * ROOM_MUTE_SPECTATORS. 0, ROOM_E_BAD_SEAT (its own seat, or one the game lacks).
+ */
+int room_mute(struct room *r, int seat, int target_seat, bool spectators, bool on);
+
+/*
+ * Seat `seat` offers or accepts (accept) or declines a rematch of the
+ * finished room. *complete is set when every human seat has accepted: the
+ * caller opens the new room and calls room_rematch_opened(). 0 or
+ * ROOM_E_NO_REMATCH. The caller then calls room_changed().
+ */
+int room_rematch(struct room *r, int seat, bool accept, bool *complete);
+
+/* The rematch of `r` opened as room `id`. */
+void room_rematch_opened(struct room *r, const char *id);
+
+/* A room's rematch offer as it stands, to put back when its completion could not open the new room. */
+struct room_rematch_saved {
+	enum room_rematch status;
+	int by;
+	unsigned accepted;
+	int64_t expires_at;
+};
+void room_rematch_save(const struct room *r, struct room_rematch_saved *out);
+
+/* Puts the offer back as room_rematch_save() saw it (its expiry timer too); nothing is sent. */
+void room_rematch_undo(struct room *r, const struct room_rematch_saved *saved);
+
+/*
+ * A follower without a seat came or went: every member sees the new count,
+ * at once without host->spectators, else at room_spectators_flush() (or with
+ * the room's next state, whichever comes first). The next room_state_for()
+ * has the new count.
+ */
+void room_spectators_changed(struct room *r);
+
+/* Sends the state to every member that has not seen the spectator count yet. */
+void room_spectators_flush(struct room *r);
+
+/*
+ * Sends the follower whose list is `list` (a new spectator) the current state
+ * at once: the first state it sees is the room's state now, and the
+ * coalesced one of room_spectators_flush() skips it unless the count changed
+ * again meanwhile.
+ */
+void room_send_current(struct room *r, const struct member *list);
+
+/* --- between the room's own files (room_play.c), not for other modules ---- */
+
+/* Applies an action through the rules core and logs (and journals) it at `at`. 0, -ENOMEM or ROOM_E_ILLEGAL.
+ */
+int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t at);
+
+/* Applies an event (a resignation, a forfeit) and logs (and journals) it. 0, -ENOMEM or ROOM_E_GAME_OVER. */
+int room_event(struct room *r, int seat, int kind, int64_t at);
+
+/*
+ * Seats `p` (NULL: a bot playing `strategy`) with its client seed (NULL:
+ * none) in `seat`, which the caller checked.
+ */
+void room_seat_fill(struct room *r, int seat, struct player *p, const char *client_seed,
+		    const struct bot_strategy *strategy);
+
+/* Starts the match when no seat is free. */
+void room_start_if_full(struct room *r);
+
+/*
+ * Marks the match over at `ended_at` and archives it: the log's texts move to
+ * the archive record and the log is released (the room keeps its state).
+ */
+void room_finish(struct room *r, int64_t ended_at);
+
+/* Frees the log and its texts; the room's counts (nactions) stay. */
+void room_log_release(struct room *r);
+
+/*
+ * Journals what the seated players set beside the match, whole: every seat's
+ * mutes and the rematch offer (store_live_after). Not while restoring.
+ */
+void room_after_journal(struct room *r);
+
+/* Plays due autorolls and wakes the bots (after a change or a restore). */
+void room_resume(struct room *r);
+
+/*
+ * As room_apply(), marking the action as a stand-in's (or the server's for
+ * the seat) when `stand_in`.
+ */
+int room_apply_by(struct room *r, int seat, const struct rules_action *a, int64_t at, bool stand_in);
+
+/*
+ * The seat's player takes it back from a stand-in (join of one's own seat,
+ * an action, or its reconnection). True when a stand-in held it.
+ */
+bool room_reclaim(struct room *r, int seat);
+
+/* --- clocks and absent seats (room_clock.c) -------------------------------- */
+
+/* True when the room has a clock. */
+bool room_has_clock(const struct room *r);
+
+/*
+ * The room's idle limit, ms (0: none): a human seat to act that has not acted
+ * for this long gets a stand-in. Its `idle_after_ms`, else the server's
+ * idle_limit_ms; none with a clock (the clock limits each turn).
+ */
+int64_t room_idle_limit_ms(const struct room *r);
+
+/* At the start of the match: every seat's allowance, then room_clock_sync(). */
+void room_clock_start(struct room *r, int64_t at);
+
+/*
+ * `seat` acted at `at`: its running clock stops (bank: minus the time used,
+ * plus the increment) and its idle time ends.
+ */
+void room_clock_acted(struct room *r, int seat, int64_t at);
+
+/*
+ * After any change at `at`: the clocks of the seats to act run, the others
+ * stop; the idle times of the seats to act start; the timer re-arms.
+ */
+void room_clock_sync(struct room *r, int64_t at);
+
+/*
+ * The seats' absence times follow their players' connections: a seat whose
+ * player came back takes it back from its stand-in at once. The timer re-arms.
+ */
+void room_absence_sync(struct room *r, int64_t now);
+
+/* After a restore: running clocks restart now (the downtime is not charged); the timer arms. */
+void room_clock_restored(struct room *r, int64_t now);
+
+/* Re-arms the room's timer for the next clock expiry or stand-in due (stops it if none). */
+void room_timer_arm(struct room *r);
+
+/* --- restore (room_restore.c): the callbacks of the store's journal reading */
+
+/*
+ * Puts a journalled seat back (p NULL: a bot of `bot_level`, NULL meaning
+ * random; a level this build lacks plays random). 0 or -EINVAL.
+ */
+int room_restore_seat(struct room *r, int seat, struct player *p, const char *client_seed,
+		      const char *bot_level);
+
+/* Re-applies a journalled action and checks its recorded outcome. 0 or -EINVAL. */
+int room_restore_action(struct room *r, int ply, int seat, const char *action, const char *outcome,
+			int64_t at, bool stand_in);
+
+/* Re-applies a journalled event at its ply. 0 or -EINVAL. */
+int room_restore_event(struct room *r, int ply, int seat, int kind, int64_t at);
+
+/*
+ * Ends a restore: the journalled start time, then the archive (the match was
+ * over but not archived) or play resumes (autorolls due, bots woken).
+ */
+void room_restore_finish(struct room *r, int64_t started_at);
+
+/*
+ * Ends the restore of a room rebuilt from its archived match (it lingers
+ * finished, with mutes or a rematch offer): finished at `ended_at`, nothing
+ * archived again. 0 or -EINVAL (the replay did not end the match).
+ */
+int room_restore_archived(struct room *r, int64_t started_at, int64_t ended_at);
+
+/*
+ * Puts back the journalled mutes and rematch offer (store_live_after's JSON
+ * texts; rematch NULL: none) of a restored room. An offer that expired
+ * meanwhile shows as expired; one still open expires in the time it had
+ * left. 0 or -EINVAL (then nothing is changed).
+ */
+int room_restore_after(struct room *r, const char *mutes, const char *rematch);
+
+#endif

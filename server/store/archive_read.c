@@ -1,0 +1,910 @@
+/*
+ * archive_read.c: the archive read back (see archive_read.h). A match's head,
+ * seats and events are read into a struct wire_archive, its actions a row at a
+ * time (never all held): the archive codec writes the JSON (GET
+ * /api/matches/{id}) member by member, and replays it (.../replay) a page at a
+ * time from snapshots of the rules state (wire_replay_*); the list and a
+ * player's record are plain queries on the indexes of migrations 0001 and
+ * 0007. The list's SQL is built per filter shape, so every shape has
+ * a plan that walks an index newest first and stops after one page.
+ *
+ * Must not: write, or trust a stored match without the codec replaying it
+ * (the replay view is recomputed every time, never stored).
+ */
+#include "store/archive_read.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire.h"
+
+static const char *const stmt_sql[AR_MAX] = {
+	[AR_GET] =
+		"SELECT seq, id, game, options, started_at, ended_at, commit_hex, server_seed, client_seeds, "
+		"result FROM matches WHERE id = ?1",
+	[AR_SEATS] = "SELECT seat, role, name, bot FROM match_seats WHERE match_seq = ?1 ORDER BY seat",
+	[AR_ACTIONS] =
+		"SELECT ply, seat, action, outcome, at, stand_in FROM match_actions WHERE match_seq = ?1 "
+		"AND ply >= ?2 ORDER BY ply",
+	[AR_EVENTS] = "SELECT ply, seat, kind, at FROM match_events WHERE match_seq = ?1 ORDER BY ply, rowid",
+	/* per game: matches, won, drawn, abandoned (a seat held twice in one match counts once) */
+	[AR_PLAYER] =
+		"SELECT m.game, count(*), sum(x.w), sum(m.winner IS NULL), sum(x.a) FROM (SELECT s.match_seq "
+		"AS seq, max(s.seat = m2.winner) AS w, max(s.abandoned) AS a FROM match_seats s JOIN matches "
+		"m2 ON m2.seq = s.match_seq WHERE s.name = ?1 GROUP BY s.match_seq) x JOIN matches m ON "
+		"m.seq = x.seq GROUP BY m.game ORDER BY m.game",
+	[AR_PLAYER_SPAN] = "SELECT min(m.started_at), max(m.ended_at) FROM match_seats s JOIN matches m ON "
+			   "m.seq = s.match_seq WHERE s.name = ?1",
+};
+
+static void replay_free(struct archive_replay *c);
+
+static int fail(struct archive_db *d, const char *what)
+{
+	snprintf(d->err, sizeof(d->err), "%s: %s", what, sqlite3_errmsg(d->db));
+	return -EIO;
+}
+
+int archive_db_init(struct archive_db *d, sqlite3 *db)
+{
+	memset(d, 0, sizeof(*d));
+	d->db = db;
+	for (int k = 0; k < AR_MAX; k++)
+		if (sqlite3_prepare_v3(db, stmt_sql[k], -1, SQLITE_PREPARE_PERSISTENT, &d->stmt[k], NULL) !=
+		    SQLITE_OK)
+			return fail(d, stmt_sql[k]);
+	return 0;
+}
+
+void archive_db_finish(struct archive_db *d)
+{
+	for (int k = 0; k < AR_MAX; k++) {
+		(void)sqlite3_finalize(d->stmt[k]); /* NULL is a no-op */
+		d->stmt[k] = NULL;
+	}
+	for (int k = 0; k < ARCHIVE_LIST_SHAPES; k++) {
+		(void)sqlite3_finalize(d->list[k]);
+		d->list[k] = NULL;
+	}
+	for (int k = 0; k < ARCHIVE_REPLAY_CACHE; k++) {
+		replay_free(d->replays[k]);
+		d->replays[k] = NULL;
+	}
+}
+
+static json_t *error_new(const char *code, const char *message)
+{
+	return json_pack("{s:s, s:s, s:s}", "error", code, "code", code, "message", message);
+}
+
+/* *out = body, or an internal error when the body could not be built. */
+static int answer(struct archive_db *d, int status, json_t *body, json_t **out)
+{
+	if (!body) {
+		if (!d->err[0])
+			snprintf(d->err, sizeof(d->err), "out of memory");
+		*out = error_new("internal", "the archive could not be read");
+		return 500;
+	}
+	*out = body;
+	return status;
+}
+
+static json_t *load_json(const unsigned char *text)
+{
+	json_t *j = text ? json_loads((const char *)text, JSON_DECODE_ANY, NULL) : NULL;
+
+	return j ? j : json_null();
+}
+
+static const char *text(sqlite3_stmt *s, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(s, i);
+
+	return t ? t : "";
+}
+
+/* --- one match ------------------------------------------------------------- */
+
+/*
+ * What an archive read owns while the codec borrows from it. The actions are
+ * never all held: they are read a row at a time (actions_next), so a read
+ * costs memory for its answer, not for the match.
+ */
+struct held {
+	json_t *strings, *options, *result, *seeds, *seats;
+};
+
+static void held_finish(struct held *h, struct wire_archive *a)
+{
+	json_decref(h->strings), json_decref(h->options), json_decref(h->result);
+	json_decref(h->seeds), json_decref(h->seats);
+	free(a->events);
+}
+
+/* Runs `s` (bound to match `seq`), appending row(s) to a new array; NULL on failure. */
+static json_t *rows_json(struct archive_db *d, sqlite3_stmt *s, int64_t seq, json_t *(*row)(sqlite3_stmt *s))
+{
+	json_t *arr = json_array(), *item;
+	int rc = sqlite3_bind_int64(s, 1, seq);
+
+	while (arr && rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		rc = (item = row(s)) && !json_array_append_new(arr, item) ? SQLITE_OK : SQLITE_NOMEM;
+	if (rc != SQLITE_DONE) {
+		if (rc != SQLITE_NOMEM)
+			fail(d, "reading the archive");
+		json_decref(arr);
+		arr = NULL;
+	}
+	(void)sqlite3_reset(s);
+	return arr;
+}
+
+static json_t *seat_row(sqlite3_stmt *s)
+{
+	return json_pack("{s:i, s:s, s:s, s:b}", "seat", sqlite3_column_int(s, 0), "role", text(s, 1), "name",
+			 text(s, 2), "bot", sqlite3_column_int(s, 3));
+}
+
+/* The matches row: strings are copied into JSON values `h` holds, so the statement can be reset. */
+static int head_read(sqlite3_stmt *s, struct wire_archive *a, struct held *h)
+{
+	size_t i;
+
+	h->strings = json_pack("[s,s,s,s]", text(s, 1), text(s, 2), text(s, 6), text(s, 7));
+	h->options = load_json(sqlite3_column_text(s, 3));
+	h->seeds = load_json(sqlite3_column_text(s, 8));
+	h->result = load_json(sqlite3_column_text(s, 9));
+	if (!h->strings || !json_is_array(h->seeds) || json_array_size(h->seeds) > RULES_MAX_SEATS)
+		return -EIO;
+	a->id = json_string_value(json_array_get(h->strings, 0));
+	a->game = json_string_value(json_array_get(h->strings, 1));
+	a->commit = json_string_value(json_array_get(h->strings, 2));
+	a->server_seed = json_string_value(json_array_get(h->strings, 3));
+	a->options = h->options;
+	a->result = h->result;
+	a->started_at = sqlite3_column_int64(s, 4);
+	a->ended_at = sqlite3_column_int64(s, 5);
+	for (i = 0; i < json_array_size(h->seeds); i++) {
+		const char *seed = json_string_value(json_array_get(h->seeds, i));
+
+		a->client_seeds[i] = seed ? seed : "";
+	}
+	return 0;
+}
+
+static int seats_read(struct archive_db *d, int64_t seq, struct wire_archive *a, struct held *h)
+{
+	json_t *x;
+	size_t i;
+
+	h->seats = rows_json(d, d->stmt[AR_SEATS], seq, seat_row);
+	if (!h->seats || json_array_size(h->seats) > RULES_MAX_SEATS)
+		return -EIO;
+	json_array_foreach(h->seats, i, x)
+	{
+		a->seats[i].seat = (int)json_integer_value(json_object_get(x, "seat"));
+		a->seats[i].role = json_string_value(json_object_get(x, "role"));
+		a->seats[i].name = json_string_value(json_object_get(x, "name"));
+		a->seats[i].bot = json_is_true(json_object_get(x, "bot"));
+	}
+	a->nseats = (int)i;
+	for (i = json_array_size(h->seeds); i < (size_t)a->nseats; i++)
+		a->client_seeds[i] = "";
+	return 0;
+}
+
+/* Grows *arr (of `size`-byte items) to hold n + 1; 0 or -ENOMEM. */
+static int grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*arr, (*cap ? *cap * 2 : 16) * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = *cap ? *cap * 2 : 16;
+	return 0;
+}
+
+/* Starts reading match `seq`'s actions from ply `from` on (actions_next, then actions_close). */
+static int actions_open(struct archive_db *d, int64_t seq, int64_t from)
+{
+	sqlite3_stmt *s = d->stmt[AR_ACTIONS];
+
+	if (sqlite3_bind_int64(s, 1, seq) != SQLITE_OK || sqlite3_bind_int64(s, 2, from) != SQLITE_OK)
+		return fail(d, "reading actions");
+	return 0;
+}
+
+/* The next action into *x, its action and outcome new references: 1, 0 after the last, or -EIO. */
+static int actions_next(struct archive_db *d, struct wire_archive_action *x)
+{
+	sqlite3_stmt *s = d->stmt[AR_ACTIONS];
+	int rc = sqlite3_step(s);
+
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return fail(d, "reading actions");
+	x->ply = sqlite3_column_int(s, 0);
+	x->seat = sqlite3_column_int(s, 1);
+	x->at = sqlite3_column_int64(s, 4);
+	x->stand_in = sqlite3_column_int(s, 5) != 0;
+	x->action = load_json(sqlite3_column_text(s, 2));
+	x->outcome = load_json(sqlite3_column_text(s, 3));
+	return 1;
+}
+
+static void actions_close(struct archive_db *d)
+{
+	(void)sqlite3_reset(d->stmt[AR_ACTIONS]);
+	(void)sqlite3_clear_bindings(d->stmt[AR_ACTIONS]);
+}
+
+/* The match's events (a few: a seat resigning or forfeiting), all held. */
+static int events_read(struct archive_db *d, int64_t seq, struct wire_archive *a)
+{
+	sqlite3_stmt *s = d->stmt[AR_EVENTS];
+	size_t cap = 0;
+	int rc = sqlite3_bind_int64(s, 1, seq);
+
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct wire_archive_event *x;
+
+		if (grow((void **)&a->events, &cap, a->nevents, sizeof(*a->events))) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		x = &a->events[a->nevents++];
+		x->ply = sqlite3_column_int(s, 0);
+		x->seat = sqlite3_column_int(s, 1);
+		x->kind = wire_event_kind_parse((const char *)sqlite3_column_text(s, 2));
+		x->at = sqlite3_column_int64(s, 3);
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE && rc != SQLITE_NOMEM)
+		fail(d, "reading events");
+	(void)sqlite3_reset(s);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+/* Reads match `id`'s head, seats and events into `a` (borrowing from `h`), *seq its row; 200, 404 or 500. */
+static int match_read(struct archive_db *d, const char *id, struct wire_archive *a, struct held *h,
+		      int64_t *seq)
+{
+	sqlite3_stmt *s = d->stmt[AR_GET];
+	int rc = sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC), bad = 0;
+
+	memset(a, 0, sizeof(*a));
+	memset(h, 0, sizeof(*h));
+	d->err[0] = '\0';
+	*seq = 0;
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*seq = sqlite3_column_int64(s, 0);
+		bad = head_read(s, a, h);
+	} else if (rc != SQLITE_DONE)
+		fail(d, "reading a match");
+	(void)sqlite3_reset(s);
+	(void)sqlite3_clear_bindings(s);
+	if (rc == SQLITE_DONE)
+		return 404;
+	if (rc != SQLITE_ROW || bad || seats_read(d, *seq, a, h) || events_read(d, *seq, a))
+		return 500;
+	return 200;
+}
+
+/* *out = the error body {error, message}; returns `status`, or 500 when even that fails. */
+static int error_out(struct archive_db *d, int status, const char *code, const char *message,
+		     struct json_out *out)
+{
+	json_t *e = error_new(code, message);
+
+	if (status == 500 && !d->err[0])
+		snprintf(d->err, sizeof(d->err), "out of memory");
+	out->len = 0;
+	if (!e || json_out_value(out, e, 0)) {
+		json_decref(e);
+		json_out_free(out);
+		return 500;
+	}
+	json_decref(e);
+	return status;
+}
+
+static int status_out(struct archive_db *d, int status, struct json_out *out)
+{
+	if (status == 404)
+		return error_out(d, 404, "not_found", "no archived match has this id", out);
+	return error_out(d, 500, "internal", "the archive could not be read", out);
+}
+
+/* The `actions` array, a row at a time. */
+static int actions_write(struct archive_db *d, int64_t seq, struct json_out *out)
+{
+	struct wire_archive_action x;
+	json_t *rec;
+	int n = 0, r = actions_open(d, seq, 0);
+
+	if (!r)
+		r = json_out_bytes(out, "[", 1) ? -ENOMEM : 0;
+	while (!r && (r = actions_next(d, &x)) > 0) {
+		rec = wire_archive_action_new(&x);
+		r = !rec || (n++ && json_out_bytes(out, ",", 1)) || json_out_value(out, rec, 0) ? -ENOMEM : 0;
+		json_decref(rec);
+		json_decref(x.action), json_decref(x.outcome);
+	}
+	actions_close(d);
+	return r || json_out_bytes(out, "]", 1) ? -EIO : 0;
+}
+
+/*
+ * The archive as wire_archive_encode() writes it, member by member in its
+ * order, `actions` streamed from the database instead of the encoder's
+ * (empty) array: the answer's bytes are the only thing that grows.
+ */
+int archive_db_get(struct archive_db *d, const char *id, struct json_out *out)
+{
+	struct wire_archive a;
+	struct held h;
+	int64_t seq;
+	int status = match_read(d, id, &a, &h, &seq), err = -ENOMEM;
+	json_t *m = status == 200 ? wire_archive_encode(&a) : NULL, *v; /* NULL for an unknown event kind */
+	const char *key;
+	bool first = true;
+
+	out->len = 0;
+	if (m && !json_out_bytes(out, "{", 1)) {
+		err = 0;
+		json_object_foreach(m, key, v)
+		{
+			if (err || (!first && json_out_bytes(out, ",", 1)) ||
+			    json_out_string(out, key, strlen(key)) || json_out_bytes(out, ":", 1)) {
+				err = -ENOMEM;
+				break;
+			}
+			first = false;
+			err = !strcmp(key, "actions") ? actions_write(d, seq, out)
+						      : json_out_value(out, v, 0);
+		}
+		if (!err)
+			err = json_out_bytes(out, "}", 1);
+	}
+	json_decref(m);
+	held_finish(&h, &a);
+	if (status == 200 && err)
+		status = 500;
+	return status == 200 ? 200 : status_out(d, status, out);
+}
+
+/* --- the replay, a page at a time -------------------------------------------- */
+
+/*
+ * A page of GET /api/matches/{id}/replay costs the steps it shows plus at most
+ * SNAP_EVERY actions applied silently (no view, no JSON but the action's):
+ * the replay restarts from the snapshot of the rules state nearest below the
+ * page. The snapshots are taken by a full verification pass (every action,
+ * event and the result, as wire_archive_verify()), the only part that costs
+ * the whole match; it runs when the match is not in the cache (the
+ * ARCHIVE_REPLAY_CACHE long matches asked for last; a match of one page is
+ * not kept, its pass costs no more than the page). Steps a page shows are
+ * recomputed and their outcomes compared again every time. A match is known
+ * by its row (seq, AUTOINCREMENT: never reused), and archived rows are never
+ * rewritten; a page that no longer verifies drops the match from the cache.
+ * A snapshot is a few hundred bytes: the longest match (200,008 plies) keeps
+ * about 800 of them.
+ */
+#define SNAP_EVERY 256
+
+/* The state after step `step`. */
+struct snap {
+	size_t step, event;       /* the step; the next event to apply */
+	struct rules_match match; /* actions applied: match.ply */
+	char *last;               /* the step's `last` as compact JSON, NULL for null */
+};
+
+/* One match's snapshots, one every SNAP_EVERY steps, [0] the start. */
+struct archive_replay {
+	int64_t seq;
+	uint64_t used; /* the archive_db's tick when last asked for */
+	size_t total, plies;
+	struct snap *snaps;
+	size_t nsnaps, cap;
+};
+
+static void replay_free(struct archive_replay *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nsnaps; i++)
+		free(c->snaps[i].last);
+	free(c->snaps);
+	free(c);
+}
+
+/* A walk through the replay: the full pass, or a page. */
+struct walk {
+	struct archive_db *d;
+	const struct wire_archive *a; /* head and events, no actions */
+	int64_t seq;                  /* the match's row */
+	struct wire_replay w;
+	size_t step, event; /* the step reached (w.match is the state after it); the next event */
+	int lseat;          /* the latest action, when laction is not NULL */
+	json_t *laction, *loutcome;
+	struct archive_replay *c; /* full pass: snapshots go here */
+	struct json_out *out;     /* page: steps [from, to) are written here */
+	size_t from, to;
+};
+
+static json_t *last_new(struct walk *k)
+{
+	return k->laction ? wire_archive_last_new(k->lseat, k->laction, k->loutcome) : NULL;
+}
+
+static void last_set(struct walk *k, int seat, json_t *action_take, json_t *outcome_take)
+{
+	json_decref(k->laction), json_decref(k->loutcome);
+	k->lseat = seat;
+	k->laction = action_take;
+	k->loutcome = outcome_take;
+}
+
+static int snap_take(struct walk *k)
+{
+	struct archive_replay *c = k->c;
+	struct snap *x;
+	json_t *last;
+
+	if (grow((void **)&c->snaps, &c->cap, c->nsnaps, sizeof(*c->snaps)))
+		return -ENOMEM;
+	x = &c->snaps[c->nsnaps];
+	x->step = k->step;
+	x->event = k->event;
+	x->match = k->w.match;
+	last = last_new(k);
+	x->last = last ? json_dumps(last, JSON_COMPACT) : NULL;
+	json_decref(last);
+	if (k->laction && !x->last)
+		return -ENOMEM;
+	c->nsnaps++;
+	return 0;
+}
+
+static void snap_restore(struct walk *k, const struct snap *x)
+{
+	json_t *last = x->last ? json_loads(x->last, 0, NULL) : NULL;
+
+	k->step = x->step;
+	k->event = x->event;
+	k->w.match = x->match;
+	last_set(k, (int)json_integer_value(json_object_get(last, "seat")),
+		 json_incref(json_object_get(last, "action")), json_incref(json_object_get(last, "outcome")));
+	json_decref(last);
+}
+
+/* After every step: a snapshot (full pass) or the step's JSON (page). Takes `event`. */
+static int step_done(struct walk *k, json_t *event)
+{
+	json_t *step, *last;
+	int r;
+
+	if (k->c) {
+		json_decref(event);
+		return k->step % SNAP_EVERY ? 0 : snap_take(k);
+	}
+	if (k->step < k->from || k->step >= k->to) {
+		json_decref(event);
+		return 0;
+	}
+	last = last_new(k);
+	step = wire_archive_step_new(&k->w.match, event, last);
+	r = !step || (k->step > k->from && json_out_bytes(k->out, ",", 1)) || json_out_value(k->out, step, 0);
+	json_decref(step);
+	json_decref(last);
+	return r ? -ENOMEM : 0;
+}
+
+/* One step: the next event if it is due at this ply, else the next action; *end after the last. */
+static int walk_step(struct walk *k, bool *end)
+{
+	const struct wire_archive_event *e = k->event < k->a->nevents ? &k->a->events[k->event] : NULL;
+	struct wire_archive_action x;
+	json_t *got = NULL;
+	int r;
+
+	if (e && e->ply <= (int)k->w.match.ply) {
+		if ((r = wire_replay_event(&k->w, e, k->event++)))
+			return r;
+		k->step++;
+		return step_done(k, wire_archive_event_new(e->seat, e->kind));
+	}
+	if ((r = actions_next(k->d, &x)) <= 0) {
+		*end = true;
+		return r;
+	}
+	r = wire_replay_action(&k->w, &x, k->w.match.ply, &got);
+	json_decref(x.outcome);
+	if (r) {
+		json_decref(x.action);
+		return r;
+	}
+	last_set(k, x.seat, x.action, got);
+	k->step++;
+	return step_done(k, NULL);
+}
+
+/* Steps until step `until` is reached or the match ends; *end then. */
+static int walk_run(struct walk *k, size_t until, bool *end)
+{
+	int r = actions_open(k->d, k->seq, k->w.match.ply);
+
+	while (!r && !*end && k->step < until)
+		r = walk_step(k, end);
+	actions_close(k->d);
+	return r;
+}
+
+/* The full pass over the match: verifies it whole and fills c's snapshots and sizes. */
+static int full_pass(struct walk *k, struct archive_replay *c, char *why, size_t whylen)
+{
+	struct rules_result res;
+	bool end = false;
+	int r = wire_replay_start(&k->w, k->a, why, whylen);
+
+	k->c = c;
+	if (!r)
+		r = step_done(k, NULL); /* the start: snapshot 0 */
+	if (!r)
+		r = walk_run(k, SIZE_MAX, &end);
+	if (!r && k->event < k->a->nevents) {
+		snprintf(why, whylen, "ply %u: events[%zu] records ply %d, after the last action",
+			 (unsigned)k->w.match.ply, k->event, k->a->events[k->event].ply);
+		r = WIRE_E_BAD_MESSAGE;
+	}
+	if (!r)
+		r = wire_replay_result(&k->w, k->a->result, &res);
+	c->total = k->step + 1;
+	c->plies = k->w.match.ply;
+	last_set(k, 0, NULL, NULL);
+	k->c = NULL;
+	return r;
+}
+
+/* The cached snapshots of match `seq`, or NULL. */
+static struct archive_replay *cache_find(struct archive_db *d, int64_t seq)
+{
+	for (int i = 0; i < ARCHIVE_REPLAY_CACHE; i++)
+		if (d->replays[i] && d->replays[i]->seq == seq) {
+			d->replays[i]->used = ++d->tick;
+			return d->replays[i];
+		}
+	return NULL;
+}
+
+/* Keeps `c` (taken) in place of the least recently asked for; a short match is not worth a place. */
+static void cache_put(struct archive_db *d, struct archive_replay *c)
+{
+	int k = 0;
+
+	if (c->total <= ARCHIVE_STEPS_MAX) {
+		replay_free(c);
+		return;
+	}
+	for (int i = 0; i < ARCHIVE_REPLAY_CACHE; i++) {
+		if (!d->replays[i]) { /* a free place */
+			k = i;
+			break;
+		}
+		if (d->replays[i]->used < d->replays[k]->used)
+			k = i;
+	}
+	replay_free(d->replays[k]);
+	c->used = ++d->tick;
+	d->replays[k] = c;
+}
+
+/* The head of a page (the match, its sizes, the page's place) and "steps":[ ; 0 or -ENOMEM. */
+static int page_head(struct walk *k, const struct held *h, const struct archive_replay *c, size_t limit)
+{
+	size_t next = k->from + limit;
+	json_t *head =
+		json_pack("{s:s, s:s, s:O, s:O, s:O, s:I, s:I, s:I, s:o}", "id", k->a->id, "game", k->a->game,
+			  "options", h->options, "seats", h->seats, "result", h->result, "plies",
+			  (json_int_t)c->plies, "total", (json_int_t)c->total, "from", (json_int_t)k->from,
+			  "next", next < c->total ? json_integer((json_int_t)next) : json_null());
+	int r = !head || json_out_value(k->out, head, 0);
+
+	json_decref(head);
+	if (r)
+		return -ENOMEM;
+	k->out->len--; /* the closing brace: the steps follow */
+	return json_out_bytes(k->out, ",\"steps\":[", 10) ? -ENOMEM : 0;
+}
+
+/* Steps [from, from + limit) of a verified match, from the nearest snapshot below them. */
+static int page_write(struct walk *k, const struct held *h, const struct archive_replay *c, size_t limit,
+		      char *why, size_t whylen)
+{
+	size_t i = k->from ? (k->from - 1) / SNAP_EVERY : 0;
+	bool end = false;
+	int r;
+
+	k->to = k->from + limit < c->total ? k->from + limit : c->total;
+	if ((r = page_head(k, h, c, limit)) || (r = wire_replay_start(&k->w, k->a, why, whylen)))
+		return r;
+	snap_restore(k, &c->snaps[i < c->nsnaps ? i : c->nsnaps - 1]);
+	if (k->step == k->from)
+		r = step_done(k, NULL); /* the start */
+	if (!r)
+		r = walk_run(k, k->to - 1, &end);
+	last_set(k, 0, NULL, NULL);
+	if (!r && k->step != k->to - 1) {
+		snprintf(why, whylen, "ply %u: the match ends before its step %zu", (unsigned)k->w.match.ply,
+			 k->to - 1);
+		r = WIRE_E_BAD_MESSAGE;
+	}
+	return r || json_out_bytes(k->out, "]}", 2) ? (r ? r : -ENOMEM) : 0;
+}
+
+/* Forgets match `c` (its record changed under the cache: a page did not verify). */
+static void cache_drop(struct archive_db *d, struct archive_replay *c)
+{
+	for (int i = 0; i < ARCHIVE_REPLAY_CACHE; i++)
+		if (d->replays[i] == c)
+			d->replays[i] = NULL;
+	replay_free(c);
+}
+
+int archive_db_replay(struct archive_db *d, const char *id, size_t from, size_t limit, struct json_out *out)
+{
+	struct wire_archive a;
+	struct held h;
+	struct walk k = { .d = d, .a = &a, .out = out, .from = from };
+	struct archive_replay *c = NULL, *fresh = NULL;
+	char why[512] = "", past[96] = "";
+	int status = match_read(d, id, &a, &h, &k.seq), r = 0;
+
+	out->len = 0;
+	if (limit < 1 || limit > ARCHIVE_STEPS_MAX)
+		limit = ARCHIVE_STEPS_MAX;
+	if (status == 200 && !(c = cache_find(d, k.seq))) {
+		c = fresh = calloc(1, sizeof(*c));
+		r = !c ? -ENOMEM : full_pass(&k, c, why, sizeof(why));
+	}
+	if (status == 200 && !r && from >= c->total)
+		snprintf(past, sizeof(past), "from must be a step of the match, below its total %zu",
+			 c->total);
+	else if (status == 200 && !r && (r = page_write(&k, &h, c, limit, why, sizeof(why))) && !fresh)
+		cache_drop(d, c);
+	if (fresh && !r) {
+		fresh->seq = k.seq;
+		cache_put(d, fresh);
+	} else
+		replay_free(fresh);
+	held_finish(&h, &a);
+	if (past[0])
+		return error_out(d, 400, "bad_request", past, out);
+	if (status == 200 && r) {
+		if (why[0])
+			snprintf(d->err, sizeof(d->err), "match %s does not verify: %s", id, why);
+		status = 500;
+	}
+	return status == 200 ? 200 : status_out(d, status, out);
+}
+
+/* --- the list ---------------------------------------------------------------- */
+
+/* The `result` filters: none, a draw, a reason, and (with a player) won or lost. */
+enum result_kind { R_ANY, R_DRAW, R_REASON, R_WON, R_LOST, R_KINDS };
+
+static const char *const result_sql[2][R_KINDS] = {
+	{ "", " AND winner IS NULL", " AND reason = ?5", "", "" },
+	{ "", " AND m.winner IS NULL", " AND m.reason = ?5", " AND m.winner = s.seat",
+	  " AND m.winner IS NOT NULL AND m.winner <> s.seat" },
+};
+
+bool archive_result_valid(const char *result)
+{
+	size_t n = strlen(result);
+
+	if (!n || n > 24)
+		return false;
+	for (; *result; result++)
+		if (!((*result >= 'a' && *result <= 'z') || *result == '_'))
+			return false;
+	return true;
+}
+
+static enum result_kind result_kind(const char *r)
+{
+	if (!r)
+		return R_ANY;
+	if (!strcmp(r, "draw"))
+		return R_DRAW;
+	if (!strcmp(r, "won"))
+		return R_WON;
+	if (!strcmp(r, "lost"))
+		return R_LOST;
+	return R_REASON;
+}
+
+/*
+ * The statement for one filter shape. Without a player it walks matches (or
+ * an index of game, reason or draws) down from the cursor; with one it walks
+ * match_seats_name down and joins each match. ?1 game, ?2 player, ?3 the
+ * cursor, ?4 rows, ?5 reason.
+ */
+static sqlite3_stmt *list_stmt(struct archive_db *d, bool game, bool player, enum result_kind rk)
+{
+	int shape = (int)game + 2 * (int)player + 4 * (int)rk;
+	char sql[1024];
+
+	if (d->list[shape])
+		return d->list[shape];
+	if (player)
+		snprintf(sql, sizeof(sql),
+			 "SELECT m.seq, m.id, m.game, m.started_at, m.ended_at, m.result, m.plies FROM "
+			 "match_seats s JOIN matches m ON m.seq = s.match_seq WHERE s.name = ?2 AND "
+			 "s.match_seq < ?3%s%s ORDER BY s.match_seq DESC LIMIT ?4",
+			 game ? " AND m.game = ?1" : "", result_sql[1][rk]);
+	else
+		snprintf(sql, sizeof(sql),
+			 "SELECT seq, id, game, started_at, ended_at, result, plies FROM matches WHERE "
+			 "seq < ?3%s%s ORDER BY seq DESC LIMIT ?4",
+			 game ? " AND game = ?1" : "", result_sql[0][rk]);
+	if (sqlite3_prepare_v3(d->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &d->list[shape], NULL) !=
+	    SQLITE_OK) {
+		fail(d, "preparing the list");
+		return NULL;
+	}
+	return d->list[shape];
+}
+
+/* Binds what the shape uses (a parameter its SQL lacks answers SQLITE_RANGE, harmlessly). */
+static int list_bind(sqlite3_stmt *s, const struct archive_query *q)
+{
+	int rc = SQLITE_OK, limit = q->limit < 1 || q->limit > ARCHIVE_LIMIT_MAX ? 20 : q->limit;
+
+	(void)sqlite3_bind_int64(s, 3, q->before > 0 ? q->before : INT64_MAX);
+	/* one row past the page says there is a next; with a player, a name may hold several seats of a match
+	 */
+	(void)sqlite3_bind_int(s, 4, (limit + 1) * (q->player ? RULES_MAX_SEATS : 1));
+	if (q->game)
+		rc = sqlite3_bind_text(s, 1, q->game, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK && q->player)
+		rc = sqlite3_bind_text(s, 2, q->player, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK && result_kind(q->result) == R_REASON)
+		rc = sqlite3_bind_text(s, 5, q->result, -1, SQLITE_STATIC);
+	return rc;
+}
+
+static json_t *list_row(struct archive_db *d, sqlite3_stmt *s)
+{
+	json_t *seats = rows_json(d, d->stmt[AR_SEATS], sqlite3_column_int64(s, 0), seat_row);
+
+	if (!seats)
+		return NULL;
+	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:o, s:o}", "id", text(s, 1), "game", text(s, 2),
+			 "started_at", (json_int_t)sqlite3_column_int64(s, 3), "ended_at",
+			 (json_int_t)sqlite3_column_int64(s, 4), "plies",
+			 (json_int_t)sqlite3_column_int64(s, 6), "seats", seats, "result",
+			 load_json(sqlite3_column_text(s, 5)));
+}
+
+/* Steps the list into `list` until a page is full; *next the cursor of a following page, or null. */
+static int list_fill(struct archive_db *d, sqlite3_stmt *s, int limit, json_t *list, json_t **next)
+{
+	int n = 0, rc;
+	int64_t seq, prev = 0;
+	char cursor[32] = "";
+	json_t *item;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		seq = sqlite3_column_int64(s, 0);
+		if (seq == prev)
+			continue; /* the player's second seat in the same match */
+		prev = seq;
+		if (++n > limit) { /* one match more than asked: there is a next page */
+			*next = json_string(cursor);
+			return *next ? 0 : -ENOMEM;
+		}
+		snprintf(cursor, sizeof(cursor), "%lld", (long long)seq);
+		if (!(item = list_row(d, s)) || json_array_append_new(list, item))
+			return -ENOMEM;
+	}
+	if (rc != SQLITE_DONE)
+		return fail(d, "reading the list");
+	*next = json_null();
+	return 0;
+}
+
+int archive_db_list(struct archive_db *d, const struct archive_query *q, json_t **out)
+{
+	enum result_kind rk = result_kind(q->result);
+	int limit = q->limit < 1 || q->limit > ARCHIVE_LIMIT_MAX ? 20 : q->limit;
+	sqlite3_stmt *s;
+	json_t *list, *next = NULL;
+	int err;
+
+	d->err[0] = '\0';
+	if ((rk == R_WON || rk == R_LOST) && !q->player) {
+		*out = error_new("bad_request", "result=won and result=lost need a player");
+		return 400;
+	}
+	s = list_stmt(d, q->game != NULL, q->player != NULL, rk);
+	if (!s)
+		return answer(d, 500, NULL, out);
+	list = json_array();
+	err = !list ? -ENOMEM : list_bind(s, q) != SQLITE_OK ? fail(d, "binding the list") : 0;
+	if (!err)
+		err = list_fill(d, s, limit, list, &next);
+	(void)sqlite3_reset(s);
+	(void)sqlite3_clear_bindings(s);
+	if (err) {
+		json_decref(list);
+		return answer(d, 500, NULL, out);
+	}
+	return answer(d, 200, json_pack("{s:o, s:o}", "matches", list, "next", next), out);
+}
+
+/* --- a player ---------------------------------------------------------------- */
+
+static int player_games(struct archive_db *d, const char *name, json_t *games, json_int_t *total,
+			json_int_t *abandoned)
+{
+	sqlite3_stmt *s = d->stmt[AR_PLAYER];
+	int rc = sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		json_int_t n = sqlite3_column_int64(s, 1), won = sqlite3_column_int64(s, 2),
+			   drawn = sqlite3_column_int64(s, 3), gone = sqlite3_column_int64(s, 4);
+
+		*total += n;
+		*abandoned += gone;
+		rc = json_object_set_new(games, text(s, 0),
+					 json_pack("{s:I, s:I, s:I, s:I, s:I}", "matches", n, "won", won,
+						   "lost", n - won - drawn, "drawn", drawn, "abandoned",
+						   gone))
+			     ? SQLITE_NOMEM
+			     : SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE && rc != SQLITE_NOMEM)
+		fail(d, "reading a player");
+	(void)sqlite3_reset(s);
+	(void)sqlite3_clear_bindings(s);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+int archive_db_player(struct archive_db *d, const char *name, json_t **out)
+{
+	sqlite3_stmt *s = d->stmt[AR_PLAYER_SPAN];
+	json_t *games = json_object(), *body = NULL;
+	json_int_t total = 0, abandoned = 0;
+
+	d->err[0] = '\0';
+	if (!games || player_games(d, name, games, &total, &abandoned)) {
+		json_decref(games);
+		return answer(d, 500, NULL, out);
+	}
+	if (!total) {
+		json_decref(games);
+		*out = error_new("not_found", "no archived match has a player of this name");
+		return 404;
+	}
+	if (sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+		body = json_pack("{s:s, s:I, s:I, s:I, s:I, s:o}", "name", name, "matches", total,
+				 "abandoned", abandoned, "first_at", (json_int_t)sqlite3_column_int64(s, 0),
+				 "last_at", (json_int_t)sqlite3_column_int64(s, 1), "games", games);
+	else {
+		fail(d, "reading a player");
+		json_decref(games);
+	}
+	(void)sqlite3_reset(s);
+	(void)sqlite3_clear_bindings(s);
+	return answer(d, 200, body, out);
+}

@@ -1,0 +1,223 @@
+/*
+ * store_int.h: what the parts of the store share (not for the rest of the
+ * server). store.c runs the threads and queues; store_migrate.c opens the
+ * database and applies migrations; store_journal.c batches and writes the live
+ * journal and loads it at start-up; store_archive.c saves and reads matches.
+ *
+ * Threads: the loop thread owns `open`, `cb`, `failing`, `depth` and every
+ * request until it is queued; the writer thread owns `db` and the writer
+ * statements after store_start(); each reader thread owns its lane's `db`
+ * and statements. The queues and the done list are guarded by their mutexes.
+ */
+#ifndef QUINTETO_STORE_INT_H
+#define QUINTETO_STORE_INT_H
+
+#include <sqlite3.h>
+
+#include "store/archive_read.h"
+#include "store/store.h"
+
+/* A completion on its way back to the loop thread (embedded in its job). */
+enum note_type { NOTE_BATCH_FAIL, NOTE_BATCH_DONE, NOTE_MATCH_DONE, NOTE_READ_DONE };
+struct note {
+	struct note *next;
+	enum note_type type;
+};
+
+/* One statement of the journal; JOP_* index the prepared statements. */
+enum jop_kind {
+	JOP_PLAYER,
+	JOP_ROOM,
+	JOP_SEAT,
+	JOP_SEAT_FREE,
+	JOP_ACTION,
+	JOP_STARTED,
+	JOP_EVENT,
+	JOP_DROP,
+	JOP_PLAYERS_EXPIRE,
+	JOP_AFTER,
+	JOP_AFTER_DROP,
+	JOP_MAX
+};
+
+#define JOP_PARAMS 7
+
+/* The live log's sweep (store_journal.c), run by the writer at the end of a batch. */
+enum log_stmt { LOG_ENDS, LOG_COPY, LOG_CUT, LOG_MAX };
+
+/* A bound parameter: text (`s`, NULL for SQL NULL) or an integer. */
+struct param {
+	bool is_int;
+	int64_t i;
+	char *s;
+};
+
+struct jop {
+	struct jop *next;
+	enum jop_kind kind;
+	int np;
+	struct param p[JOP_PARAMS];
+};
+
+enum wjob_kind { WJOB_BATCH, WJOB_MATCH };
+
+/* A job of the writer thread: one journal batch or one archive save. */
+struct wjob {
+	struct wjob *next;
+	enum wjob_kind kind;
+	uint64_t seq;               /* batch */
+	struct jop *ops, *ops_tail; /* batch */
+	size_t nops;
+	size_t nactions;           /* batch: of its nops, the rows it appends to live_log */
+	struct store_match *match; /* archive save */
+	void (*save_cb)(void *ctx, int ok);
+	void *ctx;
+	int err;      /* 0 or a negative errno: the outcome, for the done note */
+	int fail_err; /* the first failure, for the fail note; written once, before it is posted */
+	struct note fail_note, done_note;
+};
+
+enum rjob_kind { RJOB_GET, RJOB_LIST, RJOB_REPLAY, RJOB_PLAYER };
+
+/* A read (the public struct store_req). */
+struct store_req {
+	struct store_req *next;
+	enum rjob_kind kind;
+	bool cancelled;  /* loop thread only */
+	char *a, *b, *c; /* get, replay: id; player: name; list: game, player, result */
+	int64_t before;
+	int limit;
+	int status; /* outputs */
+	char *body;
+	size_t len;
+	store_read_cb cb;
+	void *ctx;
+	struct note note;
+	struct store *st;        /* set when queued, for store_req_cancel() */
+	struct store_lane *lane; /* the reader it is queued on (store_read_submit) */
+};
+
+/*
+ * The archive's readers, each a thread with its own read-only connection,
+ * statements and queue: lists and player records on one, whole matches and
+ * replays (whose cost grows with the match) on the other, so that the cheap
+ * reads never wait behind the long ones.
+ */
+enum store_lane_id { STORE_LANE_LIGHT, STORE_LANE_HEAVY, STORE_LANES };
+
+struct store_lane {
+	struct store *st;
+	const char *name;     /* the thread's name */
+	sqlite3 *db;          /* read-only */
+	struct archive_db ar; /* its statements (and its replay snapshots) */
+	uv_thread_t thread;
+	uv_mutex_t lock;
+	uv_cond_t cond;
+	struct store_req *head, *tail; /* its queue (lock) */
+	struct store_req *cur;         /* the read it runs (lock) */
+	_Atomic bool stop;             /* cur is cancelled, or the store closes: its query stops */
+	bool quit;                     /* under lock */
+};
+
+/* Writer statements, prepared once after the migrations. */
+enum wstmt {
+	WS_BEGIN,
+	WS_COMMIT,
+	WS_ROLLBACK,
+	WS_MATCH,
+	WS_MATCH_SEAT,
+	WS_MATCH_ACTION,
+	WS_MATCH_EVENT,
+	WS_DROP,
+	WS_MAX
+};
+
+struct store {
+	uv_loop_t *loop;
+	sqlite3 *db;              /* the writer's */
+	sqlite3 *ldb;             /* the loop thread's identity lookups (read-only; store_players.c) */
+	sqlite3_stmt *ldb_lookup; /* by token hash */
+	sqlite3_stmt *jstmt[JOP_MAX];
+	sqlite3_stmt *wstmt[WS_MAX];
+	sqlite3_stmt *lstmt[LOG_MAX];  /* the writer's: the log's sweep */
+	int64_t log_keep;              /* the writer's: rows the log keeps before its old end is swept */
+	int64_t log_copied, log_swept; /* the writer's: the last batch's sweep, until it commits */
+	struct store_lane lanes[STORE_LANES];
+	uv_thread_t writer;
+	uv_mutex_t wlock, dlock;
+	uv_cond_t wcond;
+	uv_async_t async;
+	struct wjob *whead, *wtail; /* writer queue (wlock) */
+	struct note *dhead, *dtail; /* done, for the loop (dlock) */
+	bool wquit;                 /* under wlock */
+	bool started, closing;
+	/* loop thread */
+	struct wjob *open;               /* the batch being filled, NULL when empty */
+	struct wjob *after, *after_tail; /* archive saves waiting for `open` */
+	uint64_t last_seq;
+	/* the last batch that committed (store_journal_committed) */
+	uint64_t committed_seq;
+	unsigned batches_out; /* flushed, their done note not delivered yet */
+	store_commit_cb cb;
+	void *cb_ctx;
+	bool failing;
+	int fail_err; /* while failing: the first failure's code */
+	size_t depth;
+	/* checkpoints (store_ckpt.c): the checkpointer thread owns ck_db; ck_poked is the writer's */
+	sqlite3 *ck_db;
+	uv_thread_t ck_thread;
+	uv_mutex_t ck_lock;
+	uv_cond_t ck_cond;
+	bool ck_want, ck_quit; /* under ck_lock */
+	bool ck_started;
+	int ck_poked;                     /* the WAL's size when the checkpointer was last woken */
+	_Atomic unsigned long ck_runs[2]; /* checkpoints made: [0] by the checkpointer, [1] by the writer */
+};
+
+/* First wait before a failed batch or archive save is tried again; it doubles up to a second. */
+#define STORE_RETRY_FIRST_MS 5
+
+/* store_ckpt.c */
+int store_ckpt_open(struct store *st, const char *path);
+int store_ckpt_start(struct store *st);
+void store_ckpt_close(struct store *st);
+
+/* store.c */
+void store_note_post(struct store *st, struct note *n);
+void store_wjob_submit(struct store *st, struct wjob *first, struct wjob *last);
+int store_read_submit(struct store *st, struct store_req *r);
+bool store_wait_retry(struct store *st, unsigned *delay_ms);
+int store_rc_errno(int rc);
+int store_exec(sqlite3 *db, const char *sql, const char *what);
+void store_wjob_free(struct wjob *j);
+void store_req_free(struct store_req *r);
+
+/* store_migrate.c */
+int store_db_open(const char *path, bool readonly, sqlite3 **out);
+int store_migrate(sqlite3 *db, const char *dir);
+
+/* store_journal.c */
+int store_journal_prepare(struct store *st);
+void store_journal_finalize(struct store *st);
+void store_journal_run(struct store *st, struct wjob *j);
+int store_step_done(sqlite3 *db, sqlite3_stmt *s, const char *what);
+/*
+ * Steps `actions` (ply, seat, action, outcome, at, stand_in) and `events`
+ * (ply, seat, kind, at), both bound and ordered by ply, merging them by ply
+ * into ops->action and ops->event; *err gets a refusing callback's value.
+ * 0 or -EIO (then they are reset by the caller either way).
+ */
+int store_plies_load(sqlite3_stmt *actions, sqlite3_stmt *events, const struct store_live_ops *ops, void *ctx,
+		     int *err);
+
+/* store_archive.c */
+int store_archive_prepare(struct store *st);
+void store_archive_finalize(struct store *st);
+void store_archive_run(struct store *st, struct wjob *j);
+void store_read_run(struct store_lane *ln, struct store_req *r);
+
+/* store_players.c: the loop thread's own read-only connection. 0 or -EIO; close: NULL-safe. */
+int store_players_open(struct store *st, const char *path);
+void store_players_close(struct store *st);
+
+#endif
