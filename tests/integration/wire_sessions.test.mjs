@@ -15,7 +15,9 @@
 //   <token1>... in the order it first appears, so "the same id" and "another id" still compare;
 // - times: the numbers of created_at, started_at, ended_at, at, first_at, last_at, expires_at,
 //   uptime_ms become <time>. Nothing else is touched (the port appears in no recorded byte).
-// Every other byte is compared as the server sent it (the frames' text, not a re-encoding).
+// Every other byte is compared as the server sent it (the frames' text, not a re-encoding). Left out of
+// the recording: the barrier each step ends with (Session.sync), which orders the clients' frames.
+// Recorded at 83964c8 (main before the restructuring), with the hook above added.
 //
 // To re-record after a deliberate wire change (say so in the commit):
 //   QUINTETO_TEST_RECORD=1 meson test -C build-test wire_sessions
