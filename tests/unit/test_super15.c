@@ -13,11 +13,13 @@
  * every from/to pair of many positions. Last, perft counts pinned in
  * tests/perft/super15.txt.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "rules.h"
+#include "perft.h"
 #include "tap.h"
 #include "wire.h"
 
@@ -1062,55 +1064,23 @@ static void test_codec_view_outcome_result(void)
 	CHECK(c->result_encode(&r) == NULL); /* a reason Super 1 al 5 never gives */
 }
 
-/* Depth-first count of move sequences of length `depth`. */
-static uint64_t perft(const struct rules_match *m, int depth)
+/* tests/perft/super15.txt: lines "<depth> <count>" from the opening (the zero seed), '#' comments. */
+static int opening_line(const char *line, const struct rules_game *game, struct perft_case *c)
 {
-	struct rules_action l[RULES_MAX_LEGAL];
-	uint8_t seats[RULES_MAX_SEATS];
-	uint64_t total = 0;
-	int n;
+	static const uint8_t seed[RULES_SEED_SIZE];
 
-	if (depth == 0)
-		return 1;
-	if (rules_to_act(m, seats) != 1)
+	if (sscanf(line, "%d %llu", &c->depth, &c->want) != 2)
 		return 0;
-	n = rules_legal_actions(m, seats[0], l, RULES_MAX_LEGAL);
-	if (depth == 1)
-		return (uint64_t)n;
-	for (int i = 0; i < n; i++) {
-		struct rules_match child = *m;
-
-		if (rules_apply(&child, seats[0], &l[i], NULL) != 0)
-			return 0;
-		total += perft(&child, depth - 1);
-	}
-	return total;
+	return rules_match_start(&c->m, game, seed, NULL) < 0 ? -EINVAL : 1;
 }
 
-/* tests/perft/super15.txt: lines "<depth> <count>" from the opening, '#' comments. */
 static void test_perft(void)
 {
-	FILE *f = fopen(perft_path, "r");
-	char line[256];
-	int cases = 0;
+	int mismatches, cases = perft_file_run(perft_path, &rules_game_super15, opening_line, PERFT_BULK,
+					       &mismatches);
 
-	REQUIRE(f != NULL);
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long want;
-		struct rules_match m;
-		int depth;
-		uint64_t got;
-
-		if (line[0] == '#' || sscanf(line, "%d %llu", &depth, &want) != 2)
-			continue;
-		match_new(&m);
-		got = perft(&m, depth);
-		if (got != want)
-			printf("# perft depth %d: %llu, want %llu\n", depth, (unsigned long long)got, want);
-		CHECK(got == want);
-		cases++;
-	}
-	fclose(f);
+	REQUIRE(cases >= 0);
+	CHECK(mismatches == 0);
 	CHECK(cases >= 3);
 }
 
