@@ -17,6 +17,7 @@
 
 #include "config.h"
 #include "rules.h"
+#include "match_fixture.h"
 #include "perft.h"
 #include "tap.h"
 #include "wire.h"
@@ -949,7 +950,7 @@ static void test_outcome_json(void)
 static void test_apply_matches_legal(void)
 {
 	struct rules_match m;
-	uint64_t x = 7;
+	struct fixture_lcg x = { 7 };
 	int positions = 0;
 
 	match_new(&m);
@@ -983,8 +984,7 @@ static void test_apply_matches_legal(void)
 								}
 			CHECK_EQ(accepted, n);
 		}
-		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-		REQUIRE(rules_apply(&m, seats[0], &legal_buf[(x >> 33) % (uint64_t)n], NULL) == 0);
+		REQUIRE(rules_apply(&m, seats[0], &legal_buf[fixture_next(&x) % (uint32_t)n], NULL) == 0);
 	}
 	CHECK(positions >= 20);
 }
@@ -1030,7 +1030,7 @@ static void test_codec_round_trip(void)
 {
 	const struct wire_game *g = wire_game_find("laquet");
 	struct rules_match m;
-	uint64_t x = 3;
+	struct fixture_lcg x = { 3 };
 	int checked = 0;
 
 	REQUIRE(g != NULL);
@@ -1051,8 +1051,7 @@ static void test_codec_round_trip(void)
 			json_decref(j);
 			checked++;
 		}
-		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-		REQUIRE(rules_apply(&m, seats[0], &legal_buf[(x >> 33) % (uint64_t)n], NULL) == 0);
+		REQUIRE(rules_apply(&m, seats[0], &legal_buf[fixture_next(&x) % (uint32_t)n], NULL) == 0);
 	}
 	CHECK(checked > 100);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "rules.h"
+#include "match_fixture.h"
 #include "perft.h"
 #include "tap.h"
 #include "wire.h"
@@ -995,12 +996,6 @@ static void test_errors_untouched(void)
 
 /* --- Random playouts with the game's invariants. */
 
-static uint32_t lcg(uint64_t *x)
-{
-	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32_t)(*x >> 33);
-}
-
 /* 18 stones somewhere valid; each living hunter has its marker on the circle; the circle holds the living. */
 static bool invariants(const struct rules_match *m)
 {
@@ -1037,9 +1032,8 @@ static bool invariants(const struct rules_match *m)
 
 static void test_playouts(void)
 {
-	static struct rules_action l[RULES_MAX_LEGAL];
 	int reasons[16] = { 0 }, matches = 3000;
-	uint64_t x = 7;
+	struct fixture_lcg x = { 7 };
 	long plies = 0;
 
 	for (int i = 0; i < matches; i++) {
@@ -1047,15 +1041,14 @@ static void test_playouts(void)
 			seats[RULES_MAX_SEATS];
 		struct rules_match m;
 		struct rules_result r;
-		int k;
 
 		REQUIRE(rules_match_start(&m, &rules_game_quinteto, seed, NULL) == 0);
-		while ((k = rules_to_act(&m, seats)) > 0) {
-			int seat = seats[lcg(&x) % (uint32_t)k];
-			int n = rules_legal_actions(&m, seat, l, RULES_MAX_LEGAL);
+		while (rules_to_act(&m, seats) > 0) {
+			struct rules_action a;
+			int seat;
 
-			REQUIRE(n > 0 && n <= RULES_MAX_LEGAL);
-			REQUIRE(rules_apply(&m, seat, &l[lcg(&x) % (uint32_t)n], NULL) == 0);
+			REQUIRE(fixture_pick(&m, &x, &seat, &a) == 0);
+			REQUIRE(rules_apply(&m, seat, &a, NULL) == 0);
 			plies++;
 			if (!invariants(&m)) {
 				printf("# match %d ply %u: invariants broken\n", i, m.ply);

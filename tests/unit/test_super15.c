@@ -19,6 +19,7 @@
 
 #include "config.h"
 #include "rules.h"
+#include "match_fixture.h"
 #include "perft.h"
 #include "tap.h"
 #include "wire.h"
@@ -785,12 +786,6 @@ static void test_legal_distinct_and_cap(void)
 	CHECK_EQ(rules_legal_actions(&m, 2, l, RULES_MAX_LEGAL), 0);
 }
 
-static uint32_t lcg_next(uint64_t *x)
-{
-	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32_t)(*x >> 33);
-}
-
 /*
  * The legal list and apply agree on every from/to pair: along 40 random
  * matches, at every 9th ply, each of the 80 x 80 pairs applies on a copy
@@ -799,7 +794,7 @@ static uint32_t lcg_next(uint64_t *x)
 static void test_legal_matches_apply(void)
 {
 	static struct rules_action l[RULES_MAX_LEGAL];
-	uint64_t x = 7;
+	struct fixture_lcg x = { 7 };
 	long checked = 0, supers = 0;
 
 	for (int game = 0; game < 40; game++) {
@@ -845,7 +840,7 @@ static void test_legal_matches_apply(void)
 			for (int id = 0; id < SUPER15_PIECES; id++)
 				supers += m.s.super15.pieces[id].super &&
 					  m.s.super15.pieces[id].square != SUPER15_NONE;
-			REQUIRE(rules_apply(&m, seat, &l[lcg_next(&x) % (uint32_t)n], NULL) == 0);
+			REQUIRE(rules_apply(&m, seat, &l[fixture_next(&x) % (uint32_t)n], NULL) == 0);
 		}
 	}
 	printf("# %ld positions checked pair by pair, %ld Super-plies\n", checked, supers);
@@ -867,7 +862,7 @@ static void test_random_playouts(void)
 	static struct rules_action l[RULES_MAX_LEGAL];
 	long reasons[RULES_REASON_ADJUDICATION + 1] = { 0 }, wins[3] = { 0 }, plies = 0;
 	int shortest = 1 << 30, longest = 0, by_100[12] = { 0 };
-	uint64_t x = 2026;
+	struct fixture_lcg x = { 2026 };
 
 	for (int game = 0; game < PLAYOUTS; game++) {
 		uint8_t seed[RULES_SEED_SIZE] = { 0 }, seats[RULES_MAX_SEATS];
@@ -881,7 +876,7 @@ static void test_random_playouts(void)
 			int n = rules_legal_actions(&m, seats[0], l, RULES_MAX_LEGAL);
 
 			REQUIRE(n > 0 && n <= RULES_MAX_LEGAL);
-			REQUIRE(rules_apply(&m, seats[0], &l[lcg_next(&x) % (uint32_t)n], NULL) == 0);
+			REQUIRE(rules_apply(&m, seats[0], &l[fixture_next(&x) % (uint32_t)n], NULL) == 0);
 			copy = m.s.super15;
 			super15_state_sync(&copy);
 			REQUIRE(memcmp(&copy, &m.s.super15, sizeof(copy)) == 0);
