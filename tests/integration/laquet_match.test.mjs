@@ -6,8 +6,8 @@
 // untouched, and resignation. Every frame is validated against protocol/schema by the harness.
 
 import test from 'node:test';
-import { assert, withServer, createRoom, joinRoom, watchRoom, autoplay, sleep } from './lib.mjs';
-import { canon, statesOf, diceBytes, d6 as die, withTempDir, verifyFile, playMatch, playAgainstBots } from '../lib/match.mjs';
+import { assert, withServer, createRoom, joinRoom, watchRoom } from './lib.mjs';
+import { canon, statesOf, diceBytes, d6 as die, withTempDir, verifyFile, playMatch, playAgainstBots, playFirstPlies } from '../lib/match.mjs';
 
 const NO_RATE = { args: ['--rate', '1000000', '--burst', '1000000'] };
 
@@ -235,16 +235,7 @@ test('illegal actions of every kind get their error and leave the state untouche
 
 test('resign ends a Laquet match and the opponent wins', { timeout: 30000 }, async () => {
   await withServer(NO_RATE, async (srv) => {
-    const a = await srv.player('White');
-    const b = await srv.player('Black');
-    const { id } = await createRoom(a, 'laquet');
-    await joinRoom(a, id, { seat: 0 });
-    await joinRoom(b, id, { seat: 1 });
-    const pa = autoplay(a, id, { since: 0 }), pb = autoplay(b, id, { since: 0 });
-    await b.nextState(id, (s) => s.ply >= 4, 5000);
-    pa.stop(); pb.stop();
-    await sleep(50);
-    a.drain(); b.drain();
+    const { a, b, id } = await playFirstPlies(srv, 'laquet', 4, { names: ['White', 'Black'] });
     await b.send({ type: 'resign', room: id, id: 'r1' });
     const sa = await a.nextState(id, (s) => s.status === 'finished');
     assert.deepEqual(sa.result, { winner: 0, reason: 'resign' });

@@ -6,7 +6,7 @@
 
 import test from 'node:test';
 import { createHash } from 'node:crypto';
-import { assert, withServer, createRoom, joinRoom, watchRoom, autoplay, sleep } from './lib.mjs';
+import { assert, withServer, createRoom, joinRoom, watchRoom, sleep } from './lib.mjs';
 import { canon, statesOf, diceBytes, d6 as die, withTempDir, verifyFile, playMatch, playAgainstBots } from '../lib/match.mjs';
 
 const ROLES = ['hunter', 'hunter', 'hunter', 'hunter', 'hunter', 'arranger'];

@@ -6,10 +6,10 @@
 import test from 'node:test';
 import { createHash } from 'node:crypto';
 import {
-  assert, withServer, Server, createRoom, joinRoom, watchRoom, autoplay, sleep, until, within,
+  assert, withServer, Server, createRoom, joinRoom, watchRoom, autoplay, until, within,
 } from './lib.mjs';
 import {
-  canon, statesOf, diceBytes, runCli, withTempDir, verifyFile, playMatch, playAgainstBots,
+  canon, statesOf, diceBytes, runCli, withTempDir, verifyFile, playMatch, playAgainstBots, playFirstPlies,
 } from '../lib/match.mjs';
 
 // Checks the states one client received for a room, in order. seat: the receiver's seat, or null
@@ -263,17 +263,7 @@ test('autoroll plays the roll by itself', { timeout: 60000 }, async () => {
 
 test('resign ends the match and the opponent wins', { timeout: 30000 }, async () => {
   await withServer(async (srv) => {
-    const a = await srv.player('Quitter');
-    const b = await srv.player('Stayer');
-    const { id } = await createRoom(a, 'ur');
-    await joinRoom(a, id, { seat: 0 });
-    await joinRoom(b, id, { seat: 1 });
-    // a few plies first
-    const pa = autoplay(a, id, { since: 0 }), pb = autoplay(b, id, { since: 0 });
-    await b.nextState(id, (s) => s.ply >= 3, 5000);
-    pa.stop(); pb.stop();
-    await sleep(50);
-    a.drain(); b.drain();
+    const { a, b, id } = await playFirstPlies(srv, 'ur', 3, { names: ['Quitter', 'Stayer'] }); // a few plies first
     await a.send({ type: 'resign', room: id, id: 'r1' });
     const sa = await a.nextState(id, (s) => s.status === 'finished');
     const sb = await b.nextState(id, (s) => s.status === 'finished');

@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { within } from './util.mjs';
+import { within, sleep } from './util.mjs';
 import { createRoom, joinRoom, watchRoom, autoplay } from './client.mjs';
 
 export const sha256 = (...parts) => createHash('sha256').update(Buffer.concat(parts.map((p) => Buffer.from(p)))).digest();
@@ -97,14 +97,14 @@ export async function playMatch(srv, game, {
   return { id, room, w0, commit: w0.commit, players, w, plays, joins, finals, finalW };
 }
 
-// A person (client `name`) in seat `seat` of a new room of `game` (with `options`), autoplaying
-// (choose, or at random; client_seed where given), against bots (of `level` where given) that it
-// adds in every other seat, in order. Resolves once the match finished (within timeoutMs) with
-// {a, id, room, play, final}.
+// A person (a new client `name`, or `client`) in seat `seat` of a new room of `game` (with
+// `options`), autoplaying (choose, or at random; client_seed where given), against bots (of `level`
+// where given) that it adds in every other seat, in order. Resolves once the match finished (within
+// timeoutMs) with {a, id, room, play, final}.
 export async function playAgainstBots(srv, game, {
-  name = 'Vera', seat = 0, options, choose, clientSeed, level, timeoutMs = 100000,
+  name = 'Vera', client, seat = 0, options, choose, clientSeed, level, timeoutMs = 100000,
 } = {}) {
-  const a = await srv.player(name);
+  const a = client ?? await srv.player(name);
   const room = await createRoom(a, game, options);
   const id = room.id;
   const play = autoplay(a, id, choose ? { choose } : {});
@@ -117,4 +117,31 @@ export async function playAgainstBots(srv, game, {
   const final = await within(play.done, timeoutMs);
   assert.ok(final, 'the match finished');
   return { a, id, room, play, final };
+}
+
+// Two people (names) seated in a new room of `game` (seats 0 and 1) play at random until the second
+// sees ply `plies` (within 5 s); then they stop, the messages settle (50 ms) and both clients are
+// drained. Resolves {a, b, id}: the match is on, at ply `plies` or a little past it.
+export async function playFirstPlies(srv, game, plies, { names = ['Ana', 'Bruno'] } = {}) {
+  const a = await srv.player(names[0]);
+  const b = await srv.player(names[1]);
+  const { id } = await createRoom(a, game);
+  await joinRoom(a, id, { seat: 0 });
+  await joinRoom(b, id, { seat: 1 });
+  const pa = autoplay(a, id, { since: 0 }), pb = autoplay(b, id, { since: 0 });
+  await b.nextState(id, (s) => s.ply >= plies, 5000);
+  pa.stop(); pb.stop();
+  await sleep(50);
+  a.drain(); b.drain();
+  return { a, b, id };
+}
+
+// A match of bots of `game` (a bot in every seat, each added by w) that client w watches to its end;
+// resolves with the final state (within timeoutMs).
+export async function watchBotMatch(w, game = 'ur', { timeoutMs = 30000 } = {}) {
+  const room = await createRoom(w, game);
+  await watchRoom(w, room.id);
+  for (const s of room.seats)
+    assert.equal((await w.request({ type: 'add_bot', room: room.id, seat: s.seat })).type, 'bot_added');
+  return w.nextState(room.id, (st) => st.status === 'finished', timeoutMs);
 }
