@@ -8,16 +8,16 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { withServer, launchBrowser, newPlayerPage, artifactsDir, noProblems } from './lib.mjs';
+import {
+  withServer, newPlayerPage, artifactsDir, noProblems, browserFor,
+} from './lib.mjs';
 import { readFile } from 'node:fs/promises';
 import { createRoom as wsCreate, joinRoom, watchRoom, autoplay } from '../lib/client.mjs';
 
 // Nobody watches these matches being played (only their archives): the bots act at once.
 const BOTS_AT_ONCE = { botDelayMs: 1 };
 
-let browser;
-test.before(async () => { browser = await launchBrowser(); });
-test.after(async () => { if (browser) await browser.close(); });
+const browser = browserFor(test);
 
 // Ana (a WebSocket client) plays seat 0 against a bot to the end; resolves with the archive.
 async function playedMatch(srv) {
@@ -37,7 +37,7 @@ test('a finished match is found from the lobby, replayed step by step, opened at
   await withServer(async (srv) => {
     const arch = await playedMatch(srv);
     const id = arch.id;
-    const page = await newPlayerPage(browser, { server: srv, label: 'Viewer' });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Viewer' });
     const shots = await artifactsDir();
     try {
       await page.goto(`${srv.url}/?name=Viewer#/`);
@@ -113,7 +113,7 @@ test('a finished match is found from the lobby, replayed step by step, opened at
 
 test('the client seed typed in the lobby is the archive\'s; the finished room links to its replay', { timeout: 120000 }, async () => {
   await withServer(async (srv) => {
-    const page = await newPlayerPage(browser, { server: srv, label: 'Bea', prefs: { forced: false } });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Bea', prefs: { forced: false } });
     try {
       await page.goto(`${srv.url}/?name=Bea#/`);
       await page.locator('#new-room-seed').waitFor();
@@ -147,7 +147,7 @@ test('every game: a match of bots replays with its own board and its dice checke
   await withServer(async (srv) => {
     const common = JSON.parse(await readFile(path.join(process.env.QUINTETO_SOURCE, 'protocol/schema/common.json'), 'utf8'));
     const w = await srv.player('Watcher');
-    const page = await newPlayerPage(browser, { server: srv, label: 'Viewer' });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Viewer' });
     const shots = await artifactsDir();
     try {
       for (const game of common.$defs.game.enum) {
@@ -195,7 +195,7 @@ test('a replay longer than one page is scrubbed to its last ply, a page at a tim
     const id = arch.id;
     const total = 1 + arch.actions.length + arch.events.length;
     assert.ok(total > 400, `an Ur match of bots spans three pages or more (${total} steps)`);
-    const page = await newPlayerPage(browser, { server: srv, label: 'Viewer' });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Viewer' });
     const asked = [];
     page.on('request', (q) => { if (/\/api\/matches\/[^/]+\/replay/.test(q.url())) asked.push(new URL(q.url()).searchParams); });
     const at = (k, v) => page.waitForFunction(([k2, v2]) => document.body.dataset[k2] === String(v2), [k, v]);

@@ -7,19 +7,18 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { withServer, launchBrowser, newPlayerPage, createRoom, noProblems, sleep } from './lib.mjs';
+import {
+  withServer, newPlayerPage, createRoom, noProblems, sleep, browserFor, MANUAL,
+} from './lib.mjs';
 import { autoplay } from '../lib/client.mjs';
 
-const manual = { prefs: { forced: false } };
 const LOW_RE = /^(Your time is running out|Se te acaba el tiempo|O seu tempo está a acabar)/;
 
-let browser;
-test.before(async () => { browser = await launchBrowser(); });
-test.after(async () => { if (browser) await browser.close(); });
+const browser = browserFor(test);
 
 test('a clock runs down on screen, warns when low, and the seat out of time forfeits', { timeout: 60000 }, async () => {
   await withServer(async (srv) => {
-    const page = await newPlayerPage(browser, { server: srv, label: 'Alice', ...manual });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Alice', ...MANUAL });
     try {
       await page.goto(`${srv.url}/?name=Alice#/`);
       await page.locator('#create-room').waitFor();
@@ -59,7 +58,7 @@ test('a player who left gets her seat back on her return; idle, she gets a stand
     const bruno = await srv.player('Bruno');
     const created = await bruno.request({ type: 'create', game: 'ur', options: { stand_in_after_ms: 400, stand_in_level: 'random' } });
     const room = created.room.id;
-    const page = await newPlayerPage(browser, { server: srv, label: 'Alice', ...manual });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Alice', ...MANUAL });
     const context = page.context();
     try {
       await page.goto(`${srv.url}/?name=Alice#/room/${room}`);

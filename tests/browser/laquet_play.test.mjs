@@ -12,34 +12,17 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import {
-  withServer, launchBrowser, newPlayerPage, artifactsDir, createRoom, checkActionBuilders,
-  playRandomLegal, legalActions, noProblems, rng, sleep,
+  withServer, newPlayerPage, artifactsDir, createRoom, checkActionBuilders, playRandomLegal, legalActions,
+  noProblems, rng, sleep, browserFor, closeAll, waitTurnOrResult, MANUAL, QUICK_BOTS,
 } from './lib.mjs';
 
 const RESULT_RE = /^(White|Black) wins — all fifteen men borne off$/;
-const manual = { prefs: { forced: false } };
 
-// A person against bots: the bots answer at once (5 ms, as in the integration tests) rather than after
-// the 50 ms the other browser tests give them; the person's every action is still made by clicking.
-const quickBots = { botDelayMs: 5 };
-
-let browser;
-test.before(async () => { browser = await launchBrowser(); });
-test.after(async () => { if (browser) await browser.close(); });
-
-async function closeAll(pages) {
-  for (const p of pages) await p.context().close().catch(() => {});
-}
-
-function waitTurnOrResult(page, timeout = 30000) {
-  return page.waitForFunction(() => document.querySelector('#result') ||
-    (window.quinteto.state && window.quinteto.state.legal.length && !document.querySelector('.sending')),
-  null, { timeout });
-}
+const browser = browserFor(test);
 
 test('a person creates a Laquet room, adds a bot and plays to the end by clicking', { timeout: 300000 }, async (t) => {
   await withServer(async (srv) => {
-    const page = await newPlayerPage(browser, { server: srv, label: 'Alfonso', ...manual });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Alfonso', ...MANUAL });
     const rnd = rng();
     try {
       await page.goto(`${srv.url}/?name=Alfonso#/`);
@@ -111,7 +94,7 @@ test('a person creates a Laquet room, adds a bot and plays to the end by clickin
     } finally {
       await closeAll([page]);
     }
-  }, quickBots);
+  }, QUICK_BOTS);
 });
 
 // A makes the first step of a two-step plan; B's socket drops and comes back, so A gets states of
@@ -142,9 +125,9 @@ async function halfMoveSurvives(a, b, action) {
 
 test('two browser windows play a full Laquet match by clicking while a third watches on a phone', { timeout: 300000 }, async (t) => {
   await withServer(async (srv) => {
-    const a = await newPlayerPage(browser, { server: srv, label: 'Ana', ...manual });
-    const b = await newPlayerPage(browser, { server: srv, label: 'Beto', ...manual });
-    const c = await newPlayerPage(browser, { width: 390, height: 844, server: srv, label: 'Cy' });
+    const a = await newPlayerPage(browser(), { server: srv, label: 'Ana', ...MANUAL });
+    const b = await newPlayerPage(browser(), { server: srv, label: 'Beto', ...MANUAL });
+    const c = await newPlayerPage(browser(), { width: 390, height: 844, server: srv, label: 'Cy' });
     const rnd = rng();
     try {
       await a.goto(`${srv.url}/?name=Ana#/`);

@@ -8,7 +8,8 @@ import { withServer as withServerShared } from '../lib/server.mjs';
 export { sleep, until, freePort, rng, Server } from '../lib/server.mjs';
 export {
   CHROMIUM_FLAGS, launchBrowser, newPlayerPage, artifactsDir, noProblems, roomIdOf, createRoom,
-  legalActions, checkActionBuilders, playAction, playRandomLegal,
+  legalActions, checkActionBuilders, playAction, playRandomLegal, MANUAL, QUICK_BOTS, browserFor, closeAll,
+  waitTurnOrResult, playToResult,
 } from '../lib/browser.mjs';
 
 // Runs body(srv) against a fresh server (bots wait 50 ms so a person can follow them).

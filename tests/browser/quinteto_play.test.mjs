@@ -10,51 +10,18 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {
-  withServer, launchBrowser, newPlayerPage, artifactsDir, createRoom, checkActionBuilders,
-  playRandomLegal, legalActions, noProblems, rng,
+  withServer, newPlayerPage, artifactsDir, createRoom, checkActionBuilders, playRandomLegal, legalActions,
+  noProblems, rng, browserFor, closeAll, waitTurnOrResult, MANUAL, QUICK_BOTS,
+  playToResult,
 } from './lib.mjs';
 
 const RESULT_RE = /^(.+ wins (the duel|with a Quinteto \(5 and 5\))|Draw: the turn limit was reached)$/;
-const manual = { prefs: { forced: false } };
 
-// A person against bots: the bots answer at once (5 ms, as in the integration tests) rather than after
-// the 50 ms the other browser tests give them; the person's every action is still made by clicking.
-const quickBots = { botDelayMs: 5 };
-
-let browser;
-test.before(async () => { browser = await launchBrowser(); });
-test.after(async () => { if (browser) await browser.close(); });
-
-async function closeAll(pages) {
-  for (const p of pages) await p.context().close().catch(() => {});
-}
-
-function waitTurnOrResult(page, timeout = 60000) {
-  return page.waitForFunction(() => document.querySelector('#result') ||
-    (window.quinteto.state && window.quinteto.state.legal.length && !document.querySelector('.sending')),
-  null, { timeout });
-}
+const browser = browserFor(test);
 
 // Plays this page's seat to the end by random legal clicks; returns {moves, kinds} once #result shows.
-async function playToEnd(page, rnd, { checks = 30, deadlineMs = 400000 } = {}) {
-  const deadline = Date.now() + deadlineMs;
-  const kinds = new Set();
-  let moves = 0;
-  let checked = 0;
-  for (;;) {
-    assert.ok(Date.now() < deadline, `no result after ${moves} actions`);
-    await waitTurnOrResult(page);
-    if (await page.locator('#result').count()) return { moves, kinds };
-    if (checked < checks) { await checkActionBuilders(page); checked++; }
-    const ply = await page.evaluate(() => window.quinteto.state.ply);
-    const a = await playRandomLegal(page, rnd);
-    if (a) {
-      moves++;
-      kinds.add(Object.keys(a)[0]);
-      await page.waitForFunction((p) => window.quinteto.state.ply > p || !document.querySelector('.sending'), ply);
-    }
-  }
-}
+const playToEnd = (page, rnd, { checks = 30, deadlineMs = 400000 } = {}) =>
+  playToResult(page, rnd, { checks, deadlineMs, turnTimeout: 60000 });
 
 // The lobby's room for `game`, the creator then moved from seat 0 to `seat`, bots in every other seat.
 async function roomWithBots(page, seat) {
@@ -78,13 +45,13 @@ async function roomWithBots(page, seat) {
 
 test('a person arranges, places and duels as the arranger against five bots, by clicking', { timeout: 480000 }, async (t) => {
   await withServer(async (srv) => {
-    const page = await newPlayerPage(browser, { server: srv, label: 'Ari', ...manual });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Ari', ...MANUAL });
     const rnd = rng();
     try {
       await page.goto(`${srv.url}/?name=Ari#/`);
       await roomWithBots(page, 5);
       // The circle is built hunter by hunter, the chain shown as it grows.
-      await waitTurnOrResult(page);
+      await waitTurnOrResult(page, 60000);
       const legal = await legalActions(page);
       assert.equal(legal.length, 120, 'every order of five hunters');
       assert.equal(await page.locator('[data-click^="arr:"]').count(), 5);
@@ -111,12 +78,12 @@ test('a person arranges, places and duels as the arranger against five bots, by 
     } finally {
       await closeAll([page]);
     }
-  }, quickBots);
+  }, QUICK_BOTS);
 });
 
 test('a person plays a hunter against bots to the end, by clicking plans', { timeout: 480000 }, async (t) => {
   await withServer(async (srv) => {
-    const page = await newPlayerPage(browser, { server: srv, label: 'Hana', ...manual });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Hana', ...MANUAL });
     const rnd = rng();
     try {
       await page.goto(`${srv.url}/?name=Hana#/`);
@@ -128,7 +95,7 @@ test('a person plays a hunter against bots to the end, by clicking plans', { tim
       let checked = 0;
       for (;;) {
         assert.ok(Date.now() < deadline, 'no result');
-        await waitTurnOrResult(page);
+        await waitTurnOrResult(page, 60000);
         if (await page.locator('#result').count()) break;
         const legal = await legalActions(page);
         const plan = legal.find((a) => a.plan && a.plan.length === 2 && 'stone' in a.plan[0]);
@@ -158,5 +125,5 @@ test('a person plays a hunter against bots to the end, by clicking plans', { tim
     } finally {
       await closeAll([page]);
     }
-  }, quickBots);
+  }, QUICK_BOTS);
 });

@@ -7,26 +7,20 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {
-  withServer, launchBrowser, newPlayerPage, artifactsDir, createRoom, playRandomLegal, noProblems, rng, sleep,
+  withServer, newPlayerPage, artifactsDir, createRoom, playRandomLegal, noProblems, rng, sleep, browserFor,
+  closeAll, MANUAL,
 } from './lib.mjs';
 
 const RESULT_RE = /^(.+ wins (the duel|with a Quinteto \(5 and 5\))|Draw: the turn limit was reached)$/;
-const manual = { prefs: { forced: false } };
 
-let browser;
-test.before(async () => { browser = await launchBrowser(); });
-test.after(async () => { if (browser) await browser.close(); });
-
-async function closeAll(pages) {
-  for (const p of pages) await p.context().close().catch(() => {});
-}
+const browser = browserFor(test);
 
 test('six browser windows play one Quinteto match by clicking while a seventh watches', { timeout: 560000 }, async (t) => {
   await withServer(async (srv) => {
     const names = ['Ana', 'Bea', 'Cid', 'Dru', 'Eli', 'Fay'];
     const pages = [];
-    for (const n of names) pages.push(await newPlayerPage(browser, { server: srv, label: n, ...manual }));
-    const w = await newPlayerPage(browser, { width: 390, height: 844, server: srv, label: 'Wes' });
+    for (const n of names) pages.push(await newPlayerPage(browser(), { server: srv, label: n, ...MANUAL }));
+    const w = await newPlayerPage(browser(), { width: 390, height: 844, server: srv, label: 'Wes' });
     const rnd = rng();
     try {
       for (const [i, p] of pages.entries()) await p.goto(`${srv.url}/?name=${names[i]}#/`);

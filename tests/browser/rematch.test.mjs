@@ -4,17 +4,17 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { withServer, launchBrowser, newPlayerPage, createRoom, noProblems, roomIdOf } from './lib.mjs';
+import {
+  withServer, newPlayerPage, createRoom, noProblems, roomIdOf, browserFor,
+} from './lib.mjs';
 
-let browser;
-test.before(async () => { browser = await launchBrowser(); });
-test.after(async () => { if (browser) await browser.close(); });
+const browser = browserFor(test);
 
 test('a rematch accepted by both players: both land in the new room, in the same seats', { timeout: 120000 }, async () => {
   await withServer(async (srv) => {
-    const a = await newPlayerPage(browser, { server: srv, label: 'Alice', prefs: { forced: false } });
-    const b = await newPlayerPage(browser, { server: srv, label: 'Bob', prefs: { forced: false } });
-    const w = await newPlayerPage(browser, { server: srv, label: 'Wes' });
+    const a = await newPlayerPage(browser(), { server: srv, label: 'Alice', prefs: { forced: false } });
+    const b = await newPlayerPage(browser(), { server: srv, label: 'Bob', prefs: { forced: false } });
+    const w = await newPlayerPage(browser(), { server: srv, label: 'Wes' });
     const hellos = []; // Bob's hello frames: the second one says what he saw (`since`)
     b.on('websocket', (ws) => ws.on('framesent', ({ payload }) => {
       const m = JSON.parse(String(payload));

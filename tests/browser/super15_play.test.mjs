@@ -10,30 +10,14 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {
-  withServer, launchBrowser, newPlayerPage, artifactsDir, createRoom, checkActionBuilders,
-  playRandomLegal, legalActions, noProblems, rng, sleep,
+  withServer, newPlayerPage, artifactsDir, createRoom, checkActionBuilders, playRandomLegal, legalActions,
+  noProblems, rng, sleep, browserFor, closeAll, waitTurnOrResult, MANUAL, QUICK_BOTS,
+  playToResult,
 } from './lib.mjs';
 
 const RESULT_RE = /^((Light|Dark) wins( — the other side has one piece left| on points| — the other side cannot move)|Draw on points)$/;
-const manual = { prefs: { forced: false } };
 
-// A person against bots: the bots answer at once (5 ms, as in the integration tests) rather than after
-// the 50 ms the other browser tests give them; the person's every action is still made by clicking.
-const quickBots = { botDelayMs: 5 };
-
-let browser;
-test.before(async () => { browser = await launchBrowser(); });
-test.after(async () => { if (browser) await browser.close(); });
-
-async function closeAll(pages) {
-  for (const p of pages) await p.context().close().catch(() => {});
-}
-
-function waitTurnOrResult(page, timeout = 30000) {
-  return page.waitForFunction(() => document.querySelector('#result') ||
-    (window.quinteto.state && window.quinteto.state.legal.length && !document.querySelector('.sending')),
-  null, { timeout });
-}
+const browser = browserFor(test);
 
 // What the board shows agrees with the state's view: every piece on its square with its value.
 async function checkBoard(page) {
@@ -57,7 +41,7 @@ async function checkBoard(page) {
 
 test('a person plays a whole Super 1 al 5 match against a bot by clicking', { timeout: 400000 }, async (t) => {
   await withServer(async (srv) => {
-    const page = await newPlayerPage(browser, { server: srv, label: 'Alice', ...manual });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Alice', ...MANUAL });
     const rnd = rng();
     try {
       await page.goto(`${srv.url}/?name=Alice#/`);
@@ -78,21 +62,9 @@ test('a person plays a whole Super 1 al 5 match against a bot by clicking', { ti
       await page.screenshot({ path: path.join(await artifactsDir(), 'super15-selected.png') });
       await page.locator('[data-click="piece:c2"]').click(); // unselect
 
-      const deadline = Date.now() + 360000;
-      let moves = 0;
-      let checked = 0;
-      for (;;) {
-        assert.ok(moves < 1500, 'more than 1500 moves without a result');
-        assert.ok(Date.now() < deadline, `no result after ${moves} moves`);
-        await waitTurnOrResult(page);
-        if (await page.locator('#result').count()) break;
-        if (checked < 10) { await checkActionBuilders(page); await checkBoard(page); checked++; }
-        const ply = await page.evaluate(() => window.quinteto.state.ply);
-        if (await playRandomLegal(page, rnd)) {
-          moves++;
-          await page.waitForFunction((p) => window.quinteto.state.ply > p || !document.querySelector('.sending'), ply);
-        }
-      }
+      const { moves } = await playToResult(page, rnd, {
+        checks: 10, check: checkBoard, maxMoves: 1500, deadlineMs: 360000, what: 'moves',
+      });
       const result = (await page.locator('#result').textContent()).trim();
       t.diagnostic(`${moves} moves by clicks, result "${result}", seed ${rnd.seed}`);
       assert.match(result, RESULT_RE);
@@ -109,14 +81,14 @@ test('a person plays a whole Super 1 al 5 match against a bot by clicking', { ti
     } finally {
       await closeAll([page]);
     }
-  }, quickBots);
+  }, QUICK_BOTS);
 });
 
 test('two people play Super 1 al 5 by clicking while a third watches; a resignation ends it', { timeout: 300000 }, async (t) => {
   await withServer(async (srv) => {
-    const a = await newPlayerPage(browser, { server: srv, label: 'Ana', ...manual });
-    const b = await newPlayerPage(browser, { server: srv, label: 'Bea', ...manual });
-    const c = await newPlayerPage(browser, { width: 390, height: 844, server: srv, label: 'Cy' });
+    const a = await newPlayerPage(browser(), { server: srv, label: 'Ana', ...MANUAL });
+    const b = await newPlayerPage(browser(), { server: srv, label: 'Bea', ...MANUAL });
+    const c = await newPlayerPage(browser(), { width: 390, height: 844, server: srv, label: 'Cy' });
     const rnd = rng();
     try {
       await a.goto(`${srv.url}/?name=Ana#/`);

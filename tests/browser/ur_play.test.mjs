@@ -12,36 +12,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  Server, withServer, launchBrowser, newPlayerPage, artifactsDir, createRoom, checkActionBuilders,
-  playRandomLegal, playAction, legalActions, noProblems, rng, sleep,
+  Server, withServer, newPlayerPage, artifactsDir, createRoom, checkActionBuilders, playRandomLegal,
+  playAction, legalActions, noProblems, rng, sleep, browserFor, closeAll, waitTurnOrResult, MANUAL,
+  QUICK_BOTS, playToResult,
 } from './lib.mjs';
 
 const RESULT_RE = /^(Light|Dark) wins — all seven pieces borne off$/;
-// Pages whose clicks are driven by the test: the client does not play a forced action by itself.
-const manual = { prefs: { forced: false } };
 
-// A person against bots: the bots answer at once (5 ms, as in the integration tests) rather than after
-// the 50 ms the other browser tests give them; the person's every action is still made by clicking.
-const quickBots = { botDelayMs: 5 };
-
-let browser;
-test.before(async () => { browser = await launchBrowser(); });
-test.after(async () => { if (browser) await browser.close(); });
-
-async function closeAll(pages) {
-  for (const p of pages) await p.context().close().catch(() => {});
-}
-
-// Waits until the page can act (legal actions, nothing in flight) or the match has a result.
-function waitTurnOrResult(page, timeout = 30000) {
-  return page.waitForFunction(() => document.querySelector('#result') ||
-    (window.quinteto.state && window.quinteto.state.legal.length && !document.querySelector('.sending')),
-  null, { timeout });
-}
+const browser = browserFor(test);
 
 test('a person creates an Ur room, adds a bot and plays to the end by clicking', { timeout: 240000 }, async (t) => {
   await withServer(async (srv) => {
-    const page = await newPlayerPage(browser, { server: srv, label: 'Alice', ...manual });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Alice', ...MANUAL });
     const rnd = rng();
     try {
       await page.goto(`${srv.url}/?name=Alice#/`);
@@ -53,21 +35,7 @@ test('a person creates an Ur room, adds a bot and plays to the end by clicking',
       // The game's own stylesheet is loaded by its module, under the server's strict CSP.
       assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.ur-board-wrap')).paddingTop), '6px');
 
-      const deadline = Date.now() + 180000;
-      let moves = 0;
-      let checked = 0;
-      for (;;) {
-        assert.ok(moves < 2000, 'more than 2000 actions without a result');
-        assert.ok(Date.now() < deadline, `no result after ${moves} actions`);
-        await waitTurnOrResult(page);
-        if (await page.locator('#result').count()) break;
-        if (checked < 40) { await checkActionBuilders(page); checked++; }
-        const ply = await page.evaluate(() => window.quinteto.state.ply);
-        if (await playRandomLegal(page, rnd)) {
-          moves++;
-          await page.waitForFunction((p) => window.quinteto.state.ply > p || !document.querySelector('.sending'), ply);
-        }
-      }
+      const { moves } = await playToResult(page, rnd, { maxMoves: 2000, deadlineMs: 180000 });
       const result = (await page.locator('#result').textContent()).trim();
       t.diagnostic(`${moves} actions by clicks, result "${result}", seed ${rnd.seed}`);
       assert.match(result, RESULT_RE);
@@ -86,7 +54,7 @@ test('a person creates an Ur room, adds a bot and plays to the end by clicking',
     } finally {
       await closeAll([page]);
     }
-  }, quickBots);
+  }, QUICK_BOTS);
 });
 
 // A selects a piece; B's socket drops and comes back, so A gets states of the same ply; the
@@ -112,9 +80,9 @@ async function selectionSurvives(a, b, move) {
 
 test('two browser windows play a full Ur match by clicking while a third watches live', { timeout: 300000 }, async (t) => {
   await withServer(async (srv) => {
-    const a = await newPlayerPage(browser, { server: srv, label: 'Ana', ...manual });
-    const b = await newPlayerPage(browser, { server: srv, label: 'Bea', ...manual });
-    const c = await newPlayerPage(browser, { width: 390, height: 844, server: srv, label: 'Cy' }); // a phone
+    const a = await newPlayerPage(browser(), { server: srv, label: 'Ana', ...MANUAL });
+    const b = await newPlayerPage(browser(), { server: srv, label: 'Bea', ...MANUAL });
+    const c = await newPlayerPage(browser(), { width: 390, height: 844, server: srv, label: 'Cy' }); // a phone
     const rnd = rng();
     try {
       await a.goto(`${srv.url}/?name=Ana#/`);
@@ -185,7 +153,7 @@ test('two browser windows play a full Ur match by clicking while a third watches
 
 test('the client reconnects after the server drops it and resumes its seat', { timeout: 120000 }, async () => {
   await withServer(async (srv) => {
-    const page = await newPlayerPage(browser, { server: srv, label: 'Dora', ...manual });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Dora', ...MANUAL });
     try {
       await page.goto(`${srv.url}/?name=Dora#/`);
       const room = await createRoom(page, { checks: { autoroll: false } });
@@ -229,7 +197,7 @@ test('the client reconnects after the server drops it and resumes its seat', { t
 
 test('a resignation is answered, ends the match and the room shows its options', { timeout: 60000 }, async () => {
   await withServer(async (srv) => {
-    const page = await newPlayerPage(browser, { server: srv, label: 'Eve' });
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Eve' });
     try {
       await page.goto(`${srv.url}/?name=Eve#/`);
       await createRoom(page, { checks: { autoroll: true } });
@@ -254,8 +222,8 @@ test('a resignation is answered, ends the match and the room shows its options',
 
 test('the lobby lists a new room live', { timeout: 60000 }, async () => {
   await withServer(async (srv) => {
-    const creator = await newPlayerPage(browser, { server: srv, label: 'Cora' });
-    const viewer = await newPlayerPage(browser, { server: srv, label: 'Viv' });
+    const creator = await newPlayerPage(browser(), { server: srv, label: 'Cora' });
+    const viewer = await newPlayerPage(browser(), { server: srv, label: 'Viv' });
     try {
       await viewer.goto(`${srv.url}/?name=Viv#/`);
       await viewer.waitForSelector('#room-list');
@@ -309,7 +277,7 @@ test('the client rides a server restart (SIGTERM, 1012): it reconnects to the ne
   const first = await Server.start({ dir, botDelayMs: 50 });
   let srv = first;
   // every frame the page receives, from either server, is checked in first's record
-  const page = await newPlayerPage(browser, { server: first, label: 'Rita', ...manual });
+  const page = await newPlayerPage(browser(), { server: first, label: 'Rita', ...MANUAL });
   try {
     await page.goto(`${srv.url}/?name=Rita#/`);
     const room = await createRoom(page, { checks: { autoroll: false } });

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { Server, launchBrowser, newPlayerPage, artifactsDir, createRoom, noProblems } from './lib.mjs';
+import { Server, launchBrowser, newPlayerPage, artifactsDir, createRoom, noProblems, closeAll } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -32,10 +32,6 @@ test.after(async () => {
   if (browser) await browser.close();
   if (srv) await srv.stop();
 });
-
-async function closeAll(pages) {
-  for (const p of pages) await p.context().close().catch(() => {});
-}
 
 // axe-core on the page as it is now: no serious or critical violation.
 async function axe(page, what) {

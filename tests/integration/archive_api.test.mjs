@@ -10,6 +10,7 @@ import path from 'node:path';
 import {
   assert, withServer, createRoom, joinRoom, watchRoom, autoplay,
 } from './lib.mjs';
+import { playAgainstBots, watchBotMatch } from '../lib/match.mjs';
 
 const FAST_BOTS = { botDelayMs: 1 };
 
@@ -130,24 +131,10 @@ test('every game: the replay of a match of bots equals what a watcher saw', { ti
 });
 
 // A human (name) against a bot, to the end; resolves with the final state.
-async function humanMatch(srv, name) {
-  const c = await srv.player(name);
-  const { id } = await createRoom(c, 'ur');
-  const play = autoplay(c, id);
-  await joinRoom(c, id, { seat: 0 });
-  await c.request({ type: 'add_bot', room: id });
-  return play.done;
-}
+const humanMatch = async (srv, name) => (await playAgainstBots(srv, 'ur', { name })).final;
 
 // Two bots; resolves with the final state.
-async function botMatch(srv) {
-  const c = await srv.player('Botwatcher');
-  const { id } = await createRoom(c, 'ur');
-  await watchRoom(c, id);
-  await c.request({ type: 'add_bot', room: id });
-  await c.request({ type: 'add_bot', room: id });
-  return c.nextState(id, (s) => s.status === 'finished', 30000);
-}
+const botMatch = async (srv) => watchBotMatch(await srv.player('Botwatcher'));
 
 test('GET /api/matches: player by name, result, before and limit; GET /api/players/{name}', { timeout: 120000 }, async () => {
   await withServer(FAST_BOTS, async (srv) => {

@@ -6,8 +6,9 @@
 import test from 'node:test';
 import net from 'node:net';
 import {
-  assert, withServer, createRoom, joinRoom, watchRoom, autoplay, until, parseMetrics, WebSocket,
+  assert, withServer, createRoom, joinRoom, watchRoom, until, parseMetrics, WebSocket,
 } from './lib.mjs';
+import { playAgainstBots, watchBotMatch } from '../lib/match.mjs';
 
 // Metric families the server exposes (server/metrics.c; not documented elsewhere yet).
 const METRICS = {
@@ -28,22 +29,10 @@ const METRICS = {
 const FAST_BOTS = { botDelayMs: 1 };
 
 // A bot-vs-bot match watched by c; resolves with the final state.
-async function botMatch(c) {
-  const { id } = await createRoom(c, 'ur');
-  await watchRoom(c, id);
-  assert.equal((await c.request({ type: 'add_bot', room: id })).type, 'bot_added');
-  assert.equal((await c.request({ type: 'add_bot', room: id })).type, 'bot_added');
-  return c.nextState(id, (s) => s.status === 'finished', 30000);
-}
+const botMatch = (c) => watchBotMatch(c);
 
 // A human (c, seat 0) against a bot, to the end; resolves with the final state.
-async function humanMatch(c) {
-  const { id } = await createRoom(c, 'ur');
-  const play = autoplay(c, id);
-  await joinRoom(c, id, { seat: 0 });
-  await c.request({ type: 'add_bot', room: id });
-  return play.done;
-}
+const humanMatch = async (c) => (await playAgainstBots(c.srv, 'ur', { client: c })).final;
 
 test('GET /healthz', { timeout: 20000 }, async () => {
   await withServer(async (srv) => {

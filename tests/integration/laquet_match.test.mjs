@@ -6,17 +6,10 @@
 // untouched, and resignation. Every frame is validated against protocol/schema by the harness.
 
 import test from 'node:test';
-import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { assert, withServer, createRoom, joinRoom, watchRoom, autoplay, sleep, within } from './lib.mjs';
+import { assert, withServer, createRoom, joinRoom, watchRoom } from './lib.mjs';
+import { canon, statesOf, diceBytes, d6 as die, withTempDir, verifyFile, playMatch, playAgainstBots, playFirstPlies } from '../lib/match.mjs';
 
 const NO_RATE = { args: ['--rate', '1000000', '--burst', '1000000'] };
-const sha256 = (...parts) => createHash('sha256').update(Buffer.concat(parts.map((p) => Buffer.from(p)))).digest();
-const canon = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x)
-  ? Object.fromEntries(Object.keys(x).sort().map((key) => [key, x[key]])) : x));
 
 // The Laquet view's own invariants.
 function checkView(where, st) {
@@ -82,21 +75,9 @@ function checkStates(label, states, { seat, commit, autoroll = false }) {
 }
 
 // Recomputes every roll from the revealed seeds: two six-sided dice a roll, bytes >= 252 skipped.
-function checkDice(label, { server_seed, client_seeds }, actions) {
-  const parts = [Buffer.from(server_seed, 'hex')];
-  for (const cs of client_seeds) parts.push(Buffer.from(cs, 'utf8'), Buffer.from([0]));
-  const matchSeed = sha256(...parts);
-  let block = 0, buf = Buffer.alloc(0), pos = 0;
-  const byte = () => {
-    if (pos === buf.length) {
-      const k = Buffer.alloc(8);
-      k.writeBigUInt64BE(BigInt(block++));
-      buf = sha256(matchSeed, k);
-      pos = 0;
-    }
-    return buf[pos++];
-  };
-  const d6 = () => { for (;;) { const b = byte(); if (b < 252) return (b % 6) + 1; } };
+function checkDice(label, seeds, actions) {
+  const byte = diceBytes(seeds);
+  const d6 = () => die(byte);
   let rolls = 0;
   for (const [i, a] of actions.entries()) {
     if (!a || !a.action.roll) continue;
@@ -106,11 +87,6 @@ function checkDice(label, { server_seed, client_seeds }, actions) {
   }
   return rolls;
 }
-
-const runCli = (args) => new Promise((resolve) => {
-  execFile(process.env.QUINTETO_CLI, args, { timeout: 20000 }, (err, stdout, stderr) =>
-    resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
-});
 
 // Prefers a plan that bears off, then one that moves farthest: matches end sooner than at random.
 function racer(st) {
@@ -123,30 +99,19 @@ function racer(st) {
 
 test('two players play a Laquet match to the end by choosing among legal', { timeout: 120000 }, async () => {
   await withServer(NO_RATE, async (srv) => {
-    const a = await srv.player('Alfonso');
-    const b = await srv.player('Beatriz');
-    const w = await srv.player('Watcher');
-    const room = await createRoom(a, 'laquet');
+    const seedA = 'libro de los juegos', seedB = 'laquet-1283';
+    const {
+      id, room, w0, commit, players: [a, b], w, plays: [playA, playB], finals: [finalA, finalB], finalW,
+    } = await playMatch(srv, 'laquet', { names: ['Alfonso', 'Beatriz'], seeds: [seedA, seedB], choose: [racer] });
     assert.deepEqual(room.seats.map((s) => [s.seat, s.role]), [[0, 'white'], [1, 'black']]);
-    const id = room.id;
-    const w0 = await watchRoom(w, id);
-    const commit = w0.commit;
     assert.deepEqual(w0.view.points[5], { white: 0, black: 14 });
     assert.deepEqual(w0.view.points[17], { white: 1, black: 0 });
-    const seedA = 'libro de los juegos', seedB = 'laquet-1283';
-    await joinRoom(a, id, { seat: 0, client_seed: seedA });
-    const playA = autoplay(a, id, { choose: racer });
-    const playB = autoplay(b, id);
-    await joinRoom(b, id, { seat: 1, client_seed: seedB });
-    const [finalA, finalB] = await Promise.all([playA.done, playB.done]);
-    const finalW = await w.nextState(id, (s) => s.status === 'finished', 10000);
     assert.deepEqual(playA.errors, [], 'A got no error');
     assert.deepEqual(playB.errors, [], 'B got no error');
 
-    const statesOf = (c) => c.messages.filter((m) => m.type === 'state' && m.room === id);
-    const seen = checkStates('watcher', statesOf(w), { seat: null, commit });
-    assert.deepEqual(checkStates('A', statesOf(a), { seat: 0, commit }), seen, 'A saw the same actions');
-    assert.deepEqual(checkStates('B', statesOf(b), { seat: 1, commit }), seen, 'B saw the same actions');
+    const seen = checkStates('watcher', statesOf(w, id), { seat: null, commit });
+    assert.deepEqual(checkStates('A', statesOf(a, id), { seat: 0, commit }), seen, 'A saw the same actions');
+    assert.deepEqual(checkStates('B', statesOf(b, id), { seat: 1, commit }), seen, 'B saw the same actions');
     const n = finalW.ply;
     assert.equal(seen.length, n);
     assert.equal(playA.sent.length + playB.sent.length, n, 'every act sent was accepted, one ply each');
@@ -172,20 +137,14 @@ test('two players play a Laquet match to the end by choosing among legal', { tim
 });
 
 test('a person against the greedy bot with autoroll; the archive verifies and a tampered one does not', { timeout: 120000 }, async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-laquet-'));
-  try {
+  await withTempDir('quinteto-laquet-', async (dir) => {
     await withServer(NO_RATE, async (srv) => {
-      const a = await srv.player('Vera');
-      const room = await createRoom(a, 'laquet', { autoroll: true });
+      const { a, id, room, play } = await playAgainstBots(srv, 'laquet', {
+        seat: 1, options: { autoroll: true }, choose: racer, clientSeed: 'verify me', level: 'greedy',
+      });
       assert.deepEqual(room.options, { autoroll: true });
-      const id = room.id;
-      const play = autoplay(a, id, { choose: racer });
-      await joinRoom(a, id, { seat: 1, client_seed: 'verify me' });
-      assert.equal((await a.request({ type: 'add_bot', room: id, level: 'greedy' })).type, 'bot_added');
-      const final = await within(play.done, 100000);
-      assert.ok(final, 'match finished');
       assert.deepEqual(play.errors, []);
-      const states = a.messages.filter((m) => m.type === 'state' && m.room === id);
+      const states = statesOf(a, id);
       checkStates('A', states, { seat: 1, commit: states[0].commit, autoroll: true });
       const rollOnly = states.filter((s) => s.legal.length === 1 && s.legal[0].roll === true);
       assert.equal(rollOnly.length, 0, 'with autoroll the person is never asked to roll with nothing else to do');
@@ -194,30 +153,23 @@ test('a person against the greedy bot with autoroll; the archive verifies and a 
       assert.deepEqual(arch.seats.map((s) => s.bot), [true, false]);
       checkDice('archive', arch, arch.actions);
 
-      const good = path.join(dir, 'match.json');
-      await writeFile(good, JSON.stringify(arch));
-      const ok = await runCli(['verify', good]);
+      const ok = await verifyFile(dir, 'match.json', arch);
       assert.equal(ok.code, 0, `verify exit ${ok.code}\n${ok.stdout}${ok.stderr}`);
       assert.match(ok.stdout + ok.stderr, /verified/);
 
       const bad = structuredClone(arch);
       const k = bad.actions.findIndex((x) => x.action.roll);
       bad.actions[k].outcome.dice[0] = (bad.actions[k].outcome.dice[0] % 6) + 1;
-      const badFile = path.join(dir, 'tampered.json');
-      await writeFile(badFile, JSON.stringify(bad));
-      const r = await runCli(['verify', badFile]);
+      const r = await verifyFile(dir, 'tampered.json', bad);
       assert.equal(r.code, 1, `tampered dice: verify exit ${r.code}\n${r.stdout}${r.stderr}`);
 
       const bad2 = structuredClone(arch);
       const p = bad2.actions.findIndex((x) => x.action.plan);
       bad2.actions[p].action = { plan: [...bad2.actions[p].action.plan].reverse().map((s) => ({ ...s, from: 18 })) };
-      await writeFile(badFile, JSON.stringify(bad2));
-      const r2 = await runCli(['verify', badFile]);
+      const r2 = await verifyFile(dir, 'tampered.json', bad2);
       assert.equal(r2.code, 1, `tampered plan: verify exit ${r2.code}\n${r2.stdout}${r2.stderr}`);
     });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 // A fresh state as a new watcher sees it, without the per-recipient parts.
@@ -283,16 +235,7 @@ test('illegal actions of every kind get their error and leave the state untouche
 
 test('resign ends a Laquet match and the opponent wins', { timeout: 30000 }, async () => {
   await withServer(NO_RATE, async (srv) => {
-    const a = await srv.player('White');
-    const b = await srv.player('Black');
-    const { id } = await createRoom(a, 'laquet');
-    await joinRoom(a, id, { seat: 0 });
-    await joinRoom(b, id, { seat: 1 });
-    const pa = autoplay(a, id, { since: 0 }), pb = autoplay(b, id, { since: 0 });
-    await b.nextState(id, (s) => s.ply >= 4, 5000);
-    pa.stop(); pb.stop();
-    await sleep(50);
-    a.drain(); b.drain();
+    const { a, b, id } = await playFirstPlies(srv, 'laquet', 4, { names: ['White', 'Black'] });
     await b.send({ type: 'resign', room: id, id: 'r1' });
     const sa = await a.nextState(id, (s) => s.status === 'finished');
     assert.deepEqual(sa.result, { winner: 0, reason: 'resign' });

@@ -6,23 +6,11 @@
 
 import test from 'node:test';
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { assert, withServer, createRoom, joinRoom, watchRoom, autoplay, sleep, within } from './lib.mjs';
+import { assert, withServer, createRoom, joinRoom, watchRoom, sleep } from './lib.mjs';
+import { canon, statesOf, diceBytes, d6 as die, withTempDir, verifyFile, playMatch, playAgainstBots } from '../lib/match.mjs';
 
-const sha256 = (...parts) => createHash('sha256').update(Buffer.concat(parts.map((p) => Buffer.from(p)))).digest();
-const canon = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x)
-  ? Object.fromEntries(Object.keys(x).sort().map((key) => [key, x[key]])) : x));
 const ROLES = ['hunter', 'hunter', 'hunter', 'hunter', 'hunter', 'arranger'];
 const NO_RATE = { args: ['--rate', '100000', '--burst', '100000'] };
-
-const runCli = (args, input) => new Promise((resolve) => {
-  const p = execFile(process.env.QUINTETO_CLI, args, { timeout: 20000 }, (err, stdout, stderr) =>
-    resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
-  if (input !== undefined) p.stdin.end(input);
-});
 
 // The states one client received for a room, checked in order; returns actions[p] = the `last` of ply p+1.
 function checkStates(label, states, { seat, commit }) {
@@ -77,21 +65,9 @@ function checkStates(label, states, { seat, commit }) {
 }
 
 // Every roll recomputed from the revealed seeds (protocol.md, Randomness): one d6 in the roll-off, two in a turn.
-function checkDice(label, { server_seed, client_seeds }, actions) {
-  const parts = [Buffer.from(server_seed, 'hex')];
-  for (const cs of client_seeds) parts.push(Buffer.from(cs, 'utf8'), Buffer.from([0]));
-  const matchSeed = sha256(...parts);
-  let block = 0, buf = Buffer.alloc(0), pos = 0;
-  const byte = () => {
-    if (pos === buf.length) {
-      const k = Buffer.alloc(8);
-      k.writeBigUInt64BE(BigInt(block++));
-      buf = sha256(matchSeed, k);
-      pos = 0;
-    }
-    return buf[pos++];
-  };
-  const d6 = () => { for (;;) { const b = byte(); if (b < 252) return (b % 6) + 1; } };
+function checkDice(label, seeds, actions) {
+  const byte = diceBytes(seeds);
+  const d6 = () => die(byte);
   let rolls = 0;
   for (const [i, a] of actions.entries()) {
     if (!a.action.roll) continue;
@@ -102,73 +78,48 @@ function checkDice(label, { server_seed, client_seeds }, actions) {
   return rolls;
 }
 
-async function verifyArchive(arch) {
-  const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-q-'));
-  try {
-    const file = path.join(dir, 'match.json');
-    await writeFile(file, JSON.stringify(arch));
-    const ok = await runCli(['verify', file]);
+function verifyArchive(arch) {
+  return withTempDir('quinteto-q-', async (dir) => {
+    const ok = await verifyFile(dir, 'match.json', arch);
     assert.equal(ok.code, 0, `verify exit ${ok.code}\n${ok.stdout}${ok.stderr}`);
     const bad = structuredClone(arch);
     const k = bad.actions.findIndex((x) => x.outcome.dice);
     bad.actions[k].outcome.dice = bad.actions[k].outcome.dice.map((v) => (v % 6) + 1);
-    await writeFile(file, JSON.stringify(bad));
-    const r = await runCli(['verify', file]);
+    const r = await verifyFile(dir, 'match.json', bad);
     assert.equal(r.code, 1, `tampered dice must fail: exit ${r.code}\n${r.stdout}${r.stderr}`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-// Seats the people of `humans` (seat -> client) in room `id` and bots (added by `creator`) in the others.
-async function fillSeats(creator, id, humans, { level } = {}) {
-  for (const [seat, c] of humans) await joinRoom(c, id, { seat, client_seed: `seed-${seat}` });
-  for (let seat = 0; seat < 6; seat++) {
-    if (humans.has(seat)) continue;
-    const r = await creator.request({ type: 'add_bot', room: id, seat, ...(level ? { level } : {}) });
-    assert.equal(r.type, 'bot_added', JSON.stringify(r));
-  }
+  });
 }
 
 test('six people play a Quinteto match to the end while a seventh watches', { timeout: 120000 }, async () => {
   await withServer(NO_RATE, async (srv) => {
-    const players = [];
-    for (let s = 0; s < 6; s++) players.push(await srv.player(s === 5 ? 'Arranger' : `Hunter ${s}`));
-    const w = await srv.player('Watcher');
-    const room = await createRoom(players[5], 'quinteto');
+    const { id, room, w0, commit, players, w, plays, finalW } = await playMatch(srv, 'quinteto', {
+      names: [0, 1, 2, 3, 4, 5].map((s) => (s === 5 ? 'Arranger' : `Hunter ${s}`)), creator: 5,
+      seeds: [0, 1, 2, 3, 4, 5].map((s) => `seed-${s}`), timeoutMs: 90000,
+    });
     assert.deepEqual(room.seats.map((s) => s.role), ROLES);
-    const id = room.id;
-    const w0 = await watchRoom(w, id);
-    const commit = w0.commit;
     assert.deepEqual(w0.options, { autoroll: false, max_turns: 2000, clock: null, stand_in_after_ms: 30000, stand_in_level: null, idle_after_ms: 300000 });
-    const plays = players.map((c) => autoplay(c, id));
-    for (let s = 0; s < 6; s++) await joinRoom(players[s], id, { seat: s, client_seed: `seed-${s}` });
-    const finals = await within(Promise.all(plays.map((p) => p.done)), 90000);
-    assert.ok(finals, 'the match finished');
-    const finalW = await w.nextState(id, (s) => s.status === 'finished', 10000);
     // In the roll-off a hunter may see another's roll before its own is applied and click again:
     // that second click is its own and gets stale_ply (protocol.md (r2)); nothing else may fail.
     const errors = plays.flatMap((p) => p.errors);
     for (const e of errors) assert.equal(e.code, 'stale_ply', JSON.stringify(e));
 
-    const statesOf = (c) => c.messages.filter((m) => m.type === 'state' && m.room === id);
-    const seen = checkStates('watcher', statesOf(w), { seat: null, commit });
+    const seen = checkStates('watcher', statesOf(w, id), { seat: null, commit });
     for (let s = 0; s < 6; s++)
-      assert.deepEqual(checkStates(`seat ${s}`, statesOf(players[s]), { seat: s, commit }), seen, `seat ${s} saw the same actions`);
+      assert.deepEqual(checkStates(`seat ${s}`, statesOf(players[s], id), { seat: s, commit }), seen, `seat ${s} saw the same actions`);
     const n = finalW.ply;
     for (let p = 0; p < n; p++) assert.ok(seen[p], `the watcher missed ply ${p}`);
     assert.equal(plays.reduce((k, p) => k + p.sent.length, 0) - errors.length, n, 'every other act sent was accepted, one ply each');
     // the roll-off: several seats to act at once
-    assert.ok(statesOf(w).some((st) => st.view.phase === 'rolloff' && st.to_act.length === 5), 'five hunters roll off at once');
+    assert.ok(statesOf(w, id).some((st) => st.view.phase === 'rolloff' && st.to_act.length === 5), 'five hunters roll off at once');
     // phase 1 and the duel were both played (a Quinteto, too, is rolled in the duel)
-    const phases = new Set(statesOf(w).map((st) => st.view.phase));
+    const phases = new Set(statesOf(w, id).map((st) => st.view.phase));
     for (const ph of ['arrange', 'rolloff', 'hunt', 'place', 'duel', 'over']) assert.ok(phases.has(ph), `phase ${ph} seen`);
     assert.ok(['duel', 'quinteto'].includes(finalW.result.reason), JSON.stringify(finalW.result));
     assert.equal(finalW.result.draw, false);
     // eliminated hunters stayed in the room and kept receiving states to the end
     const eliminated = seen.flatMap((a) => a.outcome.eliminated);
     assert.equal(eliminated.length, 4, 'four hunters were eliminated');
-    for (const s of eliminated) assert.equal(statesOf(players[s]).at(-1).status, 'finished', `eliminated ${s} saw the end`);
+    for (const s of eliminated) assert.equal(statesOf(players[s], id).at(-1).status, 'finished', `eliminated ${s} saw the end`);
     assert.equal(createHash('sha256').update(Buffer.from(finalW.server_seed, 'hex')).digest('hex'), commit);
     assert.ok(checkDice('states', finalW, seen) > 10);
 
@@ -188,12 +139,9 @@ test('six people play a Quinteto match to the end while a seventh watches', { ti
 
 test('a person arranges and duels against five greedy bots; the archive verifies', { timeout: 120000 }, async () => {
   await withServer(NO_RATE, async (srv) => {
-    const a = await srv.player('Ana');
-    const room = await createRoom(a, 'quinteto');
-    const play = autoplay(a, room.id);
-    await fillSeats(a, room.id, new Map([[5, a]]), { level: 'greedy' });
-    const final = await within(play.done, 90000);
-    assert.ok(final, 'the match finished');
+    const { a, room, play } = await playAgainstBots(srv, 'quinteto', {
+      name: 'Ana', seat: 5, clientSeed: 'seed-5', level: 'greedy', timeoutMs: 90000,
+    });
     assert.deepEqual(play.errors, []);
     const mine = a.messages.filter((m) => m.type === 'state' && m.room === room.id && m.legal.length);
     assert.ok(mine.some((st) => st.legal[0].arrange), 'the person arranged');
@@ -329,27 +277,19 @@ test('a hunter resigns and is eliminated at once; the arranger resigns and the m
     const arch = await srv.archive(id);
     assert.deepEqual(arch.events.map((e) => [e.ply, e.seat, e.kind]), [[0, 2, 'resign'], [1, 5, 'resign']]);
     assert.deepEqual(arch.result, fin.result);
-    const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-q-'));
-    try {
-      const file = path.join(dir, 'm.json');
-      await writeFile(file, JSON.stringify(arch));
-      const ok = await runCli(['verify', file]);
+    await withTempDir('quinteto-q-', async (dir) => {
+      const ok = await verifyFile(dir, 'm.json', arch);
       assert.equal(ok.code, 0, `${ok.stdout}${ok.stderr}`);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 test('max_turns ends a match of bots drawn; autoroll rolls for people', { timeout: 60000 }, async () => {
   await withServer(NO_RATE, async (srv) => {
-    const a = await srv.player('Host');
-    const room = await createRoom(a, 'quinteto', { max_turns: 10, autoroll: true });
+    const { a, room, play, final } = await playAgainstBots(srv, 'quinteto', {
+      name: 'Host', options: { max_turns: 10, autoroll: true }, clientSeed: 'seed-0', timeoutMs: 40000,
+    });
     assert.deepEqual(room.options, { max_turns: 10, autoroll: true });
-    const play = autoplay(a, room.id);
-    await fillSeats(a, room.id, new Map([[0, a]]));
-    const final = await within(play.done, 40000);
-    assert.ok(final, 'finished');
     assert.deepEqual(play.errors, []);
     assert.deepEqual(final.options, { autoroll: true, max_turns: 10, clock: null, stand_in_after_ms: 30000, stand_in_level: null, idle_after_ms: 300000 });
     const states = a.messages.filter((m) => m.type === 'state' && m.room === room.id);

@@ -6,17 +6,10 @@
 // Every frame the server sends is validated against protocol/schema by the harness.
 
 import test from 'node:test';
-import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import {
-  assert, withServer, createRoom, joinRoom, watchRoom, autoplay, within,
-} from './lib.mjs';
+import { assert, withServer, createRoom, joinRoom, watchRoom } from './lib.mjs';
+import { canon, statesOf, withTempDir, verifyFile, playMatch, playAgainstBots } from '../lib/match.mjs';
 
 const FORBIDDEN = new Set(['d5', 'e5', 'd6', 'e6']);
-const canon = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x)
-  ? Object.fromEntries(Object.keys(x).sort().map((key) => [key, x[key]])) : x));
 const VALUES = [5, 4, 3, 2, 2, 3, 4, 5, 1, 2, 3, 1, 1, 3, 2, 1];
 
 // The view's own rules: pieces by id, on distinct allowed squares, each with its fixed value and seat.
@@ -112,11 +105,6 @@ function checkEnd(final) {
   }
 }
 
-const runCli = (args) => new Promise((resolve) => {
-  execFile(process.env.QUINTETO_CLI, args, { timeout: 20000 }, (err, stdout, stderr) =>
-    resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
-});
-
 // The archive as the states showed the match, then `quinteto verify` on it and on a tampered copy.
 async function checkArchive(srv, id, final, actions, seats) {
   const arch = await srv.archive(id);
@@ -129,54 +117,37 @@ async function checkArchive(srv, id, final, actions, seats) {
     assert.equal(a.ply, i);
     assert.deepEqual([a.seat, a.action, a.outcome], [actions[i].seat, actions[i].action, actions[i].outcome], `ply ${i}`);
   }
-  const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-super15-'));
-  try {
-    const good = path.join(dir, 'match.json');
-    await writeFile(good, JSON.stringify(arch));
-    const ok = await runCli(['verify', good]);
+  await withTempDir('quinteto-super15-', async (dir) => {
+    const ok = await verifyFile(dir, 'match.json', arch);
     assert.equal(ok.code, 0, `verify exit ${ok.code}\n${ok.stdout}${ok.stderr}`);
     assert.match(ok.stdout + ok.stderr, /verified/);
     const bad = structuredClone(arch);
     const k = bad.actions.findIndex((x) => x.outcome.captured.length > 0);
     bad.actions[k].outcome.gained += 1;
-    const badFile = path.join(dir, 'tampered.json');
-    await writeFile(badFile, JSON.stringify(bad));
-    const r = await runCli(['verify', badFile]);
+    const r = await verifyFile(dir, 'tampered.json', bad);
     assert.equal(r.code, 1, `tampered outcome: verify exit ${r.code}\n${r.stdout}${r.stderr}`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
   return arch;
 }
 
 test('two players play a Super 1 al 5 match to the end by choosing among legal; a third watches', { timeout: 120000 }, async () => {
   await withServer({ args: ['--rate', '1000000', '--burst', '1000000'] }, async (srv) => {
-    const a = await srv.player('Ana');
-    const b = await srv.player('Bruno');
-    const w = await srv.player('Wanda');
-    const room = await createRoom(a, 'super15');
+    const {
+      id, room, w0, players: [a, b], w, plays: [playA, playB], joins: [, jb], finals: [finalA, finalB], finalW,
+    } = await playMatch(srv, 'super15', { watcher: 'Wanda' });
     assert.deepEqual(room.options, {});
     assert.deepEqual(room.seats.map((s) => [s.seat, s.role]), [[0, 'light'], [1, 'dark']]);
-    const { id } = room;
-    const w0 = await watchRoom(w, id);
     assert.equal(w0.view.pieces.length, 32);
     assert.deepEqual(w0.view.pieces.slice(0, 3).map((p) => [p.id, p.square, p.value]), [[0, 'a1', 5], [1, 'b1', 4], [2, 'c1', 3]]);
-    await joinRoom(a, id, { seat: 0 });
-    const playA = autoplay(a, id);
-    const playB = autoplay(b, id);
-    const jb = await joinRoom(b, id, { seat: 1 });
     assert.equal(jb.state.status, 'playing');
-    const [finalA, finalB] = await within(Promise.all([playA.done, playB.done]), 100000);
-    const finalW = await w.nextState(id, (s) => s.status === 'finished', 10000);
     assert.deepEqual(playA.errors, [], 'A got no error');
     assert.deepEqual(playB.errors, [], 'B got no error');
 
-    const statesOf = (c) => c.messages.filter((m) => m.type === 'state' && m.room === id);
-    const firstA = statesOf(a).find((s) => s.status === 'playing');
+    const firstA = statesOf(a, id).find((s) => s.status === 'playing');
     assert.equal(firstA.legal.length, 36, 'the opening offers 36 moves');
-    const seen = checkStates('watcher', statesOf(w), { seat: null });
-    const seenA = checkStates('A', statesOf(a), { seat: 0 });
-    const seenB = checkStates('B', statesOf(b), { seat: 1 });
+    const seen = checkStates('watcher', statesOf(w, id), { seat: null });
+    const seenA = checkStates('A', statesOf(a, id), { seat: 0 });
+    const seenB = checkStates('B', statesOf(b, id), { seat: 1 });
     const n = finalW.ply;
     for (let p = 0; p < n; p++) assert.ok(seen[p], `the watcher missed ply ${p}`);
     assert.deepEqual(seenA, seen, 'A saw the same moves as the watcher');
@@ -196,15 +167,9 @@ test('two players play a Super 1 al 5 match to the end by choosing among legal; 
 
 test('a player plays a whole match against a bot; the archive verifies', { timeout: 120000 }, async () => {
   await withServer({ args: ['--rate', '1000000', '--burst', '1000000'] }, async (srv) => {
-    const a = await srv.player('Vera');
-    const { id } = await createRoom(a, 'super15');
-    const play = autoplay(a, id);
-    await joinRoom(a, id, { seat: 1 });
-    assert.equal((await a.request({ type: 'add_bot', room: id })).type, 'bot_added');
-    const final = await within(play.done, 100000);
-    assert.ok(final, 'the match finished');
+    const { a, id, play, final } = await playAgainstBots(srv, 'super15', { seat: 1 });
     assert.deepEqual(play.errors, []);
-    const seen = checkStates('Vera', a.messages.filter((m) => m.type === 'state' && m.room === id), { seat: 1 });
+    const seen = checkStates('Vera', statesOf(a, id), { seat: 1 });
     checkEnd(final);
     const arch = await checkArchive(srv, id, final, seen, [
       { seat: 0, role: 'light', name: arch0Name(a, id), bot: true }, { seat: 1, role: 'dark', name: 'Vera', bot: false }]);
@@ -214,7 +179,7 @@ test('a player plays a whole match against a bot; the archive verifies', { timeo
 
 // The bot's name as the room's states show it.
 function arch0Name(c, id) {
-  const st = c.messages.filter((m) => m.type === 'state' && m.room === id).at(-1);
+  const st = statesOf(c, id).at(-1);
   return st.seats[0].name;
 }
 

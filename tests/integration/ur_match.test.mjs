@@ -5,17 +5,12 @@
 
 import test from 'node:test';
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
-  assert, withServer, Server, createRoom, joinRoom, watchRoom, autoplay, sleep, until, within,
+  assert, withServer, Server, createRoom, joinRoom, watchRoom, autoplay, until, within,
 } from './lib.mjs';
-
-const sha256 = (...parts) => createHash('sha256').update(Buffer.concat(parts.map((p) => Buffer.from(p)))).digest();
-const canon = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x)
-  ? Object.fromEntries(Object.keys(x).sort().map((key) => [key, x[key]])) : x));
+import {
+  canon, statesOf, diceBytes, runCli, withTempDir, verifyFile, playMatch, playAgainstBots, playFirstPlies,
+} from '../lib/match.mjs';
 
 // Checks the states one client received for a room, in order. seat: the receiver's seat, or null
 // for a watcher. Returns the actions seen: actions[p] = the `last` of the first state with ply p+1.
@@ -64,20 +59,8 @@ function checkStates(label, states, { seat, commit }) {
 }
 
 // Recomputes every roll from the revealed seeds (protocol.md, Randomness) and checks the outcomes.
-function checkDice(label, { server_seed, client_seeds }, actions) {
-  const parts = [Buffer.from(server_seed, 'hex')];
-  for (const cs of client_seeds) parts.push(Buffer.from(cs, 'utf8'), Buffer.from([0]));
-  const matchSeed = sha256(...parts);
-  let block = 0, buf = Buffer.alloc(0), pos = 0;
-  const byte = () => {
-    if (pos === buf.length) {
-      const k = Buffer.alloc(8);
-      k.writeBigUInt64BE(BigInt(block++));
-      buf = sha256(matchSeed, k);
-      pos = 0;
-    }
-    return buf[pos++];
-  };
+function checkDice(label, seeds, actions) {
+  const byte = diceBytes(seeds);
   const values = { 3: 5, 0: 4, 2: 1, 1: 0 };
   let rolls = 0;
   for (const [i, a] of actions.entries()) {
@@ -113,44 +96,27 @@ function checkArchive(arch, { id, seats, client_seeds, commit, final, actions, o
   }
 }
 
-const runCli = (args, input) => new Promise((resolve) => {
-  const p = execFile(process.env.QUINTETO_CLI, args, { timeout: 20000 }, (err, stdout, stderr) =>
-    resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
-  if (input !== undefined) p.stdin.end(input);
-});
-
 test('two players play an Ur match to the end by choosing among legal', { timeout: 60000 }, async () => {
   await withServer(async (srv) => {
-    const a = await srv.player('Ana');
-    const b = await srv.player('Bruno');
-    const w = await srv.player('Wanda');
-    const room = await createRoom(a, 'ur');
+    const seedA = 'Ana’s lucky seed ñ 🎲', seedB = 'bruno-42';
+    const {
+      id, room, w0, commit, players: [a, b], w, plays: [playA, playB], joins: [ja, jb], finals: [finalA, finalB], finalW,
+    } = await playMatch(srv, 'ur', { watcher: 'Wanda', seeds: [seedA, seedB] });
     assert.equal(room.status, 'waiting');
     assert.deepEqual(room.options, {});
     assert.deepEqual(room.seats.map((s) => [s.seat, s.role, s.name, s.bot]), [[0, 'light', null, false], [1, 'dark', null, false]]);
-    const id = room.id;
-    const w0 = await watchRoom(w, id); // before any seat is taken: the create-time commit
-    assert.equal(w0.status, 'waiting');
+    assert.equal(w0.status, 'waiting'); // watched before any seat was taken: the create-time commit
     assert.equal(w0.ply, 0);
-    const commit = w0.commit;
-    const seedA = 'Ana’s lucky seed ñ 🎲', seedB = 'bruno-42';
-    const ja = await joinRoom(a, id, { seat: 0, client_seed: seedA });
     assert.deepEqual([ja.joined.room, ja.joined.seat, ja.joined.role], [id, 0, 'light']);
     assert.equal(ja.state.status, 'waiting');
-    const playA = autoplay(a, id);
-    const playB = autoplay(b, id);
-    const jb = await joinRoom(b, id, { seat: 1, client_seed: seedB });
     assert.deepEqual([jb.joined.seat, jb.joined.role], [1, 'dark']);
-    const [finalA, finalB] = await Promise.all([playA.done, playB.done]);
-    const finalW = await w.nextState(id, (s) => s.status === 'finished', 10000);
     assert.deepEqual(playA.errors, [], 'A got no error');
     assert.deepEqual(playB.errors, [], 'B got no error');
     assert.ok(playA.sent.length > 10 && playB.sent.length > 10, 'both played');
 
-    const statesOf = (c) => c.messages.filter((m) => m.type === 'state' && m.room === id);
-    const seen = checkStates('watcher', statesOf(w), { seat: null, commit });
-    const seenA = checkStates('A', statesOf(a), { seat: 0, commit });
-    const seenB = checkStates('B', statesOf(b), { seat: 1, commit });
+    const seen = checkStates('watcher', statesOf(w, id), { seat: null, commit });
+    const seenA = checkStates('A', statesOf(a, id), { seat: 0, commit });
+    const seenB = checkStates('B', statesOf(b, id), { seat: 1, commit });
     const n = finalW.ply;
     assert.equal(seen.length, n);
     for (let p = 0; p < n; p++) assert.ok(seen[p], `the watcher missed ply ${p}`);
@@ -183,24 +149,16 @@ test('two players play an Ur match to the end by choosing among legal', { timeou
 });
 
 test('the archived match replays through the rules core', { timeout: 60000 }, async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-verify-'));
-  try {
+  await withTempDir('quinteto-verify-', async (dir) => {
     await withServer(async (srv) => {
-      const a = await srv.player('Vera');
-      const { id } = await createRoom(a, 'ur');
-      const play = autoplay(a, id);
-      await joinRoom(a, id, { seat: 1, client_seed: 'verify me' });
-      assert.equal((await a.request({ type: 'add_bot', room: id })).type, 'bot_added');
-      const final = await play.done;
+      const { id, final } = await playAgainstBots(srv, 'ur', { seat: 1, clientSeed: 'verify me' });
       assert.equal(final.status, 'finished');
       const arch = await srv.archive(id);
       assert.deepEqual(arch.client_seeds, ['', 'verify me']);
       assert.deepEqual(arch.seats.map((s) => s.bot), [true, false]);
       checkDice('archive', arch, arch.actions);
 
-      const good = path.join(dir, 'match.json');
-      await writeFile(good, JSON.stringify(arch));
-      const ok = await runCli(['verify', good]);
+      const ok = await verifyFile(dir, 'match.json', arch);
       assert.equal(ok.code, 0, `verify exit ${ok.code}\n${ok.stdout}${ok.stderr}`);
       assert.match(ok.stdout + ok.stderr, /verified/);
       const viaStdin = await runCli(['verify', '-'], JSON.stringify(arch));
@@ -210,26 +168,20 @@ test('the archived match replays through the rules core', { timeout: 60000 }, as
       const bad = structuredClone(arch);
       const k = bad.actions.findIndex((x) => x.action.roll);
       bad.actions[k].outcome.dice[0] = !bad.actions[k].outcome.dice[0];
-      const badFile = path.join(dir, 'tampered.json');
-      await writeFile(badFile, JSON.stringify(bad));
-      const r = await runCli(['verify', badFile]);
+      const r = await verifyFile(dir, 'tampered.json', bad);
       assert.equal(r.code, 1, `tampered dice: verify exit ${r.code}\n${r.stdout}${r.stderr}`);
 
       // Another server seed: the commit gives it away.
       const bad2 = structuredClone(arch);
       bad2.server_seed = (bad2.server_seed[0] === '0' ? '1' : '0') + bad2.server_seed.slice(1);
-      await writeFile(badFile, JSON.stringify(bad2));
-      const r2 = await runCli(['verify', badFile]);
+      const r2 = await verifyFile(dir, 'tampered.json', bad2);
       assert.equal(r2.code, 1, `tampered seed: verify exit ${r2.code}\n${r2.stdout}${r2.stderr}`);
 
       // Not an archive at all.
-      await writeFile(badFile, '{"hello":"world"}');
-      const r3 = await runCli(['verify', badFile]);
+      const r3 = await verifyFile(dir, 'tampered.json', '{"hello":"world"}');
       assert.equal(r3.code, 2, `not an archive: verify exit ${r3.code}\n${r3.stdout}${r3.stderr}`);
     });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a player resumes its identity and seat with its token after a disconnect', { timeout: 60000 }, async () => {
@@ -289,16 +241,9 @@ test('a player resumes its identity and seat with its token after a disconnect',
 
 test('autoroll plays the roll by itself', { timeout: 60000 }, async () => {
   await withServer(async (srv) => {
-    const a = await srv.player('Otto');
-    const room = await createRoom(a, 'ur', { autoroll: true });
+    const { a, id, room, play } = await playAgainstBots(srv, 'ur', { name: 'Otto', options: { autoroll: true }, timeoutMs: 40000 });
     assert.deepEqual(room.options, { autoroll: true });
-    const id = room.id;
-    const play = autoplay(a, id);
-    await joinRoom(a, id, { seat: 0 });
-    await a.request({ type: 'add_bot', room: id });
-    const final = await within(play.done, 40000);
-    assert.ok(final, 'match finished');
-    const states = a.messages.filter((m) => m.type === 'state' && m.room === id);
+    const states = statesOf(a, id);
     const rollOnly = states.filter((s) => s.legal.length === 1 && s.legal[0].roll === true);
     assert.equal(rollOnly.length, 0,
       `with autoroll a human seat is never offered {"roll":true} as its only legal action; it was in ${rollOnly.length} `
@@ -318,17 +263,7 @@ test('autoroll plays the roll by itself', { timeout: 60000 }, async () => {
 
 test('resign ends the match and the opponent wins', { timeout: 30000 }, async () => {
   await withServer(async (srv) => {
-    const a = await srv.player('Quitter');
-    const b = await srv.player('Stayer');
-    const { id } = await createRoom(a, 'ur');
-    await joinRoom(a, id, { seat: 0 });
-    await joinRoom(b, id, { seat: 1 });
-    // a few plies first
-    const pa = autoplay(a, id, { since: 0 }), pb = autoplay(b, id, { since: 0 });
-    await b.nextState(id, (s) => s.ply >= 3, 5000);
-    pa.stop(); pb.stop();
-    await sleep(50);
-    a.drain(); b.drain();
+    const { a, b, id } = await playFirstPlies(srv, 'ur', 3, { names: ['Quitter', 'Stayer'] }); // a few plies first
     await a.send({ type: 'resign', room: id, id: 'r1' });
     const sa = await a.nextState(id, (s) => s.status === 'finished');
     const sb = await b.nextState(id, (s) => s.status === 'finished');
@@ -346,8 +281,7 @@ test('resign ends the match and the opponent wins', { timeout: 30000 }, async ()
 });
 
 test('the server shuts down cleanly on SIGTERM with clients connected', { timeout: 60000 }, async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-restart-'));
-  try {
+  await withTempDir('quinteto-restart-', async (dir) => {
     let token, player, finishedId;
     {
       const srv = await Server.start({ dir });
@@ -395,7 +329,5 @@ test('the server shuts down cleanly on SIGTERM with clients connected', { timeou
       assert.equal(arch.id, finishedId);
       assert.equal((await srv.getJson('/healthz')).status, 'ok');
     });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -138,3 +138,60 @@ export async function playRandomLegal(page, rnd = Math.random) {
   const action = pick(legal, rnd);
   return (await playAction(page, action)) ? action : null;
 }
+
+// --- The page preamble every browser test file shares.
+
+// Page options for a page whose clicks the test drives: the client does not play a forced action by itself.
+export const MANUAL = { prefs: { forced: false } };
+
+// Server options for a person against bots: the bots answer at once (5 ms, as in the integration
+// tests) rather than after the 50 ms the other browser tests give them; the person's every action
+// is still made by clicking.
+export const QUICK_BOTS = { botDelayMs: 5 };
+
+// One Chromium for a test file: launched before its first test (node:test's `test`), closed after
+// its last. Returns a function that gives it.
+export function browserFor(test) {
+  let browser;
+  test.before(async () => { browser = await launchBrowser(); });
+  test.after(async () => { if (browser) await browser.close(); });
+  return () => browser;
+}
+
+// Closes the pages' contexts (each page has its own), ignoring those already gone.
+export async function closeAll(pages) {
+  for (const p of pages) await p.context().close().catch(() => {});
+}
+
+// Waits until the page can act (legal actions, nothing in flight) or the match has a result.
+export function waitTurnOrResult(page, timeout = 30000) {
+  return page.waitForFunction(() => document.querySelector('#result') ||
+    (window.quinteto.state && window.quinteto.state.legal.length && !document.querySelector('.sending')),
+  null, { timeout });
+}
+
+// Plays this page's seat by random legal clicks (rnd) until #result shows; checks the action
+// builders (and check(page), if given) on the first `checks` turns; fails after maxMoves actions
+// (`what` names them) or deadlineMs. Resolves {moves, kinds}: kinds are the actions' first keys.
+export async function playToResult(page, rnd, {
+  checks = 40, check, maxMoves = Infinity, deadlineMs = 180000, turnTimeout, what = 'actions',
+} = {}) {
+  const deadline = Date.now() + deadlineMs;
+  const kinds = new Set();
+  let moves = 0;
+  let checked = 0;
+  for (;;) {
+    if (maxMoves !== Infinity) assert.ok(moves < maxMoves, `more than ${maxMoves} ${what} without a result`);
+    assert.ok(Date.now() < deadline, `no result after ${moves} ${what}`);
+    await waitTurnOrResult(page, turnTimeout);
+    if (await page.locator('#result').count()) return { moves, kinds };
+    if (checked < checks) { await checkActionBuilders(page); if (check) await check(page); checked++; }
+    const ply = await page.evaluate(() => window.quinteto.state.ply);
+    const a = await playRandomLegal(page, rnd);
+    if (a) {
+      moves++;
+      kinds.add(Object.keys(a)[0]);
+      await page.waitForFunction((p) => window.quinteto.state.ply > p || !document.querySelector('.sending'), ply);
+    }
+  }
+}

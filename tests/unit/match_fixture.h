@@ -1,7 +1,9 @@
 /*
- * match_fixture.h: builds the archive JSON of a real match of any registered
- * game, for the archive codec and command-line tests. A fixed LCG picks the
- * acting seat and its action among the legal ones; the seeds are fixed; an
+ * match_fixture.h: the one way the C tests play a match at random and build
+ * the archive JSON of a real match of any registered game (the archive codec
+ * and command-line tests). The one LCG of the tests (fixture_next) picks the
+ * acting seat and its action among the legal ones (fixture_pick), for the
+ * rules, codec and server tests that play random matches; the seeds are fixed; an
  * optional resignation event is applied through the rules core at a chosen
  * ply, exactly as the server would journal it. Everything recorded (outcomes,
  * result) comes from the rules core and the game's codec, so a correct
@@ -10,6 +12,7 @@
 #ifndef QUINTETO_TEST_MATCH_FIXTURE_H
 #define QUINTETO_TEST_MATCH_FIXTURE_H
 
+#include <errno.h>
 #include <string.h>
 
 #include "wire.h"
@@ -26,29 +29,42 @@ static inline uint32_t fixture_next(struct fixture_lcg *g)
 	return (uint32_t)(g->x >> 33);
 }
 
-/* One step: a seat to act plays a random legal action; -1 if none can. */
-static inline int fixture_step(struct rules_match *m, struct fixture_lcg *g, const struct wire_game *c,
-			       json_t *actions)
+/*
+ * A random seat to act (*seat) and a random legal action of it (*a): the LCG
+ * draws the seat, then the action. Returns 0, or -ENOENT if no seat can act.
+ */
+static inline int fixture_pick(const struct rules_match *m, struct fixture_lcg *g, int *seat,
+			       struct rules_action *a)
 {
 	static struct rules_action legal[RULES_MAX_LEGAL];
 	uint8_t seats[RULES_MAX_SEATS];
-	union rules_outcome out;
-	int n = rules_to_act(m, seats), seat, k;
-	uint32_t ply = m->ply;
+	int n = rules_to_act(m, seats), k;
 
 	if (n <= 0)
-		return -1;
-	seat = seats[fixture_next(g) % (uint32_t)n];
-	k = rules_legal_actions(m, seat, legal, RULES_MAX_LEGAL);
+		return -ENOENT;
+	*seat = seats[fixture_next(g) % (uint32_t)n];
+	k = rules_legal_actions(m, *seat, legal, RULES_MAX_LEGAL);
 	if (k <= 0 || k > RULES_MAX_LEGAL)
-		return -1;
-	k = (int)(fixture_next(g) % (uint32_t)k);
-	if (rules_apply(m, seat, &legal[k], &out) != 0)
+		return -ENOENT;
+	*a = legal[fixture_next(g) % (uint32_t)k];
+	return 0;
+}
+
+/* One step: a seat to act plays a random legal action, appended to `actions`; -1 if none can. */
+static inline int fixture_step(struct rules_match *m, struct fixture_lcg *g, const struct wire_game *c,
+			       json_t *actions)
+{
+	struct rules_action a;
+	union rules_outcome out;
+	uint32_t ply = m->ply;
+	int seat;
+
+	if (fixture_pick(m, g, &seat, &a) != 0 || rules_apply(m, seat, &a, &out) != 0)
 		return -1;
 	return json_array_append_new(actions, json_pack("{s:i, s:i, s:o, s:o, s:I}", "ply", (int)ply, "seat",
-							seat, "action", c->action_encode(&legal[k]),
-							"outcome", c->outcome_encode(m, &legal[k], &out),
-							"at", (json_int_t)(1700000000000LL + ply)));
+							seat, "action", c->action_encode(&a), "outcome",
+							c->outcome_encode(m, &a, &out), "at",
+							(json_int_t)(1700000000000LL + ply)));
 }
 
 /*

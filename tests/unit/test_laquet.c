@@ -11,11 +11,14 @@
  * JSON games-laquet.md shows, strict decoding, and perft counts pinned in
  * tests/perft/laquet.txt.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "config.h"
 #include "rules.h"
+#include "match_fixture.h"
+#include "perft.h"
 #include "tap.h"
 #include "wire.h"
 
@@ -947,7 +950,7 @@ static void test_outcome_json(void)
 static void test_apply_matches_legal(void)
 {
 	struct rules_match m;
-	uint64_t x = 7;
+	struct fixture_lcg x = { 7 };
 	int positions = 0;
 
 	match_new(&m);
@@ -981,8 +984,7 @@ static void test_apply_matches_legal(void)
 								}
 			CHECK_EQ(accepted, n);
 		}
-		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-		REQUIRE(rules_apply(&m, seats[0], &legal_buf[(x >> 33) % (uint64_t)n], NULL) == 0);
+		REQUIRE(rules_apply(&m, seats[0], &legal_buf[fixture_next(&x) % (uint32_t)n], NULL) == 0);
 	}
 	CHECK(positions >= 20);
 }
@@ -1028,7 +1030,7 @@ static void test_codec_round_trip(void)
 {
 	const struct wire_game *g = wire_game_find("laquet");
 	struct rules_match m;
-	uint64_t x = 3;
+	struct fixture_lcg x = { 3 };
 	int checked = 0;
 
 	REQUIRE(g != NULL);
@@ -1049,42 +1051,9 @@ static void test_codec_round_trip(void)
 			json_decref(j);
 			checked++;
 		}
-		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-		REQUIRE(rules_apply(&m, seats[0], &legal_buf[(x >> 33) % (uint64_t)n], NULL) == 0);
+		REQUIRE(rules_apply(&m, seats[0], &legal_buf[fixture_next(&x) % (uint32_t)n], NULL) == 0);
 	}
 	CHECK(checked > 100);
-}
-
-static uint64_t perft(const struct rules_match *m, int depth)
-{
-	struct rules_action l[RULES_MAX_LEGAL];
-	uint8_t seats[RULES_MAX_SEATS];
-	uint64_t total = 0;
-	int n;
-
-	if (depth == 0)
-		return 1;
-	if (rules_to_act(m, seats) != 1)
-		return 0;
-	n = rules_legal_actions(m, seats[0], l, RULES_MAX_LEGAL);
-	for (int i = 0; i < n; i++) {
-		struct rules_match child = *m;
-
-		if (rules_apply(&child, seats[0], &l[i], NULL) != 0)
-			return 0;
-		total += perft(&child, depth - 1);
-	}
-	return total;
-}
-
-static void hex_seed(const char *hex, uint8_t seed[RULES_SEED_SIZE])
-{
-	for (int i = 0; i < RULES_SEED_SIZE; i++) {
-		unsigned v = 0;
-
-		sscanf(hex + 2 * i, "%2x", &v);
-		seed[i] = (uint8_t)v;
-	}
 }
 
 /* "r:n,r:n,..." (routes 1..18, 19 = off) or "-" into seat's men; the rest of the fifteen are off. */
@@ -1119,7 +1088,7 @@ static bool position_parse(const char *line, struct rules_match *m, int *depth, 
 	if (sscanf(line, "pos %64s %127s %127s %d %31s %d %llu", hex, white, black, &seat, what, depth,
 		   want) != 7)
 		return false;
-	hex_seed(hex, seed);
+	perft_seed_parse(hex, seed);
 	if (rules_match_start(m, &rules_game_laquet, seed, NULL) != 0 || !men_parse(m, W, white) ||
 	    !men_parse(m, B, black))
 		return false;
@@ -1136,38 +1105,19 @@ static bool position_parse(const char *line, struct rules_match *m, int *depth, 
 }
 
 /* tests/perft/laquet.txt: lines "<seed hex> <depth> <count>" or "pos ..." (above), '#' comments. */
+static int laquet_line(const char *line, const struct rules_game *game, struct perft_case *c)
+{
+	if (strncmp(line, "pos ", 4) != 0)
+		return perft_seed_line(line, game, c);
+	return position_parse(line, &c->m, &c->depth, &c->want) ? 1 : -EINVAL;
+}
+
 static void test_perft(void)
 {
-	FILE *f = fopen(perft_path, "r");
-	char line[256], hex[65];
-	int cases = 0;
+	int mismatches, cases = perft_file_run(perft_path, &rules_game_laquet, laquet_line, 0, &mismatches);
 
-	REQUIRE(f != NULL);
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long want;
-		uint8_t seed[RULES_SEED_SIZE];
-		struct rules_match m;
-		int depth;
-		uint64_t got;
-
-		if (line[0] == '#')
-			continue;
-		if (strncmp(line, "pos ", 4) == 0) {
-			REQUIRE(position_parse(line, &m, &depth, &want));
-		} else {
-			if (sscanf(line, "%64s %d %llu", hex, &depth, &want) != 3)
-				continue;
-			hex_seed(hex, seed);
-			REQUIRE(rules_match_start(&m, &rules_game_laquet, seed, NULL) == 0);
-		}
-		got = perft(&m, depth);
-		if (got != want)
-			printf("# perft %.90s depth %d: %llu, want %llu\n", line, depth,
-			       (unsigned long long)got, want);
-		CHECK(got == want);
-		cases++;
-	}
-	fclose(f);
+	REQUIRE(cases >= 0);
+	CHECK(mismatches == 0);
 	CHECK(cases > 0);
 }
 

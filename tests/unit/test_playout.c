@@ -17,22 +17,13 @@
  */
 #include <string.h>
 
+#include "match_fixture.h"
 #include "rules.h"
 #include "tap.h"
 
 #define MATCHES    3000 /* per game */
 #define MAX_PLIES  20000
 #define MAX_EVENTS RULES_MAX_SEATS
-
-struct lcg {
-	uint64_t x;
-};
-
-static uint32_t lcg_next(struct lcg *g)
-{
-	g->x = g->x * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32_t)(g->x >> 33);
-}
 
 static void seed_of(int i, uint8_t seed[RULES_SEED_SIZE])
 {
@@ -325,23 +316,23 @@ static int check_legal(const struct rules_match *m, int seat, struct rules_actio
 }
 
 /* An action of random bytes-ish shape: kinds 0..15, small and RULES_ARG_NONE args. */
-static struct rules_action random_action(struct lcg *g)
+static struct rules_action random_action(struct fixture_lcg *g)
 {
 	static const int16_t args[] = { RULES_ARG_NONE, 0, 1, 2, 3, 4, 5, 6, 12, 19, 22, 23, 24, 99 };
 	struct rules_action a;
 
 	memset(&a, 0, sizeof(a));
-	a.kind = (uint8_t)(lcg_next(g) % 16);
+	a.kind = (uint8_t)(fixture_next(g) % 16);
 	for (int k = 0; k < 3; k++)
-		a.arg[k] = args[lcg_next(g) % (sizeof(args) / sizeof(args[0]))];
-	if (lcg_next(g) % 4 == 0)
+		a.arg[k] = args[fixture_next(g) % (sizeof(args) / sizeof(args[0]))];
+	if (fixture_next(g) % 4 == 0)
 		memset(&a.arg[1], 0, sizeof(a.arg) - sizeof(a.arg[0]));
 	return a;
 }
 
 /* Non-legal actions, and any action from a seat not to act, are refused untouched. */
 static bool check_refusals(struct rules_match *m, const struct rules_action *l, int n, int seat,
-			   unsigned to_act_mask, struct lcg *g, int samples)
+			   unsigned to_act_mask, struct fixture_lcg *g, int samples)
 {
 	struct rules_match before;
 
@@ -374,9 +365,9 @@ static struct step rec[MAX_PLIES + MAX_EVENTS];
 static int nrec;
 
 /* An event for a random seat in play; checks ply, the out mask and a second try. */
-static bool try_event(struct rules_match *m, struct lcg *g)
+static bool try_event(struct rules_match *m, struct fixture_lcg *g)
 {
-	int seat = (int)(lcg_next(g) % m->game->seats), kind = 1 + (int)(lcg_next(g) % 2);
+	int seat = (int)(fixture_next(g) % m->game->seats), kind = 1 + (int)(fixture_next(g) % 2);
 	uint32_t ply = m->ply;
 	struct rules_match before = *m;
 	int err = rules_event(m, seat, kind, NULL);
@@ -393,7 +384,7 @@ static bool try_event(struct rules_match *m, struct lcg *g)
 }
 
 /* One action step: checks, then a random legal action of a random seat to act. */
-static bool action_step(struct rules_match *m, struct lcg *g, int samples)
+static bool action_step(struct rules_match *m, struct fixture_lcg *g, int samples)
 {
 	static struct rules_action l[RULES_MAX_LEGAL];
 	uint8_t seats[RULES_MAX_SEATS];
@@ -404,11 +395,11 @@ static bool action_step(struct rules_match *m, struct lcg *g, int samples)
 		return false;
 	for (int i = 0; i < n; i++)
 		mask |= 1u << seats[i];
-	seat = seats[lcg_next(g) % (uint32_t)n];
+	seat = seats[fixture_next(g) % (uint32_t)n];
 	k = check_legal(m, seat, l);
 	if (k <= 0 || !check_refusals(m, l, k, seat, mask, g, samples))
 		return false;
-	rec[nrec] = (struct step){ (uint8_t)seat, 0, l[lcg_next(g) % (uint32_t)k], 0 };
+	rec[nrec] = (struct step){ (uint8_t)seat, 0, l[fixture_next(g) % (uint32_t)k], 0 };
 	if (rules_apply(m, seat, &rec[nrec].action, NULL) != 0 || !game_state_ok(m))
 		return false;
 	rec[nrec++].hash = match_hash(m);
@@ -419,8 +410,8 @@ static bool action_step(struct rules_match *m, struct lcg *g, int samples)
 static int play(const struct rules_game *game, int i, int samples)
 {
 	uint8_t seed[RULES_SEED_SIZE], seats[RULES_MAX_SEATS];
-	struct lcg g = { (uint64_t)i * 2654435761u + 1 };
-	int event_at = i % 5 == 0 ? (int)(lcg_next(&g) % 120) : -1;
+	struct fixture_lcg g = { (uint64_t)i * 2654435761u + 1 };
+	int event_at = i % 5 == 0 ? (int)(fixture_next(&g) % 120) : -1;
 	struct rules_match m;
 
 	seed_of(i, seed);

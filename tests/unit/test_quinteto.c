@@ -11,10 +11,13 @@
  * the wanted ones. Then thousands of random playouts with the game's
  * invariants, and the perft counts of tests/perft/quinteto.txt.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rules.h"
+#include "match_fixture.h"
+#include "perft.h"
 #include "tap.h"
 #include "wire.h"
 
@@ -993,12 +996,6 @@ static void test_errors_untouched(void)
 
 /* --- Random playouts with the game's invariants. */
 
-static uint32_t lcg(uint64_t *x)
-{
-	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32_t)(*x >> 33);
-}
-
 /* 18 stones somewhere valid; each living hunter has its marker on the circle; the circle holds the living. */
 static bool invariants(const struct rules_match *m)
 {
@@ -1035,9 +1032,8 @@ static bool invariants(const struct rules_match *m)
 
 static void test_playouts(void)
 {
-	static struct rules_action l[RULES_MAX_LEGAL];
 	int reasons[16] = { 0 }, matches = 3000;
-	uint64_t x = 7;
+	struct fixture_lcg x = { 7 };
 	long plies = 0;
 
 	for (int i = 0; i < matches; i++) {
@@ -1045,15 +1041,14 @@ static void test_playouts(void)
 			seats[RULES_MAX_SEATS];
 		struct rules_match m;
 		struct rules_result r;
-		int k;
 
 		REQUIRE(rules_match_start(&m, &rules_game_quinteto, seed, NULL) == 0);
-		while ((k = rules_to_act(&m, seats)) > 0) {
-			int seat = seats[lcg(&x) % (uint32_t)k];
-			int n = rules_legal_actions(&m, seat, l, RULES_MAX_LEGAL);
+		while (rules_to_act(&m, seats) > 0) {
+			struct rules_action a;
+			int seat;
 
-			REQUIRE(n > 0 && n <= RULES_MAX_LEGAL);
-			REQUIRE(rules_apply(&m, seat, &l[lcg(&x) % (uint32_t)n], NULL) == 0);
+			REQUIRE(fixture_pick(&m, &x, &seat, &a) == 0);
+			REQUIRE(rules_apply(&m, seat, &a, NULL) == 0);
 			plies++;
 			if (!invariants(&m)) {
 				printf("# match %d ply %u: invariants broken\n", i, m.ply);
@@ -1072,30 +1067,6 @@ static void test_playouts(void)
 }
 
 /* --- Perft. */
-
-static uint64_t perft(const struct rules_match *m, int depth)
-{
-	struct rules_action l[RULES_MAX_LEGAL];
-	uint8_t seats[RULES_MAX_SEATS];
-	uint64_t total = 0;
-	int k;
-
-	if (depth == 0)
-		return 1;
-	k = rules_to_act(m, seats);
-	for (int si = 0; si < k; si++) {
-		int n = rules_legal_actions(m, seats[si], l, RULES_MAX_LEGAL);
-
-		for (int i = 0; i < n; i++) {
-			struct rules_match child = *m;
-
-			if (rules_apply(&child, seats[si], &l[i], NULL) != 0)
-				return 0;
-			total += perft(&child, depth - 1);
-		}
-	}
-	return total;
-}
 
 /* The named positions of tests/perft/quinteto.txt. */
 static bool perft_position(const char *name, struct rules_match *m)
@@ -1131,45 +1102,22 @@ static bool perft_position(const char *name, struct rules_match *m)
 
 /* tests/perft/quinteto.txt: "<seed hex> <depth> <count>" from the start, or "position <name> <depth>
  * <count>". */
+static int quinteto_line(const char *line, const struct rules_game *game, struct perft_case *c)
+{
+	char name[32];
+
+	if (sscanf(line, "position %31s %d %llu", name, &c->depth, &c->want) != 3)
+		return perft_seed_line(line, game, c);
+	return perft_position(name, &c->m) ? 1 : -EINVAL;
+}
+
 static void test_perft(void)
 {
-	FILE *f = fopen(perft_path, "r");
-	char line[256], word[65];
-	int cases = 0;
+	int mismatches,
+		cases = perft_file_run(perft_path, &rules_game_quinteto, quinteto_line, 0, &mismatches);
 
-	REQUIRE(f != NULL);
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long want;
-		uint8_t seed[RULES_SEED_SIZE] = { 0 };
-		struct rules_match m;
-		char name[32];
-		int depth;
-		uint64_t got;
-
-		if (line[0] == '#')
-			continue;
-		if (sscanf(line, "position %31s %d %llu", name, &depth, &want) == 3) {
-			REQUIRE(perft_position(name, &m));
-		} else if (sscanf(line, "%64s %d %llu", word, &depth, &want) == 3) {
-			for (int i = 0; i < RULES_SEED_SIZE; i++) {
-				unsigned v = 0;
-
-				sscanf(word + 2 * i, "%2x", &v);
-				seed[i] = (uint8_t)v;
-			}
-			REQUIRE(rules_match_start(&m, &rules_game_quinteto, seed, NULL) == 0);
-			snprintf(name, sizeof(name), "%.8s...", word);
-		} else {
-			continue;
-		}
-		got = perft(&m, depth);
-		if (got != want)
-			printf("# perft %s depth %d: %llu, want %llu\n", name, depth, (unsigned long long)got,
-			       want);
-		CHECK(got == want);
-		cases++;
-	}
-	fclose(f);
+	REQUIRE(cases >= 0);
+	CHECK(mismatches == 0);
 	CHECK(cases > 0);
 }
 

@@ -13,11 +13,14 @@
  * every from/to pair of many positions. Last, perft counts pinned in
  * tests/perft/super15.txt.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "rules.h"
+#include "match_fixture.h"
+#include "perft.h"
 #include "tap.h"
 #include "wire.h"
 
@@ -783,12 +786,6 @@ static void test_legal_distinct_and_cap(void)
 	CHECK_EQ(rules_legal_actions(&m, 2, l, RULES_MAX_LEGAL), 0);
 }
 
-static uint32_t lcg_next(uint64_t *x)
-{
-	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32_t)(*x >> 33);
-}
-
 /*
  * The legal list and apply agree on every from/to pair: along 40 random
  * matches, at every 9th ply, each of the 80 x 80 pairs applies on a copy
@@ -797,7 +794,7 @@ static uint32_t lcg_next(uint64_t *x)
 static void test_legal_matches_apply(void)
 {
 	static struct rules_action l[RULES_MAX_LEGAL];
-	uint64_t x = 7;
+	struct fixture_lcg x = { 7 };
 	long checked = 0, supers = 0;
 
 	for (int game = 0; game < 40; game++) {
@@ -843,7 +840,7 @@ static void test_legal_matches_apply(void)
 			for (int id = 0; id < SUPER15_PIECES; id++)
 				supers += m.s.super15.pieces[id].super &&
 					  m.s.super15.pieces[id].square != SUPER15_NONE;
-			REQUIRE(rules_apply(&m, seat, &l[lcg_next(&x) % (uint32_t)n], NULL) == 0);
+			REQUIRE(rules_apply(&m, seat, &l[fixture_next(&x) % (uint32_t)n], NULL) == 0);
 		}
 	}
 	printf("# %ld positions checked pair by pair, %ld Super-plies\n", checked, supers);
@@ -865,7 +862,7 @@ static void test_random_playouts(void)
 	static struct rules_action l[RULES_MAX_LEGAL];
 	long reasons[RULES_REASON_ADJUDICATION + 1] = { 0 }, wins[3] = { 0 }, plies = 0;
 	int shortest = 1 << 30, longest = 0, by_100[12] = { 0 };
-	uint64_t x = 2026;
+	struct fixture_lcg x = { 2026 };
 
 	for (int game = 0; game < PLAYOUTS; game++) {
 		uint8_t seed[RULES_SEED_SIZE] = { 0 }, seats[RULES_MAX_SEATS];
@@ -879,7 +876,7 @@ static void test_random_playouts(void)
 			int n = rules_legal_actions(&m, seats[0], l, RULES_MAX_LEGAL);
 
 			REQUIRE(n > 0 && n <= RULES_MAX_LEGAL);
-			REQUIRE(rules_apply(&m, seats[0], &l[lcg_next(&x) % (uint32_t)n], NULL) == 0);
+			REQUIRE(rules_apply(&m, seats[0], &l[fixture_next(&x) % (uint32_t)n], NULL) == 0);
 			copy = m.s.super15;
 			super15_state_sync(&copy);
 			REQUIRE(memcmp(&copy, &m.s.super15, sizeof(copy)) == 0);
@@ -1062,55 +1059,23 @@ static void test_codec_view_outcome_result(void)
 	CHECK(c->result_encode(&r) == NULL); /* a reason Super 1 al 5 never gives */
 }
 
-/* Depth-first count of move sequences of length `depth`. */
-static uint64_t perft(const struct rules_match *m, int depth)
+/* tests/perft/super15.txt: lines "<depth> <count>" from the opening (the zero seed), '#' comments. */
+static int opening_line(const char *line, const struct rules_game *game, struct perft_case *c)
 {
-	struct rules_action l[RULES_MAX_LEGAL];
-	uint8_t seats[RULES_MAX_SEATS];
-	uint64_t total = 0;
-	int n;
+	static const uint8_t seed[RULES_SEED_SIZE];
 
-	if (depth == 0)
-		return 1;
-	if (rules_to_act(m, seats) != 1)
+	if (sscanf(line, "%d %llu", &c->depth, &c->want) != 2)
 		return 0;
-	n = rules_legal_actions(m, seats[0], l, RULES_MAX_LEGAL);
-	if (depth == 1)
-		return (uint64_t)n;
-	for (int i = 0; i < n; i++) {
-		struct rules_match child = *m;
-
-		if (rules_apply(&child, seats[0], &l[i], NULL) != 0)
-			return 0;
-		total += perft(&child, depth - 1);
-	}
-	return total;
+	return rules_match_start(&c->m, game, seed, NULL) < 0 ? -EINVAL : 1;
 }
 
-/* tests/perft/super15.txt: lines "<depth> <count>" from the opening, '#' comments. */
 static void test_perft(void)
 {
-	FILE *f = fopen(perft_path, "r");
-	char line[256];
-	int cases = 0;
+	int mismatches, cases = perft_file_run(perft_path, &rules_game_super15, opening_line, PERFT_BULK,
+					       &mismatches);
 
-	REQUIRE(f != NULL);
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long want;
-		struct rules_match m;
-		int depth;
-		uint64_t got;
-
-		if (line[0] == '#' || sscanf(line, "%d %llu", &depth, &want) != 2)
-			continue;
-		match_new(&m);
-		got = perft(&m, depth);
-		if (got != want)
-			printf("# perft depth %d: %llu, want %llu\n", depth, (unsigned long long)got, want);
-		CHECK(got == want);
-		cases++;
-	}
-	fclose(f);
+	REQUIRE(cases >= 0);
+	CHECK(mismatches == 0);
 	CHECK(cases >= 3);
 }
 

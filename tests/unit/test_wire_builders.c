@@ -9,9 +9,9 @@
  * (`state.options`). The options must also pass wire_options_check_new()
  * (a new room's limits: stand-in minimum 5000 ms, the server's idle limit
  * `idle_max_ms` of input.json, else 300000) unless input.json says
- * `"stored": true` (a journalled or archived room). Games whose codec is not registered yet are run against
- * a stand-in table copied from protocol.md (r2), named in the TAP line; once
- * the game lands, the same case runs against its real table.
+ * `"stored": true` (a journalled or archived room). Each case runs against
+ * the game's registered codec and nothing else: a case of a game that is not
+ * registered fails, so dropping a game's registration cannot pass unseen.
  *
  * server/<case>/: input.json {builder, ...arguments}; expected.json is the
  * exact message the wire builder must produce (tests/unit/schema_golden.mjs
@@ -29,47 +29,6 @@
 #include "golden.h"
 #include "tap.h"
 #include "wire.h"
-
-/* protocol.md (r2) options table, for games not registered yet. */
-static const struct wire_option autoroll_only[] = {
-	{ .key = "autoroll",
-	  .type = WIRE_OPT_BOOL,
-	  .room = true,
-	  .offset = offsetof(struct wire_room_options, autoroll) },
-	{ .key = NULL },
-};
-static const struct wire_option quinteto_options[] = {
-	{ .key = "autoroll",
-	  .type = WIRE_OPT_BOOL,
-	  .room = true,
-	  .offset = offsetof(struct wire_room_options, autoroll) },
-	{ .key = "max_turns",
-	  .type = WIRE_OPT_INT,
-	  .offset = offsetof(struct rules_options, max_turns),
-	  .min = 10,
-	  .max = 100000,
-	  .def = 2000 },
-	{ .key = NULL },
-};
-static const struct wire_option no_options[] = { { .key = NULL } };
-static const struct wire_game stand_ins[] = {
-	{ .id = "quinteto", .options = quinteto_options },
-	{ .id = "laquet", .options = autoroll_only },
-	{ .id = "super15", .options = no_options },
-};
-
-/* The registered codec of `id`, else its stand-in (*stand_in set); NULL if neither. */
-static const struct wire_game *codec_for(const char *id, bool *stand_in)
-{
-	*stand_in = false;
-	if (wire_game_find(id))
-		return wire_game_find(id);
-	*stand_in = true;
-	for (size_t i = 0; id && i < sizeof(stand_ins) / sizeof(stand_ins[0]); i++)
-		if (strcmp(stand_ins[i].id, id) == 0)
-			return &stand_ins[i];
-	return NULL;
-}
 
 static void tap_line(const char *kind, const char *name, const char *note)
 {
@@ -142,20 +101,18 @@ static void options_accepted(const struct wire_game *g, const json_t *in, const 
 static void options_case(const char *path, const char *name)
 {
 	json_t *in = golden_load(path, "input.json"), *want = golden_load(path, "expected.json");
-	const struct wire_game *g;
-	bool stand_in = false;
+	const struct wire_game *g = wire_game_find(json_string_value(json_object_get(in, "game")));
 
 	tap_failed_ = 0;
-	g = in ? codec_for(json_string_value(json_object_get(in, "game")), &stand_in) : NULL;
 	if (!in || !want || !g) {
-		printf("# case needs input.json {game, options?} of a known game and expected.json\n");
+		printf("# case needs input.json {game, options?} of a registered game and expected.json\n");
 		tap_failed_ = 1;
 	} else if (json_object_get(want, "error")) {
 		options_refused(g, in, want);
 	} else {
 		options_accepted(g, in, want);
 	}
-	tap_line("options", name, stand_in ? " (stand-in table from protocol.md, game not registered)" : "");
+	tap_line("options", name, "");
 	json_decref(in);
 	json_decref(want);
 }

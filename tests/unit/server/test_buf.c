@@ -12,18 +12,13 @@
 
 #include "base/buf.h"
 #include "rules.h"
+#include "match_fixture.h"
 #include "tap.h"
 #include "wire.h"
 
 #define MATCHES 100
 
-static uint64_t lcg_x = 42;
-
-static uint32_t lcg_next(void)
-{
-	lcg_x = lcg_x * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32_t)(lcg_x >> 33);
-}
+static struct fixture_lcg lcg = { 42 };
 
 /* True if the buffer's payload equals jansson's compact dump of `j`. */
 static bool same_as_jansson(const struct buf *b, const json_t *j)
@@ -79,8 +74,6 @@ static void test_ur_playouts(void)
 	REQUIRE(g && codec);
 	for (int i = 0; i < MATCHES; i++) {
 		uint8_t seed[RULES_SEED_SIZE] = { (uint8_t)i, (uint8_t)(i >> 8), 0x5a };
-		struct rules_action legal[RULES_MAX_LEGAL];
-		uint8_t to_act[RULES_MAX_SEATS];
 		struct rules_result res;
 
 		REQUIRE(rules_match_start(&m, g, seed, NULL) == 0);
@@ -101,15 +94,9 @@ static void test_ur_playouts(void)
 			states++;
 			if (res.over)
 				break;
-			int n = rules_to_act(&m, to_act);
-			REQUIRE(n > 0);
-			int seat = to_act[lcg_next() % (unsigned)n];
-			int k = rules_legal_actions(&m, seat, legal, RULES_MAX_LEGAL);
-			REQUIRE(k > 0);
-			w.last_action = legal[lcg_next() % (unsigned)k];
-			w.last_seat = seat;
+			REQUIRE(fixture_pick(&m, &lcg, &w.last_seat, &w.last_action) == 0);
 			w.has_last = true;
-			REQUIRE(rules_apply(&m, seat, &w.last_action, &w.last_outcome) == 0);
+			REQUIRE(rules_apply(&m, w.last_seat, &w.last_action, &w.last_outcome) == 0);
 		}
 	}
 	printf("# %d states compared\n", states);

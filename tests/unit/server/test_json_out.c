@@ -14,17 +14,17 @@
 #include <string.h>
 
 #include "base/json_out.h"
+#include "match_fixture.h"
 #include "tap.h"
 
 #define TREES   20000
 #define MUTANTS 20000
 
-static uint64_t lcg_x = 7;
+static struct fixture_lcg lcg = { 7 };
 
 static uint32_t rnd(uint32_t n)
 {
-	lcg_x = lcg_x * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32_t)(lcg_x >> 33) % n;
+	return fixture_next(&lcg) % n;
 }
 
 /* Pieces strings are made of: escapes, edge bytes and well-formed UTF-8. */

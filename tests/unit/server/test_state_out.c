@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "match_fixture.h"
 #include "rules.h"
 #include "room/state_out.h"
 #include "tap.h"
@@ -18,12 +19,11 @@
 
 #define MATCHES_PER_GAME 8
 
-static uint64_t lcg_x = 7;
+static struct fixture_lcg lcg = { 7 };
 
 static uint32_t rnd(uint32_t n)
 {
-	lcg_x = lcg_x * 6364136223846793005ULL + 1442695040888963407ULL;
-	return n ? (uint32_t)(lcg_x >> 33) % n : 0;
+	return n ? fixture_next(&lcg) % n : 0;
 }
 
 static const char *const names[] = { "Ana", "B\"o\\b/", "Zoë ☃", "tab\there\x01", "", NULL };
@@ -98,7 +98,6 @@ static bool same_frame(const struct wire_room *w)
 
 static int play_game(const struct rules_game *g, const struct wire_game *codec)
 {
-	static struct rules_action legal[RULES_MAX_LEGAL];
 	struct wire_room_options ro;
 	struct rules_options go;
 	struct rules_match m;
@@ -124,9 +123,6 @@ static int play_game(const struct rules_game *g, const struct wire_game *codec)
 		w.room_options = &ro;
 		w.rules_options = i % 3 ? &go : NULL;
 		for (j = 0; j < 2000; j++) {
-			uint8_t to_act[RULES_MAX_SEATS];
-			int n, seat, k;
-
 			rules_result(&m, &res);
 			w.status = res.over ? "finished" : j == 0 && i % 4 == 0 ? "waiting" : "playing";
 			random_room(&w, g);
@@ -137,17 +133,10 @@ static int play_game(const struct rules_game *g, const struct wire_game *codec)
 			states++;
 			if (res.over)
 				break;
-			n = rules_to_act(&m, to_act);
-			if (n <= 0)
+			if (fixture_pick(&m, &lcg, &w.last_seat, &w.last_action) != 0)
 				return -1;
-			seat = to_act[rnd((uint32_t)n)];
-			k = rules_legal_actions(&m, seat, legal, RULES_MAX_LEGAL);
-			if (k <= 0)
-				return -1;
-			w.last_action = legal[rnd((uint32_t)k)];
-			w.last_seat = seat;
 			w.has_last = true;
-			if (rules_apply(&m, seat, &w.last_action, &w.last_outcome) != 0)
+			if (rules_apply(&m, w.last_seat, &w.last_action, &w.last_outcome) != 0)
 				return -1;
 		}
 	}
