@@ -9,7 +9,7 @@
  * Invariants: every room in `rooms` is live (not dead); a player is in both
  * maps or in neither.
  */
-#include "lobby/lobby.h"
+#include "lobby/lobby_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -71,12 +71,15 @@ static void spectators_unlist(struct lobby *l, struct room *r)
 	r->spectators_listed = false;
 }
 
-int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const struct config *cfg,
-	       struct metrics *metrics)
+int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, struct metrics *metrics,
+	      void (*send)(void *who, struct buf *frame), struct lobby **out)
 {
+	struct lobby *l = calloc(1, sizeof(*l));
 	int err;
 
-	memset(l, 0, sizeof(*l));
+	*out = l;
+	if (!l)
+		return -ENOMEM;
 	l->store = store;
 	l->cfg = cfg;
 	l->metrics = metrics;
@@ -84,7 +87,7 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 				      .store = store,
 				      .cfg = cfg,
 				      .metrics = metrics,
-				      .send = session_send_cb,
+				      .send = send,
 				      .changed = changed_cb,
 				      .ctx = l,
 				      .spectators = spectators_due_cb };
@@ -148,11 +151,38 @@ void lobby_close(struct lobby *l)
 		room_remove(l, r); /* hmap_del only tombstones: the iteration stays valid */
 }
 
-void lobby_finish(struct lobby *l)
+void lobby_set_store(struct lobby *l, struct store *store)
+{
+	l->store = l->host.store = store;
+}
+
+bool lobby_stopping(const struct lobby *l)
+{
+	return l->host.stopping;
+}
+
+size_t lobby_rooms_count(const struct lobby *l)
+{
+	return l->rooms.len;
+}
+
+size_t lobby_players_count(const struct lobby *l)
+{
+	return l->players.len;
+}
+
+struct room *lobby_room_next(struct lobby *l, size_t *pos)
+{
+	return hmap_next(&l->rooms, pos);
+}
+
+void lobby_free(struct lobby *l)
 {
 	struct player *p;
 	size_t pos = 0;
 
+	if (!l)
+		return;
 	while ((p = hmap_next(&l->players_by_id, &pos))) {
 		free(p->rooms);
 		free(p);
@@ -167,6 +197,7 @@ void lobby_finish(struct lobby *l)
 	hmap_finish(&l->rooms);
 	hmap_finish(&l->players);
 	hmap_finish(&l->players_by_id);
+	free(l);
 }
 
 static void token_hash(const char *token, char out[65])
@@ -265,35 +296,36 @@ void lobby_housekeep(struct lobby *l, int64_t now)
 			room_remove(l, r);
 }
 
-void lobby_subscribe(struct lobby *l, struct session *s)
+void lobby_subscribe(struct lobby *l, struct lobby_sub *sub, void *who)
 {
-	if (s->lobby_sub)
+	if (sub->on)
 		return;
-	s->lobby_sub = true;
-	s->lobby_prev = NULL;
-	s->lobby_next = l->subs;
+	sub->on = true;
+	sub->who = who;
+	sub->prev = NULL;
+	sub->next = l->subs;
 	if (l->subs)
-		l->subs->lobby_prev = s;
-	l->subs = s;
+		l->subs->prev = sub;
+	l->subs = sub;
 }
 
-void lobby_unsubscribe(struct lobby *l, struct session *s)
+void lobby_unsubscribe(struct lobby *l, struct lobby_sub *sub)
 {
-	if (!s->lobby_sub)
+	if (!sub->on)
 		return;
-	if (s->lobby_prev)
-		s->lobby_prev->lobby_next = s->lobby_next;
+	if (sub->prev)
+		sub->prev->next = sub->next;
 	else
-		l->subs = s->lobby_next;
-	if (s->lobby_next)
-		s->lobby_next->lobby_prev = s->lobby_prev;
-	s->lobby_sub = false;
+		l->subs = sub->next;
+	if (sub->next)
+		sub->next->prev = sub->prev;
+	sub->on = false;
 }
 
 static void push_cb(uv_timer_t *t)
 {
 	struct lobby *l = t->data;
-	struct session *s, *next;
+	struct lobby_sub *s, *next;
 	struct buf *b;
 
 	l->dirty = false;
@@ -308,8 +340,8 @@ static void push_cb(uv_timer_t *t)
 	buf_unref(l->pushed);
 	l->pushed = b ? buf_ref(b) : NULL;
 	for (s = l->subs; b && s; s = next) {
-		next = s->lobby_next;
-		session_send(s, b);
+		next = s->next;
+		l->host.send(s->who, b);
 	}
 	buf_unref(b);
 }

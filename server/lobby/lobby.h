@@ -1,69 +1,55 @@
 /*
- * lobby.h: the registry of live rooms and known players, the room list pushed
- * to the connections that asked for it, and the start-up restore of both
- * from the store.
+ * lobby.h: the lobby's face (server/lobby/): the registry of live rooms and
+ * known players, the room list pushed to the connections that asked for it,
+ * the room and identity limits, and the start-up restore of rooms and players
+ * from the store. struct lobby is opaque (lobby_int.h).
  *
  * The lobby hosts the rooms: it gives each the `room_host` whose send()
- * queues frames on sessions and whose changed() marks the room list stale.
- * That callback is the only way a room reaches up here. The lobby calls
- * rooms, players and sessions (to push the list); nothing below calls it.
+ * (the callback the server hands to lobby_new(), net_send_cb) queues frames
+ * on connections and whose changed() marks the room list stale. That
+ * callback is the only way a room reaches up here, and the send callback the
+ * only way the lobby reaches a connection. The lobby calls rooms, players and
+ * the store; nothing below calls it.
  */
 #ifndef QUINTETO_LOBBY_H
 #define QUINTETO_LOBBY_H
 
+#include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <uv.h>
 
-#include "room/room.h"
-#include "net/session.h"
-#include "base/util.h"
-
+struct buf;
+struct config;
+struct lobby;
+struct metrics;
+struct player;
+struct room;
+struct rules_game;
+struct rules_options;
 struct store;
+struct wire_game;
+struct wire_room_options;
 
-struct lobby {
-	struct room_host host; /* handed to every room */
-	struct store *store;
-	const struct config *cfg;
-	struct metrics *metrics;
-	struct hmap rooms;         /* id -> live room */
-	struct hmap players;       /* token_hash -> player */
-	struct hmap players_by_id; /* id -> player */
-	struct session *subs;      /* connections that asked for `rooms` */
-	bool dirty;                /* a push is scheduled */
-	json_t *cache;             /* the rooms array; NULL = rebuild */
-	int64_t pushed_ms;
-	uv_timer_t timer; /* throttles pushes to one a second */
-	/* the capped list as text (lobby_list.c): rooms newest first, and their joined summaries */
-	struct room **order;
-	size_t norder, caporder;
-	bool order_stale; /* a room came or went: sort again */
-	char *text;       /* "[summary,...]" of the newest cfg->lobby_list_max rooms */
-	size_t textlen, textcap;
-	bool text_stale;            /* a room's summary changed since `text` was joined */
-	struct buf *pushed;         /* the last frame pushed to subscribers */
-	struct tally by_addr;       /* address -> waiting rooms created from it (lobby_limits.c) */
-	long bot_rooms;             /* live rooms with a bot in every seat */
-	int64_t players_expired_ms; /* when the database last forgot idle identities */
-
-	/* open rooms by opener and address, and each address's paces (lobby_limits.c) */
-	struct tally live_by_addr;   /* address -> live rooms opened from it */
-	struct tally live_by_player; /* player id -> live rooms it opened */
-	struct hmap paces;           /* address -> struct lobby_pace */
-
-	/* rooms whose spectator count their members have not seen yet, sent at most every
-	   LOBBY_SPECTATORS_MS per room (lobby.c) */
-	struct room *spectators_due;
-	uv_timer_t spectators_timer;
-	int64_t spectators_sent_ms;
+/* A subscriber's link in the lobby's list of `rooms` subscribers (lobby_subscribe). */
+struct lobby_sub {
+	void *who; /* the subscriber, send()'s first argument */
+	struct lobby_sub *prev, *next;
+	bool on;
 };
 
-/* A room's members see spectators come and go at most this often (a flood of watch/leave). */
-#define LOBBY_SPECTATORS_MS 250
+/*
+ * An empty lobby on `loop` in *out; the pointers are borrowed for its life,
+ * `send` queues a frame on a subscriber or room member (net_send_cb). 0, or
+ * -ENOMEM (*out NULL), or a libuv error (*out set all the same: lobby_close()
+ * and lobby_free() it as usual).
+ */
+int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, struct metrics *metrics,
+	      void (*send)(void *who, struct buf *frame), struct lobby **out);
 
-/* Initialises an empty lobby on `loop`; the pointers are borrowed for its life. 0 or a libuv error. */
-int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const struct config *cfg,
-	       struct metrics *metrics);
+/* The store the lobby and its rooms journal to (borrowed; before lobby_restore()). */
+void lobby_set_store(struct lobby *l, struct store *store);
 
 /*
  * Loads the player identities that hold a journalled seat, then every journalled room (start-up, before
@@ -72,18 +58,21 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
  */
 int lobby_restore(struct lobby *l);
 
-/*
- * Registers a player identity (a new one, or one loaded from the store at
- * start-up); the strings are copied. The player or NULL (out of memory).
- * Journals nothing: the caller does when the identity is new.
- */
-struct player *lobby_player_add(struct lobby *l, const char *id, const char *token_hash, const char *name);
-
 /* Shutting down: closes every room (keeping the journal of unfinished ones) and the timer. */
 void lobby_close(struct lobby *l);
 
-/* Frees players and maps; only once the loop has run every close callback. */
-void lobby_finish(struct lobby *l);
+/* Frees players, maps and the lobby; only once the loop has run every close callback (NULL: nothing). */
+void lobby_free(struct lobby *l);
+
+/* Shutting down (lobby_close() was called): rooms keep their journal, players stay. */
+bool lobby_stopping(const struct lobby *l);
+
+/* Live rooms, and player identities in memory. */
+size_t lobby_rooms_count(const struct lobby *l);
+size_t lobby_players_count(const struct lobby *l);
+
+/* The live room after position *pos (start at 0), or NULL after the last; any order. */
+struct room *lobby_room_next(struct lobby *l, size_t *pos);
 
 /* The player holding `token`, or NULL. */
 struct player *lobby_player_by_token(struct lobby *l, const char *token);
@@ -113,9 +102,13 @@ struct room *lobby_room_find(struct lobby *l, const char *id);
 /* Closes the rooms that have outlived their time. */
 void lobby_housekeep(struct lobby *l, int64_t now);
 
-/* Pushes the room list to `s` whenever it changes, until unsubscribed. */
-void lobby_subscribe(struct lobby *l, struct session *s);
-void lobby_unsubscribe(struct lobby *l, struct session *s);
+/*
+ * Pushes the room list to `who` (through the lobby's send callback) whenever
+ * it changes, until unsubscribed. `sub` is the subscriber's link, kept in
+ * the subscriber (zeroed before first use) and written only by these two.
+ */
+void lobby_subscribe(struct lobby *l, struct lobby_sub *sub, void *who);
+void lobby_unsubscribe(struct lobby *l, struct lobby_sub *sub);
 
 /* The room list changed: push it within a second (throttled). */
 void lobby_changed(struct lobby *l);
@@ -183,16 +176,7 @@ void lobby_room_update(struct lobby *l, struct room *r, bool gone);
  */
 void lobby_players_housekeep(struct lobby *l, int64_t now);
 
-/* Frees the limits' counts (lobby_finish). */
-void lobby_limits_finish(struct lobby *l);
-
 /* Ends, by forfeit of its absent seats, every match no human has followed for cfg->abandon_timeout_s. */
 void lobby_forfeit_abandoned(struct lobby *l, int64_t now);
-
-/*
- * Every live room's summary, newest first: a new reference to a cached array
- * that callers must not modify. Rebuilt at most once per change.
- */
-json_t *lobby_rooms_json(struct lobby *l);
 
 #endif

@@ -22,7 +22,7 @@
  * generic cell rate (one "theoretical arrival time" per meter): N at once,
  * then one every 1/rate. In memory only: a restart starts them afresh.
  */
-#include "lobby/lobby.h"
+#include "lobby/lobby_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,13 +5,15 @@
  * the direct reply before the room's broadcast, so a client sees `joined`
  * before the `state` it explains. Outcomes become protocol codes here only.
  */
-#include "net/handlers.h"
+#include "net/handlers_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "bots/bots.h"
+#include "room/room.h"
 #include "store/store.h"
+#include "base/util.h"
 
 typedef void handler_fn(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
 
@@ -147,7 +149,7 @@ static void on_rooms(struct handlers *h, struct session *s, struct wire_msg *m, 
 		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
 		return;
 	}
-	lobby_subscribe(h->lobby, s);
+	lobby_subscribe(h->lobby, &s->lobby_sub, s);
 	session_send(s, b);
 	buf_unref(b);
 }
@@ -173,8 +175,8 @@ static void on_create(struct handlers *h, struct session *s, struct wire_msg *m,
 		return;
 	err = wire_options_decode(codec, m->options, &ropt, &gopt, why, sizeof(why));
 	if (!err) /* a new room's limits (stand-in minimum, idle limit), beside the stored options' ranges */
-		err = wire_options_check_new(&ropt, h->lobby->host.cfg->stand_in_min_ms,
-					     h->lobby->host.cfg->idle_limit_ms, why, sizeof(why));
+		err = wire_options_check_new(&ropt, h->cfg->stand_in_min_ms, h->cfg->idle_limit_ms, why,
+					     sizeof(why));
 	if (err) {
 		session_send_error(s, err, why, m->id);
 		return;
@@ -508,13 +510,13 @@ void handlers_closed(struct handlers *h, struct session *s)
 	struct player *p = s->player;
 	int i;
 
-	lobby_unsubscribe(h->lobby, s);
+	lobby_unsubscribe(h->lobby, &s->lobby_sub);
 	while (s->members)
 		room_member_del(s->members->r, &s->members);
 	if (p) {
 		s->player = NULL;
 		p->seen_ms = util_now_ms();
-		if (--p->nsessions == 0 && !h->lobby->host.stopping) {
+		if (--p->nsessions == 0 && !lobby_stopping(h->lobby)) {
 			for (i = 0; i < p->nrooms; i++)
 				room_connected_changed(p->rooms[i]);
 			lobby_player_release(h->lobby, p); /* p may be gone now */

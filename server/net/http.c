@@ -4,7 +4,7 @@
  * read in flight is cancelled there, so its callback never sees a freed
  * request, and the reader never computes an answer nobody waits for.
  */
-#include "net/http.h"
+#include "net/http_int.h"
 
 #include <errno.h>
 #include <libwebsockets.h>
@@ -360,7 +360,8 @@ static void healthz(struct http *api, struct http_req *h)
 	respond_json(h, 200,
 		     json_pack("{s:s, s:s, s:I, s:I, s:I}", "status", "ok", "version", QUINTETO_VERSION,
 			       "uptime_ms", (json_int_t)(util_now_ms() - api->started_ms), "connections",
-			       (json_int_t)api->sessions->count, "rooms", (json_int_t)api->lobby->rooms.len));
+			       (json_int_t)api->sessions->count, "rooms",
+			       (json_int_t)lobby_rooms_count(api->lobby)));
 }
 
 /* Live rooms by game and status: one pass over the rooms at each scrape (microseconds for thousands). */
@@ -372,7 +373,7 @@ static int count_rooms(struct http *api, struct metrics_rooms *out)
 
 	for (i = 0; rules_games[i] && n < METRICS_MAX_GAMES; i++)
 		out[n++] = (struct metrics_rooms){ .game = rules_games[i]->id };
-	while ((r = hmap_next(&api->lobby->rooms, &pos)))
+	while ((r = lobby_room_next(api->lobby, &pos)))
 		for (i = 0; i < n; i++)
 			if (r->game == rules_games[i] && (unsigned)r->status < 3)
 				out[i].by_status[r->status]++;
@@ -419,8 +420,8 @@ static void metrics(struct http *api, struct http_req *h)
 		.connections = api->sessions->count,
 		.frames_alive = buf_live,
 		.frames_held = sessions_held(api->sessions),
-		.rooms = api->lobby->rooms.len,
-		.players = api->lobby->players.len,
+		.rooms = lobby_rooms_count(api->lobby),
+		.players = lobby_players_count(api->lobby),
 		.store_queue = store_queue_depth(api->store),
 		.uptime_s = (double)(util_now_ms() - api->started_ms) / 1000.0,
 		.journal_failing = store_journal_failing(api->store),
@@ -731,7 +732,7 @@ int http_request(struct http *api, struct lws *wsi, struct http_req **req, const
 	api->metrics->http_requests++;
 	h = calloc(1, sizeof(*h));
 	if (!h)
-		return -1;
+		return NET_E_CLOSE;
 	h->api = api;
 	h->wsi = wsi;
 	h->hup_fd = -1;
@@ -769,7 +770,7 @@ static int write_headers(struct lws *wsi, struct http_req *h)
 	     lws_add_http_header_by_name(wsi, (const unsigned char *)"retry-after:",
 					 (const unsigned char *)retry, (int)strlen(retry), &p, end)) ||
 	    lws_finalize_write_http_header(wsi, start, &p, end))
-		return -1;
+		return NET_E_CLOSE;
 	h->headers_sent = true;
 	return 0;
 }
@@ -785,10 +786,10 @@ int http_writeable(struct http *api, struct lws *wsi, struct http_req **req)
 		return 0;
 	if (!h->headers_sent) {
 		if (write_headers(wsi, h))
-			return -1;
+			return NET_E_CLOSE;
 		if (h->head) { /* the headers say it all */
 			http_closed(req);
-			return lws_http_transaction_completed(wsi) ? -1 : 0;
+			return lws_http_transaction_completed(wsi) ? NET_E_CLOSE : 0;
 		}
 		lws_callback_on_writable(wsi);
 		return 0;
@@ -797,14 +798,14 @@ int http_writeable(struct http *api, struct lws *wsi, struct http_req **req)
 	final = h->sent + n == h->len;
 	memcpy(chunk + LWS_PRE, h->body + h->sent, n);
 	if (lws_write(wsi, chunk + LWS_PRE, n, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < (int)n)
-		return -1;
+		return NET_E_CLOSE;
 	h->sent += n;
 	if (!final) {
 		lws_callback_on_writable(wsi);
 		return 0;
 	}
 	http_closed(req);
-	return lws_http_transaction_completed(wsi) ? -1 : 0;
+	return lws_http_transaction_completed(wsi) ? NET_E_CLOSE : 0;
 }
 
 void http_closed(struct http_req **req)
