@@ -183,7 +183,7 @@ static int handles_init(struct server *srv)
 	return 0;
 }
 
-/* Runs the loop until every handle has closed, then frees what is left. 0 or 1 (handles left open). */
+/* Runs the loop until every handle has closed, then frees what is left. 0 or UV_EBUSY (handles left open). */
 static int drain(struct server *srv)
 {
 	int err;
@@ -198,7 +198,7 @@ static int drain(struct server *srv)
 	err = uv_loop_close(&srv->loop);
 	if (err)
 		util_log(LOG_WARN, "loop closed with handles open: %s", uv_strerror(err));
-	return err ? 1 : 0;
+	return err;
 }
 
 /*
@@ -238,32 +238,32 @@ int server_run(const struct config *cfg)
 
 	srv.cfg = cfg;
 	/* Before anything else: a second server on this database must not listen, migrate or restore. */
-	if (dblock_take(&srv.dblock, cfg, why, sizeof(why))) {
+	err = dblock_take(&srv.dblock, cfg, why, sizeof(why));
+	if (err) {
 		util_log(LOG_ERROR, "%s: %s; one database, one server: not starting", cfg->db_path, why);
-		return 1;
+		return err;
 	}
-	if (uv_loop_init(&srv.loop)) {
+	err = uv_loop_init(&srv.loop);
+	if (err) {
 		dblock_release(&srv.dblock);
-		return 1;
+		return err;
 	}
 	err = modules_init(&srv);
 	/* The port first: a server that cannot listen must not open, migrate or restore a database
 	 * that another server may be using. Nothing reaches the handlers before the loop runs. */
-	if (!err && net_start(srv.net, &srv.loop))
-		err = 1;
-	if (!err && store_attach(&srv))
-		err = 1;
-	if (!err && lobby_restore(srv.lobby)) {
+	if (!err)
+		err = net_start(srv.net, &srv.loop);
+	if (!err)
+		err = store_attach(&srv);
+	if (!err && (err = lobby_restore(srv.lobby)))
 		util_log(LOG_ERROR, "cannot resume the rooms journalled in %s", cfg->db_path);
-		err = 1;
-	}
 	if (!err && store_start(srv.store))
-		err = 1;
+		err = -EIO;
 	if (err) {
 		stop(&srv);
 		drain(&srv);
 		dblock_release(&srv.dblock);
-		return 1;
+		return err < 0 ? err : -EIO;
 	}
 	util_log(LOG_INFO, "quinteto-server %s, database %s, web %s", QUINTETO_VERSION, cfg->db_path,
 		 cfg->web_dir);

@@ -223,31 +223,54 @@ struct player *lobby_player_by_token(struct lobby *l, const char *token)
 	return lobby_player_add(l, id, hash, name);
 }
 
-struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
-				  size_t token_out_size)
+int lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
+		       size_t token_out_size, struct player **out)
 {
 	uint8_t raw[24];
 	char hash[65], id[16];
 	struct player *p = token ? lobby_player_by_token(l, token) : NULL;
+	int err;
 
+	*out = NULL;
 	if (p) {
 		snprintf(token_out, token_out_size, "%s", token);
 		snprintf(p->name, sizeof(p->name), "%s", name);
 		p->seen_ms = util_now_ms();
 		lobby_player_save(l, p); /* its name, and when it was seen */
-		return p;
+		*out = p;
+		return 0;
 	}
-	if (token_out_size < 49 || util_random(raw, sizeof(raw)) || util_random_id("p", 12, id))
-		return NULL;
+	if (token_out_size < 49)
+		return -EINVAL;
+	err = util_random(raw, sizeof(raw));
+	if (!err)
+		err = util_random_id("p", 12, id);
+	if (err)
+		return err;
 	wire_hex_encode(raw, sizeof(raw), token_out);
 	token_hash(token_out, hash);
 	p = lobby_player_add(l, id, hash, name);
 	if (!p)
-		return NULL;
+		return -ENOMEM;
 	l->metrics->players_created++;
 	p->seen_ms = util_now_ms();
 	lobby_player_save(l, p);
-	return p;
+	*out = p;
+	return 0;
+}
+
+const char *lobby_strerror(int code)
+{
+	switch (code) {
+	case LOBBY_E_TOO_MANY_ROOMS:
+		return "too many rooms";
+	case LOBBY_E_TOO_MANY_BOT_ROOMS:
+		return "too many matches of bots only";
+	case LOBBY_E_TOO_MANY_PLAYERS:
+		return "too many new identities from this address";
+	default:
+		return "unknown lobby error";
+	}
 }
 
 int lobby_room_create(struct lobby *l, const struct player *creator, const struct rules_game *g,

@@ -32,6 +32,17 @@ struct store;
 struct wire_game;
 struct wire_room_options;
 
+/* The lobby's own refusals (docs/ARCHITECTURE.md, "Errors"); net/handlers.c turns them into protocol codes.
+ */
+enum lobby_error {
+	LOBBY_E_TOO_MANY_ROOMS = -1400,     /* a cap on rooms (all, waiting, open, per hour) is reached */
+	LOBBY_E_TOO_MANY_BOT_ROOMS = -1401, /* a match of bots only would pass the server's cap on them */
+	LOBBY_E_TOO_MANY_PLAYERS = -1402,   /* the address made as many new identities as it may for now */
+};
+
+/* A sentence for a LOBBY_E_* code ("unknown lobby error" for any other). */
+const char *lobby_strerror(int code);
+
 /* A subscriber's link in the lobby's list of `rooms` subscribers (lobby_subscribe). */
 struct lobby_sub {
 	void *who; /* the subscriber, send()'s first argument */
@@ -79,11 +90,12 @@ struct player *lobby_player_by_token(struct lobby *l, const char *token);
 
 /*
  * Resumes the player whose token this is (renaming it to `name`), or creates
- * one (unknown or absent token). Writes the player's token into token_out
- * (at least 49 bytes). NULL on failure.
+ * one (unknown or absent token), into *out. Writes the player's token into
+ * token_out (at least 49 bytes). 0, -EINVAL (token_out too small), -ENOMEM,
+ * or the random source's negative errno.
  */
-struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
-				  size_t token_out_size);
+int lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
+		       size_t token_out_size, struct player **out);
 
 /* Creates and registers a room for `creator`. 0, ROOM_E_BAD_OPTIONS or a negative errno. */
 int lobby_room_create(struct lobby *l, const struct player *creator, const struct rules_game *g,
@@ -124,11 +136,16 @@ struct buf *lobby_rooms_frame(struct lobby *l, const json_t *id);
 char *lobby_rooms_body(struct lobby *l, size_t *len);
 
 /*
- * Room limits (lobby_limits.c). lobby_room_refused(): may `p` from `addr`
- * create a room? NULL, or the reason for a too_many_rooms error (the
- * refusal is counted in the metrics).
+ * Room limits (lobby_limits.c), each 0 (allowed) or a LOBBY_E_* code with a
+ * sentence for the player in *why (static text; the refusal is counted in
+ * the metrics).
+ * lobby_room_refused(): may `p` from `addr` create a room? 0 or
+ * LOBBY_E_TOO_MANY_ROOMS.
+ * lobby_room_open_refused(): may `p` from `addr` open a room that starts at
+ * once (the rematch it accepts)? The limits of lobby_room_refused() but the
+ * waiting rooms'. 0 or LOBBY_E_TOO_MANY_ROOMS.
  * lobby_bot_room_refused(): may a bot fill the last free seat of `r` (which
- * would start a match of bots only)? NULL or the reason.
+ * would start a match of bots only)? 0 or LOBBY_E_TOO_MANY_BOT_ROOMS.
  * lobby_room_counted(): `p` from `addr` opened `r` (a create or a rematch):
  * it counts as live against both until it goes, as waiting while it waits,
  * and against the address's rooms per hour.
@@ -136,21 +153,17 @@ char *lobby_rooms_body(struct lobby *l, size_t *len);
  * the waiting state stops counting as waiting, a room that went stops
  * counting as live, a started bot-only room counts.
  */
-const char *lobby_room_refused(struct lobby *l, const struct player *p, const char *addr);
-/*
- * May `p` from `addr` open a room that starts at once (the rematch it accepts)? The limits of
- * lobby_room_refused() but the waiting rooms'. NULL, or the reason for too_many_rooms.
- */
-const char *lobby_room_open_refused(struct lobby *l, const struct player *p, const char *addr);
-const char *lobby_bot_room_refused(struct lobby *l, const struct room *r);
+int lobby_room_refused(struct lobby *l, const struct player *p, const char *addr, const char **why);
+int lobby_room_open_refused(struct lobby *l, const struct player *p, const char *addr, const char **why);
+int lobby_bot_room_refused(struct lobby *l, const struct room *r, const char **why);
 void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const char *addr);
 
 /*
  * New identities (lobby_limits.c). lobby_player_refused(): may a hello from
- * `addr` make a new identity? NULL, or the reason for a rate_limited error
- * (counted in the metrics). lobby_player_counted(): it made one.
+ * `addr` make a new identity? 0, or LOBBY_E_TOO_MANY_PLAYERS with a sentence
+ * in *why (counted in the metrics). lobby_player_counted(): it made one.
  */
-const char *lobby_player_refused(struct lobby *l, const char *addr);
+int lobby_player_refused(struct lobby *l, const char *addr, const char **why);
 void lobby_player_counted(struct lobby *l, const char *addr);
 
 /*

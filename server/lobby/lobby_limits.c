@@ -89,51 +89,69 @@ static void pace_take(int64_t *tat, int per_hour)
 	*tat = (*tat > now ? *tat : now) + cell_us(per_hour);
 }
 
-const char *lobby_room_open_refused(struct lobby *l, const struct player *p, const char *addr)
+/* A refusal: its sentence in *why, its code returned. */
+static int refuse(const char **why, int code, const char *sentence)
+{
+	*why = sentence;
+	return code;
+}
+
+int lobby_room_open_refused(struct lobby *l, const struct player *p, const char *addr, const char **why)
 {
 	const struct config *c = l->cfg;
 	struct lobby_pace *pc = pace_of(l, addr, false);
 
 	if (l->rooms.len >= (size_t)c->max_rooms)
-		return "the server has as many rooms as it can hold: try again later";
+		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
+			      "the server has as many rooms as it can hold: try again later");
 	if (tally_get(&l->live_by_player, p->id) >= (size_t)c->max_live_rooms_per_player) {
 		l->metrics->refused_rooms_player++;
-		return "you have too many rooms open (waiting, playing or just finished): wait until one "
-		       "closes";
+		return refuse(
+			why, LOBBY_E_TOO_MANY_ROOMS,
+			"you have too many rooms open (waiting, playing or just finished): wait until one "
+			"closes");
 	}
 	if (tally_get(&l->live_by_addr, addr) >= (size_t)c->max_live_rooms_per_addr) {
 		l->metrics->refused_rooms_addr++;
-		return "too many rooms are open (waiting, playing or just finished) from your address: wait "
-		       "until one closes";
+		return refuse(
+			why, LOBBY_E_TOO_MANY_ROOMS,
+			"too many rooms are open (waiting, playing or just finished) from your address: wait "
+			"until one closes");
 	}
 	if (!pace_allows(pc ? &pc->rooms_tat : NULL, c->max_matches_per_addr_hour,
 			 c->max_matches_per_addr_hour)) {
 		l->metrics->refused_rooms_hour++;
-		return "your address opened as many rooms as it may in an hour: try again later";
+		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
+			      "your address opened as many rooms as it may in an hour: try again later");
 	}
-	return NULL;
+	return 0;
 }
 
-const char *lobby_room_refused(struct lobby *l, const struct player *p, const char *addr)
+int lobby_room_refused(struct lobby *l, const struct player *p, const char *addr, const char **why)
 {
 	if (l->rooms.len >= (size_t)l->cfg->max_rooms)
-		return "the server has as many rooms as it can hold: try again later";
+		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
+			      "the server has as many rooms as it can hold: try again later");
 	if (p->nwaiting >= l->cfg->max_rooms_per_player)
-		return "you have too many rooms waiting for players: start or leave one first";
+		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
+			      "you have too many rooms waiting for players: start or leave one first");
 	if (tally_get(&l->by_addr, addr) >= (size_t)l->cfg->max_rooms_per_addr)
-		return "too many rooms wait for players from your address: start or leave one first";
-	return lobby_room_open_refused(l, p, addr);
+		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
+			      "too many rooms wait for players from your address: start or leave one first");
+	return lobby_room_open_refused(l, p, addr, why);
 }
 
-const char *lobby_player_refused(struct lobby *l, const char *addr)
+int lobby_player_refused(struct lobby *l, const char *addr, const char **why)
 {
 	struct lobby_pace *pc = pace_of(l, addr, false);
 
 	if (pace_allows(pc ? &pc->players_tat : NULL, l->cfg->max_new_players_per_addr_hour,
 			l->cfg->new_players_burst))
-		return NULL;
+		return 0;
 	l->metrics->refused_players_addr++;
-	return "too many new players from your address: say hello with your token, or try again later";
+	return refuse(
+		why, LOBBY_E_TOO_MANY_PLAYERS,
+		"too many new players from your address: say hello with your token, or try again later");
 }
 
 void lobby_player_counted(struct lobby *l, const char *addr)
@@ -156,16 +174,18 @@ static int free_seats(const struct room *r, bool *human)
 	return n;
 }
 
-const char *lobby_bot_room_refused(struct lobby *l, const struct room *r)
+int lobby_bot_room_refused(struct lobby *l, const struct room *r, const char **why)
 {
 	bool human;
 
 	if (r->status != ROOM_WAITING || free_seats(r, &human) != 1 || human)
-		return NULL;
+		return 0;
 	if (l->bot_rooms >= l->cfg->max_bot_rooms)
-		return "the server runs as many matches of bots only as it allows: seat a player, or try "
-		       "later";
-	return NULL;
+		return refuse(
+			why, LOBBY_E_TOO_MANY_BOT_ROOMS,
+			"the server runs as many matches of bots only as it allows: seat a player, or try "
+			"later");
+	return 0;
 }
 
 void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const char *addr)

@@ -36,6 +36,20 @@ static const struct {
 	[ROOM_E_NO_REMATCH] = { WIRE_E_REMATCH_UNAVAILABLE, "no rematch: not over, rematched, or no offer" },
 };
 
+/* LOBBY_E_* -> the protocol's code (the lobby gives the sentence); anything else -> internal. */
+static int lobby_wire_code(int err)
+{
+	switch (err) {
+	case LOBBY_E_TOO_MANY_ROOMS:
+	case LOBBY_E_TOO_MANY_BOT_ROOMS:
+		return WIRE_E_TOO_MANY_ROOMS;
+	case LOBBY_E_TOO_MANY_PLAYERS:
+		return WIRE_E_RATE_LIMITED;
+	default:
+		return WIRE_E_INTERNAL;
+	}
+}
+
 static void send_room_error(struct session *s, int err, const json_t *id)
 {
 	if (err > 0 && err < (int)(sizeof(room_errors) / sizeof(room_errors[0])) && room_errors[err].code) {
@@ -86,7 +100,7 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 	char token[80], old_name[sizeof(p->name)];
 	struct wire_seat_ref *refs;
 	const char *refused;
-	int i;
+	int i, err;
 	bool renamed, created;
 
 	if (s->player) {
@@ -96,15 +110,14 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 	p = m->token ? lobby_player_by_token(h->lobby, m->token) : NULL;
 	if (!p && journal_refuses(h, s, m)) /* a new player must be saved before its welcome */
 		return;
-	if (!p && (refused = lobby_player_refused(h->lobby, s->addr))) {
+	if (!p && (err = lobby_player_refused(h->lobby, s->addr, &refused))) {
 		/* not session_rate_refuse(): no strike, the connection may still say hello with a token */
-		session_send_error(s, WIRE_E_RATE_LIMITED, refused, m->id);
+		session_send_error(s, lobby_wire_code(err), refused, m->id);
 		return;
 	}
 	created = !p;
 	snprintf(old_name, sizeof(old_name), "%s", p ? p->name : "");
-	p = lobby_player_hello(h->lobby, m->token, m->name, token, sizeof(token));
-	if (!p) {
+	if (lobby_player_hello(h->lobby, m->token, m->name, token, sizeof(token), &p)) {
 		session_send_error(s, WIRE_E_INTERNAL, "could not create a player", m->id);
 		return;
 	}
@@ -181,8 +194,8 @@ static void on_create(struct handlers *h, struct session *s, struct wire_msg *m,
 		session_send_error(s, err, why, m->id);
 		return;
 	}
-	if ((refused = lobby_room_refused(h->lobby, s->player, s->addr))) {
-		session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
+	if ((err = lobby_room_refused(h->lobby, s->player, s->addr, &refused))) {
+		session_send_error(s, lobby_wire_code(err), refused, m->id);
 		return;
 	}
 	err = lobby_room_create(h->lobby, s->player, g, codec, &ropt, &gopt, &r);
@@ -281,10 +294,10 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 		return;
 	}
 	if (room_seat_of(r, s->player) >= 0 || !strcmp(r->creator, s->player->id)) {
-		const char *refused = lobby_bot_room_refused(h->lobby, r);
+		const char *refused;
 
-		if (refused) {
-			session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
+		if ((err = lobby_bot_room_refused(h->lobby, r, &refused))) {
+			session_send_error(s, lobby_wire_code(err), refused, m->id);
 			return;
 		}
 	}
@@ -446,9 +459,9 @@ static void on_rematch(struct handlers *h, struct session *s, struct wire_msg *m
 	}
 	room_rematch_save(r, &saved);
 	err = room_rematch(r, seat, m->accept != 1, &complete);
-	if (!err && complete && (refused = lobby_room_open_refused(h->lobby, s->player, s->addr))) {
+	if (!err && complete && (err = lobby_room_open_refused(h->lobby, s->player, s->addr, &refused))) {
 		room_rematch_undo(r, &saved); /* as if this acceptance never came: nothing was sent */
-		session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
+		session_send_error(s, lobby_wire_code(err), refused, m->id);
 		return;
 	}
 	if (!err && complete && (err = rematch_open(h, s, r)))

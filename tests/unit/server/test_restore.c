@@ -114,8 +114,8 @@ static void test_restart_replays_and_leaves_out_a_tampered_room(void)
 	store_on_commit(st, commit_cb, NULL);
 	REQUIRE(!store_start(st));
 	REQUIRE(!lobby_new(&loop, st, &cfg, &metrics, NULL, &l1));
-	seats[0] = lobby_player_hello(l1, NULL, "Ann", tok[0], sizeof(tok[0]));
-	seats[1] = lobby_player_hello(l1, NULL, "Ben", tok[1], sizeof(tok[1]));
+	REQUIRE(!lobby_player_hello(l1, NULL, "Ann", tok[0], sizeof(tok[0]), &seats[0]));
+	REQUIRE(!lobby_player_hello(l1, NULL, "Ben", tok[1], sizeof(tok[1]), &seats[1]));
 	REQUIRE(seats[0] && seats[1]);
 	REQUIRE((good = ur_room(l1, seats)) && (bad = ur_room(l1, seats)));
 	REQUIRE(play(good, seats, 7) && play(bad, seats, 4));
