@@ -85,13 +85,14 @@ static struct room *find_room(struct handlers *h, struct session *s, const struc
 	return r;
 }
 
-/* Follows `r` as `s`; false (and an error sent) when out of memory. */
-static bool follow(struct session *s, struct room *r, const json_t *id)
+/* Follows `r` as `s`: 0, or -ENOMEM (and an error sent). */
+static int follow(struct session *s, struct room *r, const json_t *id)
 {
-	if (!room_member_add(r, &s->members, s, s->player))
-		return true;
-	session_send_error(s, WIRE_E_INTERNAL, "out of memory", id);
-	return false;
+	int err = room_member_add(r, &s->members, s, s->player);
+
+	if (err)
+		session_send_error(s, WIRE_E_INTERNAL, "out of memory", id);
+	return err;
 }
 
 static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
@@ -143,7 +144,7 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 		struct room *r = p->rooms[i];
 		json_t *since = json_object_get(m->since_map, r->id);
 
-		if (!follow(s, r, m->id))
+		if (follow(s, r, m->id))
 			continue;
 		if (since)
 			room_send_missed(r, s, json_integer_value(since));
@@ -223,7 +224,7 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 		send_room_error(s, err, m->id);
 		return;
 	}
-	follow(s, r, m->id);
+	(void)follow(s, r, m->id);
 	lobby_room_update(h->lobby, r, false);
 	/* the seat needs its identity in the database even if it was forgotten as idle meanwhile */
 	lobby_player_save(h->lobby, s->player);
@@ -236,7 +237,7 @@ static void on_watch(struct handlers *h, struct session *s, struct wire_msg *m, 
 	struct room *r = find_room(h, s, m);
 	bool was = r && room_is_member(r, s->members);
 
-	if (!r || !follow(s, r, m->id))
+	if (!r || follow(s, r, m->id))
 		return;
 	session_send_json(s, wire_watching_new(r->id, m->id));
 	if (m->has_since)
@@ -325,7 +326,7 @@ static void on_act(struct handlers *h, struct session *s, struct wire_msg *m, bo
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (room_seat_of(r, s->player) >= 0 && !follow(s, r, m->id))
+	if (room_seat_of(r, s->player) >= 0 && follow(s, r, m->id))
 		return; /* a seated player who left still sees what it does */
 	err = room_act(r, s->player, m->ply, m->action);
 	if (!err) {
@@ -348,7 +349,7 @@ static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m,
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (room_seat_of(r, s->player) >= 0 && !follow(s, r, m->id))
+	if (room_seat_of(r, s->player) >= 0 && follow(s, r, m->id))
 		return;
 	err = room_resign(r, s->player, &seat);
 	if (err) {

@@ -478,8 +478,9 @@ static bool arg(struct lws *wsi, const char *name, char *out, int outlen)
 
 /*
  * Strictly: the value of query argument `name` ("game=") into out[outlen].
- * 1 present, 0 absent, -1 when it does not fit or is given twice (a value
- * cut short or a second one ignored would answer a different question).
+ * The count found, 1 or 0 (absent), or -EINVAL when it does not fit or is
+ * given twice (a value cut short or a second one ignored would answer a
+ * different question).
  */
 static int arg_strict(struct lws *wsi, const char *name, char *out, size_t outlen)
 {
@@ -491,11 +492,11 @@ static int arg_strict(struct lws *wsi, const char *name, char *out, size_t outle
 	for (idx = 0; (len = lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, idx)) > 0; idx++) {
 		if ((size_t)len >= sizeof(frag) ||
 		    lws_hdr_copy_fragment(wsi, frag, sizeof(frag), WSI_TOKEN_HTTP_URI_ARGS, idx) < 0)
-			return -1;
+			return -EINVAL;
 		if (strncmp(frag, name, nl))
 			continue;
 		if (found || strlen(frag + nl) >= outlen)
-			return -1;
+			return -EINVAL;
 		snprintf(out, outlen, "%s", frag + nl);
 		found = 1;
 	}
@@ -526,15 +527,17 @@ static bool valid_token(const char *s)
 	return true;
 }
 
-static bool bad_request(struct http_req *h, const char *message)
+/* Answers 400 with `message`; -EINVAL for the caller to return. */
+static int bad_request(struct http_req *h, const char *message)
 {
 	respond_error(h, 400, "bad_request", message);
-	return false;
+	return -EINVAL;
 }
 
-/* The list's query (PROTOCOL.md: GET /api/matches) into q, its strings in the buffers; false after a 400. */
-static bool match_query(struct lws *wsi, struct http_req *h, struct archive_query *q, char *game,
-			char *player, char *result)
+/* The list's query (PROTOCOL.md: GET /api/matches) into q, its strings in the buffers; 0, or -EINVAL after a
+ * 400. */
+static int match_query(struct lws *wsi, struct http_req *h, struct archive_query *q, char *game, char *player,
+		       char *result)
 {
 	char before[32] = "", limit[16] = "";
 	long long lim = 20, bef = 0;
@@ -566,7 +569,7 @@ static bool match_query(struct lws *wsi, struct http_req *h, struct archive_quer
 	q->result = *result ? result : NULL;
 	q->before = bef;
 	q->limit = (int)lim;
-	return true;
+	return 0;
 }
 
 static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
@@ -574,7 +577,7 @@ static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
 	char game[64] = "", player[128] = "", result[64] = "";
 	struct archive_query q;
 
-	if (!match_query(wsi, h, &q, game, player, result))
+	if (match_query(wsi, h, &q, game, player, result))
 		return;
 	h->pending = store_match_find(api->store, &q, store_done_cb, h);
 	if (!h->pending)
@@ -584,9 +587,9 @@ static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
 /*
  * The replay's page (PROTOCOL.md): from = a step (0, the default, or a count
  * without a leading zero), limit = 1.. steps, more than ARCHIVE_STEPS_MAX
- * asks for a full page; false after a 400.
+ * asks for a full page; 0, or -EINVAL after a 400.
  */
-static bool replay_page(struct lws *wsi, struct http_req *h, size_t *from, size_t *limit)
+static int replay_page(struct lws *wsi, struct http_req *h, size_t *from, size_t *limit)
 {
 	char f[32] = "", l[16] = "";
 	long long v = 0;
@@ -600,7 +603,7 @@ static bool replay_page(struct lws *wsi, struct http_req *h, size_t *from, size_
 	if (n < 0 || (n && !parse_count(l, 9, &v)))
 		return bad_request(h, "limit must be a number of steps (1, 2...), given once");
 	*limit = v > ARCHIVE_STEPS_MAX ? ARCHIVE_STEPS_MAX : (size_t)v;
-	return true;
+	return 0;
 }
 
 /* /api/matches/{id} and /api/matches/{id}/replay; `rest` is what follows "/api/matches/". */
@@ -622,7 +625,7 @@ static void match_get(struct http *api, struct lws *wsi, struct http_req *h, con
 		respond_error(h, 404, "not_found", "no archived match has this id");
 		return;
 	}
-	if (slash && !replay_page(wsi, h, &from, &limit))
+	if (slash && replay_page(wsi, h, &from, &limit))
 		return;
 	h->pending = slash ? store_match_replay(api->store, id, from, limit, store_done_cb, h)
 			   : store_match_get(api->store, id, store_done_cb, h);
