@@ -1,6 +1,6 @@
 /*
  * handlers.c: one small handler per client message type, looked up in a
- * table (see handlers.h). Handlers validate what the codec could not (rooms
+ * table (see handlers_int.h). Handlers validate what the codec could not (rooms
  * exist, the sender said hello), call into the lobby and the room, and send
  * the direct reply before the room's broadcast, so a client sees `joined`
  * before the `state` it explains. Outcomes become protocol codes here only.

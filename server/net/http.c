@@ -1,5 +1,5 @@
 /*
- * http.c: the HTTP API (see http.h). One struct http_req per request, owned
+ * http.c: the HTTP API (see http_int.h). One struct http_req per request, owned
  * by the connection's per-session data and freed in http_closed(); a store
  * read in flight is cancelled there, so its callback never sees a freed
  * request, and the reader never computes an answer nobody waits for.

@@ -6,7 +6,7 @@
  *
  * Every change is journalled before anything is sent: the frames the room
  * queues in the same loop turn are held by the connections until the
- * turn's journal batch has committed (see session.h).
+ * turn's journal batch has committed (see net/session_int.h).
  */
 #include "room/room.h"
 
