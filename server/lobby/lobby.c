@@ -112,16 +112,13 @@ int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, st
 
 struct player *lobby_player_add(struct lobby *l, const char *id, const char *token_hash, const char *name)
 {
-	struct player *p = calloc(1, sizeof(*p));
+	struct player *p = player_new(id, token_hash, name);
 
 	if (!p)
 		return NULL;
-	snprintf(p->id, sizeof(p->id), "%s", id);
-	snprintf(p->token_hash, sizeof(p->token_hash), "%s", token_hash);
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	if (hmap_put(&l->players, p->token_hash, p) || hmap_put(&l->players_by_id, p->id, p)) {
-		hmap_del(&l->players, p->token_hash);
-		free(p);
+	if (hmap_put(&l->players, player_token_hash(p), p) || hmap_put(&l->players_by_id, player_id(p), p)) {
+		hmap_del(&l->players, player_token_hash(p));
+		player_free(p);
 		return NULL;
 	}
 	return p;
@@ -183,10 +180,8 @@ void lobby_free(struct lobby *l)
 
 	if (!l)
 		return;
-	while ((p = hmap_next(&l->players_by_id, &pos))) {
-		free(p->rooms);
-		free(p);
-	}
+	while ((p = hmap_next(&l->players_by_id, &pos)))
+		player_free(p);
 	json_decref(l->cache);
 	l->cache = NULL;
 	buf_unref(l->pushed);
@@ -210,7 +205,7 @@ static void token_hash(const char *token, char out[65])
 
 struct player *lobby_player_by_token(struct lobby *l, const char *token)
 {
-	char hash[65], id[16], name[sizeof(((struct player *)0)->name)];
+	char hash[65], id[16], name[PLAYER_NAME_SIZE];
 	struct player *p;
 
 	token_hash(token, hash);
@@ -234,8 +229,7 @@ int lobby_player_hello(struct lobby *l, const char *token, const char *name, cha
 	*out = NULL;
 	if (p) {
 		snprintf(token_out, token_out_size, "%s", token);
-		snprintf(p->name, sizeof(p->name), "%s", name);
-		p->seen_ms = util_now_ms();
+		player_rename(p, name, util_now_ms());
 		lobby_player_save(l, p); /* its name, and when it was seen */
 		*out = p;
 		return 0;
@@ -253,7 +247,7 @@ int lobby_player_hello(struct lobby *l, const char *token, const char *name, cha
 	if (!p)
 		return -ENOMEM;
 	l->metrics->players_created++;
-	p->seen_ms = util_now_ms();
+	player_rename(p, name, util_now_ms()); /* seen now */
 	lobby_player_save(l, p);
 	*out = p;
 	return 0;
@@ -286,7 +280,7 @@ int lobby_room_create(struct lobby *l, const struct player *creator, const struc
 	} while (!err && hmap_get(&l->rooms, id));
 	if (err)
 		return err;
-	err = room_new(&l->host, id, creator->id, g, codec, ropt, gopt, &r);
+	err = room_new(&l->host, id, player_id(creator), g, codec, ropt, gopt, &r);
 	if (err)
 		return err;
 	if (hmap_put(&l->rooms, r->id, r)) {

@@ -104,7 +104,7 @@ int lobby_room_open_refused(struct lobby *l, const struct player *p, const char 
 	if (l->rooms.len >= (size_t)c->max_rooms)
 		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
 			      "the server has as many rooms as it can hold: try again later");
-	if (tally_get(&l->live_by_player, p->id) >= (size_t)c->max_live_rooms_per_player) {
+	if (tally_get(&l->live_by_player, player_id(p)) >= (size_t)c->max_live_rooms_per_player) {
 		l->metrics->refused_rooms_player++;
 		return refuse(
 			why, LOBBY_E_TOO_MANY_ROOMS,
@@ -132,7 +132,7 @@ int lobby_room_refused(struct lobby *l, const struct player *p, const char *addr
 	if (l->rooms.len >= (size_t)l->cfg->max_rooms)
 		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
 			      "the server has as many rooms as it can hold: try again later");
-	if (p->nwaiting >= l->cfg->max_rooms_per_player)
+	if (player_waiting(p) >= l->cfg->max_rooms_per_player)
 		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
 			      "you have too many rooms waiting for players: start or leave one first");
 	if (tally_get(&l->by_addr, addr) >= (size_t)l->cfg->max_rooms_per_addr)
@@ -195,10 +195,10 @@ void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const
 	if (r->live_counted)
 		return;
 	snprintf(r->creator_addr, sizeof(r->creator_addr), "%s", addr);
-	snprintf(r->opener, sizeof(r->opener), "%s", p->id);
+	snprintf(r->opener, sizeof(r->opener), "%s", player_id(p));
 	/* out of memory: that room goes uncounted */
 	r->live_counted = !tally_add(&l->live_by_addr, addr, +1);
-	if (r->live_counted && tally_add(&l->live_by_player, p->id, +1)) {
+	if (r->live_counted && tally_add(&l->live_by_player, player_id(p), +1)) {
 		(void)tally_add(&l->live_by_addr, addr, -1);
 		r->live_counted = false;
 	}
@@ -207,7 +207,7 @@ void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const
 	if (r->counted || r->status != ROOM_WAITING)
 		return;
 	r->counted = true;
-	p->nwaiting++;
+	player_waiting_add(p, +1);
 	(void)tally_add(&l->by_addr, addr, +1);
 }
 
@@ -224,8 +224,8 @@ void lobby_room_update(struct lobby *l, struct room *r, bool gone)
 		struct player *p = hmap_get(&l->players_by_id, r->creator);
 
 		r->counted = false;
-		if (p && p->nwaiting > 0)
-			p->nwaiting--;
+		if (p)
+			player_waiting_add(p, -1);
 		(void)tally_add(&l->by_addr, r->creator_addr, -1);
 	}
 	if (!gone && !r->bot_only && r->status != ROOM_WAITING) {
@@ -280,22 +280,21 @@ void lobby_forfeit_abandoned(struct lobby *l, int64_t now)
 /* Whether `p` may leave memory: nothing holds it and the database has its last save. */
 static bool player_evictable(struct lobby *l, const struct player *p)
 {
-	return !p->nsessions && !p->nrooms && !p->nwaiting && !l->host.stopping &&
-	       p->saved_batch <= store_journal_committed(l->store);
+	return !player_connected(p) && !player_nrooms(p) && !player_waiting(p) && !l->host.stopping &&
+	       player_saved_batch(p) <= store_journal_committed(l->store);
 }
 
 static void player_evict(struct lobby *l, struct player *p)
 {
-	hmap_del(&l->players, p->token_hash);
-	hmap_del(&l->players_by_id, p->id);
-	free(p->rooms);
-	free(p);
+	hmap_del(&l->players, player_token_hash(p));
+	hmap_del(&l->players_by_id, player_id(p));
+	player_free(p);
 }
 
 void lobby_player_save(struct lobby *l, struct player *p)
 {
-	store_player_save(l->store, p->id, p->token_hash, p->name);
-	p->saved_batch = store_journal_needed(l->store);
+	store_player_save(l->store, player_id(p), player_token_hash(p), player_name(p));
+	player_set_saved_batch(p, store_journal_needed(l->store));
 }
 
 void lobby_player_release(struct lobby *l, struct player *p)

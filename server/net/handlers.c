@@ -98,11 +98,12 @@ static int follow(struct session *s, struct room *r, const json_t *id)
 static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	struct player *p;
-	char token[80], old_name[sizeof(p->name)];
+	char token[80], old_name[PLAYER_NAME_SIZE];
 	struct wire_seat_ref *refs;
 	const char *refused;
 	int i, err;
 	bool renamed, created;
+	int opened;
 
 	if (s->player) {
 		session_send_error(s, WIRE_E_BAD_MESSAGE, "hello was already said on this connection", m->id);
@@ -117,38 +118,39 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 		return;
 	}
 	created = !p;
-	snprintf(old_name, sizeof(old_name), "%s", p ? p->name : "");
+	snprintf(old_name, sizeof(old_name), "%s", p ? player_name(p) : "");
 	if (lobby_player_hello(h->lobby, m->token, m->name, token, sizeof(token), &p)) {
 		session_send_error(s, WIRE_E_INTERNAL, "could not create a player", m->id);
 		return;
 	}
 	if (created)
 		lobby_player_counted(h->lobby, s->addr);
-	refs = malloc(((size_t)p->nrooms + 1) * sizeof(*refs));
+	refs = malloc(((size_t)player_nrooms(p) + 1) * sizeof(*refs));
 	if (!refs) {
 		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
 		return;
 	}
-	renamed = *old_name && strcmp(old_name, p->name);
+	renamed = *old_name && strcmp(old_name, player_name(p));
 	s->player = p;
-	p->nsessions++;
-	for (i = 0; i < p->nrooms; i++) {
-		int seat = room_seat_of(p->rooms[i], p);
+	opened = player_session_opened(p);
+	for (i = 0; i < player_nrooms(p); i++) {
+		int seat = room_seat_of(player_room(p, i), p);
 
-		refs[i] = (struct wire_seat_ref){ p->rooms[i]->id, seat,
-						  seat >= 0 ? p->rooms[i]->game->roles[seat] : "" };
+		refs[i] = (struct wire_seat_ref){ player_room(p, i)->id, seat,
+						  seat >= 0 ? player_room(p, i)->game->roles[seat] : "" };
 	}
-	session_send_json(s, wire_welcome_new(p->id, p->name, token, refs, (size_t)p->nrooms, m->id));
+	session_send_json(s, wire_welcome_new(player_id(p), player_name(p), token, refs,
+					      (size_t)player_nrooms(p), m->id));
 	free(refs);
-	for (i = 0; i < p->nrooms; i++) {
-		struct room *r = p->rooms[i];
+	for (i = 0; i < player_nrooms(p); i++) {
+		struct room *r = player_room(p, i);
 		json_t *since = json_object_get(m->since_map, r->id);
 
 		if (follow(s, r, m->id))
 			continue;
 		if (since)
 			room_send_missed(r, s, json_integer_value(since));
-		if (p->nsessions == 1 || renamed)
+		if (opened == 1 || renamed)
 			room_connected_changed(r); /* everyone sees the seat back, or its new name */
 		else
 			session_send(s, room_state_for(r, p));
@@ -294,7 +296,7 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 		session_send_error(s, WIRE_E_BAD_MESSAGE, text, m->id);
 		return;
 	}
-	if (room_seat_of(r, s->player) >= 0 || !strcmp(r->creator, s->player->id)) {
+	if (room_seat_of(r, s->player) >= 0 || !strcmp(r->creator, player_id(s->player))) {
 		const char *refused;
 
 		if ((err = lobby_bot_room_refused(h->lobby, r, &refused))) {
@@ -381,7 +383,7 @@ static void on_chat(struct handlers *h, struct session *s, struct wire_msg *m, b
 				   m->id);
 		return;
 	}
-	room_chat(r, seat, s->player->name, m->text);
+	room_chat(r, seat, player_name(s->player), m->text);
 }
 
 static void on_mute(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
@@ -529,10 +531,9 @@ void handlers_closed(struct handlers *h, struct session *s)
 		room_member_del(s->members->r, &s->members);
 	if (p) {
 		s->player = NULL;
-		p->seen_ms = util_now_ms();
-		if (--p->nsessions == 0 && !lobby_stopping(h->lobby)) {
-			for (i = 0; i < p->nrooms; i++)
-				room_connected_changed(p->rooms[i]);
+		if (player_session_closed(p, util_now_ms()) == 0 && !lobby_stopping(h->lobby)) {
+			for (i = 0; i < player_nrooms(p); i++)
+				room_connected_changed(player_room(p, i));
 			lobby_player_release(h->lobby, p); /* p may be gone now */
 		}
 	}

@@ -142,7 +142,8 @@ static void test_restart_replays_and_leaves_out_a_tampered_room(void)
 	}
 	CHECK(lobby_room_find(l2, bad_id) == NULL); /* does not replay: left out */
 	CHECK_EQ(lobby_rooms_count(l2), 1);
-	CHECK_EQ(lobby_player_by_token(l2, tok[1])->nrooms, 1); /* no seat in a room that is not there */
+	CHECK_EQ(player_nrooms(lobby_player_by_token(l2, tok[1])),
+		 1); /* no seat in a room that is not there */
 	snprintf(q, sizeof(q), "SELECT count(*) FROM live_actions WHERE room_id = '%s'", bad_id);
 	CHECK_EQ(sql_int(q), 4); /* its journal is kept for inspection */
 
