@@ -85,7 +85,11 @@ size_t lobby_players_count(const struct lobby *l);
 /* The live room after position *pos (start at 0), or NULL after the last; any order. */
 struct room *lobby_room_next(struct lobby *l, size_t *pos);
 
-/* The player holding `token`, or NULL. */
+/*
+ * The player holding `token` (in memory, or loaded from the store), or NULL:
+ * no identity to resume (unknown, or it could not be loaded now; the hello
+ * then makes a new one).
+ */
 struct player *lobby_player_by_token(struct lobby *l, const char *token);
 
 /*
