@@ -343,30 +343,7 @@ static void respond_read_busy(struct http_req *h)
 	respond(h, 503, "application/json", body, body ? sizeof(busy) - 1 : 0);
 }
 
-/*
- * The HTTP status for the outcome of a store read: the one place a lower
- * module's code becomes a status. The store's read callbacks still hand over
- * an HTTP status (200, 400, 404, 500, 503), passed on as it is; when they give
- * 0 or a STORE_E_* code (engineer srvroom's part), this switch maps them
- * (not found: 404, a bad query or page: 400, closed: 503, else 500).
- */
-static int read_status(int code)
-{
-	switch (code) {
-	case 0:
-		return 200;
-	case 200:
-	case 400:
-	case 404:
-	case 500:
-	case 503:
-		return code;
-	default:
-		return 500;
-	}
-}
-
-static void store_done_cb(void *ctx, int code, char *body, size_t len)
+static void store_done_cb(void *ctx, int status, char *body, size_t len)
 {
 	struct http_req *h = ctx;
 
@@ -375,7 +352,7 @@ static void store_done_cb(void *ctx, int code, char *body, size_t len)
 		respond_error(h, 500, "internal", "the archive could not be read");
 		return;
 	}
-	respond(h, read_status(code), "application/json", body, len);
+	respond(h, status, "application/json", body, len);
 }
 
 static void healthz(struct http *api, struct http_req *h)
