@@ -23,16 +23,29 @@ static void raise_fd_limit(void)
 	}
 }
 
+/*
+ * The process's exit status for a code of config_parse() or server_run(),
+ * the one place that maps them (the tests rely on these): 0 for a clean stop
+ * and after --help, --version or --check-config's report; 2 for settings that
+ * are wrong; 1 when the server could not start or did not stop cleanly.
+ */
+static int exit_status(int err)
+{
+	if (!err || err == CONF_E_DONE)
+		return 0;
+	return err == CONF_E_INVALID ? 2 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	static struct config cfg;
-	int r;
+	int err;
 
 	config_defaults(&cfg);
-	r = config_parse(&cfg, argc, argv);
-	if (r)
-		return r > 0 ? 0 : 2;
+	err = config_parse(&cfg, argc, argv);
+	if (err)
+		return exit_status(err);
 	signal(SIGPIPE, SIG_IGN);
 	raise_fd_limit();
-	return server_run(&cfg);
+	return exit_status(server_run(&cfg));
 }

@@ -17,13 +17,12 @@
 #include <string.h>
 
 #include "config.h"
-#include "store/dblock.h"
-#include "net/handlers.h"
-#include "net/http.h"
-#include "lobby/lobby.h"
 #include "net/net.h"
-#include "net/session.h"
+#include "lobby/lobby.h"
+#include "store/dblock.h"
 #include "store/store.h"
+#include "base/metrics.h"
+#include "base/util.h"
 #include "wire.h"
 
 struct server {
@@ -31,11 +30,8 @@ struct server {
 	const struct config *cfg;
 	struct store *store;
 	struct metrics metrics;
-	struct sessions sessions;
-	struct lobby lobby;
-	struct handlers handlers;
-	struct http http;
-	struct net net;
+	struct lobby *lobby;
+	struct net *net;
 	struct dblock dblock; /* held for the process's life: one database, one server */
 	uv_prepare_t turn;
 	uv_check_t reaper;
@@ -57,16 +53,14 @@ static void turn_end_cb(uv_prepare_t *p)
 	struct server *srv = p->data;
 	uint64_t flushed = store_journal_turn(srv->store);
 
-	sessions_turn_end(&srv->sessions, flushed, store_journal_needed(srv->store));
+	net_turn_end(srv->net, flushed, store_journal_needed(srv->store));
 }
 
 static void committed_cb(void *ctx, uint64_t batch, int err)
 {
 	struct server *srv = ctx;
 
-	sessions_committed(&srv->sessions, batch, err);
-	if (!err)
-		http_committed(&srv->http);
+	net_committed(srv->net, batch, err);
 	if (err && !srv->told_failing) { /* their held states wait: say why, once */
 		srv->told_failing = true;
 		util_log(LOG_ERROR,
@@ -74,7 +68,7 @@ static void committed_cb(void *ctx, uint64_t batch, int err)
 			 "until it can",
 			 store_failure_text(err));
 		net_notice(
-			&srv->net, WIRE_E_UNAVAILABLE,
+			srv->net, WIRE_E_UNAVAILABLE,
 			"the server cannot save to its database right now: play pauses and resumes by itself "
 			"when it can");
 	} else if (!err && srv->told_failing) {
@@ -87,16 +81,16 @@ static void reaper_cb(uv_check_t *c)
 {
 	struct server *srv = c->data;
 
-	sessions_reap(&srv->sessions);
+	net_reap(srv->net);
 }
 
 static void housekeeping_cb(uv_timer_t *t)
 {
 	struct server *srv = t->data;
 
-	lobby_housekeep(&srv->lobby, util_now_ms());
-	lobby_forfeit_abandoned(&srv->lobby, util_now_ms());
-	lobby_players_housekeep(&srv->lobby, util_now_ms());
+	lobby_housekeep(srv->lobby, util_now_ms());
+	lobby_forfeit_abandoned(srv->lobby, util_now_ms());
+	lobby_players_housekeep(srv->lobby, util_now_ms());
 }
 
 static void stop(struct server *srv)
@@ -105,20 +99,19 @@ static void stop(struct server *srv)
 		return;
 	srv->stopping = true;
 	util_log(LOG_INFO, "shutting down");
-	srv->sessions.stopping = true;
 	uv_close((uv_handle_t *)&srv->sigint, NULL);
 	uv_close((uv_handle_t *)&srv->sigterm, NULL);
 	uv_close((uv_handle_t *)&srv->housekeeping, NULL);
 	uv_close((uv_handle_t *)&srv->drain_timer, NULL);
 	uv_close((uv_handle_t *)&srv->turn, NULL);
-	net_stop(&srv->net); /* closes every connection; sessions are reaped later */
-	http_stop(&srv->http);
-	lobby_close(&srv->lobby);
+	net_stop(srv->net); /* closes every connection; they are freed later */
+	if (srv->lobby)
+		lobby_close(srv->lobby);
 	/*
 	 * The last turn's writes are flushed here, as a turn's end does, and not by store_close():
-	 * the sessions must know the batch before its commit is delivered (sessions_committed).
+	 * the connections must know the batch before its commit is delivered (net_committed).
 	 */
-	sessions_turn_end(&srv->sessions, store_journal_flush(srv->store), store_journal_needed(srv->store));
+	net_turn_end(srv->net, store_journal_flush(srv->store), store_journal_needed(srv->store));
 	store_close(srv->store); /* writes everything queued and delivers the commits */
 	srv->store = NULL;
 }
@@ -128,16 +121,16 @@ static void drain_tick_cb(uv_timer_t *t)
 {
 	struct server *srv = t->data;
 
-	if (srv->sessions.count > 0 && uv_now(&srv->loop) < srv->drain_deadline)
+	if (net_connections(srv->net) > 0 && uv_now(&srv->loop) < srv->drain_deadline)
 		return;
-	if (srv->sessions.count > 0 && !srv->drain_last) {
+	if (net_connections(srv->net) > 0 && !srv->drain_last) {
 		/* what is still held waits for a journal that cannot write: never shown, it goes, and the
 		 * close frames (1012) go out in the next moment instead of the connections being cut */
 		util_log(LOG_WARN, "shutdown: %ld connections still open after %d s; closing them",
-			 srv->sessions.count, srv->cfg->shutdown_timeout_s);
+			 net_connections(srv->net), srv->cfg->shutdown_timeout_s);
 		srv->drain_last = true;
 		srv->drain_deadline = uv_now(&srv->loop) + 500;
-		net_drop_held(&srv->net);
+		net_drop_held(srv->net);
 		return;
 	}
 	stop(srv);
@@ -152,11 +145,12 @@ static void signal_cb(uv_signal_t *h, int signum)
 		stop(srv);
 		return;
 	}
-	srv->draining = srv->http.stopping = true;
+	srv->draining = true;
 	srv->drain_deadline = uv_now(&srv->loop) + (uint64_t)srv->cfg->shutdown_timeout_s * 1000;
 	util_log(LOG_INFO, "%s: stopping; telling %ld connections the server restarts (1012), %d s at most",
-		 signum == SIGINT ? "SIGINT" : "SIGTERM", srv->sessions.count, srv->cfg->shutdown_timeout_s);
-	net_drain(&srv->net);
+		 signum == SIGINT ? "SIGINT" : "SIGTERM", net_connections(srv->net),
+		 srv->cfg->shutdown_timeout_s);
+	net_drain(srv->net); /* /readyz says "stopping" from now on */
 }
 
 static int handles_init(struct server *srv)
@@ -189,7 +183,7 @@ static int handles_init(struct server *srv)
 	return 0;
 }
 
-/* Runs the loop until every handle has closed, then frees what is left. 0 or 1 (handles left open). */
+/* Runs the loop until every handle has closed, then frees what is left. 0 or UV_EBUSY (handles left open). */
 static int drain(struct server *srv)
 {
 	int err;
@@ -197,13 +191,14 @@ static int drain(struct server *srv)
 	uv_run(&srv->loop, UV_RUN_DEFAULT);
 	uv_close((uv_handle_t *)&srv->reaper, NULL);
 	uv_run(&srv->loop, UV_RUN_DEFAULT);
-	sessions_reap(&srv->sessions);
-	lobby_finish(&srv->lobby);
-	http_finish(&srv->http);
+	net_free(srv->net); /* the connections closed last, then the module */
+	srv->net = NULL;
+	lobby_free(srv->lobby);
+	srv->lobby = NULL;
 	err = uv_loop_close(&srv->loop);
 	if (err)
 		util_log(LOG_WARN, "loop closed with handles open: %s", uv_strerror(err));
-	return err ? 1 : 0;
+	return err;
 }
 
 /*
@@ -214,22 +209,12 @@ static int modules_init(struct server *srv)
 {
 	int err;
 
-	sessions_init(&srv->sessions, srv->cfg, &srv->metrics);
-	err = lobby_init(&srv->lobby, &srv->loop, NULL, srv->cfg, &srv->metrics);
+	err = lobby_new(&srv->loop, NULL, srv->cfg, &srv->metrics, net_send_cb, &srv->lobby);
 	if (err)
 		return err;
-	srv->handlers = (struct handlers){ &srv->lobby, NULL, &srv->metrics };
-	srv->http = (struct http){ .lobby = &srv->lobby,
-				   .metrics = &srv->metrics,
-				   .sessions = &srv->sessions,
-				   .started_ms = util_now_ms() };
-	http_init(&srv->http, srv->cfg);
-	err = http_start(&srv->http, &srv->loop);
-	if (err) {
-		util_log(LOG_ERROR, "server: cannot watch HTTP connections for hang-ups: %s",
-			 uv_strerror(err));
-		return err;
-	}
+	srv->net = net_new(srv->cfg, srv->lobby, &srv->metrics);
+	if (!srv->net)
+		return -ENOMEM;
 	return handles_init(srv);
 }
 
@@ -238,7 +223,8 @@ static int store_attach(struct server *srv)
 {
 	if (store_open(&srv->loop, srv->cfg->db_path, srv->cfg->migrations_dir, &srv->store))
 		return -EIO;
-	srv->lobby.store = srv->lobby.host.store = srv->handlers.store = srv->http.store = srv->store;
+	lobby_set_store(srv->lobby, srv->store);
+	net_set_store(srv->net, srv->store);
 	store_on_commit(srv->store, committed_cb, srv);
 	return 0;
 }
@@ -252,37 +238,36 @@ int server_run(const struct config *cfg)
 
 	srv.cfg = cfg;
 	/* Before anything else: a second server on this database must not listen, migrate or restore. */
-	if (dblock_take(&srv.dblock, cfg, why, sizeof(why))) {
+	err = dblock_take(&srv.dblock, cfg, why, sizeof(why));
+	if (err) {
 		util_log(LOG_ERROR, "%s: %s; one database, one server: not starting", cfg->db_path, why);
-		return 1;
+		return err;
 	}
-	if (uv_loop_init(&srv.loop)) {
+	err = uv_loop_init(&srv.loop);
+	if (err) {
 		dblock_release(&srv.dblock);
-		return 1;
+		return err;
 	}
 	err = modules_init(&srv);
 	/* The port first: a server that cannot listen must not open, migrate or restore a database
 	 * that another server may be using. Nothing reaches the handlers before the loop runs. */
-	if (!err &&
-	    net_start(&srv.net, &srv.loop, cfg, &srv.sessions, &srv.handlers, &srv.http, &srv.metrics))
-		err = 1;
-	if (!err && store_attach(&srv))
-		err = 1;
-	if (!err && lobby_restore(&srv.lobby)) {
+	if (!err)
+		err = net_start(srv.net, &srv.loop);
+	if (!err)
+		err = store_attach(&srv);
+	if (!err && (err = lobby_restore(srv.lobby)))
 		util_log(LOG_ERROR, "cannot resume the rooms journalled in %s", cfg->db_path);
-		err = 1;
-	}
 	if (!err && store_start(srv.store))
-		err = 1;
+		err = -EIO;
 	if (err) {
 		stop(&srv);
 		drain(&srv);
 		dblock_release(&srv.dblock);
-		return 1;
+		return err < 0 ? err : -EIO;
 	}
 	util_log(LOG_INFO, "quinteto-server %s, database %s, web %s", QUINTETO_VERSION, cfg->db_path,
 		 cfg->web_dir);
-	net_print_listening(&srv.net);
+	net_print_listening(srv.net);
 	err = drain(&srv);
 	dblock_release(&srv.dblock); /* after the database is closed */
 	util_log(LOG_INFO, "stopped");

@@ -14,7 +14,12 @@
 
 #include "base/conf.h"
 
-/* Runs the server until SIGINT/SIGTERM. Returns the process exit code (0: a clean stop). */
+/*
+ * Runs the server until SIGINT/SIGTERM. 0 after a clean stop; a negative code
+ * when it could not start (the database locked by another server, the port
+ * taken, the journal unreadable: the reason logged) or the loop closed with
+ * handles open. main.c turns it into the exit status.
+ */
 int server_run(const struct config *cfg);
 
 #endif

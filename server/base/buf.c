@@ -53,7 +53,9 @@ static int scratch_dump(const json_t *j)
 /* Appends `"key":`. */
 static int scratch_key(const char *key)
 {
-	return json_out_string(&scratch, key, strlen(key)) || json_out_bytes(&scratch, ":", 1) ? -1 : 0;
+	int err = json_out_string(&scratch, key, strlen(key));
+
+	return err ? err : json_out_bytes(&scratch, ":", 1);
 }
 
 struct buf *buf_from_json(const json_t *j)

@@ -211,7 +211,7 @@ static const struct setting *find_setting(const char *name)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Parsers: text -> field. On error they write why into err and return -1. */
+/* Parsers: text -> field. On error they write why into err and return CONF_E_INVALID. */
 
 static int parse_addr(const char *arg, struct conf_addr *a, char *err, size_t errlen)
 {
@@ -224,13 +224,13 @@ static int parse_addr(const char *arg, struct conf_addr *a, char *err, size_t er
 
 	if (!colon || colon == arg) {
 		snprintf(err, errlen, "\"%s\" is not HOST:PORT", arg);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	hostlen = (size_t)(colon - arg);
 	if (*arg == '[') { /* an IPv6 literal */
 		if (colon[-1] != ']' || hostlen < 3) {
 			snprintf(err, errlen, "\"%s\" is not [IPv6]:PORT", arg);
-			return -1;
+			return CONF_E_INVALID;
 		}
 		host++;
 		hostlen -= 2;
@@ -239,11 +239,11 @@ static int parse_addr(const char *arg, struct conf_addr *a, char *err, size_t er
 	port = strtol(colon + 1, &end, 10);
 	if (!colon[1] || *end || errno || port < 0 || port > 65535) {
 		snprintf(err, errlen, "\"%s\": the port must be 0 to 65535", arg);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	if (hostlen >= sizeof(a->host)) {
 		snprintf(err, errlen, "\"%s\": the host is too long", arg);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	memcpy(a->host, host, hostlen);
 	a->host[hostlen] = '\0';
@@ -254,7 +254,7 @@ static int parse_addr(const char *arg, struct conf_addr *a, char *err, size_t er
 	gai = getaddrinfo(a->host, NULL, &hints, &res);
 	if (gai || !res) {
 		snprintf(err, errlen, "\"%s\": cannot resolve %s: %s", arg, a->host, gai_strerror(gai));
-		return -1;
+		return CONF_E_INVALID;
 	}
 	freeaddrinfo(res);
 	return 0;
@@ -277,13 +277,13 @@ static int each_item(const char *arg, int (*fn)(void *ctx, const char *item, cha
 			len--;
 		if (len >= sizeof(item)) {
 			snprintf(err, errlen, "an item is too long");
-			return -1;
+			return CONF_E_INVALID;
 		}
 		if (len) {
 			memcpy(item, arg, len);
 			item[len] = '\0';
 			if (fn(ctx, item, err, errlen))
-				return -1;
+				return CONF_E_INVALID;
 		}
 		arg = comma ? comma + 1 : e;
 	}
@@ -296,10 +296,10 @@ static int add_listen(void *ctx, const char *item, char *err, size_t errlen)
 
 	if (c->n_listen >= CONF_MAX_LISTEN) {
 		snprintf(err, errlen, "at most %d addresses", CONF_MAX_LISTEN);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	if (parse_addr(item, &c->listen[c->n_listen], err, errlen))
-		return -1;
+		return CONF_E_INVALID;
 	c->n_listen++;
 	return 0;
 }
@@ -311,12 +311,12 @@ static int add_origin(void *ctx, const char *item, char *err, size_t errlen)
 
 	if (c->n_origins >= CONF_MAX_ORIGINS) {
 		snprintf(err, errlen, "at most %d origins", CONF_MAX_ORIGINS);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	if (!host || host == item || !host[3] || strchr(host + 3, '/') ||
 	    strlen(item) >= sizeof(c->origins[0])) {
 		snprintf(err, errlen, "\"%s\" is not an origin (scheme://host[:port], no path)", item);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	snprintf(c->origins[c->n_origins++], sizeof(c->origins[0]), "%s", item);
 	return 0;
@@ -332,7 +332,7 @@ static int parse_cidr(const char *item, struct conf_cidr *r)
 	long bits;
 
 	if (len >= sizeof(addr))
-		return -1;
+		return CONF_E_INVALID;
 	memcpy(addr, item, len);
 	addr[len] = '\0';
 	memset(r, 0, sizeof(*r));
@@ -341,13 +341,13 @@ static int parse_cidr(const char *item, struct conf_cidr *r)
 	else if (inet_pton(AF_INET6, addr, r->addr) == 1)
 		r->family = AF_INET6, maxbits = 128;
 	else
-		return -1;
+		return CONF_E_INVALID;
 	r->bits = maxbits;
 	if (slash) {
 		errno = 0;
 		bits = strtol(slash + 1, &end, 10);
 		if (!slash[1] || *end || errno || bits < 0 || bits > maxbits)
-			return -1;
+			return CONF_E_INVALID;
 		r->bits = (int)bits;
 	}
 	return 0;
@@ -372,11 +372,11 @@ static int add_cidr(void *ctx, const char *item, char *err, size_t errlen)
 
 	if (*l->n >= CONF_MAX_PROXIES) {
 		snprintf(err, errlen, "at most %d addresses", CONF_MAX_PROXIES);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	if (parse_cidr(item, &l->r[*l->n])) {
 		snprintf(err, errlen, "\"%s\" is not an address or ADDRESS/BITS", item);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	(*l->n)++;
 	return 0;
@@ -392,11 +392,11 @@ static int parse_number(const struct setting *s, const char *arg, double *out, c
 	v = integral ? (double)strtoll(arg, &end, 10) : strtod(arg, &end);
 	if (!*arg || *end || errno || isspace((unsigned char)*arg)) {
 		snprintf(err, errlen, "\"%s\" is not %s", arg, integral ? "an integer" : "a number");
-		return -1;
+		return CONF_E_INVALID;
 	}
 	if (v < s->min || v > s->max) {
 		snprintf(err, errlen, "%s is out of range (%.15g to %.15g)", arg, s->min, s->max);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	*out = v;
 	return 0;
@@ -412,7 +412,7 @@ static int parse_name(const char *const *names, const char *arg, char *err, size
 	snprintf(err, errlen, "\"%s\" is not one of", arg);
 	for (i = 0; names[i]; i++)
 		snprintf(err + strlen(err), errlen - strlen(err), " %s", names[i]);
-	return -1;
+	return CONF_E_INVALID;
 }
 
 static int parse_value(const struct setting *s, struct config *c, const char *arg, char *err, size_t errlen)
@@ -426,7 +426,7 @@ static int parse_value(const struct setting *s, struct config *c, const char *ar
 	case T_PATH:
 		if (!*arg) {
 			snprintf(err, errlen, "must not be empty");
-			return -1;
+			return CONF_E_INVALID;
 		}
 		/* fall through */
 	case T_STR:
@@ -434,7 +434,7 @@ static int parse_value(const struct setting *s, struct config *c, const char *ar
 	case T_FILE:
 		if (strlen(arg) >= s->size) {
 			snprintf(err, errlen, "too long (at most %zu bytes)", s->size - 1);
-			return -1;
+			return CONF_E_INVALID;
 		}
 		if (s->type == T_FILE && *arg) {
 			FILE *f = fopen(arg, "r");
@@ -444,7 +444,7 @@ static int parse_value(const struct setting *s, struct config *c, const char *ar
 					 f ? "not a file" : strerror(errno));
 				if (f)
 					fclose(f);
-				return -1;
+				return CONF_E_INVALID;
 			}
 			fclose(f);
 		}
@@ -455,7 +455,7 @@ static int parse_value(const struct setting *s, struct config *c, const char *ar
 	case T_SIZE:
 	case T_NUM:
 		if (parse_number(s, arg, &v, err, errlen))
-			return -1;
+			return CONF_E_INVALID;
 		if (s->type == T_INT)
 			*(int *)field = (int)v;
 		else if (s->type == T_UINT)
@@ -469,16 +469,16 @@ static int parse_value(const struct setting *s, struct config *c, const char *ar
 	case T_FORMAT:
 		i = parse_name(s->type == T_LEVEL ? level_names : format_names, arg, err, errlen);
 		if (i < 0)
-			return -1;
+			return CONF_E_INVALID;
 		*(int *)field = i;
 		return 0;
 	case T_LISTEN:
 		c->n_listen = 0;
 		if (each_item(arg, add_listen, c, err, errlen))
-			return -1;
+			return CONF_E_INVALID;
 		if (!c->n_listen) {
 			snprintf(err, errlen, "needs at least one HOST:PORT");
-			return -1;
+			return CONF_E_INVALID;
 		}
 		return 0;
 	case T_ADDR:
@@ -494,7 +494,7 @@ static int parse_value(const struct setting *s, struct config *c, const char *ar
 		return each_item(arg, add_cidr, &l, err, errlen);
 	}
 	}
-	return -1;
+	return CONF_E_INVALID;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -631,7 +631,7 @@ static int set_from(struct config *c, const struct setting *s, enum conf_source 
 
 	if (parse_value(s, c, arg, err, sizeof(err))) {
 		fprintf(stderr, "quinteto-server: bad value for %s (from %s): %s\n", s->name, where, err);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	c->source[s - settings] = (unsigned char)src;
 	return 0;
@@ -654,7 +654,7 @@ static int json_text(const struct setting *s, json_t *v, char *out, size_t len, 
 		else if (json_is_real(v))
 			snprintf(out, len, "%.17g", json_real_value(v));
 		else
-			return -1;
+			return CONF_E_INVALID;
 		return 0;
 	case T_LISTEN:
 	case T_ORIGINS:
@@ -665,7 +665,7 @@ static int json_text(const struct setting *s, json_t *v, char *out, size_t len, 
 			json_array_foreach(v, i, e)
 			{
 				if (!json_is_string(e) || strchr(json_string_value(e), ','))
-					return -1;
+					return CONF_E_INVALID;
 				snprintf(out + used, len - used, "%s%s", i ? "," : "", json_string_value(e));
 				used = strlen(out);
 			}
@@ -676,7 +676,7 @@ static int json_text(const struct setting *s, json_t *v, char *out, size_t len, 
 		if (*want == NULL)
 			*want = "a string";
 		if (!json_is_string(v) || strlen(json_string_value(v)) >= len)
-			return -1;
+			return CONF_E_INVALID;
 		snprintf(out, len, "%s", json_string_value(v));
 		return 0;
 	}
@@ -694,12 +694,12 @@ static int read_file(struct config *c, const char *path)
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		fprintf(stderr, "quinteto-server: config file %s: line %d: %s\n", path, jerr.line, jerr.text);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	if (!json_is_object(root)) {
 		fprintf(stderr, "quinteto-server: config file %s: not a JSON object\n", path);
 		json_decref(root);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	json_object_foreach(root, key, v)
 	{
@@ -756,10 +756,10 @@ static int read_env(struct config *c)
 		}
 		if (!s) {
 			fprintf(stderr, "quinteto-server: environment: unknown variable %s\n", name);
-			return -1;
+			return CONF_E_INVALID;
 		}
 		if (set_from(c, s, CONF_ENV, name, eq + 1))
-			return -1;
+			return CONF_E_INVALID;
 	}
 	return 0;
 }
@@ -880,17 +880,17 @@ static int cross_check(const struct config *c)
 			source_names[c->source[(c->tls_cert[0] ? find_setting("tls_cert")
 							       : find_setting("tls_key")) -
 					       settings]]);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	if (c->tls_cert[0] && tls_pair_check(c))
-		return -1;
+		return CONF_E_INVALID;
 	if (c->max_rooms > 1 && c->max_live_rooms_per_addr >= c->max_rooms) {
 		fprintf(stderr,
 			"quinteto-server: bad value for max_live_rooms_per_addr (from %s): %d is not under "
 			"max_rooms (%d): one address could fill the server\n",
 			source_names[c->source[find_setting("max_live_rooms_per_addr") - settings]],
 			c->max_live_rooms_per_addr, c->max_rooms);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	for (i = 0; i < c->n_listen; i++)
 		if (c->metrics_listen.host[0] && c->metrics_listen.port &&
@@ -898,7 +898,7 @@ static int cross_check(const struct config *c)
 		    !strcmp(c->metrics_listen.host, c->listen[i].host)) {
 			fprintf(stderr,
 				"quinteto-server: bad value for metrics_listen: it is also in listen\n");
-			return -1;
+			return CONF_E_INVALID;
 		}
 	return 0;
 }
@@ -977,11 +977,11 @@ int config_parse(struct config *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (opt == OPT_HELP || opt == 'h') {
 			usage(stdout);
-			return 1;
+			return CONF_E_DONE;
 		}
 		if (opt == OPT_VERSION) {
 			printf("quinteto-server %s\n", QUINTETO_VERSION);
-			return 1;
+			return CONF_E_DONE;
 		}
 		if (opt == OPT_CONFIG)
 			path = optarg;
@@ -991,14 +991,14 @@ int config_parse(struct config *c, int argc, char **argv)
 	if (path && *path) {
 		if (strlen(path) >= sizeof(c->config_path)) {
 			fprintf(stderr, "quinteto-server: config file name too long\n");
-			return -1;
+			return CONF_E_INVALID;
 		}
 		snprintf(c->config_path, sizeof(c->config_path), "%s", path);
 		if (read_file(c, path))
-			return -1;
+			return CONF_E_INVALID;
 	}
 	if (read_env(c))
-		return -1;
+		return CONF_E_INVALID;
 	/* Second pass: the flags, which win. */
 	optind = 0; /* 0: GNU getopt starts over (this function scans argv twice) */
 	opterr = 1;
@@ -1009,21 +1009,21 @@ int config_parse(struct config *c, int argc, char **argv)
 			continue;
 		if (opt == '?' || opt < 0 || (size_t)opt >= N_SETTINGS) {
 			usage(stderr);
-			return -1;
+			return CONF_E_INVALID;
 		}
 		snprintf(where, sizeof(where), "--%s", flags[opt]);
 		if (set_from(c, &settings[opt], CONF_FLAG, where, optarg))
-			return -1;
+			return CONF_E_INVALID;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "quinteto-server: unexpected argument: %s\n", argv[optind]);
 		usage(stderr);
-		return -1;
+		return CONF_E_INVALID;
 	}
 	if (!c->max_live_rooms_per_addr) /* a tenth of the rooms in all, so one address never has them all */
 		c->max_live_rooms_per_addr = c->max_rooms >= 20 ? c->max_rooms / 10 : 1;
 	if (cross_check(c))
-		return -1;
+		return CONF_E_INVALID;
 	snprintf(c->host, sizeof(c->host), "%s", c->listen[0].host);
 	c->port = c->listen[0].port;
 	util_log_level = c->log_level;
@@ -1031,7 +1031,7 @@ int config_parse(struct config *c, int argc, char **argv)
 	warn_secrets(c);
 	if (check) {
 		print_config(c);
-		return 1;
+		return CONF_E_DONE;
 	}
 	return 0;
 }
@@ -1075,4 +1075,16 @@ bool config_is_trusted_proxy(const struct config *c, const char *addr)
 bool config_metrics_from(const struct config *c, const char *addr)
 {
 	return cidrs_match(c->metrics_from, c->n_metrics_from, addr);
+}
+
+const char *conf_strerror(int code)
+{
+	switch (code) {
+	case CONF_E_INVALID:
+		return "invalid settings";
+	case CONF_E_DONE:
+		return "answered on the command line (help, version or the settings check): nothing to run";
+	default:
+		return "unknown conf error";
+	}
 }

@@ -99,11 +99,22 @@ struct config {
 /* Defaults (see conf.c for the values). */
 void config_defaults(struct config *c);
 
+/* The settings' own codes (docs/ARCHITECTURE.md, "Errors"). */
+enum conf_error {
+	CONF_E_INVALID =
+		-1600, /* a setting, flag or file is wrong; the reason, naming its source, was printed */
+	CONF_E_DONE = -1601, /* --help, --version or --check-config's report was printed: nothing to run */
+};
+
+/* A sentence for a CONF_E_* code ("unknown conf error" for any other). */
+const char *conf_strerror(int code);
+
 /*
  * Reads the file, the environment and argv into c (after config_defaults).
- * Returns 0 to run, 1 when it printed --help, --version or --check-config's
- * report (exit 0), -1 after printing an error naming the setting and its
- * source (exit 2).
+ * Returns 0 to run, CONF_E_DONE when it printed --help, --version or
+ * --check-config's report, CONF_E_INVALID after printing an error naming the
+ * setting and its source (main.c's exit_status() says what the process
+ * returns for each).
  */
 int config_parse(struct config *c, int argc, char **argv);
 

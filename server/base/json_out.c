@@ -12,6 +12,7 @@
 #include "base/json_out.h"
 
 #include <stdint.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,12 +26,12 @@ int json_out_grow(struct json_out *o, size_t n)
 
 	while (cap - o->len <= n) { /* keep one byte for the NUL */
 		if (cap > SIZE_MAX / 2)
-			return -1;
+			return -ENOMEM;
 		cap *= 2;
 	}
 	p = realloc(o->p, cap);
 	if (!p)
-		return -1;
+		return -ENOMEM;
 	o->p = p;
 	o->cap = cap;
 	return 0;
@@ -79,7 +80,7 @@ int json_out_string(struct json_out *o, const char *str, size_t n)
 
 	/* worst case: every byte six, plus the quotes; one check for the common case */
 	if (o->cap - o->len <= n + 2 && json_out_grow(o, n + 2))
-		return -1;
+		return -ENOMEM;
 	o->p[o->len++] = '"';
 	while (s < end) {
 		unsigned char c = *s;
@@ -88,7 +89,7 @@ int json_out_string(struct json_out *o, const char *str, size_t n)
 			size_t k = utf8_len(s, (size_t)(end - s));
 
 			if (!k)
-				return -1;
+				return -EINVAL; /* not UTF-8 */
 			s += k;
 			continue;
 		}
@@ -97,22 +98,22 @@ int json_out_string(struct json_out *o, const char *str, size_t n)
 			continue;
 		}
 		if (json_out_bytes(o, run, (size_t)(s - run)))
-			return -1;
+			return -ENOMEM;
 		if (escape_of[c] == 'u') {
 			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
 
 			if (json_out_bytes(o, u, 6))
-				return -1;
+				return -ENOMEM;
 		} else {
 			char e[2] = { '\\', escape_of[c] };
 
 			if (json_out_bytes(o, e, 2))
-				return -1;
+				return -ENOMEM;
 		}
 		run = ++s;
 	}
 	if (json_out_bytes(o, run, (size_t)(s - run)))
-		return -1;
+		return -ENOMEM;
 	return json_out_bytes(o, "\"", 1);
 }
 
@@ -134,10 +135,10 @@ int json_out_int(struct json_out *o, json_int_t v)
 static int out_real(struct json_out *o, const json_t *j)
 {
 	char *s = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
-	int err = !s || json_out_bytes(o, s, strlen(s));
+	int err = s ? json_out_bytes(o, s, strlen(s)) : -ENOMEM;
 
 	free(s);
-	return err ? -1 : 0;
+	return err;
 }
 
 struct member {
@@ -155,10 +156,13 @@ static int member_cmp(const struct member *a, const struct member *b)
 
 static int out_member(struct json_out *o, const struct member *m, int flags, int first)
 {
-	return (!first && json_out_bytes(o, ",", 1)) || json_out_string(o, m->key, m->len) ||
-			       json_out_bytes(o, ":", 1) || json_out_value(o, m->value, flags)
-		       ? -1
-		       : 0;
+	int err = !first ? json_out_bytes(o, ",", 1) : 0;
+
+	if (!err)
+		err = json_out_string(o, m->key, m->len);
+	if (!err)
+		err = json_out_bytes(o, ":", 1);
+	return err ? err : json_out_value(o, m->value, flags);
 }
 
 static int out_sorted(struct json_out *o, const json_t *j, int flags)
@@ -169,7 +173,7 @@ static int out_sorted(struct json_out *o, const json_t *j, int flags)
 	int err = 0;
 
 	if (n > SORT_ON_STACK && !(m = malloc(n * sizeof(*m))))
-		return -1;
+		return -ENOMEM;
 	for (it = json_object_iter((json_t *)j); it && i < n; it = json_object_iter_next((json_t *)j, it)) {
 		struct member x = { json_object_iter_key(it), json_object_iter_key_len(it),
 				    json_object_iter_value(it) };
@@ -191,9 +195,10 @@ int json_out_value(struct json_out *o, const json_t *j, int flags)
 {
 	size_t i, n;
 	void *it;
+	int err;
 
 	if (!j)
-		return -1;
+		return -EINVAL;
 	switch (json_typeof(j)) {
 	case JSON_NULL:
 		return json_out_bytes(o, "null", 4);
@@ -210,18 +215,20 @@ int json_out_value(struct json_out *o, const json_t *j, int flags)
 	case JSON_ARRAY:
 		n = json_array_size(j);
 		if (json_out_bytes(o, "[", 1))
-			return -1;
-		for (i = 0; i < n; i++)
-			if ((i && json_out_bytes(o, ",", 1)) ||
-			    json_out_value(o, json_array_get(j, i), flags))
-				return -1;
+			return -ENOMEM;
+		for (i = 0; i < n; i++) {
+			if (i && json_out_bytes(o, ",", 1))
+				return -ENOMEM;
+			if ((err = json_out_value(o, json_array_get(j, i), flags)))
+				return err;
+		}
 		return json_out_bytes(o, "]", 1);
 	case JSON_OBJECT:
 		if (json_out_bytes(o, "{", 1))
-			return -1;
+			return -ENOMEM;
 		if (flags & JSON_OUT_SORT_KEYS) {
-			if (out_sorted(o, j, flags))
-				return -1;
+			if ((err = out_sorted(o, j, flags)))
+				return err;
 		} else {
 			int first = 1;
 
@@ -230,14 +237,14 @@ int json_out_value(struct json_out *o, const json_t *j, int flags)
 				struct member m = { json_object_iter_key(it), json_object_iter_key_len(it),
 						    json_object_iter_value(it) };
 
-				if (out_member(o, &m, flags, first))
-					return -1;
+				if ((err = out_member(o, &m, flags, first)))
+					return err;
 				first = 0;
 			}
 		}
 		return json_out_bytes(o, "}", 1);
 	}
-	return -1;
+	return -EINVAL;
 }
 
 void json_out_free(struct json_out *o)

@@ -13,6 +13,7 @@
 #ifndef QUINTETO_JSON_OUT_H
 #define QUINTETO_JSON_OUT_H
 
+#include <errno.h>
 #include <jansson.h>
 #include <stddef.h>
 #include <string.h>
@@ -26,24 +27,24 @@ struct json_out {
 /* Object members in key order (memcmp, shorter first), as JSON_SORT_KEYS. */
 #define JSON_OUT_SORT_KEYS 1
 
-/* Makes room for `n` more bytes and the NUL; 0, or -1 on ENOMEM. */
+/* Makes room for `n` more bytes and the NUL; 0 or -ENOMEM. */
 int json_out_grow(struct json_out *o, size_t n);
 
-/* Appends `n` bytes; 0, or -1 on ENOMEM. Inline: a frame is made of hundreds of short pieces. */
+/* Appends `n` bytes; 0 or -ENOMEM. Inline: a frame is made of hundreds of short pieces. */
 static inline int json_out_bytes(struct json_out *o, const void *p, size_t n)
 {
 	if (o->cap - o->len <= n && json_out_grow(o, n))
-		return -1;
+		return -ENOMEM;
 	memcpy(o->p + o->len, p, n);
 	o->len += n;
 	o->p[o->len] = '\0';
 	return 0;
 }
-/* Appends an integer as jansson writes it; 0 or -1. */
+/* Appends an integer as jansson writes it; 0 or -ENOMEM. */
 int json_out_int(struct json_out *o, json_int_t v);
-/* Appends a JSON string of `n` bytes of UTF-8; -1 on ENOMEM or bad UTF-8. */
+/* Appends a JSON string of `n` bytes of UTF-8; 0, -ENOMEM, or -EINVAL (not UTF-8). */
 int json_out_string(struct json_out *o, const char *s, size_t n);
-/* Appends the compact encoding of any value; 0, or -1 (ENOMEM, bad UTF-8, NULL). */
+/* Appends the compact encoding of any value; 0, -ENOMEM, or -EINVAL (a string not UTF-8, j NULL). */
 int json_out_value(struct json_out *o, const json_t *j, int flags);
 /* Frees the buffer and empties it. */
 void json_out_free(struct json_out *o);

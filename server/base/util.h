@@ -64,7 +64,10 @@ int util_random(void *buf, size_t n);
 int util_seed_random(void *buf, size_t n, const char *what);
 /* A random identifier: prefix + n base32 characters, into out (size >= strlen(prefix)+n+1). */
 int util_random_id(const char *prefix, size_t n, char *out);
-/* Compact JSON text with sorted keys (journal and archive); takes `j`. NULL on ENOMEM or j NULL. */
+/*
+ * Compact JSON text with sorted keys (journal and archive); takes `j`. NULL:
+ * out of memory, here or in building `j` (a constructor's NULL passed on).
+ */
 char *util_json_text(json_t *j_take);
 /* Wall clock, Unix milliseconds. */
 int64_t util_now_ms(void);

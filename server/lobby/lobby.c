@@ -9,7 +9,7 @@
  * Invariants: every room in `rooms` is live (not dead); a player is in both
  * maps or in neither.
  */
-#include "lobby/lobby.h"
+#include "lobby/lobby_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -71,12 +71,15 @@ static void spectators_unlist(struct lobby *l, struct room *r)
 	r->spectators_listed = false;
 }
 
-int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const struct config *cfg,
-	       struct metrics *metrics)
+int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, struct metrics *metrics,
+	      void (*send)(void *who, struct buf *frame), struct lobby **out)
 {
+	struct lobby *l = calloc(1, sizeof(*l));
 	int err;
 
-	memset(l, 0, sizeof(*l));
+	*out = l;
+	if (!l)
+		return -ENOMEM;
 	l->store = store;
 	l->cfg = cfg;
 	l->metrics = metrics;
@@ -84,7 +87,7 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 				      .store = store,
 				      .cfg = cfg,
 				      .metrics = metrics,
-				      .send = session_send_cb,
+				      .send = send,
 				      .changed = changed_cb,
 				      .ctx = l,
 				      .spectators = spectators_due_cb };
@@ -109,16 +112,13 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
 
 struct player *lobby_player_add(struct lobby *l, const char *id, const char *token_hash, const char *name)
 {
-	struct player *p = calloc(1, sizeof(*p));
+	struct player *p = player_new(id, token_hash, name);
 
 	if (!p)
 		return NULL;
-	snprintf(p->id, sizeof(p->id), "%s", id);
-	snprintf(p->token_hash, sizeof(p->token_hash), "%s", token_hash);
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	if (hmap_put(&l->players, p->token_hash, p) || hmap_put(&l->players_by_id, p->id, p)) {
-		hmap_del(&l->players, p->token_hash);
-		free(p);
+	if (hmap_put(&l->players, player_token_hash(p), p) || hmap_put(&l->players_by_id, player_id(p), p)) {
+		hmap_del(&l->players, player_token_hash(p));
+		player_free(p);
 		return NULL;
 	}
 	return p;
@@ -148,15 +148,40 @@ void lobby_close(struct lobby *l)
 		room_remove(l, r); /* hmap_del only tombstones: the iteration stays valid */
 }
 
-void lobby_finish(struct lobby *l)
+void lobby_set_store(struct lobby *l, struct store *store)
+{
+	l->store = l->host.store = store;
+}
+
+bool lobby_stopping(const struct lobby *l)
+{
+	return l->host.stopping;
+}
+
+size_t lobby_rooms_count(const struct lobby *l)
+{
+	return l->rooms.len;
+}
+
+size_t lobby_players_count(const struct lobby *l)
+{
+	return l->players.len;
+}
+
+struct room *lobby_room_next(struct lobby *l, size_t *pos)
+{
+	return hmap_next(&l->rooms, pos);
+}
+
+void lobby_free(struct lobby *l)
 {
 	struct player *p;
 	size_t pos = 0;
 
-	while ((p = hmap_next(&l->players_by_id, &pos))) {
-		free(p->rooms);
-		free(p);
-	}
+	if (!l)
+		return;
+	while ((p = hmap_next(&l->players_by_id, &pos)))
+		player_free(p);
 	json_decref(l->cache);
 	l->cache = NULL;
 	buf_unref(l->pushed);
@@ -167,6 +192,7 @@ void lobby_finish(struct lobby *l)
 	hmap_finish(&l->rooms);
 	hmap_finish(&l->players);
 	hmap_finish(&l->players_by_id);
+	free(l);
 }
 
 static void token_hash(const char *token, char out[65])
@@ -179,7 +205,7 @@ static void token_hash(const char *token, char out[65])
 
 struct player *lobby_player_by_token(struct lobby *l, const char *token)
 {
-	char hash[65], id[16], name[sizeof(((struct player *)0)->name)];
+	char hash[65], id[16], name[PLAYER_NAME_SIZE];
 	struct player *p;
 
 	token_hash(token, hash);
@@ -192,31 +218,53 @@ struct player *lobby_player_by_token(struct lobby *l, const char *token)
 	return lobby_player_add(l, id, hash, name);
 }
 
-struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
-				  size_t token_out_size)
+int lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
+		       size_t token_out_size, struct player **out)
 {
 	uint8_t raw[24];
 	char hash[65], id[16];
 	struct player *p = token ? lobby_player_by_token(l, token) : NULL;
+	int err;
 
+	*out = NULL;
 	if (p) {
 		snprintf(token_out, token_out_size, "%s", token);
-		snprintf(p->name, sizeof(p->name), "%s", name);
-		p->seen_ms = util_now_ms();
+		player_rename(p, name, util_now_ms());
 		lobby_player_save(l, p); /* its name, and when it was seen */
-		return p;
+		*out = p;
+		return 0;
 	}
-	if (token_out_size < 49 || util_random(raw, sizeof(raw)) || util_random_id("p", 12, id))
-		return NULL;
+	if (token_out_size < 49)
+		return -EINVAL;
+	err = util_random(raw, sizeof(raw));
+	if (!err)
+		err = util_random_id("p", 12, id);
+	if (err)
+		return err;
 	wire_hex_encode(raw, sizeof(raw), token_out);
 	token_hash(token_out, hash);
 	p = lobby_player_add(l, id, hash, name);
 	if (!p)
-		return NULL;
+		return -ENOMEM;
 	l->metrics->players_created++;
-	p->seen_ms = util_now_ms();
+	player_rename(p, name, util_now_ms()); /* seen now */
 	lobby_player_save(l, p);
-	return p;
+	*out = p;
+	return 0;
+}
+
+const char *lobby_strerror(int code)
+{
+	switch (code) {
+	case LOBBY_E_TOO_MANY_ROOMS:
+		return "too many rooms";
+	case LOBBY_E_TOO_MANY_BOT_ROOMS:
+		return "too many matches of bots only";
+	case LOBBY_E_TOO_MANY_PLAYERS:
+		return "too many new identities from this address";
+	default:
+		return "unknown lobby error";
+	}
 }
 
 int lobby_room_create(struct lobby *l, const struct player *creator, const struct rules_game *g,
@@ -232,7 +280,7 @@ int lobby_room_create(struct lobby *l, const struct player *creator, const struc
 	} while (!err && hmap_get(&l->rooms, id));
 	if (err)
 		return err;
-	err = room_new(&l->host, id, creator->id, g, codec, ropt, gopt, &r);
+	err = room_new(&l->host, id, player_id(creator), g, codec, ropt, gopt, &r);
 	if (err)
 		return err;
 	if (hmap_put(&l->rooms, r->id, r)) {
@@ -265,35 +313,36 @@ void lobby_housekeep(struct lobby *l, int64_t now)
 			room_remove(l, r);
 }
 
-void lobby_subscribe(struct lobby *l, struct session *s)
+void lobby_subscribe(struct lobby *l, struct lobby_sub *sub, void *who)
 {
-	if (s->lobby_sub)
+	if (sub->on)
 		return;
-	s->lobby_sub = true;
-	s->lobby_prev = NULL;
-	s->lobby_next = l->subs;
+	sub->on = true;
+	sub->who = who;
+	sub->prev = NULL;
+	sub->next = l->subs;
 	if (l->subs)
-		l->subs->lobby_prev = s;
-	l->subs = s;
+		l->subs->prev = sub;
+	l->subs = sub;
 }
 
-void lobby_unsubscribe(struct lobby *l, struct session *s)
+void lobby_unsubscribe(struct lobby *l, struct lobby_sub *sub)
 {
-	if (!s->lobby_sub)
+	if (!sub->on)
 		return;
-	if (s->lobby_prev)
-		s->lobby_prev->lobby_next = s->lobby_next;
+	if (sub->prev)
+		sub->prev->next = sub->next;
 	else
-		l->subs = s->lobby_next;
-	if (s->lobby_next)
-		s->lobby_next->lobby_prev = s->lobby_prev;
-	s->lobby_sub = false;
+		l->subs = sub->next;
+	if (sub->next)
+		sub->next->prev = sub->prev;
+	sub->on = false;
 }
 
 static void push_cb(uv_timer_t *t)
 {
 	struct lobby *l = t->data;
-	struct session *s, *next;
+	struct lobby_sub *s, *next;
 	struct buf *b;
 
 	l->dirty = false;
@@ -308,8 +357,8 @@ static void push_cb(uv_timer_t *t)
 	buf_unref(l->pushed);
 	l->pushed = b ? buf_ref(b) : NULL;
 	for (s = l->subs; b && s; s = next) {
-		next = s->lobby_next;
-		session_send(s, b);
+		next = s->next;
+		l->host.send(s->who, b);
 	}
 	buf_unref(b);
 }

@@ -1,69 +1,66 @@
 /*
- * lobby.h: the registry of live rooms and known players, the room list pushed
- * to the connections that asked for it, and the start-up restore of both
- * from the store.
+ * lobby.h: the lobby's face (server/lobby/): the registry of live rooms and
+ * known players, the room list pushed to the connections that asked for it,
+ * the room and identity limits, and the start-up restore of rooms and players
+ * from the store. struct lobby is opaque (lobby_int.h).
  *
  * The lobby hosts the rooms: it gives each the `room_host` whose send()
- * queues frames on sessions and whose changed() marks the room list stale.
- * That callback is the only way a room reaches up here. The lobby calls
- * rooms, players and sessions (to push the list); nothing below calls it.
+ * (the callback the server hands to lobby_new(), net_send_cb) queues frames
+ * on connections and whose changed() marks the room list stale. That
+ * callback is the only way a room reaches up here, and the send callback the
+ * only way the lobby reaches a connection. The lobby calls rooms, players and
+ * the store; nothing below calls it.
  */
 #ifndef QUINTETO_LOBBY_H
 #define QUINTETO_LOBBY_H
 
+#include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <uv.h>
 
-#include "room/room.h"
-#include "net/session.h"
-#include "base/util.h"
-
+struct buf;
+struct config;
+struct lobby;
+struct metrics;
+struct player;
+struct room;
+struct rules_game;
+struct rules_options;
 struct store;
+struct wire_game;
+struct wire_room_options;
 
-struct lobby {
-	struct room_host host; /* handed to every room */
-	struct store *store;
-	const struct config *cfg;
-	struct metrics *metrics;
-	struct hmap rooms;         /* id -> live room */
-	struct hmap players;       /* token_hash -> player */
-	struct hmap players_by_id; /* id -> player */
-	struct session *subs;      /* connections that asked for `rooms` */
-	bool dirty;                /* a push is scheduled */
-	json_t *cache;             /* the rooms array; NULL = rebuild */
-	int64_t pushed_ms;
-	uv_timer_t timer; /* throttles pushes to one a second */
-	/* the capped list as text (lobby_list.c): rooms newest first, and their joined summaries */
-	struct room **order;
-	size_t norder, caporder;
-	bool order_stale; /* a room came or went: sort again */
-	char *text;       /* "[summary,...]" of the newest cfg->lobby_list_max rooms */
-	size_t textlen, textcap;
-	bool text_stale;            /* a room's summary changed since `text` was joined */
-	struct buf *pushed;         /* the last frame pushed to subscribers */
-	struct tally by_addr;       /* address -> waiting rooms created from it (lobby_limits.c) */
-	long bot_rooms;             /* live rooms with a bot in every seat */
-	int64_t players_expired_ms; /* when the database last forgot idle identities */
-
-	/* open rooms by opener and address, and each address's paces (lobby_limits.c) */
-	struct tally live_by_addr;   /* address -> live rooms opened from it */
-	struct tally live_by_player; /* player id -> live rooms it opened */
-	struct hmap paces;           /* address -> struct lobby_pace */
-
-	/* rooms whose spectator count their members have not seen yet, sent at most every
-	   LOBBY_SPECTATORS_MS per room (lobby.c) */
-	struct room *spectators_due;
-	uv_timer_t spectators_timer;
-	int64_t spectators_sent_ms;
+/* The lobby's own refusals (docs/ARCHITECTURE.md, "Errors"); net/handlers.c turns them into protocol codes.
+ */
+enum lobby_error {
+	LOBBY_E_TOO_MANY_ROOMS = -1400,     /* a cap on rooms (all, waiting, open, per hour) is reached */
+	LOBBY_E_TOO_MANY_BOT_ROOMS = -1401, /* a match of bots only would pass the server's cap on them */
+	LOBBY_E_TOO_MANY_PLAYERS = -1402,   /* the address made as many new identities as it may for now */
 };
 
-/* A room's members see spectators come and go at most this often (a flood of watch/leave). */
-#define LOBBY_SPECTATORS_MS 250
+/* A sentence for a LOBBY_E_* code ("unknown lobby error" for any other). */
+const char *lobby_strerror(int code);
 
-/* Initialises an empty lobby on `loop`; the pointers are borrowed for its life. 0 or a libuv error. */
-int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const struct config *cfg,
-	       struct metrics *metrics);
+/* A subscriber's link in the lobby's list of `rooms` subscribers (lobby_subscribe). */
+struct lobby_sub {
+	void *who; /* the subscriber, send()'s first argument */
+	struct lobby_sub *prev, *next;
+	bool on;
+};
+
+/*
+ * An empty lobby on `loop` in *out; the pointers are borrowed for its life,
+ * `send` queues a frame on a subscriber or room member (net_send_cb). 0, or
+ * -ENOMEM (*out NULL), or a libuv error (*out set all the same: lobby_close()
+ * and lobby_free() it as usual).
+ */
+int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, struct metrics *metrics,
+	      void (*send)(void *who, struct buf *frame), struct lobby **out);
+
+/* The store the lobby and its rooms journal to (borrowed; before lobby_restore()). */
+void lobby_set_store(struct lobby *l, struct store *store);
 
 /*
  * Loads the player identities that hold a journalled seat, then every journalled room (start-up, before
@@ -72,29 +69,37 @@ int lobby_init(struct lobby *l, uv_loop_t *loop, struct store *store, const stru
  */
 int lobby_restore(struct lobby *l);
 
-/*
- * Registers a player identity (a new one, or one loaded from the store at
- * start-up); the strings are copied. The player or NULL (out of memory).
- * Journals nothing: the caller does when the identity is new.
- */
-struct player *lobby_player_add(struct lobby *l, const char *id, const char *token_hash, const char *name);
-
 /* Shutting down: closes every room (keeping the journal of unfinished ones) and the timer. */
 void lobby_close(struct lobby *l);
 
-/* Frees players and maps; only once the loop has run every close callback. */
-void lobby_finish(struct lobby *l);
+/* Frees players, maps and the lobby; only once the loop has run every close callback (NULL: nothing). */
+void lobby_free(struct lobby *l);
 
-/* The player holding `token`, or NULL. */
+/* Shutting down (lobby_close() was called): rooms keep their journal, players stay. */
+bool lobby_stopping(const struct lobby *l);
+
+/* Live rooms, and player identities in memory. */
+size_t lobby_rooms_count(const struct lobby *l);
+size_t lobby_players_count(const struct lobby *l);
+
+/* The live room after position *pos (start at 0), or NULL after the last; any order. */
+struct room *lobby_room_next(struct lobby *l, size_t *pos);
+
+/*
+ * The player holding `token` (in memory, or loaded from the store), or NULL:
+ * no identity to resume (unknown, or it could not be loaded now; the hello
+ * then makes a new one).
+ */
 struct player *lobby_player_by_token(struct lobby *l, const char *token);
 
 /*
  * Resumes the player whose token this is (renaming it to `name`), or creates
- * one (unknown or absent token). Writes the player's token into token_out
- * (at least 49 bytes). NULL on failure.
+ * one (unknown or absent token), into *out. Writes the player's token into
+ * token_out (at least 49 bytes). 0, -EINVAL (token_out too small), -ENOMEM,
+ * or the random source's negative errno.
  */
-struct player *lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
-				  size_t token_out_size);
+int lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
+		       size_t token_out_size, struct player **out);
 
 /* Creates and registers a room for `creator`. 0, ROOM_E_BAD_OPTIONS or a negative errno. */
 int lobby_room_create(struct lobby *l, const struct player *creator, const struct rules_game *g,
@@ -113,9 +118,13 @@ struct room *lobby_room_find(struct lobby *l, const char *id);
 /* Closes the rooms that have outlived their time. */
 void lobby_housekeep(struct lobby *l, int64_t now);
 
-/* Pushes the room list to `s` whenever it changes, until unsubscribed. */
-void lobby_subscribe(struct lobby *l, struct session *s);
-void lobby_unsubscribe(struct lobby *l, struct session *s);
+/*
+ * Pushes the room list to `who` (through the lobby's send callback) whenever
+ * it changes, until unsubscribed. `sub` is the subscriber's link, kept in
+ * the subscriber (zeroed before first use) and written only by these two.
+ */
+void lobby_subscribe(struct lobby *l, struct lobby_sub *sub, void *who);
+void lobby_unsubscribe(struct lobby *l, struct lobby_sub *sub);
 
 /* The room list changed: push it within a second (throttled). */
 void lobby_changed(struct lobby *l);
@@ -131,11 +140,16 @@ struct buf *lobby_rooms_frame(struct lobby *l, const json_t *id);
 char *lobby_rooms_body(struct lobby *l, size_t *len);
 
 /*
- * Room limits (lobby_limits.c). lobby_room_refused(): may `p` from `addr`
- * create a room? NULL, or the reason for a too_many_rooms error (the
- * refusal is counted in the metrics).
+ * Room limits (lobby_limits.c), each 0 (allowed) or a LOBBY_E_* code with a
+ * sentence for the player in *why (static text; the refusal is counted in
+ * the metrics).
+ * lobby_room_refused(): may `p` from `addr` create a room? 0 or
+ * LOBBY_E_TOO_MANY_ROOMS.
+ * lobby_room_open_refused(): may `p` from `addr` open a room that starts at
+ * once (the rematch it accepts)? The limits of lobby_room_refused() but the
+ * waiting rooms'. 0 or LOBBY_E_TOO_MANY_ROOMS.
  * lobby_bot_room_refused(): may a bot fill the last free seat of `r` (which
- * would start a match of bots only)? NULL or the reason.
+ * would start a match of bots only)? 0 or LOBBY_E_TOO_MANY_BOT_ROOMS.
  * lobby_room_counted(): `p` from `addr` opened `r` (a create or a rematch):
  * it counts as live against both until it goes, as waiting while it waits,
  * and against the address's rooms per hour.
@@ -143,21 +157,17 @@ char *lobby_rooms_body(struct lobby *l, size_t *len);
  * the waiting state stops counting as waiting, a room that went stops
  * counting as live, a started bot-only room counts.
  */
-const char *lobby_room_refused(struct lobby *l, const struct player *p, const char *addr);
-/*
- * May `p` from `addr` open a room that starts at once (the rematch it accepts)? The limits of
- * lobby_room_refused() but the waiting rooms'. NULL, or the reason for too_many_rooms.
- */
-const char *lobby_room_open_refused(struct lobby *l, const struct player *p, const char *addr);
-const char *lobby_bot_room_refused(struct lobby *l, const struct room *r);
+int lobby_room_refused(struct lobby *l, const struct player *p, const char *addr, const char **why);
+int lobby_room_open_refused(struct lobby *l, const struct player *p, const char *addr, const char **why);
+int lobby_bot_room_refused(struct lobby *l, const struct room *r, const char **why);
 void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const char *addr);
 
 /*
  * New identities (lobby_limits.c). lobby_player_refused(): may a hello from
- * `addr` make a new identity? NULL, or the reason for a rate_limited error
- * (counted in the metrics). lobby_player_counted(): it made one.
+ * `addr` make a new identity? 0, or LOBBY_E_TOO_MANY_PLAYERS with a sentence
+ * in *why (counted in the metrics). lobby_player_counted(): it made one.
  */
-const char *lobby_player_refused(struct lobby *l, const char *addr);
+int lobby_player_refused(struct lobby *l, const char *addr, const char **why);
 void lobby_player_counted(struct lobby *l, const char *addr);
 
 /*
@@ -183,16 +193,7 @@ void lobby_room_update(struct lobby *l, struct room *r, bool gone);
  */
 void lobby_players_housekeep(struct lobby *l, int64_t now);
 
-/* Frees the limits' counts (lobby_finish). */
-void lobby_limits_finish(struct lobby *l);
-
 /* Ends, by forfeit of its absent seats, every match no human has followed for cfg->abandon_timeout_s. */
 void lobby_forfeit_abandoned(struct lobby *l, int64_t now);
-
-/*
- * Every live room's summary, newest first: a new reference to a cached array
- * that callers must not modify. Rebuilt at most once per change.
- */
-json_t *lobby_rooms_json(struct lobby *l);
 
 #endif

@@ -22,7 +22,7 @@
  * generic cell rate (one "theoretical arrival time" per meter): N at once,
  * then one every 1/rate. In memory only: a restart starts them afresh.
  */
-#include "lobby/lobby.h"
+#include "lobby/lobby_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,51 +89,69 @@ static void pace_take(int64_t *tat, int per_hour)
 	*tat = (*tat > now ? *tat : now) + cell_us(per_hour);
 }
 
-const char *lobby_room_open_refused(struct lobby *l, const struct player *p, const char *addr)
+/* A refusal: its sentence in *why, its code returned. */
+static int refuse(const char **why, int code, const char *sentence)
+{
+	*why = sentence;
+	return code;
+}
+
+int lobby_room_open_refused(struct lobby *l, const struct player *p, const char *addr, const char **why)
 {
 	const struct config *c = l->cfg;
 	struct lobby_pace *pc = pace_of(l, addr, false);
 
 	if (l->rooms.len >= (size_t)c->max_rooms)
-		return "the server has as many rooms as it can hold: try again later";
-	if (tally_get(&l->live_by_player, p->id) >= (size_t)c->max_live_rooms_per_player) {
+		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
+			      "the server has as many rooms as it can hold: try again later");
+	if (tally_get(&l->live_by_player, player_id(p)) >= (size_t)c->max_live_rooms_per_player) {
 		l->metrics->refused_rooms_player++;
-		return "you have too many rooms open (waiting, playing or just finished): wait until one "
-		       "closes";
+		return refuse(
+			why, LOBBY_E_TOO_MANY_ROOMS,
+			"you have too many rooms open (waiting, playing or just finished): wait until one "
+			"closes");
 	}
 	if (tally_get(&l->live_by_addr, addr) >= (size_t)c->max_live_rooms_per_addr) {
 		l->metrics->refused_rooms_addr++;
-		return "too many rooms are open (waiting, playing or just finished) from your address: wait "
-		       "until one closes";
+		return refuse(
+			why, LOBBY_E_TOO_MANY_ROOMS,
+			"too many rooms are open (waiting, playing or just finished) from your address: wait "
+			"until one closes");
 	}
 	if (!pace_allows(pc ? &pc->rooms_tat : NULL, c->max_matches_per_addr_hour,
 			 c->max_matches_per_addr_hour)) {
 		l->metrics->refused_rooms_hour++;
-		return "your address opened as many rooms as it may in an hour: try again later";
+		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
+			      "your address opened as many rooms as it may in an hour: try again later");
 	}
-	return NULL;
+	return 0;
 }
 
-const char *lobby_room_refused(struct lobby *l, const struct player *p, const char *addr)
+int lobby_room_refused(struct lobby *l, const struct player *p, const char *addr, const char **why)
 {
 	if (l->rooms.len >= (size_t)l->cfg->max_rooms)
-		return "the server has as many rooms as it can hold: try again later";
-	if (p->nwaiting >= l->cfg->max_rooms_per_player)
-		return "you have too many rooms waiting for players: start or leave one first";
+		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
+			      "the server has as many rooms as it can hold: try again later");
+	if (player_waiting(p) >= l->cfg->max_rooms_per_player)
+		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
+			      "you have too many rooms waiting for players: start or leave one first");
 	if (tally_get(&l->by_addr, addr) >= (size_t)l->cfg->max_rooms_per_addr)
-		return "too many rooms wait for players from your address: start or leave one first";
-	return lobby_room_open_refused(l, p, addr);
+		return refuse(why, LOBBY_E_TOO_MANY_ROOMS,
+			      "too many rooms wait for players from your address: start or leave one first");
+	return lobby_room_open_refused(l, p, addr, why);
 }
 
-const char *lobby_player_refused(struct lobby *l, const char *addr)
+int lobby_player_refused(struct lobby *l, const char *addr, const char **why)
 {
 	struct lobby_pace *pc = pace_of(l, addr, false);
 
 	if (pace_allows(pc ? &pc->players_tat : NULL, l->cfg->max_new_players_per_addr_hour,
 			l->cfg->new_players_burst))
-		return NULL;
+		return 0;
 	l->metrics->refused_players_addr++;
-	return "too many new players from your address: say hello with your token, or try again later";
+	return refuse(
+		why, LOBBY_E_TOO_MANY_PLAYERS,
+		"too many new players from your address: say hello with your token, or try again later");
 }
 
 void lobby_player_counted(struct lobby *l, const char *addr)
@@ -156,16 +174,18 @@ static int free_seats(const struct room *r, bool *human)
 	return n;
 }
 
-const char *lobby_bot_room_refused(struct lobby *l, const struct room *r)
+int lobby_bot_room_refused(struct lobby *l, const struct room *r, const char **why)
 {
 	bool human;
 
 	if (r->status != ROOM_WAITING || free_seats(r, &human) != 1 || human)
-		return NULL;
+		return 0;
 	if (l->bot_rooms >= l->cfg->max_bot_rooms)
-		return "the server runs as many matches of bots only as it allows: seat a player, or try "
-		       "later";
-	return NULL;
+		return refuse(
+			why, LOBBY_E_TOO_MANY_BOT_ROOMS,
+			"the server runs as many matches of bots only as it allows: seat a player, or try "
+			"later");
+	return 0;
 }
 
 void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const char *addr)
@@ -175,10 +195,10 @@ void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const
 	if (r->live_counted)
 		return;
 	snprintf(r->creator_addr, sizeof(r->creator_addr), "%s", addr);
-	snprintf(r->opener, sizeof(r->opener), "%s", p->id);
+	snprintf(r->opener, sizeof(r->opener), "%s", player_id(p));
 	/* out of memory: that room goes uncounted */
 	r->live_counted = !tally_add(&l->live_by_addr, addr, +1);
-	if (r->live_counted && tally_add(&l->live_by_player, p->id, +1)) {
+	if (r->live_counted && tally_add(&l->live_by_player, player_id(p), +1)) {
 		(void)tally_add(&l->live_by_addr, addr, -1);
 		r->live_counted = false;
 	}
@@ -187,7 +207,7 @@ void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const
 	if (r->counted || r->status != ROOM_WAITING)
 		return;
 	r->counted = true;
-	p->nwaiting++;
+	player_waiting_add(p, +1);
 	(void)tally_add(&l->by_addr, addr, +1);
 }
 
@@ -204,8 +224,8 @@ void lobby_room_update(struct lobby *l, struct room *r, bool gone)
 		struct player *p = hmap_get(&l->players_by_id, r->creator);
 
 		r->counted = false;
-		if (p && p->nwaiting > 0)
-			p->nwaiting--;
+		if (p)
+			player_waiting_add(p, -1);
 		(void)tally_add(&l->by_addr, r->creator_addr, -1);
 	}
 	if (!gone && !r->bot_only && r->status != ROOM_WAITING) {
@@ -260,22 +280,21 @@ void lobby_forfeit_abandoned(struct lobby *l, int64_t now)
 /* Whether `p` may leave memory: nothing holds it and the database has its last save. */
 static bool player_evictable(struct lobby *l, const struct player *p)
 {
-	return !p->nsessions && !p->nrooms && !p->nwaiting && !l->host.stopping &&
-	       p->saved_batch <= store_journal_committed(l->store);
+	return !player_connected(p) && !player_nrooms(p) && !player_waiting(p) && !l->host.stopping &&
+	       player_saved_batch(p) <= store_journal_committed(l->store);
 }
 
 static void player_evict(struct lobby *l, struct player *p)
 {
-	hmap_del(&l->players, p->token_hash);
-	hmap_del(&l->players_by_id, p->id);
-	free(p->rooms);
-	free(p);
+	hmap_del(&l->players, player_token_hash(p));
+	hmap_del(&l->players_by_id, player_id(p));
+	player_free(p);
 }
 
 void lobby_player_save(struct lobby *l, struct player *p)
 {
-	store_player_save(l->store, p->id, p->token_hash, p->name);
-	p->saved_batch = store_journal_needed(l->store);
+	store_player_save(l->store, player_id(p), player_token_hash(p), player_name(p));
+	player_set_saved_batch(p, store_journal_needed(l->store));
 }
 
 void lobby_player_release(struct lobby *l, struct player *p)

@@ -11,7 +11,7 @@
  * count: one summary, one join. Pushes to subscribers (lobby.c) are
  * throttled and skipped when the frame is the one pushed last.
  */
-#include "lobby/lobby.h"
+#include "lobby/lobby_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * left out of memory with its journal kept for inspection; the others
  * resume play. No SQL here: the store reads, this file decides.
  */
-#include "lobby/lobby.h"
+#include "lobby/lobby_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

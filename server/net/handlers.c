@@ -1,17 +1,19 @@
 /*
  * handlers.c: one small handler per client message type, looked up in a
- * table (see handlers.h). Handlers validate what the codec could not (rooms
+ * table (see handlers_int.h). Handlers validate what the codec could not (rooms
  * exist, the sender said hello), call into the lobby and the room, and send
  * the direct reply before the room's broadcast, so a client sees `joined`
  * before the `state` it explains. Outcomes become protocol codes here only.
  */
-#include "net/handlers.h"
+#include "net/handlers_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "bots/bots.h"
+#include "room/room.h"
 #include "store/store.h"
+#include "base/util.h"
 
 typedef void handler_fn(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
 
@@ -33,6 +35,20 @@ static const struct {
 	[ROOM_E_BAD_OPTIONS] = { WIRE_E_BAD_OPTIONS, "options out of range for this game" },
 	[ROOM_E_NO_REMATCH] = { WIRE_E_REMATCH_UNAVAILABLE, "no rematch: not over, rematched, or no offer" },
 };
+
+/* LOBBY_E_* -> the protocol's code (the lobby gives the sentence); anything else -> internal. */
+static int lobby_wire_code(int err)
+{
+	switch (err) {
+	case LOBBY_E_TOO_MANY_ROOMS:
+	case LOBBY_E_TOO_MANY_BOT_ROOMS:
+		return WIRE_E_TOO_MANY_ROOMS;
+	case LOBBY_E_TOO_MANY_PLAYERS:
+		return WIRE_E_RATE_LIMITED;
+	default:
+		return WIRE_E_INTERNAL;
+	}
+}
 
 static void send_room_error(struct session *s, int err, const json_t *id)
 {
@@ -69,23 +85,25 @@ static struct room *find_room(struct handlers *h, struct session *s, const struc
 	return r;
 }
 
-/* Follows `r` as `s`; false (and an error sent) when out of memory. */
-static bool follow(struct session *s, struct room *r, const json_t *id)
+/* Follows `r` as `s`: 0, or -ENOMEM (and an error sent). */
+static int follow(struct session *s, struct room *r, const json_t *id)
 {
-	if (!room_member_add(r, &s->members, s, s->player))
-		return true;
-	session_send_error(s, WIRE_E_INTERNAL, "out of memory", id);
-	return false;
+	int err = room_member_add(r, &s->members, s, s->player);
+
+	if (err)
+		session_send_error(s, WIRE_E_INTERNAL, "out of memory", id);
+	return err;
 }
 
 static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	struct player *p;
-	char token[80], old_name[sizeof(p->name)];
+	char token[80], old_name[PLAYER_NAME_SIZE];
 	struct wire_seat_ref *refs;
 	const char *refused;
-	int i;
+	int i, err;
 	bool renamed, created;
+	int opened;
 
 	if (s->player) {
 		session_send_error(s, WIRE_E_BAD_MESSAGE, "hello was already said on this connection", m->id);
@@ -94,45 +112,45 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 	p = m->token ? lobby_player_by_token(h->lobby, m->token) : NULL;
 	if (!p && journal_refuses(h, s, m)) /* a new player must be saved before its welcome */
 		return;
-	if (!p && (refused = lobby_player_refused(h->lobby, s->addr))) {
+	if (!p && (err = lobby_player_refused(h->lobby, s->addr, &refused))) {
 		/* not session_rate_refuse(): no strike, the connection may still say hello with a token */
-		session_send_error(s, WIRE_E_RATE_LIMITED, refused, m->id);
+		session_send_error(s, lobby_wire_code(err), refused, m->id);
 		return;
 	}
 	created = !p;
-	snprintf(old_name, sizeof(old_name), "%s", p ? p->name : "");
-	p = lobby_player_hello(h->lobby, m->token, m->name, token, sizeof(token));
-	if (!p) {
+	snprintf(old_name, sizeof(old_name), "%s", p ? player_name(p) : "");
+	if (lobby_player_hello(h->lobby, m->token, m->name, token, sizeof(token), &p)) {
 		session_send_error(s, WIRE_E_INTERNAL, "could not create a player", m->id);
 		return;
 	}
 	if (created)
 		lobby_player_counted(h->lobby, s->addr);
-	refs = malloc(((size_t)p->nrooms + 1) * sizeof(*refs));
+	refs = malloc(((size_t)player_nrooms(p) + 1) * sizeof(*refs));
 	if (!refs) {
 		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
 		return;
 	}
-	renamed = *old_name && strcmp(old_name, p->name);
+	renamed = *old_name && strcmp(old_name, player_name(p));
 	s->player = p;
-	p->nsessions++;
-	for (i = 0; i < p->nrooms; i++) {
-		int seat = room_seat_of(p->rooms[i], p);
+	opened = player_session_opened(p);
+	for (i = 0; i < player_nrooms(p); i++) {
+		int seat = room_seat_of(player_room(p, i), p);
 
-		refs[i] = (struct wire_seat_ref){ p->rooms[i]->id, seat,
-						  seat >= 0 ? p->rooms[i]->game->roles[seat] : "" };
+		refs[i] = (struct wire_seat_ref){ player_room(p, i)->id, seat,
+						  seat >= 0 ? player_room(p, i)->game->roles[seat] : "" };
 	}
-	session_send_json(s, wire_welcome_new(p->id, p->name, token, refs, (size_t)p->nrooms, m->id));
+	session_send_json(s, wire_welcome_new(player_id(p), player_name(p), token, refs,
+					      (size_t)player_nrooms(p), m->id));
 	free(refs);
-	for (i = 0; i < p->nrooms; i++) {
-		struct room *r = p->rooms[i];
+	for (i = 0; i < player_nrooms(p); i++) {
+		struct room *r = player_room(p, i);
 		json_t *since = json_object_get(m->since_map, r->id);
 
-		if (!follow(s, r, m->id))
+		if (follow(s, r, m->id))
 			continue;
 		if (since)
 			room_send_missed(r, s, json_integer_value(since));
-		if (p->nsessions == 1 || renamed)
+		if (opened == 1 || renamed)
 			room_connected_changed(r); /* everyone sees the seat back, or its new name */
 		else
 			session_send(s, room_state_for(r, p));
@@ -147,7 +165,7 @@ static void on_rooms(struct handlers *h, struct session *s, struct wire_msg *m, 
 		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
 		return;
 	}
-	lobby_subscribe(h->lobby, s);
+	lobby_subscribe(h->lobby, &s->lobby_sub, s);
 	session_send(s, b);
 	buf_unref(b);
 }
@@ -173,14 +191,14 @@ static void on_create(struct handlers *h, struct session *s, struct wire_msg *m,
 		return;
 	err = wire_options_decode(codec, m->options, &ropt, &gopt, why, sizeof(why));
 	if (!err) /* a new room's limits (stand-in minimum, idle limit), beside the stored options' ranges */
-		err = wire_options_check_new(&ropt, h->lobby->host.cfg->stand_in_min_ms,
-					     h->lobby->host.cfg->idle_limit_ms, why, sizeof(why));
+		err = wire_options_check_new(&ropt, h->cfg->stand_in_min_ms, h->cfg->idle_limit_ms, why,
+					     sizeof(why));
 	if (err) {
 		session_send_error(s, err, why, m->id);
 		return;
 	}
-	if ((refused = lobby_room_refused(h->lobby, s->player, s->addr))) {
-		session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
+	if ((err = lobby_room_refused(h->lobby, s->player, s->addr, &refused))) {
+		session_send_error(s, lobby_wire_code(err), refused, m->id);
 		return;
 	}
 	err = lobby_room_create(h->lobby, s->player, g, codec, &ropt, &gopt, &r);
@@ -208,7 +226,7 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 		send_room_error(s, err, m->id);
 		return;
 	}
-	follow(s, r, m->id);
+	(void)follow(s, r, m->id);
 	lobby_room_update(h->lobby, r, false);
 	/* the seat needs its identity in the database even if it was forgotten as idle meanwhile */
 	lobby_player_save(h->lobby, s->player);
@@ -221,7 +239,7 @@ static void on_watch(struct handlers *h, struct session *s, struct wire_msg *m, 
 	struct room *r = find_room(h, s, m);
 	bool was = r && room_is_member(r, s->members);
 
-	if (!r || !follow(s, r, m->id))
+	if (!r || follow(s, r, m->id))
 		return;
 	session_send_json(s, wire_watching_new(r->id, m->id));
 	if (m->has_since)
@@ -278,11 +296,11 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 		session_send_error(s, WIRE_E_BAD_MESSAGE, text, m->id);
 		return;
 	}
-	if (room_seat_of(r, s->player) >= 0 || !strcmp(r->creator, s->player->id)) {
-		const char *refused = lobby_bot_room_refused(h->lobby, r);
+	if (room_seat_of(r, s->player) >= 0 || !strcmp(r->creator, player_id(s->player))) {
+		const char *refused;
 
-		if (refused) {
-			session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
+		if ((err = lobby_bot_room_refused(h->lobby, r, &refused))) {
+			session_send_error(s, lobby_wire_code(err), refused, m->id);
 			return;
 		}
 	}
@@ -310,7 +328,7 @@ static void on_act(struct handlers *h, struct session *s, struct wire_msg *m, bo
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (room_seat_of(r, s->player) >= 0 && !follow(s, r, m->id))
+	if (room_seat_of(r, s->player) >= 0 && follow(s, r, m->id))
 		return; /* a seated player who left still sees what it does */
 	err = room_act(r, s->player, m->ply, m->action);
 	if (!err) {
@@ -333,7 +351,7 @@ static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m,
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (room_seat_of(r, s->player) >= 0 && !follow(s, r, m->id))
+	if (room_seat_of(r, s->player) >= 0 && follow(s, r, m->id))
 		return;
 	err = room_resign(r, s->player, &seat);
 	if (err) {
@@ -365,7 +383,7 @@ static void on_chat(struct handlers *h, struct session *s, struct wire_msg *m, b
 				   m->id);
 		return;
 	}
-	room_chat(r, seat, s->player->name, m->text);
+	room_chat(r, seat, player_name(s->player), m->text);
 }
 
 static void on_mute(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
@@ -444,9 +462,9 @@ static void on_rematch(struct handlers *h, struct session *s, struct wire_msg *m
 	}
 	room_rematch_save(r, &saved);
 	err = room_rematch(r, seat, m->accept != 1, &complete);
-	if (!err && complete && (refused = lobby_room_open_refused(h->lobby, s->player, s->addr))) {
+	if (!err && complete && (err = lobby_room_open_refused(h->lobby, s->player, s->addr, &refused))) {
 		room_rematch_undo(r, &saved); /* as if this acceptance never came: nothing was sent */
-		session_send_error(s, WIRE_E_TOO_MANY_ROOMS, refused, m->id);
+		session_send_error(s, lobby_wire_code(err), refused, m->id);
 		return;
 	}
 	if (!err && complete && (err = rematch_open(h, s, r)))
@@ -508,15 +526,14 @@ void handlers_closed(struct handlers *h, struct session *s)
 	struct player *p = s->player;
 	int i;
 
-	lobby_unsubscribe(h->lobby, s);
+	lobby_unsubscribe(h->lobby, &s->lobby_sub);
 	while (s->members)
 		room_member_del(s->members->r, &s->members);
 	if (p) {
 		s->player = NULL;
-		p->seen_ms = util_now_ms();
-		if (--p->nsessions == 0 && !h->lobby->host.stopping) {
-			for (i = 0; i < p->nrooms; i++)
-				room_connected_changed(p->rooms[i]);
+		if (player_session_closed(p, util_now_ms()) == 0 && !lobby_stopping(h->lobby)) {
+			for (i = 0; i < player_nrooms(p); i++)
+				room_connected_changed(player_room(p, i));
 			lobby_player_release(h->lobby, p); /* p may be gone now */
 		}
 	}

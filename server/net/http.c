@@ -1,10 +1,10 @@
 /*
- * http.c: the HTTP API (see http.h). One struct http_req per request, owned
+ * http.c: the HTTP API (see http_int.h). One struct http_req per request, owned
  * by the connection's per-session data and freed in http_closed(); a store
  * read in flight is cancelled there, so its callback never sees a freed
  * request, and the reader never computes an answer nobody waits for.
  */
-#include "net/http.h"
+#include "net/http_int.h"
 
 #include <errno.h>
 #include <libwebsockets.h>
@@ -360,7 +360,8 @@ static void healthz(struct http *api, struct http_req *h)
 	respond_json(h, 200,
 		     json_pack("{s:s, s:s, s:I, s:I, s:I}", "status", "ok", "version", QUINTETO_VERSION,
 			       "uptime_ms", (json_int_t)(util_now_ms() - api->started_ms), "connections",
-			       (json_int_t)api->sessions->count, "rooms", (json_int_t)api->lobby->rooms.len));
+			       (json_int_t)api->sessions->count, "rooms",
+			       (json_int_t)lobby_rooms_count(api->lobby)));
 }
 
 /* Live rooms by game and status: one pass over the rooms at each scrape (microseconds for thousands). */
@@ -372,7 +373,7 @@ static int count_rooms(struct http *api, struct metrics_rooms *out)
 
 	for (i = 0; rules_games[i] && n < METRICS_MAX_GAMES; i++)
 		out[n++] = (struct metrics_rooms){ .game = rules_games[i]->id };
-	while ((r = hmap_next(&api->lobby->rooms, &pos)))
+	while ((r = lobby_room_next(api->lobby, &pos)))
 		for (i = 0; i < n; i++)
 			if (r->game == rules_games[i] && (unsigned)r->status < 3)
 				out[i].by_status[r->status]++;
@@ -419,8 +420,8 @@ static void metrics(struct http *api, struct http_req *h)
 		.connections = api->sessions->count,
 		.frames_alive = buf_live,
 		.frames_held = sessions_held(api->sessions),
-		.rooms = api->lobby->rooms.len,
-		.players = api->lobby->players.len,
+		.rooms = lobby_rooms_count(api->lobby),
+		.players = lobby_players_count(api->lobby),
 		.store_queue = store_queue_depth(api->store),
 		.uptime_s = (double)(util_now_ms() - api->started_ms) / 1000.0,
 		.journal_failing = store_journal_failing(api->store),
@@ -454,8 +455,9 @@ static bool arg(struct lws *wsi, const char *name, char *out, int outlen)
 
 /*
  * Strictly: the value of query argument `name` ("game=") into out[outlen].
- * 1 present, 0 absent, -1 when it does not fit or is given twice (a value
- * cut short or a second one ignored would answer a different question).
+ * The count found, 1 or 0 (absent), or -EINVAL when it does not fit or is
+ * given twice (a value cut short or a second one ignored would answer a
+ * different question).
  */
 static int arg_strict(struct lws *wsi, const char *name, char *out, size_t outlen)
 {
@@ -467,11 +469,11 @@ static int arg_strict(struct lws *wsi, const char *name, char *out, size_t outle
 	for (idx = 0; (len = lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, idx)) > 0; idx++) {
 		if ((size_t)len >= sizeof(frag) ||
 		    lws_hdr_copy_fragment(wsi, frag, sizeof(frag), WSI_TOKEN_HTTP_URI_ARGS, idx) < 0)
-			return -1;
+			return -EINVAL;
 		if (strncmp(frag, name, nl))
 			continue;
 		if (found || strlen(frag + nl) >= outlen)
-			return -1;
+			return -EINVAL;
 		snprintf(out, outlen, "%s", frag + nl);
 		found = 1;
 	}
@@ -502,15 +504,17 @@ static bool valid_token(const char *s)
 	return true;
 }
 
-static bool bad_request(struct http_req *h, const char *message)
+/* Answers 400 with `message`; -EINVAL for the caller to return. */
+static int bad_request(struct http_req *h, const char *message)
 {
 	respond_error(h, 400, "bad_request", message);
-	return false;
+	return -EINVAL;
 }
 
-/* The list's query (PROTOCOL.md: GET /api/matches) into q, its strings in the buffers; false after a 400. */
-static bool match_query(struct lws *wsi, struct http_req *h, struct archive_query *q, char *game,
-			char *player, char *result)
+/* The list's query (PROTOCOL.md: GET /api/matches) into q, its strings in the buffers; 0, or -EINVAL after a
+ * 400. */
+static int match_query(struct lws *wsi, struct http_req *h, struct archive_query *q, char *game, char *player,
+		       char *result)
 {
 	char before[32] = "", limit[16] = "";
 	long long lim = 20, bef = 0;
@@ -542,7 +546,7 @@ static bool match_query(struct lws *wsi, struct http_req *h, struct archive_quer
 	q->result = *result ? result : NULL;
 	q->before = bef;
 	q->limit = (int)lim;
-	return true;
+	return 0;
 }
 
 static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
@@ -550,7 +554,7 @@ static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
 	char game[64] = "", player[128] = "", result[64] = "";
 	struct archive_query q;
 
-	if (!match_query(wsi, h, &q, game, player, result))
+	if (match_query(wsi, h, &q, game, player, result))
 		return;
 	h->pending = store_match_find(api->store, &q, store_done_cb, h);
 	if (!h->pending)
@@ -560,9 +564,9 @@ static void match_list(struct http *api, struct lws *wsi, struct http_req *h)
 /*
  * The replay's page (PROTOCOL.md): from = a step (0, the default, or a count
  * without a leading zero), limit = 1.. steps, more than ARCHIVE_STEPS_MAX
- * asks for a full page; false after a 400.
+ * asks for a full page; 0, or -EINVAL after a 400.
  */
-static bool replay_page(struct lws *wsi, struct http_req *h, size_t *from, size_t *limit)
+static int replay_page(struct lws *wsi, struct http_req *h, size_t *from, size_t *limit)
 {
 	char f[32] = "", l[16] = "";
 	long long v = 0;
@@ -576,7 +580,7 @@ static bool replay_page(struct lws *wsi, struct http_req *h, size_t *from, size_
 	if (n < 0 || (n && !parse_count(l, 9, &v)))
 		return bad_request(h, "limit must be a number of steps (1, 2...), given once");
 	*limit = v > ARCHIVE_STEPS_MAX ? ARCHIVE_STEPS_MAX : (size_t)v;
-	return true;
+	return 0;
 }
 
 /* /api/matches/{id} and /api/matches/{id}/replay; `rest` is what follows "/api/matches/". */
@@ -598,7 +602,7 @@ static void match_get(struct http *api, struct lws *wsi, struct http_req *h, con
 		respond_error(h, 404, "not_found", "no archived match has this id");
 		return;
 	}
-	if (slash && !replay_page(wsi, h, &from, &limit))
+	if (slash && replay_page(wsi, h, &from, &limit))
 		return;
 	h->pending = slash ? store_match_replay(api->store, id, from, limit, store_done_cb, h)
 			   : store_match_get(api->store, id, store_done_cb, h);
@@ -731,7 +735,7 @@ int http_request(struct http *api, struct lws *wsi, struct http_req **req, const
 	api->metrics->http_requests++;
 	h = calloc(1, sizeof(*h));
 	if (!h)
-		return -1;
+		return NET_E_CLOSE;
 	h->api = api;
 	h->wsi = wsi;
 	h->hup_fd = -1;
@@ -769,7 +773,7 @@ static int write_headers(struct lws *wsi, struct http_req *h)
 	     lws_add_http_header_by_name(wsi, (const unsigned char *)"retry-after:",
 					 (const unsigned char *)retry, (int)strlen(retry), &p, end)) ||
 	    lws_finalize_write_http_header(wsi, start, &p, end))
-		return -1;
+		return NET_E_CLOSE;
 	h->headers_sent = true;
 	return 0;
 }
@@ -785,10 +789,10 @@ int http_writeable(struct http *api, struct lws *wsi, struct http_req **req)
 		return 0;
 	if (!h->headers_sent) {
 		if (write_headers(wsi, h))
-			return -1;
+			return NET_E_CLOSE;
 		if (h->head) { /* the headers say it all */
 			http_closed(req);
-			return lws_http_transaction_completed(wsi) ? -1 : 0;
+			return lws_http_transaction_completed(wsi) ? NET_E_CLOSE : 0;
 		}
 		lws_callback_on_writable(wsi);
 		return 0;
@@ -797,14 +801,14 @@ int http_writeable(struct http *api, struct lws *wsi, struct http_req **req)
 	final = h->sent + n == h->len;
 	memcpy(chunk + LWS_PRE, h->body + h->sent, n);
 	if (lws_write(wsi, chunk + LWS_PRE, n, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < (int)n)
-		return -1;
+		return NET_E_CLOSE;
 	h->sent += n;
 	if (!final) {
 		lws_callback_on_writable(wsi);
 		return 0;
 	}
 	http_closed(req);
-	return lws_http_transaction_completed(wsi) ? -1 : 0;
+	return lws_http_transaction_completed(wsi) ? NET_E_CLOSE : 0;
 }
 
 void http_closed(struct http_req **req)

@@ -12,7 +12,7 @@
  * (after a best-effort 503): accept() itself must never fail with EMFILE, for
  * then the listening socket stays readable and lws spins on it.
  */
-#include "net/net.h"
+#include "net/net_int.h"
 
 #include <arpa/inet.h>
 #include <assert.h>
@@ -27,6 +27,8 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+
+#include "wire.h"
 
 #define RX_CHUNK 2048 /* lws receive buffer per connection; bigger messages arrive in pieces */
 
@@ -487,8 +489,8 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		return r;
 	}
 	case LWS_CALLBACK_SERVER_WRITEABLE:
-		return pss->s ? session_writeable(pss->s) : -1;
-	case LWS_CALLBACK_USER: /* net_drain() */
+		return pss->s && !session_writeable(pss->s) ? 0 : -1; /* lws closes on -1 */
+	case LWS_CALLBACK_USER:                                       /* net_drain() */
 		if (pss->s)
 			session_close(pss->s, NET_CLOSE_RESTART, "server restarting");
 		return 0;
@@ -688,7 +690,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		char addr[64];
 
 		client_addr(n, wsi, addr, sizeof(addr)); /* behind a trusted proxy, the client it names */
-		return http_request(n->http, wsi, &pss->h, in, addr);
+		return http_request(n->http, wsi, &pss->h, in, addr) ? -1 : 0; /* lws closes on -1 */
 	}
 	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
 		/* the peer answers our close frame: close now instead of echoing a second one */
@@ -699,7 +701,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		lws_callback_on_writable(wsi); /* now the 405 can go out */
 		return 0;
 	case LWS_CALLBACK_HTTP_WRITEABLE:
-		return http_writeable(n->http, wsi, &pss->h);
+		return http_writeable(n->http, wsi, &pss->h) ? -1 : 0;
 	case LWS_CALLBACK_CLOSED_HTTP:
 		http_closed(&pss->h);
 		break;
@@ -911,18 +913,48 @@ static struct lws_vhost *listen_on(struct net *n, struct lws_context_creation_in
 	return vh;
 }
 
-int net_start(struct net *n, void *loop, const struct config *cfg, struct sessions *ss, struct handlers *h,
-	      struct http *http, struct metrics *metrics)
+struct net *net_new(const struct config *cfg, struct lobby *lobby, struct metrics *metrics)
 {
-	static char names[CONF_MAX_LISTEN][24];
-	struct lws_context_creation_info info;
-	void *foreign_loops[1] = { loop };
-	int i;
+	struct net *n = calloc(1, sizeof(*n));
 
-	memset(n, 0, sizeof(*n));
-	*n = (struct net){ .cfg = cfg, .sessions = ss, .handlers = h, .http = http, .metrics = metrics };
+	if (!n)
+		return NULL;
+	n->cfg = cfg;
+	n->metrics = metrics;
+	n->sessions = &n->own.sessions;
+	n->handlers = &n->own.handlers;
+	n->http = &n->own.http;
+	sessions_init(n->sessions, cfg, metrics);
+	*n->handlers = (struct handlers){ .lobby = lobby, .metrics = metrics, .cfg = cfg };
+	*n->http = (struct http){
+		.lobby = lobby, .metrics = metrics, .sessions = n->sessions, .started_ms = util_now_ms()
+	};
+	http_init(n->http, cfg);
 	tally_init(&n->addrs);
 	hmap_init(&n->conn_addrs);
+	return n;
+}
+
+void net_set_store(struct net *n, struct store *store)
+{
+	n->handlers->store = n->http->store = store;
+}
+
+int net_start(struct net *n, uv_loop_t *loop)
+{
+	static char names[CONF_MAX_LISTEN][24];
+	const struct config *cfg = n->cfg;
+	struct lws_context_creation_info info;
+	void *foreign_loops[1] = { loop };
+	int i, err;
+
+	n->loop = loop;
+	err = http_start(n->http, loop);
+	if (err) {
+		util_log(LOG_ERROR, "server: cannot watch HTTP connections for hang-ups: %s",
+			 uv_strerror(err));
+		return err;
+	}
 	n->max_conns = conn_cap(cfg);
 	util_log(LOG_INFO, "net: at most %d connections at once", n->max_conns);
 	lws_set_log_level(LLL_ERR | (cfg->log_level >= LOG_DEBUG ? LLL_WARN : 0), lws_log_cb);
@@ -987,14 +1019,14 @@ void net_print_listening(const struct net *n)
 	fflush(stdout);
 }
 
-/* Loads the pair into ctx; 0 or -1. */
+/* Loads the pair into ctx; 0 or NET_E_TLS_RELOAD. */
 static int load_pair(SSL_CTX *ctx, const char *cert, const char *key)
 {
 	return SSL_CTX_use_certificate_chain_file(ctx, cert) == 1 &&
 			       SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) == 1 &&
 			       SSL_CTX_check_private_key(ctx) == 1
 		       ? 0
-		       : -1;
+		       : NET_E_TLS_RELOAD;
 }
 
 int net_reload_tls(struct net *n)
@@ -1008,7 +1040,7 @@ int net_reload_tls(struct net *n)
 		return 0;
 	}
 	if (!n->n_ssl_ctx)
-		return -1;
+		return NET_E_TLS_RELOAD;
 	/* the pair is tried on a scratch context first: a bad pair must leave the served one alone */
 	probe = SSL_CTX_new(TLS_server_method());
 	if (!probe || load_pair(probe, n->cfg->tls_cert, n->cfg->tls_key)) {
@@ -1018,17 +1050,17 @@ int net_reload_tls(struct net *n)
 		SSL_CTX_free(probe);
 		ERR_clear_error();
 		n->metrics->tls_reload_failed++;
-		return -1;
+		return NET_E_TLS_RELOAD;
 	}
 	SSL_CTX_free(probe);
 	for (i = 0; i < n->n_ssl_ctx; i++)
 		if (load_pair(n->ssl_ctx[i], n->cfg->tls_cert, n->cfg->tls_key))
-			err = -1;
+			err = NET_E_TLS_RELOAD;
 	ERR_clear_error();
 	if (err) {
 		n->metrics->tls_reload_failed++;
 		util_log(LOG_ERROR, "net: SIGHUP: the certificate could not be loaded into every listener");
-		return -1;
+		return NET_E_TLS_RELOAD;
 	}
 	n->metrics->tls_reloads++;
 	util_log(LOG_INFO, "net: SIGHUP: reloaded the certificate %s", n->cfg->tls_cert);
@@ -1053,7 +1085,7 @@ void net_drain(struct net *n)
 {
 	if (n->draining)
 		return;
-	n->draining = true;
+	n->draining = n->http->stopping = true;
 	each_ws(n, LWS_CALLBACK_USER, NULL);
 }
 
@@ -1074,6 +1106,9 @@ void net_stop(struct net *n)
 	struct addr_count *a;
 	size_t pos = 0;
 
+	if (!n)
+		return;
+	n->sessions->stopping = true; /* nothing is written while lws tears connections down */
 	if (n->lag_on) {
 		uv_close((uv_handle_t *)&n->lag_timer, NULL);
 		n->lag_on = false;
@@ -1091,4 +1126,49 @@ void net_stop(struct net *n)
 	while ((a = hmap_next(&n->conn_addrs, &pos)))
 		free(a);
 	hmap_finish(&n->conn_addrs);
+	http_stop(n->http);
+}
+
+void net_free(struct net *n)
+{
+	if (!n)
+		return;
+	sessions_reap(n->sessions);
+	http_finish(n->http);
+	free(n);
+}
+
+void net_turn_end(struct net *n, uint64_t flushed, uint64_t needed)
+{
+	if (n)
+		sessions_turn_end(n->sessions, flushed, needed);
+}
+
+void net_committed(struct net *n, uint64_t batch, int err)
+{
+	sessions_committed(n->sessions, batch, err);
+	if (!err)
+		http_committed(n->http);
+}
+
+void net_reap(struct net *n)
+{
+	sessions_reap(n->sessions);
+}
+
+long net_connections(const struct net *n)
+{
+	return n->sessions->count;
+}
+
+const char *net_strerror(int code)
+{
+	switch (code) {
+	case NET_E_TLS_RELOAD:
+		return "the TLS certificate and key did not load";
+	case NET_E_CLOSE:
+		return "the connection must close";
+	default:
+		return "unknown net error";
+	}
 }

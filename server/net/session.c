@@ -1,7 +1,7 @@
 /*
  * session.c: one WebSocket connection: its bounded write queue of shared
  * frames, the gate that holds them until the journal has what they show
- * (see session.h), the rate limit and the close handshake. Released frames
+ * (see session_int.h), the rate limit and the close handshake. Released frames
  * are written at once when the socket takes them (write_ready() says why).
  *
  * Invariants: qready <= qlen; the released frames are the oldest; a session
@@ -9,7 +9,7 @@
  * and in ss->turn when it was sent frames this turn; frames of one connection leave in the order they were
  * queued.
  */
-#include "net/session.h"
+#include "net/net_int.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -181,7 +181,7 @@ void session_closed(struct session *s)
 {
 	struct sessions *ss = s->ss;
 
-	assert(!s->members && !s->lobby_sub && !s->player); /* the handlers detached it */
+	assert(!s->members && !s->lobby_sub.on && !s->player); /* the handlers detached it */
 	s->wsi = NULL;
 	turn_unlink(s);
 	wait_link(s, false);
@@ -271,9 +271,9 @@ void session_send(struct session *s, struct buf *b)
 	enqueue(s, b, SESSION_THIS_TURN);
 }
 
-void session_send_cb(void *s, struct buf *b)
+void net_send_cb(void *who, struct buf *frame)
 {
-	session_send(s, b);
+	session_send(who, frame);
 }
 
 void session_send_json(struct session *s, json_t *j)
@@ -369,7 +369,7 @@ static int send_close(struct session *s)
 	p[1] = (unsigned char)(s->close_code & 0xff);
 	memcpy(p + 2, s->close_reason, n);
 	if (lws_write(s->wsi, p, 2 + n, WRITE_CLOSE) < 0)
-		return -1;
+		return NET_E_CLOSE;
 	s->close_state = SESSION_CLOSE_SENT;
 	lws_set_timeout(s->wsi, PENDING_TIMEOUT_CLOSE_ACK, 5);
 	return 0;
@@ -379,8 +379,8 @@ static int send_close(struct session *s)
  * Writes the released frames, oldest first, while the socket takes them
  * without blocking, at most SESSION_WRITE_BURST of them (one connection must
  * not hold the loop). `writable`: lws said so (a WRITEABLE callback), so the
- * first frame needs no check. Returns how many went out, or -1 when lws
- * failed to write (the connection is lost).
+ * first frame needs no check. Returns how many went out, or NET_E_CLOSE when
+ * lws failed to write (the connection is lost).
  *
  * Why not one frame per WRITEABLE callback: lws turns POLLOUT off before each
  * callback and on again when asked, and libuv makes each change two
@@ -403,7 +403,7 @@ static int write_ready(struct session *s, bool writable)
 		if ((n || !writable) && lws_partial_buffered(s->wsi))
 			break;
 		if (lws_write(s->wsi, b->data, b->len, LWS_WRITE_TEXT) < (int)b->len)
-			return -1;
+			return NET_E_CLOSE;
 		s->ss->metrics->bytes_out += b->len;
 		s->qhead = (s->qhead + 1) % s->qcap;
 		s->qlen--;
@@ -423,7 +423,7 @@ int session_writeable(struct session *s)
 	if (!s->qready)
 		return 0; /* what is queued is held for the journal */
 	if (write_ready(s, true) < 0)
-		return -1;
+		return NET_E_CLOSE;
 	if (s->qready || (s->close_state && !s->qlen))
 		lws_callback_on_writable(s->wsi);
 	return 0;

@@ -1,9 +1,12 @@
 /*
- * player.h: a player identity (created by a first `hello`, resumed by its
- * token) and the rooms where it holds a seat. The lobby owns players and
- * finds them by token hash or id; rooms point at the players in their seats.
- * A player never points back into a session: `nsessions` is all the rooms
- * need to say whether a seat is connected.
+ * player.h: the player module's face (server/player/): a player identity
+ * (created by a first `hello`, resumed by its token) and the rooms where it
+ * holds a seat. The lobby owns players (player_new, player_free) and finds
+ * them by token hash or id; rooms point at the players in their seats. struct
+ * player is opaque: other modules read it through the accessors below and
+ * change it only through the functions named for each change. A player never
+ * points back into a connection: the count of its open connections is all
+ * the rooms need to say whether a seat is connected.
  */
 #ifndef QUINTETO_PLAYER_H
 #define QUINTETO_PLAYER_H
@@ -13,19 +16,29 @@
 
 #include "wire.h"
 
+struct player;
 struct room;
 
-struct player {
-	char id[16];
-	char token_hash[65]; /* hex SHA-256 of the token; the token itself is never stored */
-	char name[WIRE_NAME_MAX * 4 + 1];
-	int nsessions;       /* connections that said hello with this identity */
-	struct room **rooms; /* rooms where this player holds a seat, in no order */
-	int nrooms, caprooms;
-	int nwaiting;         /* rooms it created that wait for players (lobby_limits.c) */
-	int64_t seen_ms;      /* last hello or close of one of its connections (Unix ms) */
-	uint64_t saved_batch; /* the journal batch holding its last save (lobby_player_save) */
-};
+/* Room for a player's name: WIRE_NAME_MAX characters of up to 4 bytes of UTF-8, and the NUL. */
+#define PLAYER_NAME_SIZE (WIRE_NAME_MAX * 4 + 1)
+
+/*
+ * A new identity (the strings are copied: id up to 15 bytes, token_hash the
+ * hex SHA-256 of its token, name up to PLAYER_NAME_SIZE - 1 bytes), no
+ * connection, no room. NULL: out of memory. player_free() frees it (NULL:
+ * nothing).
+ */
+struct player *player_new(const char *id, const char *token_hash, const char *name);
+void player_free(struct player *p);
+
+/* Its id, the hex SHA-256 of its token (the token itself is never kept) and its name; borrowed from p. */
+const char *player_id(const struct player *p);
+const char *player_token_hash(const struct player *p);
+const char *player_name(const struct player *p);
+
+/* Takes `name` (copied; cut at PLAYER_NAME_SIZE - 1 bytes) and `now` (Unix ms) as last seen: a resumed hello.
+ */
+void player_rename(struct player *p, const char *name, int64_t now);
 
 /* Remembers that `p` holds a seat in `r` (once). 0 or -ENOMEM (then nothing changed). */
 int player_add_room(struct player *p, struct room *r);
@@ -33,7 +46,29 @@ int player_add_room(struct player *p, struct room *r);
 /* Forgets `r` from p's rooms; a room it does not hold is ignored. */
 void player_del_room(struct player *p, struct room *r);
 
+/* The rooms where it holds a seat, in no order: player_room(p, i) for i in [0, player_nrooms(p)). */
+int player_nrooms(const struct player *p);
+struct room *player_room(const struct player *p, int i);
+
 /* True when at least one connection of this player is open. */
 bool player_connected(const struct player *p);
+
+/*
+ * A connection said hello with this identity; the connections open now.
+ * player_session_closed(): one of them closed at `now` (Unix ms, last seen);
+ * the connections still open.
+ */
+int player_session_opened(struct player *p);
+int player_session_closed(struct player *p, int64_t now);
+
+/*
+ * The lobby's books on the player: the rooms it created that wait for
+ * players (player_waiting_add(): +1 or -1, never below 0), and the journal
+ * batch holding its last save.
+ */
+int player_waiting(const struct player *p);
+void player_waiting_add(struct player *p, int delta);
+uint64_t player_saved_batch(const struct player *p);
+void player_set_saved_batch(struct player *p, uint64_t batch);
 
 #endif

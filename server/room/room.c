@@ -355,7 +355,7 @@ static void wire_room_fill(const struct room *r, struct wire_room *w)
 	for (i = 0; i < r->game->seats; i++) {
 		const struct room_seat *st = &r->seats[i];
 
-		w->seats[i].name = st->player ? st->player->name : st->bot ? st->bot_name : NULL;
+		w->seats[i].name = st->player ? player_name(st->player) : st->bot ? st->bot_name : NULL;
 		w->seats[i].bot = st->bot;
 		w->seats[i].connected = st->bot || player_connected(st->player);
 		w->seats[i].stand_in = st->stand_in;

@@ -6,7 +6,7 @@
  *
  * Every change is journalled before anything is sent: the frames the room
  * queues in the same loop turn are held by the connections until the
- * turn's journal batch has committed (see session.h).
+ * turn's journal batch has committed (see net/session_int.h).
  */
 #include "room/room.h"
 
@@ -121,7 +121,7 @@ int room_join(struct room *r, struct player *p, int seat, const char *client_see
 	if (player_add_room(p, r))
 		return -ENOMEM;
 	room_seat_fill(r, seat, p, client_seed, NULL);
-	store_live_seat(r->host->store, r->id, seat, p->id, client_seed, NULL);
+	store_live_seat(r->host->store, r->id, seat, player_id(p), client_seed, NULL);
 	*seat_out = seat;
 	room_start_if_full(r);
 	return 0;
@@ -132,7 +132,7 @@ int room_add_bot(struct room *r, const struct player *by, int seat, const struct
 {
 	int err;
 
-	if (room_seat_of(r, by) < 0 && (!*r->creator || strcmp(r->creator, by->id)))
+	if (room_seat_of(r, by) < 0 && (!*r->creator || strcmp(r->creator, player_id(by))))
 		return ROOM_E_NOT_IN_ROOM;
 	err = seat_check(r, seat, &seat);
 	if (err)
@@ -661,10 +661,10 @@ static int archive_seats(struct room *r, struct store_match *m)
 
 		m->seats[i].seat = i;
 		m->seats[i].role = strdup(r->game->roles[i]);
-		m->seats[i].name = strdup(st->player ? st->player->name : st->bot_name);
+		m->seats[i].name = strdup(st->player ? player_name(st->player) : st->bot_name);
 		m->seats[i].bot = st->bot;
 		m->seats[i].abandoned = st->abandoned;
-		m->seats[i].player_id = st->player ? strdup(st->player->id) : NULL;
+		m->seats[i].player_id = st->player ? strdup(player_id(st->player)) : NULL;
 		m->seats[i].client_seed = strdup(st->has_seed ? st->client_seed : "");
 		if (!m->seats[i].role || !m->seats[i].name || !m->seats[i].client_seed ||
 		    (st->player && !m->seats[i].player_id))

@@ -57,23 +57,23 @@ static void test_lists(void)
 {
 	static struct config c;
 
-	CHECK(parse(&c, "--trusted-proxies", "10.0.0.0/8/1") == -1);
+	CHECK(parse(&c, "--trusted-proxies", "10.0.0.0/8/1") == CONF_E_INVALID);
 	CHECK(parse(&c, "--trusted-proxies",
 		    "1.2.3.4,1.2.3.4,1.2.3.4,1.2.3.4,1.2.3.4,1.2.3.4,1.2.3.4,1.2.3.4,"
 		    "1.2.3.4,1.2.3.4,1.2.3.4,1.2.3.4,1.2.3.4,1.2.3.4,1.2.3.4,1.2.3.4,"
-		    "1.2.3.4") == -1); /* 17: over the cap */
+		    "1.2.3.4") == CONF_E_INVALID); /* 17: over the cap */
 	REQUIRE(parse(&c, "--allowed-origins", " https://a.example , http://b.example:8080") == 0);
 	CHECK_EQ(c.n_origins, 2);
 	CHECK(!strcmp(c.origins[0], "https://a.example"));
 	CHECK(!strcmp(c.origins[1], "http://b.example:8080"));
-	CHECK(parse(&c, "--allowed-origins", "https://a.example/path") == -1);
+	CHECK(parse(&c, "--allowed-origins", "https://a.example/path") == CONF_E_INVALID);
 	REQUIRE(parse(&c, "--listen", "127.0.0.1:0, [::1]:8081") == 0);
 	CHECK_EQ(c.n_listen, 2);
 	CHECK(!strcmp(c.host, "127.0.0.1"));
 	CHECK_EQ(c.port, 0);
 	CHECK(!strcmp(c.listen[1].host, "::1"));
 	CHECK_EQ(c.listen[1].port, 8081);
-	CHECK(parse(&c, "--listen", " , ") == -1);
+	CHECK(parse(&c, "--listen", " , ") == CONF_E_INVALID);
 }
 
 static void test_defaults(void)

@@ -185,7 +185,7 @@ static void refusals(void)
 {
 	struct json_out o = { 0 };
 
-	CHECK(json_out_value(&o, NULL, 0) == -1 && o.len == 0);
+	CHECK(json_out_value(&o, NULL, 0) == -EINVAL && o.len == 0);
 	json_out_free(&o);
 }
 

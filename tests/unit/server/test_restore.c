@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "lobby/lobby.h"
+#include "room/room.h"
 #include "store/store.h"
 #include "tap.h"
 #include "base/util.h"
@@ -103,7 +104,7 @@ static int sql_int(const char *q)
 
 static void test_restart_replays_and_leaves_out_a_tampered_room(void)
 {
-	struct lobby l1, l2;
+	struct lobby *l1, *l2;
 	struct store *st, *st2 = NULL;
 	struct player *seats[2];
 	struct room *good, *bad, *back;
@@ -112,11 +113,11 @@ static void test_restart_replays_and_leaves_out_a_tampered_room(void)
 	REQUIRE(!store_open(&loop, path, QUINTETO_SOURCE_MIGRATIONS, &st));
 	store_on_commit(st, commit_cb, NULL);
 	REQUIRE(!store_start(st));
-	REQUIRE(!lobby_init(&l1, &loop, st, &cfg, &metrics));
-	seats[0] = lobby_player_hello(&l1, NULL, "Ann", tok[0], sizeof(tok[0]));
-	seats[1] = lobby_player_hello(&l1, NULL, "Ben", tok[1], sizeof(tok[1]));
+	REQUIRE(!lobby_new(&loop, st, &cfg, &metrics, NULL, &l1));
+	REQUIRE(!lobby_player_hello(l1, NULL, "Ann", tok[0], sizeof(tok[0]), &seats[0]));
+	REQUIRE(!lobby_player_hello(l1, NULL, "Ben", tok[1], sizeof(tok[1]), &seats[1]));
 	REQUIRE(seats[0] && seats[1]);
-	REQUIRE((good = ur_room(&l1, seats)) && (bad = ur_room(&l1, seats)));
+	REQUIRE((good = ur_room(l1, seats)) && (bad = ur_room(l1, seats)));
 	REQUIRE(play(good, seats, 7) && play(bad, seats, 4));
 	snprintf(good_id, sizeof(good_id), "%s", good->id);
 	snprintf(bad_id, sizeof(bad_id), "%s", bad->id);
@@ -128,30 +129,31 @@ static void test_restart_replays_and_leaves_out_a_tampered_room(void)
 	REQUIRE(sql(q) == SQLITE_OK);
 
 	REQUIRE(!store_open(&loop, path, QUINTETO_SOURCE_MIGRATIONS, &st2)); /* the restart: not started */
-	REQUIRE(!lobby_init(&l2, &loop, st2, &cfg, &metrics));
-	CHECK_EQ(lobby_restore(&l2), 0);
-	back = lobby_room_find(&l2, good_id);
+	REQUIRE(!lobby_new(&loop, st2, &cfg, &metrics, NULL, &l2));
+	CHECK_EQ(lobby_restore(l2), 0);
+	back = lobby_room_find(l2, good_id);
 	CHECK(back != NULL);
 	if (back) {
 		CHECK_EQ(back->status, ROOM_PLAYING);
 		CHECK_EQ(back->nactions, 7);
 		CHECK_EQ(back->match.ply, 7);
 		CHECK(!memcmp(&back->match, &good->match, sizeof(back->match))); /* the very same match */
-		CHECK(back->seats[0].player == lobby_player_by_token(&l2, tok[0]));
+		CHECK(back->seats[0].player == lobby_player_by_token(l2, tok[0]));
 	}
-	CHECK(lobby_room_find(&l2, bad_id) == NULL); /* does not replay: left out */
-	CHECK_EQ(l2.rooms.len, 1);
-	CHECK_EQ(lobby_player_by_token(&l2, tok[1])->nrooms, 1); /* no seat in a room that is not there */
+	CHECK(lobby_room_find(l2, bad_id) == NULL); /* does not replay: left out */
+	CHECK_EQ(lobby_rooms_count(l2), 1);
+	CHECK_EQ(player_nrooms(lobby_player_by_token(l2, tok[1])),
+		 1); /* no seat in a room that is not there */
 	snprintf(q, sizeof(q), "SELECT count(*) FROM live_actions WHERE room_id = '%s'", bad_id);
 	CHECK_EQ(sql_int(q), 4); /* its journal is kept for inspection */
 
-	lobby_close(&l1);
-	lobby_close(&l2);
+	lobby_close(l1);
+	lobby_close(l2);
 	store_close(st);
 	store_close(st2);
 	uv_run(&loop, UV_RUN_DEFAULT);
-	lobby_finish(&l1);
-	lobby_finish(&l2);
+	lobby_free(l1);
+	lobby_free(l2);
 }
 
 int main(void)

@@ -32,9 +32,7 @@ static void changed_cb(void *ctx)
 }
 
 static struct room_host host = { &loop, NULL, &cfg, &metrics, false, send_cb, changed_cb, NULL, NULL };
-static struct player alice = { .id = "palice", .name = "Alice" };
-static struct player bob = { .id = "pbob", .name = "Bob" };
-static struct player carol = { .id = "pcarol", .name = "Carol" };
+static struct player *alice, *bob, *carol;
 
 static struct room *duo_room(const char *id, const struct player *creator)
 {
@@ -42,7 +40,7 @@ static struct room *duo_room(const char *id, const struct player *creator)
 	struct rules_options gopt = { 0 };
 	struct room *r = NULL;
 
-	if (room_new(&host, id, creator->id, &duo_game, &duo_codec, &ropt, &gopt, &r))
+	if (room_new(&host, id, player_id(creator), &duo_game, &duo_codec, &ropt, &gopt, &r))
 		return NULL;
 	return r;
 }
@@ -71,42 +69,42 @@ static int act(struct room *r, struct player *p, int64_t ply, int n)
 
 static void test_seats(void)
 {
-	struct room *r = duo_room("seats", &alice);
+	struct room *r = duo_room("seats", alice);
 	int seat = -1;
 
 	REQUIRE(r);
-	CHECK_EQ(room_join(r, &alice, 2, NULL, &seat), ROOM_E_BAD_SEAT);
-	CHECK_EQ(room_join(r, &alice, 1, "s", &seat), 0);
+	CHECK_EQ(room_join(r, alice, 2, NULL, &seat), ROOM_E_BAD_SEAT);
+	CHECK_EQ(room_join(r, alice, 1, "s", &seat), 0);
 	CHECK_EQ(seat, 1);
-	CHECK_EQ(room_join(r, &alice, 0, NULL, &seat), ROOM_E_ALREADY_SEATED);
-	CHECK_EQ(room_join(r, &bob, 1, NULL, &seat), ROOM_E_SEAT_TAKEN);
-	CHECK_EQ(room_add_bot(r, &carol, -1, &bot_random, &seat),
+	CHECK_EQ(room_join(r, alice, 0, NULL, &seat), ROOM_E_ALREADY_SEATED);
+	CHECK_EQ(room_join(r, bob, 1, NULL, &seat), ROOM_E_SEAT_TAKEN);
+	CHECK_EQ(room_add_bot(r, carol, -1, &bot_random, &seat),
 		 ROOM_E_NOT_IN_ROOM); /* neither creator nor seated */
 	CHECK_EQ(r->status, ROOM_WAITING);
-	CHECK_EQ(room_join(r, &bob, -1, NULL, &seat), 0);
+	CHECK_EQ(room_join(r, bob, -1, NULL, &seat), 0);
 	CHECK_EQ(seat, 0);
 	CHECK_EQ(r->status, ROOM_PLAYING);
-	CHECK_EQ(room_join(r, &carol, -1, NULL, &seat), ROOM_E_ROOM_FULL);
-	CHECK_EQ(room_join(r, &carol, 0, NULL, &seat), ROOM_E_SEAT_TAKEN);
+	CHECK_EQ(room_join(r, carol, -1, NULL, &seat), ROOM_E_ROOM_FULL);
+	CHECK_EQ(room_join(r, carol, 0, NULL, &seat), ROOM_E_SEAT_TAKEN);
 	room_destroy(r);
 }
 
 static void test_add_bot_permission(void)
 {
-	struct room *r = duo_room("bots", &alice);
+	struct room *r = duo_room("bots", alice);
 	int seat = -1;
 
 	REQUIRE(r);
-	CHECK_EQ(room_add_bot(r, &bob, 0, &bot_random, &seat), ROOM_E_NOT_IN_ROOM);
+	CHECK_EQ(room_add_bot(r, bob, 0, &bot_random, &seat), ROOM_E_NOT_IN_ROOM);
 	CHECK(!r->seats[0].taken);
-	CHECK_EQ(room_add_bot(r, &alice, 0, &bot_random, &seat), 0); /* the creator, not seated */
+	CHECK_EQ(room_add_bot(r, alice, 0, &bot_random, &seat), 0); /* the creator, not seated */
 	CHECK(r->seats[0].bot);
-	CHECK_EQ(room_join(r, &bob, 1, NULL, &seat), 0);
+	CHECK_EQ(room_join(r, bob, 1, NULL, &seat), 0);
 	room_destroy(r);
-	r = duo_room("bots2", &alice);
+	r = duo_room("bots2", alice);
 	REQUIRE(r);
-	CHECK_EQ(room_join(r, &bob, 1, NULL, &seat), 0);
-	CHECK_EQ(room_add_bot(r, &bob, -1, &bot_random, &seat), 0); /* a seated player */
+	CHECK_EQ(room_join(r, bob, 1, NULL, &seat), 0);
+	CHECK_EQ(room_add_bot(r, bob, -1, &bot_random, &seat), 0); /* a seated player */
 	CHECK_EQ(seat, 0);
 	room_destroy(r);
 }
@@ -114,24 +112,24 @@ static void test_add_bot_permission(void)
 /* Two seats to act at ply 0: the second may send the ply it saw; nobody's own resend is accepted. */
 static void test_ply_exception(void)
 {
-	struct room *r = duo_room("plies", &alice);
+	struct room *r = duo_room("plies", alice);
 	int seat;
 
 	REQUIRE(r);
-	REQUIRE(!room_join(r, &alice, 0, NULL, &seat) && !room_join(r, &bob, 1, NULL, &seat));
-	CHECK_EQ(act(r, &alice, 0, 1), 0);
-	CHECK_EQ(act(r, &alice, 0, 1), ROOM_E_STALE_PLY);     /* her own second click */
-	CHECK_EQ(act(r, &alice, 1, 1), ROOM_E_NOT_YOUR_TURN); /* the current ply, but she picked */
-	CHECK_EQ(act(r, &bob, 0, 2), 0);                      /* older: only seat 0 acted since */
-	CHECK_EQ(r->match.ply, 2);                            /* round 2: both to act again */
-	CHECK_EQ(act(r, &bob, 0, 2), ROOM_E_STALE_PLY);       /* he acted since ply 0 */
-	CHECK_EQ(act(r, &bob, 1, 2), ROOM_E_STALE_PLY);       /* and at ply 1 itself */
-	CHECK_EQ(act(r, &alice, 1, 0), 0);                    /* since ply 1: only Bob's pick */
-	CHECK_EQ(act(r, &bob, 5, 0), ROOM_E_STALE_PLY);       /* a future ply */
-	CHECK_EQ(act(r, &bob, -1, 0), ROOM_E_STALE_PLY);
-	CHECK_EQ(act(r, &bob, 2, 7), ROOM_E_ILLEGAL); /* not an action of this game */
-	CHECK_EQ(act(r, &carol, 3, 0), ROOM_E_NOT_IN_ROOM);
-	CHECK_EQ(act(r, &bob, 2, 0), 0);
+	REQUIRE(!room_join(r, alice, 0, NULL, &seat) && !room_join(r, bob, 1, NULL, &seat));
+	CHECK_EQ(act(r, alice, 0, 1), 0);
+	CHECK_EQ(act(r, alice, 0, 1), ROOM_E_STALE_PLY);     /* her own second click */
+	CHECK_EQ(act(r, alice, 1, 1), ROOM_E_NOT_YOUR_TURN); /* the current ply, but she picked */
+	CHECK_EQ(act(r, bob, 0, 2), 0);                      /* older: only seat 0 acted since */
+	CHECK_EQ(r->match.ply, 2);                           /* round 2: both to act again */
+	CHECK_EQ(act(r, bob, 0, 2), ROOM_E_STALE_PLY);       /* he acted since ply 0 */
+	CHECK_EQ(act(r, bob, 1, 2), ROOM_E_STALE_PLY);       /* and at ply 1 itself */
+	CHECK_EQ(act(r, alice, 1, 0), 0);                    /* since ply 1: only Bob's pick */
+	CHECK_EQ(act(r, bob, 5, 0), ROOM_E_STALE_PLY);       /* a future ply */
+	CHECK_EQ(act(r, bob, -1, 0), ROOM_E_STALE_PLY);
+	CHECK_EQ(act(r, bob, 2, 7), ROOM_E_ILLEGAL); /* not an action of this game */
+	CHECK_EQ(act(r, carol, 3, 0), ROOM_E_NOT_IN_ROOM);
+	CHECK_EQ(act(r, bob, 2, 0), 0);
 	CHECK_EQ(r->nactions, 4);
 	CHECK_EQ(r->log[1].seat, 1);
 	CHECK_EQ(r->log[1].ply, 1);
@@ -140,14 +138,14 @@ static void test_ply_exception(void)
 
 static void test_resign_event(void)
 {
-	struct room *r = duo_room("resign", &alice);
+	struct room *r = duo_room("resign", alice);
 	int seat = -1;
 
 	REQUIRE(r);
-	REQUIRE(!room_join(r, &alice, 0, NULL, &seat) && !room_join(r, &bob, 1, NULL, &seat));
-	CHECK_EQ(act(r, &alice, 0, 2), 0);
-	CHECK_EQ(room_resign(r, &carol, &seat), ROOM_E_NOT_IN_ROOM);
-	CHECK_EQ(room_resign(r, &bob, &seat), 0);
+	REQUIRE(!room_join(r, alice, 0, NULL, &seat) && !room_join(r, bob, 1, NULL, &seat));
+	CHECK_EQ(act(r, alice, 0, 2), 0);
+	CHECK_EQ(room_resign(r, carol, &seat), ROOM_E_NOT_IN_ROOM);
+	CHECK_EQ(room_resign(r, bob, &seat), 0);
 	CHECK_EQ(seat, 1);
 	CHECK_EQ(r->match.ply, 1); /* ply unchanged by the event */
 	CHECK_EQ(r->status, ROOM_FINISHED);
@@ -155,25 +153,25 @@ static void test_resign_event(void)
 	CHECK_EQ(r->nlog, 0);
 	CHECK(!r->log);
 	CHECK_EQ(r->nactions, 1);
-	CHECK_EQ(room_resign(r, &bob, &seat), ROOM_E_GAME_OVER);
-	CHECK_EQ(room_resign(r, &alice, &seat), ROOM_E_GAME_OVER);
-	CHECK_EQ(act(r, &alice, 1, 0), ROOM_E_GAME_OVER);
+	CHECK_EQ(room_resign(r, bob, &seat), ROOM_E_GAME_OVER);
+	CHECK_EQ(room_resign(r, alice, &seat), ROOM_E_GAME_OVER);
+	CHECK_EQ(act(r, alice, 1, 0), ROOM_E_GAME_OVER);
 	room_destroy(r);
 }
 
 static void test_members(void)
 {
-	struct room *r = duo_room("members", &alice);
+	struct room *r = duo_room("members", alice);
 	struct member *list_a = NULL, *list_b = NULL;
 	int seat;
 
 	REQUIRE(r);
-	CHECK_EQ(room_member_add(r, &list_a, &list_a, &alice), 0);
-	CHECK_EQ(room_member_add(r, &list_a, &list_a, &alice), 0); /* once */
+	CHECK_EQ(room_member_add(r, &list_a, &list_a, alice), 0);
+	CHECK_EQ(room_member_add(r, &list_a, &list_a, alice), 0); /* once */
 	CHECK_EQ(room_member_add(r, &list_b, &list_b, NULL), 0);
 	CHECK_EQ(r->nmembers, 2);
 	frames_sent = 0;
-	CHECK_EQ(room_join(r, &alice, 0, NULL, &seat), 0);
+	CHECK_EQ(room_join(r, alice, 0, NULL, &seat), 0);
 	room_changed(r);
 	CHECK_EQ(frames_sent, 2);
 	room_member_del(r, &list_b);
@@ -181,7 +179,7 @@ static void test_members(void)
 	CHECK(!list_b);
 	room_destroy(r); /* detaches the rest */
 	CHECK(!list_a);
-	CHECK_EQ(alice.nrooms, 0);
+	CHECK_EQ(player_nrooms(alice), 0);
 }
 
 int main(void)
@@ -192,6 +190,11 @@ int main(void)
 		return 1;
 	snprintf(path, sizeof(path), "%s/q.db", dir);
 	config_defaults(&cfg);
+	alice = player_new("palice", "", "Alice");
+	bob = player_new("pbob", "", "Bob");
+	carol = player_new("pcarol", "", "Carol");
+	if (!alice || !bob || !carol)
+		return 1;
 	uv_loop_init(&loop);
 	if (store_open(&loop, path, QUINTETO_SOURCE_MIGRATIONS, &store) || store_start(store))
 		return 1;
@@ -204,9 +207,9 @@ int main(void)
 	store_close(store);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	uv_loop_close(&loop);
-	free(alice.rooms);
-	free(bob.rooms);
-	free(carol.rooms);
+	player_free(alice);
+	player_free(bob);
+	player_free(carol);
 	unlink(path);
 	rmdir(dir);
 	return tap_done();

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/session.h"
+#include "net/session_int.h"
 #include "tap.h"
 #include "base/util.h"
 

@@ -1,5 +1,5 @@
 /*
- * session.h: one WebSocket connection: its bounded write queue of shared
+ * session_int.h (private to server/net/): one WebSocket connection: its bounded write queue of shared
  * frames, its rate limit and its close, and the gate that keeps frames from
  * leaving before what they show is durable.
  *
@@ -13,12 +13,13 @@
  * at once when they are released into an empty queue and the socket takes
  * them, else from lws' WRITEABLE callback.
  *
- * Knows no rooms, lobby or handlers: those call in. A session belongs to the
+ * Knows no rooms or handlers: those call in; the lobby's subscription is a
+ * link the lobby keeps (lobby_sub) and net_send_cb() is how it sends. A session belongs to the
  * loop thread; it is freed only from sessions_reap(), never inside an lws
  * callback.
  */
-#ifndef QUINTETO_SESSION_H
-#define QUINTETO_SESSION_H
+#ifndef QUINTETO_SESSION_INT_H
+#define QUINTETO_SESSION_INT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,6 +27,8 @@
 #include "base/buf.h"
 #include "base/conf.h"
 #include "base/metrics.h"
+#include "lobby/lobby.h"
+#include "net/net.h"
 
 struct lws;
 struct player;
@@ -63,10 +66,8 @@ struct session {
 	/* token bucket (protocol.md: 20/s sustained, bursts of 40) */
 	double tokens;
 	uint64_t refill_ns;
-	unsigned strikes; /* consecutive rate-limited messages */
-	/* lobby subscription (lobby.c) */
-	bool lobby_sub;
-	struct session *lobby_prev, *lobby_next;
+	unsigned strikes;           /* consecutive rate-limited messages */
+	struct lobby_sub lobby_sub; /* written by lobby_subscribe() and lobby_unsubscribe() only */
 	int close_state;
 	int close_code;
 	char close_reason[64];
@@ -133,9 +134,6 @@ void session_closed(struct session *s);
  */
 void session_send(struct session *s, struct buf *b);
 
-/* session_send() with a void pointer: the rooms' send callback (room_host.send). */
-void session_send_cb(void *s, struct buf *b);
-
 /* Serialises `j_take` (taken, may be NULL) and queues it. */
 void session_send_json(struct session *s, json_t *j_take);
 
@@ -167,7 +165,7 @@ void session_close(struct session *s, int code, const char *reason);
 
 /*
  * lws' WRITEABLE callback: writes released frames while the socket takes
- * them (at most SESSION_WRITE_BURST). 0, or -1 to close the connection.
+ * them (at most SESSION_WRITE_BURST). 0, or NET_E_CLOSE to close the connection.
  * Frames released into an empty queue are written at once if the socket is
  * writable, without waiting for this callback (session.c says why).
  */

@@ -1,22 +1,23 @@
 /*
- * http.h: the read-only HTTP API of protocol.md: GET /api/rooms,
+ * http_int.h (private to server/net/): the read-only HTTP API of protocol.md: GET /api/rooms,
  * GET /api/matches (filters, newest first, cursor), GET /api/matches/{id},
  * GET /healthz, GET /readyz and GET /metrics. Archive reads run on the store's reader
  * thread and the response is written when they come back, so the loop never
  * waits on disk. A request whose connection closes first cancels its read.
- * GET /api/rooms shows memory, so like a WebSocket frame (session.h) its
+ * GET /api/rooms shows memory, so like a WebSocket frame (session_int.h) its
  * answer is held until the journal batch that has what it shows commits.
- * The functions return what lws callbacks return (0, or -1 to close).
+ * http_request() and http_writeable() return 0, or NET_E_CLOSE when the
+ * connection must close (net.c answers lws with -1 then).
  */
-#ifndef QUINTETO_HTTP_H
-#define QUINTETO_HTTP_H
+#ifndef QUINTETO_HTTP_INT_H
+#define QUINTETO_HTTP_INT_H
 
 #include <stdint.h>
 #include <uv.h>
 
 #include "lobby/lobby.h"
 #include "base/metrics.h"
-#include "net/session.h"
+#include "net/session_int.h"
 #include "base/util.h"
 
 struct lws;

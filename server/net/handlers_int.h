@@ -1,5 +1,5 @@
 /*
- * handlers.h: what a connection's messages do. Decodes each inbound frame,
+ * handlers_int.h (private to server/net/): what a connection's messages do. Decodes each inbound frame,
  * applies the rate limit, and runs one small handler per message type (a
  * table), which calls the lobby and the rooms and sends the direct reply.
  * This is the one place where the modules' outcomes (ROOM_E_*, WIRE_E_*,
@@ -9,13 +9,13 @@
  * Calls down into session, lobby, room and player; nothing calls it but the
  * network layer.
  */
-#ifndef QUINTETO_HANDLERS_H
-#define QUINTETO_HANDLERS_H
+#ifndef QUINTETO_HANDLERS_INT_H
+#define QUINTETO_HANDLERS_INT_H
 
 #include <stddef.h>
 
 #include "lobby/lobby.h"
-#include "net/session.h"
+#include "net/session_int.h"
 
 struct store;
 
@@ -23,6 +23,7 @@ struct handlers {
 	struct lobby *lobby;
 	struct store *store;
 	struct metrics *metrics;
+	const struct config *cfg;
 };
 
 /* One complete inbound text message of `s`. */
