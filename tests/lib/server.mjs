@@ -30,10 +30,10 @@ export const SOURCE = process.env.QUINTETO_SOURCE;
 // Schemas
 
 // The schemas assembled from protocol/schema/'s templates and every game's part (protocol/schema/
-// assemble.py): the build's copy ($QUINTETO_SCHEMA, which meson sets), or, for a script run outside
+// assemble.py): the build's copy ($QUINTETO_TEST_SCHEMA, which meson sets), or, for a script run outside
 // meson (deploy/check-debian-play.mjs), one assembled now into a temporary folder.
 function assembledSchemas() {
-  if (process.env.QUINTETO_SCHEMA) return process.env.QUINTETO_SCHEMA;
+  if (process.env.QUINTETO_TEST_SCHEMA) return process.env.QUINTETO_TEST_SCHEMA;
   if (!SOURCE) return null;
   const dir = mkdtempSync(path.join(tmpdir(), 'quinteto-schema-'));
   execFileSync('python3', [path.join(SOURCE, 'protocol', 'schema', 'assemble.py'), SOURCE,
@@ -59,7 +59,7 @@ async function listJson(dir) {
 export function schemas() {
   if (!schemaPromise) {
     schemaPromise = (async () => {
-      assert.ok(SCHEMA_DIR, 'QUINTETO_SCHEMA (or QUINTETO_SOURCE) must name the schemas');
+      assert.ok(SCHEMA_DIR, 'QUINTETO_TEST_SCHEMA (or QUINTETO_SOURCE) must name the schemas');
       const index = JSON.parse(await readFile(path.join(SCHEMA_DIR, 'index.json'), 'utf8'));
       const ajv = new Ajv2020({ strict: false, allErrors: true });
       addFormats(ajv);

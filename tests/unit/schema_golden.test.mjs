@@ -16,8 +16,8 @@ import addFormats from 'ajv-formats';
 const SOURCE = process.env.QUINTETO_SOURCE;
 assert.ok(SOURCE, 'QUINTETO_SOURCE must name the source tree');
 // The schemas as protocol/schema/assemble.py assembled them (templates + every game's part).
-const SCHEMA_DIR = process.env.QUINTETO_SCHEMA;
-assert.ok(SCHEMA_DIR, 'QUINTETO_SCHEMA must name the assembled schemas');
+const SCHEMA_DIR = process.env.QUINTETO_TEST_SCHEMA;
+assert.ok(SCHEMA_DIR, 'QUINTETO_TEST_SCHEMA must name the assembled schemas');
 const GOLDEN = path.join(SOURCE, 'tests', 'golden');
 const BASE = 'https://schema.quinteto.example/';
 
