@@ -76,9 +76,19 @@ int replay_run(const json_t *archive, replay_step_cb cb, void *data, struct repl
 			err = -ENOMEM;
 	}
 	wire_archive_finish(&a);
-	if (err > 0)
+	if (err == WIRE_E_BAD_MESSAGE) /* the replay's one refusal: the archive disagrees with the rules */
 		return REPLAY_E_MISMATCH;
 	return err;
+}
+
+/* See replay.h. */
+const char *replay_strerror(int err)
+{
+	if (err == REPLAY_E_MISMATCH)
+		return "the archive does not match what the rules compute";
+	if (err == REPLAY_E_FORMAT)
+		return "not a valid archive";
+	return err < 0 && err > -4096 ? strerror(-err) : "unknown replay error";
 }
 
 /* Releases the result JSON. */

@@ -13,12 +13,19 @@
 
 #include "wire.h"
 
-/* Expected outcomes of replay_run(); system failures are negative errno. */
+/*
+ * Expected outcomes of replay_run(), negative in the command line's band
+ * -1700..-1799 (docs/ARCHITECTURE.md, "Errors"), which they open; system
+ * failures are -errno. replay_strerror() names them.
+ */
 enum replay_error {
 	REPLAY_OK = 0,
-	REPLAY_E_MISMATCH = 1, /* the archive does not match what the rules core computes */
-	REPLAY_E_FORMAT = 2,   /* the archive is not an archive (missing field, bad hex...) */
+	REPLAY_E_MISMATCH = -1700, /* the archive does not match what the rules core computes */
+	REPLAY_E_FORMAT = -1701,   /* the archive is not an archive (missing field, bad hex...) */
 };
+
+/* A sentence for a person about a REPLAY_E_* code or a -errno. */
+const char *replay_strerror(int err);
 
 /* One re-applied action or event, as the rules core computed it. */
 struct replay_step {

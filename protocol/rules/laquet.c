@@ -1,5 +1,5 @@
 /*
- * laquet.c: Laquet (rules-laquet.md). A turn is: maybe a bonus (the dice the
+ * laquet.c: Laquet (protocol/games/laquet/README.md). A turn is: maybe a bonus (the dice the
  * opponent's plan left unused, played or declined before rolling), a roll
  * (an action whose dice come from the match's stream), then one plan of one
  * or two single-die steps. Both colours run the same track of route indexes

@@ -1,5 +1,5 @@
 /*
- * laquet.h: Laquet as the project's rules decisions (rules-laquet.md) play
+ * laquet.h: Laquet as the project's rules decisions (protocol/games/laquet/README.md) play
  * it: one shared counter-clockwise track of route indexes 1..18 over three
  * quadrants (19 is off the board), the asymmetric setup, no landing on a
  * point the opponent holds (men are never hit), doubles not doubled, the

@@ -1,5 +1,5 @@
 /*
- * quinteto.c: Quinteto (rules-quinteto.md). Phase 1: the arranger sets the
+ * quinteto.c: Quinteto (protocol/games/quinteto/README.md). Phase 1: the arranger sets the
  * killing circle, the hunters roll off (several seats act at once, re-rolls
  * among the tied), then turns of a roll and a plan go clockwise; a landing
  * captures only when every stone in the room is the lander's victim's, and a
@@ -280,7 +280,7 @@ static int both_dice_plans(const struct quinteto_state *s, int seat, struct rule
 }
 
 /*
- * rules-quinteto.md phase 1, 3: plans using both dice; a lone enter; and
+ * protocol/games/quinteto/README.md phase 1, 3: plans using both dice; a lone enter; and
  * only where no plan uses both dice, a single step with either die.
  */
 static int plans(const struct quinteto_state *s, int seat, struct rules_action *out, int cap)

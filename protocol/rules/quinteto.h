@@ -1,5 +1,5 @@
 /*
- * quinteto.h: Quinteto as the project's rules decisions (rules-quinteto.md)
+ * quinteto.h: Quinteto as the project's rules decisions (protocol/games/quinteto/README.md)
  * play it: a ring of 25 rooms (homes 2, 7, 12, 17, 22), five limbo cells, a
  * killing circle of five slots, five hunters (seats 0..4) and the arranger
  * (seat 5); phase 1 (arrange, roll-off, the hunt) and phase 2 (place, the

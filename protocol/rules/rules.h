@@ -37,16 +37,23 @@
 #define RULES_ACTION_ARGS 10
 #define RULES_SEED_SIZE   32
 
-/* Expected outcomes (positive), as the house style asks. */
+/*
+ * The rules core's codes, negative in its band -1000..-1099
+ * (docs/ARCHITECTURE.md, "Errors"); rules_strerror() names each.
+ */
 enum rules_error {
 	RULES_OK = 0,
-	RULES_E_ILLEGAL = 1,     /* not one of the seat's legal actions */
-	RULES_E_NOT_TO_ACT = 2,  /* the seat is not in to_act */
-	RULES_E_GAME_OVER = 3,   /* the match has a result */
-	RULES_E_BAD_OPTIONS = 4, /* options out of range for this game */
-	RULES_E_BAD_SEAT = 5,    /* seat index out of range */
-	RULES_E_OUT_OF_PLAY = 6, /* the seat is already out of play (resigned, forfeited, eliminated) */
+	RULES_E_ILLEGAL = -1000,     /* not one of the seat's legal actions */
+	RULES_E_NOT_TO_ACT = -1001,  /* the seat is not in to_act */
+	RULES_E_GAME_OVER = -1002,   /* the match has a result */
+	RULES_E_BAD_OPTIONS = -1003, /* options out of range for this game */
+	RULES_E_BAD_SEAT = -1004,    /* seat index out of range */
+	RULES_E_OUT_OF_PLAY = -1005, /* the seat is already out of play (resigned, forfeited, eliminated) */
+	RULES_E_END_ = -1006, /* one past the last code: for (e = RULES_E_ILLEGAL; e > RULES_E_END_; e--) */
 };
+
+/* A sentence for a person about a RULES_E_* code; "unknown rules error" for any other value. */
+const char *rules_strerror(int err);
 
 /*
  * Absent arguments. An action's args are plain values, and 0 is a real value

@@ -1,5 +1,5 @@
 /*
- * super15.c: Super 1 al 5 (rules-super15.md). A turn is one move of one
+ * super15.c: Super 1 al 5 (protocol/games/super15/README.md). A turn is one move of one
  * piece along one of the eight queen lines: an ordinary piece of value v goes
  * 1..v squares over empty squares (forbidden ones count as empty to pass over)
  * and stops on an empty, allowed square or on the first enemy it meets,

@@ -1,5 +1,5 @@
 /*
- * super15.h: Super 1 al 5 as the project's rules decisions (rules-super15.md)
+ * super15.h: Super 1 al 5 as the project's rules decisions (protocol/games/super15/README.md)
  * play it: an 8x10 board with four forbidden squares (D1), sixteen valued
  * pieces a side (D2), queen-line moves up to the value (D3), points as the
  * captured value plus its points (D4), the Super's line capture (D5) and the
@@ -15,7 +15,7 @@
 #define SUPER15_FILES        8
 #define SUPER15_RANKS        10
 #define SUPER15_SQUARES      80 /* square = rank index * 8 + file index: a1 = 0, h1 = 7, a10 = 72 */
-#define SUPER15_PIECES       32 /* ids 0..15 Light, 16..31 Dark (rules-super15.md, "On the wire") */
+#define SUPER15_PIECES       32 /* ids 0..15 Light, 16..31 Dark (the game's README, "View") */
 #define SUPER15_SIDE         16
 #define SUPER15_NONE         0xff /* an empty board square; the square of a captured piece */
 #define SUPER15_SUPER_POINTS 10   /* points that make a piece Super */

@@ -1,5 +1,5 @@
 /*
- * ur.c: the Royal Game of Ur (rules-ur.md). A turn is a throw (an action
+ * ur.c: the Royal Game of Ur (protocol/games/ur/README.md). A turn is a throw (an action
  * whose dice come from the match's stream), then at most one action with its
  * value, then maybe a rosette bonus entry. Squares are per-seat route
  * indexes; captures compare CELLS (Dark's square t is Light's with the outer

@@ -1,5 +1,5 @@
 /*
- * ur.h: the Royal Game of Ur as the project's rules decisions (rules-ur.md)
+ * ur.h: the Royal Game of Ur as the project's rules decisions (protocol/games/ur/README.md)
  * play it (route D1, tetrahedral dice, entry on 1 or 5, capture by cell and direction, safe
  * rosettes and M1, rosette bonus, bearing off from square 23 with a 4).
  * State and outcome are fixed-size values of bytes only (no pointers, no

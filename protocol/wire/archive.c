@@ -115,13 +115,13 @@ json_t *wire_archive_encode(const struct wire_archive *a)
 
 /* --- Decode */
 
-/* An integer member `key` of `o` in lo..hi into *out; 0 or -1. */
+/* An integer member `key` of `o` in lo..hi into *out; 0 or WIRE_E_BAD_MESSAGE. */
 static int int_get(const json_t *o, const char *key, int64_t lo, int64_t hi, int64_t *out)
 {
 	const json_t *v = json_object_get(o, key);
 
 	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
-		return -1;
+		return WIRE_E_BAD_MESSAGE;
 	*out = json_integer_value(v);
 	return 0;
 }
@@ -163,8 +163,8 @@ static int seeds_decode(const json_t *j, const struct rules_game *g, struct wire
 
 	a->commit = json_string_value(json_object_get(j, "commit"));
 	a->server_seed = json_string_value(json_object_get(j, "server_seed"));
-	if (!wire_hex_decode(a->commit, bytes, sizeof(bytes)) ||
-	    !wire_hex_decode(a->server_seed, bytes, sizeof(bytes)))
+	if (wire_hex_decode(a->commit, bytes, sizeof(bytes)) ||
+	    wire_hex_decode(a->server_seed, bytes, sizeof(bytes)))
 		return bad(why, whylen, "commit and server_seed must be 64 hex digits");
 	if (!json_is_array(cs) || json_array_size(cs) != g->seats)
 		return bad(why, whylen, "client_seeds must be an array of %d strings", g->seats);

@@ -98,7 +98,7 @@ static int start_new(const struct wire_archive *a, const struct wire_game *codec
 	uint8_t server_seed[RULES_SEED_SIZE], seed[RULES_SEED_SIZE];
 	struct rules_options ro;
 
-	if (!wire_hex_decode(a->server_seed, server_seed, sizeof(server_seed)) ||
+	if (wire_hex_decode(a->server_seed, server_seed, sizeof(server_seed)) ||
 	    wire_options_decode(codec, a->options, NULL, &ro, NULL, 0))
 		return WIRE_E_BAD_MESSAGE;
 	rules_match_seed(server_seed, a->client_seeds, a->nseats, seed);

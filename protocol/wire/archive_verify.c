@@ -30,22 +30,6 @@ struct replay {
 	void *data;
 };
 
-static const char *rules_error_text(int err)
-{
-	switch (err) {
-	case RULES_E_NOT_TO_ACT:
-		return "not that seat's turn";
-	case RULES_E_GAME_OVER:
-		return "the match is already over";
-	case RULES_E_BAD_SEAT:
-		return "no such seat";
-	case RULES_E_OUT_OF_PLAY:
-		return "the seat is already out of play";
-	default:
-		return "not a legal action";
-	}
-}
-
 /* Compact sorted JSON of `j`, or a note; caller frees (NULL on ENOMEM). */
 static char *json_text(const json_t *j)
 {
@@ -91,8 +75,8 @@ int wire_replay_start(struct wire_replay *r, const struct wire_archive *a, char 
 	r->codec = wire_game_find(a->game);
 	if (!r->game || !r->codec || a->nseats != r->game->seats)
 		return mismatch_fail(r, "ply 0: game: not a known game with %d seats", a->nseats);
-	if (!wire_hex_decode(a->server_seed, server_seed, sizeof(server_seed)) ||
-	    !wire_hex_decode(a->commit, commit, sizeof(commit)))
+	if (wire_hex_decode(a->server_seed, server_seed, sizeof(server_seed)) ||
+	    wire_hex_decode(a->commit, commit, sizeof(commit)))
 		return mismatch_fail(r, "ply 0: commit and server_seed must be 64 hex digits");
 	rules_sha256(server_seed, sizeof(server_seed), digest);
 	if (memcmp(digest, commit, sizeof(digest)) != 0)
@@ -119,7 +103,7 @@ int wire_replay_event(struct wire_replay *r, const struct wire_archive_event *e,
 		return mismatch_fail(r, "ply %u: events[%zu]: seat %d cannot %s here (%s)",
 				     (unsigned)r->match.ply, i, e->seat,
 				     wire_event_kind_name(e->kind) ? wire_event_kind_name(e->kind) : "?",
-				     rules_error_text(err));
+				     rules_strerror(err));
 	return 0;
 }
 
@@ -141,7 +125,7 @@ int wire_replay_action(struct wire_replay *r, const struct wire_archive_action *
 		char *text = json_text(x->action);
 
 		err = mismatch_fail(r, "ply %u: seat %d may not play %s here (%s)", ply, x->seat,
-				    text ? text : "?", rules_error_text(err));
+				    text ? text : "?", rules_strerror(err));
 		free(text);
 		return err;
 	}

@@ -1,6 +1,6 @@
 /*
- * games.c: the registry of game codecs, room options, error codes and the
- * check for printable text.
+ * games.c: the registry of game codecs, room options and the check for
+ * printable text (the error codes are in error.c).
  *
  * The registry is a constant, NULL-terminated table of the codecs each game's
  * file defines (wire_games.h); a game is added by adding one line. Options
@@ -11,6 +11,7 @@
  * Must not: keep mutable global state, or write its outputs on failure
  * (options are decoded into locals and copied out only when all keys pass).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,28 +30,6 @@ const struct wire_game *const wire_games[] = {
 	NULL,
 };
 /* clang-format on */
-
-/* In enum wire_error order, from WIRE_E_BAD_JSON. */
-/* clang-format off */
-static const char *const error_codes[] = {
-	"bad_json",  "bad_message", "hello_required", "unknown_room", "unknown_game",  "bad_options",
-	"room_full", "seat_taken",  "already_seated", "not_in_room",  "not_your_turn", "illegal_action",
-	"stale_ply", "game_over",   "rate_limited",   "too_large",    "internal",      "unavailable",
-	"too_many_rooms",
-	"chat_rate_limited", "rematch_unavailable",
-};
-/* clang-format on */
-
-_Static_assert(sizeof(error_codes) / sizeof(error_codes[0]) == WIRE_E_COUNT_ - 1,
-	       "one wire string per error code");
-
-/* The wire string of error `err`; NULL for WIRE_OK or an out-of-range value. */
-const char *wire_error_code(int err)
-{
-	if (err <= WIRE_OK || err >= WIRE_E_COUNT_)
-		return NULL;
-	return error_codes[err - 1];
-}
 
 /* The codec of game `id` (borrowed, static); NULL if unknown or `id` is NULL. */
 const struct wire_game *wire_game_find(const char *id)
@@ -189,7 +168,7 @@ static int ms_option(const json_t *v, const char *key, long max, int32_t *out, c
 	return WIRE_OK;
 }
 
-/* A key every game has into `r`: WIRE_OK, WIRE_E_BAD_OPTIONS, or 1 when `key` is not one. */
+/* A key every game has into `r`: WIRE_OK, WIRE_E_BAD_OPTIONS, or -ENOENT when `key` is not one. */
 static int shared_option_set(const char *key, const json_t *v, struct wire_room_options *r, char *why,
 			     size_t whylen)
 {
@@ -209,10 +188,10 @@ static int shared_option_set(const char *key, const json_t *v, struct wire_room_
 		snprintf(r->stand_in_level, sizeof(r->stand_in_level), "%s", json_string_value(v));
 		return WIRE_OK;
 	}
-	return 1;
+	return -ENOENT;
 }
 
-/* The keys every game has into `obj` (with_defaults: all of them, defaults filled in). */
+/* The keys every game has into `obj` (with_defaults: all of them, defaults filled in); 0 or -ENOMEM. */
 static int shared_options_put(json_t *obj, const struct wire_room_options *r, bool with_defaults)
 {
 	static const struct wire_room_options none = { .autoroll = false };
@@ -227,22 +206,22 @@ static int shared_options_put(json_t *obj, const struct wire_room_options *r, bo
 		clock = json_pack("{s:i,s:i}", "bank_ms", r->clock_bank_ms, "increment_ms",
 				  r->clock_increment_ms);
 	if (!clock)
-		return -1;
+		return -ENOMEM;
 	if ((with_defaults || !json_is_null(clock)) ? json_object_set_new(obj, "clock", clock)
 						    : (json_decref(clock), 0))
-		return -1;
+		return -ENOMEM;
 	after = wire_stand_in_after_ms(r);
 	if ((with_defaults || after != WIRE_STAND_IN_AFTER_DEFAULT_MS) &&
 	    json_object_set_new(obj, "stand_in_after_ms", json_integer(after)))
-		return -1;
+		return -ENOMEM;
 	if ((with_defaults || *r->stand_in_level) &&
 	    json_object_set_new(obj, "stand_in_level",
 				*r->stand_in_level ? json_string(r->stand_in_level) : json_null()))
-		return -1;
+		return -ENOMEM;
 	if ((with_defaults || r->idle_set) &&
 	    json_object_set_new(obj, "idle_after_ms",
 				r->idle_set ? json_integer(r->idle_after_ms) : json_null()))
-		return -1;
+		return -ENOMEM;
 	return 0;
 }
 
@@ -291,7 +270,7 @@ int wire_options_decode(const struct wire_game *g, const json_t *options, struct
 	json_object_foreach((json_t *)options, key, value)
 	{
 		err = shared_option_set(key, value, &r, why, whylen);
-		if (err != 1) {
+		if (err != -ENOENT) {
 			if (err)
 				return err;
 			continue;

@@ -18,6 +18,7 @@ void wire_hex_encode(const uint8_t *in, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
+/* The value of hex digit `c`, or WIRE_E_BAD_MESSAGE. */
 static int digit(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -26,21 +27,22 @@ static int digit(char c)
 		return c - 'a' + 10;
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
-	return -1;
+	return WIRE_E_BAD_MESSAGE;
 }
 
-bool wire_hex_decode(const char *s, uint8_t *out, size_t n)
+/* See wire.h. */
+int wire_hex_decode(const char *s, uint8_t *out, size_t n)
 {
 	size_t i;
 
 	if (!s || strlen(s) != 2 * n)
-		return false;
+		return WIRE_E_BAD_MESSAGE;
 	for (i = 0; i < n; i++) {
 		int hi = digit(s[2 * i]), lo = digit(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
-			return false;
+			return WIRE_E_BAD_MESSAGE;
 		out[i] = (uint8_t)(hi << 4 | lo);
 	}
-	return true;
+	return 0;
 }

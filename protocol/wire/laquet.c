@@ -1,6 +1,6 @@
 /*
- * laquet.c (wire): JSON <-> C for Laquet, as protocol/games-laquet.md
- * documents it and protocol/schema/laquet/ checks it. Decoding is strict: an
+ * laquet.c (wire): JSON <-> C for Laquet, as protocol/games/laquet/README.md
+ * documents it and protocol/games/laquet/schema/ checks it. Decoding is strict: an
  * action is exactly one of {"roll":true}, {"plan":[1 or 2 steps]} or
  * {"bonus":[0..2 steps]}, each step exactly {"from":1..18,"die":0|1}; anything
  * else is WIRE_E_ILLEGAL_ACTION. Encoders are deterministic (fixed keys,
@@ -83,24 +83,25 @@ static json_t *laquet_action_encode(const struct rules_action *a)
 	return NULL;
 }
 
-/* An integer (not a real, not a boolean) in lo..hi; -1 otherwise. */
+/* An integer (not a real, not a boolean) in lo..hi; WIRE_E_ILLEGAL_ACTION otherwise. */
 static int int_in(const json_t *v, int lo, int hi)
 {
 	json_int_t i;
 
 	if (!json_is_integer(v))
-		return -1;
+		return WIRE_E_ILLEGAL_ACTION;
 	i = json_integer_value(v);
-	return i >= lo && i <= hi ? (int)i : -1;
+	return i >= lo && i <= hi ? (int)i : WIRE_E_ILLEGAL_ACTION;
 }
 
-/* Decodes a step list of lo..2 steps into `out`; false if it is not exactly that shape. */
-static bool steps_decode(const json_t *arr, int lo, struct rules_action *out)
+/* Decodes a step list of lo..2 steps into `out`; 0, or WIRE_E_ILLEGAL_ACTION if it is not exactly that shape.
+ */
+static int steps_decode(const json_t *arr, int lo, struct rules_action *out)
 {
 	size_t n = json_array_size(arr);
 
 	if (!json_is_array(arr) || n < (size_t)lo || n > LAQUET_MAX_STEP)
-		return false;
+		return WIRE_E_ILLEGAL_ACTION;
 	out->arg[0] = (int16_t)n;
 	for (size_t k = 0; k < n; k++) {
 		const json_t *st = json_array_get(arr, k);
@@ -108,11 +109,11 @@ static bool steps_decode(const json_t *arr, int lo, struct rules_action *out)
 		int die = int_in(json_object_get(st, "die"), 0, LAQUET_DICE - 1);
 
 		if (!json_is_object(st) || json_object_size(st) != 2 || from < 0 || die < 0)
-			return false;
+			return WIRE_E_ILLEGAL_ACTION;
 		out->arg[1 + 2 * k] = (int16_t)from;
 		out->arg[2 + 2 * k] = (int16_t)die;
 	}
-	return true;
+	return WIRE_OK;
 }
 
 /* Decodes exactly one action shape; WIRE_E_ILLEGAL_ACTION otherwise. */
@@ -128,9 +129,9 @@ static int laquet_action_decode(const json_t *j, struct rules_action *out)
 	{
 		if (strcmp(key, "roll") == 0 && json_is_true(v))
 			out->kind = LAQUET_ACT_ROLL;
-		else if (strcmp(key, "plan") == 0 && steps_decode(v, 1, out))
+		else if (strcmp(key, "plan") == 0 && !steps_decode(v, 1, out))
 			out->kind = LAQUET_ACT_PLAN;
-		else if (strcmp(key, "bonus") == 0 && steps_decode(v, 0, out))
+		else if (strcmp(key, "bonus") == 0 && !steps_decode(v, 0, out))
 			out->kind = LAQUET_ACT_BONUS;
 	}
 	if (out->kind == 0) {

@@ -1,6 +1,6 @@
 /*
- * quinteto.c (wire): JSON <-> C for Quinteto, as protocol/games-quinteto.md
- * documents it and protocol/schema/quinteto/ checks it. Decoding is strict:
+ * quinteto.c (wire): JSON <-> C for Quinteto, as protocol/games/quinteto/README.md
+ * documents it and protocol/games/quinteto/schema/ checks it. Decoding is strict:
  * an action must be exactly one of the shapes (the right keys, the right
  * JSON types, in range) and a plan or an arrangement that could never be
  * legal (a stone twice, a die used twice, the sum beside another step, a
@@ -98,7 +98,7 @@ static json_t *victim_item(const struct quinteto_state *s, int seat)
 	return seat_or_null(quinteto_victim(s, seat));
 }
 
-/* {phase, dice, circle, stones, victim, rolloff, turns} (rules-quinteto.md "On the wire"). */
+/* {phase, dice, circle, stones, victim, rolloff, turns} (protocol/games/quinteto/README.md "On the wire"). */
 static json_t *quinteto_view(const struct rules_match *m)
 {
 	const struct quinteto_state *s = &m->s.quinteto;
@@ -196,8 +196,8 @@ static int arrange_decode(const json_t *v, struct rules_action *out)
 	return WIRE_OK;
 }
 
-/* One step object into p[0..3] (op, die, stone, n); false if it is no step shape. */
-static bool step_decode(const json_t *j, int16_t *p)
+/* One step object into p[0..3] (op, die, stone, n); 0, or WIRE_E_ILLEGAL_ACTION if it is no step shape. */
+static int step_decode(const json_t *j, int16_t *p)
 {
 	json_t *die = json_object_get(j, "die"), *stone = json_object_get(j, "stone");
 	json_t *steps = json_object_get(j, "steps"), *kill = json_object_get(j, "kill");
@@ -208,7 +208,7 @@ static bool step_decode(const json_t *j, int16_t *p)
 
 	if (!json_is_object(j) || d == BAD || k == BAD || (stone && kill) ||
 	    json_object_size(j) != (size_t)keys)
-		return false;
+		return WIRE_E_ILLEGAL_ACTION;
 	if (kill && !sum) {
 		p[0] = QUINTETO_OP_KILL;
 	} else if (steps && stone) {
@@ -216,19 +216,19 @@ static bool step_decode(const json_t *j, int16_t *p)
 
 		n = int_in(steps, -max, max, BAD);
 		if (n == BAD || (n > -min && n < min))
-			return false;
+			return WIRE_E_ILLEGAL_ACTION;
 		p[0] = QUINTETO_OP_MOVE;
 	} else if (enter && stone && json_is_true(enter) && !sum) {
 		p[0] = QUINTETO_OP_ENTER;
 	} else if (exit_ && stone && json_is_true(exit_) && !sum) {
 		p[0] = QUINTETO_OP_EXIT;
 	} else {
-		return false;
+		return WIRE_E_ILLEGAL_ACTION;
 	}
 	p[1] = (int16_t)d;
 	p[2] = (int16_t)k;
 	p[3] = (int16_t)n;
-	return true;
+	return WIRE_OK;
 }
 
 /* {"plan":[step, step?]}: the sum alone; two steps use both dice and two stones. */
@@ -241,11 +241,11 @@ static int plan_decode(const json_t *v, struct rules_action *out)
 		return WIRE_E_ILLEGAL_ACTION;
 	out->kind = QUINTETO_ACT_PLAN;
 	out->arg[0] = (int16_t)n;
-	if (!step_decode(json_array_get(v, 0), a))
+	if (step_decode(json_array_get(v, 0), a))
 		return WIRE_E_ILLEGAL_ACTION;
 	if (n == 1)
 		return WIRE_OK;
-	if (!step_decode(json_array_get(v, 1), b) || a[1] == QUINTETO_DIE_SUM || b[1] == QUINTETO_DIE_SUM ||
+	if (step_decode(json_array_get(v, 1), b) || a[1] == QUINTETO_DIE_SUM || b[1] == QUINTETO_DIE_SUM ||
 	    a[1] == b[1] || a[2] == b[2])
 		return WIRE_E_ILLEGAL_ACTION;
 	return WIRE_OK;
@@ -283,7 +283,7 @@ static int quinteto_action_decode(const json_t *j, struct rules_action *out)
 
 /*
  * Every action: {dice, rolloff, tied, starts, captured, killed, eliminated,
- * phase, quinteto, over} (protocol/games-quinteto.md "Outcome").
+ * phase, quinteto, over} (protocol/games/quinteto/README.md "Outcome").
  */
 static json_t *quinteto_outcome_encode(const struct rules_match *m, const struct rules_action *a,
 				       const union rules_outcome *o)

@@ -12,6 +12,7 @@
  * cases of tests/golden/server/ and schema_golden.test.mjs validates the same
  * files against the schemas; the integration tests validate every frame.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "wire.h"
@@ -248,7 +249,7 @@ static json_t *result_new(const struct wire_room *r)
 	return res.over ? r->codec->result_encode(&res) : json_null();
 }
 
-/* Adds server_seed and client_seeds ("" for a seat that sent none) to `o`. */
+/* Adds server_seed and client_seeds ("" for a seat that sent none) to `o`; 0 or -ENOMEM. */
 static int reveal_add(json_t *o, const struct wire_room *r)
 {
 	json_t *seeds = json_array();
@@ -263,10 +264,10 @@ static int reveal_add(json_t *o, const struct wire_room *r)
 		}
 	}
 	if (!seeds)
-		return -1;
+		return -ENOMEM;
 	if (json_object_set_new(o, "client_seeds", seeds) != 0)
-		return -1;
-	return json_object_set_new(o, "server_seed", json_string(r->server_seed));
+		return -ENOMEM;
+	return json_object_set_new(o, "server_seed", json_string(r->server_seed)) ? -ENOMEM : 0;
 }
 
 /* The room's `state` with legal: []; see wire.h. New reference. */

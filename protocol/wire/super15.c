@@ -1,6 +1,6 @@
 /*
- * super15.c (wire): JSON <-> C for Super 1 al 5, as protocol/games-super15.md
- * documents it and protocol/schema/super15/ checks it. Squares travel as
+ * super15.c (wire): JSON <-> C for Super 1 al 5, as protocol/games/super15/README.md
+ * documents it and protocol/games/super15/schema/ checks it. Squares travel as
  * names ("a1" .. "h10"). Decoding is strict: an action is exactly
  * {"from":square,"to":square} with two well-formed square names, anything
  * else is WIRE_E_ILLEGAL_ACTION (whether the move is legal is the rules
@@ -27,7 +27,8 @@ static const char *square_name(int sq, char buf[4])
 	return buf;
 }
 
-/* The square a name denotes (a..h then 1..10, no leading zero, nothing else); -1 otherwise. */
+/* The square a name denotes (a..h then 1..10, no leading zero, nothing else); WIRE_E_ILLEGAL_ACTION
+ * otherwise. */
 static int square_parse(const json_t *v)
 {
 	const char *s = json_string_value(v);
@@ -35,15 +36,15 @@ static int square_parse(const json_t *v)
 	int file, rank;
 
 	if (!s)
-		return -1;
+		return WIRE_E_ILLEGAL_ACTION;
 	len = json_string_length(v);
 	if (len < 2 || len > 3 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '9')
-		return -1;
+		return WIRE_E_ILLEGAL_ACTION;
 	file = s[0] - 'a';
 	rank = s[1] - '0';
 	if (len == 3) {
 		if (s[1] != '1' || s[2] != '0')
-			return -1;
+			return WIRE_E_ILLEGAL_ACTION;
 		rank = 10;
 	}
 	return (rank - 1) * SUPER15_FILES + file;

@@ -1,6 +1,6 @@
 /*
- * ur.c (wire): JSON <-> C for the Royal Game of Ur, as protocol/games-ur.md
- * documents it and protocol/schema/ur/ checks it. Decoding is strict: an
+ * ur.c (wire): JSON <-> C for the Royal Game of Ur, as protocol/games/ur/README.md
+ * documents it and protocol/games/ur/schema/ checks it. Decoding is strict: an
  * action must be exactly one of the six shapes (one key, the right JSON type,
  * in range), anything else is WIRE_E_ILLEGAL_ACTION. Encoders are
  * deterministic (fixed keys, arrays in a fixed order) so archived outcomes
@@ -52,15 +52,15 @@ static json_t *ur_action_encode(const struct rules_action *a)
 	return NULL;
 }
 
-/* An integer (not a real, not a boolean) in lo..hi; -1 otherwise. */
+/* An integer (not a real, not a boolean) in lo..hi; WIRE_E_ILLEGAL_ACTION otherwise. */
 static int int_in(const json_t *v, int lo, int hi)
 {
 	json_int_t i;
 
 	if (!json_is_integer(v))
-		return -1;
+		return WIRE_E_ILLEGAL_ACTION;
 	i = json_integer_value(v);
-	return i >= lo && i <= hi ? (int)i : -1;
+	return i >= lo && i <= hi ? (int)i : WIRE_E_ILLEGAL_ACTION;
 }
 
 /* Decodes exactly one action shape; WIRE_E_ILLEGAL_ACTION otherwise. */

@@ -27,35 +27,52 @@
 #define WIRE_ID_MAX          64  /* bytes of an `id` */
 #define WIRE_ROOM_ID_MAX     32  /* bytes of a room id */
 
-/* The protocol's error codes; wire_error_code() gives the wire string. */
+/*
+ * The wire codecs' codes, in their band -1100..-1199 (docs/ARCHITECTURE.md,
+ * "Errors"), which are also the protocol's `error.code`s: wire_error_code()
+ * gives the wire string, wire_strerror() a sentence for a person. The values
+ * are ours; only the strings travel.
+ */
 enum wire_error {
 	WIRE_OK = 0,
-	WIRE_E_BAD_JSON,
-	WIRE_E_BAD_MESSAGE,
-	WIRE_E_HELLO_REQUIRED,
-	WIRE_E_UNKNOWN_ROOM,
-	WIRE_E_UNKNOWN_GAME,
-	WIRE_E_BAD_OPTIONS,
-	WIRE_E_ROOM_FULL,
-	WIRE_E_SEAT_TAKEN,
-	WIRE_E_ALREADY_SEATED,
-	WIRE_E_NOT_IN_ROOM,
-	WIRE_E_NOT_YOUR_TURN,
-	WIRE_E_ILLEGAL_ACTION,
-	WIRE_E_STALE_PLY,
-	WIRE_E_GAME_OVER,
-	WIRE_E_RATE_LIMITED,
-	WIRE_E_TOO_LARGE,
-	WIRE_E_INTERNAL,
-	WIRE_E_UNAVAILABLE,
-	WIRE_E_TOO_MANY_ROOMS,
-	WIRE_E_CHAT_RATE_LIMITED,
-	WIRE_E_REMATCH_UNAVAILABLE,
-	WIRE_E_COUNT_
+	WIRE_E_BAD_JSON = -1100,
+	WIRE_E_BAD_MESSAGE = -1101,
+	WIRE_E_HELLO_REQUIRED = -1102,
+	WIRE_E_UNKNOWN_ROOM = -1103,
+	WIRE_E_UNKNOWN_GAME = -1104,
+	WIRE_E_BAD_OPTIONS = -1105,
+	WIRE_E_ROOM_FULL = -1106,
+	WIRE_E_SEAT_TAKEN = -1107,
+	WIRE_E_ALREADY_SEATED = -1108,
+	WIRE_E_NOT_IN_ROOM = -1109,
+	WIRE_E_NOT_YOUR_TURN = -1110,
+	WIRE_E_ILLEGAL_ACTION = -1111,
+	WIRE_E_STALE_PLY = -1112,
+	WIRE_E_GAME_OVER = -1113,
+	WIRE_E_RATE_LIMITED = -1114,
+	WIRE_E_TOO_LARGE = -1115,
+	WIRE_E_INTERNAL = -1116,
+	WIRE_E_UNAVAILABLE = -1117,
+	WIRE_E_TOO_MANY_ROOMS = -1118,
+	WIRE_E_CHAT_RATE_LIMITED = -1119,
+	WIRE_E_REMATCH_UNAVAILABLE = -1120,
+	WIRE_E_END_ = -1121, /* one past the last code: for (e = WIRE_E_BAD_JSON; e > WIRE_E_END_; e--) */
 };
 
-/* "bad_json", ...; NULL for an out-of-range value. */
+/* How many WIRE_E_* codes there are (a table with one entry per code). */
+#define WIRE_E_COUNT (WIRE_E_BAD_JSON - WIRE_E_END_)
+
+/* "bad_json", ...: the protocol's string for a WIRE_E_* code; NULL for any other value. */
 const char *wire_error_code(int err);
+
+/* A sentence for a person about a WIRE_E_* code; "unknown wire error" for any other value. */
+const char *wire_strerror(int err);
+
+/*
+ * The place of a WIRE_E_* code in a table of WIRE_E_COUNT entries (0 for
+ * WIRE_E_BAD_JSON, in enum order); -ERANGE for any other value.
+ */
+int wire_error_index(int err);
 
 /* Client message types. */
 enum wire_type {
@@ -453,7 +470,10 @@ bool wire_text_valid(const char *s, size_t max_chars);
 /* Lowercase hex of in[0..n) into out (2n+1 bytes, NUL-terminated). */
 void wire_hex_encode(const uint8_t *in, size_t n, char *out);
 
-/* Decodes exactly 2n hex digits (either case) into out[0..n); false otherwise. */
-bool wire_hex_decode(const char *s, uint8_t *out, size_t n);
+/*
+ * Decodes exactly 2n hex digits (either case) into out[0..n). Returns 0, or
+ * WIRE_E_BAD_MESSAGE for anything else (out[] then partly written).
+ */
+int wire_hex_decode(const char *s, uint8_t *out, size_t n);
 
 #endif

@@ -15,15 +15,15 @@
  */
 int wire_fail(int err, char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* The Royal Game of Ur codec (protocol/games-ur.md). */
+/* The Royal Game of Ur codec (protocol/games/ur/README.md). */
 extern const struct wire_game wire_game_ur;
 
-/* The Quinteto codec (protocol/games-quinteto.md). */
+/* The Quinteto codec (protocol/games/quinteto/README.md). */
 extern const struct wire_game wire_game_quinteto;
 
-/* The Laquet codec (protocol/games-laquet.md). */
+/* The Laquet codec (protocol/games/laquet/README.md). */
 extern const struct wire_game wire_game_laquet;
-/* The Super 1 al 5 codec (protocol/games-super15.md). */
+/* The Super 1 al 5 codec (protocol/games/super15/README.md). */
 extern const struct wire_game wire_game_super15;
 
 #endif

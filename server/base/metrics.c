@@ -102,15 +102,18 @@ static void gauge(struct out *o, const char *name, const char *help, double v)
 	emit(o, "# HELP %s %s\n# TYPE %s gauge\n%s %.17g\n", name, help, name, name, v);
 }
 
+_Static_assert(WIRE_E_COUNT <= sizeof(((struct metrics *)0)->errors) / sizeof(uint64_t),
+	       "a counter per wire error code");
+
 static void render_errors(struct out *o, const struct metrics *m)
 {
 	int i;
 
 	emit(o, "# HELP quinteto_errors_total Error replies sent, by protocol code.\n"
 		"# TYPE quinteto_errors_total counter\n");
-	for (i = 1; i < WIRE_E_COUNT_; i++)
+	for (i = WIRE_E_BAD_JSON; i > WIRE_E_END_; i--)
 		emit(o, "quinteto_errors_total{code=\"%s\"} %llu\n", wire_error_code(i),
-		     (unsigned long long)m->errors[i]);
+		     (unsigned long long)m->errors[wire_error_index(i)]);
 }
 
 static void render_histogram(struct out *o, const char *name, const char *help, const struct metrics_hist *h)

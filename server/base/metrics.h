@@ -23,7 +23,7 @@ struct metrics_hist {
 struct metrics {
 	uint64_t ws_opened, ws_closed, http_requests;
 	uint64_t messages_in, messages_out, bytes_out;
-	uint64_t errors[32]; /* by enum wire_error */
+	uint64_t errors[32]; /* by wire_error_index() of a WIRE_E_* code */
 	uint64_t actions, bot_actions, matches_started, matches_finished;
 	uint64_t archive_ok, archive_failed, players_created;
 	uint64_t slow_dropped, rate_limited, closed_too_large, closed_binary;

@@ -290,8 +290,8 @@ void session_send_json(struct session *s, json_t *j)
 
 void session_send_error(struct session *s, int err, const char *message, const json_t *id)
 {
-	if (err > 0 && err < WIRE_E_COUNT_)
-		s->ss->metrics->errors[err]++;
+	if (wire_error_index(err) >= 0)
+		s->ss->metrics->errors[wire_error_index(err)]++;
 	session_send_json(s, wire_error_new(err, message, id));
 }
 
@@ -301,8 +301,8 @@ void session_send_refusal(struct session *s, int err, const char *message, const
 	struct buf *b = j ? buf_from_json(j) : NULL;
 
 	json_decref(j);
-	if (err > 0 && err < WIRE_E_COUNT_)
-		s->ss->metrics->errors[err]++;
+	if (wire_error_index(err) >= 0)
+		s->ss->metrics->errors[wire_error_index(err)]++;
 	if (b)
 		enqueue(s, b, 0); /* batch 0 has always committed: only the order holds it */
 	buf_unref(b);
@@ -345,8 +345,8 @@ void session_send_notice(struct session *s, int err, const char *message)
 	s->qready++;
 	s->qbytes += b->len;
 	ss->metrics->messages_out++;
-	if (err > 0 && err < WIRE_E_COUNT_)
-		ss->metrics->errors[err]++;
+	if (wire_error_index(err) >= 0)
+		ss->metrics->errors[wire_error_index(err)]++;
 	want_write(s);
 }
 

@@ -172,7 +172,7 @@ int room_restore(const struct room_host *host, const char *id, const char *game,
 	r->created_at = created_at;
 	snprintf(r->creator, sizeof(r->creator), "%s", creator ? creator : "");
 	r->restoring = true; /* no journal writes, no archive, until room_restore_finish() */
-	if (!wire_hex_decode(seed_hex, r->server_seed, sizeof(r->server_seed))) {
+	if (wire_hex_decode(seed_hex, r->server_seed, sizeof(r->server_seed))) {
 		free(r);
 		return -EINVAL;
 	}

@@ -1,5 +1,5 @@
 /*
- * laquet_report.c: the figures of docs/LAQUET.md, from random Laquet
+ * laquet_report.c: the figures of protocol/games/laquet/README.md, from random Laquet
  * matches played through the rules core (`build/tests/bench/laquet-report
  * [matches]`, default 100,000). Each seat picks uniformly among its legal
  * actions, as the playout test and the benchmark do. It counts match length

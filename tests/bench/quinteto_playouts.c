@@ -1,5 +1,5 @@
 /*
- * quinteto_playouts.c: the Quinteto playout report of docs/quinteto.md, run as
+ * quinteto_playouts.c: the Quinteto playout report of protocol/games/quinteto/README.md, run as
  * `build/tests/bench/quinteto-playouts [matches] [max_turns]`. Plays random
  * matches the way bench.c does (a uniformly random seat among those to act,
  * a uniformly random legal action), from match seeds 0, 1, 2, ..., and prints

@@ -145,7 +145,7 @@ test('the client seed typed in the lobby is the archive\'s; the finished room li
 // page through that game's own board module, to the end and back, with its dice checked.
 test('every game: a match of bots replays with its own board and its dice checked', { timeout: 240000 }, async () => {
   await withServer(async (srv) => {
-    const common = JSON.parse(await readFile(path.join(process.env.QUINTETO_SOURCE, 'protocol/schema/common.json'), 'utf8'));
+    const common = JSON.parse(await readFile(path.join(process.env.QUINTETO_TEST_SCHEMA, 'common.json'), 'utf8'));
     const w = await srv.player('Watcher');
     const page = await newPlayerPage(browser(), { server: srv, label: 'Viewer' });
     const shots = await artifactsDir();

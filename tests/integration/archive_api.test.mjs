@@ -106,7 +106,7 @@ test('GET /api/matches/{id}/replay equals the states broadcast live, a resignati
 test('every game: the replay of a match of bots equals what a watcher saw', { timeout: 240000 }, async () => {
   await withServer(FAST_BOTS, async (srv) => {
     const common = JSON.parse(await (await import('node:fs/promises')).readFile(
-      path.join(process.env.QUINTETO_SOURCE, 'protocol/schema/common.json'), 'utf8'));
+      path.join(process.env.QUINTETO_TEST_SCHEMA, 'common.json'), 'utf8'));
     const w = await srv.player('Watcher');
     let played = 0;
     for (const game of common.$defs.game.enum) {

@@ -78,7 +78,7 @@ test('a page is at most 200 steps with total and next; bad from and limit are 40
 
 test('every game: paging through a match gives exactly the rules core\'s replay, whatever the page size', { timeout: 280000 }, async () => {
   await withServer(FAST_BOTS, async (srv) => {
-    const common = JSON.parse(await readFile(path.join(process.env.QUINTETO_SOURCE, 'protocol/schema/common.json'), 'utf8'));
+    const common = JSON.parse(await readFile(path.join(process.env.QUINTETO_TEST_SCHEMA, 'common.json'), 'utf8'));
     const w = await srv.player('Watcher');
     let long = 0;
     for (const game of common.$defs.game.enum) {

@@ -9,9 +9,10 @@
 // (the WebSocket client and the browser pages do it for every frame they receive) is validated
 // against protocol/schema; withServer() fails the test if any failed. Nothing here knows a game.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { access, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
@@ -28,7 +29,18 @@ export const SOURCE = process.env.QUINTETO_SOURCE;
 // ---------------------------------------------------------------------------------------------
 // Schemas
 
-const SCHEMA_DIR = SOURCE ? path.join(SOURCE, 'protocol', 'schema') : null;
+// The schemas assembled from protocol/schema/'s templates and every game's part (protocol/schema/
+// assemble.py): the build's copy ($QUINTETO_TEST_SCHEMA, which meson sets), or, for a script run outside
+// meson (deploy/check-debian-play.mjs), one assembled now into a temporary folder.
+function assembledSchemas() {
+  if (process.env.QUINTETO_TEST_SCHEMA) return process.env.QUINTETO_TEST_SCHEMA;
+  if (!SOURCE) return null;
+  const dir = mkdtempSync(path.join(tmpdir(), 'quinteto-schema-'));
+  execFileSync('python3', [path.join(SOURCE, 'protocol', 'schema', 'assemble.py'), SOURCE,
+    path.join(dir, 'schema'), path.join(dir, 'stamp')], { stdio: 'inherit' });
+  return path.join(dir, 'schema');
+}
+const SCHEMA_DIR = assembledSchemas();
 const SCHEMA_BASE = 'https://schema.quinteto.example/';
 
 let schemaPromise = null;
@@ -43,11 +55,11 @@ async function listJson(dir) {
   return out;
 }
 
-// Loads every protocol/schema/**/*.json into one Ajv. Resolves with {ajv, index, validator(file)}.
+// Loads every assembled schema (SCHEMA_DIR/**/*.json) into one Ajv. Resolves with {ajv, index, validator(file)}.
 export function schemas() {
   if (!schemaPromise) {
     schemaPromise = (async () => {
-      assert.ok(SCHEMA_DIR, 'QUINTETO_SOURCE must name the source tree');
+      assert.ok(SCHEMA_DIR, 'QUINTETO_TEST_SCHEMA (or QUINTETO_SOURCE) must name the schemas');
       const index = JSON.parse(await readFile(path.join(SCHEMA_DIR, 'index.json'), 'utf8'));
       const ajv = new Ajv2020({ strict: false, allErrors: true });
       addFormats(ajv);

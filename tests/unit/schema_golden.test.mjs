@@ -1,4 +1,4 @@
-// The JSON Schemas (protocol/schema) agree with the C codec on the golden cases (tests/golden):
+// The JSON Schemas (assembled from protocol/schema and protocol/games/<id>/schema) agree with the C codec on the golden cases (tests/golden):
 // every server message a builder must produce validates against the schema of its type; every
 // archive validates against archive.json exactly when its expected.json says `schema: true`; and
 // each game's options table in common.json accepts what the codec accepts and refuses what it
@@ -15,7 +15,9 @@ import addFormats from 'ajv-formats';
 
 const SOURCE = process.env.QUINTETO_SOURCE;
 assert.ok(SOURCE, 'QUINTETO_SOURCE must name the source tree');
-const SCHEMA_DIR = path.join(SOURCE, 'protocol', 'schema');
+// The schemas as protocol/schema/assemble.py assembled them (templates + every game's part).
+const SCHEMA_DIR = process.env.QUINTETO_TEST_SCHEMA;
+assert.ok(SCHEMA_DIR, 'QUINTETO_TEST_SCHEMA must name the assembled schemas');
 const GOLDEN = path.join(SOURCE, 'tests', 'golden');
 const BASE = 'https://schema.quinteto.example/';
 

@@ -1,5 +1,5 @@
 /*
- * test_laquet.c: the Laquet rules core against rules-laquet.md, one test per
+ * test_laquet.c: the Laquet rules core against protocol/games/laquet/README.md, one test per
  * rule: the setup, the shared track and blocked points, the point between
  * two dice of one man, doubles not doubled, the maximum use of the dice and
  * the larger-die rule (D2), automatic passes, the handed dice and the bonus
@@ -8,7 +8,7 @@
  * "check that must hold" of the spec has its own test. Positions are set by
  * writing the state directly; rolls are forced by choosing a dice seed whose
  * next two dice are the wanted ones. Last, the codec's view, the outcome
- * JSON games-laquet.md shows, strict decoding, and perft counts pinned in
+ * JSON protocol/games/laquet/README.md shows, strict decoding, and perft counts pinned in
  * tests/perft/laquet.txt.
  */
 #include <errno.h>
@@ -873,8 +873,8 @@ static void test_view_off_and_points(void)
 	json_decref(v);
 }
 
-/* The outcome JSON exactly as games-laquet.md shows it: a pass with no bonus, a pass with one, a one-step
- * plan. */
+/* The outcome JSON exactly as protocol/games/laquet/README.md shows it: a pass with no bonus, a pass with
+ * one, a one-step plan. */
 static void test_outcome_json(void)
 {
 	const struct wire_game *g = wire_game_find("laquet");

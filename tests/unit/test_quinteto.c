@@ -1,5 +1,5 @@
 /*
- * test_quinteto.c: the Quinteto rules core against rules-quinteto.md, one
+ * test_quinteto.c: the Quinteto rules core against protocol/games/quinteto/README.md, one
  * test per rule: the start, the arrangement, the roll-off and its re-rolls,
  * clockwise turns skipping the eliminated, plans (sum, pair, a lone enter, a
  * single step only where no plan uses both dice), steps in order, capture
@@ -1121,7 +1121,7 @@ static void test_perft(void)
 	CHECK(cases > 0);
 }
 
-/* --- On the wire: the codec's view, outcome and legal list as rules-quinteto.md lists them. */
+/* --- On the wire: the codec's view, outcome and legal list as protocol/games/quinteto/README.md has them. */
 
 /* True if `got` (consumed) equals the JSON text `want`; prints both when not. */
 static bool json_is(json_t *got, const char *want)

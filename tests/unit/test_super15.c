@@ -1,12 +1,12 @@
 /*
- * test_super15.c: the Super 1 al 5 rules core against rules-super15.md, one
+ * test_super15.c: the Super 1 al 5 rules core against protocol/games/super15/README.md, one
  * test per rule: the board and the opening (D1, D2), ordinary moves (D3:
  * range, blocking, passing over forbidden squares, captures that end the
  * move), scoring (D4), promotion by points and by capturing a Super, the
  * Super's free move and forced line capture (D5), the end conditions (last
  * piece, adjudication after 20 or 100 quiet plies (D6), no moves),
  * resignation, every "check that must hold", and errors that leave the match
- * byte-identical; then the codec (protocol/games-super15.md): square names,
+ * byte-identical; then the codec (protocol/games/super15/README.md): square names,
  * strict decoding, the view, outcomes and results. Positions are set by hand: pieces[] is written, then
  * super15_state_sync() rebuilds the rest. The legal list (computed on sets of
  * squares) is compared with apply (which walks the moving piece's lines) on
@@ -855,7 +855,7 @@ static void test_legal_matches_apply(void)
  * run): every match ends (a bound far above the longest), the board agrees
  * with the pieces after every ply, no piece is ever on two squares nor two on
  * one, and the points of every piece only grow. Prints how long matches are
- * and how they end: docs/super15.md quotes these lines.
+ * and how they end: protocol/games/super15/README.md quotes these lines.
  */
 static void test_random_playouts(void)
 {

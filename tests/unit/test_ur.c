@@ -1,5 +1,5 @@
 /*
- * test_ur.c: the Royal Game of Ur rules core against rules-ur.md, one test
+ * test_ur.c: the Royal Game of Ur rules core against protocol/games/ur/README.md, one test
  * per rule: every "check that must hold", the throw table, lost throws, the
  * extra throw, the rosette bonus, capture by cell and direction on every
  * square pair, safe cells, bearing off, winning, resigning, and errors that
@@ -184,7 +184,7 @@ static void test_throw_values(void)
 	}
 }
 
-/* rules-ur.md check 1: Light on 10 (M6 up) and Dark on 18 (M6 down) share the cell. */
+/* protocol/games/ur/README.md check 1: Light on 10 (M6 up) and Dark on 18 (M6 down) share the cell. */
 static void test_check_shared_cell(void)
 {
 	struct rules_match m;

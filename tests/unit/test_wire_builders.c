@@ -171,7 +171,7 @@ static json_t *build_state(const json_t *in)
 /* The enum wire_error of a wire code; 0 if none. */
 static int error_of(const char *code)
 {
-	for (int e = WIRE_E_BAD_JSON; code && e < WIRE_E_COUNT_; e++)
+	for (int e = WIRE_E_BAD_JSON; code && e > WIRE_E_END_; e--)
 		if (strcmp(wire_error_code(e), code) == 0)
 			return e;
 	return 0;

@@ -10,7 +10,7 @@
 //                       `label`, `role.<role>` for every role. A test fails if a key is missing in a language.
 //   t(key, vars)        the game's translator: translator(strings) from i18n.js (its catalogue, then the shell's)
 //   rules               {en, es, pt}: the rules page, in the light markup rules.js draws ("# ", "## ",
-//                       "- ", "| a | b |" rows, **bold**, blank lines between paragraphs); from rules-<id>.md
+//                       "- ", "| a | b |" rows, **bold**, blank lines between paragraphs); from protocol/games/<id>/README.md
 //   roleLabel(role)     the role for people ("Light", "Claro")
 //   optionsForm()       -> {el, value()}: the inputs of the "New room" form for this game; value() is the
 //                       `options` object to send with `create`. A game with a "roll for me" option ticks it by

@@ -1,4 +1,4 @@
-// board.js: the Laquet board in SVG (rules-laquet.md, "Board and track"), redrawn from a model on
+// board.js: the Laquet board in SVG (protocol/games/laquet/README.md, "Board and track"), redrawn from a model on
 // every state. A backgammon board seen from White's side: the top row t1..t12 and the bottom row
 // b1..b12, left to right, a bar between the two halves, the bottom-left quarter (b1..b6) shaded and
 // marked out of play, an arrow along the track (b7 -> b12, up, t12 -> t1, off), and the borne-off

@@ -1,5 +1,5 @@
 // dice.js (Laquet): only `{"roll":true}` draws: two six-sided dice, in stream order, recorded as the
-// outcome's `dice` (rules-laquet.md, protocol/games-laquet.md). Handed dice and bonus plays reuse dice
+// outcome's `dice` (protocol/games/laquet/README.md). Handed dice and bonus plays reuse dice
 // already drawn; nothing else reads the stream.
 
 export default async function laquetDice(action, outcome, stream) {

@@ -1,5 +1,5 @@
 // rules.js: the rules page of Laquet in English, Spanish and Portuguese, written for people from
-// shared/spec/rules-laquet.md (binding) and the Spanish seed text. The markup is the light one
+// protocol/games/laquet/README.md (binding) and the Spanish seed text. The markup is the light one
 // ../../rules.js draws. Points are named as on the board.
 
 const en = `# How to play Laquet

@@ -1,6 +1,6 @@
 // strings.js: Laquet's words in English, Spanish and Portuguese (the game's catalogues, see
 // ../../i18n.js). Points are named as on the board (b7..b12 along the bottom, t12..t1 along the top,
-// as rules-laquet.md names them), never by route number, so the log, the announcements and the board
+// as protocol/games/laquet/README.md names them), never by route number, so the log, the announcements and the board
 // agree.
 
 const en = {

@@ -1,4 +1,4 @@
-// board.js: the Quinteto board in SVG (rules-quinteto.md, "Board"): 25 rooms on a pentagon, numbered 0..24
+// board.js: the Quinteto board in SVG (protocol/games/quinteto/README.md, "Board"): 25 rooms on a pentagon, numbered 0..24
 // clockwise with side s's rooms 5s..5s+4 along its edge and its home (5s+2, marked in the side's colour) in the
 // middle; a limbo cell per side between the ring and the centre; the killing circle with slots 1..5 and an
 // arrow from each marker to the one it hunts; the centre.

@@ -1,6 +1,6 @@
 // dice.js (Quinteto): only `{"roll":true}` draws, six-sided dice in stream order: one die in the
 // roll-off (recorded as the outcome's `rolloff`), two in a hunt or duel turn (`dice`: [d1, d2])
-// (rules-quinteto.md, protocol/games-quinteto.md). Nothing else draws from the stream.
+// (protocol/games/quinteto/README.md). Nothing else draws from the stream.
 
 export default async function quintetoDice(action, outcome, stream) {
   if (!action || action.roll !== true) return null;

@@ -46,7 +46,7 @@ function whereKey(st) {
 // The arranger's home in the duel: the home its stones were placed on (last seen `place`), else unknown.
 let arrangerHome = null;
 
-// Applies one step to a copy of `view` for `seat` (rules-quinteto.md, phase 1 rules 3 and 4); returns
+// Applies one step to a copy of `view` for `seat` (protocol/games/quinteto/README.md, phase 1 rules 3 and 4); returns
 // {view, captures, to} where `to` is the landing room (or null).
 function applyStep(view, seat, st) {
   const stones = view.stones.map((x) => ({ ...x }));

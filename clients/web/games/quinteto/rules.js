@@ -1,5 +1,5 @@
 // rules.js: the rules page of Quinteto in English, Spanish and Portuguese, written for people from
-// shared/spec/rules-quinteto.md (binding) and the Spanish and Portuguese seed texts. The markup is the
+// protocol/games/quinteto/README.md (binding) and the Spanish and Portuguese seed texts. The markup is the
 // light one ../../rules.js draws. Rooms are numbered as on the board, hunters named by colour.
 
 const en = `# How to play Quinteto

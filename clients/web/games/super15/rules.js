@@ -1,5 +1,5 @@
 // rules.js: the rules page of Super 1 al 5 in English, Spanish and Portuguese, written for people
-// from shared/spec/rules-super15.md (binding) and the Spanish seed text. The markup is the light one
+// from protocol/games/super15/README.md (binding) and the Spanish seed text. The markup is the light one
 // ../../rules.js draws.
 
 const en = `# How to play Super 1 al 5

@@ -20,7 +20,7 @@ loadCss(new URL('./super15.css', import.meta.url));
 const ROLES = ['light', 'dark'];
 const FILES = 'abcdefgh';
 const FORBIDDEN = new Set(['d5', 'e5', 'd6', 'e6']);
-const VALUES = [5, 4, 3, 2, 2, 3, 4, 5, 1, 2, 3, 1, 1, 3, 2, 1]; // by id % 16 (rules-super15.md)
+const VALUES = [5, 4, 3, 2, 2, 3, 4, 5, 1, 2, 3, 1, 1, 3, 2, 1]; // by id % 16 (protocol/games/super15/README.md)
 const t = translator(strings);
 const role = (seat) => t(`role.${ROLES[seat]}`);
 const roleLabel = (r) => t(`role.${r}`);

@@ -1,4 +1,4 @@
-// board.js: the Royal Game of Ur board in SVG (rules-ur.md, "On the wire"), kept across states.
+// board.js: the Royal Game of Ur board in SVG (protocol/games/ur/README.md, "On the wire"), kept across states.
 //
 // createBoard(handlers, t) builds the SVG once; render(model) redraws only what a state changes (the
 // pieces, the trays, the legal targets, the marks of the last move and of a highlighted log entry)

@@ -1,6 +1,6 @@
 // dice.js (Ur): a throw is three tetrahedral dice, one byte each in stream order, a die "marked"
 // when its byte is odd; its value from the number of marked dice: none 4, one 0, two 1, three 5
-// (protocol/games-ur.md, rules-ur.md). Nothing else in Ur draws from the stream.
+// (protocol/games/ur/README.md). Nothing else in Ur draws from the stream.
 
 export default async function urDice(action, outcome, stream) {
   if (!action || action.roll !== true) return null;

@@ -1,5 +1,5 @@
 // rules.js: the rules page of the Royal Game of Ur in English, Spanish and Portuguese, written
-// for people from shared/spec/rules-ur.md (binding) and the Spanish seed text. The markup is the
+// for people from protocol/games/ur/README.md (binding) and the Spanish seed text. The markup is the
 // light one ../../rules.js draws. Cells are named as on the board.
 
 const en = `# How to play the Royal Game of Ur
