@@ -5,6 +5,8 @@
 // (e.g. "roll", "piece:5", "target"), a role and a key handler, so it works from the keyboard too.
 // Nothing here sends anything: the callback given to clickable() does.
 
+import { h } from '../dom.js';
+
 // Adds the module's stylesheet once (a <link>, allowed by the strict CSP; no inline styles).
 export function loadCss(url) {
   const href = String(url);
@@ -48,6 +50,14 @@ export function clickable(token, label, fire) {
     onclick: go,
     onkeydown: (ev) => { if (ev.key === 'Enter' || ev.key === ' ') go(ev); },
   };
+}
+
+// A <button> that is a clickable part (token as in clickable()): a real button needs no role, tabindex
+// or key handler, and its text is its label. `keys` is its aria-keyshortcuts, if any.
+export function actionButton(token, text, fire, cls, keys) {
+  const attrs = clickable(token, null, fire);
+  return h('button', { 'data-click': attrs['data-click'], class: ['legal', cls], onclick: attrs.onclick, type: 'button',
+    'aria-keyshortcuts': keys }, text);
 }
 
 // Default short texts of a room's options: every option that is not false, 0 or empty.
