@@ -1,5 +1,5 @@
 // common.js: helpers every game module may use: its stylesheet, action equality, and the
-// clickable-element contract that the browser tests drive (see registry.js).
+// clickable-element contract that the browser tests drive (see base.js).
 //
 // A clickable part of a game view carries class `legal`, data-click = a token the game chooses
 // (e.g. "roll", "piece:5", "target"), a role and a key handler, so it works from the keyboard too.
