@@ -1,5 +1,5 @@
-// quinteto.js: Quinteto as a game module of the web client (built on ../base.js, where the contract is). The
-// pentagonal board (board.js) goes in ctx.board; the dice, the roll-off, the plan builder, the arranger's
+// quinteto.js: Quinteto as a game module of the web client (built on ../base.js, where the contract is).
+// The pentagonal board (board.js) goes in ctx.board; the dice, the roll-off, the plan builder, the arranger's
 // circle builder and the place buttons in ctx.panel; whose turn, the phase, the circle in words and what the
 // last action did (a short event message: a capture, an elimination, a phase change, a Quinteto) in ctx.side.
 // Its words are in strings.js (three languages), its rules page in rules.js.
@@ -148,7 +148,8 @@ function notation(e) {
   return parts.join(', ');
 }
 
-// The result: its own words for the two draws, the winner by colour (base.js names roles).
+// The result in Quinteto's own words: two kinds of draw, and the winner named by colour (who.<seat>),
+// not by role as base.js's describeResult does.
 function describeResult(state) {
   const r = state && state.result;
   if (!r) return { text: '', winners: [] };
