@@ -290,7 +290,7 @@ window.quinteto = {
   get welcomes() { return app.welcomes; },
   get sent() { return app.sent.slice(); },
   get announced() { return app.announced.slice(); },
-  // The browser-test contract (games/registry.js): the selectors to click, in order, to make
+  // The browser-test contract (games/base.js): the selectors to click, in order, to make
   // `action` in the current room's view; null when the view offers no way to make it.
   clicksFor(action) {
     const v = app.view;

@@ -5,7 +5,7 @@
 // board module (the one live play uses, fed states built from the steps, never clickable), a move
 // list in the game's notation, step / scrub / autoplay / arrow keys, and the dice checked in the
 // browser (verify.js) from the revealed seeds. It knows no game: everything game-specific comes from
-// games/registry.js and games/dice.js.
+// the game's module (games/registry.js), its dice checker included.
 
 import { h, clear } from './dom.js';
 import { navigate, reducedMotion } from './core.js';
@@ -13,7 +13,6 @@ import { t, fmtDate } from './i18n.js';
 import { GAMES, gameModule, gameLabel } from './games/registry.js';
 import { capitalize } from './games/common.js';
 import { verifyArchive } from './verify.js';
-import { diceChecker } from './games/dice.js';
 import { legendList } from './room.js';
 
 async function getJson(url) {
@@ -336,7 +335,7 @@ export class ReplayView {
   }
 
   async checkDice() {
-    const r = await verifyArchive(this.arch, diceChecker(this.arch.game)).catch((e) => ({ ok: false, step: 'error', error: e }));
+    const r = await verifyArchive(this.arch, gameModule(this.arch.game)?.dice || null).catch((e) => ({ ok: false, step: 'error', error: e }));
     let text;
     if (r.ok && r.gameChecked && !r.rolls) text = t('archive.diceNone');
     else if (r.ok) text = r.gameChecked ? t('archive.diceOk', { n: r.rolls }) : t('archive.diceSeedsOnly');

@@ -2,7 +2,7 @@
 // from the browser (navigator.languages) unless the person chose one, which is kept in localStorage.
 //
 // Strings live in catalogues, one per language: i18n/<lang>.js for the shell, and one object per
-// language that each game module brings (`strings` in its module, see games/registry.js). A catalogue
+// language that each game module brings (`strings` in its module, see games/base.js). A catalogue
 // maps a key to a text with {placeholders}, or to {one, other} (chosen by Intl.PluralRules with the
 // variable `n`). English is complete by construction: a key missing in English is a bug, and a test
 // (tests/browser/i18n_keys.test.mjs) fails if any language lacks a key another one has.

@@ -46,10 +46,12 @@ export class LobbyView {
     const select = h('select#new-game', { name: 'game' },
       GAMES.map((g) => h('option', { value: g.id }, g.t('label'))));
     const optionsSlot = h('div.options-slot');
-    const rulesLink = h('a#rules-link.rules-link', { href: '#/rules/ur' });
+    const rulesLink = h('a#rules-link.rules-link');
     let form = null;
     const showOptions = () => {
-      form = gameModule(select.value).optionsForm();
+      const m = gameModule(select.value);
+      if (!m) return; // the server hosts no game this client can show
+      form = m.optionsForm();
       clear(optionsSlot).append(form.el);
       rulesLink.href = `#/rules/${encodeURIComponent(select.value)}`;
       rulesLink.textContent = t('lobby.rulesOf', { game: gameLabel(select.value) });
@@ -63,7 +65,8 @@ export class LobbyView {
       button.disabled = vsBot.disabled = true;
       try {
         const c = clock.value();
-        await this.createAndSit(select.value, c ? { ...form.value(), clock: c } : form.value(), bots);
+        const own = form ? form.value() : {};
+        await this.createAndSit(select.value, c ? { ...own, clock: c } : own, bots);
       } finally {
         button.disabled = vsBot.disabled = false;
       }

@@ -9,7 +9,7 @@
 // inert) until the ply moves on, an error comes back, or the connection is made again.
 //
 // Keyboard: the arrow keys move focus among the game's clickable parts (data-click) by position,
-// Enter plays, the game's shortcuts (ur: R rolls) and Q (resign) work anywhere but in a text field,
+// Enter plays, the game's shortcuts (its `shortcuts`) and Q (resign) work anywhere but in a text field,
 // and after every state focus goes back to the board (the same part if it is still there).
 // Everything worth hearing (actions, seats, turns) goes to the one live region (core.announce).
 

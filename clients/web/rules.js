@@ -1,5 +1,5 @@
 // rules.js: a game's rules page (route #/rules/<game>), in the current language, with the game's
-// legend. The text is the module's `rules` (games/registry.js), in a light markup drawn here as DOM
+// legend. The text is the module's `rules` (games/base.js), in a light markup drawn here as DOM
 // (never as HTML): "# " a title, "## " a section, "- " a list item (indented lines continue it),
 // "| a | b |" a table row (the first row is the header, a "| --- |" row is skipped), **bold**, and
 // blank lines between paragraphs.

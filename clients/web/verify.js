@@ -3,7 +3,7 @@
 // the match seed is SHA-256(server seed ‖ each seat's client seed as UTF-8 ‖ 0x00, in seat order),
 // and the dice stream is SHA-256(match seed ‖ k as 8 bytes big-endian) for k = 0, 1, 2, ..., read a
 // byte at a time over the whole match (protocol/PROTOCOL.md, "Randomness"). Each game says how its
-// actions read the stream (games/dice.js, one line per game); every roll of the archive must come out
+// actions read the stream (its module's `dice`, games/<id>/dice.js); every roll of the archive must come out
 // exactly as recorded. The first one that does not is named by its ply.
 //
 // Works in any page or in Node (globalThis.crypto.subtle); knows no game itself.
@@ -74,7 +74,7 @@ export async function matchSeed(serverSeed, clientSeeds) {
   return sha256(concat(parts));
 }
 
-// Checks `arch` (GET /api/matches/{id}). `dice` is the game's checker (games/dice.js) or null:
+// Checks `arch` (GET /api/matches/{id}). `dice` is the game's checker (its module's `dice`) or null:
 // async (action, outcome, stream) -> null when the roll is as recorded, else {field, archive, derived}.
 // Resolves with {ok, step: 'commit'|'seeds'|'roll', ply, rolls, field, archive, derived, gameChecked}.
 export async function verifyArchive(arch, dice) {

@@ -364,6 +364,24 @@ static void healthz(struct http *api, struct http_req *h)
 			       (json_int_t)lobby_rooms_count(api->lobby)));
 }
 
+/* GET /api/games: the ids of the games this server hosts, in the registry's order (the web client's list). */
+static void games_list(struct http_req *h)
+{
+	json_t *ids = json_array();
+	int i;
+
+	for (i = 0; ids && rules_games[i]; i++)
+		if (json_array_append_new(ids, json_string(rules_games[i]->id))) {
+			json_decref(ids);
+			ids = NULL;
+		}
+	if (!ids) {
+		respond_error(h, 500, "internal", "out of memory");
+		return;
+	}
+	respond_json(h, 200, json_pack("{s:o}", "games", ids));
+}
+
 /* Live rooms by game and status: one pass over the rooms at each scrape (microseconds for thousands). */
 static int count_rooms(struct http *api, struct metrics_rooms *out)
 {
@@ -695,6 +713,10 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 	}
 	if (!strcmp(uri, "/matches") || !strcmp(uri, "/matches/") || !strncmp(uri, "/replay/", 8)) {
 		page_redirect(wsi, h, uri);
+		return;
+	}
+	if (!strcmp(uri, "/api/games")) {
+		games_list(h);
 		return;
 	}
 	if (!strcmp(uri, "/api/rooms")) {

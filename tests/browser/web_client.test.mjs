@@ -3,7 +3,8 @@
 // included), at 1366x768, 390x844 and 844x390 (screenshots kept in build-test/artifacts/), with
 // axe-core run on every page (no serious or critical violation); a whole Ur match played with the
 // keyboard only; the live region announcing a roll; the log, the last-move mark and the highlight;
-// and the small things (Leave, chat wrapping, the opponent-disconnected notice, cacheable files).
+// and the small things (Leave, chat wrapping, the opponent-disconnected notice, cacheable files); the
+// game list taken from the server, a game without a web module left out.
 // One server and one browser for the file; bots move after 5 ms and the dice roll themselves.
 
 import test from 'node:test';
@@ -372,4 +373,31 @@ test('the static files are cacheable and revalidate cheaply', { timeout: 15000 }
   assert.ok(etag, 'an ETag to revalidate with');
   const again = await fetch(`${srv.url}/app.js`, { headers: { 'if-none-match': etag } });
   assert.equal(again.status, 304);
+});
+
+// The lobby offers the server's games (GET /api/games), in its order, each drawn by its own module; a
+// game the server lists that the client has no module for is left out with a warning, and the rest work.
+test('the game list is the server\'s; a game without a web module is left out with a warning', { timeout: 30000 }, async () => {
+  const { games } = await srv.getJson('/api/games');
+  const page = await newPlayerPage(browser, { server: srv, label: 'gl' });
+  const warnings = [];
+  page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  try {
+    await page.goto(`${srv.url}/?name=Gil&profile=gl#/`);
+    await page.waitForSelector('#create-room');
+    assert.deepEqual(await page.$$eval('#new-game option', (os) => os.map((o) => o.value)), games);
+    assert.deepEqual(warnings, []);
+    await page.route('**/api/games', (route) => route.fulfill({ status: 200, contentType: 'application/json',
+      body: JSON.stringify({ games: [...games, 'nosuchgame'] }) }));
+    await page.reload();
+    await page.waitForSelector('#create-room');
+    assert.deepEqual(await page.$$eval('#new-game option', (os) => os.map((o) => o.value)), games);
+    assert.ok(warnings.some((w) => /nosuchgame/.test(w)), `a warning names the game left out: ${warnings.join(' | ')}`);
+    await createRoom(page, { game: games.at(-1) });
+    page.problems = page.problems.filter((p) => !/status of 404/.test(p)); // the module it looked for
+    noProblems(page);
+  } finally {
+    await page.unroute('**/api/games').catch(() => {});
+    await closeAll([page]);
+  }
 });

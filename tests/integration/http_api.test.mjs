@@ -1,10 +1,12 @@
-// http_api.test.mjs: the read-only HTTP side of the server: /healthz, /metrics, /api/rooms,
+// http_api.test.mjs: the read-only HTTP side of the server: /healthz, /metrics, /api/rooms, /api/games,
 // /api/matches (pagination, filters), /api/matches/{id}, methods other than GET, the web client's
 // static files and /ws without an upgrade. Every JSON answer of the API is validated against its
 // schema by lib.mjs.
 
 import test from 'node:test';
 import net from 'node:net';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import {
   assert, withServer, createRoom, joinRoom, watchRoom, until, parseMetrics, WebSocket,
 } from './lib.mjs';
@@ -147,6 +149,33 @@ test('GET /api/rooms matches the rooms message', { timeout: 30000 }, async () =>
     assert.equal(byId[r1.id].created_at, r1.created_at);
     // newest first
     assert.ok(api.rooms[0].created_at >= api.rooms[1].created_at);
+  });
+});
+
+// The web client builds its game list from this answer (clients/web/games/registry.js), so it must
+// be the registry itself: the same ids in the same order as /metrics counts rooms by game (one walk of
+// the registry each), every id one the server plays, and every game the web client has a module for
+// (clients/web/games/<id>/<id>.js) among them.
+test('GET /api/games: the games of the registry, in its order', { timeout: 30000 }, async () => {
+  await withServer(async (srv) => {
+    const { games } = await srv.getJson('/api/games');
+    assert.ok(games.length >= 1, 'at least one game');
+    const metrics = (await srv.http('/metrics')).text;
+    const counted = [...metrics.matchAll(/^quinteto_rooms_by_status\{game="([^"]+)",status="waiting"\}/gm)].map((m) => m[1]);
+    assert.deepEqual(games, counted, 'the order of the registry');
+    const a = await srv.player('Lister');
+    for (const g of games) {
+      assert.equal((await a.request({ type: 'create', game: g })).type, 'created', `create ${g}`);
+      assert.equal((await srv.http(`/api/matches?game=${encodeURIComponent(g)}`)).status, 200, `the archive knows ${g}`);
+    }
+    const webGames = path.join(process.env.QUINTETO_SOURCE, 'clients', 'web', 'games');
+    const modules = readdirSync(webGames, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(path.join(webGames, e.name, `${e.name}.js`))).map((e) => e.name);
+    assert.ok(modules.length >= 1, 'the web client has game modules');
+    for (const id of modules) assert.ok(games.includes(id), `the web module ${id} is a game the server hosts`);
+    const head = await fetch(`${srv.url}/api/games`, { method: 'HEAD', signal: AbortSignal.timeout(3000) });
+    assert.equal(head.status, 200);
+    assert.equal(await head.text(), '', 'HEAD: no body');
   });
 });
 

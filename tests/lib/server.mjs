@@ -113,6 +113,7 @@ export function httpSchemaFor(pathname, status) {
   if (pathname === '/readyz') return 'readyz.json'; // 200 and 503 alike
   if (status !== 200) return 'http-error.json';
   if (pathname === '/api/rooms') return 'api-rooms.json';
+  if (pathname === '/api/games') return 'api-games.json';
   if (pathname === '/api/matches' || pathname === '/api/matches/') return 'match-list.json';
   if (/^\/api\/matches\/[^/]+\/replay$/.test(pathname)) return 'match-replay.json';
   if (pathname.startsWith('/api/matches/')) return 'archive.json';

@@ -1,9 +1,11 @@
 // common.js: helpers every game module may use: its stylesheet, action equality, and the
-// clickable-element contract that the browser tests drive (see registry.js).
+// clickable-element contract that the browser tests drive (see base.js).
 //
 // A clickable part of a game view carries class `legal`, data-click = a token the game chooses
 // (e.g. "roll", "piece:5", "target"), a role and a key handler, so it works from the keyboard too.
 // Nothing here sends anything: the callback given to clickable() does.
+
+import { h } from '../dom.js';
 
 // Adds the module's stylesheet once (a <link>, allowed by the strict CSP; no inline styles).
 export function loadCss(url) {
@@ -48,6 +50,14 @@ export function clickable(token, label, fire) {
     onclick: go,
     onkeydown: (ev) => { if (ev.key === 'Enter' || ev.key === ' ') go(ev); },
   };
+}
+
+// A <button> that is a clickable part (token as in clickable()): a real button needs no role, tabindex
+// or key handler, and its text is its label. `keys` is its aria-keyshortcuts, if any.
+export function actionButton(token, text, fire, cls, keys) {
+  const attrs = clickable(token, null, fire);
+  return h('button', { 'data-click': attrs['data-click'], class: ['legal', cls], onclick: attrs.onclick, type: 'button',
+    'aria-keyshortcuts': keys }, text);
 }
 
 // Default short texts of a room's options: every option that is not false, 0 or empty.

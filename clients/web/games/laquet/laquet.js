@@ -1,4 +1,4 @@
-// laquet.js: Laquet as a game module of the web client (the contract is in ../registry.js). The
+// laquet.js: Laquet as a game module of the web client (built on ../base.js, where the contract is). The
 // board (board.js) goes in ctx.board; the dice, the handed dice and the buttons in ctx.panel; whose
 // turn it is and the last outcome in ctx.side. Its words are in strings.js, its rules page in rules.js.
 //
@@ -13,16 +13,17 @@
 
 import { h, s, clear } from '../../dom.js';
 import { translator } from '../../i18n.js';
-import { loadCss, clickable, clickSelector, sameAction } from '../common.js';
+import { loadCss, actionButton, clickSelector, sameAction } from '../common.js';
+import { defineGame, turnCard } from '../base.js';
 import { createBoard, pointName, ROLES, OFF } from './board.js';
 import strings from './strings.js';
 import rules from './rules.js';
+import diceCheck from './dice.js';
 
 loadCss(new URL('./laquet.css', import.meta.url));
 
 const t = translator(strings);
 const role = (seat) => t(`role.${ROLES[seat]}`);
-const roleLabel = (r) => t(`role.${r}`);
 const place = (r) => (r >= OFF ? t('off') : pointName(r));
 
 // --- actions and steps ---------------------------------------------------------------------------
@@ -84,26 +85,6 @@ function notation(e) {
   return parts.join(', ');
 }
 
-// A legal action before it is made, in the same notation.
-function describeAction(action, state) {
-  const seat = (state.to_act || [])[0];
-  return notation({ seat, action, outcome: {}, view: state.view });
-}
-
-function describeLast(state) {
-  const last = state && state.last;
-  if (!last) return state && state.status === 'playing' ? t('last.first') : '';
-  return notation({ seat: last.seat, action: last.action, outcome: last.outcome, view: state.view });
-}
-
-function describeResult(state) {
-  const r = state && state.result;
-  if (!r) return { text: '', winners: [] };
-  if (r.winner === null || r.winner === undefined) return { text: t('result.draw'), winners: [] };
-  const key = ['race', 'resign', 'forfeit'].includes(r.reason) ? r.reason : 'race';
-  return { text: t(`result.${key}`, { role: role(r.winner) }), winners: [r.winner] };
-}
-
 // Every stack of both sides, the men off, the dice and whose turn: for screen readers.
 function describeBoard(state) {
   const view = state.view || {};
@@ -122,18 +103,6 @@ function describeBoard(state) {
   const toAct = state.status === 'playing' ? state.to_act || [] : [];
   if (toAct.length) lines.push(t('words.turn', { role: role(toAct[0]) }));
   return lines;
-}
-
-// --- options -------------------------------------------------------------------------------------
-
-function optionsForm() {
-  const autoroll = h('input#autoroll', { type: 'checkbox', name: 'autoroll', checked: true });
-  const el = h('div.options', h('label.check', { for: 'autoroll' }, autoroll, ' ', t('opt.autoroll')));
-  return { el, value: () => ({ autoroll: autoroll.checked }) };
-}
-
-function describeOptions(options) {
-  return options && options.autoroll ? [t('opt.autorollTag')] : [];
 }
 
 // --- dice and the legend -------------------------------------------------------------------------
@@ -173,19 +142,7 @@ function legend() {
 
 // --- the panel -------------------------------------------------------------------------------------
 
-function button(token, text, cls, fire, keys) {
-  const attrs = clickable(token, null, fire);
-  delete attrs.role; delete attrs.tabindex; delete attrs.onkeydown; delete attrs['aria-label'];
-  return h('button', { ...attrs, type: 'button', class: ['legal', cls], 'aria-keyshortcuts': keys }, text);
-}
-
-function turnText(state, viewerSeat) {
-  const toAct = state.to_act || [];
-  if (state.status === 'waiting') return t('turn.waiting');
-  if (state.status === 'finished') return t('turn.over');
-  if (!toAct.length) return '';
-  return toAct.includes(viewerSeat) ? t('turn.yours', { role: role(toAct[0]) }) : t('turn.other', { role: role(toAct[0]) });
-}
+const button = (token, text, cls, fire, keys) => actionButton(token, text, fire, cls, keys);
 
 // --- the view ----------------------------------------------------------------------------------------
 
@@ -259,10 +216,7 @@ function createView(ctx) {
       staged: stagedMoves, moved: new Set(stagedMoves.map((m) => m.to)), reducedMotion: ctx.reducedMotion(),
     });
     drawPanel(kind, view, dice, opts, cands);
-    const toAct = state.to_act || [];
-    clear(ctx.side).append(h('div.card.lq-turn',
-      h('div.turn', { id: 'turn', class: toAct.length ? `turn-${ROLES[toAct[0]]}` : '' }, turnText(state, ctx.mySeat())),
-      h('div.last', { id: 'last-outcome' }, describeLast(state))));
+    clear(ctx.side).append(turnCard(game, 'lq-turn', state, ctx.mySeat()));
   };
 
   const drawPanel = (kind, view, dice, opts, cands) => {
@@ -317,23 +271,22 @@ function clicksFor(action, state) {
   return out;
 }
 
-export default {
+const game = defineGame({
   id: 'laquet',
   label: 'Laquet',
   roles: ROLES,
   strings,
   t,
   rules,
-  roleLabel,
-  optionsForm,
-  describeOptions,
+  dice: diceCheck,
+  autoroll: true,
+  resultReasons: ['race', 'resign', 'forfeit'],
   createView,
-  describeAction,
   notation,
   describeBoard,
   legend,
   shortcuts: [{ key: 'r', token: 'roll' }],
-  describeLast,
-  describeResult,
   clicksFor,
-};
+});
+
+export default game;

@@ -1,5 +1,5 @@
-// quinteto.js: Quinteto as a game module of the web client (the contract is in ../registry.js). The
-// pentagonal board (board.js) goes in ctx.board; the dice, the roll-off, the plan builder, the arranger's
+// quinteto.js: Quinteto as a game module of the web client (built on ../base.js, where the contract is).
+// The pentagonal board (board.js) goes in ctx.board; the dice, the roll-off, the plan builder, the arranger's
 // circle builder and the place buttons in ctx.panel; whose turn, the phase, the circle in words and what the
 // last action did (a short event message: a capture, an elimination, a phase change, a Quinteto) in ctx.side.
 // Its words are in strings.js (three languages), its rules page in rules.js.
@@ -15,16 +15,17 @@
 
 import { h, s, clear } from '../../dom.js';
 import { translator } from '../../i18n.js';
-import { loadCss, clickable, clickSelector, sameAction } from '../common.js';
+import { loadCss, actionButton, clickSelector, sameAction } from '../common.js';
+import { defineGame, autorollInput } from '../base.js';
 import { createBoard, ROLES, HOMES } from './board.js';
 import strings from './strings.js';
 import rules from './rules.js';
+import diceCheck from './dice.js';
 
 loadCss(new URL('./quinteto.css', import.meta.url));
 
 const t = translator(strings);
 const who = (seat) => t(`who.${seat}`);
-const roleLabel = (r) => t(`role.${r}`);
 const SUM = 'sum';
 
 // --- steps and positions -----------------------------------------------------------------------------
@@ -147,17 +148,8 @@ function notation(e) {
   return parts.join(', ');
 }
 
-function describeAction(action, state) {
-  const seat = (state.to_act || [])[0];
-  return notation({ seat, action, outcome: {}, view: state.view, prev: state.view });
-}
-
-function describeLast(state) {
-  const last = state && state.last;
-  if (!last) return '';
-  return notation({ seat: last.seat, action: last.action, outcome: last.outcome, view: state.view, prev: null });
-}
-
+// The result in Quinteto's own words: two kinds of draw, and the winner named by colour (who.<seat>),
+// not by role as base.js's describeResult does.
 function describeResult(state) {
   const r = state && state.result;
   if (!r) return { text: '', winners: [] };
@@ -194,15 +186,15 @@ function describeBoard(state) {
 // --- options -------------------------------------------------------------------------------------
 
 function optionsForm() {
-  const autoroll = h('input#autoroll', { type: 'checkbox', name: 'autoroll', checked: true });
+  const autoroll = autorollInput(t);
   const maxTurns = h('input#max-turns', { type: 'number', name: 'max_turns', min: 10, max: 100000, step: 1, value: 2000 });
   const el = h('div.options',
-    h('label.check', { for: 'autoroll' }, autoroll, ' ', t('opt.autoroll')),
+    autoroll.label,
     h('label', { for: 'max-turns' }, t('opt.maxTurns'), ' ', maxTurns));
   return {
     el,
     value: () => {
-      const o = { autoroll: autoroll.checked };
+      const o = { autoroll: autoroll.input.checked };
       const n = Number(maxTurns.value);
       if (Number.isInteger(n) && n >= 10 && n <= 100000 && n !== 2000) o.max_turns = n;
       return o;
@@ -238,11 +230,7 @@ function legend() {
 
 // --- the panel ---------------------------------------------------------------------------------------
 
-function button(token, text, fire, cls) {
-  const attrs = clickable(token, null, fire);
-  delete attrs.role; delete attrs.tabindex; delete attrs.onkeydown; delete attrs['aria-label'];
-  return h('button', { ...attrs, type: 'button', class: ['legal', cls] }, text);
-}
+const button = (token, text, fire, cls) => actionButton(token, text, fire, cls);
 
 function diceBox(view) {
   const dice = Array.isArray(view.dice) ? view.dice : null;
@@ -381,7 +369,7 @@ function createView(ctx) {
       h('div.q-phase', { 'data-phase': view.phase || '' }, t(`phase.${view.phase || 'arrange'}`)),
       h('div.turn', { id: 'turn', class: toAct.length === 1 ? `seat-c${toAct[0]}` : '' }, turn),
       ev ? h('div.q-event', { role: 'status', 'data-event': ev.kind }, ev.text) : null,
-      h('div.last', { id: 'last-outcome' }, describeLast(state)),
+      h('div.last', { id: 'last-outcome' }, game.describeLast(state)),
       h('div.q-victims', victims.length ? victims.join(' · ') : t('chain.none'))));
   };
 
@@ -446,23 +434,23 @@ function clicksFor(action) {
   return null;
 }
 
-export default {
+const game = defineGame({
   id: 'quinteto',
   label: 'Quinteto',
   roles: ROLES,
   strings,
   t,
   rules,
-  roleLabel,
+  dice: diceCheck,
   optionsForm,
   describeOptions,
   createView,
-  describeAction,
   notation,
   describeBoard,
   legend,
   shortcuts: [{ key: 'r', token: 'roll' }, { key: 'p', token: 'play' }],
-  describeLast,
   describeResult,
   clicksFor,
-};
+});
+
+export default game;

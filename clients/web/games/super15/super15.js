@@ -1,4 +1,4 @@
-// super15.js: Super 1 al 5 as a game module of the web client (the contract is in ../registry.js).
+// super15.js: Super 1 al 5 as a game module of the web client (built on ../base.js, where the contract is).
 // The 8x10 board goes in ctx.board (rank 10 at the top, Light playing up from rank 1); whose turn
 // it is, the last move, the captured pieces and the points in ctx.side; the hint in ctx.panel. Its
 // words are in strings.js (three languages), its rules page in rules.js.
@@ -12,8 +12,10 @@
 import { h, s, clear } from '../../dom.js';
 import { translator } from '../../i18n.js';
 import { loadCss, clickable, clickSelector } from '../common.js';
+import { defineGame, turnCard } from '../base.js';
 import strings from './strings.js';
 import rules from './rules.js';
+import diceCheck from './dice.js';
 
 loadCss(new URL('./super15.css', import.meta.url));
 
@@ -23,7 +25,6 @@ const FORBIDDEN = new Set(['d5', 'e5', 'd6', 'e6']);
 const VALUES = [5, 4, 3, 2, 2, 3, 4, 5, 1, 2, 3, 1, 1, 3, 2, 1]; // by id % 16 (protocol/games/super15/README.md)
 const t = translator(strings);
 const role = (seat) => t(`role.${ROLES[seat]}`);
-const roleLabel = (r) => t(`role.${r}`);
 
 // --- words -------------------------------------------------------------------------------------------
 
@@ -35,24 +36,6 @@ function notation(e) {
   if (n) parts.push(t('n.capture', { n, gained: o.gained ?? 0 }));
   if (o.promoted) parts.push(t('n.promoted'));
   return parts.join(', ');
-}
-
-function describeAction(action, state) {
-  return notation({ seat: (state.to_act || [])[0], action, outcome: {} });
-}
-
-function describeLast(state) {
-  const last = state && state.last;
-  if (!last) return state && state.status === 'playing' ? t('last.first') : '';
-  return notation(last);
-}
-
-function describeResult(state) {
-  const r = state && state.result;
-  if (!r) return { text: '', winners: [] };
-  if (r.winner === null || r.winner === undefined) return { text: t('result.draw'), winners: [] };
-  const known = ['last_piece', 'no_moves', 'adjudication', 'resign', 'forfeit'];
-  return { text: t(`result.${known.includes(r.reason) ? r.reason : 'last_piece'}`, { role: role(r.winner) }), winners: [r.winner] };
 }
 
 const pieceWords = (p) => t('words.piece', { value: p.value, square: p.square })
@@ -68,16 +51,6 @@ function describeBoard(state) {
   const toAct = state.status === 'playing' ? state.to_act || [] : [];
   if (toAct.length) lines.push(t('words.turn', { role: role(toAct[0]) }));
   return lines;
-}
-
-// --- options: none -------------------------------------------------------------------------------
-
-function optionsForm() {
-  return { el: h('div.options'), value: () => ({}) };
-}
-
-function describeOptions() {
-  return [];
 }
 
 // --- drawing -----------------------------------------------------------------------------------------
@@ -169,12 +142,6 @@ function createView(ctx) {
 
   // Whose turn, the last move, the points on the board and the pieces each side has lost.
   const drawSide = (at) => {
-    const toAct = state.to_act || [];
-    const viewerSeat = ctx.mySeat();
-    let turn = '';
-    if (state.status === 'waiting') turn = t('turn.waiting');
-    else if (state.status === 'finished') turn = t('turn.over');
-    else if (toAct.length) turn = t(toAct.includes(viewerSeat) ? 'turn.yours' : 'turn.other', { role: role(toAct[0]) });
     const pieces = [...at.values()];
     const onBoard = new Set(pieces.map((p) => p.id));
     const lost = (seat) => {
@@ -185,9 +152,7 @@ function createView(ctx) {
     };
     const points = (seat) => h('div.s15-points-line',
       t('points', { role: role(seat), n: pieces.filter((p) => p.seat === seat).reduce((n, p) => n + p.points, 0) }));
-    clear(ctx.side).append(h('div.card.s15-side',
-      h('div.turn', { id: 'turn', class: toAct.length ? `turn-${ROLES[toAct[0]]}` : '' }, turn),
-      h('div.last', { id: 'last-outcome' }, describeLast(state)),
+    clear(ctx.side).append(turnCard(game, 's15-side', state, ctx.mySeat(),
       points(0), points(1), lost(0), lost(1),
       h('div.s15-quiet', t('quiet', { n: state.view ? state.view.quiet : 0 }))));
   };
@@ -209,23 +174,20 @@ function clicksFor(action) {
   return [clickSelector(`piece:${action.from}`), clickSelector(`to:${action.to}`)];
 }
 
-export default {
+const game = defineGame({
   id: 'super15',
   label: 'Super 1 al 5',
   roles: ROLES,
   strings,
   t,
   rules,
-  roleLabel,
-  optionsForm,
-  describeOptions,
+  dice: diceCheck,
+  resultReasons: ['last_piece', 'no_moves', 'adjudication', 'resign', 'forfeit'],
   createView,
-  describeAction,
   notation,
   describeBoard,
   legend,
-  shortcuts: [],
-  describeLast,
-  describeResult,
   clicksFor,
-};
+});
+
+export default game;

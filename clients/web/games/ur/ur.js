@@ -1,5 +1,5 @@
-// ur.js: the Royal Game of Ur as a game module of the web client (the contract is in
-// ../registry.js). The board (board.js) goes in ctx.board; the dice and the action buttons in
+// ur.js: the Royal Game of Ur as a game module of the web client (built on ../base.js, where the
+// contract is). The board (board.js) goes in ctx.board; the dice and the action buttons in
 // ctx.panel; whose turn it is and the last outcome in ctx.side. Its words are in strings.js (three
 // languages), its rules page in rules.js.
 //
@@ -11,16 +11,17 @@
 
 import { h, s, clear } from '../../dom.js';
 import { translator } from '../../i18n.js';
-import { loadCss, clickable, clickSelector } from '../common.js';
+import { loadCss, actionButton, clickSelector } from '../common.js';
+import { defineGame, turnCard } from '../base.js';
 import { createBoard, moveCells, cellOf, ROLES } from './board.js';
 import strings from './strings.js';
 import rules from './rules.js';
+import diceCheck from './dice.js';
 
 loadCss(new URL('./ur.css', import.meta.url));
 
 const t = translator(strings);
 const role = (seat) => t(`role.${ROLES[seat]}`);
-const roleLabel = (r) => t(`role.${r}`);
 
 // --- words -----------------------------------------------------------------------------------------
 
@@ -59,27 +60,6 @@ function notation(e) {
   return parts.join(', ');
 }
 
-// A legal action before it is made, in the same notation.
-function describeAction(action, state) {
-  const seat = (state.to_act || [])[0];
-  return notation({ seat, action, outcome: {}, view: state.view });
-}
-
-// The last outcome in words, e.g. "Dark threw 0, nothing to play".
-function describeLast(state) {
-  const last = state && state.last;
-  if (!last) return state && state.status === 'playing' ? t('last.first') : '';
-  return notation({ seat: last.seat, action: last.action, outcome: last.outcome, view: state.view });
-}
-
-function describeResult(state) {
-  const r = state && state.result;
-  if (!r) return { text: '', winners: [] };
-  if (r.winner === null || r.winner === undefined) return { text: t('result.draw'), winners: [] };
-  const key = ['race', 'resign', 'forfeit'].includes(r.reason) ? r.reason : 'race';
-  return { text: t(`result.${key}`, { role: role(r.winner) }), winners: [r.winner] };
-}
-
 // Every piece of both sides, what waits and what is home, the dice and whose turn: for screen readers.
 function describeBoard(state) {
   const view = state.view || {};
@@ -96,20 +76,6 @@ function describeBoard(state) {
   const toAct = state.status === 'playing' ? state.to_act || [] : [];
   if (toAct.length) lines.push(t('words.turn', { role: role(toAct[0]) }));
   return lines;
-}
-
-// --- options -------------------------------------------------------------------------------------
-
-function optionsForm() {
-  // Ticked by default: the protocol's default is false, so the client sends it either way.
-  const autoroll = h('input#autoroll', { type: 'checkbox', name: 'autoroll', checked: true });
-  const el = h('div.options',
-    h('label.check', { for: 'autoroll' }, autoroll, ' ', t('opt.autoroll')));
-  return { el, value: () => ({ autoroll: autoroll.checked }) };
-}
-
-function describeOptions(options) {
-  return options && options.autoroll ? [t('opt.autorollTag')] : [];
 }
 
 // --- the legend ----------------------------------------------------------------------------------
@@ -167,11 +133,7 @@ function drawDice(box, view) {
 // One button per one-click action; the board's badges do the same for entering and bearing off.
 function drawButtons(box, legal, act, actor) {
   const buttons = h('div.actions', { role: 'group', 'aria-label': t('act.group') });
-  const btn = (a, token, text, cls, keys) => {
-    const attrs = clickable(token, null, () => act(a));
-    delete attrs.role; delete attrs.tabindex; delete attrs.onkeydown; delete attrs['aria-label'];
-    return h('button', { ...attrs, type: 'button', class: ['legal', cls], 'aria-keyshortcuts': keys }, text);
-  };
+  const btn = (a, token, text, cls, keys) => actionButton(token, text, () => act(a), cls, keys);
   for (const a of legal) if (a && a.roll) buttons.append(btn(a, 'roll', t('act.roll'), 'primary roll', 'R'));
   for (const a of legal) {
     if (a && 'enter' in a) buttons.append(btn(a, `button-enter:${a.enter}`, t('act.enter', { cell: cellOf(actor, a.enter) }), 'enter'));
@@ -180,14 +142,6 @@ function drawButtons(box, legal, act, actor) {
   for (const a of legal) if (a && a.skip) buttons.append(btn(a, 'skip', t('act.skip'), 'skip'));
   if (legal.some((a) => a && 'move' in a)) buttons.append(h('p.hint', t('hint.move')));
   box.append(buttons);
-}
-
-function turnText(state, viewerSeat) {
-  const toAct = state.to_act || [];
-  if (state.status === 'waiting') return t('turn.waiting');
-  if (state.status === 'finished') return t('turn.over');
-  if (!toAct.length) return '';
-  return toAct.includes(viewerSeat) ? t('turn.yours', { role: role(toAct[0]) }) : t('turn.other', { role: role(toAct[0]) });
 }
 
 // --- the view ----------------------------------------------------------------------------------------
@@ -207,10 +161,7 @@ function createView(ctx) {
     drawDice(box, state.view || {});
     drawButtons(box, legal, ctx.act, (state.to_act || [])[0]);
     ctx.panel.append(box);
-    const toAct = state.to_act || [];
-    clear(ctx.side).append(h('div.card.ur-turn',
-      h('div.turn', { id: 'turn', class: toAct.length ? `turn-${ROLES[toAct[0]]}` : '' }, turnText(state, viewerSeat)),
-      h('div.last', { id: 'last-outcome' }, describeLast(state))));
+    clear(ctx.side).append(turnCard(game, 'ur-turn', state, viewerSeat));
   };
   const board = createBoard({
     select(square) {
@@ -251,23 +202,22 @@ function clicksFor(action) {
   return null;
 }
 
-export default {
+const game = defineGame({
   id: 'ur',
   label: 'Royal Game of Ur',
   roles: ROLES,
   strings,
   t,
   rules,
-  roleLabel,
-  optionsForm,
-  describeOptions,
+  dice: diceCheck,
+  autoroll: true,
+  resultReasons: ['race', 'resign', 'forfeit'],
   createView,
-  describeAction,
   notation,
   describeBoard,
   legend,
   shortcuts: [{ key: 'r', token: 'roll' }],
-  describeLast,
-  describeResult,
   clicksFor,
-};
+});
+
+export default game;

@@ -1,0 +1,142 @@
+// base.js: the base every game module builds on. defineGame(spec) takes what a game has of its own
+// (its board, its notation, its words) and fills in the parts of the contract that read the same in
+// every game, so a game module writes only what differs: the shell (room.js, lobby.js, archive.js,
+// rules.js) calls the contract below and never a game by name. docs/ADDING-A-GAME.md walks a game
+// through it.
+//
+// The contract of a game module (the default export of games/<id>/<id>.js):
+//   id                  the server's game id, the name of its folder games/<id>/
+//   label               its name in English; people see t('label')
+//   roles               the role of each seat, in seat order (["light", "dark"])
+//   strings             {en, es, pt}: the game's catalogues (games/<id>/strings.js). Required keys:
+//                       `label`, `role.<role>` for every role. A test fails if a key is missing in a language.
+//   t(key, vars)        the game's translator: translator(strings) from i18n.js (its catalogue, then the shell's)
+//   rules               {en, es, pt}: the rules page, in the light markup rules.js draws ("# ", "## ",
+//                       "- ", "| a | b |" rows, **bold**, blank lines between paragraphs); from protocol/games/<id>/README.md
+//   dice                async (action, outcome, stream) -> null | {field, archive, derived}: how the game's
+//                       actions read the dice stream, for the in-browser verifier (verify.js), in
+//                       games/<id>/dice.js (loaded there by the Node tests too). Written from the game's
+//                       rules text, never from the server's C, so the two can disagree only if one of them
+//                       is wrong. A game without dice says so with a checker that draws nothing.
+//   roleLabel(role)     the role for people ("Light", "Claro")
+//   optionsForm()       -> {el, value()}: the inputs of the "New room" form for this game; value() is the
+//                       `options` object to send with `create`. A game with a "roll for me" option ticks it by
+//                       default (the protocol's default stays false: the client sends it).
+//   describeOptions(o)  -> [short text]: a room's options (`state.options`, a summary's `options`)
+//   createView(ctx)     -> {update(state), destroy(), highlight(entry | null)}: the game's part of the room
+//                       view. ctx gives it three empty elements it owns, ctx.board (the board), ctx.side
+//                       (beside the seats) and ctx.panel (under the board: dice, buttons, a hand), plus
+//                       ctx.mySeat() (this player's seat or null), ctx.act(action) (sends it),
+//                       ctx.reducedMotion() (no animation when true). update() is called with every
+//                       `state` of the room: the view keeps what it built and what the player has half-done
+//                       (a selected piece) while that is still legal; it marks the last move on the board
+//                       and animates it (unless reducedMotion). highlight(entry) marks a log entry's cells
+//                       (entry as in core.js roomLog; null clears). Every clickable part carries data-click
+//                       (common.js clickable()): the shell moves focus among them with the arrow keys and
+//                       puts focus back on the board after every state.
+//   describeAction(action, state) -> text: a legal action before it is made, in the board's notation (the
+//                       shell announces a seat's only possible action with it, then plays it)
+//   notation(entry)     -> text: a log entry of kind 'action' in the board's notation, who included
+//                       ("Light  K4 → M1 ✕1"); the shell writes the other kinds (seats, start, end)
+//   describeBoard(state) -> [text]: the whole board in words for screen readers: every piece of every seat,
+//                       what waits and what is home, whose turn, the dice
+//   legend()            -> [{mark: Node | string, text}]: the key to the board and dice, shown beside the
+//                       board and on the rules page
+//   shortcuts           [{key, token, label}]: keys that click the element with data-click=token ("r" rolls)
+//   describeLast(state) -> text: the latest action and its outcome, for people
+//   describeResult(state) -> {text, winners: [seat]}: the result of a finished match
+//   clicksFor(action, state) -> [selector] | null: the browser-test contract. The elements to click, in
+//                       order, for this player to make `action` (one of state.legal) in the current view;
+//                       null if the view offers no way to make it. Elements that take part carry
+//                       data-click (common.js clickable()), so games with hundreds of legal actions
+//                       need no element per action.
+//
+// What defineGame() fills in when the spec leaves it out:
+//   roleLabel           t('role.<role>')
+//   optionsForm, describeOptions   none; with `autoroll: true` in the spec, the "roll for me" checkbox
+//                       (t('opt.autoroll'), ticked) and its tag t('opt.autorollTag')
+//   describeAction      notation() of the action by the seat to act, with no outcome yet
+//   describeLast        notation() of state.last; before the first action, t('last.first') if the game's
+//                       catalogue has it, else nothing
+//   describeResult      from spec.resultReasons, the reasons the catalogue has a `result.<reason>` for
+//                       ({role}: the winner's role), the first one for a reason it does not know;
+//                       `result.draw` without a winner
+//   shortcuts           none
+// notation() receives {seat, action, outcome, view, prev} (prev: the view before, or null).
+
+import { h } from '../dom.js';
+
+// What every module must have (checked by a browser test, and by the catalogue test for strings/rules).
+export const CONTRACT = {
+  strings: ['id', 'label'],
+  objects: ['strings', 'rules'],
+  arrays: ['roles', 'shortcuts'],
+  functions: ['t', 'dice', 'roleLabel', 'optionsForm', 'describeOptions', 'createView', 'describeAction',
+    'notation', 'describeBoard', 'legend', 'describeLast', 'describeResult', 'clicksFor'],
+};
+
+// The "roll the dice for me" checkbox of a game's "New room" form, ticked by default (the protocol's
+// default is false, so the client sends it either way): {input, label}.
+export function autorollInput(t) {
+  const input = h('input#autoroll', { type: 'checkbox', name: 'autoroll', checked: true });
+  return { input, label: h('label.check', { for: 'autoroll' }, input, ' ', t('opt.autoroll')) };
+}
+
+// Whose turn it is, for the card beside the seats: waiting, over, yours or another's (by role).
+export function turnText(game, state, viewerSeat) {
+  const { t } = game;
+  const toAct = state.to_act || [];
+  if (state.status === 'waiting') return t('turn.waiting');
+  if (state.status === 'finished') return t('turn.over');
+  if (!toAct.length) return '';
+  const role = t(`role.${game.roles[toAct[0]]}`);
+  return toAct.includes(viewerSeat) ? t('turn.yours', { role }) : t('turn.other', { role });
+}
+
+// The card beside the seats that games of two roles share: whose turn (#turn, classed by the role to
+// act) and the last action (#last-outcome), then `more` (nodes of the game's own).
+export function turnCard(game, cls, state, viewerSeat, ...more) {
+  const toAct = state.to_act || [];
+  return h(`div.card.${cls}`,
+    h('div.turn', { id: 'turn', class: toAct.length ? `turn-${game.roles[toAct[0]]}` : '' }, turnText(game, state, viewerSeat)),
+    h('div.last', { id: 'last-outcome' }, game.describeLast(state)),
+    ...more);
+}
+
+// The module of a game: `spec` (id, label, roles, strings, t, rules, dice, notation, describeBoard,
+// legend, createView, clicksFor, and whatever else it does its own way) over the defaults above.
+export function defineGame(spec) {
+  const { t, roles } = spec;
+  const reasons = spec.resultReasons || [];
+  const game = {
+    shortcuts: [],
+    roleLabel: (r) => t(`role.${r}`),
+    optionsForm() {
+      if (!spec.autoroll) return { el: h('div.options'), value: () => ({}) };
+      const autoroll = autorollInput(t);
+      return { el: h('div.options', autoroll.label), value: () => ({ autoroll: autoroll.input.checked }) };
+    },
+    describeOptions(options) {
+      return spec.autoroll && options && options.autoroll ? [t('opt.autorollTag')] : [];
+    },
+    describeAction(action, state) {
+      return game.notation({ seat: (state.to_act || [])[0], action, outcome: {}, view: state.view, prev: state.view });
+    },
+    describeLast(state) {
+      const last = state && state.last;
+      if (!last) return state && state.status === 'playing' && t.has('last.first') ? t('last.first') : '';
+      return game.notation({ seat: last.seat, action: last.action, outcome: last.outcome, view: state.view, prev: null });
+    },
+    describeResult(state) {
+      const r = state && state.result;
+      if (!r) return { text: '', winners: [] };
+      if (r.winner === null || r.winner === undefined) return { text: t('result.draw'), winners: [] };
+      const key = reasons.includes(r.reason) ? r.reason : reasons[0];
+      return { text: t(`result.${key}`, { role: t(`role.${roles[r.winner]}`) }), winners: [r.winner] };
+    },
+    ...spec,
+  };
+  delete game.autoroll;
+  delete game.resultReasons;
+  return game;
+}
