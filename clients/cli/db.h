@@ -1,7 +1,8 @@
 /*
  * db.h: the server's database as the `quinteto` command reads it: opened
  * read-only (never migrated, never written: the server owns it), with the
- * same archive queries as the HTTP API (server/archive_read.c), and the online
+ * same archive queries as the HTTP API (server/store/archive_read.c, from the
+ * server's store library), and the online
  * backup. Safe while the server runs: SQLite's WAL lets a reader and the
  * backup see one consistent snapshot while the server keeps writing.
  */
