@@ -119,14 +119,14 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 	for (i = 0; i < p->nrooms; i++) {
 		int seat = room_seat_of(p->rooms[i], p);
 
-		refs[i] = (struct wire_seat_ref){ p->rooms[i]->id, seat,
-						  seat >= 0 ? p->rooms[i]->game->roles[seat] : "" };
+		refs[i] = (struct wire_seat_ref){ room_id(p->rooms[i]), seat,
+						  seat >= 0 ? room_game(p->rooms[i])->roles[seat] : "" };
 	}
 	session_send_json(s, wire_welcome_new(p->id, p->name, token, refs, (size_t)p->nrooms, m->id));
 	free(refs);
 	for (i = 0; i < p->nrooms; i++) {
 		struct room *r = p->rooms[i];
-		json_t *since = json_object_get(m->since_map, r->id);
+		json_t *since = json_object_get(m->since_map, room_id(r));
 
 		if (!follow(s, r, m->id))
 			continue;
@@ -199,7 +199,7 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats)) {
+	if (m->has_seat && (m->seat < 0 || m->seat >= room_game(r)->seats)) {
 		send_room_error(s, ROOM_E_BAD_SEAT, m->id);
 		return;
 	}
@@ -212,7 +212,7 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 	lobby_room_update(h->lobby, r, false);
 	/* the seat needs its identity in the database even if it was forgotten as idle meanwhile */
 	lobby_player_save(h->lobby, s->player);
-	session_send_json(s, wire_joined_new(r->id, seat, r->game->roles[seat], m->id));
+	session_send_json(s, wire_joined_new(room_id(r), seat, room_game(r)->roles[seat], m->id));
 	room_changed(r);
 }
 
@@ -223,7 +223,7 @@ static void on_watch(struct handlers *h, struct session *s, struct wire_msg *m, 
 
 	if (!r || !follow(s, r, m->id))
 		return;
-	session_send_json(s, wire_watching_new(r->id, m->id));
+	session_send_json(s, wire_watching_new(room_id(r), m->id));
 	if (m->has_since)
 		room_send_missed(r, s, m->since);
 	if (!was && room_seat_of(r, s->player) < 0) {
@@ -251,7 +251,7 @@ static void on_leave(struct handlers *h, struct session *s, struct wire_msg *m, 
 		return;
 	}
 	room_member_del(r, &s->members);
-	session_send_json(s, wire_left_new(r->id, m->id));
+	session_send_json(s, wire_left_new(room_id(r), m->id));
 	if (changed)
 		room_changed(r);
 	else
@@ -266,19 +266,19 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats)) {
+	if (m->has_seat && (m->seat < 0 || m->seat >= room_game(r)->seats)) {
 		send_room_error(s, ROOM_E_BAD_SEAT, m->id);
 		return;
 	}
-	if (!(strategy = bot_find(r->game->id, m->level ? m->level : BOT_LEVEL_DEFAULT))) {
+	if (!(strategy = bot_find(room_game(r)->id, m->level ? m->level : BOT_LEVEL_DEFAULT))) {
 		char levels[128], text[192];
 
-		bot_levels(r->game->id, levels, sizeof(levels));
-		snprintf(text, sizeof(text), "unknown bot level (%s has: %s)", r->game->id, levels);
+		bot_levels(room_game(r)->id, levels, sizeof(levels));
+		snprintf(text, sizeof(text), "unknown bot level (%s has: %s)", room_game(r)->id, levels);
 		session_send_error(s, WIRE_E_BAD_MESSAGE, text, m->id);
 		return;
 	}
-	if (room_seat_of(r, s->player) >= 0 || !strcmp(r->creator, s->player->id)) {
+	if (room_seat_of(r, s->player) >= 0 || !strcmp(room_creator(r), s->player->id)) {
 		const char *refused = lobby_bot_room_refused(h->lobby, r);
 
 		if (refused) {
@@ -298,7 +298,7 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 		send_room_error(s, err, m->id);
 		return;
 	}
-	session_send_json(s, wire_bot_added_new(r->id, seat, m->id));
+	session_send_json(s, wire_bot_added_new(room_id(r), seat, m->id));
 	room_changed(r);
 }
 
@@ -340,7 +340,7 @@ static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m,
 		send_room_error(s, err, m->id);
 		return;
 	}
-	session_send_json(s, wire_resigned_new(r->id, seat, m->id));
+	session_send_json(s, wire_resigned_new(room_id(r), seat, m->id));
 	room_changed(r);
 }
 
@@ -385,8 +385,8 @@ static void on_mute(struct handlers *h, struct session *s, struct wire_msg *m, b
 				   m->id);
 		return;
 	}
-	session_send_json(s, wire_muted_new(r->id, r->mutes[seat] & ~ROOM_MUTE_SPECTATORS,
-					    r->mutes[seat] & ROOM_MUTE_SPECTATORS, m->id));
+	session_send_json(s, wire_muted_new(room_id(r), room_mutes(r, seat) & ~ROOM_MUTE_SPECTATORS,
+					    room_mutes(r, seat) & ROOM_MUTE_SPECTATORS, m->id));
 }
 
 /*
@@ -400,14 +400,15 @@ static int rematch_open(struct handlers *h, struct session *s, struct room *old)
 	struct member *mb;
 	int i, seat, err;
 
-	err = lobby_room_create(h->lobby, s->player, old->game, old->codec, &old->ropt, &old->gopt, &r);
+	err = lobby_room_create(h->lobby, s->player, room_game(old), room_codec(old), room_wire_options(old),
+				room_rules_options(old), &r);
 	if (err)
 		return err;
-	for (i = 0; i < old->game->seats && !err; i++) {
-		const struct room_seat *st = &old->seats[i];
+	for (i = 0; i < room_game(old)->seats && !err; i++) {
+		const struct bot_strategy *bot = room_seat_bot(old, i);
 
-		err = st->bot ? room_add_bot(r, s->player, i, st->strategy, &seat)
-			      : room_join(r, st->player, i, NULL, &seat);
+		err = bot ? room_add_bot(r, s->player, i, bot, &seat)
+			  : room_join(r, room_seat_player(old, i), i, NULL, &seat);
 	}
 	if (err) {
 		/* nobody was told of it; its journal goes in the same batch */
@@ -415,13 +416,15 @@ static int rematch_open(struct handlers *h, struct session *s, struct room *old)
 		return err;
 	}
 	lobby_room_counted(h->lobby, r, s->player, s->addr); /* against the one who opened it */
-	room_rematch_opened(old, r->id);
-	for (mb = old->members; mb; mb = mb->room_next) {
-		int k = room_seat_of(old, mb->player);
+	room_rematch_opened(old, room_id(r));
+	for (mb = room_members(old); mb; mb = room_member_next(mb)) {
+		int k = room_seat_of(old, room_member_player(mb));
 
-		if (k < 0 || room_member_add(r, mb->list, mb->who, mb->player))
+		if (k < 0 ||
+		    room_member_add(r, room_member_list(mb), room_member_who(mb), room_member_player(mb)))
 			continue;
-		session_send_json(mb->who, wire_rematch_new(old->id, r->id, k, old->game->roles[k]));
+		session_send_json(room_member_who(mb),
+				  wire_rematch_new(room_id(old), room_id(r), k, room_game(old)->roles[k]));
 	}
 	room_changed(r);
 	return 0;
@@ -510,7 +513,7 @@ void handlers_closed(struct handlers *h, struct session *s)
 
 	lobby_unsubscribe(h->lobby, s);
 	while (s->members)
-		room_member_del(s->members->r, &s->members);
+		room_member_del(room_member_room(s->members), &s->members);
 	if (p) {
 		s->player = NULL;
 		p->seen_ms = util_now_ms();

@@ -374,8 +374,8 @@ static int count_rooms(struct http *api, struct metrics_rooms *out)
 		out[n++] = (struct metrics_rooms){ .game = rules_games[i]->id };
 	while ((r = hmap_next(&api->lobby->rooms, &pos)))
 		for (i = 0; i < n; i++)
-			if (r->game == rules_games[i] && (unsigned)r->status < 3)
-				out[i].by_status[r->status]++;
+			if (room_game(r) == rules_games[i] && (unsigned)room_status(r) < 3)
+				out[i].by_status[room_status(r)]++;
 	return n;
 }
 

@@ -8,7 +8,7 @@
  * queues in the same loop turn are held by the connections until the
  * turn's journal batch has committed (see session.h).
  */
-#include "room/room.h"
+#include "room/room_int.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -307,6 +307,11 @@ int room_event(struct room *r, int seat, int kind, int64_t at)
 	finish_if_over(r, at);
 	room_clock_sync(r, at);
 	return 0;
+}
+
+int room_forfeit(struct room *r, int seat, int64_t at)
+{
+	return room_event(r, seat, RULES_EVENT_FORFEIT, at);
 }
 
 /*
