@@ -250,6 +250,29 @@ bool room_expired(const struct room *r, int64_t now)
 
 /* --- reading a room ------------------------------------------------------ */
 
+const char *room_strerror(int code)
+{
+	static const char *const text[] = {
+		[-1300 - ROOM_E_ROOM_FULL] = "every seat is taken or the match has started",
+		[-1300 - ROOM_E_SEAT_TAKEN] = "the seat is taken",
+		[-1300 - ROOM_E_BAD_SEAT] = "the game has no such seat",
+		[-1300 - ROOM_E_ALREADY_SEATED] = "the player holds a seat in this room already",
+		[-1300 - ROOM_E_NOT_IN_ROOM] = "the player holds no seat in this room",
+		[-1300 - ROOM_E_NOT_STARTED] = "the match has not started",
+		[-1300 - ROOM_E_GAME_OVER] = "the match is over, or the seat is out of play",
+		[-1300 - ROOM_E_STALE_PLY] = "the ply is not one the seat may act at",
+		[-1300 - ROOM_E_NOT_YOUR_TURN] = "the seat is not to act",
+		[-1300 - ROOM_E_ILLEGAL] = "not a legal action now",
+		[-1300 - ROOM_E_BAD_OPTIONS] = "the options are out of range for the game",
+		[-1300 - ROOM_E_NO_REMATCH] = "no rematch: not over, rematched, or no offer",
+	};
+	int k = -1300 - code;
+
+	if (k >= 0 && k < (int)(sizeof(text) / sizeof(text[0])) && text[k])
+		return text[k];
+	return code < 0 && code > -1000 ? strerror(-code) : "unknown error";
+}
+
 const char *room_id(const struct room *r)
 {
 	return r->id;

@@ -24,9 +24,10 @@
  * `ply` is the number of actions before it; a seat is `taken` exactly when it
  * has a player or a bot; a waiting room has at least one free seat.
  *
- * Errors: 0, a negative errno for a system failure, or a positive ROOM_E_*
- * (the request is refused and the room is untouched); the handlers map
- * ROOM_E_* to the protocol's codes.
+ * Errors (docs/ARCHITECTURE.md): 0, a negative errno for a system failure,
+ * or a ROOM_E_* code, negative in the room's band -1300..-1399 (the request
+ * is refused and the room is untouched); room_strerror() names them, and the
+ * handlers map them to the protocol's codes.
  */
 #ifndef QUINTETO_ROOM_H
 #define QUINTETO_ROOM_H
@@ -46,20 +47,24 @@ struct bot_strategy;
 struct room;   /* opaque: read through the accessors below */
 struct member; /* a follower's membership of a room, opaque (room_member_*) */
 
+/* The room's refusals: the band -1300..-1399 (docs/ARCHITECTURE.md, Errors). */
 enum room_error {
-	ROOM_E_ROOM_FULL = 1,  /* no free seat, or the match has started */
-	ROOM_E_SEAT_TAKEN,     /* the seat asked for is held */
-	ROOM_E_BAD_SEAT,       /* the game has no such seat */
-	ROOM_E_ALREADY_SEATED, /* the player holds a seat here already */
-	ROOM_E_NOT_IN_ROOM,    /* the player holds no seat (or may not add a bot) */
-	ROOM_E_NOT_STARTED,    /* the match has not started */
-	ROOM_E_GAME_OVER,      /* the match is over, or the seat is out of play */
-	ROOM_E_STALE_PLY,      /* `ply` is not one the seat may act at */
-	ROOM_E_NOT_YOUR_TURN,  /* the seat is not to act */
-	ROOM_E_ILLEGAL,        /* not an action of this game, or not legal now */
-	ROOM_E_BAD_OPTIONS,    /* the rules core refused the options */
-	ROOM_E_NO_REMATCH,     /* not finished, already rematched, or no offer to decline */
+	ROOM_E_ROOM_FULL = -1300,      /* no free seat, or the match has started */
+	ROOM_E_SEAT_TAKEN = -1301,     /* the seat asked for is held */
+	ROOM_E_BAD_SEAT = -1302,       /* the game has no such seat */
+	ROOM_E_ALREADY_SEATED = -1303, /* the player holds a seat here already */
+	ROOM_E_NOT_IN_ROOM = -1304,    /* the player holds no seat (or may not add a bot) */
+	ROOM_E_NOT_STARTED = -1305,    /* the match has not started */
+	ROOM_E_GAME_OVER = -1306,      /* the match is over, or the seat is out of play */
+	ROOM_E_STALE_PLY = -1307,      /* `ply` is not one the seat may act at */
+	ROOM_E_NOT_YOUR_TURN = -1308,  /* the seat is not to act */
+	ROOM_E_ILLEGAL = -1309,        /* not an action of this game, or not legal now */
+	ROOM_E_BAD_OPTIONS = -1310,    /* the rules core refused the options */
+	ROOM_E_NO_REMATCH = -1311,     /* not finished, already rematched, or no offer to decline */
 };
+
+/* What a ROOM_E_* code means, for people and logs (an errno: strerror's text; else "unknown"). */
+const char *room_strerror(int code);
 
 enum room_status { ROOM_WAITING, ROOM_PLAYING, ROOM_FINISHED };
 
@@ -217,7 +222,7 @@ struct player *room_member_player(const struct member *m);
 struct member **room_member_list(const struct member *m);
 struct room *room_member_room(const struct member *m);
 
-/* The seat `p` holds in `r`, or -1 (p may be NULL). */
+/* The seat `p` holds in `r`, or -1 for none, as the protocol's seat -1 (p may be NULL). */
 int room_seat_of(const struct room *r, const struct player *p);
 
 /* --- frames (room.c) ----------------------------------------------------- */
@@ -291,8 +296,9 @@ int room_resign(struct room *r, struct player *p, int *seat_out);
 
 /*
  * Forfeits `seat` (its player is gone): an event in the log at `at`, which
- * may end the match. The caller then calls room_changed(). 0, -ENOMEM or
- * ROOM_E_GAME_OVER (over, or the seat is out of play already).
+ * may end the match. The caller then calls room_changed(). 0 (also when
+ * there is nothing to forfeit: the match is over, or the seat out of play
+ * already) or -ENOMEM.
  */
 int room_forfeit(struct room *r, int seat, int64_t at);
 

@@ -2,7 +2,8 @@
  * room_play.c: what changes a room: taking and leaving seats, bots, the
  * start of the match, actions and events (resignation, forfeit), chat, the
  * end of the match and its archive record, autoroll. Each public function
- * returns 0, a negative errno, or a ROOM_E_* code with the room untouched.
+ * returns 0, a negative errno, or a (negative) ROOM_E_* code with the room
+ * untouched.
  *
  * Every change is journalled before anything is sent: the frames the room
  * queues in the same loop turn are held by the connections until the
@@ -311,7 +312,9 @@ int room_event(struct room *r, int seat, int kind, int64_t at)
 
 int room_forfeit(struct room *r, int seat, int64_t at)
 {
-	return room_event(r, seat, RULES_EVENT_FORFEIT, at);
+	int err = room_event(r, seat, RULES_EVENT_FORFEIT, at);
+
+	return err == ROOM_E_GAME_OVER ? 0 : err;
 }
 
 /*
