@@ -66,7 +66,7 @@ int replay_run(const json_t *archive, replay_step_cb cb, void *data, struct repl
 
 	memset(rep, 0, sizeof(*rep));
 	if (wire_archive_decode(archive, &a, rep->why, sizeof(rep->why)) != WIRE_OK)
-		return REPLAY_E_FORMAT;
+		return CLI_E_FORMAT;
 	rep->id = a.id;
 	rep->game = a.game;
 	err = wire_archive_replay(&a, step_cb, &r, &rep->result, rep->why, sizeof(rep->why));
@@ -76,9 +76,9 @@ int replay_run(const json_t *archive, replay_step_cb cb, void *data, struct repl
 			err = -ENOMEM;
 	}
 	wire_archive_finish(&a);
-	if (err > 0)
-		return REPLAY_E_MISMATCH;
-	return err;
+	if (err == -ENOMEM)
+		return err;
+	return err ? CLI_E_MISMATCH : 0; /* a WIRE_E_* code: the archive and the rules disagree */
 }
 
 /* Releases the result JSON. */

@@ -11,14 +11,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "cli.h"
 #include "wire.h"
-
-/* Expected outcomes of replay_run(); system failures are negative errno. */
-enum replay_error {
-	REPLAY_OK = 0,
-	REPLAY_E_MISMATCH = 1, /* the archive does not match what the rules core computes */
-	REPLAY_E_FORMAT = 2,   /* the archive is not an archive (missing field, bad hex...) */
-};
 
 /* One re-applied action or event, as the rules core computed it. */
 struct replay_step {
@@ -45,11 +39,12 @@ struct replay_report {
 };
 
 /*
- * Re-plays `archive` (borrowed): decodes it (REPLAY_E_FORMAT when it is not
+ * Re-plays `archive` (borrowed): decodes it (CLI_E_FORMAT when it is not
  * an archive), then checks the commit, the seeds, every action and event at
- * its ply, every outcome and the result (REPLAY_E_MISMATCH naming the first
- * ply that disagrees). Calls `cb` (may be NULL) after each step. -ENOMEM on
- * allocation failure. Always call replay_report_finish() afterwards.
+ * its ply, every outcome and the result (CLI_E_MISMATCH naming the first
+ * ply that disagrees). Calls `cb` (may be NULL) after each step. 0, those,
+ * or -ENOMEM on allocation failure. Always call replay_report_finish()
+ * afterwards.
  */
 int replay_run(const json_t *archive, replay_step_cb cb, void *data, struct replay_report *rep);
 

@@ -188,7 +188,7 @@ struct player *lobby_player_by_token(struct lobby *l, const char *token)
 	if ((p = hmap_get(&l->players, hash)))
 		return p;
 	/* not in memory: an identity idle since the start or evicted (lobby_players_housekeep) */
-	if (store_player_lookup(l->store, hash, id, sizeof(id), name, sizeof(name)) != 1 ||
+	if (store_player_lookup(l->store, hash, id, sizeof(id), name, sizeof(name)) ||
 	    hmap_get(&l->players_by_id, id))
 		return NULL;
 	return lobby_player_add(l, id, hash, name);

@@ -199,14 +199,14 @@ struct archive_wait {
 	uint64_t start_ns;
 };
 
-static void archived_cb(void *ctx, int ok)
+static void archived_cb(void *ctx, int err)
 {
 	struct archive_wait *w = ctx;
 	struct metrics *m = w->m;
 
 	metrics_observe(&m->archive, util_mono_ns() - w->start_ns);
 	free(w);
-	if (ok)
+	if (!err)
 		m->archive_ok++;
 	else
 		m->archive_failed++;

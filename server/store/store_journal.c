@@ -337,7 +337,7 @@ static bool refused(sqlite3 *db, int rc)
 	}
 }
 
-/* Runs a sweep statement on the seq range [lo, cut); the rows it changed, or -1 (*rc says why). */
+/* Runs a sweep statement on the seq range [lo, cut); the rows it changed, or -EIO (*rc says why). */
 static int64_t log_range(struct store *st, enum log_stmt k, int64_t lo, int64_t cut, int *rc)
 {
 	sqlite3_stmt *s = st->lstmt[k];
@@ -347,7 +347,7 @@ static int64_t log_range(struct store *st, enum log_stmt k, int64_t lo, int64_t 
 	    (*rc = store_step_done(st->db, s, log_sql[k])) == SQLITE_OK)
 		return sqlite3_changes64(st->db);
 	(void)sqlite3_clear_bindings(s);
-	return -1;
+	return -EIO;
 }
 
 /* Writer thread, inside the batch's transaction: sweeps the log's old end for a batch that appended n rows.
