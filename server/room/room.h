@@ -239,9 +239,6 @@ bool room_human_connected(const struct room *r);
 /* The current `state` frame as `p` (NULL: a spectator) should see it; borrowed, NULL on ENOMEM. */
 struct buf *room_state_for(struct room *r, const struct player *p);
 
-/* Sends the state to every member (the state changed). */
-void room_broadcast(struct room *r);
-
 /*
  * A follower `who` (identity `p`) that last saw ply `since` of `r` comes
  * back: sends it, in order, the spectators' states of the plies it missed
@@ -253,9 +250,6 @@ void room_send_missed(struct room *r, void *who, int64_t since);
 
 /* A seated player's connections came or went: every member sees it, the lobby too. */
 void room_connected_changed(struct room *r);
-
-/* True when autoroll plays `legal` (a lone {"roll":true}) for a human seat. */
-bool room_autorolls(const struct room *r, const struct rules_action *legal, int n);
 
 /* --- play (room_play.c) -------------------------------------------------- */
 

@@ -114,6 +114,12 @@ struct room {
 
 /* --- between the room's own files (room_play.c) ---------------------------- */
 
+/* Sends the state to every member (the state changed). */
+void room_broadcast(struct room *r);
+
+/* True when autoroll plays `legal` (a lone {"roll":true}) for a human seat. */
+bool room_autorolls(const struct room *r, const struct rules_action *legal, int n);
+
 /* Applies an action through the rules core and logs (and journals) it at `at`. 0, -ENOMEM or ROOM_E_ILLEGAL.
  */
 int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t at);
