@@ -19,7 +19,6 @@
 #include "config.h"
 #include "net/net.h"
 #include "lobby/lobby.h"
-#include "store/dblock.h"
 #include "store/store.h"
 #include "base/metrics.h"
 #include "base/util.h"

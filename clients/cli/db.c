@@ -6,6 +6,7 @@
  */
 #include "db.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,7 +22,7 @@ int cli_db_open(const char *path, struct archive_db *d, char *why, size_t whylen
 	memset(d, 0, sizeof(*d));
 	if (access(path, R_OK) != 0) {
 		snprintf(why, whylen, "%s: no database there (see --db)", path);
-		return -1;
+		return -ENOENT;
 	}
 	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
 	if (rc == SQLITE_OK)
@@ -29,7 +30,7 @@ int cli_db_open(const char *path, struct archive_db *d, char *why, size_t whylen
 	if (rc != SQLITE_OK) {
 		snprintf(why, whylen, "%s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
 		sqlite3_close(db);
-		return -1;
+		return -EIO;
 	}
 	if (archive_db_init(d, db)) {
 		snprintf(why, whylen,
@@ -37,7 +38,7 @@ int cli_db_open(const char *path, struct archive_db *d, char *why, size_t whylen
 			 "to migrate it",
 			 path, d->err);
 		cli_db_close(d);
-		return -1;
+		return STORE_E_NOT_QUINTETO;
 	}
 	return 0;
 }
@@ -65,7 +66,7 @@ int cli_db_each_id(struct archive_db *d, int (*cb)(const char *id, void *data), 
 	}
 	if (!r && rc != SQLITE_DONE) {
 		snprintf(why, whylen, "listing the archive: %s", sqlite3_errmsg(d->db));
-		r = -1;
+		r = -EIO;
 	}
 	sqlite3_finalize(s);
 	return r;
@@ -79,11 +80,11 @@ int cli_db_backup(const char *path, const char *out, char *why, size_t whylen)
 
 	if (access(path, R_OK) != 0) {
 		snprintf(why, whylen, "%s: no database there (see --db)", path);
-		return -1;
+		return -ENOENT;
 	}
 	if (access(out, F_OK) == 0) {
 		snprintf(why, whylen, "%s: already exists (a backup never overwrites)", out);
-		return -1;
+		return -EEXIST;
 	}
 	rc = sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL);
 	if (rc == SQLITE_OK)
@@ -105,5 +106,5 @@ int cli_db_backup(const char *path, const char *out, char *why, size_t whylen)
 	if (rc == SQLITE_DONE)
 		return 0;
 	unlink(out);
-	return -1;
+	return -EIO;
 }

@@ -17,7 +17,8 @@
  * server's, var/quinteto.db) and reads the database only, never writing to it
  * (the backup writes OUT). An argument with a '/' or a '.' cannot be a match
  * id, so it is read as a file, as `quinteto verify match.json` always was. Exit statuses: 0 success, 1 an
- * archive does not verify, 2 usage, input or database errors (an unknown id included).
+ * archive does not verify, 2 usage, input or database errors (an unknown id included). Every command
+ * returns 0 or a negative code (cli.h); exit_status() alone turns it into the exit status.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "config.h"
 #include "db.h"
 #include "render.h"
@@ -32,6 +34,32 @@
 
 #define EXIT_MISMATCH 1
 #define EXIT_USAGE    2
+
+/* The exit status of a command's outcome (0 or a negative code): the one place codes become statuses. */
+static int exit_status(int err)
+{
+	if (!err)
+		return EXIT_SUCCESS;
+	return err == CLI_E_MISMATCH ? EXIT_MISMATCH : EXIT_USAGE;
+}
+
+const char *cli_strerror(int code)
+{
+	switch (code) {
+	case CLI_E_USAGE:
+		return "usage error";
+	case CLI_E_MISMATCH:
+		return "the archive does not verify";
+	case CLI_E_FORMAT:
+		return "not a valid archive";
+	case CLI_E_INPUT:
+		return "the archive could not be read";
+	case CLI_E_OUTPUT:
+		return "the answer could not be written";
+	default:
+		return store_strerror(code); /* STORE_E_* and errno */
+	}
+}
 
 static const char *db_path = CLI_DB_DEFAULT;
 
@@ -84,7 +112,7 @@ static int cmd_help(int argc, char **argv)
 	printf("\n--db PATH is the server's database (default %s). An archived match is the JSON of\n"
 	       "GET /api/matches/{id}; --file reads one from a file, \"-\" from stdin.\n",
 	       CLI_DB_DEFAULT);
-	return EXIT_SUCCESS;
+	return 0;
 }
 
 static int cmd_version(int argc, char **argv)
@@ -92,30 +120,31 @@ static int cmd_version(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	printf("quinteto %s\n", QUINTETO_VERSION);
-	return EXIT_SUCCESS;
+	return 0;
 }
 
 /* --- the archive's source: the database or a file ---------------------------- */
 
+/* Opens the database; 0, or its code after saying why. */
 static int db_open(struct archive_db *d, const char *cmd)
 {
 	char why[512];
+	int err = cli_db_open(db_path, d, why, sizeof(why));
 
-	if (cli_db_open(db_path, d, why, sizeof(why)) == 0)
-		return 0;
-	fprintf(stderr, "quinteto %s: %s\n", cmd, why);
-	return -1;
+	if (err)
+		fprintf(stderr, "quinteto %s: %s\n", cmd, why);
+	return err;
 }
 
 /* Match `id` from the open database; NULL after saying why. */
 static json_t *archive_by_id(struct archive_db *d, const char *cmd, const char *id)
 {
 	struct json_out out = { 0 };
-	int status = archive_db_get(d, id, &out);
+	int err = archive_db_get(d, id, &out);
 	json_t *j = out.p ? json_loadb(out.p, out.len, 0, NULL) : NULL;
 
 	json_out_free(&out);
-	if (status == 200 && j)
+	if (!err && j)
 		return j;
 	fprintf(stderr, "quinteto %s: %s: %s%s%s\n", cmd, id,
 		json_string_value(json_object_get(j, "message")), d->err[0] ? ": " : "", d->err);
@@ -156,19 +185,17 @@ static json_t *archive_arg(const char *cmd, const char *flag, const char *value)
 	return j;
 }
 
-/* Prints a failed replay; returns the exit status for it. */
+/* Prints a failed replay (err from replay_run()); returns err. */
 static int replay_failed(const char *cmd, int err, const struct replay_report *rep)
 {
-	if (err == REPLAY_E_MISMATCH) {
+	if (err == CLI_E_MISMATCH)
 		printf("MISMATCH: %s match %s: %s\n", rep->game ? rep->game : "?", rep->id ? rep->id : "?",
 		       rep->why);
-		return EXIT_MISMATCH;
-	}
-	if (err == REPLAY_E_FORMAT)
+	else if (err == CLI_E_FORMAT)
 		fprintf(stderr, "quinteto %s: not a valid archive: %s\n", cmd, rep->why);
 	else
 		fprintf(stderr, "quinteto %s: out of memory\n", cmd);
-	return EXIT_USAGE;
+	return err;
 }
 
 /* "no result (unfinished)" or the result as the game encodes it. */
@@ -183,16 +210,19 @@ static void result_print(const struct replay_report *rep)
 	free(text);
 }
 
-/* Replays `archive` (taken); prints `label` and the result on success; the exit status. */
+/*
+ * Replays `archive` (taken; NULL: it could not be had, the reason printed); prints `label` and the
+ * result on success. 0 or a code.
+ */
 static int run_archive(const char *cmd, json_t *archive, replay_step_cb step, const char *label)
 {
 	static struct replay_report rep; /* 1 KiB of `why`: not on the stack */
 	int err;
 
 	if (!archive)
-		return EXIT_USAGE;
+		return CLI_E_INPUT;
 	err = replay_run(archive, step, NULL, &rep);
-	if (err == REPLAY_OK) {
+	if (!err) {
 		printf("%s: %s match %s, %zu actions, %zu events, ", label, rep.game, rep.id, rep.actions,
 		       rep.events);
 		result_print(&rep);
@@ -247,9 +277,9 @@ static int verify_one(const char *cmd, json_t *archive, bool quiet)
 	if (!quiet)
 		return run_archive(cmd, archive, NULL, "verified");
 	if (!archive)
-		return EXIT_USAGE;
+		return CLI_E_INPUT;
 	err = replay_run(archive, NULL, NULL, &rep);
-	err = err == REPLAY_OK ? 0 : replay_failed(cmd, err, &rep);
+	err = !err ? 0 : replay_failed(cmd, err, &rep);
 	replay_report_finish(&rep);
 	json_decref(archive);
 	return err;
@@ -262,7 +292,7 @@ static int verify_all_cb(const char *id, void *data)
 	int err = verify_one("verify", j, true);
 
 	v->checked++;
-	if (err == EXIT_MISMATCH)
+	if (err == CLI_E_MISMATCH)
 		v->failed++;
 	else if (err)
 		v->unreadable++;
@@ -277,17 +307,17 @@ static int verify_everything(void)
 	char why[512];
 	int r;
 
-	if (db_open(&d, "verify"))
-		return EXIT_USAGE;
+	if ((r = db_open(&d, "verify")))
+		return r;
 	r = cli_db_each_id(&d, verify_all_cb, &v, why, sizeof(why));
 	cli_db_close(&d);
 	if (r) {
 		fprintf(stderr, "quinteto verify: %s\n", why);
-		return EXIT_USAGE;
+		return r;
 	}
 	printf("verified %zu of %zu matches in %s: %zu do not verify, %zu unreadable\n",
 	       v.checked - v.failed - v.unreadable, v.checked, db_path, v.failed, v.unreadable);
-	return v.unreadable ? EXIT_USAGE : v.failed ? EXIT_MISMATCH : EXIT_SUCCESS;
+	return v.unreadable ? CLI_E_INPUT : v.failed ? CLI_E_MISMATCH : 0;
 }
 
 static int cmd_verify(int argc, char **argv)
@@ -305,21 +335,21 @@ static int cmd_verify(int argc, char **argv)
 		i++;
 	if (argc < 2 || i < argc) {
 		fprintf(stderr, "usage: quinteto verify ID... | --all | --file FILE | -\n");
-		return EXIT_USAGE;
+		return CLI_E_USAGE;
 	}
 	for (i = 1; i < argc; i++) {
 		json_t *j;
 
 		if (is_path(argv[i]))
 			j = archive_arg("verify", NULL, argv[i]);
-		else if (!opened && db_open(&d, "verify"))
-			return EXIT_USAGE;
+		else if (!opened && (err = db_open(&d, "verify")))
+			return err;
 		else {
 			opened = true;
 			j = archive_by_id(&d, "verify", argv[i]);
 		}
 		err = verify_one("verify", j, false);
-		worst = err > worst ? err : worst;
+		worst = exit_status(err) > exit_status(worst) ? err : worst;
 	}
 	if (opened)
 		cli_db_close(&d);
@@ -413,8 +443,8 @@ static void show_step(const struct wire_archive *ar, const json_t *seats, const 
 /*
  * The archive named on the command line, decoded into *a, and its steps
  * (wire_archive_steps_new) into *steps; for `quinteto steps` and `show`.
- * -1 when both are there (the caller frees *j, *a and *steps), else the exit
- * status, with what went wrong printed and nothing left to free.
+ * 0 when both are there (the caller frees *j, *a and *steps), else a code,
+ * with what went wrong printed and nothing left to free.
  */
 static int archive_steps(int argc, char **argv, const char *cmd, long *ply, json_t **j,
 			 struct wire_archive *a, json_t **steps)
@@ -422,21 +452,21 @@ static int archive_steps(int argc, char **argv, const char *cmd, long *ply, json
 	static char why[1024];
 
 	if (!(*j = one_archive(argc, argv, ply)))
-		return EXIT_USAGE;
+		return CLI_E_INPUT;
 	if (wire_archive_decode(*j, a, why, sizeof(why)) != WIRE_OK) {
 		fprintf(stderr, "quinteto %s: not a valid archive: %s\n", cmd, why);
 		json_decref(*j);
-		return EXIT_USAGE;
+		return CLI_E_FORMAT;
 	}
 	if ((*steps = wire_archive_steps_new(a, why, sizeof(why))))
-		return -1;
+		return 0;
 	if (why[0])
 		printf("MISMATCH: %s match %s: %s\n", a->game, a->id, why);
 	else
 		fprintf(stderr, "quinteto %s: out of memory\n", cmd);
 	wire_archive_finish(a);
 	json_decref(*j);
-	return why[0] ? EXIT_MISMATCH : EXIT_USAGE;
+	return why[0] ? CLI_E_MISMATCH : -ENOMEM;
 }
 
 /* Every step of the replay (wire_archive_steps_new) as one JSON array, a line. */
@@ -446,12 +476,11 @@ static int cmd_steps(int argc, char **argv)
 	struct wire_archive a;
 	int err = archive_steps(argc, argv, "steps", NULL, &j, &a, &steps);
 
-	if (err >= 0)
+	if (err)
 		return err;
-	err = EXIT_SUCCESS;
 	if (json_dumpf(steps, stdout, JSON_COMPACT) || putchar('\n') == EOF) {
 		fprintf(stderr, "quinteto steps: cannot write the steps\n");
-		err = EXIT_USAGE;
+		err = CLI_E_OUTPUT;
 	}
 	json_decref(steps);
 	wire_archive_finish(&a);
@@ -466,15 +495,13 @@ static int cmd_show(int argc, char **argv)
 	struct wire_archive a;
 	int err = archive_steps(argc, argv, "show", &ply, &j, &a, &steps);
 
-	if (err >= 0)
+	if (err)
 		return err;
-	err = EXIT_USAGE;
-	if (ply > (long)a.nactions)
+	if (ply > (long)a.nactions) {
 		fprintf(stderr, "quinteto show: match %s has %zu plies\n", a.id, a.nactions);
-	else {
+		err = CLI_E_USAGE;
+	} else
 		show_step(&a, json_object_get(j, "seats"), step_at(steps, ply < 0 ? (long)a.nactions : ply));
-		err = EXIT_SUCCESS;
-	}
 	json_decref(steps);
 	wire_archive_finish(&a);
 	json_decref(j);
@@ -504,6 +531,7 @@ static void match_line(const json_t *m)
 	free(result);
 }
 
+/* Fills `q` from the options of `matches`; 0 or CLI_E_USAGE. */
 static int matches_args(int argc, char **argv, struct archive_query *q)
 {
 	char *end;
@@ -512,7 +540,7 @@ static int matches_args(int argc, char **argv, struct archive_query *q)
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!v)
-			return -1;
+			return CLI_E_USAGE;
 		if (!strcmp(argv[i], "--game"))
 			q->game = v;
 		else if (!strcmp(argv[i], "--player"))
@@ -526,7 +554,7 @@ static int matches_args(int argc, char **argv, struct archive_query *q)
 			 q->before > 0)
 			continue;
 		else
-			return -1;
+			return CLI_E_USAGE;
 	}
 	return 0;
 }
@@ -537,16 +565,16 @@ static int cmd_matches(int argc, char **argv)
 	struct archive_db d;
 	json_t *body = NULL, *m;
 	size_t i;
-	int status;
+	int err;
 
 	if (matches_args(argc, argv, &q)) {
 		fprintf(stderr, "usage: quinteto matches %s\n", commands[2].args);
-		return EXIT_USAGE;
+		return CLI_E_USAGE;
 	}
-	if (db_open(&d, "matches"))
-		return EXIT_USAGE;
-	status = archive_db_list(&d, &q, &body);
-	if (status == 200) {
+	if ((err = db_open(&d, "matches")))
+		return err;
+	err = archive_db_list(&d, &q, &body);
+	if (!err) {
 		json_array_foreach(json_object_get(body, "matches"), i, m)
 		{
 			match_line(m);
@@ -558,7 +586,7 @@ static int cmd_matches(int argc, char **argv)
 			json_string_value(json_object_get(body, "message")), d.err[0] ? ": " : "", d.err);
 	json_decref(body);
 	cli_db_close(&d);
-	return status == 200 ? EXIT_SUCCESS : EXIT_USAGE;
+	return err;
 }
 
 static int cmd_export(int argc, char **argv)
@@ -567,36 +595,37 @@ static int cmd_export(int argc, char **argv)
 
 	if (argc != 2 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: quinteto export ID\n");
-		return EXIT_USAGE;
+		return CLI_E_USAGE;
 	}
 	j = archive_arg("export", NULL, argv[1]);
 	if (!j)
-		return EXIT_USAGE;
+		return CLI_E_INPUT;
 	if (json_dumpf(j, stdout, JSON_COMPACT) != 0 || printf("\n") < 0) {
 		json_decref(j);
-		return EXIT_USAGE;
+		return CLI_E_OUTPUT;
 	}
 	json_decref(j);
-	return EXIT_SUCCESS;
+	return 0;
 }
 
 static int cmd_backup(int argc, char **argv)
 {
 	char why[512];
+	int err;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: quinteto [--db PATH] backup OUT\n");
-		return EXIT_USAGE;
+		return CLI_E_USAGE;
 	}
-	if (cli_db_backup(db_path, argv[1], why, sizeof(why))) {
+	if ((err = cli_db_backup(db_path, argv[1], why, sizeof(why)))) {
 		fprintf(stderr, "quinteto backup: %s\n", why);
-		return EXIT_USAGE;
+		return err;
 	}
 	printf("backed up %s to %s\n", db_path, argv[1]);
-	return EXIT_SUCCESS;
+	return 0;
 }
 
-/* Takes `--db PATH` (or --db=PATH) out of argv wherever it is; -1 when PATH is missing. */
+/* Takes `--db PATH` (or --db=PATH) out of argv wherever it is; 0, or CLI_E_USAGE when PATH is missing. */
 static int db_option(int *argc, char **argv)
 {
 	int i, o;
@@ -604,7 +633,7 @@ static int db_option(int *argc, char **argv)
 	for (i = 1, o = 1; i < *argc; i++) {
 		if (strcmp(argv[i], "--db") == 0) {
 			if (i + 1 >= *argc)
-				return -1;
+				return CLI_E_USAGE;
 			db_path = argv[++i];
 		} else if (strncmp(argv[i], "--db=", 5) == 0)
 			db_path = argv[i] + 5;
@@ -623,14 +652,14 @@ int main(int argc, char **argv)
 
 	if (db_option(&argc, argv) || argc < 2) {
 		cmd_help(0, NULL);
-		return EXIT_USAGE;
+		return exit_status(CLI_E_USAGE);
 	}
 	for (i = 0; i < COMMAND_COUNT; i++) {
 		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+			return exit_status(commands[i].run(argc - 1, argv + 1));
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
-		return cmd_help(0, NULL);
+		return exit_status(cmd_help(0, NULL));
 	fprintf(stderr, "quinteto: unknown command \"%s\" (try: quinteto help)\n", argv[1]);
-	return EXIT_USAGE;
+	return exit_status(CLI_E_USAGE);
 }

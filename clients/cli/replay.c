@@ -66,7 +66,7 @@ int replay_run(const json_t *archive, replay_step_cb cb, void *data, struct repl
 
 	memset(rep, 0, sizeof(*rep));
 	if (wire_archive_decode(archive, &a, rep->why, sizeof(rep->why)) != WIRE_OK)
-		return REPLAY_E_FORMAT;
+		return CLI_E_FORMAT;
 	rep->id = a.id;
 	rep->game = a.game;
 	err = wire_archive_replay(&a, step_cb, &r, &rep->result, rep->why, sizeof(rep->why));
@@ -76,19 +76,9 @@ int replay_run(const json_t *archive, replay_step_cb cb, void *data, struct repl
 			err = -ENOMEM;
 	}
 	wire_archive_finish(&a);
-	if (err == WIRE_E_BAD_MESSAGE) /* the replay's one refusal: the archive disagrees with the rules */
-		return REPLAY_E_MISMATCH;
-	return err;
-}
-
-/* See replay.h. */
-const char *replay_strerror(int err)
-{
-	if (err == REPLAY_E_MISMATCH)
-		return "the archive does not match what the rules compute";
-	if (err == REPLAY_E_FORMAT)
-		return "not a valid archive";
-	return err < 0 && err > -4096 ? strerror(-err) : "unknown replay error";
+	if (err == -ENOMEM)
+		return err;
+	return err ? CLI_E_MISMATCH : 0; /* a WIRE_E_* code: the archive and the rules disagree */
 }
 
 /* Releases the result JSON. */

@@ -11,21 +11,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "cli.h"
 #include "wire.h"
-
-/*
- * Expected outcomes of replay_run(), negative in the command line's band
- * -1700..-1799 (docs/ARCHITECTURE.md, "Errors"), which they open; system
- * failures are -errno. replay_strerror() names them.
- */
-enum replay_error {
-	REPLAY_OK = 0,
-	REPLAY_E_MISMATCH = -1700, /* the archive does not match what the rules core computes */
-	REPLAY_E_FORMAT = -1701,   /* the archive is not an archive (missing field, bad hex...) */
-};
-
-/* A sentence for a person about a REPLAY_E_* code or a -errno. */
-const char *replay_strerror(int err);
 
 /* One re-applied action or event, as the rules core computed it. */
 struct replay_step {
@@ -52,11 +39,12 @@ struct replay_report {
 };
 
 /*
- * Re-plays `archive` (borrowed): decodes it (REPLAY_E_FORMAT when it is not
+ * Re-plays `archive` (borrowed): decodes it (CLI_E_FORMAT when it is not
  * an archive), then checks the commit, the seeds, every action and event at
- * its ply, every outcome and the result (REPLAY_E_MISMATCH naming the first
- * ply that disagrees). Calls `cb` (may be NULL) after each step. -ENOMEM on
- * allocation failure. Always call replay_report_finish() afterwards.
+ * its ply, every outcome and the result (CLI_E_MISMATCH naming the first
+ * ply that disagrees). Calls `cb` (may be NULL) after each step. 0, those,
+ * or -ENOMEM on allocation failure. Always call replay_report_finish()
+ * afterwards.
  */
 int replay_run(const json_t *archive, replay_step_cb cb, void *data, struct replay_report *rep);
 

@@ -30,9 +30,9 @@ static void spectators_cb(uv_timer_t *t)
 
 	l->spectators_sent_ms = util_now_ms();
 	while ((r = l->spectators_due)) {
-		l->spectators_due = r->spectators_next;
-		r->spectators_next = NULL;
-		r->spectators_listed = false;
+		l->spectators_due = room_host_data(r)->spectators_next;
+		room_host_data(r)->spectators_next = NULL;
+		room_host_data(r)->spectators_listed = false;
 		room_spectators_flush(r);
 	}
 }
@@ -40,12 +40,13 @@ static void spectators_cb(uv_timer_t *t)
 static void spectators_due_cb(void *ctx, struct room *r)
 {
 	struct lobby *l = ctx;
+	struct room_host_data *hd = room_host_data(r);
 	int64_t wait;
 
-	if (r->spectators_listed || l->host.stopping)
+	if (hd->spectators_listed || l->host.stopping)
 		return;
-	r->spectators_listed = true;
-	r->spectators_next = l->spectators_due;
+	hd->spectators_listed = true;
+	hd->spectators_next = l->spectators_due;
 	l->spectators_due = r;
 	if (uv_is_active((uv_handle_t *)&l->spectators_timer))
 		return;
@@ -59,16 +60,17 @@ static void spectators_due_cb(void *ctx, struct room *r)
 /* Takes `r` out of the list of rooms due a spectator count (it is going). */
 static void spectators_unlist(struct lobby *l, struct room *r)
 {
+	struct room_host_data *hd = room_host_data(r);
 	struct room **pp;
 
-	if (!r->spectators_listed)
+	if (!hd->spectators_listed)
 		return;
-	for (pp = &l->spectators_due; *pp; pp = &(*pp)->spectators_next)
+	for (pp = &l->spectators_due; *pp; pp = &room_host_data(*pp)->spectators_next)
 		if (*pp == r) {
-			*pp = r->spectators_next;
+			*pp = hd->spectators_next;
 			break;
 		}
-	r->spectators_listed = false;
+	hd->spectators_listed = false;
 }
 
 int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, struct metrics *metrics,
@@ -126,7 +128,7 @@ struct player *lobby_player_add(struct lobby *l, const char *id, const char *tok
 
 static void room_remove(struct lobby *l, struct room *r)
 {
-	hmap_del(&l->rooms, r->id);
+	hmap_del(&l->rooms, room_id(r));
 	spectators_unlist(l, r);
 	l->order_stale = true;
 	lobby_room_update(l, r, true);
@@ -212,7 +214,7 @@ struct player *lobby_player_by_token(struct lobby *l, const char *token)
 	if ((p = hmap_get(&l->players, hash)))
 		return p;
 	/* not in memory: an identity idle since the start or evicted (lobby_players_housekeep) */
-	if (store_player_lookup(l->store, hash, id, sizeof(id), name, sizeof(name)) != 1 ||
+	if (store_player_lookup(l->store, hash, id, sizeof(id), name, sizeof(name)) ||
 	    hmap_get(&l->players_by_id, id))
 		return NULL;
 	return lobby_player_add(l, id, hash, name);
@@ -283,7 +285,7 @@ int lobby_room_create(struct lobby *l, const struct player *creator, const struc
 	err = room_new(&l->host, id, player_id(creator), g, codec, ropt, gopt, &r);
 	if (err)
 		return err;
-	if (hmap_put(&l->rooms, r->id, r)) {
+	if (hmap_put(&l->rooms, room_id(r), r)) {
 		room_destroy(r); /* drops the journal it just wrote */
 		return -ENOMEM;
 	}

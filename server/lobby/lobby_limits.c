@@ -167,9 +167,9 @@ static int free_seats(const struct room *r, bool *human)
 	int i, n = 0;
 
 	*human = false;
-	for (i = 0; i < r->game->seats; i++) {
-		n += !r->seats[i].taken;
-		*human |= r->seats[i].player != NULL;
+	for (i = 0; i < room_game(r)->seats; i++) {
+		n += !room_seat_taken(r, i);
+		*human |= room_seat_player(r, i) != NULL;
 	}
 	return n;
 }
@@ -178,7 +178,7 @@ int lobby_bot_room_refused(struct lobby *l, const struct room *r, const char **w
 {
 	bool human;
 
-	if (r->status != ROOM_WAITING || free_seats(r, &human) != 1 || human)
+	if (room_status(r) != ROOM_WAITING || free_seats(r, &human) != 1 || human)
 		return 0;
 	if (l->bot_rooms >= l->cfg->max_bot_rooms)
 		return refuse(
@@ -190,53 +190,55 @@ int lobby_bot_room_refused(struct lobby *l, const struct room *r, const char **w
 
 void lobby_room_counted(struct lobby *l, struct room *r, struct player *p, const char *addr)
 {
+	struct room_host_data *hd = room_host_data(r);
 	struct lobby_pace *pc;
 
-	if (r->live_counted)
+	if (hd->live_counted)
 		return;
-	snprintf(r->creator_addr, sizeof(r->creator_addr), "%s", addr);
-	snprintf(r->opener, sizeof(r->opener), "%s", player_id(p));
+	snprintf(hd->creator_addr, sizeof(hd->creator_addr), "%s", addr);
+	snprintf(hd->opener, sizeof(hd->opener), "%s", player_id(p));
 	/* out of memory: that room goes uncounted */
-	r->live_counted = !tally_add(&l->live_by_addr, addr, +1);
-	if (r->live_counted && tally_add(&l->live_by_player, player_id(p), +1)) {
+	hd->live_counted = !tally_add(&l->live_by_addr, addr, +1);
+	if (hd->live_counted && tally_add(&l->live_by_player, player_id(p), +1)) {
 		(void)tally_add(&l->live_by_addr, addr, -1);
-		r->live_counted = false;
+		hd->live_counted = false;
 	}
 	if ((pc = pace_of(l, addr, true)))
 		pace_take(&pc->rooms_tat, l->cfg->max_matches_per_addr_hour);
-	if (r->counted || r->status != ROOM_WAITING)
+	if (hd->counted || room_status(r) != ROOM_WAITING)
 		return;
-	r->counted = true;
+	hd->counted = true;
 	player_waiting_add(p, +1);
 	(void)tally_add(&l->by_addr, addr, +1);
 }
 
 void lobby_room_update(struct lobby *l, struct room *r, bool gone)
 {
+	struct room_host_data *hd = room_host_data(r);
 	bool human;
 
-	if (gone && r->live_counted) {
-		r->live_counted = false;
-		(void)tally_add(&l->live_by_addr, r->creator_addr, -1);
-		(void)tally_add(&l->live_by_player, r->opener, -1);
+	if (gone && hd->live_counted) {
+		hd->live_counted = false;
+		(void)tally_add(&l->live_by_addr, hd->creator_addr, -1);
+		(void)tally_add(&l->live_by_player, hd->opener, -1);
 	}
-	if (r->counted && (gone || r->status != ROOM_WAITING)) {
-		struct player *p = hmap_get(&l->players_by_id, r->creator);
+	if (hd->counted && (gone || room_status(r) != ROOM_WAITING)) {
+		struct player *p = hmap_get(&l->players_by_id, room_creator(r));
 
-		r->counted = false;
+		hd->counted = false;
 		if (p)
 			player_waiting_add(p, -1);
-		(void)tally_add(&l->by_addr, r->creator_addr, -1);
+		(void)tally_add(&l->by_addr, hd->creator_addr, -1);
 	}
-	if (!gone && !r->bot_only && r->status != ROOM_WAITING) {
+	if (!gone && !hd->bot_only && room_status(r) != ROOM_WAITING) {
 		free_seats(r, &human);
 		if (!human) {
-			r->bot_only = true;
+			hd->bot_only = true;
 			l->bot_rooms++;
 		}
 	}
-	if (gone && r->bot_only) {
-		r->bot_only = false;
+	if (gone && hd->bot_only) {
+		hd->bot_only = false;
 		l->bot_rooms--;
 	}
 }
@@ -246,11 +248,11 @@ static void forfeit_absent(struct room *r, int64_t now)
 {
 	int i;
 
-	for (i = 0; i < r->game->seats && r->status == ROOM_PLAYING; i++)
-		if (r->seats[i].player && !player_connected(r->seats[i].player) &&
-		    room_event(r, i, RULES_EVENT_FORFEIT, now) < 0)
-			util_log(LOG_ERROR, "room %s: the forfeit of seat %d failed", r->id, i);
-	util_log(LOG_INFO, "room %s: abandoned by its players; forfeited", r->id);
+	for (i = 0; i < room_game(r)->seats && room_status(r) == ROOM_PLAYING; i++)
+		if (room_seat_player(r, i) && !player_connected(room_seat_player(r, i)) &&
+		    room_forfeit(r, i, now) < 0)
+			util_log(LOG_ERROR, "room %s: the forfeit of seat %d failed", room_id(r), i);
+	util_log(LOG_INFO, "room %s: abandoned by its players; forfeited", room_id(r));
 	room_changed(r);
 }
 
@@ -266,13 +268,13 @@ void lobby_forfeit_abandoned(struct lobby *l, int64_t now)
 		bool human;
 
 		free_seats(r, &human);
-		if (r->status != ROOM_PLAYING || !human || room_human_connected(r))
+		if (room_status(r) != ROOM_PLAYING || !human || room_human_connected(r))
 			continue;
-		if (!r->absent_since) {
-			r->absent_since = now;
+		if (!room_absent_since(r)) {
+			room_set_absent_since(r, now);
 			continue;
 		}
-		if (now - r->absent_since >= limit)
+		if (now - room_absent_since(r) >= limit)
 			forfeit_absent(r, now);
 	}
 }

@@ -21,9 +21,9 @@ static int cmp_newest(const void *a, const void *b)
 {
 	const struct room *ra = *(struct room *const *)a, *rb = *(struct room *const *)b;
 
-	return ra->created_at < rb->created_at   ? 1
-	       : ra->created_at > rb->created_at ? -1
-						 : strcmp(ra->id, rb->id);
+	int64_t ta = room_created_at(ra), tb = room_created_at(rb);
+
+	return ta < tb ? 1 : ta > tb ? -1 : strcmp(room_id(ra), room_id(rb));
 }
 
 static int order_build(struct lobby *l)

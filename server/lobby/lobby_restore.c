@@ -29,14 +29,11 @@ static int load_room(void *ctx, const char *id, const char *game, const char *op
 		     const char *server_seed, const char *creator_id, int64_t created_at, int64_t started_at)
 {
 	struct replay *rp = ctx;
-	int err;
 
 	rp->r = NULL;
 	rp->started_at = started_at;
-	err = room_restore(&rp->l->host, id, game, options, server_seed, creator_id, created_at, &rp->r);
-	if (!err)
-		rp->r->started_at = started_at; /* the clocks start from the journalled start */
-	return err;
+	return room_restore(&rp->l->host, id, game, options, server_seed, creator_id, created_at, started_at,
+			    &rp->r);
 }
 
 static int load_seat(void *ctx, int seat, const char *player_id, const char *client_seed,
@@ -67,18 +64,16 @@ static void load_room_end(void *ctx, int err)
 	struct room *r = rp->r;
 
 	rp->r = NULL;
-	if (!err && r && !hmap_put(&rp->l->rooms, r->id, r)) {
+	if (!err && r && !hmap_put(&rp->l->rooms, room_id(r), r)) {
 		room_restore_finish(r, rp->started_at);
 		/* nobody is connected yet: an abandoned match counts from its last activity */
-		r->absent_since = r->nlog         ? r->log[r->nlog - 1].at
-				  : r->started_at ? r->started_at
-						  : r->created_at;
+		room_set_absent_since(r, room_last_at(r));
 		lobby_room_update(rp->l, r, false);
 		rp->l->order_stale = true;
 		return;
 	}
 	util_log(LOG_ERROR, "restore: room %s does not replay (%d); its journal is kept for inspection",
-		 r ? r->id : "?", err);
+		 r ? room_id(r) : "?", err);
 	if (r)
 		room_destroy(r); /* still restoring: the journal is kept */
 }
@@ -124,9 +119,8 @@ static int load_after(void *ctx, const char *id, bool archived, int64_t ended_at
 		util_log(LOG_WARN, "restore: room %s has mutes or a rematch offer but is not live", id);
 		return 0;
 	}
-	if (archived && hmap_put(&l->rooms, r->id, r)) {
-		r->restoring = true; /* keep its row */
-		room_destroy(r);
+	if (archived && hmap_put(&l->rooms, room_id(r), r)) {
+		room_destroy_kept(r); /* keep its row */
 		return -ENOMEM;
 	}
 	if (room_restore_after(r, mutes, rematch))

@@ -17,23 +17,26 @@
 
 typedef void handler_fn(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
 
-/* ROOM_E_* -> the protocol's code and a message; negative errno -> internal. */
+/* ROOM_E_* (at ROOM_AT(code): the band counts down from ROOM_E_ROOM_FULL) -> the protocol's code and a
+ * message; negative errno -> internal. */
+#define ROOM_AT(code) (ROOM_E_ROOM_FULL - (code))
 static const struct {
 	int code;
 	const char *why;
 } room_errors[] = {
-	[ROOM_E_ROOM_FULL] = { WIRE_E_ROOM_FULL, "every seat is taken or the match has started" },
-	[ROOM_E_SEAT_TAKEN] = { WIRE_E_SEAT_TAKEN, "that seat is taken" },
-	[ROOM_E_BAD_SEAT] = { WIRE_E_BAD_MESSAGE, "this game has no such seat" },
-	[ROOM_E_ALREADY_SEATED] = { WIRE_E_ALREADY_SEATED, "you already hold a seat in this room" },
-	[ROOM_E_NOT_IN_ROOM] = { WIRE_E_NOT_IN_ROOM, "you hold no seat in this room" },
-	[ROOM_E_NOT_STARTED] = { WIRE_E_NOT_YOUR_TURN, "the match has not started" },
-	[ROOM_E_GAME_OVER] = { WIRE_E_GAME_OVER, "the match is over, or your seat is out of play" },
-	[ROOM_E_STALE_PLY] = { WIRE_E_STALE_PLY, "ply is not the room's current ply" },
-	[ROOM_E_NOT_YOUR_TURN] = { WIRE_E_NOT_YOUR_TURN, "it is not your turn" },
-	[ROOM_E_ILLEGAL] = { WIRE_E_ILLEGAL_ACTION, "not one of your legal actions now" },
-	[ROOM_E_BAD_OPTIONS] = { WIRE_E_BAD_OPTIONS, "options out of range for this game" },
-	[ROOM_E_NO_REMATCH] = { WIRE_E_REMATCH_UNAVAILABLE, "no rematch: not over, rematched, or no offer" },
+	[ROOM_AT(ROOM_E_ROOM_FULL)] = { WIRE_E_ROOM_FULL, "every seat is taken or the match has started" },
+	[ROOM_AT(ROOM_E_SEAT_TAKEN)] = { WIRE_E_SEAT_TAKEN, "that seat is taken" },
+	[ROOM_AT(ROOM_E_BAD_SEAT)] = { WIRE_E_BAD_MESSAGE, "this game has no such seat" },
+	[ROOM_AT(ROOM_E_ALREADY_SEATED)] = { WIRE_E_ALREADY_SEATED, "you already hold a seat in this room" },
+	[ROOM_AT(ROOM_E_NOT_IN_ROOM)] = { WIRE_E_NOT_IN_ROOM, "you hold no seat in this room" },
+	[ROOM_AT(ROOM_E_NOT_STARTED)] = { WIRE_E_NOT_YOUR_TURN, "the match has not started" },
+	[ROOM_AT(ROOM_E_GAME_OVER)] = { WIRE_E_GAME_OVER, "the match is over, or your seat is out of play" },
+	[ROOM_AT(ROOM_E_STALE_PLY)] = { WIRE_E_STALE_PLY, "ply is not the room's current ply" },
+	[ROOM_AT(ROOM_E_NOT_YOUR_TURN)] = { WIRE_E_NOT_YOUR_TURN, "it is not your turn" },
+	[ROOM_AT(ROOM_E_ILLEGAL)] = { WIRE_E_ILLEGAL_ACTION, "not one of your legal actions now" },
+	[ROOM_AT(ROOM_E_BAD_OPTIONS)] = { WIRE_E_BAD_OPTIONS, "options out of range for this game" },
+	[ROOM_AT(ROOM_E_NO_REMATCH)] = { WIRE_E_REMATCH_UNAVAILABLE,
+					 "no rematch: not over, rematched, or no offer" },
 };
 
 /* LOBBY_E_* -> the protocol's code (the lobby gives the sentence); anything else -> internal. */
@@ -52,8 +55,10 @@ static int lobby_wire_code(int err)
 
 static void send_room_error(struct session *s, int err, const json_t *id)
 {
-	if (err > 0 && err < (int)(sizeof(room_errors) / sizeof(room_errors[0])) && room_errors[err].code) {
-		session_send_error(s, room_errors[err].code, room_errors[err].why, id);
+	int k = ROOM_AT(err);
+
+	if (k >= 0 && k < (int)(sizeof(room_errors) / sizeof(room_errors[0])) && room_errors[k].code) {
+		session_send_error(s, room_errors[k].code, room_errors[k].why, id);
 		return;
 	}
 	util_log_conn(LOG_ERROR, s->id, "session %llu: %s", (unsigned long long)s->id,
@@ -136,15 +141,16 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 	for (i = 0; i < player_nrooms(p); i++) {
 		int seat = room_seat_of(player_room(p, i), p);
 
-		refs[i] = (struct wire_seat_ref){ player_room(p, i)->id, seat,
-						  seat >= 0 ? player_room(p, i)->game->roles[seat] : "" };
+		refs[i] =
+			(struct wire_seat_ref){ room_id(player_room(p, i)), seat,
+						seat >= 0 ? room_game(player_room(p, i))->roles[seat] : "" };
 	}
 	session_send_json(s, wire_welcome_new(player_id(p), player_name(p), token, refs,
 					      (size_t)player_nrooms(p), m->id));
 	free(refs);
 	for (i = 0; i < player_nrooms(p); i++) {
 		struct room *r = player_room(p, i);
-		json_t *since = json_object_get(m->since_map, r->id);
+		json_t *since = json_object_get(m->since_map, room_id(r));
 
 		if (follow(s, r, m->id))
 			continue;
@@ -217,7 +223,7 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats)) {
+	if (m->has_seat && (m->seat < 0 || m->seat >= room_game(r)->seats)) {
 		send_room_error(s, ROOM_E_BAD_SEAT, m->id);
 		return;
 	}
@@ -230,7 +236,7 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 	lobby_room_update(h->lobby, r, false);
 	/* the seat needs its identity in the database even if it was forgotten as idle meanwhile */
 	lobby_player_save(h->lobby, s->player);
-	session_send_json(s, wire_joined_new(r->id, seat, r->game->roles[seat], m->id));
+	session_send_json(s, wire_joined_new(room_id(r), seat, room_game(r)->roles[seat], m->id));
 	room_changed(r);
 }
 
@@ -241,7 +247,7 @@ static void on_watch(struct handlers *h, struct session *s, struct wire_msg *m, 
 
 	if (!r || follow(s, r, m->id))
 		return;
-	session_send_json(s, wire_watching_new(r->id, m->id));
+	session_send_json(s, wire_watching_new(room_id(r), m->id));
 	if (m->has_since)
 		room_send_missed(r, s, m->since);
 	if (!was && room_seat_of(r, s->player) < 0) {
@@ -269,7 +275,7 @@ static void on_leave(struct handlers *h, struct session *s, struct wire_msg *m, 
 		return;
 	}
 	room_member_del(r, &s->members);
-	session_send_json(s, wire_left_new(r->id, m->id));
+	session_send_json(s, wire_left_new(room_id(r), m->id));
 	if (changed)
 		room_changed(r);
 	else
@@ -284,19 +290,19 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (m->has_seat && (m->seat < 0 || m->seat >= r->game->seats)) {
+	if (m->has_seat && (m->seat < 0 || m->seat >= room_game(r)->seats)) {
 		send_room_error(s, ROOM_E_BAD_SEAT, m->id);
 		return;
 	}
-	if (!(strategy = bot_find(r->game->id, m->level ? m->level : BOT_LEVEL_DEFAULT))) {
+	if (!(strategy = bot_find(room_game(r)->id, m->level ? m->level : BOT_LEVEL_DEFAULT))) {
 		char levels[128], text[192];
 
-		bot_levels(r->game->id, levels, sizeof(levels));
-		snprintf(text, sizeof(text), "unknown bot level (%s has: %s)", r->game->id, levels);
+		bot_levels(room_game(r)->id, levels, sizeof(levels));
+		snprintf(text, sizeof(text), "unknown bot level (%s has: %s)", room_game(r)->id, levels);
 		session_send_error(s, WIRE_E_BAD_MESSAGE, text, m->id);
 		return;
 	}
-	if (room_seat_of(r, s->player) >= 0 || !strcmp(r->creator, player_id(s->player))) {
+	if (room_seat_of(r, s->player) >= 0 || !strcmp(room_creator(r), player_id(s->player))) {
 		const char *refused;
 
 		if ((err = lobby_bot_room_refused(h->lobby, r, &refused))) {
@@ -316,7 +322,7 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 		send_room_error(s, err, m->id);
 		return;
 	}
-	session_send_json(s, wire_bot_added_new(r->id, seat, m->id));
+	session_send_json(s, wire_bot_added_new(room_id(r), seat, m->id));
 	room_changed(r);
 }
 
@@ -358,7 +364,7 @@ static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m,
 		send_room_error(s, err, m->id);
 		return;
 	}
-	session_send_json(s, wire_resigned_new(r->id, seat, m->id));
+	session_send_json(s, wire_resigned_new(room_id(r), seat, m->id));
 	room_changed(r);
 }
 
@@ -403,8 +409,8 @@ static void on_mute(struct handlers *h, struct session *s, struct wire_msg *m, b
 				   m->id);
 		return;
 	}
-	session_send_json(s, wire_muted_new(r->id, r->mutes[seat] & ~ROOM_MUTE_SPECTATORS,
-					    r->mutes[seat] & ROOM_MUTE_SPECTATORS, m->id));
+	session_send_json(s, wire_muted_new(room_id(r), room_mutes(r, seat) & ~ROOM_MUTE_SPECTATORS,
+					    room_mutes(r, seat) & ROOM_MUTE_SPECTATORS, m->id));
 }
 
 /*
@@ -418,14 +424,15 @@ static int rematch_open(struct handlers *h, struct session *s, struct room *old)
 	struct member *mb;
 	int i, seat, err;
 
-	err = lobby_room_create(h->lobby, s->player, old->game, old->codec, &old->ropt, &old->gopt, &r);
+	err = lobby_room_create(h->lobby, s->player, room_game(old), room_codec(old), room_wire_options(old),
+				room_rules_options(old), &r);
 	if (err)
 		return err;
-	for (i = 0; i < old->game->seats && !err; i++) {
-		const struct room_seat *st = &old->seats[i];
+	for (i = 0; i < room_game(old)->seats && !err; i++) {
+		const struct bot_strategy *bot = room_seat_bot(old, i);
 
-		err = st->bot ? room_add_bot(r, s->player, i, st->strategy, &seat)
-			      : room_join(r, st->player, i, NULL, &seat);
+		err = bot ? room_add_bot(r, s->player, i, bot, &seat)
+			  : room_join(r, room_seat_player(old, i), i, NULL, &seat);
 	}
 	if (err) {
 		/* nobody was told of it; its journal goes in the same batch */
@@ -433,13 +440,15 @@ static int rematch_open(struct handlers *h, struct session *s, struct room *old)
 		return err;
 	}
 	lobby_room_counted(h->lobby, r, s->player, s->addr); /* against the one who opened it */
-	room_rematch_opened(old, r->id);
-	for (mb = old->members; mb; mb = mb->room_next) {
-		int k = room_seat_of(old, mb->player);
+	room_rematch_opened(old, room_id(r));
+	for (mb = room_members(old); mb; mb = room_member_next(mb)) {
+		int k = room_seat_of(old, room_member_player(mb));
 
-		if (k < 0 || room_member_add(r, mb->list, mb->who, mb->player))
+		if (k < 0 ||
+		    room_member_add(r, room_member_list(mb), room_member_who(mb), room_member_player(mb)))
 			continue;
-		session_send_json(mb->who, wire_rematch_new(old->id, r->id, k, old->game->roles[k]));
+		session_send_json(room_member_who(mb),
+				  wire_rematch_new(room_id(old), room_id(r), k, room_game(old)->roles[k]));
 	}
 	room_changed(r);
 	return 0;
@@ -528,7 +537,7 @@ void handlers_closed(struct handlers *h, struct session *s)
 
 	lobby_unsubscribe(h->lobby, &s->lobby_sub);
 	while (s->members)
-		room_member_del(s->members->r, &s->members);
+		room_member_del(room_member_room(s->members), &s->members);
 	if (p) {
 		s->player = NULL;
 		if (player_session_closed(p, util_now_ms()) == 0 && !lobby_stopping(h->lobby)) {

@@ -13,7 +13,6 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
-#include "store/archive_read.h"
 #include "config.h"
 #include "room/room.h"
 #include "store/store.h"
@@ -343,7 +342,27 @@ static void respond_read_busy(struct http_req *h)
 	respond(h, 503, "application/json", body, body ? sizeof(busy) - 1 : 0);
 }
 
-static void store_done_cb(void *ctx, int status, char *body, size_t len)
+/*
+ * The HTTP status of an archive read's outcome (store.h): the
+ * one place the store's codes become statuses.
+ */
+static int store_status(int err)
+{
+	switch (err) {
+	case 0:
+		return 200;
+	case STORE_E_NOT_FOUND:
+		return 404;
+	case STORE_E_BAD_REQUEST:
+		return 400;
+	case STORE_E_CLOSED: /* the server stopped before the read ran */
+		return 503;
+	default: /* the database failed, or a match does not verify */
+		return 500;
+	}
+}
+
+static void store_done_cb(void *ctx, int err, char *body, size_t len)
 {
 	struct http_req *h = ctx;
 
@@ -352,7 +371,7 @@ static void store_done_cb(void *ctx, int status, char *body, size_t len)
 		respond_error(h, 500, "internal", "the archive could not be read");
 		return;
 	}
-	respond(h, status, "application/json", body, len);
+	respond(h, store_status(err), "application/json", body, len);
 }
 
 static void healthz(struct http *api, struct http_req *h)
@@ -393,8 +412,8 @@ static int count_rooms(struct http *api, struct metrics_rooms *out)
 		out[n++] = (struct metrics_rooms){ .game = rules_games[i]->id };
 	while ((r = lobby_room_next(api->lobby, &pos)))
 		for (i = 0; i < n; i++)
-			if (r->game == rules_games[i] && (unsigned)r->status < 3)
-				out[i].by_status[r->status]++;
+			if (room_game(r) == rules_games[i] && (unsigned)room_status(r) < 3)
+				out[i].by_status[room_status(r)]++;
 	return n;
 }
 

@@ -9,7 +9,7 @@
  * Invariants: the cached frames are NULL or match the current state; a
  * member is in both its room's list and its follower's list, or in neither.
  */
-#include "room/room.h"
+#include "room/room_int.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -152,7 +152,8 @@ int room_new(const struct room_host *host, const char *id, const char *creator, 
 }
 
 int room_restore(const struct room_host *host, const char *id, const char *game, const char *options,
-		 const char *seed_hex, const char *creator, int64_t created_at, struct room **out)
+		 const char *seed_hex, const char *creator, int64_t created_at, int64_t started_at,
+		 struct room **out)
 {
 	const struct rules_game *g = rules_game_find(game);
 	const struct wire_game *codec = wire_game_find(game);
@@ -170,6 +171,7 @@ int room_restore(const struct room_host *host, const char *id, const char *game,
 		return -EINVAL;
 	snprintf(r->id, sizeof(r->id), "%s", id);
 	r->created_at = created_at;
+	r->started_at = started_at; /* the clocks start from the journalled start */
 	snprintf(r->creator, sizeof(r->creator), "%s", creator ? creator : "");
 	r->restoring = true; /* no journal writes, no archive, until room_restore_finish() */
 	if (wire_hex_decode(seed_hex, r->server_seed, sizeof(r->server_seed))) {
@@ -230,6 +232,12 @@ void room_destroy(struct room *r)
 	uv_close((uv_handle_t *)&r->clock_timer, room_closed_cb);
 }
 
+void room_destroy_kept(struct room *r)
+{
+	r->restoring = true; /* room_destroy() leaves the store alone */
+	room_destroy(r);
+}
+
 bool room_expired(const struct room *r, int64_t now)
 {
 	const struct config *c = r->host->cfg;
@@ -238,6 +246,111 @@ bool room_expired(const struct room *r, int64_t now)
 		return now - r->ended_at > (int64_t)c->finished_room_ttl_s * 1000;
 	return r->status == ROOM_WAITING && !r->nmembers &&
 	       now - r->idle_since > (int64_t)c->idle_room_ttl_s * 1000;
+}
+
+/* --- reading a room ------------------------------------------------------ */
+
+const char *room_strerror(int code)
+{
+	static const char *const text[] = {
+		[-1300 - ROOM_E_ROOM_FULL] = "every seat is taken or the match has started",
+		[-1300 - ROOM_E_SEAT_TAKEN] = "the seat is taken",
+		[-1300 - ROOM_E_BAD_SEAT] = "the game has no such seat",
+		[-1300 - ROOM_E_ALREADY_SEATED] = "the player holds a seat in this room already",
+		[-1300 - ROOM_E_NOT_IN_ROOM] = "the player holds no seat in this room",
+		[-1300 - ROOM_E_NOT_STARTED] = "the match has not started",
+		[-1300 - ROOM_E_GAME_OVER] = "the match is over, or the seat is out of play",
+		[-1300 - ROOM_E_STALE_PLY] = "the ply is not one the seat may act at",
+		[-1300 - ROOM_E_NOT_YOUR_TURN] = "the seat is not to act",
+		[-1300 - ROOM_E_ILLEGAL] = "not a legal action now",
+		[-1300 - ROOM_E_BAD_OPTIONS] = "the options are out of range for the game",
+		[-1300 - ROOM_E_NO_REMATCH] = "no rematch: not over, rematched, or no offer",
+	};
+	int k = -1300 - code;
+
+	if (k >= 0 && k < (int)(sizeof(text) / sizeof(text[0])) && text[k])
+		return text[k];
+	return code < 0 && code > -1000 ? strerror(-code) : "unknown error";
+}
+
+const char *room_id(const struct room *r)
+{
+	return r->id;
+}
+
+const struct rules_game *room_game(const struct room *r)
+{
+	return r->game;
+}
+
+const struct wire_game *room_codec(const struct room *r)
+{
+	return r->codec;
+}
+
+const struct wire_room_options *room_wire_options(const struct room *r)
+{
+	return &r->ropt;
+}
+
+const struct rules_options *room_rules_options(const struct room *r)
+{
+	return &r->gopt;
+}
+
+enum room_status room_status(const struct room *r)
+{
+	return r->status;
+}
+
+const char *room_creator(const struct room *r)
+{
+	return r->creator;
+}
+
+int64_t room_created_at(const struct room *r)
+{
+	return r->created_at;
+}
+
+int64_t room_last_at(const struct room *r)
+{
+	return r->nlog ? r->log[r->nlog - 1].at : r->started_at ? r->started_at : r->created_at;
+}
+
+int64_t room_absent_since(const struct room *r)
+{
+	return r->absent_since;
+}
+
+void room_set_absent_since(struct room *r, int64_t at)
+{
+	r->absent_since = at;
+}
+
+bool room_seat_taken(const struct room *r, int seat)
+{
+	return r->seats[seat].taken;
+}
+
+struct player *room_seat_player(const struct room *r, int seat)
+{
+	return r->seats[seat].player;
+}
+
+const struct bot_strategy *room_seat_bot(const struct room *r, int seat)
+{
+	return r->seats[seat].bot ? r->seats[seat].strategy : NULL;
+}
+
+unsigned room_mutes(const struct room *r, int seat)
+{
+	return r->mutes[seat];
+}
+
+struct room_host_data *room_host_data(struct room *r)
+{
+	return &r->host_data;
 }
 
 /* --- members ------------------------------------------------------------- */
@@ -309,6 +422,36 @@ void room_member_del(struct room *r, struct member **list)
 		room_spectators_changed(r); /* state.spectators; the summary's watchers */
 	else
 		r->host->changed(r->host->ctx); /* the summary's watchers */
+}
+
+struct member *room_members(const struct room *r)
+{
+	return r->members;
+}
+
+struct member *room_member_next(const struct member *m)
+{
+	return m->room_next;
+}
+
+void *room_member_who(const struct member *m)
+{
+	return m->who;
+}
+
+struct player *room_member_player(const struct member *m)
+{
+	return m->player;
+}
+
+struct member **room_member_list(const struct member *m)
+{
+	return m->list;
+}
+
+struct room *room_member_room(const struct member *m)
+{
+	return m->r;
 }
 
 int room_seat_of(const struct room *r, const struct player *p)

@@ -10,6 +10,12 @@
  * changed summary is reported through `room_host.changed(ctx)`; both are
  * callbacks the host (the lobby) installs.
  *
+ * This header is the room module's whole face: `struct room` and `struct
+ * member` are opaque, read by other modules through the accessors below
+ * (room_id(), room_game(), room_status(), ...); the room's own files share
+ * room/room_int.h, which nothing outside server/room/ includes (but the
+ * room's own unit tests).
+ *
  * The room's log holds what made the match, in order: accepted actions and
  * events (a resignation, a forfeit). Invariants, checked with assert():
  * r->match.ply == r->nactions == the number of actions in the log (until the
@@ -18,9 +24,10 @@
  * `ply` is the number of actions before it; a seat is `taken` exactly when it
  * has a player or a bot; a waiting room has at least one free seat.
  *
- * Errors: 0, a negative errno for a system failure, or a positive ROOM_E_*
- * (the request is refused and the room is untouched); the handlers map
- * ROOM_E_* to the protocol's codes.
+ * Errors (docs/ARCHITECTURE.md): 0, a negative errno for a system failure,
+ * or a ROOM_E_* code, negative in the room's band -1300..-1399 (the request
+ * is refused and the room is untouched); room_strerror() names them, and the
+ * handlers map them to the protocol's codes.
  */
 #ifndef QUINTETO_ROOM_H
 #define QUINTETO_ROOM_H
@@ -37,21 +44,27 @@
 
 struct store;
 struct bot_strategy;
+struct room;   /* opaque: read through the accessors below */
+struct member; /* a follower's membership of a room, opaque (room_member_*) */
 
+/* The room's refusals: the band -1300..-1399 (docs/ARCHITECTURE.md, Errors). */
 enum room_error {
-	ROOM_E_ROOM_FULL = 1,  /* no free seat, or the match has started */
-	ROOM_E_SEAT_TAKEN,     /* the seat asked for is held */
-	ROOM_E_BAD_SEAT,       /* the game has no such seat */
-	ROOM_E_ALREADY_SEATED, /* the player holds a seat here already */
-	ROOM_E_NOT_IN_ROOM,    /* the player holds no seat (or may not add a bot) */
-	ROOM_E_NOT_STARTED,    /* the match has not started */
-	ROOM_E_GAME_OVER,      /* the match is over, or the seat is out of play */
-	ROOM_E_STALE_PLY,      /* `ply` is not one the seat may act at */
-	ROOM_E_NOT_YOUR_TURN,  /* the seat is not to act */
-	ROOM_E_ILLEGAL,        /* not an action of this game, or not legal now */
-	ROOM_E_BAD_OPTIONS,    /* the rules core refused the options */
-	ROOM_E_NO_REMATCH,     /* not finished, already rematched, or no offer to decline */
+	ROOM_E_ROOM_FULL = -1300,      /* no free seat, or the match has started */
+	ROOM_E_SEAT_TAKEN = -1301,     /* the seat asked for is held */
+	ROOM_E_BAD_SEAT = -1302,       /* the game has no such seat */
+	ROOM_E_ALREADY_SEATED = -1303, /* the player holds a seat here already */
+	ROOM_E_NOT_IN_ROOM = -1304,    /* the player holds no seat (or may not add a bot) */
+	ROOM_E_NOT_STARTED = -1305,    /* the match has not started */
+	ROOM_E_GAME_OVER = -1306,      /* the match is over, or the seat is out of play */
+	ROOM_E_STALE_PLY = -1307,      /* `ply` is not one the seat may act at */
+	ROOM_E_NOT_YOUR_TURN = -1308,  /* the seat is not to act */
+	ROOM_E_ILLEGAL = -1309,        /* not an action of this game, or not legal now */
+	ROOM_E_BAD_OPTIONS = -1310,    /* the rules core refused the options */
+	ROOM_E_NO_REMATCH = -1311,     /* not finished, already rematched, or no offer to decline */
 };
+
+/* What a ROOM_E_* code means, for people and logs (an errno: strerror's text; else "unknown"). */
+const char *room_strerror(int code);
 
 enum room_status { ROOM_WAITING, ROOM_PLAYING, ROOM_FINISHED };
 
@@ -65,8 +78,20 @@ enum room_rematch {
 	ROOM_REMATCH_ACCEPTED
 };
 
-/* How many recent plies' states a playing room keeps for reconnecting clients (`since`). */
-#define ROOM_RECENT 16
+/*
+ * What the host keeps in each room for its own books (the lobby's counts and
+ * its list of rooms due a spectator count): the room never reads or writes
+ * it, and starts it zeroed. Reached through room_host_data().
+ */
+struct room_host_data {
+	char creator_addr[64];        /* where its opener connected from (its creator's, or a rematch's) */
+	char opener[16];              /* the player who opened it, in the live counts */
+	bool counted;                 /* a waiting room in its creator's and address's counts */
+	bool live_counted;            /* in its opener's and address's live rooms */
+	bool bot_only;                /* started with a bot in every seat: counted in the host's bot rooms */
+	bool spectators_listed;       /* in the host's list of rooms to flush */
+	struct room *spectators_next; /* in that list */
+};
 
 /* What a room needs from the server around it; one per server, owned by the host. */
 struct room_host {
@@ -86,107 +111,6 @@ struct room_host {
 	void (*spectators)(void *ctx, struct room *r);
 };
 
-/* A follower of a room (a connection, seated or watching). */
-struct member {
-	void *who;             /* the follower, opaque to the room; host->send's first argument */
-	struct player *player; /* the follower's identity (its seat, if any) */
-	struct room *r;
-	struct member **list;                 /* head of the follower's own list of memberships */
-	struct member *room_prev, *room_next; /* in r->members */
-	struct member *who_next;              /* in *list */
-	uint64_t seen_spectators; /* the room's spectators_epoch its last state showed, if sent alone */
-};
-
-struct room_seat {
-	bool taken;
-	bool bot;
-	struct player *player;               /* NULL for bots and free seats */
-	const struct bot_strategy *strategy; /* a bot's level; NULL for humans */
-	char bot_name[32];
-	bool has_seed;
-	char client_seed[WIRE_CLIENT_SEED_MAX * 4 + 1];
-	bool stand_in;  /* a bot of the room's stand-in level plays for the absent player */
-	bool abandoned; /* the player left the seat to a stand-in (or the clock) and has not come back */
-	int64_t absent_since; /* Unix ms the player's last connection went; 0: connected (or a bot) */
-	int64_t idle_since;   /* Unix ms it became to act without acting since (idle limit); 0: not */
-};
-
-/* One entry of the match's log: an action (kind 0) or an event. */
-struct room_entry {
-	int kind; /* 0: action; else enum rules_event_kind */
-	int ply;  /* actions accepted before this entry (an action's own ply) */
-	int seat;
-	int64_t at;    /* Unix ms */
-	char *action;  /* compact JSON; NULL for an event */
-	char *outcome; /* compact JSON; NULL for an event */
-	bool stand_in; /* an action a stand-in (not the seat's player) made */
-};
-
-struct room {
-	const struct room_host *host;
-	char id[WIRE_ROOM_ID_MAX + 1];
-	char creator[16]; /* player id of the room's creator ("" after a restore of an old journal) */
-	const struct rules_game *game;
-	const struct wire_game *codec;
-	struct wire_room_options ropt;
-	struct rules_options gopt;
-	bool has_roll; /* the game has {"roll":true}; `roll` is its compact form */
-	struct rules_action roll;
-	enum room_status status;
-	uint8_t server_seed[32];
-	char commit[65];
-	char server_seed_hex[65];
-	struct room_seat seats[RULES_MAX_SEATS];
-	struct rules_match match; /* preview (zero seed) until the start */
-	struct member *members;
-	int nmembers;
-	bool has_last;
-	int last_seat;
-	struct rules_action last_action;
-	union rules_outcome last_outcome;
-	struct room_entry *log;
-	size_t nlog, caplog, nactions;
-	int64_t created_at, started_at, ended_at, idle_since;
-	uv_timer_t bot_timer;
-	uint64_t bot_rng;
-	/* clocks (room_clock.c): each seat's time left at clock_since (0: stopped) */
-	int64_t clock_left[RULES_MAX_SEATS];
-	int64_t clock_since[RULES_MAX_SEATS];
-	uv_timer_t clock_timer; /* the next clock expiry or stand-in due; one per room */
-	int open_handles;       /* timers not yet closed (the room is freed at 0) */
-	const struct bot_strategy *stand_in_strategy;
-	struct buf *cache_all;                   /* state for spectators; NULL = stale */
-	struct buf *cache_seat[RULES_MAX_SEATS]; /* state with `legal` for a seat to act */
-	char *options_state; /* `state.options` as bytes (the options never change); NULL: not yet */
-	size_t options_state_len;
-	bool restoring; /* replaying the journal: do not journal */
-	bool dead;
-	char *summary; /* room_summary() as compact text, for the lobby list; NULL = stale */
-	size_t summary_len;
-	char creator_addr[64]; /* where its opener connected from (its creator's, or a rematch's accepter) */
-	char opener[16];       /* the player who opened it, in the live counts (lobby_limits.c) */
-	bool counted;          /* a waiting room in its creator's and address's counts (lobby_limits.c) */
-	bool live_counted;     /* in its opener's and address's live rooms (lobby_limits.c) */
-	bool bot_only;         /* started with a bot in every seat: in lobby->bot_rooms */
-	int64_t absent_since;  /* no human seat connected since (Unix ms); 0: someone is */
-	/* the spectators' frame last sent at each recent ply, for catching up (protocol.md, Reconnecting) */
-	struct buf *recent[ROOM_RECENT];
-	int64_t recent_ply[ROOM_RECENT];
-	/* chat mutes, per seat: bit s hides seat s's lines from it, ROOM_MUTE_SPECTATORS the spectators' */
-	unsigned mutes[RULES_MAX_SEATS];
-	/* the rematch offer of a finished room (protocol.md, Rematch); expiry runs on bot_timer */
-	enum room_rematch rematch;
-	int rematch_by;
-	unsigned rematch_accepted; /* a mask of seats; bots accept by themselves */
-	int64_t rematch_expires_at;
-	char rematch_room[WIRE_ROOM_ID_MAX + 1]; /* once accepted */
-	bool after_journalled;        /* its mutes or rematch offer are in the journal (store_live_after) */
-	uint64_t spectators_epoch;    /* one more at each coming or going of a spectator */
-	bool spectators_due;          /* the members have not seen the spectator count yet */
-	bool spectators_listed;       /* in the host's list of rooms to flush (the host's field) */
-	struct room *spectators_next; /* in that list (the host's field) */
-};
-
 /* --- life (room.c) ------------------------------------------------------- */
 
 /*
@@ -200,11 +124,13 @@ int room_new(const struct room_host *host, const char *id, const char *creator, 
 
 /*
  * Re-creates a journalled room (start-up) in the restoring state: nothing is
- * journalled until room_restore_finish(). 0 or -EINVAL for a record that
- * makes no sense.
+ * journalled until room_restore_finish(). started_at: the journalled start
+ * (0: not started), from which the clocks start when the seats fill. 0 or
+ * -EINVAL for a record that makes no sense.
  */
 int room_restore(const struct room_host *host, const char *id, const char *game, const char *options,
-		 const char *seed_hex, const char *creator, int64_t created_at, struct room **out);
+		 const char *seed_hex, const char *creator, int64_t created_at, int64_t started_at,
+		 struct room **out);
 
 /*
  * Takes the room out of play: members detached, seats forgotten by their
@@ -216,6 +142,59 @@ void room_destroy(struct room *r);
 
 /* True once a finished room, or a waiting room nobody follows, has outlived its time. */
 bool room_expired(const struct room *r, int64_t now);
+
+/*
+ * As room_destroy(), but whatever the store holds of the room (its journal,
+ * its mutes and rematch offer) stays there, as for a room still restoring.
+ */
+void room_destroy_kept(struct room *r);
+
+/* --- reading a room (room.c): what other modules may know of it ----------- */
+
+/* The room's id (borrowed, for the room's life). */
+const char *room_id(const struct room *r);
+
+/* The game and its codec. */
+const struct rules_game *room_game(const struct room *r);
+const struct wire_game *room_codec(const struct room *r);
+
+/* The options it was created with: the room's and the game's (borrowed). */
+const struct wire_room_options *room_wire_options(const struct room *r);
+const struct rules_options *room_rules_options(const struct room *r);
+
+/* Waiting, playing or finished. */
+enum room_status room_status(const struct room *r);
+
+/* The player id of its creator; "" when unknown (a restore of an old journal). */
+const char *room_creator(const struct room *r);
+
+/* Unix ms the room was created. */
+int64_t room_created_at(const struct room *r);
+
+/*
+ * Unix ms of its last change: the last entry of its log, else its start,
+ * else its creation.
+ */
+int64_t room_last_at(const struct room *r);
+
+/* Since when (Unix ms) no human seat of a playing room has a connection; 0: someone has. */
+int64_t room_absent_since(const struct room *r);
+void room_set_absent_since(struct room *r, int64_t at);
+
+/* Whether `seat` (a seat of the game) is held by a player or a bot. */
+bool room_seat_taken(const struct room *r, int seat);
+
+/* The player holding `seat`; NULL for a bot or a free seat. */
+struct player *room_seat_player(const struct room *r, int seat);
+
+/* The strategy of the bot holding `seat`; NULL for a player or a free seat. */
+const struct bot_strategy *room_seat_bot(const struct room *r, int seat);
+
+/* The chat mutes of `seat`: bit s hides seat s's lines from it, ROOM_MUTE_SPECTATORS the spectators'. */
+unsigned room_mutes(const struct room *r, int seat);
+
+/* The host's own fields of `r` (struct room_host_data). */
+struct room_host_data *room_host_data(struct room *r);
 
 /* --- members (room.c) ---------------------------------------------------- */
 
@@ -231,7 +210,19 @@ void room_member_del(struct room *r, struct member **list);
 /* True when the follower with list `list` follows `r`. */
 bool room_is_member(const struct room *r, const struct member *list);
 
-/* The seat `p` holds in `r`, or -1 (p may be NULL). */
+/*
+ * The members of `r` in turn: room_members() the first, room_member_next()
+ * the one after `m` (NULL: no more); who, identity, list (as
+ * room_member_add() took them) and room of a membership.
+ */
+struct member *room_members(const struct room *r);
+struct member *room_member_next(const struct member *m);
+void *room_member_who(const struct member *m);
+struct player *room_member_player(const struct member *m);
+struct member **room_member_list(const struct member *m);
+struct room *room_member_room(const struct member *m);
+
+/* The seat `p` holds in `r`, or -1 for none, as the protocol's seat -1 (p may be NULL). */
 int room_seat_of(const struct room *r, const struct player *p);
 
 /* --- frames (room.c) ----------------------------------------------------- */
@@ -248,9 +239,6 @@ bool room_human_connected(const struct room *r);
 /* The current `state` frame as `p` (NULL: a spectator) should see it; borrowed, NULL on ENOMEM. */
 struct buf *room_state_for(struct room *r, const struct player *p);
 
-/* Sends the state to every member (the state changed). */
-void room_broadcast(struct room *r);
-
 /*
  * A follower `who` (identity `p`) that last saw ply `since` of `r` comes
  * back: sends it, in order, the spectators' states of the plies it missed
@@ -262,9 +250,6 @@ void room_send_missed(struct room *r, void *who, int64_t since);
 
 /* A seated player's connections came or went: every member sees it, the lobby too. */
 void room_connected_changed(struct room *r);
-
-/* True when autoroll plays `legal` (a lone {"roll":true}) for a human seat. */
-bool room_autorolls(const struct room *r, const struct rules_action *legal, int n);
 
 /* --- play (room_play.c) -------------------------------------------------- */
 
@@ -302,6 +287,14 @@ int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action
  * ROOM_E_NOT_STARTED, ROOM_E_GAME_OVER (over, or the seat is out of play).
  */
 int room_resign(struct room *r, struct player *p, int *seat_out);
+
+/*
+ * Forfeits `seat` (its player is gone): an event in the log at `at`, which
+ * may end the match. The caller then calls room_changed(). 0 (also when
+ * there is nothing to forfeit: the match is over, or the seat out of play
+ * already) or -ENOMEM.
+ */
+int room_forfeit(struct room *r, int seat, int64_t at);
 
 /* After any change: broadcast, play autorolls, wake the bots, tell the host. */
 void room_changed(struct room *r);
@@ -356,94 +349,6 @@ void room_spectators_flush(struct room *r);
  * again meanwhile.
  */
 void room_send_current(struct room *r, const struct member *list);
-
-/* --- between the room's own files (room_play.c), not for other modules ---- */
-
-/* Applies an action through the rules core and logs (and journals) it at `at`. 0, -ENOMEM or ROOM_E_ILLEGAL.
- */
-int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t at);
-
-/* Applies an event (a resignation, a forfeit) and logs (and journals) it. 0, -ENOMEM or ROOM_E_GAME_OVER. */
-int room_event(struct room *r, int seat, int kind, int64_t at);
-
-/*
- * Seats `p` (NULL: a bot playing `strategy`) with its client seed (NULL:
- * none) in `seat`, which the caller checked.
- */
-void room_seat_fill(struct room *r, int seat, struct player *p, const char *client_seed,
-		    const struct bot_strategy *strategy);
-
-/* Starts the match when no seat is free. */
-void room_start_if_full(struct room *r);
-
-/*
- * Marks the match over at `ended_at` and archives it: the log's texts move to
- * the archive record and the log is released (the room keeps its state).
- */
-void room_finish(struct room *r, int64_t ended_at);
-
-/* Frees the log and its texts; the room's counts (nactions) stay. */
-void room_log_release(struct room *r);
-
-/*
- * Journals what the seated players set beside the match, whole: every seat's
- * mutes and the rematch offer (store_live_after). Not while restoring.
- */
-void room_after_journal(struct room *r);
-
-/* Plays due autorolls and wakes the bots (after a change or a restore). */
-void room_resume(struct room *r);
-
-/*
- * As room_apply(), marking the action as a stand-in's (or the server's for
- * the seat) when `stand_in`.
- */
-int room_apply_by(struct room *r, int seat, const struct rules_action *a, int64_t at, bool stand_in);
-
-/*
- * The seat's player takes it back from a stand-in (join of one's own seat,
- * an action, or its reconnection). True when a stand-in held it.
- */
-bool room_reclaim(struct room *r, int seat);
-
-/* --- clocks and absent seats (room_clock.c) -------------------------------- */
-
-/* True when the room has a clock. */
-bool room_has_clock(const struct room *r);
-
-/*
- * The room's idle limit, ms (0: none): a human seat to act that has not acted
- * for this long gets a stand-in. Its `idle_after_ms`, else the server's
- * idle_limit_ms; none with a clock (the clock limits each turn).
- */
-int64_t room_idle_limit_ms(const struct room *r);
-
-/* At the start of the match: every seat's allowance, then room_clock_sync(). */
-void room_clock_start(struct room *r, int64_t at);
-
-/*
- * `seat` acted at `at`: its running clock stops (bank: minus the time used,
- * plus the increment) and its idle time ends.
- */
-void room_clock_acted(struct room *r, int seat, int64_t at);
-
-/*
- * After any change at `at`: the clocks of the seats to act run, the others
- * stop; the idle times of the seats to act start; the timer re-arms.
- */
-void room_clock_sync(struct room *r, int64_t at);
-
-/*
- * The seats' absence times follow their players' connections: a seat whose
- * player came back takes it back from its stand-in at once. The timer re-arms.
- */
-void room_absence_sync(struct room *r, int64_t now);
-
-/* After a restore: running clocks restart now (the downtime is not charged); the timer arms. */
-void room_clock_restored(struct room *r, int64_t now);
-
-/* Re-arms the room's timer for the next clock expiry or stand-in due (stops it if none). */
-void room_timer_arm(struct room *r);
 
 /* --- restore (room_restore.c): the callbacks of the store's journal reading */
 

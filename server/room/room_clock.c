@@ -28,7 +28,7 @@
  * idle time starts when it becomes to act (or comes back), ends when it
  * acts, and restarts at a restore (the downtime is not charged).
  */
-#include "room/room.h"
+#include "room/room_int.h"
 
 #include <stdlib.h>
 

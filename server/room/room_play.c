@@ -2,13 +2,14 @@
  * room_play.c: what changes a room: taking and leaving seats, bots, the
  * start of the match, actions and events (resignation, forfeit), chat, the
  * end of the match and its archive record, autoroll. Each public function
- * returns 0, a negative errno, or a ROOM_E_* code with the room untouched.
+ * returns 0, a negative errno, or a (negative) ROOM_E_* code with the room
+ * untouched.
  *
  * Every change is journalled before anything is sent: the frames the room
  * queues in the same loop turn are held by the connections until the
  * turn's journal batch has committed (see net/session_int.h).
  */
-#include "room/room.h"
+#include "room/room_int.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -198,14 +199,14 @@ struct archive_wait {
 	uint64_t start_ns;
 };
 
-static void archived_cb(void *ctx, int ok)
+static void archived_cb(void *ctx, int err)
 {
 	struct archive_wait *w = ctx;
 	struct metrics *m = w->m;
 
 	metrics_observe(&m->archive, util_mono_ns() - w->start_ns);
 	free(w);
-	if (ok)
+	if (!err)
 		m->archive_ok++;
 	else
 		m->archive_failed++;
@@ -307,6 +308,13 @@ int room_event(struct room *r, int seat, int kind, int64_t at)
 	finish_if_over(r, at);
 	room_clock_sync(r, at);
 	return 0;
+}
+
+int room_forfeit(struct room *r, int seat, int64_t at)
+{
+	int err = room_event(r, seat, RULES_EVENT_FORFEIT, at);
+
+	return err == ROOM_E_GAME_OVER ? 0 : err;
 }
 
 /*

@@ -6,7 +6,7 @@
  * room that does not replay is dropped from memory with its journal kept for
  * inspection. Nothing is journalled while r->restoring is set.
  */
-#include "room/room.h"
+#include "room/room_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -7,6 +7,7 @@
  */
 #include "room/state_out.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "rules.h"
@@ -29,7 +30,7 @@ static int boolean(struct json_out *o, bool b)
 	return b ? LIT(o, "true") : LIT(o, "false");
 }
 
-/* Appends a codec's tree and frees it; -1 if the codec failed (NULL). */
+/* Appends a codec's tree and frees it; non-zero if the codec failed (NULL) or memory ran out. */
 static int tree(struct json_out *o, json_t *j)
 {
 	int r = json_out_value(o, j, 0);
@@ -47,12 +48,12 @@ static int seat_out(struct json_out *o, const struct wire_room *w, int i)
 	    LIT(o, ",\"name\":") || str_or_null(o, s->name) || LIT(o, ",\"bot\":") || boolean(o, s->bot) ||
 	    LIT(o, ",\"connected\":") || boolean(o, s->connected) || LIT(o, ",\"stand_in\":") ||
 	    boolean(o, s->stand_in))
-		return -1;
+		return -ENOMEM;
 	if (s->has_clock &&
 	    (LIT(o, ",\"clock\":{\"remaining_ms\":") || json_out_int(o, s->clock_ms) ||
 	     LIT(o, ",\"running_since\":") ||
 	     (s->clock_since ? json_out_int(o, s->clock_since) : LIT(o, "null")) || LIT(o, "}")))
-		return -1;
+		return -ENOMEM;
 	return LIT(o, "}");
 }
 
@@ -61,10 +62,10 @@ static int seats_out(struct json_out *o, const struct wire_room *w)
 	int i;
 
 	if (LIT(o, "["))
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < w->game->seats; i++)
 		if ((i && LIT(o, ",")) || seat_out(o, w, i))
-			return -1;
+			return -ENOMEM;
 	return LIT(o, "]");
 }
 
@@ -76,10 +77,10 @@ static int to_act_out(struct json_out *o, const struct wire_room *w)
 	if (strcmp(w->status, "playing") == 0)
 		n = rules_to_act(w->match, seats);
 	if (LIT(o, "["))
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		if ((i && LIT(o, ",")) || json_out_int(o, seats[i]))
-			return -1;
+			return -ENOMEM;
 	return LIT(o, "]");
 }
 
@@ -92,7 +93,7 @@ static int last_out(struct json_out *o, const struct wire_room *w)
 			       tree(o,
 				    w->codec->outcome_encode(w->match, &w->last_action, &w->last_outcome)) ||
 			       LIT(o, "}")
-		       ? -1
+		       ? -ENOMEM
 		       : 0;
 }
 
@@ -112,13 +113,13 @@ static int rematch_out(struct json_out *o, const struct wire_room *w)
 		return LIT(o, "null");
 	if (LIT(o, "{\"status\":") || str(o, w->rematch_status) || LIT(o, ",\"by\":") ||
 	    json_out_int(o, w->rematch_by) || LIT(o, ",\"accepted\":["))
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < w->game->seats; i++)
 		if ((w->rematch_accepted >> i & 1) && ((n++ && LIT(o, ",")) || json_out_int(o, i)))
-			return -1;
+			return -ENOMEM;
 	return LIT(o, "],\"expires_at\":") || json_out_int(o, w->rematch_expires_at) ||
 			       LIT(o, ",\"room\":") || str_or_null(o, w->rematch_room) || LIT(o, "}")
-		       ? -1
+		       ? -ENOMEM
 		       : 0;
 }
 
@@ -130,17 +131,19 @@ static int reveal_out(struct json_out *o, const struct wire_room *w)
 	if (!w->server_seed)
 		return 0;
 	if (LIT(o, ",\"client_seeds\":["))
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < w->game->seats; i++)
 		if ((i && LIT(o, ",")) || str(o, w->client_seeds[i] ? w->client_seeds[i] : ""))
-			return -1;
-	return LIT(o, "],\"server_seed\":") || str(o, w->server_seed) ? -1 : 0;
+			return -ENOMEM;
+	return LIT(o, "],\"server_seed\":") || str(o, w->server_seed) ? -ENOMEM : 0;
 }
 
 int state_out_options(struct json_out *o, const struct wire_room *w)
 {
 	return tree(o, wire_options_encode(w->codec, w->room_options,
-					   w->rules_options ? w->rules_options : &w->match->options, true));
+					   w->rules_options ? w->rules_options : &w->match->options, true))
+		       ? -ENOMEM
+		       : 0;
 }
 
 int state_out(struct json_out *o, const struct wire_room *w, const char *options, size_t options_len,
@@ -151,13 +154,13 @@ int state_out(struct json_out *o, const struct wire_room *w, const char *options
 	    json_out_int(o, w->match->ply) || LIT(o, ",\"seats\":") || seats_out(o, w) ||
 	    LIT(o, ",\"to_act\":") || to_act_out(o, w) || LIT(o, ",\"view\":") ||
 	    tree(o, w->codec->view(w->match)) || LIT(o, ",\"legal\":"))
-		return -1;
+		return -ENOMEM;
 	*legal_at = o->len;
 	return LIT(o, "[],\"last\":") || last_out(o, w) || LIT(o, ",\"result\":") || result_out(o, w) ||
 			       LIT(o, ",\"commit\":") || str_or_null(o, w->commit) ||
 			       LIT(o, ",\"spectators\":") || json_out_int(o, w->spectators) ||
 			       LIT(o, ",\"rematch\":") || rematch_out(o, w) || LIT(o, ",\"options\":") ||
 			       json_out_bytes(o, options, options_len) || reveal_out(o, w) || LIT(o, "}")
-		       ? -1
+		       ? -ENOMEM
 		       : 0;
 }

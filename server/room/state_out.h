@@ -22,12 +22,13 @@
  * Appends the `state` of `w` as spectators see it ("legal":[]) to `o`, and
  * sets *legal_at to the offset of that "[]" in `o`. `options` (`options_len`
  * bytes) is the compact encoding of the room's options with defaults filled
- * in, as state_out_options() writes it. 0, or -1 on ENOMEM or a codec failure.
+ * in, as state_out_options() writes it. 0, or -ENOMEM (out of memory, or a
+ * codec that could not build its part).
  */
 int state_out(struct json_out *o, const struct wire_room *w, const char *options, size_t options_len,
 	      size_t *legal_at);
 
-/* Appends the `options` value of `w`'s state to `o`; 0 or -1. */
+/* Appends the `options` value of `w`'s state to `o`; 0 or -ENOMEM (as state_out()). */
 int state_out_options(struct json_out *o, const struct wire_room *w);
 
 #endif

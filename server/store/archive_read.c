@@ -80,17 +80,22 @@ static json_t *error_new(const char *code, const char *message)
 	return json_pack("{s:s, s:s, s:s}", "error", code, "code", code, "message", message);
 }
 
-/* *out = body, or an internal error when the body could not be built. */
-static int answer(struct archive_db *d, int status, json_t *body, json_t **out)
+/*
+ * *out = body (0), or an internal error when the body could not be built:
+ * -EIO when the database failed (d->err says how), else -ENOMEM.
+ */
+static int answer(struct archive_db *d, json_t *body, json_t **out)
 {
+	int err = d->err[0] ? -EIO : -ENOMEM;
+
 	if (!body) {
 		if (!d->err[0])
 			snprintf(d->err, sizeof(d->err), "out of memory");
 		*out = error_new("internal", "the archive could not be read");
-		return 500;
+		return err;
 	}
 	*out = body;
-	return status;
+	return 0;
 }
 
 static json_t *load_json(const unsigned char *text)
@@ -274,7 +279,10 @@ static int events_read(struct archive_db *d, int64_t seq, struct wire_archive *a
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
 
-/* Reads match `id`'s head, seats and events into `a` (borrowing from `h`), *seq its row; 200, 404 or 500. */
+/*
+ * Reads match `id`'s head, seats and events into `a` (borrowing from `h`), *seq its row; 0, STORE_E_NOT_FOUND
+ * or -EIO.
+ */
 static int match_read(struct archive_db *d, const char *id, struct wire_archive *a, struct held *h,
 		      int64_t *seq)
 {
@@ -293,35 +301,39 @@ static int match_read(struct archive_db *d, const char *id, struct wire_archive 
 	(void)sqlite3_reset(s);
 	(void)sqlite3_clear_bindings(s);
 	if (rc == SQLITE_DONE)
-		return 404;
+		return STORE_E_NOT_FOUND;
 	if (rc != SQLITE_ROW || bad || seats_read(d, *seq, a, h) || events_read(d, *seq, a))
-		return 500;
-	return 200;
+		return -EIO;
+	return 0;
 }
 
-/* *out = the error body {error, message}; returns `status`, or 500 when even that fails. */
-static int error_out(struct archive_db *d, int status, const char *code, const char *message,
+/*
+ * *out = the error body {error, code, message} of failure `err`; returns err,
+ * or -ENOMEM (out->p NULL) when even that cannot be written.
+ */
+static int error_out(struct archive_db *d, int err, const char *code, const char *message,
 		     struct json_out *out)
 {
 	json_t *e = error_new(code, message);
 
-	if (status == 500 && !d->err[0])
+	if (err == -ENOMEM && !d->err[0])
 		snprintf(d->err, sizeof(d->err), "out of memory");
 	out->len = 0;
 	if (!e || json_out_value(out, e, 0)) {
 		json_decref(e);
 		json_out_free(out);
-		return 500;
+		return -ENOMEM;
 	}
 	json_decref(e);
-	return status;
+	return err;
 }
 
-static int status_out(struct archive_db *d, int status, struct json_out *out)
+/* The error body of a failed read of a match: not found, or internal (err kept). */
+static int failure_out(struct archive_db *d, int err, struct json_out *out)
 {
-	if (status == 404)
-		return error_out(d, 404, "not_found", "no archived match has this id", out);
-	return error_out(d, 500, "internal", "the archive could not be read", out);
+	if (err == STORE_E_NOT_FOUND)
+		return error_out(d, err, "not_found", "no archived match has this id", out);
+	return error_out(d, err, "internal", "the archive could not be read", out);
 }
 
 /* The `actions` array, a row at a time. */
@@ -354,7 +366,7 @@ int archive_db_get(struct archive_db *d, const char *id, struct json_out *out)
 	struct held h;
 	int64_t seq;
 	int status = match_read(d, id, &a, &h, &seq), err = -ENOMEM;
-	json_t *m = status == 200 ? wire_archive_encode(&a) : NULL, *v; /* NULL for an unknown event kind */
+	json_t *m = !status ? wire_archive_encode(&a) : NULL, *v; /* NULL for an unknown event kind */
 	const char *key;
 	bool first = true;
 
@@ -377,9 +389,9 @@ int archive_db_get(struct archive_db *d, const char *id, struct json_out *out)
 	}
 	json_decref(m);
 	held_finish(&h, &a);
-	if (status == 200 && err)
-		status = 500;
-	return status == 200 ? 200 : status_out(d, status, out);
+	if (!status && err)
+		status = err == -ENOMEM ? -ENOMEM : -EIO;
+	return !status ? 0 : failure_out(d, status, out);
 }
 
 /* --- the replay, a page at a time -------------------------------------------- */
@@ -672,14 +684,14 @@ int archive_db_replay(struct archive_db *d, const char *id, size_t from, size_t 
 	out->len = 0;
 	if (limit < 1 || limit > ARCHIVE_STEPS_MAX)
 		limit = ARCHIVE_STEPS_MAX;
-	if (status == 200 && !(c = cache_find(d, k.seq))) {
+	if (!status && !(c = cache_find(d, k.seq))) {
 		c = fresh = calloc(1, sizeof(*c));
 		r = !c ? -ENOMEM : full_pass(&k, c, why, sizeof(why));
 	}
-	if (status == 200 && !r && from >= c->total)
+	if (!status && !r && from >= c->total)
 		snprintf(past, sizeof(past), "from must be a step of the match, below its total %zu",
 			 c->total);
-	else if (status == 200 && !r && (r = page_write(&k, &h, c, limit, why, sizeof(why))) && !fresh)
+	else if (!status && !r && (r = page_write(&k, &h, c, limit, why, sizeof(why))) && !fresh)
 		cache_drop(d, c);
 	if (fresh && !r) {
 		fresh->seq = k.seq;
@@ -688,13 +700,13 @@ int archive_db_replay(struct archive_db *d, const char *id, size_t from, size_t 
 		replay_free(fresh);
 	held_finish(&h, &a);
 	if (past[0])
-		return error_out(d, 400, "bad_request", past, out);
-	if (status == 200 && r) {
+		return error_out(d, STORE_E_BAD_REQUEST, "bad_request", past, out);
+	if (!status && r) {
 		if (why[0])
 			snprintf(d->err, sizeof(d->err), "match %s does not verify: %s", id, why);
-		status = 500;
+		status = why[0] ? STORE_E_UNVERIFIED : r == -ENOMEM ? -ENOMEM : -EIO;
 	}
-	return status == 200 ? 200 : status_out(d, status, out);
+	return !status ? 0 : failure_out(d, status, out);
 }
 
 /* --- the list ---------------------------------------------------------------- */
@@ -834,11 +846,11 @@ int archive_db_list(struct archive_db *d, const struct archive_query *q, json_t 
 	d->err[0] = '\0';
 	if ((rk == R_WON || rk == R_LOST) && !q->player) {
 		*out = error_new("bad_request", "result=won and result=lost need a player");
-		return 400;
+		return *out ? STORE_E_BAD_REQUEST : -ENOMEM;
 	}
 	s = list_stmt(d, q->game != NULL, q->player != NULL, rk);
 	if (!s)
-		return answer(d, 500, NULL, out);
+		return answer(d, NULL, out);
 	list = json_array();
 	err = !list ? -ENOMEM : list_bind(s, q) != SQLITE_OK ? fail(d, "binding the list") : 0;
 	if (!err)
@@ -847,9 +859,9 @@ int archive_db_list(struct archive_db *d, const struct archive_query *q, json_t 
 	(void)sqlite3_clear_bindings(s);
 	if (err) {
 		json_decref(list);
-		return answer(d, 500, NULL, out);
+		return answer(d, NULL, out);
 	}
-	return answer(d, 200, json_pack("{s:o, s:o}", "matches", list, "next", next), out);
+	return answer(d, json_pack("{s:o, s:o}", "matches", list, "next", next), out);
 }
 
 /* --- a player ---------------------------------------------------------------- */
@@ -889,12 +901,12 @@ int archive_db_player(struct archive_db *d, const char *name, json_t **out)
 	d->err[0] = '\0';
 	if (!games || player_games(d, name, games, &total, &abandoned)) {
 		json_decref(games);
-		return answer(d, 500, NULL, out);
+		return answer(d, NULL, out);
 	}
 	if (!total) {
 		json_decref(games);
 		*out = error_new("not_found", "no archived match has a player of this name");
-		return 404;
+		return *out ? STORE_E_NOT_FOUND : -ENOMEM;
 	}
 	if (sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
 		body = json_pack("{s:s, s:I, s:I, s:I, s:I, s:o}", "name", name, "matches", total,
@@ -906,5 +918,5 @@ int archive_db_player(struct archive_db *d, const char *name, json_t **out)
 	}
 	(void)sqlite3_reset(s);
 	(void)sqlite3_clear_bindings(s);
-	return answer(d, 200, body, out);
+	return answer(d, body, out);
 }

@@ -6,10 +6,13 @@
  * wire_archive_steps_new); a match and a replay's page are written as bytes,
  * their memory the answer's and not the match's.
  *
- * Must not: write, or know about threads, libuv or HTTP. One struct
- * archive_db belongs to one thread with its own connection. Every answer is a
- * status (200, 400, 404 or 500, as HTTP uses them) and a JSON body, an error
- * being {error, code, message}.
+ * Must not: write, or know about threads, libuv or HTTP (the store answers
+ * codes; net/http.c and the `quinteto` command choose their own answer). One
+ * struct archive_db belongs to one thread with its own connection. Every
+ * answer is a code (store.h: 0, STORE_E_NOT_FOUND, STORE_E_BAD_REQUEST,
+ * STORE_E_UNVERIFIED, or -EIO / -ENOMEM with the reason in `err`) and a JSON
+ * body: the answer, or for a failure an error {error, code, message} whose
+ * message says what is wrong for a person.
  */
 #ifndef QUINTETO_ARCHIVE_READ_H
 #define QUINTETO_ARCHIVE_READ_H
@@ -20,13 +23,13 @@
 #include <stdint.h>
 
 #include "base/json_out.h"
+#include "store/store.h"
 
 enum archive_stmt { AR_GET, AR_SEATS, AR_ACTIONS, AR_EVENTS, AR_PLAYER, AR_PLAYER_SPAN, AR_MAX };
 
 #define ARCHIVE_LIST_SHAPES 20 /* game x player x 5 kinds of result filter */
 
-#define ARCHIVE_STEPS_MAX    200 /* steps in a page of a replay */
-#define ARCHIVE_REPLAY_CACHE 8   /* long matches whose replay snapshots are kept (archive_read.c) */
+#define ARCHIVE_REPLAY_CACHE 8 /* long matches whose replay snapshots are kept (archive_read.c) */
 
 struct archive_replay;
 
@@ -37,19 +40,8 @@ struct archive_db {
 	sqlite3_stmt *list[ARCHIVE_LIST_SHAPES]; /* prepared on first use, one per filter shape */
 	struct archive_replay *replays[ARCHIVE_REPLAY_CACHE]; /* owned; NULL for a free place */
 	uint64_t tick;                                        /* counts replay reads, for the cache's order */
-	char err[256]; /* what failed last (a 500), for the caller's log */
+	char err[256]; /* what failed last (-EIO, -ENOMEM, STORE_E_UNVERIFIED), for the caller's log */
 };
-
-/* What GET /api/matches filters by; NULL or 0 for "any". */
-struct archive_query {
-	const char *game;
-	const char *player; /* a name the player played under */
-	const char *result; /* "draw", "won" / "lost" (with player), or a result reason */
-	int64_t before;     /* the cursor: list matches archived before it */
-	int limit;          /* 1..100 */
-};
-
-#define ARCHIVE_LIMIT_MAX 100
 
 /* Prepares the statements on `db` (borrowed), `d` overwritten; 0 or -EIO with the reason in d->err. */
 int archive_db_init(struct archive_db *d, sqlite3 *db);
@@ -59,12 +51,13 @@ void archive_db_finish(struct archive_db *d);
 
 /*
  * The archived match `id` (protocol.md) as bytes in `out` (emptied first; the
- * caller frees it), written a row at a time: memory is the body's; 200, 404 or
- * 500 (an error body then). On a failure to write even the error, out->p NULL.
+ * caller frees it), written a row at a time: memory is the body's; 0,
+ * STORE_E_NOT_FOUND, -EIO or -ENOMEM (an error body then). On a failure to
+ * write even the error, out->p NULL.
  */
 int archive_db_get(struct archive_db *d, const char *id, struct json_out *out);
 
-/* {matches:[...], next}; 200, 400 (a `result` that needs `player`) or 500. */
+/* {matches:[...], next}; 0, STORE_E_BAD_REQUEST (a `result` that needs `player`), -EIO or -ENOMEM. */
 int archive_db_list(struct archive_db *d, const struct archive_query *q, json_t **out);
 
 /*
@@ -73,15 +66,16 @@ int archive_db_list(struct archive_db *d, const struct archive_query *q, json_t 
  * [from, from + limit) of what wire_archive_steps_new() gives (limit 0 or
  * past ARCHIVE_STEPS_MAX: ARCHIVE_STEPS_MAX). The match is verified whole
  * before a page is shown (then its snapshots are cached, see archive_read.c)
- * and the page's steps again; 200, 400 (from past the last step), 404 or 500
- * (it does not verify: the reason in d->err).
+ * and the page's steps again; 0, STORE_E_BAD_REQUEST (from past the last
+ * step), STORE_E_NOT_FOUND, STORE_E_UNVERIFIED (it does not verify: the
+ * reason in d->err), -EIO or -ENOMEM.
  */
 int archive_db_replay(struct archive_db *d, const char *id, size_t from, size_t limit, struct json_out *out);
 
-/* {name, matches, first_at, last_at, games:{game:{matches, won, lost, drawn}}}; 200, 404 or 500. */
+/*
+ * {name, matches, first_at, last_at, games:{game:{matches, won, lost, drawn}}}; 0, STORE_E_NOT_FOUND, -EIO
+ * or -ENOMEM.
+ */
 int archive_db_player(struct archive_db *d, const char *name, json_t **out);
-
-/* Checks a `result` filter: "draw", "won", "lost" or a reason (1..24 of [a-z_]). */
-bool archive_result_valid(const char *result);
 
 #endif

@@ -1,10 +1,10 @@
 /*
- * dblock.c: the database's lock file (see dblock.h). The file is opened
+ * dblock.c: the database's lock file (declared in store.h). The file is opened
  * close-on-exec and locked without waiting; the holder's description is
  * written only once the lock is ours, so what a refused server reads is
  * the live holder's (or, for a moment while it starts, empty).
  */
-#include "store/dblock.h"
+#include "store/store.h"
 
 #include <errno.h>
 #include <fcntl.h>

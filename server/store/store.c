@@ -130,7 +130,7 @@ static void deliver_read(struct store *st, struct store_req *r)
 		char *body = r->body;
 
 		r->body = NULL;
-		r->cb(r->ctx, r->status, body, r->len);
+		r->cb(r->ctx, r->err, body, r->len);
 	}
 	store_req_free(r);
 }
@@ -163,7 +163,7 @@ static void deliver(struct store *st, struct note *n)
 		st->depth--;
 		st->failing = false; /* a save that failed was retried until now: the jobs behind it go on */
 		if (j->save_cb)
-			j->save_cb(j->ctx, !j->err);
+			j->save_cb(j->ctx, j->err);
 		store_wjob_free(j);
 		break;
 	case NOTE_READ_DONE:
@@ -271,7 +271,7 @@ static int read_progress_cb(void *arg)
 	return ln->stop;
 }
 
-/* Reader thread, its lock held, closing: every queued read goes back unrun, answered 503. */
+/* Reader thread, its lock held, closing: every queued read goes back unrun, answered STORE_E_CLOSED. */
 static void abandon_queued(struct store_lane *ln)
 {
 	static const char stopping[] =
@@ -280,7 +280,7 @@ static void abandon_queued(struct store_lane *ln)
 
 	while ((r = ln->head)) {
 		ln->head = r->next;
-		r->status = 503;
+		r->err = STORE_E_CLOSED;
 		r->body = strdup(stopping); /* NULL: the caller answers 500 */
 		r->len = r->body ? sizeof(stopping) - 1 : 0;
 		store_note_post(ln->st, &r->note);
@@ -592,6 +592,24 @@ void store_close(struct store *st)
 int store_failure(const struct store *st)
 {
 	return st && st->failing ? st->fail_err : 0;
+}
+
+const char *store_strerror(int code)
+{
+	switch (code) {
+	case STORE_E_CLOSED:
+		return "the store is closed";
+	case STORE_E_NOT_FOUND:
+		return "not found";
+	case STORE_E_BAD_REQUEST:
+		return "the read cannot be answered as asked";
+	case STORE_E_UNVERIFIED:
+		return "the archived match does not verify";
+	case STORE_E_NOT_QUINTETO:
+		return "not a Quinteto database of this version";
+	default:
+		return code < 0 && code > -1000 ? strerror(-code) : "unknown error";
+	}
 }
 
 const char *store_failure_text(int err)

@@ -11,8 +11,10 @@
  * one, whole matches and replays on the other, so that a long replay never
  * delays a list. Results come back on the loop thread.
  *
- * Errors: 0, a negative errno for a system or database failure, a positive
- * STORE_E_* for an expected outcome.
+ * Errors (docs/ARCHITECTURE.md): 0, a negative errno for a system or
+ * database failure, or a STORE_E_* code, negative in the store's band
+ * -1200..-1299, for an expected outcome (store_strerror() names them). The
+ * store answers with codes, never HTTP statuses: net/http.c chooses those.
  */
 #ifndef QUINTETO_STORE_H
 #define QUINTETO_STORE_H
@@ -25,9 +27,18 @@
 struct store;
 struct store_req;
 
+/* The store's own outcomes: the band -1200..-1299. */
 enum store_error {
-	STORE_E_CLOSED = 1, /* the store is closed or closing: the request was not queued */
+	STORE_E_CLOSED = -1200, /* the store is closed or closing: a request not queued, or a read not run */
+	STORE_E_NOT_FOUND = -1201,   /* no such archived match, player or identity */
+	STORE_E_BAD_REQUEST = -1202, /* a read that cannot be answered as asked (the reason in its answer) */
+	STORE_E_UNVERIFIED = -1203,  /* an archived match does not verify: its replay disagrees with it */
+	STORE_E_NOT_QUINTETO =
+		-1204, /* the database is not one of this version (not migrated, or not ours) */
 };
+
+/* What a code means, for people and logs: a STORE_E_*, or an errno (strerror's text). */
+const char *store_strerror(int code);
 
 struct store_seat {
 	int seat;
@@ -104,8 +115,9 @@ void store_player_save(struct store *st, const char *id, const char *token_hash,
 void store_players_expire(struct store *st, int64_t before);
 /*
  * The identity with this token hash, read on the loop thread (an indexed
- * point read on a connection of its own): 1 (id and name filled), 0 none,
- * or -EIO. One written in a batch not yet committed is not found.
+ * point read on a connection of its own): 0 (id and name filled),
+ * STORE_E_NOT_FOUND, or -EIO. One written in a batch not yet committed is
+ * not found.
  */
 int store_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
 			size_t namelen);
@@ -241,16 +253,20 @@ int store_load_after(struct store *st, const struct store_after_ops *ops, void *
 /*
  * Archives a finished match in one transaction on the writer thread, after
  * every journal write queued before it, and drops its journal. Takes `m` on
- * every path. done(ctx, ok) runs on the loop (also when it could not be queued).
+ * every path. done(ctx, err) runs on the loop (also when it could not be
+ * queued): err 0 (archived), STORE_E_CLOSED or a negative errno.
  */
-void store_match_save(struct store *st, struct store_match *m, void (*done)(void *ctx, int ok), void *ctx);
+void store_match_save(struct store *st, struct store_match *m, void (*done)(void *ctx, int err), void *ctx);
 
 /*
- * Read callbacks get an HTTP status (200, 404, 500; 503 when the store closed
- * before the read ran: shutdown abandons the queue) and a JSON body they take
- * ownership of (malloc'd, NUL-terminated; NULL when out of memory).
+ * Read callbacks get the read's outcome, as the archive_db_* functions answer
+ * it (archive_read.h: 0, STORE_E_NOT_FOUND, STORE_E_BAD_REQUEST,
+ * STORE_E_UNVERIFIED, a negative errno; STORE_E_CLOSED when the store closed
+ * before the read ran: shutdown abandons the queue) and its JSON body, the
+ * answer or an error {error, code, message}, which they take ownership of
+ * (malloc'd, NUL-terminated; NULL when out of memory).
  */
-typedef void (*store_read_cb)(void *ctx, int status, char *body, size_t len);
+typedef void (*store_read_cb)(void *ctx, int err, char *body, size_t len);
 
 /*
  * GET /api/matches/{id} and GET /api/matches (game/player may be NULL; before
@@ -263,12 +279,26 @@ struct store_req *store_match_list(struct store *st, const char *game, const cha
 				   int limit, store_read_cb cb, void *ctx);
 
 /*
- * GET /api/matches with every filter (struct archive_query, archive_read.h;
+ * GET /api/matches with every filter (struct archive_query, below;
  * its strings are copied), GET /api/matches/{id}/replay (the steps, recomputed
  * on a reader thread) and GET /api/players/{name}. Same handles and
  * callbacks as above.
  */
-struct archive_query;
+/* What GET /api/matches filters by; NULL or 0 for "any". */
+struct archive_query {
+	const char *game;
+	const char *player; /* a name the player played under */
+	const char *result; /* "draw", "won" / "lost" (with player), or a result reason */
+	int64_t before;     /* the cursor: list matches archived before it */
+	int limit;          /* 1..100 */
+};
+
+#define ARCHIVE_LIMIT_MAX 100
+#define ARCHIVE_STEPS_MAX 200 /* steps in a page of a replay */
+
+/* Checks a `result` filter: "draw", "won", "lost" or a reason (1..24 of [a-z_]). */
+bool archive_result_valid(const char *result);
+
 struct store_req *store_match_find(struct store *st, const struct archive_query *q, store_read_cb cb,
 				   void *ctx);
 /* The replay's page: steps [from, from + limit) (archive_db_replay, archive_read.h). */
@@ -283,5 +313,32 @@ struct store_req *store_player_get(struct store *st, const char *name, store_rea
  * answered already or req is NULL.
  */
 bool store_req_cancel(struct store_req *req);
+
+/*
+ * One database, one server (dblock.c). A server holds an exclusive flock(2)
+ * on a lock file beside its database ("<db>.lock") for as long as it runs;
+ * a second server on the same database finds it held and does not start,
+ * naming the holder (the lock file says which process, on which addresses,
+ * since when). The kernel drops the lock when the process ends, SIGKILL
+ * included, so a lock file left behind never blocks a start. The
+ * command-line tools only read the database and take no lock. The lock
+ * never touches the database itself (SQLite's own locks are separate).
+ */
+struct config;
+
+/* The lock held: its descriptor, or -1. */
+struct dblock {
+	int fd;
+};
+
+/*
+ * Takes the lock of cfg->db_path and writes who holds it. 0; -EBUSY when
+ * another process holds it (its description in why); another negative errno
+ * when the lock file cannot be made (the reason in why). *l is set on success.
+ */
+int dblock_take(struct dblock *l, const struct config *cfg, char *why, size_t whylen);
+
+/* Lets the lock go; safe on a lock never taken (fd -1). */
+void dblock_release(struct dblock *l);
 
 #endif

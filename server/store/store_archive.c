@@ -247,7 +247,7 @@ void store_archive_run(struct store *st, struct wjob *j)
 	log_record(j->match);
 }
 
-void store_match_save(struct store *st, struct store_match *m, void (*done)(void *ctx, int ok), void *ctx)
+void store_match_save(struct store *st, struct store_match *m, void (*done)(void *ctx, int err), void *ctx)
 {
 	struct wjob *j = st && !st->closing ? calloc(1, sizeof(*j)) : NULL;
 
@@ -256,7 +256,7 @@ void store_match_save(struct store *st, struct store_match *m, void (*done)(void
 			 m ? m->id : "?", st && !st->closing ? "out of memory" : "store closed");
 		store_match_free(m);
 		if (done)
-			done(ctx, 0);
+			done(ctx, st && !st->closing ? -ENOMEM : STORE_E_CLOSED);
 		return;
 	}
 	j->kind = WJOB_MATCH;
@@ -338,34 +338,34 @@ struct store_req *store_match_list(struct store *st, const char *game, const cha
 	return store_match_find(st, &q, cb, ctx);
 }
 
-/* Reader thread: answers r (status and body). */
+/* Reader thread: answers r (its outcome and body). */
 void store_read_run(struct store_lane *ln, struct store_req *r)
 {
 	struct archive_query q = { r->a, r->b, r->c, r->before, r->limit };
 	struct json_out out = { 0 };
 	json_t *body = NULL;
-	int status;
+	int err;
 
 	switch (r->kind) {
 	case RJOB_GET: /* the archive and its replay are written as bytes, a row at a time */
-		status = archive_db_get(&ln->ar, r->a, &out);
+		err = archive_db_get(&ln->ar, r->a, &out);
 		break;
 	case RJOB_REPLAY:
-		status = archive_db_replay(&ln->ar, r->a, (size_t)r->before, (size_t)r->limit, &out);
+		err = archive_db_replay(&ln->ar, r->a, (size_t)r->before, (size_t)r->limit, &out);
 		break;
 	case RJOB_PLAYER:
-		status = archive_db_player(&ln->ar, r->a, &body);
+		err = archive_db_player(&ln->ar, r->a, &body);
 		break;
 	default:
-		status = archive_db_list(&ln->ar, &q, &body);
+		err = archive_db_list(&ln->ar, &q, &body);
 		break;
 	}
-	if (status == 500)
+	if (err && err != STORE_E_NOT_FOUND && err != STORE_E_BAD_REQUEST) /* the archive failed */
 		util_log(LOG_ERROR, "store: reading the archive: %s", ln->ar.err);
-	r->status = status;
+	r->err = err;
 	r->body = body ? json_dumps(body, JSON_COMPACT) : out.p;
 	r->len = body ? (r->body ? strlen(r->body) : 0) : out.len;
 	json_decref(body);
-	if (!r->body)
-		r->status = 500;
+	if (!r->body && !r->err)
+		r->err = -ENOMEM;
 }

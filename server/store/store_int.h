@@ -70,7 +70,7 @@ struct wjob {
 	size_t nops;
 	size_t nactions;           /* batch: of its nops, the rows it appends to live_log */
 	struct store_match *match; /* archive save */
-	void (*save_cb)(void *ctx, int ok);
+	void (*save_cb)(void *ctx, int err);
 	void *ctx;
 	int err;      /* 0 or a negative errno: the outcome, for the done note */
 	int fail_err; /* the first failure, for the fail note; written once, before it is posted */
@@ -87,7 +87,7 @@ struct store_req {
 	char *a, *b, *c; /* get, replay: id; player: name; list: game, player, result */
 	int64_t before;
 	int limit;
-	int status; /* outputs */
+	int err; /* outputs: the outcome (store_read_cb) */
 	char *body;
 	size_t len;
 	store_read_cb cb;
@@ -200,6 +200,11 @@ int store_migrate(sqlite3 *db, const char *dir);
 int store_journal_prepare(struct store *st);
 void store_journal_finalize(struct store *st);
 void store_journal_run(struct store *st, struct wjob *j);
+/*
+ * Steps a write and resets it: SQLITE_OK, or SQLite's own result code (a
+ * positive SQLITE_*, not an error of ours: the writer tells a refused row
+ * from a failing disk by it, and store_rc_errno() turns it into an errno).
+ */
 int store_step_done(sqlite3 *db, sqlite3_stmt *s, const char *what);
 /*
  * Steps `actions` (ply, seat, action, outcome, at, stand_in) and `events`

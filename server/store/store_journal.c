@@ -337,7 +337,7 @@ static bool refused(sqlite3 *db, int rc)
 	}
 }
 
-/* Runs a sweep statement on the seq range [lo, cut); the rows it changed, or -1 (*rc says why). */
+/* Runs a sweep statement on the seq range [lo, cut); the rows it changed, or -EIO (*rc says why). */
 static int64_t log_range(struct store *st, enum log_stmt k, int64_t lo, int64_t cut, int *rc)
 {
 	sqlite3_stmt *s = st->lstmt[k];
@@ -347,7 +347,7 @@ static int64_t log_range(struct store *st, enum log_stmt k, int64_t lo, int64_t 
 	    (*rc = store_step_done(st->db, s, log_sql[k])) == SQLITE_OK)
 		return sqlite3_changes64(st->db);
 	(void)sqlite3_clear_bindings(s);
-	return -1;
+	return -EIO;
 }
 
 /* Writer thread, inside the batch's transaction: sweeps the log's old end for a batch that appended n rows.
@@ -502,7 +502,7 @@ struct live_stmts {
 	bool keyed;
 };
 
-static int room_seats(struct live_stmts *q, const struct store_live_ops *ops, void *ctx, int *err)
+static int live_seats_read(struct live_stmts *q, const struct store_live_ops *ops, void *ctx, int *err)
 {
 	int rc;
 
@@ -519,8 +519,8 @@ static bool action_of(const struct live_stmts *q, int64_t key)
 }
 
 /* Actions and events by ply; an event at ply p goes before action p. */
-static int room_plies(struct live_stmts *q, int64_t key, const struct store_live_ops *ops, void *ctx,
-		      int *err)
+static int live_plies_read(struct live_stmts *q, int64_t key, const struct store_live_ops *ops, void *ctx,
+			   int *err)
 {
 	int erc = sqlite3_step(q->events), c = q->keyed; /* c: the actions' ply column */
 
@@ -555,10 +555,11 @@ int store_plies_load(sqlite3_stmt *actions, sqlite3_stmt *events, const struct s
 
 	if (q.arc != SQLITE_ROW && q.arc != SQLITE_DONE)
 		return -EIO;
-	return room_plies(&q, 0, ops, ctx, err);
+	return live_plies_read(&q, 0, ops, ctx, err);
 }
 
-static int load_room(struct live_stmts *q, sqlite3_stmt *room, const struct store_live_ops *ops, void *ctx)
+static int live_room_read(struct live_stmts *q, sqlite3_stmt *room, const struct store_live_ops *ops,
+			  void *ctx)
 {
 	const char *id = col(room, 0);
 	int64_t key = sqlite3_column_int64(room, 7);
@@ -568,7 +569,7 @@ static int load_room(struct live_stmts *q, sqlite3_stmt *room, const struct stor
 			sqlite3_column_int64(room, 4), sqlite3_column_int64(room, 5));
 	if (sqlite3_bind_text(q->seats, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
 	    sqlite3_bind_text(q->events, 1, id, -1, SQLITE_STATIC) == SQLITE_OK)
-		r = room_seats(q, ops, ctx, &err) || room_plies(q, key, ops, ctx, &err) ? -EIO : 0;
+		r = live_seats_read(q, ops, ctx, &err) || live_plies_read(q, key, ops, ctx, &err) ? -EIO : 0;
 	(void)sqlite3_reset(q->seats), (void)sqlite3_reset(q->events);
 	while (action_of(q, key)) /* what a refused room left unread */
 		q->arc = sqlite3_step(q->actions);
@@ -607,7 +608,7 @@ int store_load_live(struct store *st, const struct store_live_ops *ops, void *ct
 	if (!r && (q.arc = sqlite3_step(q.actions)) != SQLITE_ROW && q.arc != SQLITE_DONE)
 		r = -EIO;
 	while (!r && (rc = sqlite3_step(rooms)) == SQLITE_ROW)
-		r = load_room(&q, rooms, ops, ctx);
+		r = live_room_read(&q, rooms, ops, ctx);
 	if (!r && rc != SQLITE_DONE)
 		r = -EIO;
 	(void)sqlite3_finalize(q.events); /* NULL is a no-op; errors were handled at the step */

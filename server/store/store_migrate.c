@@ -96,12 +96,13 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* 1 applied, 0 not, -EIO. */
-static int migration_applied(sqlite3 *db, long version)
+/* Whether migration `version` was applied (*applied); 0 or -EIO. */
+static int migration_applied(sqlite3 *db, long version, bool *applied)
 {
 	sqlite3_stmt *s;
 	int rc;
 
+	*applied = false;
 	if (sqlite3_prepare_v2(db, "SELECT 1 FROM schema_migrations WHERE version = ?", -1, &s, NULL) !=
 	    SQLITE_OK)
 		return -EIO;
@@ -109,7 +110,8 @@ static int migration_applied(sqlite3 *db, long version)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(s);
 	(void)sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
+	*applied = rc == SQLITE_ROW;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -EIO;
 }
 
 static char *read_file(const char *path)
@@ -161,13 +163,14 @@ static int apply_migration(sqlite3 *db, const char *dir, const char *name)
 {
 	char path[4096 + 256], *sql, *end;
 	long version = strtol(name, &end, 10);
+	bool applied;
 	int r;
 
 	if (end == name || *end != '_')
 		return 0;
-	r = migration_applied(db, version);
-	if (r)
-		return r < 0 ? r : 0;
+	r = migration_applied(db, version, &applied);
+	if (r || applied)
+		return r;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	sql = read_file(path);
 	if (!sql) {

@@ -36,7 +36,7 @@ int store_player_lookup(struct store *st, const char *token_hash, char *id, size
 			size_t namelen)
 {
 	sqlite3_stmt *s = st ? st->ldb_lookup : NULL;
-	int rc, found = 0;
+	int rc, found = STORE_E_NOT_FOUND;
 
 	if (!s)
 		return -EIO;
@@ -48,7 +48,7 @@ int store_player_lookup(struct store *st, const char *token_hash, char *id, size
 	if (rc == SQLITE_ROW && sqlite3_column_text(s, 0) && sqlite3_column_text(s, 1)) {
 		snprintf(id, idlen, "%s", (const char *)sqlite3_column_text(s, 0));
 		snprintf(name, namelen, "%s", (const char *)sqlite3_column_text(s, 1));
-		found = 1;
+		found = 0;
 	} else if (rc != SQLITE_DONE) {
 		util_log(LOG_ERROR, "store: identity lookup: %s", sqlite3_errmsg(st->ldb));
 		found = -EIO;

@@ -52,10 +52,10 @@ static void room_new(int room)
 	room_ply[room] = 0;
 }
 
-static void save_cb(void *ctx, int ok)
+static void save_cb(void *ctx, int err)
 {
 	(void)ctx;
-	if (!ok)
+	if (err)
 		fprintf(stderr, "bench_journal: an archive save failed\n");
 	saves_pending--;
 }

@@ -1,4 +1,12 @@
 #!/bin/sh
+# OBSOLETE: a one-off before/after comparison for issue 5, kept as the record
+# of how docs/BENCHMARKS.md's issue 5 figures were made. It compiles the store
+# by hand from the flat server/ of that time (server/store*.c, server/util.c),
+# which no longer exists since the server moved into module folders, so it no
+# longer builds against this tree; no test runs it. Today's journal figures
+# come from quinteto-journal-bench and quinteto-bench (tests/bench/meson.build),
+# which link the server's own store library.
+#
 # store_bench.sh: journal commit delay under an archive read flood, before and
 # after issue 5 (reads on their own connection and thread, batched journal).
 # Builds tests/bench/bench_store.c against the store of BEFORE (default

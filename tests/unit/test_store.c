@@ -367,16 +367,16 @@ static void test_write_failing_outside_itself_is_retried(void)
 /* --- the archive ------------------------------------------------------------- */
 
 struct reply {
-	int calls, status;
+	int calls, err;
 	char *body;
 };
 
-static void read_cb(void *ctx, int status, char *body, size_t len)
+static void read_cb(void *ctx, int err, char *body, size_t len)
 {
 	struct reply *r = ctx;
 
 	r->calls++;
-	r->status = status;
+	r->err = err;
 	free(r->body);
 	r->body = body;
 }
@@ -419,9 +419,9 @@ static struct store_match *sample_match(const char *id)
 
 static int saved;
 
-static void saved_cb(void *ctx, int ok)
+static void saved_cb(void *ctx, int err)
 {
-	saved = ok ? 1 : -1;
+	saved = !err ? 1 : -1;
 }
 
 static bool saved_done(const void *ctx)
@@ -456,7 +456,7 @@ static void test_archive_keeps_events_and_order(void)
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 0); /* dropped by the save, after the room */
 	REQUIRE(store_match_get(st, "m1", read_cb, &r));
 	REQUIRE(run_until(reply_done, &r, 5000));
-	CHECK_EQ(r.status, 200);
+	CHECK_EQ(r.err, 0);
 	j = r.body ? json_loads(r.body, 0, NULL) : NULL;
 	REQUIRE(j);
 	CHECK_EQ(wire_archive_decode(j, &a, why, sizeof(why)), WIRE_OK);
@@ -474,7 +474,7 @@ static void test_archive_keeps_events_and_order(void)
 	r.calls = 0;
 	REQUIRE(store_match_get(st, "nope", read_cb, &r));
 	REQUIRE(run_until(reply_done, &r, 5000));
-	CHECK_EQ(r.status, 404);
+	CHECK_EQ(r.err, STORE_E_NOT_FOUND);
 	free(r.body);
 	close_store(st);
 }
@@ -501,7 +501,7 @@ static void test_reads_answered_while_writer_is_held(void)
 			    : store_match_list(st, NULL, NULL, 0, 10, read_cb, &r[i]) != NULL);
 	for (i = 0; i < 20; i++) {
 		CHECK(run_until(reply_done, &r[i], 3000));
-		answered += r[i].calls == 1 && r[i].status == 200 && r[i].body && strstr(r[i].body, "m1");
+		answered += r[i].calls == 1 && r[i].err == 0 && r[i].body && strstr(r[i].body, "m1");
 		free(r[i].body);
 	}
 	CHECK_EQ(answered, 20);
@@ -555,10 +555,10 @@ static void test_queued_reads_dropped_and_abandoned(void)
 	CHECK_EQ(store_queue_depth(st), 3);
 	CHECK(store_req_cancel(q[1])); /* dropped unrun, freed now (ASan sees a double free otherwise) */
 	CHECK_EQ(store_queue_depth(st), 2);
-	close_store(st); /* never started: the reader abandons what is queued, answered 503 */
+	close_store(st); /* never started: the reader abandons what is queued, answered STORE_E_CLOSED */
 	for (i = 0; i < 3; i += 2) {
 		CHECK_EQ(r[i].calls, 1);
-		CHECK_EQ(r[i].status, 503);
+		CHECK_EQ(r[i].err, STORE_E_CLOSED);
 		CHECK(r[i].body && strstr(r[i].body, "stopping"));
 		free(r[i].body);
 	}

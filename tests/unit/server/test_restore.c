@@ -13,7 +13,7 @@
 
 #include "config.h"
 #include "lobby/lobby.h"
-#include "room/room.h"
+#include "room/room_int.h" /* the room's own test: it checks the restored internals */
 #include "store/store.h"
 #include "tap.h"
 #include "base/util.h"

@@ -1,0 +1,209 @@
+/*
+ * room_int.h: what the room's own files share (room.c, room_play.c,
+ * room_clock.c, room_restore.c) and nothing else of the server sees: the
+ * room, its seats, log and members as structs, and the steps of a change
+ * (apply, event, finish, clocks) that the public functions of room.h are
+ * made of. Other modules read a room through room.h's accessors; the
+ * room's own unit tests (tests/unit/server/test_room.c, test_restore.c)
+ * include this header to check its invariants.
+ *
+ * Invariants: see room.h.
+ */
+#ifndef QUINTETO_ROOM_INT_H
+#define QUINTETO_ROOM_INT_H
+
+#include "room/room.h"
+
+/* How many recent plies' states a playing room keeps for reconnecting clients (`since`). */
+#define ROOM_RECENT 16
+
+/* A follower of a room (a connection, seated or watching). */
+struct member {
+	void *who;             /* the follower, opaque to the room; host->send's first argument */
+	struct player *player; /* the follower's identity (its seat, if any) */
+	struct room *r;
+	struct member **list;                 /* head of the follower's own list of memberships */
+	struct member *room_prev, *room_next; /* in r->members */
+	struct member *who_next;              /* in *list */
+	uint64_t seen_spectators; /* the room's spectators_epoch its last state showed, if sent alone */
+};
+
+struct room_seat {
+	bool taken;
+	bool bot;
+	struct player *player;               /* NULL for bots and free seats */
+	const struct bot_strategy *strategy; /* a bot's level; NULL for humans */
+	char bot_name[32];
+	bool has_seed;
+	char client_seed[WIRE_CLIENT_SEED_MAX * 4 + 1];
+	bool stand_in;  /* a bot of the room's stand-in level plays for the absent player */
+	bool abandoned; /* the player left the seat to a stand-in (or the clock) and has not come back */
+	int64_t absent_since; /* Unix ms the player's last connection went; 0: connected (or a bot) */
+	int64_t idle_since;   /* Unix ms it became to act without acting since (idle limit); 0: not */
+};
+
+/* One entry of the match's log: an action (kind 0) or an event. */
+struct room_entry {
+	int kind; /* 0: action; else enum rules_event_kind */
+	int ply;  /* actions accepted before this entry (an action's own ply) */
+	int seat;
+	int64_t at;    /* Unix ms */
+	char *action;  /* compact JSON; NULL for an event */
+	char *outcome; /* compact JSON; NULL for an event */
+	bool stand_in; /* an action a stand-in (not the seat's player) made */
+};
+
+struct room {
+	const struct room_host *host;
+	char id[WIRE_ROOM_ID_MAX + 1];
+	char creator[16]; /* player id of the room's creator ("" after a restore of an old journal) */
+	const struct rules_game *game;
+	const struct wire_game *codec;
+	struct wire_room_options ropt;
+	struct rules_options gopt;
+	bool has_roll; /* the game has {"roll":true}; `roll` is its compact form */
+	struct rules_action roll;
+	enum room_status status;
+	uint8_t server_seed[32];
+	char commit[65];
+	char server_seed_hex[65];
+	struct room_seat seats[RULES_MAX_SEATS];
+	struct rules_match match; /* preview (zero seed) until the start */
+	struct member *members;
+	int nmembers;
+	bool has_last;
+	int last_seat;
+	struct rules_action last_action;
+	union rules_outcome last_outcome;
+	struct room_entry *log;
+	size_t nlog, caplog, nactions;
+	int64_t created_at, started_at, ended_at, idle_since;
+	uv_timer_t bot_timer;
+	uint64_t bot_rng;
+	/* clocks (room_clock.c): each seat's time left at clock_since (0: stopped) */
+	int64_t clock_left[RULES_MAX_SEATS];
+	int64_t clock_since[RULES_MAX_SEATS];
+	uv_timer_t clock_timer; /* the next clock expiry or stand-in due; one per room */
+	int open_handles;       /* timers not yet closed (the room is freed at 0) */
+	const struct bot_strategy *stand_in_strategy;
+	struct buf *cache_all;                   /* state for spectators; NULL = stale */
+	struct buf *cache_seat[RULES_MAX_SEATS]; /* state with `legal` for a seat to act */
+	char *options_state; /* `state.options` as bytes (the options never change); NULL: not yet */
+	size_t options_state_len;
+	bool restoring; /* replaying the journal: do not journal */
+	bool dead;
+	char *summary; /* room_summary() as compact text, for the lobby list; NULL = stale */
+	size_t summary_len;
+	int64_t absent_since;            /* no human seat connected since (Unix ms); 0: someone is */
+	struct room_host_data host_data; /* the host's, never read here (room_host_data()) */
+	/* the spectators' frame last sent at each recent ply, for catching up (protocol.md, Reconnecting) */
+	struct buf *recent[ROOM_RECENT];
+	int64_t recent_ply[ROOM_RECENT];
+	/* chat mutes, per seat: bit s hides seat s's lines from it, ROOM_MUTE_SPECTATORS the spectators' */
+	unsigned mutes[RULES_MAX_SEATS];
+	/* the rematch offer of a finished room (protocol.md, Rematch); expiry runs on bot_timer */
+	enum room_rematch rematch;
+	int rematch_by;
+	unsigned rematch_accepted; /* a mask of seats; bots accept by themselves */
+	int64_t rematch_expires_at;
+	char rematch_room[WIRE_ROOM_ID_MAX + 1]; /* once accepted */
+	bool after_journalled;     /* its mutes or rematch offer are in the journal (store_live_after) */
+	uint64_t spectators_epoch; /* one more at each coming or going of a spectator */
+	bool spectators_due;       /* the members have not seen the spectator count yet */
+};
+
+/* --- between the room's own files (room_play.c) ---------------------------- */
+
+/* Sends the state to every member (the state changed). */
+void room_broadcast(struct room *r);
+
+/* True when autoroll plays `legal` (a lone {"roll":true}) for a human seat. */
+bool room_autorolls(const struct room *r, const struct rules_action *legal, int n);
+
+/* Applies an action through the rules core and logs (and journals) it at `at`. 0, -ENOMEM or ROOM_E_ILLEGAL.
+ */
+int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t at);
+
+/* Applies an event (a resignation, a forfeit) and logs (and journals) it. 0, -ENOMEM or ROOM_E_GAME_OVER. */
+int room_event(struct room *r, int seat, int kind, int64_t at);
+
+/*
+ * Seats `p` (NULL: a bot playing `strategy`) with its client seed (NULL:
+ * none) in `seat`, which the caller checked.
+ */
+void room_seat_fill(struct room *r, int seat, struct player *p, const char *client_seed,
+		    const struct bot_strategy *strategy);
+
+/* Starts the match when no seat is free. */
+void room_start_if_full(struct room *r);
+
+/*
+ * Marks the match over at `ended_at` and archives it: the log's texts move to
+ * the archive record and the log is released (the room keeps its state).
+ */
+void room_finish(struct room *r, int64_t ended_at);
+
+/* Frees the log and its texts; the room's counts (nactions) stay. */
+void room_log_release(struct room *r);
+
+/*
+ * Journals what the seated players set beside the match, whole: every seat's
+ * mutes and the rematch offer (store_live_after). Not while restoring.
+ */
+void room_after_journal(struct room *r);
+
+/* Plays due autorolls and wakes the bots (after a change or a restore). */
+void room_resume(struct room *r);
+
+/*
+ * As room_apply(), marking the action as a stand-in's (or the server's for
+ * the seat) when `stand_in`.
+ */
+int room_apply_by(struct room *r, int seat, const struct rules_action *a, int64_t at, bool stand_in);
+
+/*
+ * The seat's player takes it back from a stand-in (join of one's own seat,
+ * an action, or its reconnection). True when a stand-in held it.
+ */
+bool room_reclaim(struct room *r, int seat);
+
+/* --- clocks and absent seats (room_clock.c) -------------------------------- */
+
+/* True when the room has a clock. */
+bool room_has_clock(const struct room *r);
+
+/*
+ * The room's idle limit, ms (0: none): a human seat to act that has not acted
+ * for this long gets a stand-in. Its `idle_after_ms`, else the server's
+ * idle_limit_ms; none with a clock (the clock limits each turn).
+ */
+int64_t room_idle_limit_ms(const struct room *r);
+
+/* At the start of the match: every seat's allowance, then room_clock_sync(). */
+void room_clock_start(struct room *r, int64_t at);
+
+/*
+ * `seat` acted at `at`: its running clock stops (bank: minus the time used,
+ * plus the increment) and its idle time ends.
+ */
+void room_clock_acted(struct room *r, int seat, int64_t at);
+
+/*
+ * After any change at `at`: the clocks of the seats to act run, the others
+ * stop; the idle times of the seats to act start; the timer re-arms.
+ */
+void room_clock_sync(struct room *r, int64_t at);
+
+/*
+ * The seats' absence times follow their players' connections: a seat whose
+ * player came back takes it back from its stand-in at once. The timer re-arms.
+ */
+void room_absence_sync(struct room *r, int64_t now);
+
+/* After a restore: running clocks restart now (the downtime is not charged); the timer arms. */
+void room_clock_restored(struct room *r, int64_t now);
+
+/* Re-arms the room's timer for the next clock expiry or stand-in due (stops it if none). */
+void room_timer_arm(struct room *r);
+
+#endif
