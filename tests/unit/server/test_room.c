@@ -10,7 +10,7 @@
 
 #include "config.h"
 #include "duo.h"
-#include "bots/bots.h"
+#include "bots.h"
 #include "room/room.h"
 #include "store/store.h"
 #include "tap.h"
