@@ -17,11 +17,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { assert, withServer, createRoom, joinRoom, autoplay } from './lib.mjs';
 
-assert.ok(process.env.QUINTETO_NIM_SERVER, 'QUINTETO_NIM_SERVER must name tests/games/nim\'s server');
-process.env.QUINTETO_SERVER = process.env.QUINTETO_NIM_SERVER; // Server.start() runs this binary
+assert.ok(process.env.QUINTETO_TEST_NIM_SERVER, 'QUINTETO_TEST_NIM_SERVER must name tests/games/nim\'s server');
+process.env.QUINTETO_SERVER = process.env.QUINTETO_TEST_NIM_SERVER; // Server.start() runs this binary
 
 const verify = (file) => new Promise((resolve) => {
-  execFile(process.env.QUINTETO_NIM_SERVER, ['verify', file], { timeout: 20000 }, (err, stdout, stderr) =>
+  execFile(process.env.QUINTETO_TEST_NIM_SERVER, ['verify', file], { timeout: 20000 }, (err, stdout, stderr) =>
     resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out: stdout + stderr }));
 });
 
