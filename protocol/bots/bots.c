@@ -107,10 +107,12 @@ void bot_levels(const char *game_id, char *buf, size_t size)
 	for (int i = 0; g && g->levels && g->levels[i]; i++)
 		if (level_put(buf, size, &used, g->levels[i]->level))
 			return;
-	for (int i = 0; shared_levels[i]; i++) {
-		if (bot_find(game_id, shared_levels[i]->level) != shared_levels[i])
+	for (const struct bot_strategy *const *s = shared_levels; *s; s++) {
+		const struct bot_strategy *b = *s;
+
+		if (bot_find(game_id, b->level) != b)
 			continue; /* a level a game overrides is named once */
-		if (level_put(buf, size, &used, shared_levels[i]->level))
+		if (level_put(buf, size, &used, b->level))
 			return;
 	}
 }
