@@ -204,6 +204,33 @@ int util_random(void *buf, size_t n)
 	return uv_random(NULL, NULL, buf, n, 0, NULL);
 }
 
+int util_seed_random(void *buf, size_t n, const char *what)
+{
+	static bool warned;
+	const char *fixed = getenv("QUINTETO_TEST_SEED");
+	uint64_t x = 1469598103934665603ULL; /* FNV-1a of the value and `what`, then splitmix64 */
+	const char *p;
+	size_t i;
+
+	if (!fixed)
+		return util_random(buf, n);
+	if (!warned)
+		util_log(LOG_WARN, "QUINTETO_TEST_SEED is set: match seeds are predictable (for tests only)");
+	warned = true;
+	for (p = fixed; *p; p++)
+		x = (x ^ (uint8_t)*p) * 1099511628211ULL;
+	for (p = what; *p; p++)
+		x = (x ^ (uint8_t)*p) * 1099511628211ULL;
+	for (i = 0; i < n; i++) {
+		uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		((uint8_t *)buf)[i] = (uint8_t)(z ^ (z >> 31));
+	}
+	return 0;
+}
+
 int util_random_id(const char *prefix, size_t n, char *out)
 {
 	static const char alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";

@@ -56,6 +56,12 @@ int tally_add(struct tally *t, const char *key, long long delta);
 
 /* Fills buf with n bytes from the OS's secure source. 0 or -errno. */
 int util_random(void *buf, size_t n);
+/*
+ * Random bytes for a match's server seed or bot stream (what: "server_seed", "bot_rng"): util_random(),
+ * except under the test-only $QUINTETO_TEST_SEED, when they are a fixed function of its value and `what`
+ * (tests/integration/wire_sessions.test.mjs replays whole matches against a recording). 0 or -errno.
+ */
+int util_seed_random(void *buf, size_t n, const char *what);
 /* A random identifier: prefix + n base32 characters, into out (size >= strlen(prefix)+n+1). */
 int util_random_id(const char *prefix, size_t n, char *out);
 /* Compact JSON text with sorted keys (journal and archive); takes `j`. NULL on ENOMEM or j NULL. */

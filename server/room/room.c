@@ -75,7 +75,7 @@ static int room_alloc(const struct room_host *host, const struct rules_game *g, 
 		free(r);
 		return ROOM_E_BAD_OPTIONS;
 	}
-	err = util_random(&r->bot_rng, sizeof(r->bot_rng));
+	err = util_seed_random(&r->bot_rng, sizeof(r->bot_rng), "bot_rng");
 	if (err) {
 		free(r);
 		return err;
@@ -135,7 +135,7 @@ int room_new(const struct room_host *host, const char *id, const char *creator, 
 		return err;
 	snprintf(r->id, sizeof(r->id), "%s", id);
 	snprintf(r->creator, sizeof(r->creator), "%s", creator ? creator : "");
-	err = util_random(r->server_seed, sizeof(r->server_seed));
+	err = util_seed_random(r->server_seed, sizeof(r->server_seed), "server_seed");
 	if (err) {
 		free(r);
 		return err;

@@ -163,7 +163,8 @@ export class Server {
   // Starts the binary; resolves once it prints "listening on http://" (or https://, with TLS).
   // opts: args (extra arguments), botDelayMs, timeoutMs, dir (reuse this directory and its q.db and
   // keep it at the end: a restart test), port (instead of a free one: a restart the clients must find
-  // again). Retries when the binary cannot be run (being rebuilt).
+  // again), env (variables added to its environment after the filtering of serverEnv(), e.g. the
+  // test-only QUINTETO_TEST_SEED). Retries when the binary cannot be run (being rebuilt).
   static async start(opts = {}) {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -175,7 +176,7 @@ export class Server {
     }
   }
 
-  static async startOnce({ args = [], botDelayMs = 5, timeoutMs = 20000, dir, port } = {}) {
+  static async startOnce({ args = [], botDelayMs = 5, timeoutMs = 20000, dir, port, env = {} } = {}) {
     const bin = process.env.QUINTETO_SERVER;
     assert.ok(bin, 'QUINTETO_SERVER must name the server binary');
     assert.ok(SOURCE, 'QUINTETO_SOURCE must name the source tree');
@@ -192,7 +193,7 @@ export class Server {
     for (let i = 0; i < 50; i++) {
       try { await access(bin); break; } catch { await sleep(200); }
     }
-    srv.proc = spawn(bin, srv.args, { stdio: ['ignore', 'pipe', 'pipe'], env: serverEnv() });
+    srv.proc = spawn(bin, srv.args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...serverEnv(), ...env } });
     srv.exited = new Promise((resolve) => srv.proc.on('exit', (code, signal) => resolve({ code, signal })));
     srv.proc.stderr.on('data', (b) => { srv.stderr += b.toString(); });
     try {
