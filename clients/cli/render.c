@@ -9,13 +9,9 @@
 
 #include "render.h"
 
-const struct cli_render *const cli_renders[] = {
-	&cli_render_ur,       /* the Royal Game of Ur */
-	&cli_render_quinteto, /* Quinteto */
-	&cli_render_laquet,   /* Laquet */
-	&cli_render_super15,  /* Super 1 al 5 */
-	NULL,
-};
+#define GAME_ENTRY(id) &cli_render_##id,
+const struct cli_render *const cli_renders[] = { GAME_LIST(GAME_ENTRY) NULL };
+#undef GAME_ENTRY
 
 void cli_render_view(FILE *out, const char *game, const json_t *view, const json_t *seats)
 {

@@ -9,8 +9,9 @@
  * is shown as JSON after that reason, as is the view of a game without a
  * renderer.
  *
- * Adding a game: a render_<game>.c defining its struct cli_render, its extern
- * below, one line in cli_renders[] (render.c) and the file in meson.build.
+ * A game's renderer is `cli_render_<id>` in its folder
+ * (protocol/games/<id>/<id>_render.c); cli_renders[] is derived from the one
+ * list of games (protocol/games/meson.build).
  */
 #ifndef QUINTETO_CLI_RENDER_H
 #define QUINTETO_CLI_RENDER_H
@@ -18,6 +19,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
+
+#include "game_list.h"
 
 struct cli_render {
 	const char *game; /* the game id */
@@ -27,7 +30,7 @@ struct cli_render {
 	void (*draw)(FILE *out, const json_t *view, const json_t *seats);
 };
 
-/* The registry: NULL-terminated. */
+/* The registry: every game's renderer, in the list's order, NULL-terminated. */
 extern const struct cli_render *const cli_renders[];
 
 /*
@@ -68,10 +71,9 @@ bool cli_dice_valid(const json_t *dice);
 /* Two dice [d1, d2] as "dice 4 6", or "no dice" for null. */
 void cli_dice_print(FILE *out, const json_t *dice);
 
-/* The games (render_<game>.c). */
-extern const struct cli_render cli_render_ur;
-extern const struct cli_render cli_render_quinteto;
-extern const struct cli_render cli_render_laquet;
-extern const struct cli_render cli_render_super15;
+/* Each game's renderer, one per entry of the list of games. */
+#define CLI_RENDER_DECLARE(id) extern const struct cli_render cli_render_##id;
+GAME_LIST(CLI_RENDER_DECLARE)
+#undef CLI_RENDER_DECLARE
 
 #endif

@@ -21,17 +21,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "laquet.h"
+#include "game_list.h" /* generated: GAME_LIST(X) and every game's header */
 #include "sha256.h"
-#include "ur.h"
-#include "quinteto.h"
-#include "super15.h"
 
 #define RULES_MAX_SEATS 6
 /*
  * Every game's legal count is at most this, so a caller with an array this
- * size gets them all. The largest lists: Super 1 al 5 up to 640 moves,
- * Laquet 481 plans, Quinteto 120 arrangements (its plans stay under 60).
+ * size gets them all (today's largest list is 640 moves).
  */
 #define RULES_MAX_LEGAL   2048
 #define RULES_ACTION_ARGS 10
@@ -109,7 +105,7 @@ struct rules_result {
 
 /* Game options; 0 in a field means "the game's default". */
 struct rules_options {
-	int32_t max_turns; /* Quinteto, Super 1 al 5 */
+	int32_t max_turns; /* games with a turn limit; 0: the game's own */
 };
 
 /*
@@ -124,23 +120,21 @@ struct rules_dice {
 	uint64_t used; /* bytes consumed so far, for tests and replays */
 };
 
-/* Each game's state and outcome; add a member per game. */
+/* Each game's state and outcome: a member `<id>` of type struct <id>_state / <id>_outcome per game. */
+#define RULES_STATE_MEMBER(id) struct id##_state id;
 union rules_state {
-	struct ur_state ur;
-	struct quinteto_state quinteto;
-	struct laquet_state laquet;
-	struct super15_state super15;
+	GAME_LIST(RULES_STATE_MEMBER)
 	uint64_t align_;
 };
+#undef RULES_STATE_MEMBER
 
 /* What one accepted action did (dice drawn, captures, passes...). */
+#define RULES_OUTCOME_MEMBER(id) struct id##_outcome id;
 union rules_outcome {
-	struct ur_outcome ur;
-	struct quinteto_outcome quinteto;
-	struct laquet_outcome laquet;
-	struct super15_outcome super15;
+	GAME_LIST(RULES_OUTCOME_MEMBER)
 	uint64_t align_;
 };
+#undef RULES_OUTCOME_MEMBER
 
 struct rules_match {
 	const struct rules_game *game;
@@ -148,7 +142,7 @@ struct rules_match {
 	struct rules_options options;
 	uint32_t ply; /* actions accepted so far (events do not count) */
 	uint8_t out;  /* bit per seat out of play: set by rules_event(), or by a game
-		       * for its own eliminations (Quinteto's captured hunters) */
+		       * for its own eliminations (a player captured or eliminated) */
 	union rules_state s;
 };
 
@@ -163,7 +157,7 @@ struct rules_match {
  * ends (and who wins).
  */
 struct rules_game {
-	const char *id;           /* "ur", "quinteto", "laquet", "super15" */
+	const char *id;           /* the folder's name, protocol/games/<id>/ */
 	const char *name;         /* display name */
 	uint8_t seats;            /* number of seats */
 	const char *const *roles; /* role per seat */
@@ -177,8 +171,31 @@ struct rules_game {
 	void (*result)(const struct rules_match *m, struct rules_result *out);
 };
 
-/* The registry: every game built in, NULL-terminated. */
-extern const struct rules_game *const rules_games[];
+/* Each game's rules, `rules_game_<id>` in protocol/games/<id>/<id>.c. */
+#define RULES_GAME_DECLARE(id) extern const struct rules_game rules_game_##id;
+GAME_LIST(RULES_GAME_DECLARE)
+#undef RULES_GAME_DECLARE
+
+/* The most games a program has: the list's, then those it registers (rules_game_register()). */
+#define RULES_MAX_GAMES 16
+
+/*
+ * The registry, NULL-terminated: every game built in (protocol/games/
+ * meson.build's list, in its order), then any a program registered at
+ * start-up. Read it; only rules_game_register() writes it.
+ */
+extern const struct rules_game *rules_games[RULES_MAX_GAMES + 1];
+
+/*
+ * Adds game `g` (borrowed; it must outlive the program) after the built-in
+ * ones: how a program links a game that is not in the list (the throwaway
+ * game of tests/games/, which walks docs/ADDING-A-GAME.md without rebuilding
+ * the server). Call from main() before anything reads the registry. The
+ * game's state and outcome must fit union rules_state / rules_outcome (it
+ * copies them in and out with memcpy). An id already taken or a full
+ * registry is the calling program's own bug: an assertion.
+ */
+void rules_game_register(const struct rules_game *g);
 
 /* Finds a game by id; NULL if unknown. */
 const struct rules_game *rules_game_find(const char *id);
@@ -227,7 +244,7 @@ int rules_apply(struct rules_match *m, int seat, const struct rules_action *a, u
 /*
  * An event (`kind`: enum rules_event_kind) for `seat`: takes the seat out of
  * play (its bit in m->out) and lets the game decide whether the match ends
- * (Ur: the other seat wins). Not an action: ply is unchanged. Returns 0, or
+ * (in a two-seat game, the other seat wins). Not an action: ply is unchanged. Returns 0, or
  * RULES_E_BAD_SEAT, RULES_E_GAME_OVER (the match is over), RULES_E_OUT_OF_PLAY
  * (the seat already is), RULES_E_ILLEGAL (an unknown kind) with the match
  * untouched. `outcome` (may be NULL) is zeroed, then filled by the game.

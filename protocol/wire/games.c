@@ -3,7 +3,8 @@
  * printable text (the error codes are in error.c).
  *
  * The registry is a constant, NULL-terminated table of the codecs each game's
- * file defines (wire_games.h); a game is added by adding one line. Options
+ * folder defines (wire_games.h), derived from the one list of games
+ * (protocol/games/meson.build). Options
  * are per game: each codec has a table of its keys (struct wire_option), and
  * one decoder and one encoder here read every table; a key another game owns
  * is as unknown as any other. Event kinds have their wire names here.
@@ -11,6 +12,7 @@
  * Must not: keep mutable global state, or write its outputs on failure
  * (options are decoded into locals and copied out only when all keys pass).
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,17 +21,22 @@
 #include "wire.h"
 #include "wire_games.h"
 
-/* Every codec built in; a game is added by one line here (and one in rules_games[]). */
-/* One line per entry, so a game adds one line (clang-format would join them). */
-/* clang-format off */
-const struct wire_game *const wire_games[] = {
-	&wire_game_ur,
-	&wire_game_quinteto,
-	&wire_game_laquet,
-	&wire_game_super15,
-	NULL,
-};
-/* clang-format on */
+/* Every codec built in, in the order of rules_games[] (the same list), then the registered ones. */
+#define GAME_ENTRY(id) &wire_game_##id,
+const struct wire_game *wire_games[RULES_MAX_GAMES + 1] = { GAME_LIST(GAME_ENTRY) NULL };
+#undef GAME_ENTRY
+
+/* Appends `g` to wire_games[]; see wire.h (called from main() only). */
+void wire_game_register(const struct wire_game *g)
+{
+	int n = 0;
+
+	assert(g && g->id && !wire_game_find(g->id));
+	while (wire_games[n])
+		n++;
+	assert(n < RULES_MAX_GAMES);
+	wire_games[n] = g;
+}
 
 /* The codec of game `id` (borrowed, static); NULL if unknown or `id` is NULL. */
 const struct wire_game *wire_game_find(const char *id)

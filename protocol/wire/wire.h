@@ -197,8 +197,18 @@ struct wire_game {
 /* The codec for game `id`; NULL if unknown. */
 const struct wire_game *wire_game_find(const char *id);
 
-/* The registry: every codec built in, NULL-terminated (one per rules_games[] entry). */
-extern const struct wire_game *const wire_games[];
+/*
+ * The registry, NULL-terminated: one codec per rules_games[] entry, in its
+ * order (the built-in ones from the list of games, then the registered ones).
+ */
+extern const struct wire_game *wire_games[RULES_MAX_GAMES + 1];
+
+/*
+ * Adds codec `g` (borrowed, static) after the built-in ones, for a game a
+ * program registers with rules_game_register() (same id); from main() only.
+ * An id already taken or a full registry is the caller's bug: an assertion.
+ */
+void wire_game_register(const struct wire_game *g);
 
 /*
  * Decodes `create.options` (NULL: defaults) into room and rules options with

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bots/bots.h"
+#include "bots.h"
 #include "room/room.h"
 #include "store/store.h"
 #include "base/util.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bots/bots.h"
+#include "bots.h"
 #include "room/state_out.h"
 #include "store/store.h"
 #include "base/util.h"

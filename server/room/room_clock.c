@@ -13,9 +13,9 @@
  * clock running at the restart restarts with what it had when it started
  * running (the downtime and the time spent on that action are not charged).
  *
- * A clock that runs out: the seat forfeits (an event), except Quinteto's
- * arranger while it must arrange, for which the server arranges keeping the
- * chain (bot_timeout_action()), an action marked as a stand-in's.
+ * A clock that runs out: the seat forfeits (an event), except where the
+ * game's bots name a move for it (bot_timeout_action(): e.g. an arranger
+ * that must arrange keeps its chain), an action marked as a stand-in's.
  *
  * Absent seats: a seated player with no connection is absent from that
  * moment (state: connected:false); `stand_in_after_ms` later (0: never) a
@@ -32,7 +32,7 @@
 
 #include <stdlib.h>
 
-#include "bots/bots.h"
+#include "bots.h"
 #include "base/util.h"
 
 bool room_has_clock(const struct room *r)

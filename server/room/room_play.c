@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bots/bots.h"
+#include "bots.h"
 #include "store/store.h"
 #include "base/util.h"
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bots/bots.h"
+#include "bots.h"
 #include "base/util.h"
 
 int room_restore_seat(struct room *r, int seat, struct player *p, const char *client_seed,

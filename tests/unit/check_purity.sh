@@ -1,11 +1,13 @@
 #!/bin/sh
-# check_purity.sh SRC_DIR OBJECT...: the rules core is pure C (house style), checked
-# by allow-lists rather than by looking for known bad names, so what nobody thought
-# of is refused too:
-#  1. every #include in SRC_DIR/*.c and *.h is a C standard library header from
-#     ALLOWED_HEADERS below, or "name.h" naming a header that is itself in SRC_DIR
-#     (a quoted "jansson.h" is refused like <jansson.h>; so is an include built
-#     from a macro);
+# check_purity.sh SOURCE... -- OBJECT...: the rules core is pure C (house style),
+# checked by allow-lists rather than by looking for known bad names, so what nobody
+# thought of is refused too. The SOURCEs are the rules core's files: protocol/rules/
+# and each game's rules (protocol/games/<id>/<id>.c and .h) with the generated
+# game_list.h (tests/unit/meson.build lists them from the list of games).
+#  1. every #include in the SOURCEs is a C standard library header from
+#     ALLOWED_HEADERS below, or "name.h" naming a header that is itself one of
+#     the SOURCEs (a quoted "jansson.h" is refused like <jansson.h>; so is an
+#     include built from a macro, or a path);
 #  2. every symbol the OBJECTs (the rules library, .a or .o) leave undefined
 #     (`nm -u`) is defined by another of the OBJECTs or is in ALLOWED_SYMBOLS /
 #     ALLOWED_PATTERNS: the memory and string functions, assert(), and what the
@@ -15,8 +17,12 @@
 # Prints TAP; exits non-zero on any violation. tests/unit/test_purity.sh plants
 # violations in a copy of the tree to prove each check can fail.
 set -u
-dir="$1"
-shift
+sources=''
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	sources="$sources $1"
+	shift
+done
+[ $# -gt 0 ] && shift # the --
 
 # Standard headers that bring no I/O, allocation, clocks, locale or processes.
 ALLOWED_HEADERS='assert.h float.h inttypes.h iso646.h limits.h stdalign.h stdarg.h stdbool.h stddef.h stdint.h stdnoreturn.h string.h'
@@ -37,8 +43,14 @@ in_list() { # WORD LIST
 	return 1
 }
 
+# The SOURCEs' bare names, " a.c b.h ", and a test for one of them.
+names=' '
+for s in $sources; do names="$names${s##*/} "; done
+is_source() { case "$names" in *" $1 "*) return 0 ;; esac; return 1; }
+
 # 1. Headers.
-for f in "$dir"/*.c "$dir"/*.h; do
+[ -n "$sources" ] || notok "source files given to check"
+for f in $sources; do
 	bad=''
 	# Every line that is an include directive, with its line number.
 	lines=$(grep -nE '^[[:space:]]*#[[:space:]]*include' "$f" || true)
@@ -48,7 +60,7 @@ for f in "$dir"/*.c "$dir"/*.h; do
 		name=$(printf '%s' "$spec" | sed -E 's/^[<"](.*)[>"]$/\1/')
 		case "$spec" in
 		\<*\>) in_list "$name" "$ALLOWED_HEADERS" && continue ;;
-		\"*\") case "$name" in */* | .*) ;; *) [ -f "$dir/$name" ] && continue ;; esac ;;
+		\"*\") case "$name" in */* | .*) ;; *) is_source "$name" && continue ;; esac ;;
 		esac
 		bad="$bad$line
 "

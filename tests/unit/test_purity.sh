@@ -1,6 +1,7 @@
 #!/bin/sh
-# test_purity.sh CHECK SRC_DIR RULES_LIB: proves that check_purity.sh can fail.
-# It passes on the real tree; then, in a temporary copy of SRC_DIR, it plants one
+# test_purity.sh CHECK RULES_LIB SOURCE...: proves that check_purity.sh can fail.
+# It passes on the real tree; then, in a temporary flat copy of the SOURCEs (the
+# rules core's files: their names are unique), it plants one
 # violation at a time (a quoted "jansson.h", a <stdio.h>, an include built from a
 # macro; a call to fputs, to malloc, and to fputs spelled by token pasting so no
 # grep for the name could see it), compiles the planted copy with $CC where the
@@ -8,8 +9,9 @@
 # Prints TAP.
 set -u
 check="$1"
-src="$2"
-lib="$3"
+lib="$2"
+shift 2
+sources="$*"
 cc="${CC:-cc}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/quinteto-purity-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -24,7 +26,8 @@ result() { # OK NAME
 fresh() {
 	rm -rf "$tmp/src" "$tmp/obj"
 	mkdir -p "$tmp/src" "$tmp/obj"
-	cp "$src"/*.c "$src"/*.h "$tmp/src/"
+	# shellcheck disable=SC2086
+	cp $sources "$tmp/src/"
 }
 
 # expect_fail NAME PATTERN OBJECTS...: the check must exit non-zero, print "not ok" and PATTERN.
@@ -32,7 +35,7 @@ expect_fail() {
 	name="$1"
 	pattern="$2"
 	shift 2
-	out=$(sh "$check" "$tmp/src" "$@" 2>&1)
+	out=$(sh "$check" "$tmp"/src/* -- "$@" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" | grep -q '^not ok' && printf '%s\n' "$out" | grep -qF -- "$pattern" && [ $rc -ne 0 ]
 	r=$?
@@ -46,7 +49,8 @@ compile_plant() {
 	$cc -std=c11 -w -fno-builtin -c "$tmp/src/$1" -I "$tmp/src" -o "$tmp/obj/plant.o"
 }
 
-out=$(sh "$check" "$src" "$lib" 2>&1)
+# shellcheck disable=SC2086
+out=$(sh "$check" $sources -- "$lib" 2>&1)
 result $? "the real rules core passes"
 [ $fail -ne 0 ] && printf '%s\n' "$out" | sed 's/^/#   /'
 

@@ -10,7 +10,7 @@
 
 #include "config.h"
 #include "duo.h"
-#include "bots/bots.h"
+#include "bots.h"
 #include "room/room_int.h" /* the room's own test: it checks its invariants */
 #include "store/store.h"
 #include "tap.h"

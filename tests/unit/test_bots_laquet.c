@@ -6,8 +6,10 @@
  */
 #include <string.h>
 
-#include "bots/bots.h"
+#include "bots.h"
 #include "tap.h"
+
+extern const struct bot_strategy bot_laquet_greedy; /* protocol/games/laquet/laquet_bots.c */
 
 #define MATCHES 400 /* per seat of greedy */
 

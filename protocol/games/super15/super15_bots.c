@@ -1,5 +1,5 @@
 /*
- * super15.c (bots): the `greedy` level of Super 1 al 5. It looks one ply
+ * super15_bots.c: the `greedy` level of Super 1 al 5. It looks one ply
  * ahead and one reply further: each legal move is tried on a copy of the
  * match; a move scores the points it gains (a won match scores above any
  * gain), less what the moved piece is worth (its value plus its points) when
@@ -92,4 +92,10 @@ static int greedy_choose(const struct rules_match *m, int seat, uint64_t *rng, s
 	return 0;
 }
 
+/* Super 1 al 5's greedy level. */
 const struct bot_strategy bot_super15_greedy = { "super15", "greedy", greedy_choose };
+
+static const struct bot_strategy *const levels[] = { &bot_super15_greedy, NULL };
+
+/* Super 1 al 5's bots (bots.h): `greedy`; a seat out of time forfeits. */
+const struct bot_game bot_game_super15 = { .game = "super15", .levels = levels };

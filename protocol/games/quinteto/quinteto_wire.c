@@ -1,5 +1,5 @@
 /*
- * quinteto.c (wire): JSON <-> C for Quinteto, as protocol/games/quinteto/README.md
+ * quinteto_wire.c: JSON <-> C for Quinteto, as protocol/games/quinteto/README.md
  * documents it and protocol/games/quinteto/schema/ checks it. Decoding is strict:
  * an action must be exactly one of the shapes (the right keys, the right
  * JSON types, in range) and a plan or an arrangement that could never be
@@ -313,28 +313,14 @@ static json_t *quinteto_result_encode(const struct rules_result *r)
 		[RULES_REASON_FORFEIT] = "forfeit",
 	};
 
-	if (!r->over)
-		return json_null();
-	if (r->reason >= sizeof(reasons) / sizeof(reasons[0]) || !reasons[r->reason])
-		return NULL;
-	return json_pack("{s:o,s:b,s:s}", "winner", r->winner < 0 ? json_null() : json_integer(r->winner),
-			 "draw", r->draw, "reason", reasons[r->reason]);
+	return wire_result_pack(r, reasons, WIRE_COUNT(reasons), true); /* a draw: winner<0 (quinteto.c) */
 }
 
 /* protocol.md (r2): `autoroll` and `max_turns` (10..100000, default 2000). */
 static const struct wire_option quinteto_options[] = {
-	{ .key = "autoroll",
-	  .type = WIRE_OPT_BOOL,
-	  .room = true,
-	  .offset = offsetof(struct wire_room_options, autoroll) },
-	{ .key = "max_turns",
-	  .type = WIRE_OPT_INT,
-	  .room = false,
-	  .offset = offsetof(struct rules_options, max_turns),
-	  .min = 10,
-	  .max = 100000,
-	  .def = QUINTETO_MAX_TURNS_DEFAULT },
-	{ .key = NULL },
+	WIRE_OPTION_AUTOROLL,
+	WIRE_OPTION_MAX_TURNS(10, 100000, QUINTETO_MAX_TURNS_DEFAULT),
+	WIRE_OPTIONS_END,
 };
 
 /* The Quinteto codec, registered by games.c. */

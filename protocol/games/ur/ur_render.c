@@ -1,5 +1,5 @@
 /*
- * render_ur.c: an Ur view (protocol/games/ur/README.md) as text: for each colour,
+ * ur_render.c: an Ur view (protocol/games/ur/README.md) as text: for each colour,
  * the pieces waiting at home, how many stand on each square of its own route
  * (1..23; squares 5..12 are the shared middle row), the pieces borne off, and
  * the latest throw.

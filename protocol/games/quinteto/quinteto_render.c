@@ -1,5 +1,5 @@
 /*
- * render_quinteto.c: a Quinteto view (protocol/games/quinteto/README.md) as text.
+ * quinteto_render.c: a Quinteto view (protocol/games/quinteto/README.md) as text.
  * The ring is the pentagon's five sides, a line each, clockwise (room 24 is
  * next to room 0): side s's rooms 5s..5s+4 (home 5s+2 in the middle), each
  * showing its stones by their seats ("2,4": one of hunter 2's, one of hunter

@@ -1,5 +1,5 @@
 /*
- * render_super15.c: a Super 1 al 5 view (protocol/games/super15/README.md) as text:
+ * super15_render.c: a Super 1 al 5 view (protocol/games/super15/README.md) as text:
  * the 8x10 board with rank 10 at the top, files a..h and ranks labelled as
  * the wire names squares (an action's "b1" is read off the edges). A piece is
  * its side's letter and its value ("L3" Light, "D5" Dark), a Super marked

@@ -1,5 +1,5 @@
 /*
- * super15.c (wire): JSON <-> C for Super 1 al 5, as protocol/games/super15/README.md
+ * super15_wire.c: JSON <-> C for Super 1 al 5, as protocol/games/super15/README.md
  * documents it and protocol/games/super15/schema/ checks it. Squares travel as
  * names ("a1" .. "h10"). Decoding is strict: an action is exactly
  * {"from":square,"to":square} with two well-formed square names, anything
@@ -144,17 +144,12 @@ static json_t *super15_result_encode(const struct rules_result *r)
 		[RULES_REASON_FORFEIT] = "forfeit",
 	};
 
-	if (!r->over)
-		return json_null();
-	if (r->reason >= sizeof(reasons) / sizeof(reasons[0]) || !reasons[r->reason])
-		return NULL;
-	return json_pack("{s:o,s:b,s:s}", "winner", r->draw ? json_null() : json_integer(r->winner), "draw",
-			 r->draw, "reason", reasons[r->reason]);
+	return wire_result_pack(r, reasons, WIRE_COUNT(reasons), true); /* a draw: winner<0 (super15.c) */
 }
 
 /* protocol.md (r2): Super 1 al 5 has no options. */
 static const struct wire_option super15_options[] = {
-	{ .key = NULL },
+	WIRE_OPTIONS_END,
 };
 
 /* The Super 1 al 5 codec, registered by games.c. */

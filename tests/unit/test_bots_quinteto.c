@@ -1,5 +1,5 @@
 /*
- * test_bots_quinteto.c: Quinteto's `greedy` bot level (server/bots/quinteto.c)
+ * test_bots_quinteto.c: Quinteto's `greedy` bot level (protocol/games/quinteto/quinteto_bots.c)
  * against `random`, over many seeded matches played through the rules core:
  * a greedy arranger wins clearly more often than a random one against five
  * random hunters, a greedy hunter survives phase 1 clearly more often than a
@@ -9,8 +9,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bots/bots.h"
+#include "bots.h"
 #include "tap.h"
+
+extern const struct bot_strategy bot_quinteto_greedy; /* protocol/games/quinteto/quinteto_bots.c */
 
 #define MATCHES 400
 

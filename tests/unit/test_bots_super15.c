@@ -1,5 +1,5 @@
 /*
- * test_bots_super15.c: the `greedy` level of Super 1 al 5 (server/bots/super15.c)
+ * test_bots_super15.c: the `greedy` level of Super 1 al 5 (protocol/games/super15/super15_bots.c)
  * against `random`, over seeded matches with the seats alternating: greedy
  * must win clearly (a count of matches, not a timing). Also: it is found by
  * game and level, it only ever names a legal move, it takes a free piece
@@ -9,8 +9,10 @@
  */
 #include <string.h>
 
-#include "bots/bots.h"
+#include "bots.h"
 #include "tap.h"
+
+extern const struct bot_strategy bot_super15_greedy; /* protocol/games/super15/super15_bots.c */
 
 #define MATCHES 60
 

@@ -1,5 +1,5 @@
 /*
- * render_laquet.c: a Laquet view (protocol/games/laquet/README.md) as text: the
+ * laquet_render.c: a Laquet view (protocol/games/laquet/README.md) as text: the
  * board seen from White's side as the browser draws it, the top row t1..t12
  * and the bottom row b1..b12 left to right with the bar between the halves,
  * each point named, with its route index (the `from` of a plan's step) and

@@ -1,5 +1,5 @@
 /*
- * quinteto.c (bots): the `greedy` level of Quinteto. A hunter (and the
+ * quinteto_bots.c: the `greedy` level of Quinteto. A hunter (and the
  * arranger in the duel) tries every legal plan on a copy of the match and
  * keeps the best by a fixed score: captures, kills and eliminations first, a
  * win above all, then shelter (its stones out of its hunter's reach: in limbo,
@@ -202,7 +202,7 @@ const struct bot_strategy bot_quinteto_greedy = { "quinteto", "greedy", greedy_c
  * living hunters in circle order), or the living hunters in seat order
  * before the first arrangement. -ENOENT when the arranger is not to arrange.
  */
-int bot_quinteto_keep_chain(const struct rules_match *m, int seat, struct rules_action *out)
+static int keep_chain(const struct rules_match *m, int seat, struct rules_action *out)
 {
 	const struct quinteto_state *s = &m->s.quinteto;
 	int n = rules_legal_actions(m, seat, legal_buf, RULES_MAX_LEGAL), i, k = 0;
@@ -229,3 +229,10 @@ int bot_quinteto_keep_chain(const struct rules_match *m, int seat, struct rules_
 	*out = legal_buf[0]; /* cannot happen: every order of the living hunters is legal */
 	return 0;
 }
+
+static const struct bot_strategy *const levels[] = { &bot_quinteto_greedy, NULL };
+
+/* Quinteto's bots (bots.h): `greedy`, and the arranger out of time keeps its chain. */
+const struct bot_game bot_game_quinteto = { .game = "quinteto",
+					    .levels = levels,
+					    .timeout_action = keep_chain };

@@ -1,5 +1,5 @@
 /*
- * ur.c (wire): JSON <-> C for the Royal Game of Ur, as protocol/games/ur/README.md
+ * ur_wire.c: JSON <-> C for the Royal Game of Ur, as protocol/games/ur/README.md
  * documents it and protocol/games/ur/schema/ checks it. Decoding is strict: an
  * action must be exactly one of the six shapes (one key, the right JSON type,
  * in range), anything else is WIRE_E_ILLEGAL_ACTION. Encoders are
@@ -132,20 +132,13 @@ static json_t *ur_result_encode(const struct rules_result *r)
 		[RULES_REASON_FORFEIT] = "forfeit",
 	};
 
-	if (!r->over)
-		return json_null();
-	if (r->reason >= sizeof(reasons) / sizeof(reasons[0]) || !reasons[r->reason])
-		return NULL;
-	return json_pack("{s:i,s:s}", "winner", r->winner, "reason", reasons[r->reason]);
+	return wire_result_pack(r, reasons, WIRE_COUNT(reasons), false);
 }
 
 /* protocol.md (r2): Ur has `autoroll` only. */
 static const struct wire_option ur_options[] = {
-	{ .key = "autoroll",
-	  .type = WIRE_OPT_BOOL,
-	  .room = true,
-	  .offset = offsetof(struct wire_room_options, autoroll) },
-	{ .key = NULL },
+	WIRE_OPTION_AUTOROLL,
+	WIRE_OPTIONS_END,
 };
 
 /* The Ur codec, registered by games.c. */

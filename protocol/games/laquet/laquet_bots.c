@@ -1,5 +1,5 @@
 /*
- * laquet.c (bots): Laquet's `greedy` level. It tries every legal action on a
+ * laquet_bots.c: Laquet's `greedy` level. It tries every legal action on a
  * copy of the match and keeps the one whose position scores best for its
  * seat right after it: a win first, then men borne off, then the race (the
  * pips still to travel), then blocking (points it holds just ahead of the
@@ -82,5 +82,10 @@ static int greedy_choose(const struct rules_match *m, int seat, uint64_t *rng, s
 	return 0;
 }
 
-/* Laquet's greedy level (registered in bots.c). */
+/* Laquet's greedy level. */
 const struct bot_strategy bot_laquet_greedy = { "laquet", "greedy", greedy_choose };
+
+static const struct bot_strategy *const levels[] = { &bot_laquet_greedy, NULL };
+
+/* Laquet's bots (bots.h): `greedy`; a seat out of time forfeits. */
+const struct bot_game bot_game_laquet = { .game = "laquet", .levels = levels };

@@ -1,5 +1,5 @@
 /*
- * laquet.c (wire): JSON <-> C for Laquet, as protocol/games/laquet/README.md
+ * laquet_wire.c: JSON <-> C for Laquet, as protocol/games/laquet/README.md
  * documents it and protocol/games/laquet/schema/ checks it. Decoding is strict: an
  * action is exactly one of {"roll":true}, {"plan":[1 or 2 steps]} or
  * {"bonus":[0..2 steps]}, each step exactly {"from":1..18,"die":0|1}; anything
@@ -184,20 +184,13 @@ static json_t *laquet_result_encode(const struct rules_result *r)
 		[RULES_REASON_FORFEIT] = "forfeit",
 	};
 
-	if (!r->over)
-		return json_null();
-	if (r->reason >= sizeof(reasons) / sizeof(reasons[0]) || !reasons[r->reason])
-		return NULL;
-	return json_pack("{s:i,s:s}", "winner", r->winner, "reason", reasons[r->reason]);
+	return wire_result_pack(r, reasons, WIRE_COUNT(reasons), false);
 }
 
 /* protocol.md (r2): Laquet has `autoroll` only. */
 static const struct wire_option laquet_options[] = {
-	{ .key = "autoroll",
-	  .type = WIRE_OPT_BOOL,
-	  .room = true,
-	  .offset = offsetof(struct wire_room_options, autoroll) },
-	{ .key = NULL },
+	WIRE_OPTION_AUTOROLL,
+	WIRE_OPTIONS_END,
 };
 
 /* The Laquet codec, registered by games.c. */
