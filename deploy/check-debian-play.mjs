@@ -6,7 +6,7 @@
 //   node deploy/check-debian-play.mjs health HOST:PORT CA_FILE
 //       /healthz and /readyz answer 200; the web client's index.html is served.
 //   node deploy/check-debian-play.mjs play HOST:PORT CA_FILE STATE_FILE
-//       Ana and Bo play Ur for a few plies over wss://, then Ana stops on her turn; the room, the
+//       Ana and Bo play the first game the server lists (two seats) for a few plies over wss://, then Ana stops on her turn; the room, the
 //       tokens and the last state go to STATE_FILE.
 //   node deploy/check-debian-play.mjs resume HOST:PORT CA_FILE STATE_FILE
 //       (after a restart) the room is back at the same ply, Ana's token resumes her seat, and both
@@ -94,7 +94,11 @@ async function play(ca, stateFile) {
   const srv = instance(ca);
   const a = await srv.player('Ana');
   const b = await srv.player('Bo');
-  const room = (await createRoom(a, 'ur')).id;
+  // The first game the server lists (GET /api/games, its registry's order): a two-seat game.
+  const listed = await get('/api/games', ca);
+  assert.equal(listed.status, 200, `GET /api/games: ${listed.status}`);
+  const game = JSON.parse(listed.body).games[0];
+  const room = (await createRoom(a, game)).id;
   // Ana's chooser stops after a few acts: the match then waits on her and nothing moves.
   let acts = 0;
   const playA = autoplay(a, room, { choose: (st) => (acts++ < 6 ? st.legal[0] : null) });
@@ -109,7 +113,7 @@ async function play(ca, stateFile) {
   assert.deepEqual([...playA.errors, ...playB.errors], [], 'no act was refused');
   writeFileSync(stateFile, JSON.stringify({ room, ply: st.ply, view: st.view, commit: st.commit,
     a: a.welcome.token, b: b.welcome.token }));
-  console.log(`played Ur over ${plain ? 'ws' : 'wss'}://: room ${room} at ply ${st.ply}, Ana to act`);
+  console.log(`played ${game} over ${plain ? 'ws' : 'wss'}://: room ${room} at ply ${st.ply}, Ana to act`);
   closeAll(srv);
 }
 

@@ -17,7 +17,7 @@
 #     questions are answered yes): packages, build, meson install, user, unit, configuration, a
 #     self-signed certificate, systemctl enable --now.
 #  3. from the host (deploy/check-debian-play.mjs, over https:// and wss:// trusting only that
-#     certificate): /healthz, /readyz and the web client; two players play Ur; `systemctl restart`;
+#     certificate): /healthz, /readyz and the web client; two players play the first listed game; `systemctl restart`;
 #     the match is back at the same ply, both tokens resume their seats and the match is played out
 #     and archived (and `quinteto verify` accepts it); the certificate block is run again and
 #     `systemctl reload`: new connections get the new certificate, an open one goes on.
@@ -239,7 +239,7 @@ curl -fsS -o "$WORK/metrics.txt" "http://127.0.0.1:$MPORT/metrics" || fail "/met
 grep -q '^quinteto_connections ' "$WORK/metrics.txt" || fail "/metrics on 127.0.0.1:$MPORT has no quinteto_connections"
 echo "GET http://127.0.0.1:$MPORT/metrics: 200"
 
-say "from the host: two players play Ur over wss://"
+say "from the host: two players play the first listed game over wss://"
 play play "$ADDR" "$CA" "$WORK/match.json"
 
 say "systemctl restart quinteto: the match comes back"

@@ -73,8 +73,8 @@ void bot_levels(const char *game_id, char *buf, size_t size);
 
 /*
  * What the server plays for `seat` when its clock runs out, instead of a
- * forfeit (protocol.md, Clocks): the game's timeout_action hook (e.g. an
- * arranger that must arrange keeps its chain). 0 with the action in *out, or
+ * forfeit (protocol.md, Clocks): the game's timeout_action hook (a seat that
+ * must move keeps its plan, say). 0 with the action in *out, or
  * -ENOENT: the seat forfeits (the game has no hook, or it has no move now).
  */
 int bot_timeout_action(const struct rules_match *m, int seat, struct rules_action *out);

@@ -12,7 +12,7 @@
  * frame gets its `legal` (room.c). The bytes are exactly those jansson's
  * json_dumps(JSON_COMPACT) would produce for the same tree: compact output of
  * a value does not depend on where it sits (tests/unit/server/test_buf.c
- * compares them byte for byte over random Ur states). The scratch buffer makes
+ * compares them byte for byte over random match states). The scratch buffer makes
  * this file loop-thread only, as the buffers themselves are.
  */
 #include "base/buf.h"

@@ -14,8 +14,8 @@
  * running (the downtime and the time spent on that action are not charged).
  *
  * A clock that runs out: the seat forfeits (an event), except where the
- * game's bots name a move for it (bot_timeout_action(): e.g. an arranger
- * that must arrange keeps its chain), an action marked as a stand-in's.
+ * game's bots name a move for it (bot_timeout_action(): the game's own hook
+ * for a seat that must move), an action marked as a stand-in's.
  *
  * Absent seats: a seated player with no connection is absent from that
  * moment (state: connected:false); `stand_in_after_ms` later (0: never) a
