@@ -204,22 +204,23 @@ uint64_t store_journal_committed(const struct store *st);
 /* --- start-up restore (synchronous, before store_start) ------------------- */
 
 struct store_live_ops {
-	int (*player)(void *ctx, const char *id, const char *token_hash, const char *name);
-	int (*room)(void *ctx, const char *id, const char *game, const char *options, const char *server_seed,
-		    const char *creator_id /* NULL: unknown */, int64_t created_at,
-		    int64_t started_at /* 0: not started */);
-	int (*seat)(void *ctx, int seat, const char *player_id /* NULL: bot */,
-		    const char *client_seed /* NULL */, const char *bot_level /* NULL: human, or random */);
-	int (*action)(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at,
-		      bool stand_in);
+	int (*on_player)(void *ctx, const char *id, const char *token_hash, const char *name);
+	int (*on_room)(void *ctx, const char *id, const char *game, const char *options,
+		       const char *server_seed, const char *creator_id /* NULL: unknown */,
+		       int64_t created_at, int64_t started_at /* 0: not started */);
+	int (*on_seat)(void *ctx, int seat, const char *player_id /* NULL: bot */,
+		       const char *client_seed /* NULL */,
+		       const char *bot_level /* NULL: human, or random */);
+	int (*on_action)(void *ctx, int ply, int seat, const char *action, const char *outcome, int64_t at,
+			 bool stand_in);
 	/* merged with actions by ply: an event at ply p comes after action p-1 and before action p */
-	int (*event)(void *ctx, int ply, int seat, int kind, int64_t at);
-	/* once per room() call, whatever it returned; err != 0: a callback refused (its value), the
+	int (*on_event)(void *ctx, int ply, int seat, int kind, int64_t at);
+	/* once per on_room() call, whatever it returned; err != 0: a callback refused (its value), the
 	   room's journal is kept */
-	void (*room_end)(void *ctx, int err);
+	void (*on_room_end)(void *ctx, int err);
 };
 
-/* Every player identity through ops->player; a non-zero return stops and is returned. 0 or -EIO. */
+/* Every player identity through ops->on_player; a non-zero return stops and is returned. 0 or -EIO. */
 int store_load_players(struct store *st, const struct store_live_ops *ops, void *ctx);
 
 /*
@@ -231,20 +232,20 @@ int store_load_live(struct store *st, const struct store_live_ops *ops, void *ct
 
 /*
  * Start-up, after store_load_live(): every room with a live_after row, as
- * ops->after(). A room still in the journal was restored by
+ * ops->on_after(). A room still in the journal was restored by
  * store_load_live() already (archived false). A room whose match is archived
  * and no longer in the journal (a finished room that lingers) is rebuilt
  * first from the archive through ops->live: player (the identities of its
  * seats not known yet: the callback skips known ones), room, seat (with the
  * bot levels of the row), its actions and events merged by ply; room_end is
- * not called: ops->after() (archived true, the match's ended_at) ends it,
+ * not called: ops->on_after() (archived true, the match's ended_at) ends it,
  * also when a live callback refused (err). A row whose room is in neither
  * comes with archived false too. 0 or -EIO.
  */
 struct store_after_ops {
 	struct store_live_ops live;
-	int (*after)(void *ctx, const char *room, bool archived, int64_t ended_at, const char *mutes,
-		     const char *rematch, int err);
+	int (*on_after)(void *ctx, const char *room, bool archived, int64_t ended_at, const char *mutes,
+			const char *rematch, int err);
 };
 int store_load_after(struct store *st, const struct store_after_ops *ops, void *ctx);
 

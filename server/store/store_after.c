@@ -49,7 +49,7 @@ static int load_players(sqlite3_stmt *s, const struct store_after_ops *ops, void
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if (!col(s, 0) || !col(s, 1) || !col(s, 2))
 			return -ENOMEM; /* NOT NULL columns: only an allocation failed */
-		if ((r = ops->live.player(ctx, col(s, 0), col(s, 1), col(s, 2))))
+		if ((r = ops->live.on_player(ctx, col(s, 0), col(s, 1), col(s, 2))))
 			return r;
 	}
 	return rc == SQLITE_DONE ? 0 : -EIO;
@@ -71,20 +71,20 @@ static int load_seats(sqlite3_stmt *s, const json_t *levels, const struct store_
 			*err = -EINVAL; /* a person's seat without its identity */
 			break;
 		}
-		*err = ops->live.seat(ctx, seat, player, seed, player ? NULL : level);
+		*err = ops->live.on_seat(ctx, seat, player, seed, player ? NULL : level);
 	}
 	return *err || rc == SQLITE_DONE ? 0 : -EIO;
 }
 
-/* Rebuilds the archived room of row `row` through ops->live, then ops->after ends it. */
+/* Rebuilds the archived room of row `row` through ops->live, then ops->on_after ends it. */
 static int load_archived(sqlite3_stmt **q, sqlite3_stmt *row, const struct store_after_ops *ops, void *ctx)
 {
 	sqlite3_int64 seq = sqlite3_column_int64(row, 6);
 	json_t *levels = json_loads(col(row, 3) ? col(row, 3) : "[]", 0, NULL);
 	int err, r = -EIO;
 
-	err = ops->live.room(ctx, col(row, 0), col(row, 7), col(row, 8), col(row, 9), col(row, 2),
-			     sqlite3_column_int64(row, 1), sqlite3_column_int64(row, 10));
+	err = ops->live.on_room(ctx, col(row, 0), col(row, 7), col(row, 8), col(row, 9), col(row, 2),
+				sqlite3_column_int64(row, 1), sqlite3_column_int64(row, 10));
 	if (sqlite3_bind_int64(q[Q_SEATS], 1, seq) == SQLITE_OK &&
 	    sqlite3_bind_int64(q[Q_ACTIONS], 1, seq) == SQLITE_OK &&
 	    sqlite3_bind_int64(q[Q_EVENTS], 1, seq) == SQLITE_OK)
@@ -94,8 +94,8 @@ static int load_archived(sqlite3_stmt **q, sqlite3_stmt *row, const struct store
 			    : 0;
 	json_decref(levels);
 	(void)sqlite3_reset(q[Q_SEATS]), (void)sqlite3_reset(q[Q_ACTIONS]), (void)sqlite3_reset(q[Q_EVENTS]);
-	(void)ops->after(ctx, col(row, 0), true, sqlite3_column_int64(row, 11), col(row, 4), col(row, 5),
-			 r ? r : err);
+	(void)ops->on_after(ctx, col(row, 0), true, sqlite3_column_int64(row, 11), col(row, 4), col(row, 5),
+			    r ? r : err);
 	return r ? r : 0;
 }
 
@@ -119,8 +119,8 @@ int store_load_after(struct store *st, const struct store_after_ops *ops, void *
 		if (sqlite3_column_type(q[Q_ROWS], 6) != SQLITE_NULL)
 			r = load_archived(q, q[Q_ROWS], ops, ctx);
 		else
-			(void)ops->after(ctx, col(q[Q_ROWS], 0), false, 0, col(q[Q_ROWS], 4),
-					 col(q[Q_ROWS], 5), 0);
+			(void)ops->on_after(ctx, col(q[Q_ROWS], 0), false, 0, col(q[Q_ROWS], 4),
+					    col(q[Q_ROWS], 5), 0);
 	}
 	if (!r && rc != SQLITE_DONE)
 		r = -EIO;

@@ -481,7 +481,7 @@ int store_load_players(struct store *st, const struct store_live_ops *ops, void 
 			rc = SQLITE_NOMEM; /* the columns are NOT NULL: only an allocation failed */
 			break;
 		}
-		if ((r = ops->player(ctx, col(s, 0), col(s, 1), col(s, 2))))
+		if ((r = ops->on_player(ctx, col(s, 0), col(s, 1), col(s, 2))))
 			break;
 	}
 	if (!r && rc != SQLITE_DONE)
@@ -507,8 +507,8 @@ static int live_seats_read(struct live_stmts *q, const struct store_live_ops *op
 	int rc;
 
 	while (!*err && (rc = sqlite3_step(q->seats)) == SQLITE_ROW)
-		*err = ops->seat(ctx, sqlite3_column_int(q->seats, 0), col(q->seats, 1), col(q->seats, 2),
-				 col(q->seats, 3));
+		*err = ops->on_seat(ctx, sqlite3_column_int(q->seats, 0), col(q->seats, 1), col(q->seats, 2),
+				    col(q->seats, 3));
 	return *err || rc == SQLITE_DONE ? 0 : -EIO;
 }
 
@@ -529,17 +529,17 @@ static int live_plies_read(struct live_stmts *q, int64_t key, const struct store
 									sqlite3_column_int(q->actions, c))) {
 			int kind = wire_event_kind_parse(col(q->events, 2));
 
-			*err = kind ? ops->event(ctx, sqlite3_column_int(q->events, 0),
-						 sqlite3_column_int(q->events, 1), kind,
-						 sqlite3_column_int64(q->events, 3))
+			*err = kind ? ops->on_event(ctx, sqlite3_column_int(q->events, 0),
+						    sqlite3_column_int(q->events, 1), kind,
+						    sqlite3_column_int64(q->events, 3))
 				    : -EINVAL;
 			erc = sqlite3_step(q->events);
 		} else {
 			sqlite3_stmt *a = q->actions;
 
-			*err = ops->action(ctx, sqlite3_column_int(a, c), sqlite3_column_int(a, c + 1),
-					   col(a, c + 2), col(a, c + 3), sqlite3_column_int64(a, c + 4),
-					   sqlite3_column_int(a, c + 5) != 0);
+			*err = ops->on_action(ctx, sqlite3_column_int(a, c), sqlite3_column_int(a, c + 1),
+					      col(a, c + 2), col(a, c + 3), sqlite3_column_int64(a, c + 4),
+					      sqlite3_column_int(a, c + 5) != 0);
 			q->arc = sqlite3_step(a);
 		}
 	}
@@ -565,15 +565,15 @@ static int live_room_read(struct live_stmts *q, sqlite3_stmt *room, const struct
 	int64_t key = sqlite3_column_int64(room, 7);
 	int err, r = -EIO;
 
-	err = ops->room(ctx, id, col(room, 1), col(room, 2), col(room, 3), col(room, 6),
-			sqlite3_column_int64(room, 4), sqlite3_column_int64(room, 5));
+	err = ops->on_room(ctx, id, col(room, 1), col(room, 2), col(room, 3), col(room, 6),
+			   sqlite3_column_int64(room, 4), sqlite3_column_int64(room, 5));
 	if (sqlite3_bind_text(q->seats, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
 	    sqlite3_bind_text(q->events, 1, id, -1, SQLITE_STATIC) == SQLITE_OK)
 		r = live_seats_read(q, ops, ctx, &err) || live_plies_read(q, key, ops, ctx, &err) ? -EIO : 0;
 	(void)sqlite3_reset(q->seats), (void)sqlite3_reset(q->events);
 	while (action_of(q, key)) /* what a refused room left unread */
 		q->arc = sqlite3_step(q->actions);
-	ops->room_end(ctx, r ? r : err);
+	ops->on_room_end(ctx, r ? r : err);
 	return r;
 }
 

@@ -638,11 +638,11 @@ static void t_end(void *ctx, int err)
 }
 
 static const struct store_live_ops trace_ops = {
-	.room = t_room,
-	.seat = t_seat,
-	.action = t_action,
-	.event = t_event,
-	.room_end = t_end,
+	.on_room = t_room,
+	.on_seat = t_seat,
+	.on_action = t_action,
+	.on_event = t_event,
+	.on_room_end = t_end,
 };
 
 static void test_load_live_merges_by_ply(void)
