@@ -77,13 +77,13 @@ test('a player who left gets her seat back on her return; idle, she gets a stand
       back.on('websocket', (ws) => ws.on('framesent', ({ payload }) => { try { sent.push(JSON.parse(payload)); } catch { /* not JSON */ } }));
       await back.goto(`${srv.url}/?name=Alice#/room/${room}`);
       // Her return (the hello with her token) takes the seat back: no badge, no button.
-      await back.waitForFunction(() => window.quinteto.state && window.quinteto.state.seats[0].connected === true);
+      await back.waitForFunction(() => window.quinteto && window.quinteto.state && window.quinteto.state.seats[0].connected === true);
       assert.equal(await back.evaluate(() => window.quinteto.state.seats[0].stand_in), false, 'the seat is hers again at once');
       assert.equal(await back.locator('#take-back').count(), 0);
       // She does not act: after the idle limit a stand-in plays for her, and the button is offered.
       await back.waitForSelector('.seat[data-seat="0"] .badge.stand-in', { timeout: 15000 });
       await back.click('#take-back');
-      await back.waitForFunction(() => window.quinteto.state && window.quinteto.state.seats[0].stand_in === false);
+      await back.waitForFunction(() => window.quinteto && window.quinteto.state && window.quinteto.state.seats[0].stand_in === false);
       await back.waitForSelector('.seat[data-seat="0"] .badge.stand-in', { state: 'detached' });
       assert.equal(await back.locator('#take-back').count(), 0, 'the button goes with the stand-in');
       assert.ok(sent.some((m) => m.type === 'join' && m.room === room && m.seat === undefined), 'the button sent a join of the room');

@@ -120,7 +120,7 @@ async function halfMoveSurvives(a, b, action) {
   await a.waitForFunction((k) => window.quinteto.sent.length > k, sent);
   assert.deepEqual(await a.evaluate(() => window.quinteto.sent.at(-1)), action);
   await a.waitForFunction((p) => window.quinteto.state.ply > p, ply);
-  await b.waitForFunction(() => window.quinteto.connection === 'online');
+  await b.waitForFunction(() => window.quinteto && window.quinteto.connection === 'online');
 }
 
 test('two browser windows play a full Laquet match by clicking while a third watches on a phone', { timeout: 300000 }, async (t) => {

@@ -36,7 +36,7 @@ test('a rematch accepted by both players: both land in the new room, in the same
       await a.waitForSelector('#mute-spectators[aria-pressed="true"]');
       // a dropped socket comes back with `since` and catches up
       await b.evaluate(() => window.quinteto.debugDropSocket());
-      await b.waitForFunction(() => window.quinteto.welcomes >= 2 && window.quinteto.connection === 'online');
+      await b.waitForFunction(() => window.quinteto && window.quinteto.welcomes >= 2 && window.quinteto.connection === 'online');
       assert.equal(hellos.length, 2);
       assert.equal(typeof hellos[1].since?.[room], 'number', `the second hello: ${JSON.stringify(hellos[1])}`);
 

@@ -75,7 +75,7 @@ async function selectionSurvives(a, b, move) {
   await a.waitForFunction((k) => window.quinteto.sent.length > k, before);
   assert.deepEqual(await a.evaluate(() => window.quinteto.sent.at(-1)), move);
   await a.waitForFunction((p) => window.quinteto.state.ply > p, ply);
-  await b.waitForFunction(() => window.quinteto.connection === 'online');
+  await b.waitForFunction(() => window.quinteto && window.quinteto.connection === 'online');
 }
 
 test('two browser windows play a full Ur match by clicking while a third watches live', { timeout: 300000 }, async (t) => {
@@ -182,7 +182,7 @@ test('the client reconnects after the server drops it and resumes its seat', { t
       });
       await page.reload();
       await page.waitForSelector(`body[data-room="${room}"][data-my-seat="0"][data-status="playing"]`);
-      await page.waitForFunction(() => window.quinteto.state && window.quinteto.state.ply > 0);
+      await page.waitForFunction(() => window.quinteto && window.quinteto.state && window.quinteto.state.ply > 0);
       await waitTurnOrResult(page, 20000);
       const ply1 = await page.evaluate(() => window.quinteto.state.ply);
       await checkActionBuilders(page);
@@ -227,7 +227,7 @@ test('the lobby lists a new room live', { timeout: 60000 }, async () => {
     try {
       await viewer.goto(`${srv.url}/?name=Viv#/`);
       await viewer.waitForSelector('#room-list');
-      await viewer.waitForFunction(() => window.quinteto.connection === 'online');
+      await viewer.waitForFunction(() => window.quinteto && window.quinteto.connection === 'online');
       await viewer.evaluate(() => { window.__noReload = true; });
       assert.equal(await viewer.locator('.room-row').count(), 0);
 
@@ -285,14 +285,14 @@ test('the client rides a server restart (SIGTERM, 1012): it reconnects to the ne
     await page.waitForSelector('body[data-status="playing"][data-my-seat="0"]');
     await waitTurnOrResult(page);
     assert.ok(await playAction(page, { roll: true }), 'rolls before the restart');
-    await page.waitForFunction(() => window.quinteto.state.ply > 0);
+    await page.waitForFunction(() => window.quinteto && window.quinteto.state.ply > 0);
     await waitTurnOrResult(page);
     const ply0 = await page.evaluate(() => window.quinteto.state.ply);
     const before = await page.evaluate(() => window.quinteto.welcomes);
 
     await srv.stop({ keepClients: true }); // SIGTERM, exit 0 required
     assert.match(srv.stderr, /SIGTERM: stopping; telling 1 connections the server restarts \(1012\)/);
-    await page.waitForFunction(() => window.quinteto.connection !== 'online');
+    await page.waitForFunction(() => window.quinteto && window.quinteto.connection !== 'online');
     srv = await Server.start({ dir, botDelayMs: 50, port: srv.port });
     await page.waitForFunction((n) => window.quinteto.welcomes > n && window.quinteto.connection === 'online',
       before, { timeout: 30000 });

@@ -77,7 +77,7 @@ for (const L of LANGS) {
       assert.equal(await page.evaluate(() => document.documentElement.lang), L.lang);
       assert.equal((await page.textContent('#create-room')).trim(), L.create);
       assert.equal((await page.textContent('#play-bot')).trim(), L.vsBot);
-      await page.waitForFunction(() => window.quinteto.connection === 'online');
+      await page.waitForFunction(() => window.quinteto && window.quinteto.connection === 'online');
       await noRawKeys(page, `lobby ${L.lang}`);
       await axe(page, `lobby ${L.lang}`);
       await shot(page, `lobby-${L.lang}-1366x768`);
@@ -135,7 +135,7 @@ for (const L of LANGS) {
       await shot(page, `room-${L.lang}-844x390`);
 
       // A seat's only possible action is announced and played for it, not waited for.
-      await page.waitForFunction(() => window.quinteto.announced.some((x) => /^(Only possible move|Única jugada posible|Única jogada possível): /.test(x)) &&
+      await page.waitForFunction(() => window.quinteto && window.quinteto.announced.some((x) => /^(Only possible move|Única jugada posible|Única jogada possível): /.test(x)) &&
         window.quinteto.sent.length > 0 || document.querySelector('#result'), null, { timeout: 60000 });
       noProblems(page);
     } finally {
@@ -246,7 +246,7 @@ test('a whole match played with the keyboard only, focus always on the board', {
     await page.goto(`${srv.url}/?name=Kai&profile=kb#/`);
     // Reach "Play against the computer" with Tab alone.
     await page.waitForSelector('#play-bot');
-    await page.waitForFunction(() => window.quinteto.connection === 'online');
+    await page.waitForFunction(() => window.quinteto && window.quinteto.connection === 'online');
     for (let i = 0; i < 40 && !(await page.evaluate(() => document.activeElement?.id === 'play-bot')); i++) await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.waitForSelector('body[data-status="playing"][data-my-seat="0"]');
@@ -319,7 +319,7 @@ test('the small things: the invite link, Leave keeps the seat, chat wraps, a los
     await b.goto(invite.replace('#/', `?name=Bo&profile=st2#/`));
     await b.click('.take-seat[data-seat="1"]');
     await a.waitForSelector('body[data-status="playing"]');
-    await a.waitForFunction(() => window.quinteto.state.ply >= 2 && window.quinteto.state.last && !window.quinteto.state.last.action.roll ||
+    await a.waitForFunction(() => window.quinteto && window.quinteto.state.ply >= 2 && window.quinteto.state.last && !window.quinteto.state.last.action.roll ||
       document.querySelectorAll('.log-move').length >= 1);
 
     // A 500-character word in the chat does not widen the page.
