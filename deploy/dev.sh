@@ -22,7 +22,7 @@ RUN_PACKAGES=(build-essential meson ninja-build pkg-config libwebsockets-dev lib
 # nginx: the nginx_front test starts its own on loopback with deploy/nginx.conf. Where services start on
 # install (not in a container with policy-rc.d), Debian also starts the system nginx on port 80:
 # `systemctl disable --now nginx` if it is not wanted.
-TEST_PACKAGES=(chromium fonts-dejavu-core sqlite3 iproute2 clang clang-tools clang-format cppcheck nginx)
+TEST_PACKAGES=(chromium fonts-dejavu-core sqlite3 iproute2 clang clang-tools clang-format cppcheck nginx lld)
 
 log() { printf '==> %s\n' "$*" >&2; }
 

@@ -1,0 +1,30 @@
+#!/bin/sh
+# build.sh OUT CLANG WASM_LD [-Idir | -e name ...] -- SOURCE...: compiles
+# SOURCEs for wasm32, freestanding (the C library is protocol/wasm/libc/), and
+# links them into the module OUT with nothing imported, exporting its memory
+# and each function named by -e. Run by protocol/wasm/meson.build and
+# tests/unit/meson.build.
+set -eu
+out=$1 clang=$2 ld=$3
+shift 3
+incs="" exports=""
+while [ "$1" != "--" ]; do
+	case $1 in
+	-e) exports="$exports --export=$2"; shift 2 ;;
+	*) incs="$incs $1"; shift ;;
+	esac
+done
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+i=0
+for src in "$@"; do
+	i=$((i + 1))
+	# shellcheck disable=SC2086
+	"$clang" --target=wasm32 -ffreestanding -nostdlib -fno-builtin -Oz -std=c11 -Wall -Werror \
+		-isystem "$here/libc" $incs -c "$src" -o "$tmp/$i.o"
+done
+# shellcheck disable=SC2086
+"$ld" --no-entry --strip-all -z stack-size=4194304 --initial-memory=8388608 \
+	$exports -o "$out" "$tmp"/*.o
