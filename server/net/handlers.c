@@ -17,26 +17,22 @@
 
 typedef void handler_fn(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
 
-/* ROOM_E_* (at ROOM_AT(code): the band counts down from ROOM_E_ROOM_FULL) -> the protocol's code and a
- * message; negative errno -> internal. */
+/* ROOM_E_* (at ROOM_AT(code): the band counts down from ROOM_E_ROOM_FULL) -> the protocol's code; the
+ * message is room_strerror()'s, written for the player; a negative errno -> internal. */
 #define ROOM_AT(code) (ROOM_E_ROOM_FULL - (code))
-static const struct {
-	int code;
-	const char *why;
-} room_errors[] = {
-	[ROOM_AT(ROOM_E_ROOM_FULL)] = { WIRE_E_ROOM_FULL, "every seat is taken or the match has started" },
-	[ROOM_AT(ROOM_E_SEAT_TAKEN)] = { WIRE_E_SEAT_TAKEN, "that seat is taken" },
-	[ROOM_AT(ROOM_E_BAD_SEAT)] = { WIRE_E_BAD_MESSAGE, "this game has no such seat" },
-	[ROOM_AT(ROOM_E_ALREADY_SEATED)] = { WIRE_E_ALREADY_SEATED, "you already hold a seat in this room" },
-	[ROOM_AT(ROOM_E_NOT_IN_ROOM)] = { WIRE_E_NOT_IN_ROOM, "you hold no seat in this room" },
-	[ROOM_AT(ROOM_E_NOT_STARTED)] = { WIRE_E_NOT_YOUR_TURN, "the match has not started" },
-	[ROOM_AT(ROOM_E_GAME_OVER)] = { WIRE_E_GAME_OVER, "the match is over, or your seat is out of play" },
-	[ROOM_AT(ROOM_E_STALE_PLY)] = { WIRE_E_STALE_PLY, "ply is not the room's current ply" },
-	[ROOM_AT(ROOM_E_NOT_YOUR_TURN)] = { WIRE_E_NOT_YOUR_TURN, "it is not your turn" },
-	[ROOM_AT(ROOM_E_ILLEGAL)] = { WIRE_E_ILLEGAL_ACTION, "not one of your legal actions now" },
-	[ROOM_AT(ROOM_E_BAD_OPTIONS)] = { WIRE_E_BAD_OPTIONS, "options out of range for this game" },
-	[ROOM_AT(ROOM_E_NO_REMATCH)] = { WIRE_E_REMATCH_UNAVAILABLE,
-					 "no rematch: not over, rematched, or no offer" },
+static const int room_errors[] = {
+	[ROOM_AT(ROOM_E_ROOM_FULL)] = WIRE_E_ROOM_FULL,
+	[ROOM_AT(ROOM_E_SEAT_TAKEN)] = WIRE_E_SEAT_TAKEN,
+	[ROOM_AT(ROOM_E_BAD_SEAT)] = WIRE_E_BAD_MESSAGE,
+	[ROOM_AT(ROOM_E_ALREADY_SEATED)] = WIRE_E_ALREADY_SEATED,
+	[ROOM_AT(ROOM_E_NOT_IN_ROOM)] = WIRE_E_NOT_IN_ROOM,
+	[ROOM_AT(ROOM_E_NOT_STARTED)] = WIRE_E_NOT_YOUR_TURN,
+	[ROOM_AT(ROOM_E_GAME_OVER)] = WIRE_E_GAME_OVER,
+	[ROOM_AT(ROOM_E_STALE_PLY)] = WIRE_E_STALE_PLY,
+	[ROOM_AT(ROOM_E_NOT_YOUR_TURN)] = WIRE_E_NOT_YOUR_TURN,
+	[ROOM_AT(ROOM_E_ILLEGAL)] = WIRE_E_ILLEGAL_ACTION,
+	[ROOM_AT(ROOM_E_BAD_OPTIONS)] = WIRE_E_BAD_OPTIONS,
+	[ROOM_AT(ROOM_E_NO_REMATCH)] = WIRE_E_REMATCH_UNAVAILABLE,
 };
 
 /* LOBBY_E_* -> the protocol's code (the lobby gives the sentence); anything else -> internal. */
@@ -57,12 +53,11 @@ static void send_room_error(struct session *s, int err, const json_t *id)
 {
 	int k = ROOM_AT(err);
 
-	if (k >= 0 && k < (int)(sizeof(room_errors) / sizeof(room_errors[0])) && room_errors[k].code) {
-		session_send_error(s, room_errors[k].code, room_errors[k].why, id);
+	if (k >= 0 && k < (int)(sizeof(room_errors) / sizeof(room_errors[0])) && room_errors[k]) {
+		session_send_error(s, room_errors[k], room_strerror(err), id);
 		return;
 	}
-	util_log_conn(LOG_ERROR, s->id, "session %llu: %s", (unsigned long long)s->id,
-		      strerror(err < 0 ? -err : EINVAL));
+	util_log_conn(LOG_ERROR, s->id, "session %llu: %s", (unsigned long long)s->id, room_strerror(err));
 	session_send_error(s, WIRE_E_INTERNAL, "the server could not do that: try again", id);
 }
 

@@ -254,16 +254,16 @@ const char *room_strerror(int code)
 {
 	static const char *const text[] = {
 		[-1300 - ROOM_E_ROOM_FULL] = "every seat is taken or the match has started",
-		[-1300 - ROOM_E_SEAT_TAKEN] = "the seat is taken",
-		[-1300 - ROOM_E_BAD_SEAT] = "the game has no such seat",
-		[-1300 - ROOM_E_ALREADY_SEATED] = "the player holds a seat in this room already",
-		[-1300 - ROOM_E_NOT_IN_ROOM] = "the player holds no seat in this room",
+		[-1300 - ROOM_E_SEAT_TAKEN] = "that seat is taken",
+		[-1300 - ROOM_E_BAD_SEAT] = "this game has no such seat",
+		[-1300 - ROOM_E_ALREADY_SEATED] = "you already hold a seat in this room",
+		[-1300 - ROOM_E_NOT_IN_ROOM] = "you hold no seat in this room",
 		[-1300 - ROOM_E_NOT_STARTED] = "the match has not started",
-		[-1300 - ROOM_E_GAME_OVER] = "the match is over, or the seat is out of play",
-		[-1300 - ROOM_E_STALE_PLY] = "the ply is not one the seat may act at",
-		[-1300 - ROOM_E_NOT_YOUR_TURN] = "the seat is not to act",
-		[-1300 - ROOM_E_ILLEGAL] = "not a legal action now",
-		[-1300 - ROOM_E_BAD_OPTIONS] = "the options are out of range for the game",
+		[-1300 - ROOM_E_GAME_OVER] = "the match is over, or your seat is out of play",
+		[-1300 - ROOM_E_STALE_PLY] = "ply is not the room's current ply",
+		[-1300 - ROOM_E_NOT_YOUR_TURN] = "it is not your turn",
+		[-1300 - ROOM_E_ILLEGAL] = "not one of your legal actions now",
+		[-1300 - ROOM_E_BAD_OPTIONS] = "options out of range for this game",
 		[-1300 - ROOM_E_NO_REMATCH] = "no rematch: not over, rematched, or no offer",
 	};
 	int k = -1300 - code;

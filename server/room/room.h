@@ -26,8 +26,8 @@
  *
  * Errors (docs/ARCHITECTURE.md): 0, a negative errno for a system failure,
  * or a ROOM_E_* code, negative in the room's band -1300..-1399 (the request
- * is refused and the room is untouched); room_strerror() names them, and the
- * handlers map them to the protocol's codes.
+ * is refused and the room is untouched); room_strerror() names them in the
+ * words the player is sent, and the handlers map them to the protocol's codes.
  */
 #ifndef QUINTETO_ROOM_H
 #define QUINTETO_ROOM_H
