@@ -1,5 +1,5 @@
 /*
- * libc.c: the six C library functions the rules core uses, for its
+ * libc.c: the seven C library functions the rules core uses, for its
  * WebAssembly build (protocol/wasm/meson.build). Byte loops: the rules core
  * copies small structs, so nothing here is on a hot path worth more.
  */
@@ -62,4 +62,14 @@ int strcmp(const char *a, const char *b)
 	while (*a && *a == *b)
 		a++, b++;
 	return (unsigned char)*a - (unsigned char)*b;
+}
+
+void *memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (; n; n--, p++)
+		if (*p == (unsigned char)c)
+			return (void *)p;
+	return NULL;
 }

@@ -15,5 +15,6 @@ void *memset(void *d, int c, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 size_t strlen(const char *s);
 int strcmp(const char *a, const char *b);
+void *memchr(const void *s, int c, size_t n);
 
 #endif
