@@ -33,12 +33,12 @@ export function stepOrder(arch) {
   return order;
 }
 
-// Derives `arch` with `core` (a RulesCore). Options: snapshotEvery (steps between kept snapshots of the
-// match), onProgress(done, total) (called every progressEvery steps), onStep(k, step, match) after each step.
+// Derives `arch` with `core` (a RulesCore). Options: until (stop after that step, unchecked beyond it: the
+// analysis board's start), snapshotEvery (steps between kept snapshots of the match), onProgress(done, total) (called every progressEvery steps), onStep(k, step, match) after each step.
 // Returns { ok, mismatch, order, snapshots: Map(step -> bytes), match, steps }: `mismatch` is null or
 // { ply, step, what, seat, recorded, derived } (what: 'game', 'commit', 'seeds', 'options', 'ply', 'action',
 // 'outcome', 'event', 'result'); `steps` counts those derived (all of them when ok).
-export function derive(core, arch, { snapshotEvery = 256, progressEvery = 2000, onProgress = null, onStep = null } = {}) {
+export function derive(core, arch, { until = Infinity, snapshotEvery = 256, progressEvery = 2000, onProgress = null, onStep = null } = {}) {
   const order = stepOrder(arch);
   const snapshots = new Map();
   const fail = (k, ply, what, extra = {}) => ({ ok: false, order, snapshots, match: null, steps: k,
@@ -80,6 +80,7 @@ export function derive(core, arch, { snapshotEvery = 256, progressEvery = 2000, 
     if (k % snapshotEvery === 0) snapshots.set(k, m.snapshot());
     if (onStep) onStep(k, st, m);
     if (onProgress && k % progressEvery === 0) onProgress(k, order.length - 1);
+    if (k >= until) return { ok: true, partial: true, mismatch: null, order, snapshots, match: m, steps: k };
   }
   const result = m.result();
   if (canonical(result) !== canonical(arch.result ?? null)) {
