@@ -204,6 +204,20 @@ export class Match {
     return rc === 0 ? {} : { error: errorName(rc) };
   }
 
+  // The bot levels of this game (the server's bots, the same C), e.g. ['greedy', 'random'].
+  botLevels() {
+    const n = this.load().qw_bot_levels();
+    return n > 0 ? this.core.take(n).split(', ') : [];
+  }
+
+  // The index in legal(seat) of what the bot of `level` would play here, drawing from its own stream `rng`
+  // (a non-zero BigInt below 2^64); null when it has nothing to play. The match is not changed.
+  botChoice(level, seat, rng = 1n) {
+    const x = this.load();
+    const i = x.qw_bot(this.core.put(level), seat, Number(rng & 0xffffffffn), Number(rng >> 32n));
+    return i >= 0 ? i : null;
+  }
+
   // The rest of the dice stream from a seed of one's own (32 bytes): the analysis board's dice.
   reseed(seed) {
     const x = this.load();
