@@ -30,11 +30,6 @@ static const char *const where_names[] = {
 
 #define NPHASES (int)(sizeof(phase_names) / sizeof(phase_names[0]))
 
-static bool is_home(uint8_t room)
-{
-	return room < QUINTETO_ROOMS && room % 5 == 2;
-}
-
 /* --- writers ---------------------------------------------------------------- */
 
 /* A seat (or stone) number, or null for QUINTETO_NONE. */
@@ -358,24 +353,57 @@ static uint8_t turn_after_elimination(const struct quinteto_state *s)
 	return last < 0 ? 0 : living_from(s, s->circle[last], true);
 }
 
-/* The arranger's home, once placed: where one of its stones stands on a home, else the home nearest them. */
+/*
+ * A hunter left during the hunt turn now being played (a resignation while
+ * another hunter is on turn) and the turn's end will re-arrange. Seen when
+ * the circle has a gap (a re-arrangement fills slots 1..k, leaving none),
+ * three or more live, and a hunter that had come through the roll-off (its
+ * value stays) is out: one who left in the roll-off, the other cause of a
+ * gap, has none, and any earlier elimination has been re-arranged since.
+ * A gap in the last slot does not show: then none is assumed.
+ */
+static bool rearrangement_due(const struct quinteto_state *s)
+{
+	bool gap = false, rolled_out = false;
+	int living = 0;
+
+	for (int i = 0; i < QUINTETO_HUNTERS; i++) {
+		gap |= i > 0 && s->circle[i] != QUINTETO_NONE && s->circle[i - 1] == QUINTETO_NONE;
+		rolled_out |= s->loc[3 * i + 2] == QUINTETO_OUT && s->rolloff[i];
+		living += alive(s, i);
+	}
+	return s->phase == QUINTETO_PHASE_HUNT && living >= 3 && gap && rolled_out;
+}
+
+static int ring_distance(int a, int b)
+{
+	int d = (a - b + QUINTETO_ROOMS) % QUINTETO_ROOMS;
+
+	return d < QUINTETO_ROOMS - d ? d : QUINTETO_ROOMS - d;
+}
+
+/*
+ * The arranger's home, once placed: both its stones started there, so the
+ * home nearest them in all (a home one of them stands on first on a tie).
+ * Right in about half of the duel's positions under random play (README.md).
+ */
 static uint8_t guess_home(const struct quinteto_state *s)
 {
-	int best = -1, dist = QUINTETO_ROOMS;
+	int best = 2, cost = 4 * QUINTETO_ROOMS;
 
-	for (int k = 15; k <= 16; k++)
-		if (is_home(s->loc[k]))
-			return s->loc[k];
-	for (int k = 15; k <= 16; k++) {
-		for (int side = 0; side < QUINTETO_HUNTERS && s->loc[k] < QUINTETO_ROOMS; side++) {
-			int d = (s->loc[k] - (5 * side + 2) + QUINTETO_ROOMS) % QUINTETO_ROOMS;
+	for (int side = 0; side < QUINTETO_HUNTERS; side++) {
+		int home = 5 * side + 2, c = 1;
 
-			d = d < QUINTETO_ROOMS - d ? d : QUINTETO_ROOMS - d;
-			if (d < dist)
-				dist = d, best = 5 * side + 2;
+		for (int k = 15; k <= 16; k++) {
+			if (s->loc[k] < QUINTETO_ROOMS)
+				c += 2 * ring_distance(s->loc[k], home);
+			if (s->loc[k] == home)
+				c--;
 		}
+		if (c < cost)
+			cost = c, best = home;
 	}
-	return best < 0 ? 2 : (uint8_t)best;
+	return (uint8_t)best;
 }
 
 /* Tokens a (of text ta) and b (of tb) hold the same JSON value: the same tokens in the same order. */
@@ -545,6 +573,7 @@ static int quinteto_view_read(struct rules_match *m, const char *text, const str
 	    (s->loc[15] != QUINTETO_RESERVE || s->loc[16] != QUINTETO_RESERVE))
 		s->home = guess_home(s);
 	s->winner = -1;
+	s->eliminated = rearrangement_due(s);
 	read_turn(s, to_act, nto_act);
 	if (s->phase == QUINTETO_PHASE_OVER)
 		guess_end(s, max);
