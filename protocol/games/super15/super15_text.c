@@ -216,9 +216,10 @@ static void match_end(struct super15_state *s, int winner, int reason)
  * A finished match: the view does not carry the result (the state message's
  * `result` does), so it is told from the position as the rules core ends a
  * match after a ply (super15.c, ply_end), the seat to move being the one the
- * ply's parity gives: last piece, then adjudication, then no moves. A
- * position that ended none of these ways ended by an event: taken as the
- * resignation of the seat to move (a forfeit on the clock is also its).
+ * ply's parity gives: last piece, then adjudication (no_moves cannot happen
+ * with the values 1..5 this game deals, README D6). A position that ended
+ * neither way ended by an event: taken as the resignation of the seat to move
+ * (a forfeit on the clock is also its).
  */
 static void end_read(struct rules_match *m)
 {
@@ -233,8 +234,6 @@ static void end_read(struct rules_match *m)
 		int p0 = points_on_board(s, 0), p1 = points_on_board(s, 1);
 
 		match_end(s, p0 == p1 ? -1 : p0 > p1 ? 0 : 1, RULES_REASON_ADJUDICATION);
-	} else if (m->game->legal(m, turn, NULL, 0) == 0) {
-		match_end(s, turn ^ 1, RULES_REASON_NO_MOVES);
 	} else {
 		match_end(s, turn ^ 1, RULES_REASON_RESIGN);
 		m->out = (uint8_t)(1u << turn);
