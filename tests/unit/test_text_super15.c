@@ -39,11 +39,9 @@ static void match_new(struct rules_match *m, uint32_t ply)
 /* view_read of the view `json` into a fresh match at `ply`: its return value. */
 static int read_view(const char *json, uint32_t ply, const uint8_t *act, int nact, struct rules_match *m)
 {
-	int n = jr_parse(json, strlen(json), toks, TOKENS);
-
-	if (n < 0)
+	match_new(m, ply); /* first: m is a match even when the text is not JSON */
+	if (jr_parse(json, strlen(json), toks, TOKENS) < 0)
 		return -2;
-	match_new(m, ply);
 	return text_game_super15.view_read(m, json, toks, 0, -1, act, nact);
 }
 
