@@ -483,13 +483,13 @@ int jr_bool(const struct jr_tok *tok, int t, bool *out)
 /* --- the codecs ----------------------------------------------------------- */
 
 #define TEXT_GAME_ENTRY(id) &text_game_##id,
-static const struct text_game *const text_games[] = { GAME_LIST(TEXT_GAME_ENTRY) };
+static const struct text_game *const text_games[] = { GAME_LIST(TEXT_GAME_ENTRY) NULL };
 #undef TEXT_GAME_ENTRY
 
 const struct text_game *text_game_find(const char *id)
 {
-	for (size_t i = 0; i < sizeof(text_games) / sizeof(text_games[0]); i++)
-		if (text_games[i] && strcmp(text_games[i]->id, id) == 0)
+	for (size_t i = 0; text_games[i]; i++)
+		if (strcmp(text_games[i]->id, id) == 0)
 			return text_games[i];
 	return NULL;
 }

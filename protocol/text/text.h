@@ -132,7 +132,7 @@ struct text_game {
 };
 
 /* Each game's, `text_game_<id>` in protocol/games/<id>/<id>_text.c. */
-#define TEXT_GAME_DECLARE(id) extern const struct text_game text_game_##id __attribute__((weak));
+#define TEXT_GAME_DECLARE(id) extern const struct text_game text_game_##id;
 GAME_LIST(TEXT_GAME_DECLARE)
 #undef TEXT_GAME_DECLARE
 

@@ -2,7 +2,7 @@
 # check_games.sh SRC_ROOT: the games' folders and the one list of games agree.
 # Every folder protocol/games/<id>/ is named in the list (protocol/games/meson.build,
 # one `'id',` a line), every listed game has its folder with each part the C
-# consumers need (rules <id>.c/.h, codec <id>_wire.c, bots <id>_bots.c, text board
+# consumers need (rules <id>.c/.h, codec <id>_wire.c, text codec <id>_text.c, bots <id>_bots.c, text board
 # <id>_render.c, its meson.build), and a game's id names its C symbols. The build
 # refuses to configure when a listed game lacks a part; this catches the folder
 # that was never listed (whose game would silently not exist). Prints TAP.
@@ -29,21 +29,22 @@ done
 
 for id in $ids; do
 	missing=''
-	for part in "$id.h" "$id.c" "${id}_wire.c" "${id}_bots.c" "${id}_render.c" meson.build; do
+	for part in "$id.h" "$id.c" "${id}_wire.c" "${id}_text.c" "${id}_bots.c" "${id}_render.c" meson.build; do
 		[ -f "$root/protocol/games/$id/$part" ] || missing="$missing $part"
 	done
 	if [ -z "$missing" ]; then
-		ok "$id has its rules, codec, bots and text board"
+		ok "$id has its rules, codec, text codec, bots and text board"
 	else
-		notok "$id has its rules, codec, bots and text board (missing:$missing)"
+		notok "$id has its rules, codec, text codec, bots and text board (missing:$missing)"
 	fi
 	d="$root/protocol/games/$id"
 	if grep -q "rules_game_$id\b" "$d/$id.c" 2>/dev/null && grep -q "wire_game_$id\b" "$d/${id}_wire.c" 2>/dev/null &&
+		grep -q "text_game_$id\b" "$d/${id}_text.c" 2>/dev/null &&
 		grep -q "bot_game_$id\b" "$d/${id}_bots.c" 2>/dev/null &&
 		grep -q "cli_render_$id\b" "$d/${id}_render.c" 2>/dev/null; then
-		ok "$id defines rules_game_$id, wire_game_$id, bot_game_$id, cli_render_$id"
+		ok "$id defines rules_game_$id, wire_game_$id, text_game_$id, bot_game_$id, cli_render_$id"
 	else
-		notok "$id defines rules_game_$id, wire_game_$id, bot_game_$id, cli_render_$id"
+		notok "$id defines rules_game_$id, wire_game_$id, text_game_$id, bot_game_$id, cli_render_$id"
 	fi
 done
 echo "1..$n"

@@ -88,7 +88,7 @@ function trace(core, game, matches) {
       const seat = act[draw() % act.length];
       const legal = m.legalText(seat);
       h = fnv(h, legal);
-      for (const level of m.botLevels()) h = fnv(h, String(m.botChoice(level, seat, BigInt(k + 1)) ?? -1));
+      if (k % 8 === 0) for (const level of m.botLevels()) h = fnv(h, String(m.botChoice(level, seat, BigInt(k + 1)) ?? -1));
       if (draw() % 300 === 0) {
         assert.deepEqual(m.event(seat, 'resign'), {});
         h = fnv(h, 'resign');
@@ -125,7 +125,6 @@ test('derive.js agrees with quinteto verify on every archive of tests/golden/arc
     const expected = JSON.parse(readFileSync(path.join(dir, name, 'expected.json'), 'utf8'));
     if (expected.decode !== 'ok') continue; // refused before any replay: not a derivation's business
     const arch = JSON.parse(readFileSync(path.join(dir, name, 'archive.json'), 'utf8'));
-    try { core.newMatch(arch.game, new Uint8Array(32)); } catch { continue; } // a game without its text codec yet
     const r = derive(core, arch);
     if (expected.verify === 'ok') {
       assert.equal(r.ok, true, `${name}: ${JSON.stringify(r.mismatch)}`);
@@ -137,5 +136,5 @@ test('derive.js agrees with quinteto verify on every archive of tests/golden/arc
     }
     compared++;
   }
-  assert.ok(compared >= 8, `${compared} archives compared`); // TODO(issue 21): every game once all four codecs are in
+  assert.ok(compared >= 35, `${compared} archives compared`);
 });

@@ -11,6 +11,7 @@
 #include "../../clients/cli/render.h"
 #include "bots.h"
 #include "tap.h"
+#include "text.h"
 #include "wire.h"
 
 static int count_rules(void)
@@ -50,6 +51,7 @@ static void test_every_consumer_has_every_game(void)
 		CHECK(strcmp(bot_games[i]->game, id) == 0);
 		CHECK(strcmp(cli_renders[i]->game, id) == 0);
 		CHECK(wire_game_find(id) == wire_games[i]);
+		CHECK(text_game_find(id) && strcmp(text_game_find(id)->id, id) == 0);
 		CHECK(bot_find(id, BOT_LEVEL_DEFAULT) != NULL);
 		for (int k = 0; bot_games[i]->levels && bot_games[i]->levels[k]; k++)
 			CHECK(strcmp(bot_games[i]->levels[k]->game, id) == 0);

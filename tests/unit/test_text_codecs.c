@@ -175,11 +175,7 @@ static void game_test(const char *id)
 	const struct text_game *tg = text_game_find(id);
 	int ok = 0;
 
-	REQUIRE(g && wg);
-	if (!tg) { /* issue 21 in progress: the game's text codec is being written */
-		printf("# %s has no text codec yet: not compared\n", id);
-		return;
-	}
+	REQUIRE(g && wg && tg);
 	for (int i = 0; i < MATCHES; i++)
 		ok += play(g, wg, tg, (uint32_t)i * 2654435761u + 1);
 	CHECK_EQ(ok, MATCHES);
