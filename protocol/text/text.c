@@ -187,7 +187,7 @@ struct jr {
 	size_t len, at;
 	struct jr_tok *tok;
 	int cap, n;
-	int err; /* -1 not JSON, -2 out of tokens */
+	int err; /* TEXT_E_NOT_JSON or TEXT_E_TOKENS */
 };
 
 static void ws(struct jr *p)
@@ -202,8 +202,8 @@ static int tok_new(struct jr *p, int type)
 	struct jr_tok *t;
 
 	if (p->n >= p->cap) {
-		p->err = -2;
-		return -1;
+		p->err = TEXT_E_TOKENS;
+		return JR_NO_TOKEN;
 	}
 	t = &p->tok[p->n];
 	memset(t, 0, sizeof(*t));
@@ -220,7 +220,7 @@ static int hexval(char c)
 		return c - 'a' + 10;
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
-	return -1;
+	return JR_NO_TOKEN;
 }
 
 static int string_(struct jr *p)
@@ -228,7 +228,7 @@ static int string_(struct jr *p)
 	int k = tok_new(p, JR_STR);
 
 	if (k < 0)
-		return -1;
+		return JR_NO_TOKEN;
 	p->at++; /* the opening quote */
 	p->tok[k].start = (int32_t)p->at;
 	while (p->at < p->len) {
@@ -259,8 +259,8 @@ static int string_(struct jr *p)
 		}
 		p->at++;
 	}
-	p->err = -1;
-	return -1;
+	p->err = TEXT_E_NOT_JSON;
+	return JR_NO_TOKEN;
 }
 
 static int number_(struct jr *p)
@@ -271,7 +271,7 @@ static int number_(struct jr *p)
 	size_t digits = 0;
 
 	if (k < 0)
-		return -1;
+		return JR_NO_TOKEN;
 	if (p->s[p->at] == '-') {
 		neg = true;
 		p->at++;
@@ -292,8 +292,8 @@ static int number_(struct jr *p)
 		}
 	}
 	if (!digits || real || (!neg && u > 9223372036854775807ULL)) {
-		p->err = -1;
-		return -1;
+		p->err = TEXT_E_NOT_JSON;
+		return JR_NO_TOKEN;
 	}
 	if (p->at < p->len && p->s[p->at] == '.') {
 		real = true;
@@ -319,8 +319,8 @@ static int number_(struct jr *p)
 	p->tok[k].next = p->n;
 	return k;
 bad:
-	p->err = -1;
-	return -1;
+	p->err = TEXT_E_NOT_JSON;
+	return JR_NO_TOKEN;
 }
 
 static int word(struct jr *p, const char *w, int type)
@@ -329,12 +329,12 @@ static int word(struct jr *p, const char *w, int type)
 	int k;
 
 	if (p->len - p->at < n || memcmp(p->s + p->at, w, n) != 0) {
-		p->err = -1;
-		return -1;
+		p->err = TEXT_E_NOT_JSON;
+		return JR_NO_TOKEN;
 	}
 	k = tok_new(p, type);
 	if (k < 0)
-		return -1;
+		return JR_NO_TOKEN;
 	p->at += n;
 	p->tok[k].end = (int32_t)p->at;
 	p->tok[k].next = p->n;
@@ -349,10 +349,10 @@ static int container(struct jr *p, int depth, bool obj)
 	char close = obj ? '}' : ']';
 
 	if (k < 0)
-		return -1;
+		return JR_NO_TOKEN;
 	if (depth >= JW_MAX_DEPTH) {
-		p->err = -1;
-		return -1;
+		p->err = TEXT_E_NOT_JSON;
+		return JR_NO_TOKEN;
 	}
 	p->at++;
 	ws(p);
@@ -372,7 +372,7 @@ static int container(struct jr *p, int depth, bool obj)
 			ws(p);
 		}
 		if (value_(p, depth + 1) < 0)
-			return -1;
+			return JR_NO_TOKEN;
 		p->tok[k].n++;
 		ws(p);
 		if (p->at < p->len && p->s[p->at] == ',') {
@@ -391,15 +391,15 @@ done:
 	return k;
 bad:
 	if (!p->err)
-		p->err = -1;
-	return -1;
+		p->err = TEXT_E_NOT_JSON;
+	return JR_NO_TOKEN;
 }
 
 static int value_(struct jr *p, int depth)
 {
 	if (p->at >= p->len) {
-		p->err = -1;
-		return -1;
+		p->err = TEXT_E_NOT_JSON;
+		return JR_NO_TOKEN;
 	}
 	switch (p->s[p->at]) {
 	case '{':
@@ -418,8 +418,8 @@ static int value_(struct jr *p, int depth)
 		if (p->s[p->at] == '-' || (p->s[p->at] >= '0' && p->s[p->at] <= '9'))
 			return number_(p);
 	}
-	p->err = -1;
-	return -1;
+	p->err = TEXT_E_NOT_JSON;
+	return JR_NO_TOKEN;
 }
 
 int jr_parse(const char *text, size_t len, struct jr_tok *tok, int cap)
@@ -428,9 +428,9 @@ int jr_parse(const char *text, size_t len, struct jr_tok *tok, int cap)
 
 	ws(&p);
 	if (value_(&p, 0) < 0)
-		return p.err ? p.err : -1;
+		return p.err ? p.err : TEXT_E_NOT_JSON;
 	ws(&p);
-	return p.at == p.len ? p.n : -1;
+	return p.at == p.len ? p.n : TEXT_E_NOT_JSON;
 }
 
 int jr_get(const char *text, const struct jr_tok *tok, int obj, const char *k)
@@ -438,11 +438,11 @@ int jr_get(const char *text, const struct jr_tok *tok, int obj, const char *k)
 	int t, i;
 
 	if (obj < 0 || tok[obj].type != JR_OBJ)
-		return -1;
+		return JR_NO_TOKEN;
 	for (i = 0, t = obj + 1; i < tok[obj].n; i++, t = tok[t + 1].next)
 		if (jr_streq(text, tok, t, k))
 			return t + 1;
-	return -1;
+	return JR_NO_TOKEN;
 }
 
 int jr_item(const struct jr_tok *tok, int arr, int i)
@@ -450,7 +450,7 @@ int jr_item(const struct jr_tok *tok, int arr, int i)
 	int t, k;
 
 	if (arr < 0 || tok[arr].type != JR_ARR || i < 0 || i >= tok[arr].n)
-		return -1;
+		return JR_NO_TOKEN;
 	for (k = 0, t = arr + 1; k < i; k++)
 		t = tok[t].next;
 	return t;
@@ -467,7 +467,7 @@ bool jr_streq(const char *text, const struct jr_tok *tok, int t, const char *s)
 int jr_int(const struct jr_tok *tok, int t, long long lo, long long hi, long long *out)
 {
 	if (t < 0 || tok[t].type != JR_INT || tok[t].i < lo || tok[t].i > hi)
-		return -1;
+		return TEXT_E_ABSENT;
 	*out = tok[t].i;
 	return 0;
 }
@@ -475,9 +475,26 @@ int jr_int(const struct jr_tok *tok, int t, long long lo, long long hi, long lon
 int jr_bool(const struct jr_tok *tok, int t, bool *out)
 {
 	if (t < 0 || (tok[t].type != JR_TRUE && tok[t].type != JR_FALSE))
-		return -1;
+		return TEXT_E_ABSENT;
 	*out = tok[t].type == JR_TRUE;
 	return 0;
+}
+
+const char *text_strerror(int err)
+{
+	switch (err) {
+	case TEXT_OK:
+		return "no error";
+	case TEXT_E_NOT_JSON:
+		return "the text is not one JSON value";
+	case TEXT_E_TOKENS:
+		return "the JSON has more tokens than the reader may hold";
+	case TEXT_E_ABSENT:
+		return "a value is missing, or not of its type or range";
+	case TEXT_E_BAD_VIEW:
+		return "not a view this game writes";
+	}
+	return "unknown text error";
 }
 
 /* --- the codecs ----------------------------------------------------------- */

@@ -21,6 +21,25 @@
 
 #include "rules.h"
 
+/*
+ * The text module's codes, negative in its band -1900..-1999
+ * (docs/ARCHITECTURE.md, "Errors"); text_strerror() names each.
+ */
+enum text_error {
+	TEXT_OK = 0,
+	TEXT_E_NOT_JSON = -1900, /* jr_parse: the text is not one JSON value (or nests too deep) */
+	TEXT_E_TOKENS = -1901,   /* jr_parse: more tokens than the caller's array holds */
+	TEXT_E_ABSENT = -1902,   /* jr_int, jr_bool: no such value, or not of that type or range */
+	TEXT_E_BAD_VIEW = -1903, /* view_read: not a view this game writes */
+	TEXT_E_END_ = -1904,
+};
+
+/* A sentence for a person about a TEXT_E_* code; "unknown text error" for any other value. */
+const char *text_strerror(int err);
+
+/* jr_get() and jr_item() when there is no such token (an index, not an error). */
+#define JR_NO_TOKEN (-1)
+
 /* --- writer ------------------------------------------------------------- */
 
 #define JW_MAX_DEPTH 32
@@ -77,26 +96,27 @@ struct jr_tok {
  * Tokenizes one JSON value (whitespace around it allowed, nothing after it)
  * from text[0..len) into tok[0..cap). Returns the number of tokens, or -1 for
  * text that is not JSON (or nests past JW_MAX_DEPTH, or an integer out of
- * long long's range), -2 when cap tokens are not enough.
+ * long long's range: TEXT_E_NOT_JSON), TEXT_E_TOKENS when cap tokens are not
+ * enough.
  */
 int jr_parse(const char *text, size_t len, struct jr_tok *tok, int cap);
 
-/* The value of key `k` in object token `obj`: its index, or -1. */
+/* The value of key `k` in object token `obj`: its index, or JR_NO_TOKEN. */
 int jr_get(const char *text, const struct jr_tok *tok, int obj, const char *k);
 
-/* Item `i` of array token `arr`: its index, or -1. */
+/* Item `i` of array token `arr`: its index, or JR_NO_TOKEN. */
 int jr_item(const struct jr_tok *tok, int arr, int i);
 
 /* True if token t is a string (or key) equal to s (no escapes in it). */
 bool jr_streq(const char *text, const struct jr_tok *tok, int t, const char *s);
 
 /*
- * Integer token t in lo..hi into *out: 0, or -1 (absent: t < 0, not an
+ * Integer token t in lo..hi into *out: 0, or TEXT_E_ABSENT (t < 0, not an
  * integer, out of range).
  */
 int jr_int(const struct jr_tok *tok, int t, long long lo, long long hi, long long *out);
 
-/* Boolean token t into *out: 0, or -1. */
+/* Boolean token t into *out: 0, or TEXT_E_ABSENT. */
 int jr_bool(const struct jr_tok *tok, int t, bool *out);
 
 /* --- each game's text codec ---------------------------------------------- */
@@ -113,8 +133,8 @@ int jr_bool(const struct jr_tok *tok, int t, bool *out);
  * m->out, where the view shows who is out of play) from the view token
  * `view` of `text`, the seats to act to_act[0..nto_act) and, when it is not
  * -1, the token `legal` of the legal actions the first seat to act was sent
- * (what tells phases apart that a view shows alike). 0, or -1 when the view
- * is not one this game writes (m is then unspecified). What a view does not
+ * (what tells phases apart that a view shows alike). 0, or TEXT_E_BAD_VIEW
+ * when the view is not one this game writes (m is then unspecified). What a view does not
  * show (a hidden counter) is set to its most likely value; the caller checks
  * the rebuilt match's legal list against the one it was sent and trusts the
  * match only if they are equal.

@@ -250,12 +250,14 @@ static void reader_refuses(void)
 	}
 	n = jr_parse(ok, strlen(ok), toks, TOKENS);
 	CHECK_EQ(n, 13);
-	CHECK_EQ(jr_parse(ok, strlen(ok), toks, 3), -2);
+	CHECK_EQ(jr_parse(ok, strlen(ok), toks, 3), TEXT_E_TOKENS);
 	CHECK_EQ(jr_parse(ok, strlen(ok), toks, TOKENS), 13); /* again: the short parse overwrote toks */
 	int a = jr_get(ok, toks, 0, "a");
 	CHECK(a > 0 && toks[a].n == 6);
 	CHECK(jr_int(toks, jr_item(toks, a, 1), -5, 5, &v) == 0 && v == -2);
-	CHECK(jr_int(toks, jr_item(toks, a, 1), 0, 5, &v) == -1);
+	CHECK(jr_int(toks, jr_item(toks, a, 1), 0, 5, &v) == TEXT_E_ABSENT);
+	for (int e = TEXT_E_NOT_JSON; e > TEXT_E_END_; e--)
+		CHECK(strcmp(text_strerror(e), "unknown text error") != 0);
 	CHECK(jr_bool(toks, jr_item(toks, a, 2), &b) == 0 && b);
 	CHECK(jr_item(toks, a, 6) == -1);
 	CHECK(toks[jr_get(ok, toks, 0, "b")].type == JR_OBJ);

@@ -157,7 +157,7 @@ static int read_colours(struct laquet_state *s, int r, const char *text, const s
 	if (t < 0 || tok[t].type != JR_OBJ || tok[t].n != 2 ||
 	    jr_int(tok, jr_get(text, tok, t, "white"), 0, LAQUET_MEN, &white) ||
 	    jr_int(tok, jr_get(text, tok, t, "black"), 0, LAQUET_MEN, &black))
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	s->men[0][r] = (uint8_t)white;
 	s->men[1][r] = (uint8_t)black;
 	return 0;
@@ -169,10 +169,10 @@ static int read_values(const struct jr_tok *tok, int t, int lo, int hi, uint8_t 
 	long long d;
 
 	if (t < 0 || tok[t].type != JR_ARR || tok[t].n < lo || tok[t].n > hi)
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	for (int i = 0; i < tok[t].n; i++) {
 		if (jr_int(tok, jr_item(tok, t, i), 1, 6, &d))
-			return -1;
+			return TEXT_E_BAD_VIEW;
 		v[i] = (uint8_t)d;
 	}
 	return tok[t].n;
@@ -189,10 +189,10 @@ static int read_men(struct laquet_state *s, const char *text, const struct jr_to
 
 	if (p < 0 || tok[p].type != JR_ARR || tok[p].n != LAQUET_POINTS ||
 	    read_colours(s, LAQUET_OFF, text, tok, jr_get(text, tok, view, "off")))
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	for (int r = 1; r <= LAQUET_POINTS; r++) {
 		if (read_colours(s, r, text, tok, jr_item(tok, p, r - 1)) || (s->men[0][r] && s->men[1][r]))
-			return -1;
+			return TEXT_E_BAD_VIEW;
 	}
 	for (int r = 1; r <= LAQUET_OFF; r++) {
 		total[0] += s->men[0][r];
@@ -257,13 +257,13 @@ static int laquet_view_read(struct rules_match *m, const char *text, const struc
 	m->out = 0;
 	if (view < 0 || tok[view].type != JR_OBJ || tok[view].n != 4 || d < 0 || nto_act < 0 || nto_act > 1 ||
 	    (nto_act == 1 && to_act[0] > 1) || read_men(s, text, tok, view))
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	nhanded = read_values(tok, jr_get(text, tok, view, "handed"), 0, LAQUET_DICE, handed);
 	if (nhanded < 0)
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	if (tok[d].type != JR_NULL) {
 		if (read_values(tok, d, LAQUET_DICE, LAQUET_DICE, s->dice) < 0 || nhanded > 0)
-			return -1;
+			return TEXT_E_BAD_VIEW;
 		s->phase = LAQUET_PHASE_PLAN;
 	} else if (nhanded > 0) {
 		memcpy(s->handed, handed, (size_t)nhanded);
@@ -273,12 +273,12 @@ static int laquet_view_read(struct rules_match *m, const char *text, const struc
 	if (nto_act == 1) {
 		/* A seat with fifteen men off would have ended the match. */
 		if (s->men[0][LAQUET_OFF] == LAQUET_MEN || s->men[1][LAQUET_OFF] == LAQUET_MEN)
-			return -1;
+			return TEXT_E_BAD_VIEW;
 		s->turn = to_act[0];
 		return 0;
 	}
 	if (s->phase != LAQUET_PHASE_ROLL)
-		return -1; /* a finished match shows no dice */
+		return TEXT_E_BAD_VIEW; /* a finished match shows no dice */
 	read_end(m);
 	return 0;
 }

@@ -263,7 +263,7 @@ static int read_or_null(const struct jr_tok *tok, int t, int lo, int hi, uint8_t
 		return 0;
 	}
 	if (jr_int(tok, t, lo, hi, &v))
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	*out = (uint8_t)v;
 	return 0;
 }
@@ -274,11 +274,11 @@ static int read_list(const struct jr_tok *tok, int arr, int n, int lo, int hi, u
 	int t;
 
 	if (arr < 0 || tok[arr].type != JR_ARR || tok[arr].n != n)
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	t = arr + 1;
 	for (int i = 0; i < n; i++, t = tok[t].next)
 		if (read_or_null(tok, t, lo, hi, &out[i]))
-			return -1;
+			return TEXT_E_BAD_VIEW;
 	return 0;
 }
 
@@ -289,10 +289,10 @@ static int read_stone(const char *text, const struct jr_tok *tok, int obj, int k
 	long long v;
 
 	if (jr_int(tok, jr_get(text, tok, obj, "seat"), k / 3, k / 3, &v))
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	if (jr_streq(text, tok, where, "room")) {
 		if (tok[obj].n != 3 || jr_int(tok, room, 0, QUINTETO_ROOMS - 1, &v))
-			return -1;
+			return TEXT_E_BAD_VIEW;
 		s->loc[k] = (uint8_t)v;
 		return 0;
 	}
@@ -302,7 +302,7 @@ static int read_stone(const char *text, const struct jr_tok *tok, int obj, int k
 			return tok[obj].n == 2 ? 0 : -1;
 		}
 	}
-	return -1;
+	return TEXT_E_BAD_VIEW;
 }
 
 static int read_stones(const char *text, const struct jr_tok *tok, int arr, struct quinteto_state *s)
@@ -310,11 +310,11 @@ static int read_stones(const char *text, const struct jr_tok *tok, int arr, stru
 	int t;
 
 	if (arr < 0 || tok[arr].type != JR_ARR || tok[arr].n != QUINTETO_STONES)
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	t = arr + 1;
 	for (int k = 0; k < QUINTETO_STONES; k++, t = tok[t].next)
 		if (read_stone(text, tok, t, k, s))
-			return -1;
+			return TEXT_E_BAD_VIEW;
 	return 0;
 }
 
@@ -519,13 +519,13 @@ static int read_top(struct quinteto_state *s, const char *text, const struct jr_
 	long long v;
 
 	if (d < 0)
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	s->phase = QUINTETO_NONE;
 	for (int i = 0; i < NPHASES; i++)
 		if (jr_streq(text, tok, p, phase_names[i]))
 			s->phase = (uint8_t)i;
 	if (s->phase == QUINTETO_NONE || jr_int(tok, jr_get(text, tok, view, "turns"), 0, UINT32_MAX, &v))
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	s->turns = (uint32_t)v;
 	s->rolled = tok[d].type == JR_ARR;
 	if (s->rolled)
@@ -554,7 +554,7 @@ static int quinteto_view_read(struct rules_match *m, const char *text, const str
 	    read_list(tok, jr_get(text, tok, view, "victim"), RULES_MAX_SEATS, 0, QUINTETO_ARRANGER,
 		      victim) ||
 	    read_list(tok, jr_get(text, tok, view, "rolloff"), QUINTETO_HUNTERS, 1, 6, roll))
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	m->out = 0;
 	for (int h = 0; h < QUINTETO_HUNTERS; h++) {
 		s->rolloff[h] = roll[h] == QUINTETO_NONE ? 0 : roll[h];
@@ -567,7 +567,7 @@ static int quinteto_view_read(struct rules_match *m, const char *text, const str
 	}
 	s->survivor = victim[QUINTETO_ARRANGER];
 	if (s->survivor == QUINTETO_ARRANGER)
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	s->home = QUINTETO_NONE;
 	if (s->survivor != QUINTETO_NONE && s->phase != QUINTETO_PHASE_PLACE &&
 	    (s->loc[15] != QUINTETO_RESERVE || s->loc[16] != QUINTETO_RESERVE))
@@ -582,7 +582,7 @@ static int quinteto_view_read(struct rules_match *m, const char *text, const str
 		home_from_legal(m, text, tok, legal);
 	for (int seat = 0; seat < RULES_MAX_SEATS; seat++)
 		if (quinteto_victim(s, seat) != victim[seat])
-			return -1;
+			return TEXT_E_BAD_VIEW;
 	return 0;
 }
 

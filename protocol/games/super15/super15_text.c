@@ -142,16 +142,16 @@ static int square_read(const char *text, const struct jr_tok *tok, int t)
 	int len, file, rank;
 
 	if (t < 0 || tok[t].type != JR_STR || tok[t].escaped)
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	c = text + tok[t].start;
 	len = tok[t].end - tok[t].start;
 	if (len < 2 || len > 3 || c[0] < 'a' || c[0] > 'h' || c[1] < '1' || c[1] > '9')
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	file = c[0] - 'a';
 	rank = c[1] - '0';
 	if (len == 3) {
 		if (c[1] != '1' || c[2] != '0')
-			return -1;
+			return TEXT_E_BAD_VIEW;
 		rank = 10;
 	}
 	return (rank - 1) * SUPER15_FILES + file;
@@ -183,11 +183,11 @@ static int piece_read(struct super15_state *s, const char *text, const struct jr
 	    jr_int(tok, jr_get(text, tok, t, "value"), 1, 5, &value) ||
 	    jr_int(tok, jr_get(text, tok, t, "points"), 0, 255, &points) ||
 	    jr_bool(tok, jr_get(text, tok, t, "super"), &super))
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	sq = square_read(text, tok, jr_get(text, tok, t, "square"));
 	if (seat != (id >= SUPER15_SIDE) || value != s->pieces[id].value || sq < 0 || forbidden_square(sq) ||
 	    occupied[sq] || (points >= SUPER15_SUPER_POINTS && !super))
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	s->pieces[id].square = (uint8_t)sq;
 	s->pieces[id].points = (uint8_t)points;
 	s->pieces[id].super = super;
@@ -260,7 +260,7 @@ static int super15_view_read(struct rules_match *m, const char *text, const stru
 	    tok[view].type != JR_OBJ || tok[view].n != 2 || p < 0 || tok[p].type != JR_ARR ||
 	    tok[p].n > SUPER15_PIECES ||
 	    jr_int(tok, jr_get(text, tok, view, "quiet"), 0, SUPER15_QUIET_MAX, &quiet))
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	for (int id = 0; id < SUPER15_PIECES; id++) {
 		s->pieces[id].square = SUPER15_NONE;
 		s->pieces[id].points = 0;
@@ -269,7 +269,7 @@ static int super15_view_read(struct rules_match *m, const char *text, const stru
 	for (int i = 0; i < tok[p].n; i++) {
 		prev = piece_read(s, text, tok, jr_item(tok, p, i), prev, occupied);
 		if (prev < 0)
-			return -1;
+			return TEXT_E_BAD_VIEW;
 		occupied[s->pieces[prev].square] = 1;
 	}
 	super15_state_sync(s);

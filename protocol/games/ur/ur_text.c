@@ -139,13 +139,13 @@ static int read_pieces(const char *text, const struct jr_tok *tok, int arr, uint
 	long long v;
 
 	if (arr < 0 || tok[arr].type != JR_ARR || tok[arr].n != UR_PIECES)
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	for (int i = 0; i < UR_PIECES; i++) {
 		if (jr_int(tok, jr_item(tok, arr, i), UR_HOME, UR_OFF, &v))
-			return -1;
+			return TEXT_E_BAD_VIEW;
 		out[i] = (uint8_t)v;
 		if (i > 0 && out[i] < out[i - 1])
-			return -1; /* the rules core keeps them ascending */
+			return TEXT_E_BAD_VIEW; /* the rules core keeps them ascending */
 	}
 	(void)text;
 	return 0;
@@ -168,14 +168,14 @@ static int ur_view_read(struct rules_match *m, const char *text, const struct jr
 	    jr_bool(tok, jr_get(text, tok, view, "again"), &again) || p < 0 || tok[p].type != JR_ARR ||
 	    tok[p].n != 2 || read_pieces(text, tok, jr_item(tok, p, 0), s->pos[0]) ||
 	    read_pieces(text, tok, jr_item(tok, p, 1), s->pos[1]))
-		return -1;
+		return TEXT_E_BAD_VIEW;
 	s->has_throw = d >= 0 && tok[d].type == JR_ARR;
 	if (s->has_throw) {
 		if (tok[d].n != UR_DICE || jr_int(tok, jr_get(text, tok, view, "value"), 0, 5, &v))
-			return -1;
+			return TEXT_E_BAD_VIEW;
 		for (int i = 0; i < UR_DICE; i++) {
 			if (jr_bool(tok, jr_item(tok, d, i), &b))
-				return -1;
+				return TEXT_E_BAD_VIEW;
 			s->dice[i] = b;
 		}
 	}
