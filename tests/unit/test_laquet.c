@@ -1182,16 +1182,16 @@ static void test_view_read(void)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = read_edited(&m, NULL, bad[i].edits, bad[i].nedits, white, 1);
 
-		if (rc != -1)
+		if (rc != TEXT_E_BAD_VIEW)
 			printf("# %s: view_read answered %d\n", bad[i].why, rc);
-		CHECK_EQ(rc, -1);
+		CHECK_EQ(rc, TEXT_E_BAD_VIEW);
 	}
 	/* The opening comes back byte for byte. */
 	match_new(&opening);
 	CHECK_EQ(read_edited(&m, NULL, NULL, 0, white, 1), 0);
 	CHECK(memcmp(&m.s.laquet, &opening.s.laquet, sizeof(opening.s.laquet)) == 0);
-	CHECK_EQ(read_edited(&m, NULL, NULL, 0, both, 2), -1);
-	CHECK_EQ(read_edited(&m, NULL, NULL, 0, third, 1), -1);
+	CHECK_EQ(read_edited(&m, NULL, NULL, 0, both, 2), TEXT_E_BAD_VIEW);
+	CHECK_EQ(read_edited(&m, NULL, NULL, 0, third, 1), TEXT_E_BAD_VIEW);
 	/* A throw to play, handed dice to decide, from the view; the turn from to_act. */
 	CHECK_EQ(read_edited(&m, NULL, plan, 1, black, 1), 0);
 	CHECK(m.s.laquet.phase == LAQUET_PHASE_PLAN && m.s.laquet.turn == B && m.s.laquet.dice[0] == 3 &&
@@ -1200,14 +1200,14 @@ static void test_view_read(void)
 	CHECK(m.s.laquet.phase == LAQUET_PHASE_BONUS && m.s.laquet.turn == W && m.s.laquet.nhanded == 2 &&
 	      m.s.laquet.handed[0] == 4 && m.s.laquet.handed[1] == 6 && m.s.laquet.dice[0] == 0);
 	/* Nobody to act: no dice shown; a resignation's loser guessed (White, more pips), marked out. */
-	CHECK_EQ(read_edited(&m, NULL, plan, 1, NULL, 0), -1);
+	CHECK_EQ(read_edited(&m, NULL, plan, 1, NULL, 0), TEXT_E_BAD_VIEW);
 	CHECK_EQ(read_edited(&m, NULL, NULL, 0, NULL, 0), 0);
 	CHECK(m.s.laquet.over && m.s.laquet.winner == B && m.s.laquet.reason == RULES_REASON_RESIGN &&
 	      m.out == 1);
 	/* Fifteen men off: White won the race; there is never a seat to act then. */
 	board_clear(&race);
 	put(&race, B, 17, 1);
-	CHECK_EQ(read_edited(&m, &race, NULL, 0, black, 1), -1);
+	CHECK_EQ(read_edited(&m, &race, NULL, 0, black, 1), TEXT_E_BAD_VIEW);
 	CHECK_EQ(read_edited(&m, &race, NULL, 0, NULL, 0), 0);
 	CHECK(m.s.laquet.over && m.s.laquet.winner == W && m.s.laquet.reason == RULES_REASON_RACE &&
 	      m.out == 0);

@@ -115,12 +115,12 @@ static void view_read_refuses(void)
 
 		CHECK(v[0] == '{');
 		err = read_view(v, 0, &light, 1, &back);
-		if (err != -1)
+		if (err != TEXT_E_BAD_VIEW)
 			printf("# accepted (%d): %s -> %s\n", err, bad[i][0], bad[i][1]);
-		CHECK_EQ(err, -1);
+		CHECK_EQ(err, TEXT_E_BAD_VIEW);
 	}
-	CHECK_EQ(read_view(start, 0, &seat2, 1, &back), -1);
-	CHECK_EQ(read_view(start, 0, both, 2, &back), -1);
+	CHECK_EQ(read_view(start, 0, &seat2, 1, &back), TEXT_E_BAD_VIEW);
+	CHECK_EQ(read_view(start, 0, both, 2, &back), TEXT_E_BAD_VIEW);
 }
 
 /* view_read of m's view (over) gives m's result and out-of-play seats; false (and says so) if not. */
