@@ -10,7 +10,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {
-  withServer, newPlayerPage, artifactsDir, noProblems, browserFor, serveRulesWasm,
+  withServer, newPlayerPage, artifactsDir, noProblems, browserFor,
 } from './lib.mjs';
 import { readFile } from 'node:fs/promises';
 import { createRoom as wsCreate, joinRoom, watchRoom, autoplay } from '../lib/client.mjs';
@@ -40,7 +40,6 @@ test('a finished match is found from the lobby, replayed step by step, opened at
     const id = arch.id;
     const page = await newPlayerPage(browser(), { server: srv, label: 'Viewer' });
     const shots = await artifactsDir();
-    await serveRulesWasm(page.context(), srv);
     try {
       await page.goto(`${srv.url}/?name=Viewer#/`);
       await page.click('#archive-link');
@@ -115,7 +114,6 @@ test('a finished match is found from the lobby, replayed step by step, opened at
 test('the client seed typed in the lobby is the archive\'s; the finished room links to its replay', { timeout: 120000 }, async () => {
   await withServer(async (srv) => {
     const page = await newPlayerPage(browser(), { server: srv, label: 'Bea', prefs: { forced: false } });
-    await serveRulesWasm(page.context(), srv);
     try {
       await page.goto(`${srv.url}/?name=Bea#/`);
       await page.locator('#new-room-seed').waitFor();
@@ -151,7 +149,6 @@ test('every game: a match of bots replays with its own board, re-derived in the 
     const w = await srv.player('Watcher');
     const page = await newPlayerPage(browser(), { server: srv, label: 'Viewer' });
     const shots = await artifactsDir();
-    await serveRulesWasm(page.context(), srv);
     try {
       for (const game of common.$defs.game.enum) {
         let r = await w.request({ type: 'create', game, options: { max_turns: 10 } });
@@ -198,7 +195,6 @@ test('a replay longer than one page is scrubbed to its last ply, a page at a tim
     const total = 1 + arch.actions.length + arch.events.length;
     assert.ok(total > 400, `an Ur match of bots spans three pages or more (${total} steps)`);
     const page = await newPlayerPage(browser(), { server: srv, label: 'Viewer' });
-    await serveRulesWasm(page.context(), srv);
     const asked = [];
     page.on('request', (q) => { if (/\/api\/matches\/[^/]+\/replay/.test(q.url())) asked.push(new URL(q.url()).searchParams); });
     const at = (k, v) => page.waitForFunction(([k2, v2]) => document.body.dataset[k2] === String(v2), [k, v]);

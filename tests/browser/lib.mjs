@@ -3,8 +3,6 @@
 // exit status 0 required, every frame schema-checked) and Debian's Chromium driven through the
 // web client's browser-test contract (action builders, clients/web/games/registry.js).
 
-import path from 'node:path';
-import { readFile } from 'node:fs/promises';
 import { withServer as withServerShared } from '../lib/server.mjs';
 
 export { sleep, until, freePort, rng, Server } from '../lib/server.mjs';
@@ -19,11 +17,3 @@ export function withServer(body, opts = {}) {
   return withServerShared({ botDelayMs: 50, ...opts }, body);
 }
 
-// The rules module (/wasm/rules.wasm, which the replay page's worker loads), served to the pages of
-// `context` from the build (QUINTETO_TEST_WASM) when the server `srv` does not serve it as application/wasm.
-export async function serveRulesWasm(context, srv) {
-  const r = await fetch(`${srv.url}/wasm/rules.wasm`);
-  if (r.ok && (r.headers.get('content-type') || '').startsWith('application/wasm')) return;
-  const body = await readFile(path.join(process.env.QUINTETO_TEST_WASM, 'rules.wasm'));
-  await context.route('**/wasm/rules.wasm', (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body }));
-}

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { withServer, newPlayerPage, artifactsDir, noProblems, browserFor, serveRulesWasm } from './lib.mjs';
+import { withServer, newPlayerPage, artifactsDir, noProblems, browserFor } from './lib.mjs';
 import { createRoom as wsCreate, joinRoom, autoplay } from '../lib/client.mjs';
 
 const SOURCE = process.env.QUINTETO_SOURCE;
@@ -89,9 +89,8 @@ const marks = (page) => page.evaluate(() => {
   return { ply: el?.dataset.ply ?? null, verify: el?.dataset.verify ?? null, steps: document.body.dataset.replaySteps ?? null };
 });
 
-// The module served (the page's worker fetches /wasm/rules.wasm); every request for /replay aborted and counted.
+// Every request for /replay aborted and counted (the page must make none).
 async function prepare(page, srv) {
-  await serveRulesWasm(page.context(), srv);
   const replayAsked = [];
   await page.context().route(/\/api\/matches\/[^/]+\/replay/, (route) => { replayAsked.push(route.request().url()); route.abort(); });
   page.context().on('request', (q) => { if (/\/api\/matches\/[^/]+\/replay/.test(q.url())) replayAsked.push(q.url()); });
