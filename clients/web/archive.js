@@ -258,8 +258,10 @@ export class ReplayView {
     this.worker.onmessage = (ev) => this.onWorker(ev);
     this.worker.onerror = (ev) => this.failed(ev.message || t('archive.workerFailed'));
     let r;
+    const t0 = performance.now();
     try {
       r = await this.ask({ type: 'derive', archive: arch, wasm: new URL(WASM, location.href).href });
+      this.deriveMs = performance.now() - t0; // the module loaded, the record sent and derived (the benchmark's figure)
     } catch (e) {
       this.failed(e.message);
       return;
@@ -290,14 +292,16 @@ export class ReplayView {
     document.body.dataset.replaySteps = String(this.total);
   }
 
-  // The worker could not run (no module, no WebAssembly): said where the verdict goes; nothing is drawn.
+  // The worker could not run (no module, no WebAssembly, or a module without this game's JSON: 'no_rules'):
+  // said where the verdict goes, data-verify="error"; nothing is drawn.
   failed(message) {
     if (this.destroyed || this.derived) return;
     this.derived = { ok: false, total: 0, mismatch: null, error: message };
     this.bar.hidden = true;
-    clear(this.board).append(h('p.notice#replay-nothing', t('archive.workerFailed')));
+    const text = message === 'no_rules' ? t('archive.noRules', { game: gameLabel(this.arch.game) }) : t('archive.workerFailed');
+    clear(this.board).append(h('p.notice#replay-nothing', text));
     this.controls.hidden = true;
-    this.verdict.textContent = `${t('archive.workerFailed')} (${message})`;
+    this.verdict.textContent = message === 'no_rules' ? text : `${text} (${message})`;
     this.verdict.dataset.verified = 'bad';
     this.el.dataset.verify = 'error';
     document.body.dataset.replayVerify = 'error';

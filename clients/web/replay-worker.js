@@ -14,7 +14,7 @@
 //                     disagreement otherwise, 0 when not even the start can be derived)
 //   page -> worker  {type:'steps', id, from, limit}  ->  {type:'steps', id, steps:[{ply, event, view, to_act, last}]}
 //   page -> worker  {type:'match', id, step}         ->  {type:'match', id, game, bytes}   (bytes: Uint8Array)
-//   any failure     {type:<the request's>, id, error}
+//   any failure     {type:<the request's>, id, error}      error 'no_rules': the module has no text codec for the game
 // Steps and match bytes are only answered for steps the derivation reached without disagreeing.
 
 import { loadRules } from './rules-core.js';
@@ -37,6 +37,13 @@ function shownSteps(r) {
 async function onDerive(msg) {
   core = core || await loadRules(msg.wasm);
   arch = msg.archive;
+  if (core.game(arch.game)) { // a game the module lists but cannot write the JSON of yet: not the record's fault
+    try {
+      core.newMatch(arch.game, new Uint8Array(32), { max_turns: arch.options?.max_turns || 0 });
+    } catch (e) {
+      if (/no_game/.test(e.message)) throw new Error('no_rules');
+    }
+  }
   const r = derive(core, arch, { snapshotEvery: SNAPSHOT_EVERY, progressEvery: 500,
     onProgress: (done, total) => postMessage({ type: 'progress', done, total }) });
   run = r;

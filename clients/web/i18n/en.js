@@ -196,6 +196,7 @@ export default {
   'archive.deriving': "Re-deriving the match from its record in your browser…",
   'archive.derivingOf': "{done} of {total} steps re-derived",
   'archive.workerFailed': "This browser could not run the games’ rules, so the match cannot be re-derived here.",
+  'archive.noRules': "The rules module in this browser cannot derive {game} matches yet, so nothing of this one is shown.",
   'archive.nothingDerived': "Nothing of this match can be shown: its record does not hold from the very start (see the check).",
   'archive.stopped': "The replay stops here: the record disagrees with the rules at move {ply}.",
   'archive.resultUnverified': "Result not confirmed: the record disagrees with the rules (see the check).",

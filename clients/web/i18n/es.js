@@ -196,6 +196,7 @@ export default {
   'archive.deriving': "Rehaciendo la partida desde su registro en tu navegador…",
   'archive.derivingOf': "{done} de {total} pasos rehechos",
   'archive.workerFailed': "Este navegador no pudo ejecutar las reglas de los juegos, así que la partida no se puede rehacer aquí.",
+  'archive.noRules': "El módulo de reglas de este navegador todavía no puede rehacer partidas de {game}, así que no se muestra nada de esta.",
   'archive.nothingDerived': "No se puede mostrar nada de esta partida: su registro no se sostiene desde el comienzo (mira la comprobación).",
   'archive.stopped': "La repetición se detiene aquí: el registro no coincide con las reglas en la jugada {ply}.",
   'archive.resultUnverified': "Resultado sin confirmar: el registro no coincide con las reglas (mira la comprobación).",

@@ -196,6 +196,7 @@ export default {
   'archive.deriving': "Refazendo a partida a partir do registro no seu navegador…",
   'archive.derivingOf': "{done} de {total} passos refeitos",
   'archive.workerFailed': "Este navegador não conseguiu executar as regras dos jogos, então a partida não pode ser refeita aqui.",
+  'archive.noRules': "O módulo de regras deste navegador ainda não consegue refazer partidas de {game}, então nada desta é mostrado.",
   'archive.nothingDerived': "Nada desta partida pode ser mostrado: o registro não se sustenta desde o começo (veja a verificação).",
   'archive.stopped': "O replay para aqui: o registro discorda das regras no lance {ply}.",
   'archive.resultUnverified': "Resultado não confirmado: o registro discorda das regras (veja a verificação).",
