@@ -201,10 +201,11 @@ export class ReplayView {
   onWorker(ev) {
     const msg = ev.data;
     if (msg.type === 'progress') { this.progress(msg.done, msg.total); return; }
+    if (msg.type === 'record') { this.onRecord?.(msg.record); return; }
     const q = this.asked.get(msg.id);
     if (!q) return;
     this.asked.delete(msg.id);
-    if (msg.error) q.reject(new Error(msg.error)); else q.resolve(msg);
+    if (msg.error) q.reject(Object.assign(new Error(msg.error), { status: msg.status })); else q.resolve(msg);
   }
 
   progress(done, total) {
@@ -235,11 +236,20 @@ export class ReplayView {
   // Step i if its page is here, else undefined.
   stepAt(i) { return this.pages.get(Math.floor(i / PAGE))?.steps?.[i % PAGE]; }
 
-  // The record (GET /api/matches/{id}: nothing else is asked of the server), then its derivation in the
-  // worker: the steps the rules derived without disagreeing with the record are all the page shows.
+  // The record (GET /api/matches/{id}: nothing else is asked of the server), fetched and derived by the worker;
+  // the page gets the record's summary first (seats, seeds, result: the header and the players), then the
+  // derivation's verdict. The steps the rules derived without disagreeing with the record are all it shows.
   async load() {
+    this.worker = new Worker(new URL('./replay-worker.js', import.meta.url), { type: 'module' });
+    this.worker.onmessage = (ev) => this.onWorker(ev);
+    this.worker.onerror = (ev) => this.failed(ev.message || t('archive.workerFailed'));
+    const t0 = performance.now();
+    const derived = this.ask({ type: 'derive', url: new URL(`/api/matches/${encodeURIComponent(this.id)}`, location.href).href,
+      wasm: new URL(WASM, location.href).href });
+    derived.catch(() => {}); // answered below
+    const record = new Promise((resolve) => { this.onRecord = resolve; });
     try {
-      this.arch = await getJson(`/api/matches/${encodeURIComponent(this.id)}`);
+      this.arch = await Promise.race([record, derived.then(() => record)]);
     } catch (e) {
       this.bar.remove();
       clear(this.board).append(h('div.card#replay-missing', h('p', e.status === 404 ? t('archive.unknown', { id: this.id }) : e.message),
@@ -248,20 +258,17 @@ export class ReplayView {
     }
     if (this.destroyed) return;
     const arch = this.arch;
+    this.standIn = new Set(arch.standIn || []);
     this.rep = { game: arch.game, seats: arch.seats || [], options: arch.options || {}, result: arch.result ?? null,
-      plies: (arch.actions || []).length };
+      plies: arch.plies };
     this.module = gameModule(arch.game);
     this.title.textContent = `${gameLabel(arch.game)} · #${this.id}`;
     this.renderSeats();
     clear(this.board).append(h('p.loading', t('archive.deriving')));
-    this.worker = new Worker(new URL('./replay-worker.js', import.meta.url), { type: 'module' });
-    this.worker.onmessage = (ev) => this.onWorker(ev);
-    this.worker.onerror = (ev) => this.failed(ev.message || t('archive.workerFailed'));
     let r;
-    const t0 = performance.now();
     try {
-      r = await this.ask({ type: 'derive', archive: arch, wasm: new URL(WASM, location.href).href });
-      this.deriveMs = performance.now() - t0; // the module loaded, the record sent and derived (the benchmark's figure)
+      r = await derived;
+      this.deriveMs = performance.now() - t0; // the record fetched, the module loaded, every step derived (the benchmark's figure)
     } catch (e) {
       this.failed(e.message);
       return;
@@ -392,7 +399,7 @@ export class ReplayView {
     for (let i = Math.max(1, p * PAGE); i < end; i++) {
       const e = this.entry(i);
       // protocol.md: an action a stand-in made for an absent player is marked in the archive.
-      const standIn = e.kind === 'action' && this.arch?.actions?.[e.ply - 1]?.stand_in === true;
+      const standIn = e.kind === 'action' && this.standIn.has(e.ply - 1);
       this.moves.append(h('li.log-action', { class: `seat-c${e.seat}` },
         h('button.log-move', { type: 'button', 'data-step': String(i), onclick: () => this.go(i) },
           e.kind === 'action' ? h('span.log-ply', String(e.ply)) : null, ' ', this.entryText(e),

@@ -1,5 +1,5 @@
-// replay-worker.js: the replay page's Web Worker (a module worker, started by archive.js). It re-derives an
-// archived match from its record alone with the rules module (rules-core.js, /wasm/rules.wasm) and derive.js,
+// replay-worker.js: the replay page's Web Worker (a module worker, started by archive.js). It fetches an
+// archived match's record (GET /api/matches/{id}) and re-derives the match from it alone with the rules module (rules-core.js, /wasm/rules.wasm) and derive.js,
 // off the page's thread so that a match of tens of thousands of plies leaves the page responsive, keeps
 // derive's snapshots (one every SNAPSHOT_EVERY steps), and answers the page's requests from them: a page of
 // steps in the shape of GET /api/matches/{id}/replay's `steps`, and the match bytes at a step (the analysis
@@ -7,14 +7,19 @@
 // the module's, computed again from the nearest snapshot; the record gives only what was played.
 //
 // Messages (each request carries an `id`, echoed in its answer):
-//   page -> worker  {type:'derive', id, archive, wasm}      wasm: the module's URL
-//   worker -> page  {type:'progress', done, total}           while deriving
+//   page -> worker  {type:'derive', id, url, wasm}          url: the record's (GET /api/matches/{id}),
+//                                                            wasm: the module's
+//   worker -> page  {type:'record', id, record}              the record without its actions and events (plies,
+//                                                            events: their counts; standIn: the plies a stand-in
+//                                                            played), as soon as it came
+//                   {type:'progress', done, total}           while deriving
 //                   {type:'derived', id, ok, total, mismatch, error}
 //                     total: the steps that can be shown (all of them when ok; those before the first
 //                     disagreement otherwise, 0 when not even the start can be derived)
 //   page -> worker  {type:'steps', id, from, limit}  ->  {type:'steps', id, steps:[{ply, event, view, to_act, last}]}
 //   page -> worker  {type:'match', id, step}         ->  {type:'match', id, game, bytes}   (bytes: Uint8Array)
-//   any failure     {type:<the request's>, id, error}      error 'no_rules': the module has no text codec for the game
+//   any failure     {type:<the request's>, id, error, status}  error 'no_rules': the module has no text codec for
+//                                                            the game; status: the record's HTTP status
 // Steps and match bytes are only answered for steps the derivation reached without disagreeing.
 
 import { loadRules } from './rules-core.js';
@@ -34,9 +39,31 @@ function shownSteps(r) {
   return r.mismatch.step;
 }
 
+// The record's parts the page shows itself (everything but the actions and events, which stay here):
+// sent as soon as the record came, before the derivation.
+function summary(a) {
+  const { actions = [], events = [], ...rest } = a;
+  return { ...rest, plies: actions.length, events: events.length,
+    standIn: actions.filter((x) => x.stand_in === true).map((x) => x.ply) };
+}
+
+async function getRecord(url) {
+  const res = await fetch(url, { headers: { accept: 'application/json' } });
+  const body = await res.json().catch(() => null);
+  if (!res.ok || !body || typeof body !== 'object') {
+    throw Object.assign(new Error(body?.message || `HTTP ${res.status}`), { status: res.status });
+  }
+  return body;
+}
+
+// The record is fetched here, not in the page, so that a long one (tens of MB of JSON) is parsed off the
+// page's thread and never copied between the two.
 async function onDerive(msg) {
-  core = core || await loadRules(msg.wasm);
-  arch = msg.archive;
+  const module = core ? Promise.resolve(core) : loadRules(msg.wasm);
+  module.catch(() => {}); // a failure is the request's, below
+  arch = await getRecord(msg.url);
+  postMessage({ type: 'record', id: msg.id, record: summary(arch) });
+  core = await module;
   if (core.game(arch.game)) { // a game the module lists but cannot write the JSON of yet: not the record's fault
     try {
       core.newMatch(arch.game, new Uint8Array(32), { max_turns: arch.options?.max_turns || 0 });
@@ -129,7 +156,7 @@ self.onmessage = (ev) => {
       if (!fn) throw new Error(`unknown request ${msg.type}`);
       postMessage({ type: msg.type, id: msg.id, ...(await fn(msg)) });
     } catch (e) {
-      postMessage({ type: msg.type, id: msg.id, error: String(e?.message || e) });
+      postMessage({ type: msg.type, id: msg.id, error: String(e?.message || e), status: e?.status ?? null });
     }
   });
 };

@@ -13,14 +13,17 @@
 // 2. Starts the real server (a temporary database), opens #/replay/<id> in Debian's Chromium with GET
 //    /api/matches/<id> answered by page.route with the record (the server has never seen it), and measures,
 //    --runs times: the time from the page asking the worker to derive to its answer (ReplayView.deriveMs:
-//    loading the module, sending the record, deriving every step, keeping snapshots), the time from the
+//    the worker fetching and parsing the record and loading the module, then deriving every step and keeping
+//    snapshots), the time from the
 //    navigation to data-verify="ok", the longest the page's own thread went without running a 10 ms timer
 //    from the progress bar's appearance to the verdict (its responsiveness while the worker derives), and how long a click on the speed selector took to answer while the
-//    worker derived. Then it steps to the last ply and back to the middle and times both.
+//    worker derived. Then it steps to the last ply and back to the middle and times both, and measures the
+//    timer's longest gap again on the idle page for as long (idleGapMs: what the machine's load alone costs).
 //
 // Usage (from the source tree, after a build with clang and lld):
 //   node tests/bench/replay_long.mjs --build build-test [--game quinteto] [--max-turns 40000] [--runs 5]
 //        [--seed 1] [--record out.json: keep the record] [--from-record file.json: skip step 1]
+//        [--wasm rules.wasm: this module, in Node and (through page.route) in the page, instead of the build's]
 // Not a test: nothing is asserted; it prints a JSON report (medians over the runs).
 
 import { createHash } from 'node:crypto';
@@ -45,7 +48,7 @@ const SEED = String(args.seed || 1);
 const BACKTRACK = 20000;
 
 const { loadRules } = await import(path.join(SOURCE, 'clients/web/rules-core.js'));
-const WASM = await readFile(path.join(BUILD, 'protocol/wasm/rules.wasm'));
+const WASM = await readFile(args.wasm || path.join(BUILD, 'protocol/wasm/rules.wasm'));
 const sha256 = (b) => createHash('sha256').update(b).digest();
 const hex = (b) => Buffer.from(b).toString('hex');
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -70,6 +73,8 @@ async function buildRecord() {
   const core = await loadRules(WASM);
   const game = core.game(GAME);
   const roles = JSON.parse(await readFile(path.join(SOURCE, 'protocol/games', GAME, 'schema/game.json'), 'utf8')).roles;
+  // One role per seat; Quinteto's six seats are five hunters and the arranger (its README), its schema's two roles.
+  const roleOf = (seat) => (roles.length === game.seats ? roles[seat] : roles[seat === game.seats - 1 ? roles.length - 1 : 0]);
   const serverSeed = sha256(`replay_long ${SEED}`);
   const clientSeeds = Array.from({ length: game.seats }, (_, i) => (i === 0 ? `bench ${SEED}` : ''));
   const options = GAME === 'quinteto' ? { autoroll: false, max_turns: MAX_TURNS } : {};
@@ -119,7 +124,7 @@ async function buildRecord() {
   }
   return {
     id: 'longbench', game: GAME, options, started_at: at0, ended_at: at0 + ply * 1000,
-    seats: roles.map((role, seat) => ({ seat, role, name: `Careful ${seat + 1}`, bot: true })),
+    seats: Array.from({ length: game.seats }, (_, seat) => ({ seat, role: roleOf(seat), name: `Careful ${seat + 1}`, bot: true })),
     commit: hex(sha256(serverSeed)), server_seed: hex(serverSeed), client_seeds: clientSeeds,
     actions, events: [], result: w.result(),
   };
@@ -150,7 +155,8 @@ async function measure(record) {
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
-      await page.route(`**/api/matches/${record.id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body }));
+      await context.route(`**/api/matches/${record.id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body }));
+      if (args.wasm) await context.route('**/wasm/rules.wasm', (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body: WASM }));
       // The page's thread: the longest gap between two runs of a 10 ms timer, from the start.
       await page.addInitScript(() => {
         window.benchGap = 0;
@@ -170,7 +176,9 @@ async function measure(record) {
       await page.selectOption('#replay-speed', '2', { timeout: 5000 });
       const clickMs = Date.now() - c0;
       const during = await page.evaluate(() => document.querySelector('section.room.replay').dataset.verify);
-      await page.waitForSelector('section.room.replay[data-verify="ok"]', { timeout: 600000 });
+      await page.waitForSelector('section.room.replay:not([data-verify="pending"])', { timeout: 600000 });
+      const verdict = await page.evaluate(() => document.querySelector('section.room.replay').dataset.verify);
+      if (verdict !== 'ok') throw new Error(`the page says ${verdict}: ${await page.locator('#dice-verdict').innerText()}`);
       const okMs = Date.now() - t0;
       const deriveMs = await page.evaluate(() => window.quinteto.replay.deriveMs);
       const gapMs = await page.evaluate(() => window.benchGap);
@@ -183,7 +191,13 @@ async function measure(record) {
       await page.locator('#replay-scrub').fill(String(mid));
       await page.waitForFunction((n) => document.body.dataset.replayStep === String(n), mid);
       const seekMs = Date.now() - m0;
-      runs.push({ deriveMs: Math.round(deriveMs), okMs, gapMs: Math.round(gapMs), clickMs, clickWhile: during, endMs, seekMs });
+      // the same measure on the same page doing nothing for as long as the derivation took: what the machine's
+      // load alone costs the page's timer (the baseline of gapMs)
+      await page.evaluate(() => { window.benchGap = 0; window.benchLast = performance.now(); });
+      await new Promise((r) => setTimeout(r, deriveMs));
+      const idleGapMs = await page.evaluate(() => window.benchGap);
+      runs.push({ deriveMs: Math.round(deriveMs), okMs, gapMs: Math.round(gapMs), idleGapMs: Math.round(idleGapMs), clickMs,
+        clickWhile: during, endMs, seekMs });
       process.stderr.write(`run ${run + 1}: ${JSON.stringify(runs.at(-1))}\n`);
       await context.close();
     }
@@ -194,7 +208,7 @@ async function measure(record) {
     await rm(dir, { recursive: true, force: true });
   }
   const med = (k) => median(runs.map((r) => r[k]));
-  return { runs, median: { deriveMs: med('deriveMs'), okMs: med('okMs'), gapMs: med('gapMs'), clickMs: med('clickMs'),
+  return { runs, median: { deriveMs: med('deriveMs'), okMs: med('okMs'), gapMs: med('gapMs'), idleGapMs: med('idleGapMs'), clickMs: med('clickMs'),
     endMs: med('endMs'), seekMs: med('seekMs') } };
 }
 

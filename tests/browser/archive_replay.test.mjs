@@ -90,13 +90,13 @@ test('a finished match is found from the lobby, replayed step by step, opened at
       const k = arch.actions.findIndex((a, i) => i > 10 && a.action.roll);
       const tampered = structuredClone(arch);
       tampered.actions[k].outcome.dice[0] = !tampered.actions[k].outcome.dice[0];
-      await page.route(`**/api/matches/${id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(tampered) }));
+      await page.context().route(`**/api/matches/${id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(tampered) }));
       await page.goto(`${srv.url}/?name=Viewer#/replay/${id}`);
       await page.waitForSelector(`body[data-replay-verify="mismatch:${arch.actions[k].ply}"]`);
       assert.equal(await page.locator('#dice-verdict').getAttribute('data-ply'), String(arch.actions[k].ply));
       assert.match(await page.locator('#dice-verdict').innerText(), new RegExp(`at move ${arch.actions[k].ply}: .*the record says it gave .*"dice"`));
       await page.screenshot({ path: path.join(shots, 'archive-replay-tampered.png'), fullPage: true });
-      await page.unroute(`**/api/matches/${id}`);
+      await page.context().unroute(`**/api/matches/${id}`);
 
       noProblems(page);
       // an unknown id says so (the browser logs the 404 answer it had)

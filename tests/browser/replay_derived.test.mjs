@@ -184,7 +184,7 @@ test('a record changed on its way is named at the ply quinteto verify names, and
     const shots = await artifactsDir();
     const replayAsked = await prepare(page, srv);
     let body = null;
-    await page.route(`**/api/matches/${id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body }));
+    await page.context().route(`**/api/matches/${id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body }));
     try {
       for (const [i, [what, change, ply, words, whole = false]] of cases.entries()) {
         const rec = structuredClone(arch);
