@@ -2,23 +2,19 @@
 // docs/BENCHMARKS.md, "Issue 21: an 80,000-ply replay derived in the browser"), and whether the page stays
 // responsive meanwhile.
 //
-// 1. Builds a valid archived record with the rules module in Node (clients/web/rules-core.js): a real server
-//    seed and its commit, client seeds, the match seed from them, every action and its outcome as the module
-//    gives them, and the result. Random play ends a match in a few hundred plies, so the seats play
-//    carefully, as tests/bench/long_match.c does in C: each takes, in a random order, the first legal action
-//    whose outcome captures, kills, eliminates, bears off, rolls a Quinteto or wins nothing, backing up to an
-//    earlier choice when a position offers none (the dice are the seed's whatever the choices, so the future
-//    is known), and gives in after 20,000 backtracks. With Quinteto and a large max_turns the match runs to
-//    max_turns and ends drawn: --max-turns 40000 is about 80,000 plies.
+// 1. Builds a valid archived record with the rules module in Node (tests/lib/long_record.mjs: careful seats, a
+//    real server seed and commit; with Quinteto and --max-turns 40000 the match runs to max_turns, drawn, about
+//    80,000 plies).
 // 2. Starts the real server (a temporary database), opens #/replay/<id> in Debian's Chromium with GET
-//    /api/matches/<id> answered by page.route with the record (the server has never seen it), and measures,
-//    --runs times: the time from the page asking the worker to derive to its answer (ReplayView.deriveMs:
-//    the worker fetching and parsing the record and loading the module, then deriving every step and keeping
-//    snapshots), the time from the
-//    navigation to data-verify="ok", the longest the page's own thread went without running a 10 ms timer
-//    from the progress bar's appearance to the verdict (its responsiveness while the worker derives), and how long a click on the speed selector took to answer while the
-//    worker derived. Then it steps to the last ply and back to the middle and times both, and measures the
-//    timer's longest gap again on the idle page for as long (idleGapMs: what the machine's load alone costs).
+//    /api/matches/<id> answered through the context's route with the record (the server has never seen it),
+//    and measures, --runs times: deriveMs, from the page asking its worker to derive to the answer
+//    (ReplayView.deriveMs: the worker fetching and parsing the record and loading the module, then deriving
+//    every step and keeping snapshots); okMs, from the navigation to data-verify="ok"; gapMs, the longest the
+//    page's own thread went without running a 10 ms timer while the worker derived (from the progress bar's
+//    first move to the verdict: its responsiveness); clickMs, how long a choice in the speed selector took
+//    while the worker derived; endMs and seekMs, stepping to the last ply and scrubbing back to the middle;
+//    idleGapMs, the timer's longest gap on the same page doing nothing for as long as the derivation took
+//    (what the machine's load alone costs).
 //
 // Usage (from the source tree, after a build with clang and lld):
 //   node tests/bench/replay_long.mjs --build build-test [--game quinteto] [--max-turns 40000] [--runs 5]
@@ -26,7 +22,6 @@
 //        [--wasm rules.wasm: this module, in Node and (through page.route) in the page, instead of the build's]
 // Not a test: nothing is asserted; it prints a JSON report (medians over the runs).
 
-import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -45,89 +40,18 @@ const GAME = args.game || 'quinteto';
 const MAX_TURNS = Number(args['max-turns'] || 40000);
 const RUNS = Number(args.runs || 5);
 const SEED = String(args.seed || 1);
-const BACKTRACK = 20000;
 
 const { loadRules } = await import(path.join(SOURCE, 'clients/web/rules-core.js'));
+const { longRecord } = await import(path.join(SOURCE, 'tests/lib/long_record.mjs'));
 const WASM = await readFile(args.wasm || path.join(BUILD, 'protocol/wasm/rules.wasm'));
-const sha256 = (b) => createHash('sha256').update(b).digest();
-const hex = (b) => Buffer.from(b).toString('hex');
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-
-let rng = 0x2545f4914f6cdd1dn;
-function rnd(n) {
-  rng ^= (rng << 13n) & 0xffffffffffffffffn; rng ^= rng >> 7n; rng ^= (rng << 17n) & 0xffffffffffffffffn;
-  return Number((rng >> 11n) % BigInt(n));
-}
-
-// What careful players avoid: an outcome that takes something off the board or ends the match.
-function harmful(o) {
-  for (const k of ['captured', 'killed', 'eliminated', 'quinteto', 'won', 'borne_off']) {
-    const v = o[k];
-    if (Array.isArray(v) ? v.length : v) return true;
-  }
-  return false;
-}
 
 // Step 1: the record.
 async function buildRecord() {
   const core = await loadRules(WASM);
-  const game = core.game(GAME);
   const roles = JSON.parse(await readFile(path.join(SOURCE, 'protocol/games', GAME, 'schema/game.json'), 'utf8')).roles;
-  // One role per seat; Quinteto's six seats are five hunters and the arranger (its README), its schema's two roles.
-  const roleOf = (seat) => (roles.length === game.seats ? roles[seat] : roles[seat === game.seats - 1 ? roles.length - 1 : 0]);
-  const serverSeed = sha256(`replay_long ${SEED}`);
-  const clientSeeds = Array.from({ length: game.seats }, (_, i) => (i === 0 ? `bench ${SEED}` : ''));
-  const options = GAME === 'quinteto' ? { autoroll: false, max_turns: MAX_TURNS } : {};
-  const start = core.newMatch(GAME, core.matchSeed(serverSeed, clientSeeds), { max_turns: options.max_turns || 0 });
-  // A depth-first search over snapshots: frames[p] is the match before ply p and the next candidate to try.
-  const frames = [{ bytes: start.snapshot(), order: null, next: 0 }];
-  const chosen = [];
-  const m = start.clone();
-  let ply = 0;
-  let tries = 0;
-  let furthest = 0;
-  const t0 = Date.now();
-  for (;;) {
-    const f = frames[ply];
-    m.restore(f.bytes);
-    const toAct = m.toAct();
-    if (!toAct.length) break;
-    const seat = toAct[0];
-    if (!f.order) {
-      const n = m.legal(seat).length;
-      f.order = Array.from({ length: n }, (_, i) => i);
-      for (let i = n - 1; i > 0; i--) { const j = rnd(i + 1); [f.order[i], f.order[j]] = [f.order[j], f.order[i]]; }
-    }
-    let pick = -1;
-    let played = null;
-    for (; f.next < f.order.length && pick < 0; f.next++) {
-      const c = m.clone();
-      const r = c.applyIndex(seat, f.order[f.next]);
-      if (!r.error && !harmful(r.outcome)) { pick = f.order[f.next]; played = c; }
-    }
-    if (pick < 0 && ply > 0 && tries < BACKTRACK) { tries++; ply--; continue; }
-    if (pick < 0) { pick = f.order[0]; played = m.clone(); played.applyIndex(seat, pick); }
-    chosen[ply] = { seat, index: pick };
-    frames[ply + 1] = { bytes: played.snapshot(), order: null, next: 0 };
-    if (++ply > furthest) { furthest = ply; tries = 0; }
-    if (ply % 10000 === 0) process.stderr.write(`record: ${ply} plies, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
-  }
-  // Replayed once more to write the record (the search's last path is the match).
-  const w = core.newMatch(GAME, core.matchSeed(serverSeed, clientSeeds), { max_turns: options.max_turns || 0 });
-  const actions = [];
-  const at0 = Date.UTC(2026, 11, 1);
-  for (let p = 0; p < ply; p++) {
-    const { seat, index } = chosen[p];
-    const action = w.legal(seat)[index];
-    const r = w.applyIndex(seat, index);
-    actions.push({ ply: p, seat, action, outcome: r.outcome, at: at0 + p * 1000 });
-  }
-  return {
-    id: 'longbench', game: GAME, options, started_at: at0, ended_at: at0 + ply * 1000,
-    seats: Array.from({ length: game.seats }, (_, seat) => ({ seat, role: roleOf(seat), name: `Careful ${seat + 1}`, bot: true })),
-    commit: hex(sha256(serverSeed)), server_seed: hex(serverSeed), client_seeds: clientSeeds,
-    actions, events: [], result: w.result(),
-  };
+  return longRecord(core, { game: GAME, roles, maxTurns: MAX_TURNS, seed: SEED,
+    onProgress: (ply, s) => process.stderr.write(`record: ${ply} plies, ${s.toFixed(0)} s\n`) });
 }
 
 const freePort = () => new Promise((resolve) => {
@@ -161,16 +85,21 @@ async function measure(record) {
       await page.addInitScript(() => {
         window.benchGap = 0;
         window.benchLast = performance.now();
+        // counted while the worker derives (the progress bar moved, no verdict yet), or always once benchIdle
+        const deriving = () => {
+          const bar = document.querySelector('#replay-progress');
+          return document.querySelector('section.room.replay')?.dataset.verify === 'pending' &&
+            Number(bar?.getAttribute('aria-valuenow')) > 0;
+        };
         setInterval(() => {
           const now = performance.now();
-          window.benchGap = Math.max(window.benchGap, now - window.benchLast);
+          if (window.benchIdle || deriving()) window.benchGap = Math.max(window.benchGap, now - window.benchLast);
           window.benchLast = now;
         }, 10);
       });
       const t0 = Date.now();
       await page.goto(`${url}/#/replay/${record.id}`);
-      await page.waitForSelector('#replay-progress[aria-valuenow]', { state: 'attached' });
-      await page.evaluate(() => { window.benchGap = 0; window.benchLast = performance.now(); }); // the page loaded: from here on
+      await page.waitForFunction(() => Number(document.querySelector('#replay-progress')?.getAttribute('aria-valuenow')) > 0);
       // a click while the worker derives: the speed selector answers
       const c0 = Date.now();
       await page.selectOption('#replay-speed', '2', { timeout: 5000 });
@@ -193,7 +122,7 @@ async function measure(record) {
       const seekMs = Date.now() - m0;
       // the same measure on the same page doing nothing for as long as the derivation took: what the machine's
       // load alone costs the page's timer (the baseline of gapMs)
-      await page.evaluate(() => { window.benchGap = 0; window.benchLast = performance.now(); });
+      await page.evaluate(() => { window.benchGap = 0; window.benchIdle = true; window.benchLast = performance.now(); });
       await new Promise((r) => setTimeout(r, deriveMs));
       const idleGapMs = await page.evaluate(() => window.benchGap);
       runs.push({ deriveMs: Math.round(deriveMs), okMs, gapMs: Math.round(gapMs), idleGapMs: Math.round(idleGapMs), clickMs,

@@ -4,8 +4,8 @@
 // replay of the match (fetched here by the test, never by the page), every ply is stepped through, and the
 // verdict says ok. A record changed on its way to the browser (an outcome, an action, an event moved or
 // given to the other seat, a client seed, the server seed, the result) is named at the ply that
-// `quinteto verify` names for the same record, and the replay stops there. The page stays responsive while
-// a long record is derived. Screenshots go to build-test/artifacts/.
+// `quinteto verify` names for the same record, and the replay stops there. While a long record is derived
+// (tests/lib/long_record.mjs), the progress bar moves and a control answers. Screenshots go to build-test/artifacts/.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +19,7 @@ import { createRoom as wsCreate, joinRoom, autoplay } from '../lib/client.mjs';
 const SOURCE = process.env.QUINTETO_SOURCE;
 const { loadRules } = await import(path.join(SOURCE, 'clients/web/rules-core.js'));
 const { derive, stepOrder } = await import(path.join(SOURCE, 'clients/web/derive.js'));
+const { longRecord } = await import(path.join(SOURCE, 'tests/lib/long_record.mjs'));
 const WASM = await readFile(path.join(process.env.QUINTETO_TEST_WASM, 'rules.wasm'));
 
 const browser = browserFor(test);
@@ -222,4 +223,47 @@ test('a record changed on its way is named at the ply quinteto verify names, and
       await page.context().close();
     }
   }, BOTS_AT_ONCE);
+});
+
+// A long record (a careful Quinteto match of about 20,000 plies, built here with the rules module: the server
+// has never seen it): while the worker derives it, the progress bar moves and the page's controls answer; then
+// it says ok and the last ply is there.
+test('a long record: progress is shown and the page answers while its worker derives', { timeout: 300000 }, async () => {
+  const core = await loadRules(WASM);
+  const roles = JSON.parse(await readFile(path.join(SOURCE, 'protocol/games/quinteto/schema/game.json'), 'utf8')).roles;
+  const rec = longRecord(core, { game: 'quinteto', roles, maxTurns: 10000, seed: 'browser' });
+  assert.ok(rec.actions.length > 19000, `${rec.actions.length} plies`);
+  assert.equal(derive(core, rec).ok, true, 'the record is valid');
+  const body = JSON.stringify(rec);
+  await withServer(async (srv) => {
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Viewer' });
+    const replayAsked = await prepare(page, srv);
+    await page.context().route(`**/api/matches/${rec.id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body }));
+    await page.addInitScript(() => {
+      window.progressSeen = [];
+      new MutationObserver(() => {
+        const bar = document.querySelector('#replay-progress');
+        if (bar) window.progressSeen.push(Number(bar.getAttribute('aria-valuenow')));
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+    });
+    try {
+      await page.goto(`${srv.url}/?name=Viewer#/replay/${rec.id}`);
+      await page.waitForFunction(() => Number(document.querySelector('#replay-progress')?.getAttribute('aria-valuenow')) > 0);
+      // a control answers while the worker is still at it
+      await page.selectOption('#replay-speed', '4');
+      assert.equal(await page.inputValue('#replay-speed'), '4');
+      assert.equal((await marks(page)).verify, 'pending', 'still deriving when the control answered');
+      await page.waitForSelector('section.room.replay[data-verify="ok"]', { timeout: 120000 });
+      const seen = await page.evaluate(() => window.progressSeen);
+      assert.ok(new Set(seen.filter((v) => v > 0 && v < 100)).size >= 3, `the bar moved: ${seen.join(' ')}`);
+      assert.equal(seen.at(-1), 100);
+      await page.keyboard.press('End');
+      await page.waitForFunction((n) => document.querySelector('section.room.replay').dataset.ply === String(n), rec.actions.length);
+      assert.match(await page.locator('#dice-verdict').innerText(), new RegExp(`all ${rec.actions.length} moves`));
+      assert.deepEqual(replayAsked, []);
+      noProblems(page);
+    } finally {
+      await page.context().close();
+    }
+  });
 });
