@@ -42,9 +42,11 @@ function shownSteps(r) {
 // The record's parts the page shows itself (everything but the actions and events, which stay here):
 // sent as soon as the record came, before the derivation.
 function summary(a) {
-  const { actions = [], events = [], ...rest } = a;
-  return { ...rest, plies: actions.length, events: events.length,
-    standIn: actions.filter((x) => x.stand_in === true).map((x) => x.ply) };
+  const { actions, events, ...rest } = a;
+  const list = Array.isArray(actions) ? actions : [];
+  return { ...rest, seats: Array.isArray(a.seats) ? a.seats : [], plies: list.length,
+    events: Array.isArray(events) ? events.length : 0,
+    standIn: list.filter((x) => x?.stand_in === true).map((x) => x.ply) };
 }
 
 async function getRecord(url) {
