@@ -442,7 +442,7 @@ export class ReplayView {
     this.verdict.append(h('dl',
       h('dt', t('fair.commit')), h('dd', h('code.hash', this.arch.commit)),
       h('dt', t('fair.serverSeed')), h('dd', h('code.hash', this.arch.server_seed)),
-      h('dt', t('fair.clientSeeds')), h('dd', h('ul.seeds', ...(this.arch.client_seeds || []).map((cs, i) =>
+      h('dt', t('fair.clientSeeds')), h('dd', h('ul.seeds', ...(Array.isArray(this.arch.client_seeds) ? this.arch.client_seeds : []).map((cs, i) =>
         h('li', `${this.role(i)}: `, h('code', cs === '' ? t('fair.none') : cs)))))));
     this.el.dataset.verify = verify;
     document.body.dataset.replayVerify = verify;
