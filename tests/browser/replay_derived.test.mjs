@@ -5,7 +5,8 @@
 // verdict says ok. A record changed on its way to the browser (an outcome, an action, an event moved or
 // given to the other seat, a client seed, the server seed, the result) is named at the ply that
 // `quinteto verify` names for the same record, and the replay stops there. While a long record is derived
-// (tests/lib/long_record.mjs), the progress bar moves and a control answers. Screenshots go to build-test/artifacts/.
+// (tests/lib/long_record.mjs), the progress bar moves and a control answers. Every game's record, changed the
+// same ways, is named where `quinteto verify` names it. Screenshots go to build-test/artifacts/.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { withServer, newPlayerPage, artifactsDir, noProblems, browserFor } from './lib.mjs';
-import { createRoom as wsCreate, joinRoom, autoplay } from '../lib/client.mjs';
+import { createRoom as wsCreate, joinRoom, autoplay, watchRoom } from '../lib/client.mjs';
 
 const SOURCE = process.env.QUINTETO_SOURCE;
 const { loadRules } = await import(path.join(SOURCE, 'clients/web/rules-core.js'));
@@ -270,4 +271,63 @@ test('a long record: progress is shown and the page answers while its worker der
       await page.context().close();
     }
   });
+});
+
+// The first boolean or number in a value (depth first), flipped or moved by one; false when it has none.
+function flipLeaf(v) {
+  for (const k of Object.keys(v)) {
+    if (typeof v[k] === 'boolean') { v[k] = !v[k]; return true; }
+    if (typeof v[k] === 'number') { v[k] += 1; return true; }
+    if (v[k] && typeof v[k] === 'object' && flipLeaf(v[k])) return true;
+  }
+  return false;
+}
+
+// Every game this server has: a match of bots, then an outcome changed, an action swapped for another of the
+// record, and a client seed changed, each named where `quinteto verify` names it (or ok where it says ok).
+test('every game: a changed outcome, action or client seed is named at the ply quinteto verify names', { timeout: 300000 }, async () => {
+  await withServer(async (srv) => {
+    const common = JSON.parse(await readFile(path.join(process.env.QUINTETO_TEST_SCHEMA, 'common.json'), 'utf8'));
+    const w = await srv.player('Watcher');
+    const page = await newPlayerPage(browser(), { server: srv, label: 'Viewer' });
+    const replayAsked = await prepare(page, srv);
+    let body = null;
+    try {
+      for (const game of common.$defs.game.enum) {
+        let r = await w.request({ type: 'create', game, options: { max_turns: 30 } });
+        if (r.type === 'error' && r.code === 'bad_options') r = await w.request({ type: 'create', game });
+        if (r.type === 'error' && r.code === 'unknown_game') continue;
+        const id = r.room.id;
+        await watchRoom(w, id);
+        for (const s of r.room.seats) await w.request({ type: 'add_bot', room: id, seat: s.seat });
+        await w.nextState(id, (st) => st.status === 'finished', 180000);
+        const arch = await srv.archive(id);
+        const n = arch.actions.length;
+        const late = (pred) => { for (let i = Math.floor(n / 2); i < n; i++) if (pred(arch.actions[i])) return i; return -1; };
+        const o = late((a) => flipLeaf(structuredClone(a.outcome)));
+        const a = late((x) => JSON.stringify(x.action) !== JSON.stringify(arch.actions[0].action));
+        const cases = [
+          ['an outcome', (rec) => flipLeaf(rec.actions[o].outcome), o >= 0],
+          ['an action', (rec) => { rec.actions[a].action = structuredClone(arch.actions[0].action); }, a >= 0],
+          ['a client seed', (rec) => { rec.client_seeds[0] += '!'; }, true],
+        ];
+        await page.context().route(`**/api/matches/${id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body }));
+        for (const [what, change, possible] of cases) {
+          assert.ok(possible, `${game}: ${what} to change`);
+          const rec = structuredClone(arch);
+          change(rec);
+          body = JSON.stringify(rec);
+          const named = await cliVerify(rec);
+          await page.goto(`${srv.url}/?name=Viewer&game=${game}&what=${encodeURIComponent(what)}#/replay/${id}`);
+          await page.waitForSelector('section.room.replay:not([data-verify="pending"])');
+          assert.equal((await marks(page)).verify, named === 'ok' ? 'ok' : `mismatch:${named}`, `${game}: ${what}`);
+        }
+        await page.context().unroute(`**/api/matches/${id}`);
+      }
+      assert.deepEqual(replayAsked, []);
+      noProblems(page);
+    } finally {
+      await page.context().close();
+    }
+  }, BOTS_AT_ONCE);
 });
