@@ -13,7 +13,7 @@
 //                                                            events: their counts; standIn: the plies a stand-in
 //                                                            played), as soon as it came
 //                   {type:'progress', done, total}           while deriving
-//                   {type:'derived', id, ok, total, mismatch, error}
+//                   {type:'derived', id, ok, total, mismatch, ms}  ms: {record, module, derive}, how long each took
 //                     total: the steps that can be shown (all of them when ok; those before the first
 //                     disagreement otherwise, 0 when not even the start can be derived)
 //   page -> worker  {type:'steps', id, from, limit}  ->  {type:'steps', id, steps:[{ply, event, view, to_act, last}]}
@@ -61,11 +61,14 @@ async function getRecord(url) {
 // The record is fetched here, not in the page, so that a long one (tens of MB of JSON) is parsed off the
 // page's thread and never copied between the two.
 async function onDerive(msg) {
+  const t0 = performance.now();
   const module = core ? Promise.resolve(core) : loadRules(msg.wasm);
   module.catch(() => {}); // a failure is the request's, below
   arch = await getRecord(msg.url);
+  const t1 = performance.now();
   postMessage({ type: 'record', id: msg.id, record: summary(arch) });
   core = await module;
+  const t2 = performance.now();
   if (core.game(arch.game)) { // a game the module lists but cannot write the JSON of yet: not the record's fault
     try {
       core.newMatch(arch.game, new Uint8Array(32), { max_turns: arch.options?.max_turns || 0 });
@@ -78,7 +81,9 @@ async function onDerive(msg) {
   run = r;
   shown = shownSteps(r);
   const m = r.mismatch;
-  return { ok: r.ok, total: shown, plies: (arch.actions || []).length,
+  // ms: fetching and parsing the record, then waiting for the module, then deriving (the benchmark's figures)
+  const ms = { record: t1 - t0, module: t2 - t1, derive: performance.now() - t2 };
+  return { ok: r.ok, total: shown, plies: (arch.actions || []).length, ms,
     mismatch: m && { ply: m.ply, step: m.step, what: m.what, seat: m.seat, recorded: m.recorded ?? null,
       derived: m.derived ?? null, played: m.played ?? null } };
 }

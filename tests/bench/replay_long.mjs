@@ -9,7 +9,8 @@
 //    /api/matches/<id> answered through the context's route with the record (the server has never seen it),
 //    and measures, --runs times: deriveMs, from the page asking its worker to derive to the answer
 //    (ReplayView.deriveMs: the worker fetching and parsing the record and loading the module, then deriving
-//    every step and keeping snapshots); okMs, from the navigation to data-verify="ok"; gapMs, the longest the
+//    every step and keeping snapshots; of which recordMs, the worker's fetch and parse of the record, and
+//    stepsMs, derive() itself); okMs, from the navigation to data-verify="ok"; gapMs, the longest the
 //    page's own thread went without running a 10 ms timer while the worker derived (from the progress bar's
 //    first move to the verdict: its responsiveness); clickMs, how long a choice in the speed selector took
 //    while the worker derived; endMs and seekMs, stepping to the last ply and scrubbing back to the middle;
@@ -110,6 +111,7 @@ async function measure(record) {
       if (verdict !== 'ok') throw new Error(`the page says ${verdict}: ${await page.locator('#dice-verdict').innerText()}`);
       const okMs = Date.now() - t0;
       const deriveMs = await page.evaluate(() => window.quinteto.replay.deriveMs);
+      const ms = await page.evaluate(() => window.quinteto.replay.derived.ms);
       const gapMs = await page.evaluate(() => window.benchGap);
       const e0 = Date.now();
       await page.keyboard.press('End');
@@ -125,7 +127,7 @@ async function measure(record) {
       await page.evaluate(() => { window.benchGap = 0; window.benchIdle = true; window.benchLast = performance.now(); });
       await new Promise((r) => setTimeout(r, deriveMs));
       const idleGapMs = await page.evaluate(() => window.benchGap);
-      runs.push({ deriveMs: Math.round(deriveMs), okMs, gapMs: Math.round(gapMs), idleGapMs: Math.round(idleGapMs), clickMs,
+      runs.push({ deriveMs: Math.round(deriveMs), recordMs: Math.round(ms.record), stepsMs: Math.round(ms.derive), okMs, gapMs: Math.round(gapMs), idleGapMs: Math.round(idleGapMs), clickMs,
         clickWhile: during, endMs, seekMs });
       process.stderr.write(`run ${run + 1}: ${JSON.stringify(runs.at(-1))}\n`);
       await context.close();
@@ -137,7 +139,7 @@ async function measure(record) {
     await rm(dir, { recursive: true, force: true });
   }
   const med = (k) => median(runs.map((r) => r[k]));
-  return { runs, median: { deriveMs: med('deriveMs'), okMs: med('okMs'), gapMs: med('gapMs'), idleGapMs: med('idleGapMs'), clickMs: med('clickMs'),
+  return { runs, median: { deriveMs: med('deriveMs'), recordMs: med('recordMs'), stepsMs: med('stepsMs'), okMs: med('okMs'), gapMs: med('gapMs'), idleGapMs: med('idleGapMs'), clickMs: med('clickMs'),
     endMs: med('endMs'), seekMs: med('seekMs') } };
 }
 
