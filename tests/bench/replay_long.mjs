@@ -15,7 +15,7 @@
 //    first move to the verdict: its responsiveness); clickMs, how long a choice in the speed selector took
 //    while the worker derived; endMs and seekMs, stepping to the last ply and scrubbing back to the middle;
 //    idleGapMs, the timer's longest gap on the same page doing nothing for as long as the derivation took
-//    (what the machine's load alone costs).
+//    (what the machine's load alone costs). For scale, nodeDeriveMs: derive() on the same record in Node.
 //
 // Usage (from the source tree, after a build with clang and lld):
 //   node tests/bench/replay_long.mjs --build build-test [--game quinteto] [--max-turns 40000] [--runs 5]
@@ -147,6 +147,13 @@ const r0 = Date.now();
 const record = args['from-record'] ? JSON.parse(await readFile(args['from-record'], 'utf8')) : await buildRecord();
 const recordS = (Date.now() - r0) / 1000;
 if (args.record) await writeFile(args.record, JSON.stringify(record));
+// derive() on the same record in Node, for scale (the same module, no worker, no page)
+const { derive } = await import(path.join(SOURCE, 'clients/web/derive.js'));
+const nodeCore = await loadRules(WASM);
+const d0 = Date.now();
+const nodeOk = derive(nodeCore, record).ok;
+const nodeDeriveMs = Date.now() - d0;
 const m = await measure(record);
 console.log(JSON.stringify({ game: record.game, options: record.options, plies: record.actions.length,
-  result: record.result, recordBytes: JSON.stringify(record).length, recordSeconds: recordS, runs: RUNS, ...m }, null, 1));
+  result: record.result, recordBytes: JSON.stringify(record).length, recordSeconds: recordS, nodeDeriveMs, nodeOk,
+  runs: RUNS, ...m }, null, 1));
