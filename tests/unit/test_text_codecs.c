@@ -255,7 +255,7 @@ static void reader_refuses(void)
 	n = jr_parse(ok, strlen(ok), toks, TOKENS);
 	CHECK_EQ(n, 13);
 	CHECK_EQ(jr_parse(ok, strlen(ok), toks, 3), -2);
-	n = jr_parse(ok, strlen(ok), toks, TOKENS);
+	CHECK_EQ(jr_parse(ok, strlen(ok), toks, TOKENS), 13);
 	int a = jr_get(ok, toks, 0, "a");
 	CHECK(a > 0 && toks[a].n == 6);
 	CHECK(jr_int(toks, jr_item(toks, a, 1), -5, 5, &v) == 0 && v == -2);
