@@ -73,7 +73,7 @@ async function onDerive(msg) {
     try {
       core.newMatch(arch.game, new Uint8Array(32), { max_turns: arch.options?.max_turns || 0 });
     } catch (e) {
-      if (/no_game/.test(e.message)) throw new Error('no_rules');
+      if (e.code === 'no_game') throw new Error('no_rules');
     }
   }
   const r = derive(core, arch, { snapshotEvery: SNAPSHOT_EVERY, progressEvery: 500,
