@@ -298,6 +298,8 @@ window.quinteto = {
     return v.module.clicksFor(action, v.state);
   },
   debugDropSocket() { app.net && app.net.drop(); },
+  // The replay shown (archive.js's ReplayView: its derived pages of steps, matchAt), or null.
+  get replay() { return app.view instanceof ReplayView ? app.view : null; },
 };
 
 // --- boot --------------------------------------------------------------------------------------

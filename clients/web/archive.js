@@ -1,18 +1,20 @@
 // archive.js: the archive in the browser. #/matches lists finished matches (GET /api/matches: filters
-// by game, player name and result, newest first, a page at a time); #/replay/<id>?ply=N replays one
-// (GET /api/matches/<id>/replay, a page of steps at a time, the pages around the step shown fetched
-// ahead: every step recomputed by the server's rules core) with the game's own
-// board module (the one live play uses, fed states built from the steps, never clickable), a move
-// list in the game's notation, step / scrub / autoplay / arrow keys, and the dice checked in the
-// browser (verify.js) from the revealed seeds. It knows no game: everything game-specific comes from
-// the game's module (games/registry.js), its dice checker included.
+// by game, player name and result, newest first, a page at a time); #/replay/<id>?ply=N replays one from
+// its record alone (GET /api/matches/<id>, nothing else asked of the server): a Web Worker
+// (replay-worker.js) re-derives the match with the rules module (rules-core.js, derive.js: the seeds, every
+// roll, every action and event, the result) while a progress bar fills, and the page draws only the steps it
+// derived, a page of them at a time, with the game's own board module (the one live play uses, fed states
+// built from the steps, never clickable), a move list in the game's notation, step / scrub / autoplay /
+// arrow keys, and a verdict: everything re-derived, or the first ply that disagrees with the record, named
+// in words (the replay stops before it). It knows no game: everything game-specific comes from the
+// game's module (games/registry.js).
 
 import { h, clear } from './dom.js';
 import { navigate, reducedMotion } from './core.js';
 import { t, fmtDate } from './i18n.js';
 import { GAMES, gameModule, gameLabel } from './games/registry.js';
 import { capitalize } from './games/common.js';
-import { verifyArchive } from './verify.js';
+import { loadRules } from './rules-core.js';
 import { legendList } from './room.js';
 
 async function getJson(url) {
@@ -120,14 +122,19 @@ export class MatchesView {
 // --- #/replay/<id> -------------------------------------------------------------------------------
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
-const PAGE = 200;      // steps a replay page holds: the server's most (PROTOCOL.md)
+const PAGE = 200;      // steps asked of the worker at a time
 const PAGES_KEPT = 12; // pages of a replay kept in memory
+const WASM = '/wasm/rules.wasm';
 
 // The page's marks of a replay (document.body.dataset: what tests and tools wait for), cleared when
-// a replay starts loading or goes away, so a mark is never an earlier replay's.
+// a replay starts loading or goes away, so a mark is never an earlier replay's. replayVerify is the
+// root element's data-verify (pending, ok, mismatch:<ply>).
 function clearMarks() {
-  for (const k of ['replaySteps', 'replayStep', 'diceVerified', 'ply']) delete document.body.dataset[k];
+  for (const k of ['replaySteps', 'replayStep', 'replayVerify', 'ply']) delete document.body.dataset[k];
 }
+
+// A value of the record or of the rules, as the verdict quotes it.
+const quote = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
 
 export class ReplayView {
   constructor(app, id) {
@@ -137,6 +144,11 @@ export class ReplayView {
     this.pages = new Map(); // page number -> its request (a promise; .steps once answered), oldest first
     this.timer = null;
     this.speed = 1;
+    this.asked = new Map(); // worker request id -> {resolve, reject}
+    this.nextAsk = 1;
+    this.bar = h('div#replay-progress.replay-progress', { role: 'progressbar', 'aria-valuemin': '0',
+      'aria-valuemax': '100', 'aria-valuenow': '0', 'aria-label': t('archive.deriving') },
+    h('span.replay-progress-fill'));
     this.board = h('div.game-board', { tabindex: '-1' }, h('p.loading', t('room.loading')));
     this.panel = h('div.game-panel');
     this.side = h('div.game-side');
@@ -158,13 +170,13 @@ export class ReplayView {
     this.moves = h('ol#replay-moves.log-list');
     this.seatList = h('ol.seats');
     this.legend = h('div.legend-body');
-    this.verdict = h('div#dice-verdict.dice-verdict', t('archive.checking'));
+    this.verdict = h('div#dice-verdict.dice-verdict', { 'data-verified': 'pending' }, t('archive.deriving'));
     this.resultSlot = h('div.result-slot');
-    this.el = h('section.room.replay', { 'data-match': id },
+    this.el = h('section.room.replay', { 'data-match': id, 'data-verify': 'pending' },
       h('header.room-head', h('a.back', { href: '#/matches' }, t('archive.back')), this.title),
       this.resultSlot,
       h('div.room-main',
-        h('div.game-column', this.board, this.panel, this.controls),
+        h('div.game-column', this.bar, this.board, this.panel, this.controls),
         h('aside.room-side', this.side,
           h('section.card.players', h('h2', t('room.players')), this.seatList),
           h('section.card.log', h('h2', t('archive.moves')), this.moves),
@@ -173,16 +185,42 @@ export class ReplayView {
     this.onKey = (ev) => this.key(ev);
     document.addEventListener('keydown', this.onKey);
     clearMarks();
+    document.body.dataset.replayVerify = 'pending';
     this.load();
   }
 
-  // A page of the replay (GET .../replay?from=&limit=: the server sends at most PAGE steps at a time),
-  // fetched once and kept among the last PAGES_KEPT asked for; resolves with its steps.
+  // A request to the worker (replay-worker.js lists them); resolves with its answer, rejects with its error.
+  ask(msg) {
+    return new Promise((resolve, reject) => {
+      const id = this.nextAsk++;
+      this.asked.set(id, { resolve, reject });
+      this.worker.postMessage({ ...msg, id });
+    });
+  }
+
+  onWorker(ev) {
+    const msg = ev.data;
+    if (msg.type === 'progress') { this.progress(msg.done, msg.total); return; }
+    if (msg.type === 'record') { this.onRecord?.(msg.record); return; }
+    const q = this.asked.get(msg.id);
+    if (!q) return;
+    this.asked.delete(msg.id);
+    if (msg.error) q.reject(Object.assign(new Error(msg.error), { status: msg.status })); else q.resolve(msg);
+  }
+
+  progress(done, total) {
+    const pct = total ? Math.floor((100 * done) / total) : 100;
+    this.bar.setAttribute('aria-valuenow', String(pct));
+    this.bar.setAttribute('aria-valuetext', t('archive.derivingOf', { done, total }));
+    this.bar.firstChild.style.width = `${pct}%`;
+  }
+
+  // A page of derived steps (the worker answers at most PAGE steps at a time), asked once and kept among the
+  // last PAGES_KEPT asked for; resolves with { steps }.
   page(p) {
     let got = this.pages.get(p);
     if (!got) {
-      got = getJson(`/api/matches/${encodeURIComponent(this.id)}/replay?from=${p * PAGE}&limit=${PAGE}`)
-        .then((rep) => { got.steps = rep.steps; return rep; });
+      got = this.ask({ type: 'steps', from: p * PAGE, limit: PAGE }).then((rep) => { got.steps = rep.steps; return rep; });
       got.catch(() => this.pages.delete(p));
       this.pages.set(p, got);
     }
@@ -198,41 +236,88 @@ export class ReplayView {
   // Step i if its page is here, else undefined.
   stepAt(i) { return this.pages.get(Math.floor(i / PAGE))?.steps?.[i % PAGE]; }
 
+  // The record (GET /api/matches/{id}: nothing else is asked of the server), fetched and derived by the worker;
+  // the page gets the record's summary first (seats, seeds, result: the header and the players), then the
+  // derivation's verdict. The steps the rules derived without disagreeing with the record are all it shows.
   async load() {
+    this.worker = new Worker(new URL('./replay-worker.js', import.meta.url), { type: 'module' });
+    this.worker.onmessage = (ev) => this.onWorker(ev);
+    this.worker.onerror = (ev) => this.failed(ev.message || t('archive.workerFailed'));
+    const t0 = performance.now();
+    const derived = this.ask({ type: 'derive', url: new URL(`/api/matches/${encodeURIComponent(this.id)}`, location.href).href,
+      wasm: new URL(WASM, location.href).href });
+    derived.catch(() => {}); // answered below
+    const record = new Promise((resolve) => { this.onRecord = resolve; });
     try {
-      const [rep, arch] = await Promise.all([this.page(0),
-        getJson(`/api/matches/${encodeURIComponent(this.id)}`)]);
-      this.rep = rep;
-      this.arch = arch;
-      this.total = rep.total;
+      this.arch = await Promise.race([record, derived.then(() => record)]);
     } catch (e) {
+      this.bar.remove();
       clear(this.board).append(h('div.card#replay-missing', h('p', e.status === 404 ? t('archive.unknown', { id: this.id }) : e.message),
         h('a', { href: '#/matches' }, t('archive.back'))));
       return;
     }
-    this.module = gameModule(this.rep.game);
-    this.title.textContent = `${gameLabel(this.rep.game)} · #${this.id}`;
-    this.scrub.max = String(this.total - 1);
+    if (this.destroyed) return;
+    const arch = this.arch;
+    this.standIn = new Set(arch.standIn || []);
+    this.rep = { game: arch.game, seats: arch.seats || [], options: arch.options || {}, result: arch.result ?? null,
+      plies: arch.plies };
+    this.module = gameModule(arch.game);
+    this.title.textContent = `${gameLabel(arch.game)} · #${this.id}`;
+    this.renderSeats();
+    clear(this.board).append(h('p.loading', t('archive.deriving')));
+    let r;
+    try {
+      r = await derived;
+      this.deriveMs = performance.now() - t0; // the record fetched, the module loaded, every step derived (the benchmark's figure)
+    } catch (e) {
+      this.failed(e.message);
+      return;
+    }
+    if (this.destroyed) return;
+    this.derived = r;
+    this.total = r.total;
+    this.progress(1, 1);
+    this.bar.hidden = true;
+    this.renderVerdict();
+    this.renderResult();
     clear(this.board);
+    if (!this.total) { // not even the start: the seeds or the game do not hold
+      this.board.append(h('p.notice#replay-nothing', t('archive.nothingDerived')));
+      this.controls.hidden = true;
+      return;
+    }
+    this.scrub.max = String(this.total - 1);
     if (this.module) {
       this.gameView = this.module.createView({ board: this.board, side: this.side, panel: this.panel,
         mySeat: () => null, act: () => {}, reducedMotion });
       clear(this.legend).append(legendList(this.module));
-    } else this.board.append(h('p', t('room.noModule', { game: gameLabel(this.rep.game) })));
-    this.renderSeats();
-    this.renderResult();
+    } else this.board.append(h('p', t('room.noModule', { game: gameLabel(arch.game) })));
     const ply = Number(hashParams().get('ply'));
     const at = Number.isInteger(ply) && hashParams().has('ply') ? await this.stepOfPly(ply).catch(() => 0) : 0;
     await this.page(this.lastPage()).catch(() => {}); // End and » answer at once
     await this.go(at, { keepUrl: true });
     document.body.dataset.replaySteps = String(this.total);
-    this.checkDice();
+  }
+
+  // The worker could not run (no module, no WebAssembly, or a module without this game's JSON: 'no_rules'):
+  // said where the verdict goes, data-verify="error"; nothing is drawn.
+  failed(message) {
+    if (this.destroyed || this.derived) return;
+    this.derived = { ok: false, total: 0, mismatch: null, error: message };
+    this.bar.hidden = true;
+    const text = message === 'no_rules' ? t('archive.noRules', { game: gameLabel(this.arch.game) }) : t('archive.workerFailed');
+    clear(this.board).append(h('p.notice#replay-nothing', text));
+    this.controls.hidden = true;
+    this.verdict.textContent = message === 'no_rules' ? text : `${text} (${message})`;
+    this.verdict.dataset.verified = 'bad';
+    this.el.dataset.verify = 'error';
+    document.body.dataset.replayVerify = 'error';
   }
 
   lastPage() { return Math.floor((this.total - 1) / PAGE); }
 
-  // The last step at ply N (events recorded at N included); the end for a ply past it. A step's index is
-  // its ply plus the events before it, so it is on the page of step N or a later one.
+  // The last step at ply N (events recorded at N included); the last derived step for a ply past it. A
+  // step's index is its ply plus the events before it, so it is on the page of step N or a later one.
   async stepOfPly(ply) {
     for (let p = Math.floor(Math.min(Math.max(ply, 0), this.total - 1) / PAGE); ; p++) {
       const { steps } = await this.page(p);
@@ -243,19 +328,20 @@ export class ReplayView {
     }
   }
 
-  // The step as a `state` of the room, for the board module (nobody to act for: no legal actions).
+  // The step as a `state` of the room, for the board module (nobody to act for: no legal actions). Only the
+  // end of a record that derived whole is the finished match with its result.
   stateAt(i) {
     const s = this.stepAt(i);
-    const last = i === this.total - 1;
-    return { type: 'state', room: this.id, game: this.rep.game, status: last ? 'finished' : 'playing', ply: s.ply,
+    const end = i === this.total - 1 && this.derived.ok;
+    return { type: 'state', room: this.id, game: this.rep.game, status: end ? 'finished' : 'playing', ply: s.ply,
       seats: this.rep.seats.map((x) => ({ ...x, connected: true })), to_act: s.to_act, view: s.view, legal: [],
-      last: s.last, result: last ? this.rep.result : null, commit: this.arch.commit, options: this.rep.options };
+      last: s.last, result: end ? this.rep.result : null, commit: this.arch.commit, options: this.rep.options };
   }
 
   // Shows step i: at once when its page is here, else once it came (unless another step was asked for
-  // meanwhile). The neighbouring pages are fetched ahead, so stepping and autoplay never wait.
+  // meanwhile). The neighbouring pages are asked ahead, so stepping and autoplay never wait.
   async go(i, { keepUrl = false } = {}) {
-    if (!this.rep) return;
+    if (!this.total) return;
     const want = Math.max(0, Math.min(this.total - 1, i));
     const p = Math.floor(want / PAGE);
     this.wanted = want;
@@ -281,6 +367,7 @@ export class ReplayView {
     const b = document.body.dataset;
     b.ply = String(st.ply);
     b.replayStep = String(this.i);
+    this.el.dataset.ply = String(st.ply);
     if (!keepUrl) history.replaceState(null, '', `#/replay/${encodeURIComponent(this.id)}?ply=${st.ply}`);
     if (this.i === this.total - 1 && this.timer) this.stop();
   }
@@ -292,11 +379,10 @@ export class ReplayView {
       view: s.view, prev: i > 0 ? this.stepAt(i - 1)?.view ?? null : null };
   }
 
+  role(seat) { return roleOf(this.module, this.rep.seats[seat]?.role); }
+
   entryText(e) {
-    if (e.kind === 'event') {
-      const role = roleOf(this.module, this.rep.seats[e.seat]?.role);
-      return t(`archive.event.${e.what}`, { role, name: this.rep.seats[e.seat]?.name || '' });
-    }
+    if (e.kind === 'event') return t(`archive.event.${e.what}`, { role: this.role(e.seat), name: this.rep.seats[e.seat]?.name || '' });
     return this.module ? this.module.notation(e) : JSON.stringify(e.action);
   }
 
@@ -313,11 +399,14 @@ export class ReplayView {
     for (let i = Math.max(1, p * PAGE); i < end; i++) {
       const e = this.entry(i);
       // protocol.md: an action a stand-in made for an absent player is marked in the archive.
-      const standIn = e.kind === 'action' && this.arch?.actions?.[e.ply - 1]?.stand_in === true;
+      const standIn = e.kind === 'action' && this.standIn.has(e.ply - 1);
       this.moves.append(h('li.log-action', { class: `seat-c${e.seat}` },
         h('button.log-move', { type: 'button', 'data-step': String(i), onclick: () => this.go(i) },
           e.kind === 'action' ? h('span.log-ply', String(e.ply)) : null, ' ', this.entryText(e),
           standIn ? h('span.badge.stand-in', { title: t('seat.standInLabel') }, t('badge.standIn')) : null)));
+    }
+    if (!this.derived.ok && end === this.total && this.derived.mismatch?.what !== 'result') {
+      this.moves.append(h('li.log-event.replay-stop', t('archive.stopped', { ply: this.derived.mismatch.ply })));
     }
   }
 
@@ -328,29 +417,52 @@ export class ReplayView {
       s.bot ? h('span.badge.bot', t('badge.bot')) : null)));
   }
 
+  // The recorded result once the rules gave the same; else what the derivation found instead.
   renderResult() {
-    const text = resultText(this.rep);
-    this.resultSlot.append(h('div.result-banner', h('span#result', text),
+    const text = this.derived.ok ? resultText(this.rep) : t('archive.resultUnverified');
+    clear(this.resultSlot).append(h('div.result-banner', h('span#result', text),
       h('span.result-name', ` · ${fmtDate(this.arch.ended_at)}`)));
   }
 
-  async checkDice() {
-    const r = await verifyArchive(this.arch, gameModule(this.arch.game)?.dice || null).catch((e) => ({ ok: false, step: 'error', error: e }));
-    let text;
-    if (r.ok && r.gameChecked && !r.rolls) text = t('archive.diceNone');
-    else if (r.ok) text = r.gameChecked ? t('archive.diceOk', { n: r.rolls }) : t('archive.diceSeedsOnly');
-    else if (r.step === 'commit') text = t('archive.diceBadCommit');
-    else if (r.step === 'roll') text = t('archive.diceBadRoll', { ply: r.ply, field: r.field, archive: r.archive, derived: r.derived });
-    else text = t('archive.diceBadSeeds');
-    this.verdict.textContent = text;
+  // The first disagreement in words: derive's mismatch (what, ply, seat, recorded, derived).
+  mismatchText(m) {
+    const v = { ply: m.ply, role: m.seat === null ? '' : this.role(m.seat), recorded: quote(m.recorded),
+      derived: quote(m.derived), played: quote(m.played) };
+    if (m.what === 'action' || m.what === 'event') v.why = t(`archive.why.${m.derived}`);
+    if (m.what === 'event') v.event = t(`archive.event.${m.recorded}`, { role: v.role, name: this.rep.seats[m.seat]?.name || '' });
+    return t(`archive.mismatch.${m.what}`, v);
+  }
+
+  renderVerdict() {
+    const r = this.derived;
+    const verify = r.ok ? 'ok' : `mismatch:${r.mismatch.ply}`;
+    this.verdict.textContent = r.ok ? t('archive.derivedOk', { n: r.plies }) : this.mismatchText(r.mismatch);
     this.verdict.dataset.verified = r.ok ? 'ok' : 'bad';
-    if (!r.ok && Number.isInteger(r.ply)) this.verdict.dataset.ply = String(r.ply);
+    if (!r.ok) this.verdict.dataset.ply = String(r.mismatch.ply);
     this.verdict.append(h('dl',
       h('dt', t('fair.commit')), h('dd', h('code.hash', this.arch.commit)),
       h('dt', t('fair.serverSeed')), h('dd', h('code.hash', this.arch.server_seed)),
-      h('dt', t('fair.clientSeeds')), h('dd', h('ul.seeds', ...(this.arch.client_seeds || []).map((cs, i) =>
-        h('li', `${roleOf(this.module, this.rep.seats[i]?.role)}: `, h('code', cs === '' ? t('fair.none') : cs)))))));
-    document.body.dataset.diceVerified = this.verdict.dataset.verified;
+      h('dt', t('fair.clientSeeds')), h('dd', h('ul.seeds', ...(Array.isArray(this.arch.client_seeds) ? this.arch.client_seeds : []).map((cs, i) =>
+        h('li', `${this.role(i)}: `, h('code', cs === '' ? t('fair.none') : cs)))))));
+    this.el.dataset.verify = verify;
+    document.body.dataset.replayVerify = verify;
+  }
+
+  // For the analysis board (analysis.js): the match as it is after step `step` (one the page shows), as a
+  // Match of the page's own RulesCore (rulesCore(), loaded once), free to be played on: the worker derives
+  // it from its nearest snapshot and sends its bytes; nothing is asked of the server.
+  async matchAt(step) {
+    if (!this.total) throw new RangeError('nothing of this replay was derived');
+    const [core, { bytes }] = await Promise.all([this.rulesCore(), this.ask({ type: 'match', step })]);
+    const m = core.newMatch(this.rep.game, new Uint8Array(32), { max_turns: this.rep.options.max_turns || 0 });
+    m.restore(bytes);
+    return m;
+  }
+
+  // The page's own rules module (rules-core.js), loaded on first use.
+  rulesCore() {
+    this.core = this.core || loadRules(WASM);
+    return this.core;
   }
 
   toggle() { if (this.timer) this.stop(); else this.start(); }
@@ -382,6 +494,9 @@ export class ReplayView {
     this.destroyed = true;
     this.stop();
     clearMarks();
+    if (this.worker) this.worker.terminate();
+    for (const q of this.asked.values()) q.reject(new Error('replay closed'));
+    this.asked.clear();
     document.removeEventListener('keydown', this.onKey);
     if (this.gameView?.destroy) this.gameView.destroy();
   }

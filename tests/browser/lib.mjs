@@ -16,3 +16,4 @@ export {
 export function withServer(body, opts = {}) {
   return withServerShared({ botDelayMs: 50, ...opts }, body);
 }
+

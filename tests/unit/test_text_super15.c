@@ -203,7 +203,7 @@ static const char *endgame(int dark, int q, bool third)
 /* Adjudications by hand, with a draw, and what is not one. */
 static void finished_by_hand(void)
 {
-	struct rules_match m;
+	struct rules_match m = { 0 }; /* defined even where a CHECK_EQ of read_view failed (scan_build) */
 	struct rules_result r;
 
 	CHECK_EQ(read_view(endgame(3, 20, false), 41, NULL, 0, &m), 0); /* 2 v 2, 20 quiet plies */
@@ -222,7 +222,7 @@ static void finished_by_hand(void)
 	/* Still playing: nothing ended, Dark to move as to_act says. */
 	{
 		const uint8_t dark = 1;
-		uint8_t act[RULES_MAX_SEATS];
+		uint8_t act[RULES_MAX_SEATS] = { 0 };
 
 		CHECK_EQ(read_view(endgame(3, 20, true), 41, &dark, 1, &m), 0);
 		rules_result(&m, &r);
