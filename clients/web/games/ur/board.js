@@ -196,9 +196,9 @@ function drawTrays(layer, geo, view, bottom, t) {
   }
 }
 
-// Where the actor's piece on `square` lands: {to, captured: [cells], source}, source 'rules' when the local
-// rules said so (captured then names the cells whose pieces it sends back), 'dice' when counted on from the
-// dice's value without them.
+// Where the actor's piece on `square` lands: {to, captured: [square], source}, source 'rules' when the local
+// rules said so (captured then lists the other side's squares whose pieces it sends back), 'dice' when
+// counted on from the dice's value without them.
 function landingOf(m, square) {
   const land = m.landing ? m.landing(square) : null;
   if (land) return { to: land.to, captured: land.captured, source: 'rules' };
@@ -237,9 +237,17 @@ function drawPieces(L, geo, m) {
   }
 }
 
-// The cells of the other side's pieces a move would capture, marked.
-function drawCaptures(layer, geo, land, cls) {
-  for (const cell of land.captured) layer.append(cellRect(geo, cell, cls));
+// The cells of the other side's (`seat`'s) pieces a move would capture, marked.
+function drawCaptures(layer, geo, seat, land, cls) {
+  for (const sq of land.captured) layer.append(cellRect(geo, cellOf(seat, sq), cls));
+}
+
+// What the board says of a landing, for people (aria) and for tests: its cell, its square, its source and
+// the other side's squares it captures.
+function landingAttrs(el, land) {
+  el.setAttribute('data-to', String(land.to));
+  el.setAttribute('data-preview', land.source);
+  if (land.captured.length) el.setAttribute('data-captures', land.captured.join(' '));
 }
 
 // The selected piece's destination: a line to it, the pieces it would capture, and the "target" that
@@ -248,13 +256,12 @@ function drawTarget(L, geo, m, st, land, from) {
   const cell = cellOf(st.seat, land.to);
   const tc = geo.center(cell);
   L.previews.append(s('line', { x1: from.x, y1: from.y, x2: tc.x, y2: tc.y, class: 'preview-line' }));
-  drawCaptures(L.previews, geo, land, 'preview-capture');
+  drawCaptures(L.previews, geo, 1 - st.seat, land, 'preview-capture');
   const tg = s('g', clickable('target', m.t('aria.target', { role: m.t(`role.${ROLES[st.seat]}`), cell: cellOf(st.seat, st.square), to: cell }),
     () => m.handlers.act({ move: st.square })));
   tg.classList.add('move-target');
   tg.setAttribute('data-target', cell);
-  tg.setAttribute('data-preview', land.source);
-  if (land.captured.length) tg.setAttribute('data-captures', land.captured.join(' '));
+  landingAttrs(tg, land);
   tg.append(s('rect', { x: tc.x - C / 2 + 3, y: tc.y - C / 2 + 3, width: C - 6, height: C - 6, rx: 6, class: 'target-hit' }),
     s('circle', { cx: tc.x, cy: tc.y, r: 30, class: 'preview-ring' }));
   L.top.append(tg);
@@ -265,10 +272,11 @@ function drawPeek(L, geo, st, land, from) {
   while (L.peek.firstChild) L.peek.firstChild.remove();
   const cell = cellOf(st.seat, land.to);
   const tc = geo.center(cell);
-  const g = s('g', { class: 'peek', 'data-peek': cell, 'data-square': String(st.square), 'data-preview': land.source });
+  const g = s('g', { class: 'peek', 'data-peek': cell, 'data-square': String(st.square) });
+  landingAttrs(g, land);
   g.append(s('line', { x1: from.x, y1: from.y, x2: tc.x, y2: tc.y, class: 'peek-line' }),
     s('circle', { cx: tc.x, cy: tc.y, r: 30, class: 'peek-ring' }));
-  drawCaptures(g, geo, land, 'peek-capture');
+  drawCaptures(g, geo, 1 - st.seat, land, 'peek-capture');
   L.peek.append(g);
 }
 

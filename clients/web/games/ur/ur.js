@@ -160,8 +160,8 @@ function added(a, b) {
 }
 
 // What moving `actor`'s piece on `square` would do, read off the view the local rules give after it:
-// {to: the square it lands on, captured: [the cells of the other side's pieces sent back]}; null without a
-// preview.
+// {to: the square it lands on, captured: [the other side's squares whose pieces it sends back]}; null without
+// a preview.
 function moveLanding(preview, view, actor, square) {
   const p = preview({ move: square });
   const before = view.pieces || [];
@@ -170,7 +170,7 @@ function moveLanding(preview, view, actor, square) {
   const to = added(before[actor] || [], after[actor] || [])[0];
   if (to === undefined) return null;
   const other = 1 - actor;
-  const captured = added(after[other] || [], before[other] || []).map((sq) => cellOf(other, sq));
+  const captured = added(after[other] || [], before[other] || []);
   return { to, captured: [...new Set(captured)] };
 }
 
