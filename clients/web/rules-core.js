@@ -91,7 +91,11 @@ export class RulesCore {
     if (!g) throw new Error(`no rules for the game ${gameId}`);
     this.put(seed);
     const rc = this.x.qw_start(g.index, options.max_turns || 0);
-    if (rc !== 0) throw new Error(`the rules refuse these options (${errorName(rc)})`);
+    if (rc !== 0) {
+      const e = new Error(rc === -1802 ? `no rules module for the game ${gameId}` : `the rules refuse these options (${errorName(rc)})`);
+      e.code = errorName(rc);
+      throw e;
+    }
     const m = new Match(this, g);
     m.bytes = this.mem().slice(this.matchAt, this.matchAt + this.matchSize);
     this.loaded = m;
@@ -198,6 +202,20 @@ export class Match {
     if (!k) return { error: 'illegal' };
     const rc = this.load().qw_event(seat, k);
     return rc === 0 ? {} : { error: errorName(rc) };
+  }
+
+  // The bot levels of this game (the server's bots, the same C), e.g. ['greedy', 'random'].
+  botLevels() {
+    const n = this.load().qw_bot_levels();
+    return n > 0 ? this.core.take(n).split(', ') : [];
+  }
+
+  // The index in legal(seat) of what the bot of `level` would play here, drawing from its own stream `rng`
+  // (a non-zero BigInt below 2^64); null when it has nothing to play. The match is not changed.
+  botChoice(level, seat, rng = 1n) {
+    const x = this.load();
+    const i = x.qw_bot(this.core.put(level), seat, Number(rng & 0xffffffffn), Number(rng >> 32n));
+    return i >= 0 ? i : null;
   }
 
   // The rest of the dice stream from a seed of one's own (32 bytes): the analysis board's dice.
