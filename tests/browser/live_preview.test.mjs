@@ -127,16 +127,22 @@ test('Ur against a bot: a selected or focused piece shows where the local rules 
     }, QUICK_BOTS);
   });
 
-// A page in a room against bots, the frames it sends counted: {page, frames, core, rnd}.
-async function botRoom(srv, game, label) {
+// A page in a room against bots, the frames it sends counted: {page, frames, core, rnd, again()}; again()
+// starts another such room (a match may end, or leave this seat out, before the test has seen enough).
+// null when the served module cannot rebuild the game's positions.
+async function botRoom(srv, game, label, checks = {}) {
   const core = await loadRules(new Uint8Array(await (await fetch(`${srv.url}/wasm/rules.wasm`)).arrayBuffer()));
   if (!previewable(core, game)) return null;
   const page = await newPlayerPage(browser(), { server: srv, label, ...MANUAL });
   const frames = [];
   page.on('websocket', (ws) => ws.on('framesent', ({ payload }) => frames.push(JSON.parse(String(payload)))));
   await page.goto(`${srv.url}/?name=${label}#/`);
-  await createRoom(page, { game, checks: { autoroll: true }, vsBot: true });
-  return { page, frames, core, rnd: rng() };
+  const again = async () => {
+    await page.evaluate(() => { location.hash = '#/'; });
+    await createRoom(page, { game, checks, vsBot: true });
+  };
+  await createRoom(page, { game, checks, vsBot: true });
+  return { page, frames, core, rnd: rng(), again };
 }
 
 // Whether the served module can rebuild a position of `game` (it has the game's text codec): a new match's
@@ -149,10 +155,10 @@ function previewable(core, game) {
 }
 
 // Plays random legal actions by clicks until `want(state)` holds for a state that lets this page act; returns
-// that state (and the page's seat), or null when the match ended first.
+// that state (and the page's seat), or null when the match ended first (or left this seat nothing to do).
 async function playUntil(page, rnd, want, max = 400) {
   for (let n = 0; n < max; n++) {
-    await waitTurnOrResult(page);
+    try { await waitTurnOrResult(page, 20000); } catch { return null; }
     if (await page.locator('#result').count()) return null;
     const st = await page.evaluate(() => window.quinteto.state);
     if (want(st)) return { st, seat: await page.evaluate(() => window.quinteto.mySeat) };
@@ -165,7 +171,7 @@ async function playUntil(page, rnd, want, max = 400) {
 test('Laquet against a bot: a picked man shows the points the local rules land it on, before anything is sent',
   { timeout: 240000 }, async (t) => {
     await withServer(async (srv) => {
-      const room = await botRoom(srv, 'laquet', 'Lia');
+      const room = await botRoom(srv, 'laquet', 'Lia', { autoroll: true });
       if (!room) { t.skip('the rules module has no text codec for laquet'); return; }
       const { page, frames, core, rnd } = room;
       try {
@@ -241,14 +247,18 @@ function quintetoLandings(m, st, seat, stone) {
 test('Quinteto against bots: a selected stone shows the rooms the local rules land it in, before anything is sent',
   { timeout: 300000 }, async (t) => {
     await withServer(async (srv) => {
-      const room = await botRoom(srv, 'quinteto', 'Quin');
+      const room = await botRoom(srv, 'quinteto', 'Quin', { autoroll: true });
       if (!room) { t.skip('the rules module has no text codec for quinteto'); return; }
       const { page, frames, core, rnd } = room;
       try {
         let previewed = 0;
-        for (let round = 0; round < 5; round++) {
+        let rooms = 1;
+        for (let round = 0; round < 12 && previewed < 5; round++) {
           const got = await playUntil(page, rnd, (st) => st.legal.some((a) => Array.isArray(a.plan) && a.plan.some((x) => 'stone' in x && !x.enter)), 2000);
-          if (!got) break;
+          if (!got) { // this seat's match is over (a hunter may be out early): another room
+            if (rooms++ < 4) await room.again();
+            continue;
+          }
           const { st, seat } = got;
           const m = core.fromView('quinteto', { view: st.view, to_act: st.to_act, legal: st.legal, ply: st.ply });
           assert.ok(m, `the rules module rebuilds the state of ply ${st.ply}`);
@@ -269,8 +279,63 @@ test('Quinteto against bots: a selected stone shows the rooms the local rules la
           await page.waitForFunction((p) => window.quinteto.state.ply > p, st.ply);
           assert.equal(await page.locator('.q-target').count(), 0, 'no landing of the preview is left on the board');
         }
-        t.diagnostic(`${previewed} stones previewed`);
+        t.diagnostic(`${previewed} stones previewed in ${rooms} rooms`);
         assert.ok(previewed >= 3, 'enough stones previewed');
+        noProblems(page);
+      } finally {
+        await closeAll([page]);
+      }
+    }, QUICK_BOTS);
+  });
+
+test('Super 1 al 5 against a bot: a selected piece shows every piece each stop would capture, before anything is sent',
+  { timeout: 240000 }, async (t) => {
+    await withServer(async (srv) => {
+      const room = await botRoom(srv, 'super15', 'Sue');
+      if (!room) { t.skip('the rules module has no text codec for super15'); return; }
+      const { page, frames, core, rnd } = room;
+      try {
+        let previewed = 0;
+        let captures = 0;
+        for (let round = 0; round < 40 && (previewed < 5 || !captures); round++) {
+          const got = await playUntil(page, rnd, (st) => st.legal.length > 0);
+          if (!got) break;
+          const { st, seat } = got;
+          const m = core.fromView('super15', { view: st.view, to_act: st.to_act, legal: st.legal, ply: st.ply });
+          assert.ok(m, `the rules module rebuilds the state of ply ${st.ply}`);
+          // Prefer a piece that can capture, so captures are seen early.
+          const outcomes = st.legal.map((a) => ({ a, o: m.clone().apply(seat, a).outcome }));
+          const capturing = outcomes.filter((x) => x.o.captured.length);
+          const from = (capturing.length ? capturing : outcomes)[Math.floor(rnd() * (capturing.length || outcomes.length))].a.from;
+          const want = outcomes.filter((x) => x.a.from === from).map((x) => [x.a.to, x.o.captured.map((c) => c.square).join(' ')]);
+          const before = frames.length;
+          await page.locator(`[data-click="piece:${from}"]`).click();
+          await page.locator('[data-click^="to:"]').first().waitFor();
+          const shown = await page.evaluate(() => [...document.querySelectorAll('[data-click^="to:"]')]
+            .map((el) => [el.dataset.square, el.dataset.captures || '', el.dataset.preview]));
+          assert.deepEqual(shown.map((x) => x[2]), shown.map(() => 'rules'), 'the stops come from the local rules');
+          assert.deepEqual(shown.map((x) => [x[0], x[1]]).sort(), want.sort(), `the piece on ${from}: its stops and captures (ply ${st.ply})`);
+          assert.equal(frames.length, before, 'nothing was sent while previewing');
+          previewed++;
+          if (want.some((x) => x[1])) captures++;
+          const [to] = want[Math.floor(rnd() * want.length)];
+          await page.locator(`[data-click="to:${to}"]`).click();
+          await page.waitForFunction((p) => window.quinteto.state.ply > p, st.ply);
+          const acts = frames.slice(before).filter((f) => f.type === 'act');
+          assert.deepEqual(acts.map((f) => [f.action.from, f.action.to]), [[from, to]], 'that stop sent that move, once');
+          const now = await page.evaluate(() => {
+            const s = window.quinteto.state;
+            const board = [...document.querySelectorAll('.s15-square')].filter((el) => el.querySelector('.s15-piece'))
+              .map((el) => el.dataset.square).sort();
+            const left = document.querySelectorAll('.s15-taken, .s15-target').length;
+            return { ply: s.ply, board, state: s.view.pieces.map((p) => p.square).sort(), left, mine: s.legal.length };
+          });
+          assert.deepEqual(now.board, now.state, `the board is the server's (ply ${now.ply})`);
+          assert.equal(now.left, 0, 'no preview left over');
+        }
+        t.diagnostic(`${previewed} pieces previewed, ${captures} with captures`);
+        assert.ok(previewed >= 5, 'enough pieces previewed');
+        assert.ok(captures > 0, 'a capture was previewed');
         noProblems(page);
       } finally {
         await closeAll([page]);
