@@ -51,7 +51,11 @@ export class RulesCore {
     }
   }
 
-  mem() { return new Uint8Array(this.x.memory.buffer); }
+  // The module's memory as bytes (it never grows: the C allocates nothing, so one view serves every call).
+  mem() {
+    if (this.u8?.buffer !== this.x.memory.buffer) this.u8 = new Uint8Array(this.x.memory.buffer);
+    return this.u8;
+  }
 
   game(id) { return this.games.find((g) => g.id === id) || null; }
 
@@ -64,10 +68,14 @@ export class RulesCore {
 
   // Text into the I/O buffer; its length.
   put(text) {
-    const bytes = typeof text === 'string' ? enc.encode(text) : text;
-    if (bytes.length > this.ioSize) throw new RangeError('text too large for the rules module');
-    this.mem().set(bytes, this.io);
-    return bytes.length;
+    if (typeof text === 'string') {
+      const { read, written } = enc.encodeInto(text, this.mem().subarray(this.io, this.io + this.ioSize));
+      if (read !== text.length) throw new RangeError('text too large for the rules module');
+      return written;
+    }
+    if (text.length > this.ioSize) throw new RangeError('text too large for the rules module');
+    this.mem().set(text, this.io);
+    return text.length;
   }
 
   // The text a call left in the I/O buffer (n its result: a length, or a negative code).
