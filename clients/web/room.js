@@ -12,6 +12,10 @@
 // Enter plays, the game's shortcuts (its `shortcuts`) and Q (resign) work anywhere but in a text field,
 // and after every state focus goes back to the board (the same part if it is still there).
 // Everything worth hearing (actions, seats, turns) goes to the one live region (core.announce).
+//
+// When this player's seat has legal actions, the position is rebuilt locally by the rules module
+// (preview.js) and the game view may ask what an action would do (ctx.preview) before sending it;
+// every state replaces that position: the server stays the authority.
 
 import { h, clear } from './dom.js';
 import { app as shared, mySeat, navigate, announce, reducedMotion, savePrefs, toast } from './core.js';
@@ -20,6 +24,7 @@ import { gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
 import { clientSeed, seedUsed, seedField } from './seed.js';
 import { gameOptions, clockLeft, fmtClock, lowAt, clockTag, idleLine } from './clock.js';
+import { LocalRules } from './preview.js';
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -36,6 +41,7 @@ export class RoomView {
     this.lastTurnKey = '';
     this.lowSaid = new Set(); // "ply:running_since" of my clock's low-time warnings already announced
     this.clockTimer = null;   // redraws the running clocks while one runs
+    this.local = new LocalRules(() => this.previewReady()); // the state's position in the local rules
     this.title = h('h1.room-name', t('room.title', { id: roomId }));
     this.optionTags = h('span.room-options');
     this.statusPill = h('span.pill', '…');
@@ -160,6 +166,7 @@ export class RoomView {
     clearInterval(this.clockTimer);
     document.removeEventListener('keydown', this.onKey);
     clearTimeout(this.forcedTimer);
+    this.local.onReady = null;
     if (this.gameView && this.gameView.destroy) this.gameView.destroy();
   }
 
@@ -182,6 +189,7 @@ export class RoomView {
     this.statusPill.textContent = t(`status.${st.status}`);
     this.statusPill.className = `pill pill-${st.status}`;
     this.rulesLink.href = `#/rules/${encodeURIComponent(st.game)}`;
+    this.local.update(st, seat);
     this.renderGame(st);
     this.renderOptions(st);
     this.renderNotice(st, seat);
@@ -396,11 +404,19 @@ export class RoomView {
         panel: this.panel,
         mySeat: () => mySeat(this.roomId),
         act: (action) => this.act(action),
+        preview: (action) => this.local.preview(action),
         reducedMotion,
       });
       clear(this.legend).append(legendList(this.module));
     }
     this.gameView.update(st);
+  }
+
+  // The rules module arrived after the state that wanted it: the game view draws its previews now.
+  previewReady() {
+    if (!this.gameView || !this.state) return;
+    this.gameView.update(this.state);
+    this.restoreFocus();
   }
 
   renderWords(st) {

@@ -59,6 +59,13 @@ export class RulesCore {
 
   game(id) { return this.games.find((g) => g.id === id) || null; }
 
+  // Keeps the working match's bytes in its Match before a call writes another match there (newMatch,
+  // fromView): a match played on and not yet saved must not lose those plies.
+  park() {
+    if (this.loaded) this.loaded.sync();
+    this.loaded = null;
+  }
+
   // Text into the I/O buffer; its length.
   put(text) {
     if (typeof text === 'string') {
@@ -98,6 +105,7 @@ export class RulesCore {
     const g = this.game(gameId);
     if (!g) throw new Error(`no rules for the game ${gameId}`);
     this.put(seed);
+    this.park();
     const rc = this.x.qw_start(g.index, options.max_turns || 0);
     if (rc !== 0) {
       const e = new Error(rc === -1802 ? `no rules module for the game ${gameId}` : `the rules refuse these options (${errorName(rc)})`);
@@ -116,7 +124,7 @@ export class RulesCore {
     const g = this.game(gameId);
     if (!g) return null;
     const n = this.put(JSON.stringify({ view, to_act: toAct, legal, ply }));
-    this.loaded = null;
+    this.park();
     if (this.x.qw_from_view(g.index, options.max_turns || 0, n) !== 0) return null;
     const m = new Match(this, g);
     m.bytes = this.mem().slice(this.matchAt, this.matchAt + this.matchSize);

@@ -138,3 +138,17 @@ test('derive.js agrees with quinteto verify on every archive of tests/golden/arc
   }
   assert.ok(compared >= 35, `${compared} archives compared`);
 });
+
+test('a match keeps its plies when another is started or rebuilt from a view in the same module', async () => {
+  const core = await loadRules(readFileSync(RULES));
+  const m = core.newMatch('ur', new Uint8Array(32));
+  for (let i = 0; i < 5; i++) m.applyIndex(m.toAct()[0], 0);
+  const ply = m.ply;
+  const view = m.viewText();
+  const seat = m.toAct()[0];
+  assert.ok(core.fromView('ur', { view: m.view(), to_act: m.toAct(), legal: m.legal(seat), ply }), 'rebuilt from its view');
+  assert.equal(m.ply, ply, 'fromView left the first match where it was');
+  core.newMatch('ur', new Uint8Array(32).fill(1));
+  assert.equal(m.ply, ply, 'newMatch left the first match where it was');
+  assert.equal(m.viewText(), view);
+});

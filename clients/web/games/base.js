@@ -27,7 +27,10 @@
 //                       view. ctx gives it three empty elements it owns, ctx.board (the board), ctx.side
 //                       (beside the seats) and ctx.panel (under the board: dice, buttons, a hand), plus
 //                       ctx.mySeat() (this player's seat or null), ctx.act(action) (sends it),
-//                       ctx.reducedMotion() (no animation when true). update() is called with every
+//                       ctx.preview(action) (what one of the seat's legal actions would do, from the
+//                       local rules module: {view, outcome} as the server would send them, or null when
+//                       there is no preview: draw without it; it sends nothing, and the next state
+//                       replaces it), ctx.reducedMotion() (no animation when true). update() is called with every
 //                       `state` of the room: the view keeps what it built and what the player has half-done
 //                       (a selected piece) while that is still legal; it marks the last move on the board
 //                       and animates it (unless reducedMotion). highlight(entry) marks a log entry's cells

@@ -128,6 +128,7 @@ function landing(m, r, rect) {
     () => m.handlers.land(r)));
   g.classList.add('lq-landing');
   g.setAttribute('data-route', String(r));
+  g.setAttribute('data-preview', opt.source || 'dice');
   g.append(s('rect', { ...rect, rx: 8, class: 'lq-landing-hit' }));
   return g;
 }
@@ -161,7 +162,7 @@ function drawMarks(layer, moves, prefix) {
 
 // handlers: {pick(route | null), land(route)}; t: the game's translator. Returns {el,
 // render(model), highlight(moves | null)}; model: {view (with the staged steps applied), actor,
-// froms: [route], picked, landings: Map(route -> {die, value}), last: [moves], staged: [moves],
+// froms: [route], picked, landings: Map(route -> {die, value, source}), last: [moves], staged: [moves],
 // reducedMotion}.
 export function createBoard(handlers, t) {
   const svg = s('svg', { class: 'lq-board', role: 'group', 'aria-label': t('aria.board'), viewBox: `0 0 ${W} ${H}` });

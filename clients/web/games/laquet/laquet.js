@@ -7,7 +7,10 @@
 // The board then shows the position after the steps made so far, and only the men and dice that
 // can still complete a legal action glow, so only legal moves can be made. When the steps make a
 // whole legal action that nothing longer extends, it is sent; a bonus that could go on can be sent
-// as it is ("done"), or declined ("decline"). "reset" undoes the steps not sent. The steps belong to
+// as it is ("done"), or declined ("decline"). "reset" undoes the steps not sent. Where each step lands
+// (a point, or off) is the local rules' answer (ctx.preview: a whole legal action that begins with the steps
+// applied to the state's position by the same C as the server's, its outcome's moves read), before anything
+// is sent; counted on from the dice only while there is no preview. The steps belong to
 // this view: they survive states of the same ply and are dropped when the ply moves on. Everything
 // people read names points as the board does (b7, t12), never route numbers.
 
@@ -155,6 +158,18 @@ function createView(ctx) {
   let picked = null; // the route of the man picked for the next step
 
   const legalOf = () => (Array.isArray(state.legal) ? state.legal : []);
+  // The moves ({from, to, die}) the local rules make of the first `k` steps of the legal action `a`: its
+  // outcome's, as the server would send it; null without a preview.
+  const ruled = (a, k) => {
+    const p = ctx.preview ? ctx.preview(a) : null;
+    const mv = p && p.outcome && p.outcome.moves;
+    return Array.isArray(mv) && mv.length >= k ? mv.slice(0, k) : null;
+  };
+  // The moves the staged steps make: the rules' (from any legal action they begin), else counted on.
+  const stagedMovesOf = (dice) => {
+    const a = staged.length ? candidates(legalOf(), staged)[0] : null;
+    return (a && ruled(a, staged.length)) || movesOf(staged, dice);
+  };
   const step = (die) => {
     staged = [...staged, { from: picked, die }];
     picked = null;
@@ -174,7 +189,8 @@ function createView(ctx) {
       if (o) step(o.die);
     },
   }, t);
-  // The dice the picked man can use now: [{die, value, to}], one per die index.
+  // The dice the picked man can use now: [{die, value, to, source}], one per die index; `to` from the local
+  // rules (source 'rules') or counted on from the die (source 'dice').
   const options = () => {
     if (picked === null) return [];
     const k = staged.length;
@@ -185,7 +201,9 @@ function createView(ctx) {
       const st = stepsOf(a);
       if (st.length > k && st[k].from === picked && !seen.has(st[k].die)) {
         seen.add(st[k].die);
-        out.push({ die: st[k].die, value: dice[st[k].die], to: Math.min(picked + dice[st[k].die], OFF) });
+        const mv = ruled(a, k + 1);
+        const to = mv ? Math.min(mv[k].to, OFF) : Math.min(picked + dice[st[k].die], OFF);
+        out.push({ die: st[k].die, value: dice[st[k].die], to, source: mv ? 'rules' : 'dice' });
       }
     }
     return out.sort((x, y) => x.die - y.die);
@@ -209,7 +227,7 @@ function createView(ctx) {
     const opts = options();
     const landings = new Map();
     for (const o of opts) if (!landings.has(o.to)) landings.set(o.to, o);
-    const stagedMoves = movesOf(staged, dice);
+    const stagedMoves = stagedMovesOf(dice);
     board.render({
       view: viewAfter(view, actor, stagedMoves), actor, froms: [...froms], picked, landings,
       last: state.last && Array.isArray(state.last.outcome?.moves) ? state.last.outcome.moves : [],

@@ -141,7 +141,8 @@ function roomMark(layer, key, cls) {
 }
 
 // handlers: {stone(id)}; t: the game's translator. model: {view, clickable: Map(id -> label), selected: id |
-// null, targets: [{key, captures}], last: [cell keys], hl: [cell keys], circle: [seat|null x5], animate: bool,
+// null, targets: [{key, captures}] (the selected stone's landings and how many stones each captures, from the
+// local rules), last: [cell keys], hl: [cell keys], circle: [seat|null x5], animate: bool,
 // landed: [cell keys]}.
 export function createBoard(handlers, t) {
   const svg = s('svg', { class: 'q-board', viewBox: '0 0 640 660', role: 'group', 'aria-label': t('aria.board') });
@@ -171,7 +172,8 @@ export function createBoard(handlers, t) {
     }
     for (const tg of m.targets || []) {
       const p = cellXY(tg.key);
-      layers.targets.append(s('circle', { cx: p.x, cy: p.y, r: ROOM_R - 3, class: ['q-target', tg.captures ? 'captures' : ''] }));
+      layers.targets.append(s('circle', { cx: p.x, cy: p.y, r: ROOM_R - 3, class: ['q-target', tg.captures ? 'captures' : ''],
+        'data-room': tg.key.slice(1), 'data-captures': String(tg.captures || 0) }));
       if (tg.captures) layers.targets.append(s('text', { x: p.x + ROOM_R - 4, y: p.y - ROOM_R + 6, class: 'q-capture-mark' }, '✕'));
     }
   };

@@ -8,7 +8,9 @@
 // step: a glowing stone ("stone:<id>") opens its options for the next step (a die or the sum, a direction,
 // into or out of limbo: "opt:<die>:<kind>:<n>"), a kill is a button of its own ("kill:<die>:<id>"), and
 // "play" sends the plan once it is a whole legal one. After the first step the board shows the position
-// it leaves, and every option says where the stone lands and what it would capture. The arranger picks
+// it leaves, and every option says where the stone lands and what it would capture: the local rules'
+// answers (ctx.preview, the same C as the server's), never worked out here; without a preview the options
+// say only the die and the direction, and the board shows the state as it is. The arranger picks
 // hunters in slot order ("arr:<seat>", the chain drawn on the circle as it grows) and confirms
 // ("arrange-ok"); places with "place:<side>"; everyone rolls with "roll". A half-built plan or circle
 // survives other states of the same ply and is dropped when the ply moves on.
@@ -44,40 +46,6 @@ function whereKey(st) {
   return null;
 }
 
-// The arranger's home in the duel: the home its stones were placed on (last seen `place`), else unknown.
-let arrangerHome = null;
-
-// Applies one step to a copy of `view` for `seat` (protocol/games/quinteto/README.md, phase 1 rules 3 and 4); returns
-// {view, captures, to} where `to` is the landing room (or null).
-function applyStep(view, seat, st) {
-  const stones = view.stones.map((x) => ({ ...x }));
-  const victim = (view.victim || [])[seat];
-  let captures = 0;
-  let to = null;
-  const land = (k, room) => {
-    const others = stones.map((x, j) => j).filter((j) => j !== k && stones[j].where === 'room' && stones[j].room === room);
-    if (others.length && victim !== null && victim !== undefined && others.every((j) => stones[j].seat === victim)) {
-      for (const j of others) stones[j] = { seat: stones[j].seat, where: 'out' };
-      captures = others.length;
-    }
-    stones[k] = { seat: stones[k].seat, where: 'room', room };
-    to = room;
-  };
-  if ('kill' in st) stones[st.kill] = { seat: stones[st.kill].seat, where: 'out' };
-  else if (st.enter) stones[st.stone] = { seat: stones[st.stone].seat, where: 'limbo' };
-  else if (st.exit) {
-    const home = seat === 5 ? arrangerHome : HOMES[seat];
-    if (home !== null && home !== undefined) land(st.stone, home);
-  } else land(st.stone, (stones[st.stone].room + st.steps + 25) % 25);
-  return { view: { ...view, stones }, captures, to };
-}
-
-function previewOf(view, seat, steps) {
-  let v = view;
-  for (const st of steps) v = applyStep(v, seat, st).view;
-  return v;
-}
-
 // Plans of `legal` that begin with `steps`; the next steps they offer (distinct); the plan equal to `steps`.
 function plansAfter(legal, steps) {
   return legal.filter((a) => a && Array.isArray(a.plan) && a.plan.length >= steps.length &&
@@ -95,6 +63,40 @@ function nextSteps(legal, steps) {
 
 function wholePlan(legal, steps) {
   return plansAfter(legal, steps).find((a) => a.plan.length === steps.length) || null;
+}
+
+// What the next step `st` after `steps` does, by the local rules: {place: where its stone ends ({where, room?},
+// as in the view), to: that room or null, captured: [stone ids]}, or null without a preview. Every legal plan
+// that begins with steps and st moves st's stone the same way, and a stone acts once in a plan (README, D6), so
+// the shortest of them is applied to the state's position (preview) and the stone's place read off the view it
+// leaves; the stones the step captures are those of the outcome's `captured` that stood, in `before` (the
+// position after `steps`), in the room it lands on.
+function stepResult(preview, plans, steps, st, before) {
+  const plan = plansAfter(plans, [...steps, st]).sort((a, b) => a.plan.length - b.plan.length)[0];
+  const p = plan && preview ? preview(plan) : null;
+  if (!p || !p.view || !Array.isArray(p.view.stones)) return null;
+  if ('kill' in st) return { place: p.view.stones[st.kill], to: null, captured: [] };
+  const place = p.view.stones[st.stone];
+  const to = place && place.where === 'room' ? place.room : null;
+  const captured = to === null ? [] : (p.outcome?.captured || [])
+    .filter((j) => before.stones[j]?.where === 'room' && before.stones[j].room === to);
+  return { place, to, captured };
+}
+
+// The position after `steps` (a beginning of legal plans), built from the local rules' answers step by
+// step; null without a preview.
+function positionAfter(preview, plans, view, steps) {
+  let v = view;
+  for (let i = 0; i < steps.length; i++) {
+    const r = stepResult(preview, plans, steps.slice(0, i), steps[i], v);
+    if (!r) return null;
+    const stones = v.stones.map((x) => ({ ...x }));
+    const k = steps[i].stone ?? steps[i].kill;
+    stones[k] = { ...r.place };
+    for (const j of r.captured) stones[j] = { seat: stones[j].seat, where: 'out' };
+    v = { ...v, stones };
+  }
+  return v;
 }
 
 // --- words -----------------------------------------------------------------------------------------
@@ -131,12 +133,8 @@ function notation(e) {
   else if (a.roll) parts.push(t('n.roll', { who: who(e.seat), a: o.dice?.[0] ?? '?', b: o.dice?.[1] ?? '?' }));
   else if ('place' in a) parts.push(t('n.place', { who: who(a.place), room: HOMES[a.place] }));
   else if (Array.isArray(a.plan)) {
-    let v = e.prev;
-    const steps = a.plan.map((st) => {
-      const text = stepText(st, e.seat, v, e.view);
-      if (v) v = applyStep(v, e.seat, st).view;
-      return text;
-    });
+    // A stone acts once in a plan (D6): where it stood before the plan is where its step began.
+    const steps = a.plan.map((st) => stepText(st, e.seat, e.prev, e.view));
     parts.push(t('n.plan', { who: who(e.seat), steps: steps.join(', ') }));
   } else parts.push(`${who(e.seat)} ${JSON.stringify(a)}`);
   if (o.tied && o.tied.length) parts.push(t('n.tied', { list: o.tied.map(who).join(', ') }));
@@ -248,17 +246,15 @@ function rolloffBox(view) {
       `${who(seat)} ${v ?? (view.phase === 'rolloff' ? '…' : '–')}`)));
 }
 
-function optionLabel(st, seat, view, dice) {
+// An option's words; `r` is what the local rules say the step does (stepResult), or null.
+function optionLabel(st, r, dice) {
   const die = st.die === SUM ? 'Σ' : `#${st.die + 1}`;
   if (st.enter) return `${die}: ${t('opt.enter', { die: st.die + 1 })}`;
-  if (st.exit) {
-    const r = applyStep(view, seat, st);
-    const cap = r.captures ? `, ${t('opt.captures', { n: r.captures })}` : '';
-    return `${die}: ${t('opt.exit', { die: st.die + 1, v: dice[st.die] })}${cap}`;
-  }
-  const r = applyStep(view, seat, st);
-  const text = t(st.die === SUM ? 'opt.sum' : 'opt.move', { dir: t(st.steps > 0 ? 'dir.cw' : 'dir.ccw'), n: Math.abs(st.steps), to: r.to });
-  return `${die}: ${text}${r.captures ? `, ${t('opt.captures', { n: r.captures })}` : ''}`;
+  const n = r ? r.captured.length : 0;
+  const cap = n ? `, ${t('opt.captures', { n })}` : '';
+  if (st.exit) return `${die}: ${t('opt.exit', { die: st.die + 1, v: dice[st.die] })}${cap}`;
+  const text = t(st.die === SUM ? 'opt.sum' : 'opt.move', { dir: t(st.steps > 0 ? 'dir.cw' : 'dir.ccw'), n: Math.abs(st.steps), to: r?.to ?? '?' });
+  return `${die}: ${text}${cap}`;
 }
 
 // --- the view ----------------------------------------------------------------------------------------
@@ -282,12 +278,8 @@ function createView(ctx) {
     if (build.steps.length && !plansAfter(plans, build.steps).length) reset(state.ply);
     const arranges = legal.filter((a) => a && a.arrange);
     if (build.chain.length && !arranges.some((a) => build.chain.every((x, i) => a.arrange[i] === x))) build.chain = [];
-    if (state.last && state.last.action && 'place' in state.last.action) arrangerHome = HOMES[state.last.action.place];
-    else if (view.phase === 'duel' || view.phase === 'over') {
-      const placed = (view.stones || []).slice(15, 17).find((x) => x.where === 'room' && HOMES.includes(x.room));
-      if (arrangerHome === null && placed) arrangerHome = placed.room;
-    }
-    const shown = seat !== null && plans.length ? previewOf(view, seat, build.steps) : view;
+    const preview = seat !== null ? ctx.preview : null;
+    const shown = (seat !== null && plans.length && positionAfter(preview, plans, view, build.steps)) || view;
     const next = seat !== null ? nextSteps(plans, build.steps) : [];
     const clickStones = new Map();
     for (const st of next) {
@@ -295,8 +287,12 @@ function createView(ctx) {
       if (!clickStones.has(st.stone)) clickStones.set(st.stone, t('aria.stone', { who: who(seat), where: whereText(shown.stones[st.stone]) }));
     }
     if (build.stone !== null && !clickStones.has(build.stone)) build.stone = null;
-    const targets = build.stone === null ? [] : next.filter((st) => st.stone === build.stone && !st.enter && !('kill' in st))
-      .map((st) => applyStep(shown, seat, st)).filter((r) => r.to !== null).map((r) => ({ key: `r${r.to}`, captures: r.captures }));
+    const results = new Map(build.stone === null ? [] : next.filter((st) => st.stone === build.stone && !('kill' in st))
+      .map((st) => [st, stepResult(preview, plans, build.steps, st, shown)]));
+    const targets = [];
+    for (const r of results.values()) { // one mark per room (two dice may land the stone in the same one)
+      if (r && r.to !== null && !targets.some((x) => x.key === `r${r.to}`)) targets.push({ key: `r${r.to}`, captures: r.captured.length });
+    }
     const circle = build.chain.length ? [0, 1, 2, 3, 4].map((i) => build.chain[i] ?? null) : view.circle;
     const lastKeys = lastCells(state);
     const animate = !ctx.reducedMotion() && lastPly !== null && state.ply === lastPly + 1;
@@ -311,7 +307,7 @@ function createView(ctx) {
     if (arranges.length) drawArrange(buttons, arranges);
     for (const a of legal) if (a && 'place' in a) buttons.append(button(`place:${a.place}`, t('act.place', { who: who(a.place), room: HOMES[a.place] }), () => ctx.act(a), 'place'));
     if (legal.some((a) => a && 'place' in a)) buttons.append(h('p.hint', t('hint.place')));
-    if (plans.length && seat !== null) drawPlan(buttons, plans, next, shown, seat, view.dice || []);
+    if (plans.length && seat !== null) drawPlan(buttons, plans, next, shown, seat, view.dice || [], results);
     panel.append(buttons);
     ctx.panel.append(panel);
     drawSide(view);
@@ -333,15 +329,16 @@ function createView(ctx) {
     if (build.chain.length) box.append(button('arrange-clear', t('act.clear'), () => { build.chain = []; render(); }, 'secondary'));
   };
 
-  const drawPlan = (box, plans, next, shown, seat, dice) => {
+  const drawPlan = (box, plans, next, shown, seat, dice, results) => {
     const done = wholePlan(plans, build.steps);
-    const summary = build.steps.length ? build.steps.map((st, i) => stepText(st, seat, previewOf(state.view, seat, build.steps.slice(0, i)))).join(', ') : t('plan.empty');
+    // A stone acts once in a plan (D6): the state's view says where each step's stone began.
+    const summary = build.steps.length ? build.steps.map((st) => stepText(st, seat, state.view)).join(', ') : t('plan.empty');
     box.append(h('div.q-plan', h('strong', `${t('plan.title')}: `), summary));
     if (build.stone !== null) {
       box.append(h('p.hint', t('hint.stone', { where: whereText(shown.stones[build.stone]) })));
       const row = h('div.q-options');
       for (const st of next.filter((x) => x.stone === build.stone && !('kill' in x))) {
-        row.append(button(stepToken(st), optionLabel(st, seat, shown, dice), () => { build.steps.push(st); build.stone = null; render(); }, 'q-option'));
+        row.append(button(stepToken(st), optionLabel(st, results.get(st) || null, dice), () => { build.steps.push(st); build.stone = null; render(); }, 'q-option'));
       }
       box.append(row);
     } else {

@@ -6,8 +6,11 @@
 // A move is made in two clicks: a glowing piece ("piece:<square>") selects it and lights every
 // square it may stop on ("to:<square>"); one of those moves it. The legal list is long (hundreds of
 // moves), so elements exist per square, never per action. A Super's stop on a line with enemies is
-// its only move that way and captures all of them: it is drawn ringed, as forced. The selection
-// survives states that leave it legal at the same ply and is dropped when the ply moves on.
+// its only move that way and captures all of them: it is drawn ringed, as forced. What each stop would
+// capture (every piece it takes, not only one standing on the stop) is the local rules' answer (ctx.preview:
+// the move applied to the state's position by the same C as the server's), before anything is sent; the
+// pieces the selected one can take are marked. Without a preview a stop on an enemy is taken for a capture.
+// The selection survives states that leave it legal at the same ply and is dropped when the ply moves on.
 
 import { h, s, clear } from '../../dom.js';
 import { translator } from '../../i18n.js';
@@ -95,6 +98,15 @@ function createView(ctx) {
     if (selected && (selected.ply !== state.ply || !froms.has(selected.square))) selected = null;
     const targets = new Map(selected ? legal.filter((a) => a.from === selected.square).map((a) => [a.to, a]) : []);
     const mover = selected && at.get(selected.square);
+    // What each stop does by the local rules: {captured: [square], promoted}; a stop on an enemy without them.
+    const effects = new Map();
+    for (const [sq, a] of targets) {
+      const pv = ctx.preview ? ctx.preview(a) : null;
+      const o = pv && pv.outcome;
+      if (o && Array.isArray(o.captured)) effects.set(sq, { captured: o.captured.map((c) => c.square), promoted: !!o.promoted, source: 'rules' });
+      else effects.set(sq, { captured: at.get(sq) && at.get(sq).seat !== mover.seat ? [sq] : [], promoted: false, source: 'dice' });
+    }
+    const taken = new Set([...effects.values()].flatMap((e) => e.captured));
     const last = state.last && state.last.action;
     clear(board);
     for (let rank = 10; rank >= 1; rank--) {
@@ -108,17 +120,20 @@ function createView(ctx) {
         if (last && last.to === sq) cls.push('s15-last-to');
         if (marked && (marked.from === sq || marked.to === sq)) cls.push('s15-marked');
         if (selected && selected.square === sq) cls.push('s15-selected');
+        if (taken.has(sq)) cls.push('s15-taken');
         let attrs = { role: 'gridcell', 'data-square': sq };
         const target = targets.get(sq);
         if (target) {
-          const capture = !!p && p.seat !== mover.seat;
+          const fx = effects.get(sq);
+          const capture = fx.captured.length > 0;
           cls.push('s15-target');
           if (capture) cls.push('s15-capture');
           if (capture && mover.super) cls.push('s15-forced');
+          if (fx.promoted) cls.push('s15-promotes');
           attrs = { ...attrs, ...clickable(`to:${sq}`, t(capture ? 'aria.capture' : 'aria.target', { square: sq }), () => {
             selected = null;
             ctx.act(target);
-          }) };
+          }), 'data-preview': fx.source, 'data-captures': fx.captured.join(' ') || null };
         } else if (froms.has(sq) && p) {
           attrs = { ...attrs, ...clickable(`piece:${sq}`, t('aria.select', { role: role(p.seat), value: p.value, square: sq }), () => {
             selected = selected && selected.square === sq ? null : { ply: state.ply, square: sq };
@@ -135,7 +150,7 @@ function createView(ctx) {
     drawSide(at);
     clear(ctx.panel);
     if (legal.length) {
-      const forced = mover && mover.super && [...targets.keys()].some((sq) => at.get(sq) && at.get(sq).seat !== mover.seat);
+      const forced = mover && mover.super && [...effects.values()].some((e) => e.captured.length);
       ctx.panel.append(h('p.hint.s15-hint', t(forced ? 'hint.forced' : 'hint.move')));
     }
   };

@@ -9,6 +9,10 @@
 // Clickable parts follow common.js clickable(): "piece:<square>" selects a piece that can move,
 // "target" moves the selected piece, "enter:<square>" and "bear_off" act at once. It sends
 // nothing itself: it calls handlers.select(square | null), handlers.act(action).
+// Where a piece lands, and what it captures there, is the local rules' answer (model.landing(square),
+// from the room's rules module): the selected piece's target, and a lighter mark while a piece that can
+// move has focus or the pointer. Without that answer (the module not loaded) the target is counted on
+// from the dice's value, and nothing is said of captures.
 
 import { s } from '../../dom.js';
 import { clickable } from '../common.js';
@@ -192,6 +196,15 @@ function drawTrays(layer, geo, view, bottom, t) {
   }
 }
 
+// Where the actor's piece on `square` lands: {to, captured: [square], source}, source 'rules' when the local
+// rules said so (captured then lists the other side's squares whose pieces it sends back), 'dice' when
+// counted on from the dice's value without them.
+function landingOf(m, square) {
+  const land = m.landing ? m.landing(square) : null;
+  if (land) return { to: land.to, captured: land.captured, source: 'rules' };
+  return { to: square + (m.view.value || 0), captured: [], source: 'dice' };
+}
+
 // The stacks on the board; a stack of the actor's that can move is clickable ("piece:<square>").
 function drawPieces(L, geo, m) {
   const { view, actor, legalMoves, selected, t } = m;
@@ -205,31 +218,66 @@ function drawPieces(L, geo, m) {
       d.setAttribute('data-square', String(st.square));
       d.setAttribute('data-seat', String(st.seat));
       if (st.seat !== actor || !legalMoves.has(st.square)) { L.pieces.append(d); return; }
-      const to = st.square + view.value;
-      const label = t('aria.select', { role: role(st.seat), cell, to: cellOf(st.seat, to) });
+      const land = landingOf(m, st.square);
+      const label = t('aria.select', { role: role(st.seat), cell, to: cellOf(st.seat, land.to) });
       const wrap = s('g', clickable(`piece:${st.square}`, label,
         () => m.handlers.select(st.square)));
+      const at = { x: c.x + dx, y: c.y + dy };
       if (selected === st.square) wrap.classList.add('selected');
-      wrap.append(s('circle', { cx: c.x + dx, cy: c.y + dy, r: sl.r + 5, class: 'legal-halo' }), d);
+      else {
+        const show = () => drawPeek(L, geo, st, land, at);
+        const hide = () => { while (L.peek.firstChild) L.peek.firstChild.remove(); };
+        for (const ev of ['focus', 'pointerenter']) wrap.addEventListener(ev, show);
+        for (const ev of ['blur', 'pointerleave']) wrap.addEventListener(ev, hide);
+      }
+      wrap.append(s('circle', { cx: at.x, cy: at.y, r: sl.r + 5, class: 'legal-halo' }), d);
       L.overlay.append(wrap);
-      if (selected === st.square) drawTarget(L, geo, m, st, { x: c.x + dx, y: c.y + dy });
+      if (selected === st.square) drawTarget(L, geo, m, st, land, at);
     });
   }
 }
 
-// The selected piece's destination: a line to it and the "target" that makes the move.
-function drawTarget(L, geo, m, st, from) {
-  const to = st.square + m.view.value;
-  const cell = cellOf(st.seat, to);
+// The cells of the other side's (`seat`'s) pieces a move would capture, marked.
+function drawCaptures(layer, geo, seat, land, cls) {
+  for (const sq of land.captured) layer.append(cellRect(geo, cellOf(seat, sq), cls));
+}
+
+// What the board says of a landing, for people (aria) and for tests: its cell, its square, its source and
+// the other side's squares it captures.
+function landingAttrs(el, land) {
+  el.setAttribute('data-to', String(land.to));
+  el.setAttribute('data-preview', land.source);
+  if (land.captured.length) el.setAttribute('data-captures', land.captured.join(' '));
+}
+
+// The selected piece's destination: a line to it, the pieces it would capture, and the "target" that
+// makes the move (data-target its cell, data-preview where the cell came from).
+function drawTarget(L, geo, m, st, land, from) {
+  const cell = cellOf(st.seat, land.to);
   const tc = geo.center(cell);
   L.previews.append(s('line', { x1: from.x, y1: from.y, x2: tc.x, y2: tc.y, class: 'preview-line' }));
+  drawCaptures(L.previews, geo, 1 - st.seat, land, 'preview-capture');
   const tg = s('g', clickable('target', m.t('aria.target', { role: m.t(`role.${ROLES[st.seat]}`), cell: cellOf(st.seat, st.square), to: cell }),
     () => m.handlers.act({ move: st.square })));
   tg.classList.add('move-target');
   tg.setAttribute('data-target', cell);
+  landingAttrs(tg, land);
   tg.append(s('rect', { x: tc.x - C / 2 + 3, y: tc.y - C / 2 + 3, width: C - 6, height: C - 6, rx: 6, class: 'target-hit' }),
     s('circle', { cx: tc.x, cy: tc.y, r: 30, class: 'preview-ring' }));
   L.top.append(tg);
+}
+
+// A piece that can move has focus or the pointer: where it would land, lightly (not clickable).
+function drawPeek(L, geo, st, land, from) {
+  while (L.peek.firstChild) L.peek.firstChild.remove();
+  const cell = cellOf(st.seat, land.to);
+  const tc = geo.center(cell);
+  const g = s('g', { class: 'peek', 'data-peek': cell, 'data-square': String(st.square) });
+  landingAttrs(g, land);
+  g.append(s('line', { x1: from.x, y1: from.y, x2: tc.x, y2: tc.y, class: 'peek-line' }),
+    s('circle', { cx: tc.x, cy: tc.y, r: 30, class: 'peek-ring' }));
+  drawCaptures(g, geo, 1 - st.seat, land, 'peek-capture');
+  L.peek.append(g);
 }
 
 // Entries: a badge in the actor's tray under the target cell ("enter:<square>"); bearing off: a
@@ -299,7 +347,8 @@ const PORTRAIT = '(max-width: 600px) and (orientation: portrait)';
 
 // handlers: {select(square | null), act(action)}; t: the game's translator. Returns
 // {el, render(model), highlight(cells | null)} where model is {state, viewerSeat, legal,
-// selected: square | null, reducedMotion: bool, lastMove: {seat, action, value} | null}.
+// selected: square | null, reducedMotion: bool, lastMove: {seat, action, value} | null,
+// landing(square) -> {to: square, captured: [cell]} | null (the local rules' answer, if any)}.
 export function createBoard(handlers, t) {
   const svg = s('svg', { class: 'ur-board', role: 'group', 'aria-label': t('aria.board') });
   const portrait = window.matchMedia ? window.matchMedia(PORTRAIT) : null;
@@ -311,7 +360,8 @@ export function createBoard(handlers, t) {
   let hl = null;
   const layers = (root) => {
     // marks: the last move and the highlight, under the pieces; top: the move target, above every piece
-    const names = ['trays', 'marks', 'targets', 'pieces', 'previews', 'overlay', 'top'];
+    // peek: where a piece with focus or the pointer would land
+    const names = ['trays', 'marks', 'targets', 'pieces', 'previews', 'peek', 'overlay', 'top'];
     const out = {};
     for (const n of names) { out[n] = s('g', { class: n }); root.append(out[n]); }
     return out;
@@ -339,7 +389,7 @@ export function createBoard(handlers, t) {
     const view = state.view || {};
     const actor = (state.to_act || [])[0];
     const legalMoves = new Set(legal.filter((a) => a && 'move' in a).map((a) => a.move));
-    const mm = { view, actor, legal, legalMoves, selected, handlers, t };
+    const mm = { view, actor, legal, legalMoves, selected, handlers, t, landing: m.landing };
     drawTrays(L.trays, geo, view, b, t);
     // The last piece moved stays marked through the throws that follow it.
     const mv = m.lastMove;

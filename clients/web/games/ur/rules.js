@@ -51,6 +51,8 @@ side.
   badge under the board or on the buttons.
 - The option "Roll the dice for me" throws for you whenever throwing is your only choice; when only one move is
   possible the client says so and plays it (you can turn that off in the room).
+- Pointing at a glowing piece, or moving focus to it with the arrow keys, marks where it would land and which
+  pieces it would capture; your browser works that out with the same rules as the server, which still decides.
 - The log names cells as the board does; click an entry to see it on the board.
 `;
 
@@ -104,6 +106,8 @@ Gana quien primero saca sus siete fichas. Abandonar, o dejar la partida, da la v
   tablero o en los botones.
 - La opción «Tirar los dados por mí» tira por ti cuando tirar es lo único que puedes hacer; cuando solo hay una
   jugada posible, el cliente la anuncia y la juega (puedes desactivarlo en la sala).
+- Al señalar una ficha que brilla, o llevarle el foco con las flechas, se marca dónde caería y qué fichas
+  capturaría; tu navegador lo calcula con las mismas reglas que el servidor, que sigue siendo quien decide.
 - El registro nombra las casillas como el tablero; pulsa una entrada para verla en el tablero.
 `;
 
@@ -157,6 +161,8 @@ Ganha quem primeiro retirar as sete peças. Desistir, ou abandonar a partida, d�
   do tabuleiro ou nos botões.
 - A opção «Lançar os dados por mim» lança por si sempre que lançar é a sua única opção; quando só há uma jogada
   possível, o cliente anuncia-a e joga-a (pode desligar isso na sala).
+- Ao apontar para uma peça que brilha, ou levar-lhe o foco com as setas, marca-se onde cairia e que peças
+  capturaria; o seu navegador calcula-o com as mesmas regras do servidor, que continua a ser quem decide.
 - O registo dá às casas os nomes do tabuleiro; toque numa entrada para a ver no tabuleiro.
 `;
 

@@ -7,6 +7,8 @@
 // lands, the target ("target") moves it. The selection belongs to this view, not to the state: it
 // survives any state that leaves the move legal at the same ply (a seat reconnecting, a watcher),
 // and is dropped when the ply moves on. Rolling, entering, bearing off and skipping take one click.
+// Where a selected (or focused) piece lands, and whom it captures, comes from the local rules (ctx.preview:
+// the move applied to the state's position by the same C as the server's), before anything is sent.
 // Everything people read names cells as the board does (L4, M1), never route numbers.
 
 import { h, s, clear } from '../../dom.js';
@@ -146,6 +148,32 @@ function drawButtons(box, legal, act, actor) {
 
 // --- the view ----------------------------------------------------------------------------------------
 
+// The elements of list `b` that list `a` lacks, counted as multisets.
+function added(a, b) {
+  const left = [...a];
+  return b.filter((x) => {
+    const i = left.indexOf(x);
+    if (i < 0) return true;
+    left.splice(i, 1);
+    return false;
+  });
+}
+
+// What moving `actor`'s piece on `square` would do, read off the view the local rules give after it:
+// {to: the square it lands on, captured: [the other side's squares whose pieces it sends back]}; null without
+// a preview.
+function moveLanding(preview, view, actor, square) {
+  const p = preview({ move: square });
+  const before = view.pieces || [];
+  const after = p && p.view && p.view.pieces;
+  if (!after) return null;
+  const to = added(before[actor] || [], after[actor] || [])[0];
+  if (to === undefined) return null;
+  const other = 1 - actor;
+  const captured = added(after[other] || [], before[other] || []);
+  return { to, captured: [...new Set(captured)] };
+}
+
 function createView(ctx) {
   let state = null;
   let selected = null; // {ply, square}: a piece chosen, its move not yet sent
@@ -155,7 +183,10 @@ function createView(ctx) {
     const canMove = (sq) => legal.some((a) => a && a.move === sq);
     if (selected && (selected.ply !== state.ply || !canMove(selected.square))) selected = null;
     const viewerSeat = ctx.mySeat();
-    board.render({ state, viewerSeat, legal, selected: selected && selected.square, reducedMotion: ctx.reducedMotion(), lastMove });
+    const actor = (state.to_act || [])[0];
+    const landing = ctx.preview ? (sq) => moveLanding(ctx.preview, state.view || {}, actor, sq) : null;
+    board.render({ state, viewerSeat, legal, selected: selected && selected.square, reducedMotion: ctx.reducedMotion(),
+      lastMove, landing });
     clear(ctx.panel);
     const box = h('div.ur-side');
     drawDice(box, state.view || {});
