@@ -17,12 +17,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 cd "$ROOT"
 
+# clang and lld (wasm-ld): the games' rules built to WebAssembly for the web client (protocol/wasm/).
 RUN_PACKAGES=(build-essential meson ninja-build pkg-config libwebsockets-dev libuv1-dev
-	libjansson-dev libsqlite3-dev)
+	libjansson-dev libsqlite3-dev clang lld)
 # nginx: the nginx_front test starts its own on loopback with deploy/nginx.conf. Where services start on
 # install (not in a container with policy-rc.d), Debian also starts the system nginx on port 80:
 # `systemctl disable --now nginx` if it is not wanted.
-TEST_PACKAGES=(chromium fonts-dejavu-core sqlite3 iproute2 clang clang-tools clang-format cppcheck nginx lld)
+TEST_PACKAGES=(chromium fonts-dejavu-core sqlite3 iproute2 clang-tools clang-format cppcheck nginx)
 
 log() { printf '==> %s\n' "$*" >&2; }
 

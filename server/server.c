@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "net/net.h"
@@ -47,6 +48,15 @@ struct server {
  * The loop turn ends: its journal writes join the open batch (flushed now, or
  * when the batch in flight commits), and its frames wait for that batch.
  */
+/* Whether the rules module the web client loads (/wasm/rules.wasm) is there to serve. */
+static bool wasm_present(const struct config *cfg)
+{
+	char path[sizeof(cfg->wasm_dir) + 16];
+
+	snprintf(path, sizeof(path), "%s/rules.wasm", cfg->wasm_dir);
+	return access(path, R_OK) == 0;
+}
+
 static void turn_end_cb(uv_prepare_t *p)
 {
 	struct server *srv = p->data;
@@ -266,6 +276,12 @@ int server_run(const struct config *cfg)
 	}
 	util_log(LOG_INFO, "quinteto-server %s, database %s, web %s", QUINTETO_VERSION, cfg->db_path,
 		 cfg->web_dir);
+	if (!wasm_present(cfg))
+		util_log(LOG_WARN,
+			 "no %s/rules.wasm: the web client's replays, analysis board and move previews need "
+			 "it "
+			 "(build with clang and lld installed, or set wasm)",
+			 cfg->wasm_dir);
 	net_print_listening(srv.net);
 	err = drain(&srv);
 	dblock_release(&srv.dblock); /* after the database is closed */

@@ -75,6 +75,8 @@ static const struct setting settings[] = {
 	  "metrics_token; 0.0.0.0/0,::/0: anyone" },
 	{ "db", T_PATH, F(db_path), 0, 0, "var/quinteto.db", "the SQLite database, created with its folder" },
 	{ "web", T_PATH, F(web_dir), 0, 0, NULL, "the web client to serve" },
+	{ "wasm", T_PATH, F(wasm_dir), 0, 0, NULL,
+	  "the folder of rules.wasm, the games' rules the web client runs (served as /wasm/)" },
 	{ "migrations", T_PATH, F(migrations_dir), 0, 0, NULL, "the SQL migrations, applied at start" },
 	{ "tls_cert", T_FILE, F(tls_cert), 0, 0, "",
 	  "PEM certificate (chain); with tls_key every listener speaks only TLS; reloaded on SIGHUP" },
@@ -616,6 +618,10 @@ void config_defaults(struct config *c)
 		snprintf(c->web_dir, sizeof(c->web_dir), "%s", QUINTETO_SOURCE_WEB);
 	else
 		snprintf(c->web_dir, sizeof(c->web_dir), "%s", QUINTETO_INSTALLED_WEB);
+	if (access(QUINTETO_BUILD_WASM "/rules.wasm", R_OK) == 0)
+		snprintf(c->wasm_dir, sizeof(c->wasm_dir), "%s", QUINTETO_BUILD_WASM);
+	else
+		snprintf(c->wasm_dir, sizeof(c->wasm_dir), "%s", QUINTETO_INSTALLED_WASM);
 	if (access(QUINTETO_SOURCE_MIGRATIONS, R_OK) == 0)
 		snprintf(c->migrations_dir, sizeof(c->migrations_dir), "%s", QUINTETO_SOURCE_MIGRATIONS);
 	else

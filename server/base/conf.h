@@ -39,6 +39,7 @@ struct config {
 	char metrics_token[256];         /* non-empty: /metrics wants "Authorization: Bearer <token>" */
 	char db_path[4096];
 	char web_dir[4096];
+	char wasm_dir[4096]; /* rules.wasm's folder, served as /wasm/ */
 	char migrations_dir[4096];
 	char tls_cert[4096]; /* PEM certificate chain; with tls_key, the listeners speak TLS only */
 	char tls_key[4096];

@@ -721,6 +721,33 @@ static const struct lws_protocol_vhost_options mime_mjs = { &mime_svg, NULL, ".m
 static const struct lws_protocol_vhost_options mime_js = { &mime_mjs, NULL, ".js", "text/javascript" };
 static const struct lws_protocol_vhost_options mime_json = { &mime_js, NULL, ".json", "application/json" };
 static const struct lws_protocol_vhost_options mime_png = { &mime_json, NULL, ".png", "image/png" };
+/*
+ * The security headers of every answer: lws 4.1's "best practices" set
+ * (LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE), whose
+ * fixed CSP would refuse to compile the rules module (Chromium needs
+ * 'wasm-unsafe-eval' for WebAssembly, which allows compiling WebAssembly and
+ * nothing else: no eval of JavaScript), so the same set written here with that
+ * one source added. Strict-Transport-Security is added on TLS listeners.
+ */
+static const struct lws_protocol_vhost_options hdr_referrer = { NULL, NULL,
+								"referrer-policy:", "no-referrer" };
+static const struct lws_protocol_vhost_options hdr_frame = { &hdr_referrer, NULL,
+							     "x-frame-options:", "deny" };
+static const struct lws_protocol_vhost_options hdr_xss = { &hdr_frame, NULL,
+							   "x-xss-protection:", "1; mode=block" };
+static const struct lws_protocol_vhost_options hdr_nosniff = { &hdr_xss, NULL,
+							       "x-content-type-options:", "nosniff" };
+static const struct lws_protocol_vhost_options hdr_csp = {
+	&hdr_nosniff, NULL, "content-security-policy:",
+	"default-src 'none'; img-src 'self' data: ; script-src 'self' 'wasm-unsafe-eval'; font-src 'self'; "
+	"style-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none';form-action "
+	"'self';"
+};
+static const struct lws_protocol_vhost_options hdr_hsts = { &hdr_csp, NULL, "strict-transport-security:",
+							    "max-age=15768000 ; includeSubDomains" };
+
+/* WebAssembly.instantiateStreaming() needs exactly this type. */
+static const struct lws_protocol_vhost_options mime_wasm = { NULL, NULL, ".wasm", "application/wasm" };
 
 static struct lws_http_mount mount_metrics = {
 	.mountpoint = "/metrics",
@@ -764,8 +791,21 @@ static struct lws_http_mount mount_api = {
 	.protocol = WIRE_PROTOCOL,
 	.mountpoint_len = 4,
 };
-static struct lws_http_mount mount_web = {
+/* /wasm/rules.wasm: the games' rules for the web client (protocol/wasm/), from the build or the installed
+ * copy. */
+static struct lws_http_mount mount_wasm = {
 	.mount_next = &mount_api,
+	.mountpoint = "/wasm",
+	.origin_protocol = LWSMPRO_FILE,
+	.mountpoint_len = 5,
+	.extra_mimetypes = &mime_wasm,
+	/* Revalidated by ETag like the client's modules (same name across upgrades); 304s cost no body. */
+	.cache_max_age = 300,
+	.cache_reusable = 1,
+	.cache_revalidate = 1,
+};
+static struct lws_http_mount mount_web = {
+	.mount_next = &mount_wasm,
 	.mountpoint = "/",
 	.def = "index.html",
 	.origin_protocol = LWSMPRO_FILE,
@@ -857,10 +897,11 @@ static void info_fill(struct net *n, struct lws_context_creation_info *info, voi
 	info->iface = iface;
 	info->protocols = protocols;
 	mount_web.origin = n->cfg->web_dir;
+	mount_wasm.origin = n->cfg->wasm_dir;
 	info->mounts = &mount_web;
-	info->options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 |
-			LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
-			LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE; /* CSP, nosniff... */
+	info->options =
+		LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
+	info->headers = n->cfg->tls_cert[0] ? &hdr_hsts : &hdr_csp; /* CSP, nosniff...: see hdr_csp */
 	if (v4)
 		info->options |= LWS_SERVER_OPTION_DISABLE_IPV6;
 	/* an unknown method goes to not_http() instead of lws' HTML 403; not with TLS, where the same

@@ -296,6 +296,26 @@ test('methods other than GET and HEAD are refused with 405; HEAD answers headers
   });
 });
 
+test('the rules module: /wasm/rules.wasm as application/wasm, cached and revalidated by ETag', { timeout: 20000 }, async () => {
+  await withServer(async (srv) => {
+    const res = await fetch(`${srv.url}/wasm/rules.wasm`, { signal: AbortSignal.timeout(3000) });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/wasm');
+    assert.match(res.headers.get('cache-control') || '', /max-age=300/);
+    const etag = res.headers.get('etag');
+    assert.ok(etag, 'an ETag');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    assert.deepEqual([...bytes.subarray(0, 4)], [0, 0x61, 0x73, 0x6d], 'a WebAssembly module');
+    const { instance } = await WebAssembly.instantiate(bytes, {});
+    assert.ok(instance.exports.qw_start, 'the rules interface');
+    const again = await fetch(`${srv.url}/wasm/rules.wasm`, { headers: { 'If-None-Match': etag },
+      signal: AbortSignal.timeout(3000) });
+    assert.equal(again.status, 304, 'revalidated without a body');
+    assert.equal((await srv.http('/wasm/nothing.wasm')).status, 404);
+    assert.ok([400, 403, 404].includes((await srv.http('/wasm/../../etc/passwd')).status));
+  });
+});
+
 test('static files: the web client; /ws without an upgrade', { timeout: 20000 }, async () => {
   await withServer(async (srv) => {
     const root = await srv.http('/');
