@@ -254,6 +254,7 @@ export class AnalysisBoard {
         h('option', { value: String(i), 'data-outcome': x.outcomeText, selected: String(i) === prev }, x.text)));
     }
     this.throwSel.disabled = !roll || !this.chooseRadio.checked;
+    this.throwSel.hidden = !roll;
     this.throwNote.textContent = roll ? t('analysis.throwNote', { n: this.throwSel.options.length }) : t('analysis.noRoll');
     this.diceBox.dataset.roll = roll ? 'true' : 'false';
   }

@@ -17,6 +17,7 @@ import { createRoom as wsCreate, joinRoom, autoplay } from '../lib/client.mjs';
 const web = path.join(process.env.QUINTETO_SOURCE, 'clients', 'web');
 const { loadRules } = await import(path.join(web, 'rules-core.js'));
 const { derive, hexBytes } = await import(path.join(web, 'derive.js'));
+// The module the server serves (from the build), for the same rules here in Node.
 const wasmFile = path.join(path.dirname(process.env.QUINTETO_ARTIFACTS), 'protocol', 'wasm', 'rules.wasm');
 
 const browser = browserFor(test);
@@ -57,12 +58,6 @@ test('the analysis board plays a variation from a replayed position, chosen and 
     assert.equal(recorded.ply, p);
 
     const page = await newPlayerPage(browser(), { server: srv, label: 'Viewer' });
-    // Until the server serves the module itself, the page gets it from the build.
-    const served = await fetch(`${srv.url}/wasm/rules.wasm`);
-    if (!served.ok) {
-      const body = await readFile(wasmFile);
-      await page.route('**/wasm/rules.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body }));
-    }
     const core = await loadRules(await readFile(wasmFile));
     // What the page sends, once the board is open: requests, and messages on any of its WebSockets.
     let watching = false;
@@ -144,7 +139,7 @@ test('the analysis board plays a variation from a replayed position, chosen and 
       m.reseed(seed3);
       const r3 = m.apply(mover, { roll: true });
       assert.equal(b.dice, String(r3.outcome.value), 'the board shows what the local seed throws');
-      assert.deepEqual(b.legal, m.legal(mover));
+      assert.deepEqual(b.legal, m.legal(m.toAct()[0]), "the legal list of whoever is to act next");
       await page.screenshot({ path: path.join(shots, 'analysis-board.png'), fullPage: true });
 
       // Back to the first move of the variation, and another move from there: it replaces the rest.
