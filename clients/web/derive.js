@@ -57,8 +57,8 @@ export function derive(core, arch, { until = Infinity, snapshotEvery = 256, prog
   let m;
   try {
     m = core.newMatch(arch.game, core.matchSeed(serverSeed, cs), { max_turns: arch.options?.max_turns || 0 });
-  } catch {
-    return fail(0, 0, 'options', { recorded: arch.options });
+  } catch (e) {
+    return fail(0, 0, e.code === 'no_game' ? 'game' : 'options', { recorded: e.code === 'no_game' ? arch.game : arch.options });
   }
   snapshots.set(0, m.snapshot());
   if (until <= 0) return { ok: true, partial: true, mismatch: null, order, snapshots, match: m, steps: 0 };

@@ -91,7 +91,11 @@ export class RulesCore {
     if (!g) throw new Error(`no rules for the game ${gameId}`);
     this.put(seed);
     const rc = this.x.qw_start(g.index, options.max_turns || 0);
-    if (rc !== 0) throw new Error(`the rules refuse these options (${errorName(rc)})`);
+    if (rc !== 0) {
+      const e = new Error(rc === -1802 ? `no rules module for the game ${gameId}` : `the rules refuse these options (${errorName(rc)})`);
+      e.code = errorName(rc);
+      throw e;
+    }
     const m = new Match(this, g);
     m.bytes = this.mem().slice(this.matchAt, this.matchAt + this.matchSize);
     this.loaded = m;
