@@ -175,6 +175,7 @@ export class AnalysisBoard {
   show(k) {
     this.at = k;
     const focused = document.activeElement?.closest?.('[data-click]')?.dataset.click;
+    const focusedNode = this.moves.contains(document.activeElement) ? document.activeElement.dataset.node : null;
     this.state = this.stateOf(k);
     this.view.update(this.state);
     this.renderSeatPick();
@@ -186,10 +187,12 @@ export class AnalysisBoard {
     d.moves = String(this.nodes.length - 1);
     d.status = this.state.status;
     d.legal = JSON.stringify(this.state.legal); // the tests' contract, as data-ply
-    if (this.state.status === 'finished') this.said.textContent = this.module.describeResult(this.state).text;
+    // Focus stays where it was: on the same part of the game's board (else the board), or in the variation.
     if (focused) {
       const again = this.el.querySelector(`[data-click="${CSS.escape(focused)}"]`);
       (again || this.board).focus();
+    } else if (focusedNode !== null && focusedNode !== undefined) {
+      this.moves.querySelector(`[data-node="${focusedNode}"]`)?.focus();
     }
   }
 
@@ -298,7 +301,8 @@ export class AnalysisBoard {
       prev: before.view, ply: before.ply + 1 });
     this.nodes.splice(this.at + 1, Infinity, { id: this.nextId++, snap: this.m.snapshot(), last, dice, seedHex, text, ply: before.ply + 1 });
     this.show(this.at + 1);
-    this.said.textContent = this.entryText(this.nodes[this.at]);
+    const over = this.state.status === 'finished' ? ` ${this.module.describeResult(this.state).text}` : '';
+    this.said.textContent = `${this.entryText(this.nodes[this.at])}.${over}`;
   }
 
   entryText(node) {

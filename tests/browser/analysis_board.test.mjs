@@ -143,8 +143,11 @@ test('the analysis board plays a variation from a replayed position, chosen and 
       await page.screenshot({ path: path.join(shots, 'analysis-board.png'), fullPage: true });
 
       // Back to the first move of the variation, and another move from there: it replaces the rest.
-      await page.click('#analysis-moves [data-node="1"]');
+      await page.focus('#analysis-moves [data-node="1"]');
+      await page.keyboard.press('Enter');
       b = await boardOf(page);
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.node), '1', 'focus stays in the variation');
+      assert.deepEqual(b.entries.map((e) => e.current), [false, true, false, false]);
       assert.deepEqual([b.ply, b.node, b.moves, b.dice], [p + 1, 1, 3, String(pick.outcome.value)]);
       assert.match(await page.locator('#analysis-said').innerText(), /Back to: Light threw/);
       if (other) {
