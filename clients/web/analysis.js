@@ -86,7 +86,10 @@ export class AnalysisBoard {
     this.seat = null;     // the seat played for when several are to act
     this.localSeed = randomSeed();
     this.throwCache = new Map();
-    this.board = h('div.game-board', { tabindex: '-1' }, h('p.loading', t('analysis.loading')));
+    // As in the room: the board a region focus can rest on, described by the game's picture of it in words.
+    this.board = h('div.game-board', { tabindex: '-1', role: 'region', 'aria-label': t('room.board'),
+      'aria-describedby': 'analysis-words' }, h('p.loading', t('analysis.loading')));
+    this.words = h('div#analysis-words.board-words');
     this.panel = h('div.game-panel');
     this.side = h('div.game-side');
     this.heading = h('h1#analysis-title.room-name', { tabindex: '-1' }, t('analysis.title'));
@@ -102,7 +105,8 @@ export class AnalysisBoard {
         h('div.game-column', this.board, this.panel, this.said),
         h('aside.room-side', this.side, this.seatPick,
           this.diceBox,
-          h('section.card.log', h('h2', t('analysis.variation')), this.moves))));
+          h('section.card.log', h('h2', t('analysis.variation')), this.moves),
+          h('details.card.words', h('summary', t('room.words')), this.words))));
     this.onKey = (ev) => this.key(ev);
     this.el.addEventListener('keydown', this.onKey);
     this.ready = this.start(matchAt).catch((e) => this.fail(e.message));
@@ -178,6 +182,7 @@ export class AnalysisBoard {
     const focusedNode = this.moves.contains(document.activeElement) ? document.activeElement.dataset.node : null;
     this.state = this.stateOf(k);
     this.view.update(this.state);
+    clear(this.words).append(h('ul', this.module.describeBoard(this.state).map((line) => h('li', line))));
     this.renderSeatPick();
     this.renderDice();
     this.renderMoves();

@@ -140,6 +140,8 @@ test('the analysis board plays a variation from a replayed position, chosen and 
       const r3 = m.apply(mover, { roll: true });
       assert.equal(b.dice, String(r3.outcome.value), 'the board shows what the local seed throws');
       assert.deepEqual(b.legal, m.legal(m.toAct()[0]), "the legal list of whoever is to act next");
+      const words = await page.locator('#analysis-words').textContent();
+      assert.ok(words.includes(`Last throw: ${r3.outcome.value} `), `the board in words has the throw: ${words}`);
       await page.screenshot({ path: path.join(shots, 'analysis-board.png'), fullPage: true });
 
       // Back to the first move of the variation, and another move from there: it replaces the rest.
