@@ -131,7 +131,12 @@ export class AnalysisBoard {
   }
 
   async start(matchAt) {
-    this.core = await analysisCore();
+    try {
+      this.core = await analysisCore();
+    } catch (e) {
+      this.fail(t('analysis.noModule', { error: e.message }));
+      return;
+    }
     const got = await matchAtStep(this.core, this.arch, this.step, matchAt);
     if (got.error) {
       this.fail(t('analysis.noDerive', { ply: got.error.ply }));
@@ -205,7 +210,11 @@ export class AnalysisBoard {
     const toAct = this.toAct;
     clear(this.seatPick).hidden = toAct.length < 2;
     if (toAct.length < 2) return;
-    const sel = h('select#analysis-seat', { onchange: () => { this.seat = Number(sel.value); this.show(this.at); } },
+    const sel = h('select#analysis-seat', { onchange: () => {
+      this.seat = Number(sel.value);
+      this.show(this.at);
+      this.seatPick.querySelector('select')?.focus(); // drawn again: focus stays on the choice
+    } },
       ...toAct.map((s) => h('option', { value: String(s), selected: s === this.actor() },
         this.module.roleLabel(this.arch.seats[s]?.role))));
     this.seatPick.append(h('label', { for: 'analysis-seat' }, t('analysis.playAs')), ' ', sel);

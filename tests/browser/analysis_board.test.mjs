@@ -5,7 +5,8 @@
 // page's local seed; each checked against the same rules module run here in Node (the variation replayed from
 // the archive with the seeds the page names). A move back in the variation and another one from there replace
 // what followed. Meanwhile the page sends no request and no WebSocket message. Back to the game, the replay
-// shows the archived position again. Screenshots go to build-test/artifacts/.
+// shows the archived position again. A record tampered before the step opens no board: the ply is named.
+// Screenshots go to build-test/artifacts/.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -176,6 +177,20 @@ test('the analysis board plays a variation from a replayed position, chosen and 
       // the replay's keys work again
       await page.keyboard.press('ArrowRight');
       assert.equal(await page.evaluate(() => document.body.dataset.replayStep), String(step + 1));
+
+      // A record whose rules do not come out before the step: the board says where, and offers nothing to play.
+      const k = arch.actions.findIndex((a, i) => i >= 2 && i < p && a.action.roll);
+      assert.ok(k > 0);
+      const tampered = structuredClone(arch);
+      tampered.actions[k].outcome.dice[0] = !tampered.actions[k].outcome.dice[0];
+      await page.route(`**/api/matches/${id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(tampered) }));
+      await page.goto(`${srv.url}/?name=Viewer#/replay/${id}?ply=${p}`);
+      await page.waitForSelector('body[data-replay-steps]');
+      await page.click('#replay-analyse');
+      await page.waitForSelector('#analysis[data-ready="error"]');
+      assert.match(await page.locator('#analysis-error').innerText(), new RegExp(`at move ${arch.actions[k].ply}\\.`));
+      assert.equal(await page.locator('#analysis [data-click]').count(), 0);
+      await page.unroute(`**/api/matches/${id}`);
       noProblems(page);
     } finally {
       await page.context().close();

@@ -225,6 +225,7 @@ export default {
   'analysis.playAs': "Play as",
   'analysis.refused': "The rules refuse that move ({error}).",
   'analysis.noDerive': "This position cannot be set up: the record does not come out from the rules at move {ply}.",
+  'analysis.noModule': "The rules module could not be loaded here: {error}",
   'seed.label': "Your dice seed (mixed into every throw)",
   'seed.new': "Another random one",
   'seed.note': "Keep this random one or type your own: the server committed to its seed before seeing yours, so neither of you can aim the dice.",

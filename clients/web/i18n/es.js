@@ -225,6 +225,7 @@ export default {
   'analysis.playAs': "Jugar como",
   'analysis.refused': "Las reglas no admiten esa jugada ({error}).",
   'analysis.noDerive': "No se puede preparar esta posición: el registro no sale de las reglas en la jugada {ply}.",
+  'analysis.noModule': "No se pudo cargar aquí el módulo de reglas: {error}",
   'seed.label': "Tu semilla de dados (entra en cada tirada)",
   'seed.new': "Otra al azar",
   'seed.note': "Quédate con esta al azar o escribe la tuya: el servidor se comprometió con su semilla antes de ver la tuya, así que nadie puede dirigir los dados.",

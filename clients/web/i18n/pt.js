@@ -225,6 +225,7 @@ export default {
   'analysis.playAs': "Jogar como",
   'analysis.refused': "As regras não admitem esse lance ({error}).",
   'analysis.noDerive': "Não é possível preparar esta posição: o registro não sai das regras no lance {ply}.",
+  'analysis.noModule': "Não foi possível carregar aqui o módulo de regras: {error}",
   'seed.label': "Sua semente de dados (entra em cada lance)",
   'seed.new': "Outra aleatória",
   'seed.note': "Fique com esta aleatória ou digite a sua: o servidor se comprometeu com a semente dele antes de ver a sua, então ninguém pode direcionar os dados.",
