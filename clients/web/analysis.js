@@ -264,11 +264,11 @@ export class AnalysisBoard {
     this.seedText.textContent = bytesHex(this.localSeed);
     const seat = this.actor();
     const roll = this.state ? this.rollOf(seat) : null;
-    const prev = this.throwSel.value;
+    const prev = this.throwSel.selectedOptions[0]?.dataset.outcome; // the throw chosen stays chosen where it can
     clear(this.throwSel);
     if (roll) {
       this.throwSel.append(...this.throwsOf(seat, roll).map((x, i) =>
-        h('option', { value: String(i), 'data-outcome': x.outcomeText, selected: String(i) === prev }, x.text)));
+        h('option', { value: String(i), 'data-outcome': x.outcomeText, selected: x.outcomeText === prev }, x.text)));
     }
     this.throwSel.disabled = !roll || !this.chooseRadio.checked;
     this.throwSel.hidden = !roll;
@@ -293,8 +293,11 @@ export class AnalysisBoard {
     this.m.restore(this.nodes[this.at].snap);
     let dice = null;
     let seedHex = null;
-    if (throws && this.chooseRadio.checked && throws[Number(this.throwSel.value)]) {
-      const pick = throws[Number(this.throwSel.value)];
+    // The throw chosen in the list (drawn for the seat's first roll), found among this action's own throws by
+    // its outcome; an action that cannot give it takes the local seed's dice.
+    const chosen = this.throwSel.selectedOptions[0]?.dataset.outcome;
+    const pick = throws && this.chooseRadio.checked && !this.throwSel.hidden ? throws.find((x) => x.outcomeText === chosen) : null;
+    if (pick) {
       this.m.reseed(pick.seed);
       dice = 'chosen';
       seedHex = bytesHex(pick.seed);
