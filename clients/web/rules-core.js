@@ -51,16 +51,24 @@ export class RulesCore {
     }
   }
 
-  mem() { return new Uint8Array(this.x.memory.buffer); }
+  // The module's memory as bytes (it never grows: the C allocates nothing, so one view serves every call).
+  mem() {
+    if (this.u8?.buffer !== this.x.memory.buffer) this.u8 = new Uint8Array(this.x.memory.buffer);
+    return this.u8;
+  }
 
   game(id) { return this.games.find((g) => g.id === id) || null; }
 
   // Text into the I/O buffer; its length.
   put(text) {
-    const bytes = typeof text === 'string' ? enc.encode(text) : text;
-    if (bytes.length > this.ioSize) throw new RangeError('text too large for the rules module');
-    this.mem().set(bytes, this.io);
-    return bytes.length;
+    if (typeof text === 'string') {
+      const { read, written } = enc.encodeInto(text, this.mem().subarray(this.io, this.io + this.ioSize));
+      if (read !== text.length) throw new RangeError('text too large for the rules module');
+      return written;
+    }
+    if (text.length > this.ioSize) throw new RangeError('text too large for the rules module');
+    this.mem().set(text, this.io);
+    return text.length;
   }
 
   // The text a call left in the I/O buffer (n its result: a length, or a negative code).
@@ -202,6 +210,20 @@ export class Match {
     if (!k) return { error: 'illegal' };
     const rc = this.load().qw_event(seat, k);
     return rc === 0 ? {} : { error: errorName(rc) };
+  }
+
+  // The bot levels of this game (the server's bots, the same C), e.g. ['greedy', 'random'].
+  botLevels() {
+    const n = this.load().qw_bot_levels();
+    return n > 0 ? this.core.take(n).split(', ') : [];
+  }
+
+  // The index in legal(seat) of what the bot of `level` would play here, drawing from its own stream `rng`
+  // (a non-zero BigInt below 2^64); null when it has nothing to play. The match is not changed.
+  botChoice(level, seat, rng = 1n) {
+    const x = this.load();
+    const i = x.qw_bot(this.core.put(level), seat, Number(rng & 0xffffffffn), Number(rng >> 32n));
+    return i >= 0 ? i : null;
   }
 
   // The rest of the dice stream from a seed of one's own (32 bytes): the analysis board's dice.

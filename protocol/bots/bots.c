@@ -8,7 +8,6 @@
 
 #include <assert.h>
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 static struct rules_action legal_buf[RULES_MAX_LEGAL]; /* loop thread only */
@@ -88,11 +87,22 @@ const struct bot_strategy *bot_find(const char *game_id, const char *level)
 /* Appends `level` to buf (", "-separated); 0, or -ENOSPC once buf is full (truncated). */
 static int level_put(char *buf, size_t size, size_t *used, const char *level)
 {
-	int n = snprintf(buf + *used, size - *used, "%s%s", *used ? ", " : "", level);
+	const char *sep = *used ? ", " : "";
+	size_t ns = strlen(sep), nl = strlen(level);
 
-	if (n < 0 || (size_t)n >= size - *used)
+	if (ns + nl >= size - *used) { /* truncated, as snprintf would: what fits, NUL-terminated */
+		size_t room = size - *used - 1, a = ns < room ? ns : room;
+
+		memcpy(buf + *used, sep, a);
+		memcpy(buf + *used + a, level, room - a < nl ? room - a : nl);
+		buf[size - 1] = '\0';
+		*used = size - 1;
 		return -ENOSPC;
-	*used += (size_t)n;
+	}
+	memcpy(buf + *used, sep, ns);
+	memcpy(buf + *used + ns, level, nl);
+	*used += ns + nl;
+	buf[*used] = '\0';
 	return 0;
 }
 

@@ -17,6 +17,7 @@
  */
 #include <string.h>
 
+#include "bots.h"
 #include "rules.h"
 #include "text.h"
 
@@ -247,6 +248,49 @@ int qw_apply_index(int seat, int i)
 int qw_event(int seat, int kind)
 {
 	return rules_event(&slot, seat, kind, NULL);
+}
+
+/* The bot levels of the working match's game, comma-separated, as text. */
+int qw_bot_levels(void)
+{
+	if (!slot.game)
+		return QW_E_NO_GAME;
+	bot_levels(slot.game->id, io, sizeof(io));
+	return (int)strlen(io);
+}
+
+/*
+ * What the bot of level io[0..len) (a name from qw_bot_levels()) would play
+ * for `seat` in the working match, drawing its chances from its own stream
+ * (rng_hi:rng_lo, not zero): the index of that action in qw_legal()'s list,
+ * or a negative code (QW_E_NO_GAME: no such level; RULES_E_NOT_TO_ACT).
+ * The match is not changed. In the browser a bot may read the whole match:
+ * the analysis board explores a finished match whose seeds are public.
+ */
+int qw_bot(int len, int seat, uint32_t rng_lo, uint32_t rng_hi)
+{
+	const struct bot_strategy *b;
+	struct rules_action a;
+	uint64_t rng = (uint64_t)rng_hi << 32 | rng_lo;
+	char level[32];
+	int n;
+
+	if (!slot.game || len <= 0 || len >= (int)sizeof(level))
+		return QW_E_NO_GAME;
+	memcpy(level, io, (size_t)len);
+	level[len] = '\0';
+	if (!(b = bot_find(slot.game->id, level)))
+		return QW_E_NO_GAME;
+	if (!rng)
+		rng = 0x9e3779b97f4a7c15ULL;
+	memset(&a, 0, sizeof(a));
+	if (b->choose(&slot, seat, &rng, &a) != 0)
+		return RULES_E_NOT_TO_ACT;
+	n = rules_legal_actions(&slot, seat, legal, RULES_MAX_LEGAL);
+	for (int i = 0; i < n; i++)
+		if (memcmp(&legal[i], &a, sizeof(a)) == 0)
+			return i;
+	return RULES_E_ILLEGAL;
 }
 
 /*

@@ -73,3 +73,8 @@ void *memchr(const void *s, int c, size_t n)
 			return (void *)p;
 	return NULL;
 }
+
+int abs(int x)
+{
+	return x < 0 ? -x : x;
+}

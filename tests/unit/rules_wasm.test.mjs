@@ -88,6 +88,7 @@ function trace(core, game, matches) {
       const seat = act[draw() % act.length];
       const legal = m.legalText(seat);
       h = fnv(h, legal);
+      for (const level of m.botLevels()) h = fnv(h, String(m.botChoice(level, seat, BigInt(k + 1)) ?? -1));
       if (draw() % 300 === 0) {
         assert.deepEqual(m.event(seat, 'resign'), {});
         h = fnv(h, 'resign');
@@ -102,7 +103,7 @@ function trace(core, game, matches) {
   return { steps, digest: h.toString(16).padStart(8, '0') };
 }
 
-test('the module and the native rules give the same views, to_act, legal lists, outcomes and results over 1,000 random matches of every game', { timeout: 300000 }, async () => {
+test('the module and the native rules give the same views, to_act, legal lists, bot choices, outcomes and results over 1,000 random matches of every game', { timeout: 300000 }, async () => {
   const core = await loadRules(readFileSync(RULES));
   const native = execFileSync(process.env.QUINTETO_TEST_TRACE, ['1000'], { encoding: 'utf8' }).trim().split('\n')
     .map((l) => l.split(' '));

@@ -12,13 +12,16 @@
  * a step draws the seat among the seats to act, then one draw: 0 mod 300 makes
  * that seat resign, else the next draw picks the legal action. At most 4,000
  * steps a match. Digested per step: the view, the to_act bits as decimal
- * text, the chosen seat's legal list, the outcome (or "resign"), and at the
- * end the result.
+ * text, the chosen seat's legal list, what each of the game's bot levels
+ * (bot_levels() order) would play there from the stream 1 + step (the index
+ * in that list as decimal text), the outcome (or "resign"), and at the end
+ * the result.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bots.h"
 #include "text.h"
 
 #define MAX_STEPS 4000
@@ -37,6 +40,35 @@ static uint32_t draw(uint32_t *s)
 {
 	*s = *s * 1664525u + 1013904223u;
 	return *s >> 8;
+}
+
+/* What each bot level of the game would play for `seat` (n legal actions in legal[]), digested. */
+static uint32_t bots_digest(uint32_t h, const struct rules_match *m, int seat, uint64_t rng0, int n)
+{
+	char levels[256], num[16];
+
+	bot_levels(m->game->id, levels, sizeof(levels));
+	for (char *p = levels, *e; *p; p = *e ? e + 2 : e) {
+		const struct bot_strategy *b;
+		struct rules_action a;
+		uint64_t rng = rng0;
+		int i = -1;
+
+		e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		char c = *e;
+
+		*e = '\0';
+		b = bot_find(m->game->id, p);
+		*e = c;
+		memset(&a, 0, sizeof(a));
+		if (b && b->choose(m, seat, &rng, &a) == 0)
+			for (i = 0; i < n && memcmp(&legal[i], &a, sizeof(a)) != 0; i++)
+				;
+		h = fnv(h, num, (size_t)snprintf(num, sizeof(num), "%d", i));
+	}
+	return h;
 }
 
 int main(int argc, char **argv)
@@ -84,6 +116,7 @@ int main(int argc, char **argv)
 					tg->action(&w, &legal[j]);
 				jw_arr_end(&w);
 				h = fnv(h, buf, w.len);
+				h = bots_digest(h, &m, seat, (uint64_t)k + 1, n);
 				if (draw(&s) % 300 == 0) {
 					if (rules_event(&m, seat, RULES_EVENT_RESIGN, NULL))
 						return 2;
