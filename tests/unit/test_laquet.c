@@ -8,7 +8,8 @@
  * "check that must hold" of the spec has its own test. Positions are set by
  * writing the state directly; rolls are forced by choosing a dice seed whose
  * next two dice are the wanted ones. Last, the codec's view, the outcome
- * JSON protocol/games/laquet/README.md shows, strict decoding, and perft counts pinned in
+ * JSON protocol/games/laquet/README.md shows, strict decoding, a view read
+ * back by the text codec (laquet_text.c), and perft counts pinned in
  * tests/perft/laquet.txt.
  */
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include "match_fixture.h"
 #include "perft.h"
 #include "tap.h"
+#include "text.h"
 #include "wire.h"
 
 #ifndef LAQUET_PERFT_FILE
@@ -1112,6 +1114,106 @@ static int laquet_line(const char *line, const struct rules_game *game, struct p
 	return position_parse(line, &c->m, &c->depth, &c->want) ? 1 : -EINVAL;
 }
 
+/*
+ * view_read (laquet_text.c) on the view of `src` (NULL: the opening) edited
+ * by hand: `edits` pairs of (text, replacement), each applied once. 0 or -1
+ * as view_read answers, into *m; -2 when an edit's text is not in the view,
+ * -3 when the edited view does not fit or is not JSON.
+ */
+static int read_edited(struct rules_match *m, const struct rules_match *src, const char *const *edits,
+		       int nedits, const uint8_t *to_act, int nto_act)
+{
+	static char text[4096];
+	static struct jr_tok tok[512];
+	char tmp[4096];
+	struct rules_match opening;
+	struct jw w;
+	int n;
+
+	match_new(&opening);
+	jw_init(&w, text, sizeof(text));
+	text_game_laquet.view(&w, src ? src : &opening);
+	if (w.full)
+		return -3;
+	for (int i = 0; i < 2 * nedits; i += 2) {
+		char *at = strstr(text, edits[i]);
+
+		if (!at)
+			return -2;
+		snprintf(tmp, sizeof(tmp), "%.*s%s%s", (int)(at - text), text, edits[i + 1],
+			 at + strlen(edits[i]));
+		memcpy(text, tmp, sizeof(text));
+	}
+	n = jr_parse(text, strlen(text), tok, 512);
+	if (n <= 0)
+		return -3;
+	match_new(m);
+	return text_game_laquet.view_read(m, text, tok, 0, -1, to_act, nto_act);
+}
+
+/* A view read back: the phase from `dice` and `handed`, the turn from to_act; views the game never writes
+ * refused. */
+static void test_view_read(void)
+{
+	static const struct {
+		const char *why;
+		const char *edits[4];
+		int nedits;
+	} bad[] = {
+		{ "a white man missing", { "{\"white\":2,", "{\"white\":1," }, 1 },
+		{ "both colours on route 1",
+		  { "{\"white\":2,\"black\":0}", "{\"white\":2,\"black\":1}", "\"black\":14",
+		    "\"black\":13" },
+		  2 },
+		{ "dice and handed dice at once",
+		  { "\"dice\":null", "\"dice\":[3,5]", "\"handed\":[]", "\"handed\":[4]" },
+		  2 },
+		{ "a die of 7", { "\"dice\":null", "\"dice\":[3,7]" }, 1 },
+		{ "one die thrown", { "\"dice\":null", "\"dice\":[3]" }, 1 },
+		{ "three dice handed", { "\"handed\":[]", "\"handed\":[1,2,3]" }, 1 },
+		{ "a real for an integer", { "{\"white\":2,", "{\"white\":2.0," }, 1 },
+		{ "a key more", { "\"handed\":[]", "\"handed\":[],\"x\":1" }, 1 },
+	};
+	const uint8_t white[] = { W }, black[] = { B }, both[] = { W, B }, third[] = { 2 };
+	struct rules_match m, opening, race;
+	const char *plan[] = { "\"dice\":null", "\"dice\":[3,5]" },
+		   *bonus[] = { "\"handed\":[]", "\"handed\":[4,6]" };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int rc = read_edited(&m, NULL, bad[i].edits, bad[i].nedits, white, 1);
+
+		if (rc != -1)
+			printf("# %s: view_read answered %d\n", bad[i].why, rc);
+		CHECK_EQ(rc, -1);
+	}
+	/* The opening comes back byte for byte. */
+	match_new(&opening);
+	CHECK_EQ(read_edited(&m, NULL, NULL, 0, white, 1), 0);
+	CHECK(memcmp(&m.s.laquet, &opening.s.laquet, sizeof(opening.s.laquet)) == 0);
+	CHECK_EQ(read_edited(&m, NULL, NULL, 0, both, 2), -1);
+	CHECK_EQ(read_edited(&m, NULL, NULL, 0, third, 1), -1);
+	/* A throw to play, handed dice to decide, from the view; the turn from to_act. */
+	CHECK_EQ(read_edited(&m, NULL, plan, 1, black, 1), 0);
+	CHECK(m.s.laquet.phase == LAQUET_PHASE_PLAN && m.s.laquet.turn == B && m.s.laquet.dice[0] == 3 &&
+	      m.s.laquet.dice[1] == 5 && m.s.laquet.nhanded == 0);
+	CHECK_EQ(read_edited(&m, NULL, bonus, 1, white, 1), 0);
+	CHECK(m.s.laquet.phase == LAQUET_PHASE_BONUS && m.s.laquet.turn == W && m.s.laquet.nhanded == 2 &&
+	      m.s.laquet.handed[0] == 4 && m.s.laquet.handed[1] == 6 && m.s.laquet.dice[0] == 0);
+	/* Nobody to act: no dice shown; a resignation's loser guessed (White, more pips), marked out. */
+	CHECK_EQ(read_edited(&m, NULL, plan, 1, NULL, 0), -1);
+	CHECK_EQ(read_edited(&m, NULL, NULL, 0, NULL, 0), 0);
+	CHECK(m.s.laquet.over && m.s.laquet.winner == B && m.s.laquet.reason == RULES_REASON_RESIGN &&
+	      m.out == 1);
+	/* Fifteen men off: White won the race; there is never a seat to act then. */
+	board_clear(&race);
+	put(&race, B, 17, 1);
+	CHECK_EQ(read_edited(&m, &race, NULL, 0, black, 1), -1);
+	CHECK_EQ(read_edited(&m, &race, NULL, 0, NULL, 0), 0);
+	CHECK(m.s.laquet.over && m.s.laquet.winner == W && m.s.laquet.reason == RULES_REASON_RACE &&
+	      m.out == 0);
+	CHECK(m.s.laquet.men[B][17] == 1 && m.s.laquet.men[B][LAQUET_OFF] == 14);
+}
+
 static void test_perft(void)
 {
 	int mismatches, cases = perft_file_run(perft_path, &rules_game_laquet, laquet_line, 0, &mismatches);
@@ -1154,6 +1256,7 @@ int main(int argc, char **argv)
 	TEST(test_apply_matches_legal);
 	TEST(test_view);
 	TEST(test_codec_round_trip);
+	TEST(test_view_read);
 	TEST(test_perft);
 	return tap_done();
 }
