@@ -16,6 +16,7 @@ import { GAMES, gameModule, gameLabel } from './games/registry.js';
 import { capitalize } from './games/common.js';
 import { loadRules } from './rules-core.js';
 import { legendList } from './room.js';
+import { AnalysisBoard } from './analysis.js';
 
 async function getJson(url) {
   const r = await fetch(url, { headers: { accept: 'application/json' } });
@@ -164,7 +165,8 @@ export class ReplayView {
     this.controls = h('div#replay-controls.replay-controls',
       btn('replay-first', '«', () => this.go(0)), btn('replay-prev', '◀', () => this.go(this.i - 1)),
       this.play, btn('replay-next', '▶', () => this.go(this.i + 1)),
-      btn('replay-last', '»', () => this.go(this.total - 1)), this.speedSel, this.scrub, this.stepLabel);
+      btn('replay-last', '»', () => this.go(this.total - 1)), this.speedSel, this.scrub, this.stepLabel,
+      btn('replay-analyse', t('archive.analyse'), () => this.analyse()));
     for (const [b, k] of [['replay-first', 'first'], ['replay-prev', 'prev'], ['replay-next', 'next'], ['replay-last', 'last']])
       this.controls.querySelector(`#${b}`).setAttribute('aria-label', t(`archive.${k}`));
     this.moves = h('ol#replay-moves.log-list');
@@ -465,6 +467,16 @@ export class ReplayView {
     return this.core;
   }
 
+  // The analysis board (analysis.js) in the replay's place, from the step shown; back at that step when closed.
+  analyse() {
+    if (!this.arch || !this.module || this.analysis) return;
+    this.stop();
+    const step = this.i;
+    this.analysis = new AnalysisBoard({ arch: this.arch, step, module: this.module, matchAt: this.matchAt?.bind(this),
+      onClose: () => { this.analysis.el.replaceWith(this.el); this.analysis = null; this.go(step); this.controls.querySelector('#replay-analyse').focus(); } });
+    this.el.replaceWith(this.analysis.el);
+  }
+
   toggle() { if (this.timer) this.stop(); else this.start(); }
 
   start() {
@@ -483,7 +495,7 @@ export class ReplayView {
   }
 
   key(ev) {
-    if (ev.ctrlKey || ev.altKey || ev.metaKey) return;
+    if (ev.ctrlKey || ev.altKey || ev.metaKey || this.analysis) return;
     if (['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target?.tagName) && ev.target !== this.scrub) return;
     const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 1, ArrowUp: -1 };
     if (ev.target === this.scrub && ev.key in moves) return; // the range input moves by itself
@@ -493,6 +505,7 @@ export class ReplayView {
   destroy() {
     this.destroyed = true;
     this.stop();
+    this.analysis?.destroy();
     clearMarks();
     if (this.worker) this.worker.terminate();
     for (const q of this.asked.values()) q.reject(new Error('replay closed'));

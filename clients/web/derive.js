@@ -61,6 +61,7 @@ export function derive(core, arch, { until = Infinity, snapshotEvery = 256, prog
     return fail(0, 0, e.code === 'no_game' ? 'game' : 'options', { recorded: e.code === 'no_game' ? arch.game : arch.options });
   }
   snapshots.set(0, m.snapshot());
+  if (until <= 0) return { ok: true, partial: true, mismatch: null, order, snapshots, match: m, steps: 0 };
   for (let k = 1; k < order.length; k++) {
     const st = order[k];
     const ply = m.ply;

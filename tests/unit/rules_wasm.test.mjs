@@ -152,3 +152,24 @@ test('a match keeps its plies when another is started or rebuilt from a view in 
   assert.equal(m.ply, ply, 'newMatch left the first match where it was');
   assert.equal(m.viewText(), view);
 });
+
+test('derive.js stops at the step asked for (until: the analysis board\'s start): 0 is the start itself', async () => {
+  const core = await loadRules(readFileSync(RULES));
+  const dir = path.join(SOURCE, 'tests', 'golden', 'archive');
+  const name = readdirSync(dir).find((n) => {
+    const e = JSON.parse(readFileSync(path.join(dir, n, 'expected.json'), 'utf8'));
+    const a = JSON.parse(readFileSync(path.join(dir, n, 'archive.json'), 'utf8'));
+    return e.verify === 'ok' && core.game(a.game) && a.actions.length >= 3;
+  });
+  const arch = JSON.parse(readFileSync(path.join(dir, name, 'archive.json'), 'utf8'));
+  const after = [];
+  const full = derive(core, arch, { onStep: (k, st, m) => { after[k] = m.snapshot(); } });
+  assert.ok(full.ok);
+  after[0] = full.snapshots.get(0);
+  for (const until of [0, 1, 3]) {
+    const r = derive(core, arch, { until });
+    assert.ok(r.ok && r.partial, `${name}: until ${until}`);
+    assert.equal(r.steps, until);
+    assert.deepEqual(r.match.snapshot(), after[until], `${name}: the match after step ${until}`);
+  }
+});

@@ -36,7 +36,9 @@
 //                       and animates it (unless reducedMotion). highlight(entry) marks a log entry's cells
 //                       (entry as in core.js roomLog; null clears). Every clickable part carries data-click
 //                       (common.js clickable()): the shell moves focus among them with the arrow keys and
-//                       puts focus back on the board after every state.
+//                       puts focus back on the board after every state. The replay's analysis board
+//                       (analysis.js) creates the same view with states the rules module derives: there
+//                       ctx.mySeat() is the seat to act and ctx.act(action) plays it on the page, sending nothing.
 //   describeAction(action, state) -> text: a legal action before it is made, in the board's notation (the
 //                       shell announces a seat's only possible action with it, then plays it)
 //   notation(entry)     -> text: a log entry of kind 'action' in the board's notation, who included
