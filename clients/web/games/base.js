@@ -13,11 +13,6 @@
 //   t(key, vars)        the game's translator: translator(strings) from i18n.js (its catalogue, then the shell's)
 //   rules               {en, es, pt}: the rules page, in the light markup rules.js draws ("# ", "## ",
 //                       "- ", "| a | b |" rows, **bold**, blank lines between paragraphs); from protocol/games/<id>/README.md
-//   dice                async (action, outcome, stream) -> null | {field, archive, derived}: how the game's
-//                       actions read the dice stream, for the in-browser verifier (verify.js), in
-//                       games/<id>/dice.js (loaded there by the Node tests too). Written from the game's
-//                       rules text, never from the server's C, so the two can disagree only if one of them
-//                       is wrong. A game without dice says so with a checker that draws nothing.
 //   roleLabel(role)     the role for people ("Light", "Claro")
 //   optionsForm()       -> {el, value()}: the inputs of the "New room" form for this game; value() is the
 //                       `options` object to send with `create`. A game with a "roll for me" option ticks it by
@@ -76,7 +71,7 @@ export const CONTRACT = {
   strings: ['id', 'label'],
   objects: ['strings', 'rules'],
   arrays: ['roles', 'shortcuts'],
-  functions: ['t', 'dice', 'roleLabel', 'optionsForm', 'describeOptions', 'createView', 'describeAction',
+  functions: ['t', 'roleLabel', 'optionsForm', 'describeOptions', 'createView', 'describeAction',
     'notation', 'describeBoard', 'legend', 'describeLast', 'describeResult', 'clicksFor'],
 };
 
@@ -108,7 +103,7 @@ export function turnCard(game, cls, state, viewerSeat, ...more) {
     ...more);
 }
 
-// The module of a game: `spec` (id, label, roles, strings, t, rules, dice, notation, describeBoard,
+// The module of a game: `spec` (id, label, roles, strings, t, rules, notation, describeBoard,
 // legend, createView, clicksFor, and whatever else it does its own way) over the defaults above.
 export function defineGame(spec) {
   const { t, roles } = spec;

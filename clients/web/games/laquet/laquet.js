@@ -21,7 +21,6 @@ import { defineGame, turnCard } from '../base.js';
 import { createBoard, pointName, ROLES, OFF } from './board.js';
 import strings from './strings.js';
 import rules from './rules.js';
-import diceCheck from './dice.js';
 
 loadCss(new URL('./laquet.css', import.meta.url));
 
@@ -296,7 +295,6 @@ const game = defineGame({
   strings,
   t,
   rules,
-  dice: diceCheck,
   autoroll: true,
   resultReasons: ['race', 'resign', 'forfeit'],
   createView,

@@ -22,7 +22,6 @@ import { defineGame, autorollInput } from '../base.js';
 import { createBoard, ROLES, HOMES } from './board.js';
 import strings from './strings.js';
 import rules from './rules.js';
-import diceCheck from './dice.js';
 
 loadCss(new URL('./quinteto.css', import.meta.url));
 
@@ -438,7 +437,6 @@ const game = defineGame({
   strings,
   t,
   rules,
-  dice: diceCheck,
   optionsForm,
   describeOptions,
   createView,

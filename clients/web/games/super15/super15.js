@@ -18,7 +18,6 @@ import { loadCss, clickable, clickSelector } from '../common.js';
 import { defineGame, turnCard } from '../base.js';
 import strings from './strings.js';
 import rules from './rules.js';
-import diceCheck from './dice.js';
 
 loadCss(new URL('./super15.css', import.meta.url));
 
@@ -196,7 +195,6 @@ const game = defineGame({
   strings,
   t,
   rules,
-  dice: diceCheck,
   resultReasons: ['last_piece', 'no_moves', 'adjudication', 'resign', 'forfeit'],
   createView,
   notation,

@@ -18,7 +18,6 @@ import { defineGame, turnCard } from '../base.js';
 import { createBoard, moveCells, cellOf, ROLES } from './board.js';
 import strings from './strings.js';
 import rules from './rules.js';
-import diceCheck from './dice.js';
 
 loadCss(new URL('./ur.css', import.meta.url));
 
@@ -240,7 +239,6 @@ const game = defineGame({
   strings,
   t,
   rules,
-  dice: diceCheck,
   autoroll: true,
   resultReasons: ['race', 'resign', 'forfeit'],
   createView,
