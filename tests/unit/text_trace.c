@@ -117,7 +117,8 @@ int main(int argc, char **argv)
 					tg->action(&w, &legal[j]);
 				jw_arr_end(&w);
 				h = fnv(h, buf, w.len);
-				if (k % 8 == 0) /* the bots think long (greedy tries every action): a step in eight */
+				if (k % 8 ==
+				    0) /* the bots think long (greedy tries every action): a step in eight */
 					h = bots_digest(h, &m, seat, (uint64_t)k + 1, n);
 				if (draw(&s) % 300 == 0) {
 					if (rules_event(&m, seat, RULES_EVENT_RESIGN, NULL))
