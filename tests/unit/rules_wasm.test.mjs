@@ -103,9 +103,9 @@ function trace(core, game, matches) {
   return { steps, digest: h.toString(16).padStart(8, '0') };
 }
 
-test('the module and the native rules give the same views, to_act, legal lists, bot choices, outcomes and results over 1,000 random matches of every game', { timeout: 300000 }, async () => {
+test('the module and the native rules give the same views, to_act, legal lists, bot choices, outcomes and results over 2,000 random matches of every game', { timeout: 840000 }, async () => {
   const core = await loadRules(readFileSync(RULES));
-  const native = execFileSync(process.env.QUINTETO_TEST_TRACE, ['1000'], { encoding: 'utf8' }).trim().split('\n')
+  const native = execFileSync(process.env.QUINTETO_TEST_TRACE, ['2000'], { encoding: 'utf8' }).trim().split('\n')
     .map((l) => l.split(' '));
   assert.ok(native.length >= 1, 'the native trace covers the games with a text codec');
   for (const [game, n, steps, digest] of native) {
