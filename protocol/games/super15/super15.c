@@ -384,7 +384,21 @@ static void piece_move(struct super15_state *s, int id, int from, int to, struct
 	group_put(s, seat_of(id), group_of(p), to, true);
 }
 
-static int points_on_board(const struct super15_state *s, int seat)
+/* See super15.h. */
+const char *super15_square_name(int sq, char buf[4])
+{
+	int rank = sq / SUPER15_FILES + 1;
+
+	buf[0] = (char)('a' + sq % SUPER15_FILES);
+	if (rank == 10) {
+		buf[1] = '1', buf[2] = '0', buf[3] = '\0';
+	} else {
+		buf[1] = (char)('0' + rank), buf[2] = '\0';
+	}
+	return buf;
+}
+
+int super15_points_on_board(const struct super15_state *s, int seat)
 {
 	int total = 0;
 
@@ -394,7 +408,7 @@ static int points_on_board(const struct super15_state *s, int seat)
 	return total;
 }
 
-static void match_end(struct super15_state *s, int winner, int reason)
+void super15_match_end(struct super15_state *s, int winner, int reason)
 {
 	s->over = 1;
 	s->winner = (int8_t)winner;
@@ -410,18 +424,18 @@ static void ply_end(struct super15_state *s, int seat, bool captured)
 	s->quiet = captured ? 0 : (uint8_t)(s->quiet + 1);
 	s->turn = (uint8_t)other;
 	if (s->count[other] <= 1) {
-		match_end(s, seat, RULES_REASON_LAST_PIECE);
+		super15_match_end(s, seat, RULES_REASON_LAST_PIECE);
 		return;
 	}
 	if ((s->quiet >= SUPER15_QUIET_SMALL && s->count[0] == s->count[1] && s->count[0] <= SUPER15_SMALL) ||
 	    s->quiet >= SUPER15_QUIET_MAX) {
-		int p0 = points_on_board(s, 0), p1 = points_on_board(s, 1);
+		int p0 = super15_points_on_board(s, 0), p1 = super15_points_on_board(s, 1);
 
-		match_end(s, p0 == p1 ? -1 : p0 > p1 ? 0 : 1, RULES_REASON_ADJUDICATION);
+		super15_match_end(s, p0 == p1 ? -1 : p0 > p1 ? 0 : 1, RULES_REASON_ADJUDICATION);
 		return;
 	}
 	if (!has_move(s, other))
-		match_end(s, seat, RULES_REASON_NO_MOVES);
+		super15_match_end(s, seat, RULES_REASON_NO_MOVES);
 }
 
 /* Rebuilds board[], count[] and sets[] from pieces[] (super15.h). */
@@ -559,8 +573,8 @@ static int super15_apply(struct rules_match *m, int seat, const struct rules_act
 static int super15_event(struct rules_match *m, int seat, int kind, union rules_outcome *outcome)
 {
 	(void)outcome; /* zeroed by rules_event */
-	match_end(&m->s.super15, seat ^ 1,
-		  kind == RULES_EVENT_FORFEIT ? RULES_REASON_FORFEIT : RULES_REASON_RESIGN);
+	super15_match_end(&m->s.super15, seat ^ 1,
+			  kind == RULES_EVENT_FORFEIT ? RULES_REASON_FORFEIT : RULES_REASON_RESIGN);
 	return RULES_OK;
 }
 

@@ -74,6 +74,15 @@ struct super15_outcome {
  */
 void super15_state_sync(struct super15_state *s);
 
+/* "a1" .. "h10" for square 0..79, written into buf (4 bytes); returns buf. The codecs' square names. */
+const char *super15_square_name(int sq, char buf[4]);
+
+/* The points `seat` still has on the board (the adjudication's count, README D6). */
+int super15_points_on_board(const struct super15_state *s, int seat);
+
+/* Ends the match: `winner` a seat, or -1 for a draw; `reason` an enum rules_reason. */
+void super15_match_end(struct super15_state *s, int winner, int reason);
+
 struct rules_game;
 /* The Super 1 al 5 rules (id "super15"; seat 0 light, seat 1 dark). */
 extern const struct rules_game rules_game_super15;

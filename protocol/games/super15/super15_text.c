@@ -12,25 +12,11 @@
 
 #include "text.h"
 
-/* "a1" .. "h10" for square 0..79; `buf` holds 4 bytes. */
-static const char *square_name(int sq, char buf[4])
-{
-	int rank = sq / SUPER15_FILES + 1;
-
-	buf[0] = (char)('a' + sq % SUPER15_FILES);
-	if (rank == 10) {
-		buf[1] = '1', buf[2] = '0', buf[3] = '\0';
-	} else {
-		buf[1] = (char)('0' + rank), buf[2] = '\0';
-	}
-	return buf;
-}
-
 static void square(struct jw *w, int sq)
 {
 	char buf[4];
 
-	jw_str(w, square_name(sq, buf));
+	jw_str(w, super15_square_name(sq, buf));
 }
 
 /* {pieces:[{id, seat, square, value, points, super}] by id, captured ones left out, quiet}. */
@@ -135,7 +121,7 @@ static void super15_result(struct jw *w, const struct rules_result *r)
 	text_result(w, r, reasons, sizeof(reasons) / sizeof(reasons[0]), true); /* a draw: winner < 0 */
 }
 
-/* The square string token t names ("a1" .. "h10", as square_name writes them), or -1. */
+/* The square string token t names ("a1" .. "h10", as super15_square_name writes them), or -1. */
 static int square_read(const char *text, const struct jr_tok *tok, int t)
 {
 	const char *c;
@@ -194,24 +180,6 @@ static int piece_read(struct super15_state *s, const char *text, const struct jr
 	return (int)id;
 }
 
-static int points_on_board(const struct super15_state *s, int seat)
-{
-	int total = 0;
-
-	for (int id = seat * SUPER15_SIDE; id < (seat + 1) * SUPER15_SIDE; id++)
-		if (s->pieces[id].square != SUPER15_NONE)
-			total += s->pieces[id].points;
-	return total;
-}
-
-static void match_end(struct super15_state *s, int winner, int reason)
-{
-	s->over = 1;
-	s->winner = (int8_t)winner;
-	s->draw = winner < 0;
-	s->reason = (uint8_t)reason;
-}
-
 /*
  * A finished match: the view does not carry the result (the state message's
  * `result` does), so it is told from the position as the rules core ends a
@@ -227,15 +195,15 @@ static void end_read(struct rules_match *m)
 	int turn = s->turn;
 
 	if (s->count[turn] <= 1) {
-		match_end(s, turn ^ 1, RULES_REASON_LAST_PIECE);
+		super15_match_end(s, turn ^ 1, RULES_REASON_LAST_PIECE);
 	} else if ((s->quiet >= SUPER15_QUIET_SMALL && s->count[0] == s->count[1] &&
 		    s->count[0] <= SUPER15_SMALL) ||
 		   s->quiet >= SUPER15_QUIET_MAX) {
-		int p0 = points_on_board(s, 0), p1 = points_on_board(s, 1);
+		int p0 = super15_points_on_board(s, 0), p1 = super15_points_on_board(s, 1);
 
-		match_end(s, p0 == p1 ? -1 : p0 > p1 ? 0 : 1, RULES_REASON_ADJUDICATION);
+		super15_match_end(s, p0 == p1 ? -1 : p0 > p1 ? 0 : 1, RULES_REASON_ADJUDICATION);
 	} else {
-		match_end(s, turn ^ 1, RULES_REASON_RESIGN);
+		super15_match_end(s, turn ^ 1, RULES_REASON_RESIGN);
 		m->out = (uint8_t)(1u << turn);
 	}
 }

@@ -13,20 +13,6 @@
 
 #include "wire_games.h"
 
-/* "a1" .. "h10" for square 0..79; `buf` holds 4 bytes. */
-static const char *square_name(int sq, char buf[4])
-{
-	int rank = sq / SUPER15_FILES + 1;
-
-	buf[0] = (char)('a' + sq % SUPER15_FILES);
-	if (rank == 10) {
-		buf[1] = '1', buf[2] = '0', buf[3] = '\0';
-	} else {
-		buf[1] = (char)('0' + rank), buf[2] = '\0';
-	}
-	return buf;
-}
-
 /* The square a name denotes (a..h then 1..10, no leading zero, nothing else); WIRE_E_ILLEGAL_ACTION
  * otherwise. */
 static int square_parse(const json_t *v)
@@ -56,7 +42,7 @@ static json_t *piece_new(const struct super15_state *s, int id)
 	char buf[4];
 
 	return json_pack("{s:i,s:i,s:s,s:i,s:i,s:b}", "id", id, "seat", id >= SUPER15_SIDE, "square",
-			 square_name(p->square, buf), "value", p->value, "points", p->points, "super",
+			 super15_square_name(p->square, buf), "value", p->value, "points", p->points, "super",
 			 p->super);
 }
 
@@ -85,7 +71,8 @@ static json_t *super15_action_encode(const struct rules_action *a)
 	if (a->kind != SUPER15_ACT_MOVE || a->arg[0] < 0 || a->arg[0] >= SUPER15_SQUARES || a->arg[1] < 0 ||
 	    a->arg[1] >= SUPER15_SQUARES)
 		return NULL;
-	return json_pack("{s:s,s:s}", "from", square_name(a->arg[0], from), "to", square_name(a->arg[1], to));
+	return json_pack("{s:s,s:s}", "from", super15_square_name(a->arg[0], from), "to",
+			 super15_square_name(a->arg[1], to));
 }
 
 /* Exactly the keys "from" and "to", each a square name; WIRE_E_ILLEGAL_ACTION otherwise. */
@@ -123,10 +110,10 @@ static json_t *super15_outcome_encode(const struct rules_match *m, const struct 
 		const struct super15_piece *p = &s->pieces[u->captured_id[i]];
 		char buf[4];
 
-		if (json_array_append_new(captured,
-					  json_pack("{s:i,s:s,s:i,s:i,s:b}", "id", u->captured_id[i],
-						    "square", square_name(u->captured_sq[i], buf), "value",
-						    p->value, "points", p->points, "super", p->super))) {
+		if (json_array_append_new(
+			    captured, json_pack("{s:i,s:s,s:i,s:i,s:b}", "id", u->captured_id[i], "square",
+						super15_square_name(u->captured_sq[i], buf), "value",
+						p->value, "points", p->points, "super", p->super))) {
 			json_decref(captured);
 			return NULL;
 		}
