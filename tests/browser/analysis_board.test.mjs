@@ -12,8 +12,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { playAgainstBots } from '../lib/match.mjs';
 import { withServer, newPlayerPage, artifactsDir, noProblems, browserFor } from './lib.mjs';
-import { createRoom as wsCreate, joinRoom, autoplay } from '../lib/client.mjs';
 
 const web = path.join(process.env.QUINTETO_SOURCE, 'clients', 'web');
 const { loadRules } = await import(path.join(web, 'rules-core.js'));
@@ -24,12 +24,7 @@ const wasmFile = path.join(path.dirname(process.env.QUINTETO_ARTIFACTS), 'protoc
 const browser = browserFor(test);
 
 async function playedMatch(srv) {
-  const c = await srv.player('Ana');
-  const { id } = await wsCreate(c, 'ur');
-  const play = autoplay(c, id);
-  await joinRoom(c, id, { seat: 0, client_seed: 'ana seed' });
-  await c.request({ type: 'add_bot', room: id });
-  await play.done;
+  const { id } = await playAgainstBots(srv, 'ur', { name: 'Ana', clientSeed: 'ana seed' });
   return srv.archive(id);
 }
 

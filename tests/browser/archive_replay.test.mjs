@@ -13,7 +13,8 @@ import {
   withServer, newPlayerPage, artifactsDir, noProblems, browserFor,
 } from './lib.mjs';
 import { readFile } from 'node:fs/promises';
-import { createRoom as wsCreate, joinRoom, watchRoom, autoplay } from '../lib/client.mjs';
+import { playAgainstBots } from '../lib/match.mjs';
+import { watchRoom } from '../lib/client.mjs';
 
 // Nobody watches these matches being played (only their archives): the bots act at once.
 const BOTS_AT_ONCE = { botDelayMs: 1 };
@@ -22,12 +23,7 @@ const browser = browserFor(test);
 
 // Ana (a WebSocket client) plays seat 0 against a bot to the end; resolves with the archive.
 async function playedMatch(srv) {
-  const c = await srv.player('Ana');
-  const { id } = await wsCreate(c, 'ur');
-  const play = autoplay(c, id);
-  await joinRoom(c, id, { seat: 0, client_seed: 'ana seed' });
-  await c.request({ type: 'add_bot', room: id });
-  await play.done;
+  const { id } = await playAgainstBots(srv, 'ur', { name: 'Ana', clientSeed: 'ana seed' });
   return srv.archive(id);
 }
 
