@@ -110,6 +110,11 @@ test('nginx with deploy/nginx.conf refuses in JSON what libwebsockets settles be
       assertJsonError(ans, 405, 'method_not_allowed', what);
       assert.equal(ans.headers.allow, 'GET, HEAD', `${what}: Allow`);
     }
+    // compressed for a client that accepts it (Debian's libwebsockets does not compress): the rules module here
+    const wasm = await ask(get('/wasm/rules.wasm', 'Accept-Encoding: gzip\r\n'));
+    assert.equal(wasm.status, 200);
+    assert.equal(wasm.headers['content-encoding'], 'gzip', 'the rules module gzipped by nginx');
+    assert.equal(wasm.headers['content-type'], 'application/wasm');
     // /metrics stays inside, in JSON too
     assertJsonError(await ask(get('/metrics')), 404, 'not_found', '/metrics through nginx');
     // the WebSocket upgrade goes through; another version gets the server's 426
