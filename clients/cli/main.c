@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "arena.h"
 #include "cli.h"
 #include "config.h"
 #include "db.h"
@@ -93,6 +94,9 @@ static const struct command commands[] = {
 	{ "show", "ID | --file FILE | - [--ply N]", "show the position at ply N (default: the end) as text",
 	  cmd_show },
 	{ "backup", "OUT", "copy the database to OUT, safely while the server runs", cmd_backup },
+	{ "arena",
+	  "--game G --seats L0,L1[,...] [--matches N] [--threads K] [--budget N] [--ms N] [--seed S]",
+	  "play bot-only matches through the rules core and print win rates with 95% intervals", cli_arena },
 	{ "steps", "ID | --file FILE | -",
 	  "print every step of the replay as JSON (the steps the HTTP API serves a page at a time)",
 	  cmd_steps },

@@ -227,10 +227,11 @@ export class Match {
   }
 
   // The index in legal(seat) of what the bot of `level` would play here, drawing from its own stream `rng`
-  // (a non-zero BigInt below 2^64); null when it has nothing to play. The match is not changed.
-  botChoice(level, seat, rng = 1n) {
+  // (a non-zero BigInt below 2^64), within `budget` units of work (0: the level's default); null when it
+  // has nothing to play. The match is not changed.
+  botChoice(level, seat, rng = 1n, budget = 0) {
     const x = this.load();
-    const i = x.qw_bot(this.core.put(level), seat, Number(rng & 0xffffffffn), Number(rng >> 32n));
+    const i = x.qw_bot(this.core.put(level), seat, Number(rng & 0xffffffffn), Number(rng >> 32n), budget);
     return i >= 0 ? i : null;
   }
 

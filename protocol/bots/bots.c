@@ -1,8 +1,7 @@
 /*
  * bots.c: the registry of bot strategies (see bots.h): every game's own
  * levels (bot_games[], derived from the list of games) and the `random`
- * level every game has. The legal-action buffer is static: only the loop
- * thread calls a strategy.
+ * level every game has, and bot_choose(), the one way a strategy is called.
  */
 #include "bots.h"
 
@@ -10,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-static struct rules_action legal_buf[RULES_MAX_LEGAL]; /* loop thread only */
+static BOT_THREAD_LOCAL struct rules_action legal_buf[RULES_MAX_LEGAL];
 
 #define GAME_ENTRY(id) &bot_game_##id,
 const struct bot_game *bot_games[RULES_MAX_GAMES + 1] = { GAME_LIST(GAME_ENTRY) NULL };
@@ -30,18 +29,49 @@ uint64_t bot_rng_next(uint64_t *s)
 	return x * 2685821657736338717ull;
 }
 
-static int random_choose(const struct rules_match *m, int seat, uint64_t *rng, struct rules_action *out)
+static int random_choose(const struct rules_match *m, int seat, struct bot_ctx *ctx, struct rules_action *out)
 {
 	int n = rules_legal_actions(m, seat, legal_buf, RULES_MAX_LEGAL);
 
 	assert(n <= RULES_MAX_LEGAL); /* the cap is the largest count any game has */
 	if (n <= 0)
 		return -ENOENT;
-	*out = legal_buf[bot_rng_next(rng) % (uint64_t)n];
+	*out = legal_buf[bot_rng_next(&ctx->rng) % (uint64_t)n];
 	return 0;
 }
 
 const struct bot_strategy bot_random = { NULL, "random", random_choose };
+
+int bot_choose(const struct bot_strategy *b, const struct rules_match *m, int seat, struct bot_ctx *ctx,
+	       struct rules_action *out)
+{
+	struct rules_match seen;
+	uint8_t seed[RULES_SEED_SIZE];
+
+	if (!ctx->rng)
+		ctx->rng = 0x9e3779b97f4a7c15ull;
+	for (int i = 0; i < RULES_SEED_SIZE; i += 8) {
+		uint64_t x = bot_rng_next(&ctx->rng);
+
+		memcpy(seed + i, &x, 8);
+	}
+	memcpy(&seen, m, sizeof(seen));
+	rules_dice_init(&seen.dice, seed); /* the bot's own dice: the match's stream stays unseen */
+	memset(out, 0, sizeof(*out));
+	ctx->has_estimate = false;
+	ctx->spent = 0;
+	return b->choose(&seen, seat, ctx, out);
+}
+
+int bot_play(const struct bot_strategy *b, const struct rules_match *m, int seat, uint64_t *rng,
+	     struct rules_action *out)
+{
+	struct bot_ctx ctx = { .rng = *rng };
+	int err = bot_choose(b, m, seat, &ctx, out);
+
+	*rng = ctx.rng;
+	return err;
+}
 
 /* The bots of game `game_id`; NULL if none (or game_id is NULL). */
 static const struct bot_game *game_bots(const char *game_id)

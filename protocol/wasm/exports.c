@@ -262,16 +262,16 @@ int qw_bot_levels(void)
 /*
  * What the bot of level io[0..len) (a name from qw_bot_levels()) would play
  * for `seat` in the working match, drawing its chances from its own stream
- * (rng_hi:rng_lo, not zero): the index of that action in qw_legal()'s list,
- * or a negative code (QW_E_NO_GAME: no such level; RULES_E_NOT_TO_ACT).
- * The match is not changed. In the browser a bot may read the whole match:
- * the analysis board explores a finished match whose seeds are public.
+ * (rng_hi:rng_lo, not zero) within `budget` units of work (0: the level's
+ * default): the index of that action in qw_legal()'s list, or a negative
+ * code (QW_E_NO_GAME: no such level; RULES_E_NOT_TO_ACT). The match is not
+ * changed; the bot sees it as bot_choose() shows it (its own dice).
  */
-int qw_bot(int len, int seat, uint32_t rng_lo, uint32_t rng_hi)
+int qw_bot(int len, int seat, uint32_t rng_lo, uint32_t rng_hi, uint32_t budget)
 {
 	const struct bot_strategy *b;
 	struct rules_action a;
-	uint64_t rng = (uint64_t)rng_hi << 32 | rng_lo;
+	struct bot_ctx ctx = { .rng = (uint64_t)rng_hi << 32 | rng_lo, .budget = budget };
 	char level[32];
 	int n;
 
@@ -281,10 +281,7 @@ int qw_bot(int len, int seat, uint32_t rng_lo, uint32_t rng_hi)
 	level[len] = '\0';
 	if (!(b = bot_find(slot.game->id, level)))
 		return QW_E_NO_GAME;
-	if (!rng)
-		rng = 0x9e3779b97f4a7c15ULL;
-	memset(&a, 0, sizeof(a));
-	if (b->choose(&slot, seat, &rng, &a) != 0)
+	if (bot_choose(b, &slot, seat, &ctx, &a) != 0)
 		return RULES_E_NOT_TO_ACT;
 	n = rules_legal_actions(&slot, seat, legal, RULES_MAX_LEGAL);
 	for (int i = 0; i < n; i++)

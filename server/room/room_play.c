@@ -602,8 +602,14 @@ static void bot_play_cb(uv_timer_t *t)
 		return;
 	}
 	strategy = r->seats[seat].bot ? r->seats[seat].strategy : r->stand_in_strategy;
-	if (strategy->choose(&r->match, seat, &r->bot_rng, &a))
-		return;
+	{
+		struct bot_ctx ctx = { .rng = r->bot_rng };
+		int err = bot_choose(strategy, &r->match, seat, &ctx, &a);
+
+		r->bot_rng = ctx.rng;
+		if (err)
+			return;
+	}
 	if (room_apply_by(r, seat, &a, util_now_ms(), r->seats[seat].stand_in)) {
 		util_log(LOG_ERROR, "room %s: bot action refused by the rules core", r->id);
 		return;

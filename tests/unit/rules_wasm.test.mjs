@@ -88,7 +88,7 @@ function trace(core, game, matches) {
       const seat = act[draw() % act.length];
       const legal = m.legalText(seat);
       h = fnv(h, legal);
-      if (k % 8 === 0) for (const level of m.botLevels()) h = fnv(h, String(m.botChoice(level, seat, BigInt(k + 1)) ?? -1));
+      if (k % 8 === 0) for (const level of m.botLevels()) h = fnv(h, String(m.botChoice(level, seat, BigInt(k + 1), 64) ?? -1));
       if (draw() % 300 === 0) {
         assert.deepEqual(m.event(seat, 'resign'), {});
         h = fnv(h, 'resign');

@@ -28,7 +28,7 @@ static int play(const struct bot_strategy *strat[2], int i)
 	for (int ply = 0; ply < 20000 && rules_to_act(&m, who) > 0; ply++) {
 		struct rules_action a;
 
-		if (strat[who[0]]->choose(&m, who[0], &rng, &a) != 0 ||
+		if (bot_play(strat[who[0]], &m, who[0], &rng, &a) != 0 ||
 		    rules_apply(&m, who[0], &a, NULL) != 0)
 			return -1;
 	}

@@ -31,7 +31,7 @@ static bool play(int i, const struct bot_strategy *const st[RULES_MAX_SEATS], st
 		int seat = seats[m->ply % (uint32_t)k];
 		struct rules_action a;
 
-		if (st[seat]->choose(m, seat, &rng[seat], &a) != 0 || rules_apply(m, seat, &a, NULL) != 0)
+		if (bot_play(st[seat], m, seat, &rng[seat], &a) != 0 || rules_apply(m, seat, &a, NULL) != 0)
 			return false;
 	}
 	return true;
@@ -119,7 +119,7 @@ static void test_keep_chain(void)
 
 			if (seat != QUINTETO_ARRANGER) {
 				CHECK(bot_timeout_action(&m, seat, &a) == -ENOENT);
-				REQUIRE(bot_random.choose(&m, seat, &rng, &a) == 0);
+				REQUIRE(bot_play(&bot_random, &m, seat, &rng, &a) == 0);
 			} else if (bot_timeout_action(&m, seat, &a) == 0) {
 				int n = 0;
 
@@ -136,7 +136,7 @@ static void test_keep_chain(void)
 				arranged++;
 			} else {
 				CHECK(m.s.quinteto.phase != QUINTETO_PHASE_ARRANGE);
-				REQUIRE(bot_random.choose(&m, seat, &rng, &a) == 0);
+				REQUIRE(bot_play(&bot_random, &m, seat, &rng, &a) == 0);
 			}
 			REQUIRE(rules_apply(&m, seat, &a, NULL) == 0);
 		}

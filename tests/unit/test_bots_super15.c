@@ -39,7 +39,7 @@ static struct rules_result play(int i, int greedy_seat, int *illegal)
 		const struct bot_strategy *b = seats[0] == greedy_seat ? greedy : random;
 		struct rules_action a;
 
-		if (b->choose(&m, seats[0], &rng, &a) != 0 || rules_apply(&m, seats[0], &a, NULL) != 0) {
+		if (bot_play(b, &m, seats[0], &rng, &a) != 0 || rules_apply(&m, seats[0], &a, NULL) != 0) {
 			(*illegal)++;
 			break;
 		}
@@ -123,7 +123,7 @@ static void test_takes_and_avoids(void)
 
 	for (int trial = 0; trial < 20; trial++) {
 		position(&m, set, (int)(sizeof(set) / sizeof(set[0])));
-		REQUIRE(g->choose(&m, 0, &rng, &a) == 0);
+		REQUIRE(bot_play(g, &m, 0, &rng, &a) == 0);
 		CHECK_EQ(a.arg[0], sq("c3"));
 		CHECK_EQ(a.arg[1], sq("d4"));
 	}
@@ -151,7 +151,7 @@ static void test_avoids_super_sweep(void)
 
 	for (int trial = 0; trial < 20; trial++) {
 		position(&m, set, (int)(sizeof(set) / sizeof(set[0])));
-		REQUIRE(g->choose(&m, 0, &rng, &a) == 0);
+		REQUIRE(bot_play(g, &m, 0, &rng, &a) == 0);
 		CHECK_EQ(a.arg[0], sq("c3"));
 		CHECK_EQ(a.arg[1], sq("b3"));
 	}

@@ -52,7 +52,8 @@ static uint32_t bots_digest(uint32_t h, const struct rules_match *m, int seat, u
 	for (char *p = levels, *e; *p; p = *e ? e + 2 : e) {
 		const struct bot_strategy *b;
 		struct rules_action a;
-		uint64_t rng = rng0;
+		struct bot_ctx ctx = { .rng = rng0,
+				       .budget = 64 }; /* a small budget: a search is slow, not different */
 		int i = -1;
 
 		e = strchr(p, ',');
@@ -63,8 +64,7 @@ static uint32_t bots_digest(uint32_t h, const struct rules_match *m, int seat, u
 		*e = '\0';
 		b = bot_find(m->game->id, p);
 		*e = c;
-		memset(&a, 0, sizeof(a));
-		if (b && b->choose(m, seat, &rng, &a) == 0)
+		if (b && bot_choose(b, m, seat, &ctx, &a) == 0)
 			for (i = 0; i < n && memcmp(&legal[i], &a, sizeof(a)) != 0; i++)
 				;
 		h = fnv(h, num, (size_t)snprintf(num, sizeof(num), "%d", i));

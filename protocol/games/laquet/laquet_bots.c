@@ -5,15 +5,15 @@
  * pips still to travel), then blocking (points it holds just ahead of the
  * opponent's men, which men may never land on) and not handing the
  * opponent a die it can use. Ties go to the first best. No look-ahead, no
- * chance: the rng is not used. The legal buffer is static (loop thread only,
- * as every strategy); nothing is allocated.
+ * chance: the rng is not used. The legal buffer is thread-local (bots.h);
+ * nothing is allocated.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "bots.h"
 
-static struct rules_action legal_buf[RULES_MAX_LEGAL]; /* loop thread only */
+static BOT_THREAD_LOCAL struct rules_action legal_buf[RULES_MAX_LEGAL];
 
 /* Pips `seat` still has to travel: 19 - route per man on the board. */
 static int pips(const struct laquet_state *s, int seat)
@@ -56,12 +56,12 @@ static long score(const struct rules_match *m, int seat, const union rules_outco
 	       40L * o->laquet.bonus;
 }
 
-static int greedy_choose(const struct rules_match *m, int seat, uint64_t *rng, struct rules_action *out)
+static int greedy_choose(const struct rules_match *m, int seat, struct bot_ctx *ctx, struct rules_action *out)
 {
 	int n = rules_legal_actions(m, seat, legal_buf, RULES_MAX_LEGAL), best = 0;
 	long best_score = 0;
 
-	(void)rng;
+	(void)ctx;
 	if (n <= 0)
 		return -ENOENT;
 	for (int i = 0; i < n && n > 1; i++) {

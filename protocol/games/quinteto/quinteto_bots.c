@@ -7,7 +7,7 @@
  * reach of its victim's lone stones). The arranger sets the chain that keeps
  * every hunter farthest from its victim, and places its stones on the home
  * farthest from the survivor. Ties go to the seat's random stream.
- * Must not: allocate (static scratch, loop thread only) or look at the dice
+ * Must not: allocate (thread-local scratch) or look at the dice
  * stream: a choice depends on the visible position only.
  */
 #include <errno.h>
@@ -18,7 +18,7 @@
 
 #define REACH 12 /* the farthest one turn can land: 6 + 6 */
 
-static struct rules_action legal_buf[RULES_MAX_LEGAL]; /* loop thread only */
+static BOT_THREAD_LOCAL struct rules_action legal_buf[RULES_MAX_LEGAL];
 
 static int ring_dist(int a, int b)
 {
@@ -170,8 +170,9 @@ static void place_pick(const struct rules_match *m, int n, uint64_t *rng, struct
 	}
 }
 
-static int greedy_choose(const struct rules_match *m, int seat, uint64_t *rng, struct rules_action *out)
+static int greedy_choose(const struct rules_match *m, int seat, struct bot_ctx *ctx, struct rules_action *out)
 {
+	uint64_t *rng = &ctx->rng;
 	int n = rules_legal_actions(m, seat, legal_buf, RULES_MAX_LEGAL);
 
 	if (n <= 0 || n > RULES_MAX_LEGAL)

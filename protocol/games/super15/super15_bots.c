@@ -6,8 +6,8 @@
  * the opponent can capture it at once, by landing on it or by a Super's
  * sweep along a line through it. The best score wins; ties are broken by
  * the rng, so two greedy bots do not replay the same match.
- * Must not: allocate (the buffers are static: only the loop thread calls a
- * strategy), or read anything but the match.
+ * Must not: allocate (the buffers are thread-local, bots.h), or read anything
+ * but the match.
  */
 #include <errno.h>
 #include <string.h>
@@ -16,8 +16,8 @@
 
 #define WIN_SCORE 1000 /* above any gain: every piece's value and points together are < 200 */
 
-static struct rules_action mine[RULES_MAX_LEGAL];    /* loop thread only */
-static struct rules_action replies[RULES_MAX_LEGAL]; /* loop thread only */
+static BOT_THREAD_LOCAL struct rules_action mine[RULES_MAX_LEGAL];
+static BOT_THREAD_LOCAL struct rules_action replies[RULES_MAX_LEGAL];
 
 /* Whether square `sq` lies on the line from `from` (excluded) to `to` (included). */
 static bool on_path(int from, int to, int sq)
@@ -72,8 +72,9 @@ static int move_score(const struct rules_match *m, int seat, const struct rules_
 	return o.super15.gained;
 }
 
-static int greedy_choose(const struct rules_match *m, int seat, uint64_t *rng, struct rules_action *out)
+static int greedy_choose(const struct rules_match *m, int seat, struct bot_ctx *ctx, struct rules_action *out)
 {
+	uint64_t *rng = &ctx->rng;
 	int n = rules_legal_actions(m, seat, mine, RULES_MAX_LEGAL), best = 0, ties = 0;
 	int best_score = -2 * WIN_SCORE;
 

@@ -8,12 +8,13 @@
 #include "bots.h"
 #include "nim.h"
 
-static int perfect_choose(const struct rules_match *m, int seat, uint64_t *rng, struct rules_action *out)
+static int perfect_choose(const struct rules_match *m, int seat, struct bot_ctx *ctx,
+			  struct rules_action *out)
 {
 	struct nim_state s;
 	int k;
 
-	(void)rng;
+	(void)ctx;
 	if (!rules_seat_to_act(m, seat))
 		return -ENOENT;
 	memcpy(&s, &m->s, sizeof(s));
