@@ -40,7 +40,7 @@ static bool play(int i, const struct bot_strategy *const st[RULES_MAX_SEATS], st
 static void test_registered(void)
 {
 	CHECK(bot_find("quinteto", "greedy") == &bot_quinteto_greedy);
-	CHECK(bot_find("ur", "greedy") == NULL);
+	CHECK(bot_find("ur", "no-such-level") == NULL);
 	CHECK(bot_find("quinteto", "random") == &bot_random);
 }
 
