@@ -5,7 +5,10 @@
  * that sums to 1, reports the work it did within its budget, and still names
  * a legal action when the caller's stop says stop at once. Over seeded
  * matches with the seats alternating (counts of wins, never a timing):
- * greedy beats random, and strong at a small fixed budget beats greedy.
+ * greedy beats random, and strong at a small fixed budget holds its own
+ * against greedy (at least 40%: Ur is mostly luck, and strong measures about
+ * even with greedy, see protocol/games/ur/README.md; a broken search falls
+ * far below, a strong that plays its first legal action won none of 300).
  */
 #include <string.h>
 

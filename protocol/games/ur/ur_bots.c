@@ -24,33 +24,33 @@
 #include "bots.h"
 
 #define UR_LEGAL_MAX  16        /* enter + 7 moves + bear off, with room to spare */
-#define P_ONE         (1 << 20) /* a certain win for seat 0, in the search's fixed point */
-#define STRONG_BUDGET 200000    /* nodes per move by default: see README.md, "Bots" */
+#define P_ONE         (1 << 30) /* a certain win for seat 0, in the search's fixed point */
+#define STRONG_BUDGET 60000    /* nodes per move by default: see README.md, "Bots" */
 #define STRONG_DEPTH  16        /* throws ahead at most */
 #define POLL_NODES    1024      /* nodes between two calls of ctx->stop */
 
-/* The logistic 65536 / (1 + e^-(i - 128) / 16), i = 0..256 (generated once; no libm here). */
-static const uint16_t logistic[257] = {
-	22,    23,    25,    27,    28,    30,    32,    34,    36,    39,    41,    44,    47,    50,
-	53,    56,    60,    64,    68,    72,    77,    82,    87,    92,    98,    105,   111,   119,
-	126,   134,   143,   152,   162,   172,   184,   195,   208,   221,   236,   251,   267,   284,
-	302,   321,   342,   364,   387,   412,   439,   467,   497,   528,   562,   598,   636,   677,
-	720,   766,   815,   867,   922,   980,   1042,  1109,  1179,  1253,  1333,  1417,  1506,  1601,
-	1701,  1808,  1921,  2041,  2168,  2303,  2446,  2598,  2758,  2928,  3108,  3298,  3500,  3713,
-	3938,  4176,  4427,  4692,  4971,  5266,  5577,  5904,  6249,  6611,  6992,  7392,  7812,  8252,
-	8714,  9197,  9702,  10230, 10782, 11357, 11955, 12579, 13226, 13898, 14595, 15316, 16062, 16832,
-	17625, 18442, 19282, 20143, 21025, 21928, 22849, 23788, 24743, 25712, 26695, 27689, 28693, 29705,
-	30723, 31744, 32768, 33792, 34813, 35831, 36843, 37847, 38841, 39824, 40793, 41748, 42687, 43608,
-	44511, 45393, 46254, 47094, 47911, 48704, 49474, 50220, 50941, 51638, 52310, 52957, 53581, 54179,
-	54754, 55306, 55834, 56339, 56822, 57284, 57724, 58144, 58544, 58925, 59287, 59632, 59959, 60270,
-	60565, 60844, 61109, 61360, 61598, 61823, 62036, 62238, 62428, 62608, 62778, 62938, 63090, 63233,
-	63368, 63495, 63615, 63728, 63835, 63935, 64030, 64119, 64203, 64283, 64357, 64427, 64494, 64556,
-	64614, 64669, 64721, 64770, 64816, 64859, 64900, 64938, 64974, 65008, 65039, 65069, 65097, 65124,
-	65149, 65172, 65194, 65215, 65234, 65252, 65269, 65285, 65300, 65315, 65328, 65341, 65352, 65364,
-	65374, 65384, 65393, 65402, 65410, 65417, 65425, 65431, 65438, 65444, 65449, 65454, 65459, 65464,
-	65468, 65472, 65476, 65480, 65483, 65486, 65489, 65492, 65495, 65497, 65500, 65502, 65504, 65506,
-	65508, 65509, 65511, 65513, 65514
-};
+/*
+ * e^x for x <= 0 with + - * / only (no libm in the wasm module): halve x
+ * until it is small, sum the series, square back. Exactly rounded double
+ * operations give the same bits natively and in wasm32.
+ */
+static double exp_neg(double x)
+{
+	int halvings = 0;
+	double term = 1.0, sum = 1.0;
+
+	while (x < -0.5 && halvings < 16) {
+		x /= 2.0;
+		halvings++;
+	}
+	for (int i = 1; i <= 12; i++) {
+		term = term * x / i;
+		sum += term;
+	}
+	while (halvings-- > 0)
+		sum *= sum;
+	return sum;
+}
 
 /* Weight of each throw value in eighths: 0 and 1 three times in eight, 4 and 5 once. */
 static const uint8_t throw_weight[6] = { 3, 3, 0, 0, 1, 1 };
@@ -92,21 +92,23 @@ struct weights {
 	int tempo;   /* the side about to throw */
 	int exposed; /* eighths of the loss counted for the side about to throw (it moves first) */
 	int rosette; /* on a rosette: safe, and a landing there entered one more piece */
+	int convex;  /* 1/64 of a square per square squared: the front pieces first */
+	int behind;  /* 1/64 of its value per opponent piece 2..8 squares behind an exposed piece */
+	int loss;    /* 64ths of the expected loss counted for the side that just moved */
 };
 
-#ifdef UR_TUNE
-struct weights W = { 0, 8, 32, 0, 32, 16, 4, 0 }; /* a tuning harness sets these */
-#else
-static const struct weights W = { 0, 8, 32, 0, 32, 16, 4, 0 };
-#endif
+/* greedy's, and strong's (a larger tempo: the search's leaves all wait for a throw). */
+static const struct weights greedy_weights = { 0, 8, 32, 0, 32, 16, 4, 0, 4, 0, 64 };
+static const struct weights strong_weights = { 0, 8, 32, 0, 32, 32, 4, 0, 4, 0, 64 };
 
 /* What a piece on route index p is worth. */
-static int piece_value(int p)
+static int piece_value(const struct weights *w, int p)
 {
 	return p == UR_HOME ? 0
-			    : 8 * p + W.entry + (p == 8 ? W.center : 0) + (p == UR_EXIT ? W.exit : 0) +
-				      (p == UR_OFF ? W.off : 0) +
-				      (p == 4 || p == 8 || p == 12 || p == 16 || p == 20 ? W.rosette : 0);
+			    : 8 * p + w->entry + (p == 8 ? w->center : 0) + (p == UR_EXIT ? w->exit : 0) +
+				      (p == UR_OFF ? w->off : 0) +
+				      (p == 4 || p == 8 || p == 12 || p == 16 || p == 20 ? w->rosette : 0) +
+				      p * p * w->convex / 64;
 }
 
 /* Eighths of a chance that the opponent's next throw can hit a piece on square sq of `seat`. */
@@ -126,15 +128,31 @@ static int hit_chance(const struct ur_state *s, int seat, int sq)
 	return c;
 }
 
+/* Opponent pieces 2..8 squares behind an exposed piece of `seat` on square sq: later threats. */
+static int far_threats(const struct ur_state *s, int seat, int sq)
+{
+	int c = 0;
+
+	if (!square_exposed(sq))
+		return 0;
+	for (int i = 0; i < UR_PIECES; i++) {
+		int d = sq - s->pos[seat ^ 1][i];
+
+		c += d >= 2 && d <= 8 && s->pos[seat ^ 1][i] >= 1;
+	}
+	return c;
+}
+
 /* `seat`'s side of the evaluation: progress less expected losses (`half`: only half of them). */
-static int side_score(const struct ur_state *s, int seat, bool half)
+static int side_score(const struct weights *w, const struct ur_state *s, int seat, bool half)
 {
 	int v = 0;
 
 	for (int i = 0; i < UR_PIECES; i++) {
-		int p = s->pos[seat][i], loss = hit_chance(s, seat, p) * (piece_value(p) + W.hit);
+		int p = s->pos[seat][i], loss = hit_chance(s, seat, p) * (piece_value(w, p) + w->hit);
 
-		v += piece_value(p) - (half ? loss * W.exposed / 64 : loss / 8);
+		v += piece_value(w, p) - (half ? loss * w->exposed / 64 : loss * w->loss / 512) -
+		     far_threats(s, seat, p) * piece_value(w, p) * w->behind / 64;
 	}
 	return v;
 }
@@ -144,11 +162,11 @@ static int side_score(const struct ur_state *s, int seat, bool half)
  * seat 1's, plus a tempo of two squares for the side about to throw (whose
  * own exposed pieces count half: it moves before the opponent can hit).
  */
-static int evaluate(const struct ur_state *s)
+static int evaluate(const struct weights *w, const struct ur_state *s)
 {
-	int tempo = s->turn == 0 ? W.tempo : -W.tempo;
+	int tempo = s->turn == 0 ? w->tempo : -w->tempo;
 
-	return side_score(s, 0, s->turn == 0) - side_score(s, 1, s->turn == 1) + tempo;
+	return side_score(w, s, 0, s->turn == 0) - side_score(w, s, 1, s->turn == 1) + tempo;
 }
 
 /* The integer square root of x (x >= 0). */
@@ -168,20 +186,18 @@ static int isqrt(int x)
  */
 static int32_t leaf_chance(const struct ur_state *s)
 {
-	int left = 0, scale, idx, frac, x;
+	int left = 0, scale;
+	double z, p;
 
 	for (int i = 0; i < UR_PIECES; i++)
 		left += (UR_OFF - s->pos[0][i]) + (UR_OFF - s->pos[1][i]);
 	scale = 6 * isqrt(left * 100) / 10; /* tenths of a square */
 	if (scale < 20)
 		scale = 20;
-	/* position in the table, in 1/256 steps: 128 + 16 * eval / (8 * scale / 10) = 128 + 20 * eval / scale
-	 */
-	x = 128 * 256 + 20 * 256 * evaluate(s) / scale;
-	x = x < 0 ? 0 : x >= 256 * 256 ? 256 * 256 - 1 : x;
-	idx = x / 256;
-	frac = x % 256;
-	return (int32_t)logistic[idx] * 16 + ((int32_t)logistic[idx + 1] - logistic[idx]) * frac / 16;
+	z = 1.25 * (double)evaluate(&strong_weights, s) /
+	    (double)scale; /* eighths of a square over tenths of one */
+	p = z >= 0 ? 1.0 / (1.0 + exp_neg(-z)) : 1.0 - 1.0 / (1.0 + exp_neg(z));
+	return (int32_t)(p * P_ONE);
 }
 
 /* Gives the copy `m` (waiting for a throw) the throw `v`, as act_roll would (ur.c): lost if unusable. */
@@ -377,7 +393,8 @@ static int greedy_choose(const struct rules_match *m, int seat, struct bot_ctx *
 		if (rules_apply(&c, seat, &acts[i], NULL) != 0)
 			continue;
 		v = c.s.ur.over ? (c.s.ur.winner == seat ? 1 << 20 : -(1 << 20))
-				: (seat == 0 ? evaluate(&c.s.ur) : -evaluate(&c.s.ur));
+				: (seat == 0 ? evaluate(&greedy_weights, &c.s.ur)
+					     : -evaluate(&greedy_weights, &c.s.ur));
 		if (nbest == 0 || v > best_score) {
 			nbest = 0;
 			best_score = v;
