@@ -14,9 +14,11 @@
  * until its budget of nodes (actions and throws tried) runs out, playing the
  * last depth it finished. The search sets its copies' throws itself (all four
  * values, weighted), so it never samples dice at all: its choice depends on
- * the position and the budget only. Integer arithmetic throughout (the same
- * choice natively and in wasm32); nothing allocated, no tables, so the
- * arena is unused; scratch on the stack (a few KiB at the deepest).
+ * the position and the budget only. The evaluation is integer arithmetic and
+ * the logistic uses + - * / on doubles only (exactly rounded: the same bits
+ * natively and in wasm32, which has no libm). Nothing allocated, no table,
+ * so the arena is unused; scratch on the stack (about 1.4 KiB a throw of
+ * depth).
  */
 #include <errno.h>
 #include <string.h>
@@ -25,7 +27,7 @@
 
 #define UR_LEGAL_MAX  16        /* enter + 7 moves + bear off, with room to spare */
 #define P_ONE         (1 << 30) /* a certain win for seat 0, in the search's fixed point */
-#define STRONG_BUDGET 60000    /* nodes per move by default: see README.md, "Bots" */
+#define STRONG_BUDGET 20000     /* nodes per move by default: see README.md, "Bots" */
 #define STRONG_DEPTH  16        /* throws ahead at most */
 #define POLL_NODES    1024      /* nodes between two calls of ctx->stop */
 
