@@ -1,33 +1,33 @@
 /*
- * laquet_search.c: Laquet's `strong` level, an expectimax search over the
- * dice. The two dice have 21 distinct outcomes (a double 1/36, any other
- * pair 2/36), so chance nodes enumerate them with their weights instead of
- * sampling: the rng is never used and the match's dice stream is never read
- * (a roll is set into a copy of the state by hand, with the core's own pass
- * rule). Every position is scored by a race model: each side's turns still
- * needed (pips with bearing-off wastage, or the men left two a turn,
- * whichever is more), their difference with the tempo of the side on roll
- * and any handed dice, turned into a chance to win through a normal table
- * whose spread grows with the race's length. The search plays each
- * candidate (one per distinct resulting position), scores it (1 ply), then,
- * best first, deepens candidates over the opponent's 21 rolls and its best
- * reply (2 plies: the opponent takes its handed dice first, as its own
- * 1-ply best), until the budget is spent; the move is the best deepened
- * candidate. Work is counted in positions scored (ctx->budget, ctx->spent);
- * a deepening the budget or ctx->stop cuts short is dropped whole, so a
- * given budget always gives the same move. All arithmetic that decides is
- * integer (the wasm module must choose bit for bit as the native code).
- * No tree: the scratch is thread-local (bots.h), about 20 KiB, and
- * ctx->arena is not needed. Nothing is allocated.
+ * laquet_search.c: Laquet's `strong` level: truncated rollouts with common
+ * dice. It plays each legal action on a copy (one per distinct resulting
+ * position) and orders them by the greedy level's score; the best LQ_K are
+ * then played out in rounds: in a round each of them is followed by LQ_H
+ * turns of greedy play by both seats with the same dice (the round's seed
+ * from the bot's own stream, never the match's), so that they differ only by
+ * the move, and the position reached is judged by a race model (each side's
+ * turns still needed: pips with bearing-off wastage, or the men left two a
+ * turn, whichever is more, with blocking; their difference with the tempo
+ * of the side on roll turned into a chance to win through a normal table
+ * whose spread grows with the race's length). After 8, 16, 32, ... rounds
+ * the worse half is dropped; the move is the one with the best mean, and
+ * that mean is the estimate. Work is counted in positions scored
+ * (ctx->budget, ctx->spent); a round the budget or ctx->stop cuts short is
+ * dropped whole, so a given rng and budget always give the same move. All
+ * arithmetic that decides is integer (the wasm module must choose bit for
+ * bit as the native code). No tree: the scratch is thread-local (bots.h),
+ * about 40 KiB, and ctx->arena is not needed. Nothing is allocated.
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "bots.h"
+#include "laquet_bots.h"
 
 #define ONE          65536 /* a chance of 1 in the fixed-point values */
 #define MAX_CAND     512   /* more than the 481 actions Laquet can list */
-#define DEFAULT_WORK 200000u
+#define DEFAULT_WORK 100000u
 #define POLL_EVERY   512u /* positions scored between two polls of ctx->stop */
 #define HASH_SLOTS   1024u
 
@@ -50,9 +50,9 @@ struct search {
 };
 
 static BOT_THREAD_LOCAL struct rules_action cand_buf[MAX_CAND];
-static BOT_THREAD_LOCAL struct rules_action reply_buf[MAX_CAND];
 static BOT_THREAD_LOCAL int32_t cand_value[MAX_CAND];
 static BOT_THREAD_LOCAL int16_t cand_order[MAX_CAND];
+static BOT_THREAD_LOCAL long cand_greedy[MAX_CAND];
 static BOT_THREAD_LOCAL uint64_t seen_hash[HASH_SLOTS];
 
 /* floor(sqrt(x)) for x >= 0, by Newton's method on integers. */
@@ -98,13 +98,8 @@ static int32_t turns16(const struct laquet_state *s, int x, int handed_pips)
 	return a > b ? a + b / 8 : b + a / 8;
 }
 
-/* Tunable weights, in sixteenths of a turn (LQ_W* overrides for tuning runs). */
-#ifndef LQ_WB
-#define LQ_WB 4
-#endif
-#ifndef LQ_WM
-#define LQ_WM 1
-#endif
+#define SHUT_COST    1  /* sixteenths of a turn per man and squared shut landing */
+#define BLOCK_CREDIT 16 /* sixteenths of a turn per point held just ahead of opponent men */
 
 /*
  * What side `x`'s men cost it in lost turns through blocking: for each man
@@ -125,11 +120,11 @@ static int32_t block_cost(const struct laquet_state *s, int x)
 		if (r < LAQUET_HOME_LO) {
 			for (int d = 1; d <= 6 && r + d <= LAQUET_POINTS; d++)
 				shut += opp[r + d] != 0;
-			cost += LQ_WM * own[r] * shut * shut;
+			cost += SHUT_COST * own[r] * shut * shut;
 		}
 		for (int back = r - 6 > 1 ? r - 6 : 1; back < r; back++)
 			near |= opp[back] != 0;
-		cost -= LQ_WB * near * 16 / 4;
+		cost -= BLOCK_CREDIT * near;
 	}
 	return cost;
 }
@@ -158,46 +153,26 @@ static int32_t race_chance(const struct laquet_state *s, int seat)
 	return d < 0 ? ONE - p : p;
 }
 
-/* Scores the position in `m` for s->seat (0..ONE) and counts the work. */
-static int32_t leaf(struct search *sr, const struct rules_match *m)
+/* Counts one position scored; true when the budget or the stop callback ends the search. */
+static bool leaf_count(struct search *sr)
 {
-	const struct laquet_state *s = &m->s.laquet;
-
 	sr->spent++;
 	if (sr->spent >= sr->budget)
 		sr->cut = true;
 	else if (sr->ctx->stop && sr->spent % POLL_EVERY == 0 && sr->ctx->stop(sr->ctx->stop_arg))
 		sr->cut = true;
+	return sr->cut;
+}
+
+/* Scores the position in `m` for s->seat (0..ONE) and counts the work. */
+static int32_t leaf(struct search *sr, const struct rules_match *m)
+{
+	const struct laquet_state *s = &m->s.laquet;
+
+	(void)leaf_count(sr);
 	if (s->over)
 		return s->winner == sr->seat ? ONE : 0;
 	return race_chance(s, sr->seat);
-}
-
-/*
- * Sets the roll d1, d2 for the seat on roll in `m` (phase ROLL) as the core
- * would after {"roll":true}: phase PLAN when some step plays, else the pass
- * (both dice handed over, a bonus if the other seat can play one).
- */
-static void roll_set(struct rules_match *m, int d1, int d2)
-{
-	struct laquet_state *s = &m->s.laquet;
-
-	s->phase = LAQUET_PHASE_PLAN;
-	s->dice[0] = (uint8_t)d1;
-	s->dice[1] = (uint8_t)d2;
-	if (rules_legal_actions(m, s->turn, NULL, 0) > 0)
-		return;
-	s->dice[0] = s->dice[1] = 0;
-	s->turn ^= 1;
-	s->phase = LAQUET_PHASE_BONUS;
-	s->handed[0] = (uint8_t)d1;
-	s->handed[1] = (uint8_t)d2;
-	s->nhanded = 2;
-	if (rules_legal_actions(m, s->turn, NULL, 0) > 1)
-		return; /* more than the empty bonus */
-	s->phase = LAQUET_PHASE_ROLL;
-	s->handed[0] = s->handed[1] = 0;
-	s->nhanded = 0;
 }
 
 /* With doubles, a plan whose first step uses die 1 repeats one that uses die 0. */
@@ -207,73 +182,6 @@ static bool twin_action(const struct laquet_state *s, const struct rules_action 
 		return s->dice[0] == s->dice[1] && a->arg[2] == 1;
 	return a->kind == LAQUET_ACT_BONUS && s->nhanded == 2 && s->handed[0] == s->handed[1] &&
 	       a->arg[0] >= 1 && a->arg[2] == 1;
-}
-
-/*
- * The seat to act in `m` (phase PLAN or BONUS) plays its 1-ply best: the
- * action whose position scores best for it. `m` becomes that position;
- * returns its score for s->seat. `buf` holds the legal list.
- */
-static int32_t best_reply(struct search *sr, struct rules_match *m, struct rules_action *buf)
-{
-	int mover = m->s.laquet.turn;
-	int n = rules_legal_actions(m, mover, buf, MAX_CAND);
-	int32_t best = -1;
-	struct rules_match best_m, copy;
-
-	if (n > MAX_CAND)
-		n = MAX_CAND;
-	memcpy(&best_m, m, sizeof(best_m));
-	for (int i = 0; i < n && !sr->cut; i++) {
-		int32_t v;
-
-		if (twin_action(&m->s.laquet, &buf[i]))
-			continue;
-		memcpy(&copy, m, sizeof(copy));
-		if (rules_apply(&copy, mover, &buf[i], NULL) != 0)
-			continue;
-		v = leaf(sr, &copy);
-		if (mover != sr->seat)
-			v = ONE - v;
-		if (v > best) {
-			best = v;
-			memcpy(&best_m, &copy, sizeof(best_m));
-		}
-	}
-	memcpy(m, &best_m, sizeof(best_m));
-	return mover == sr->seat ? best : ONE - best;
-}
-
-/*
- * The value for s->seat of the position in `m` after an action of the root:
- * a handed-dice bonus is taken (1-ply best), then the seat on roll's 21
- * throws are each answered by its 1-ply best plan.
- */
-static int32_t chance_value(struct search *sr, const struct rules_match *m)
-{
-	struct rules_match base, r;
-	int32_t sum = 0;
-
-	if (m->s.laquet.over)
-		return m->s.laquet.winner == sr->seat ? ONE : 0;
-	memcpy(&base, m, sizeof(base));
-	if (base.s.laquet.phase == LAQUET_PHASE_BONUS)
-		best_reply(sr, &base, reply_buf);
-	if (base.s.laquet.over)
-		return base.s.laquet.winner == sr->seat ? ONE : 0;
-	for (int d1 = 1; d1 <= 6 && !sr->cut; d1++) {
-		for (int d2 = d1; d2 <= 6 && !sr->cut; d2++) {
-			int w = d1 == d2 ? 1 : 2;
-
-			memcpy(&r, &base, sizeof(r));
-			roll_set(&r, d1, d2);
-			if (r.s.laquet.phase == LAQUET_PHASE_PLAN)
-				sum += w * best_reply(sr, &r, reply_buf);
-			else
-				sum += w * leaf(sr, &r);
-		}
-	}
-	return sum / 36;
 }
 
 /* A 64-bit FNV-1a hash of the position (the state's bytes). */
@@ -317,54 +225,157 @@ static int candidates(struct search *sr, const struct rules_match *m)
 
 		cand_value[i] = -1;
 		cand_order[i] = (int16_t)i;
+		union rules_outcome o;
+
+		cand_greedy[i] = LONG_MIN;
 		memcpy(&copy, m, sizeof(copy));
-		if (rules_apply(&copy, sr->seat, &cand_buf[i], NULL) != 0 ||
+		if (rules_apply(&copy, sr->seat, &cand_buf[i], &o) != 0 ||
 		    seen_before(state_hash(&copy.s.laquet)))
 			continue;
 		cand_value[i] = leaf(sr, &copy);
+		cand_greedy[i] = laquet_greedy_score(&copy, sr->seat, &o);
 	}
 	/* Insertion sort, stable: the best first, ties in legal order. */
 	for (int i = 1; i < n; i++) {
 		int16_t x = cand_order[i];
 		int j = i;
 
-		for (; j > 0 && cand_value[cand_order[j - 1]] < cand_value[x]; j--)
+		for (; j > 0 && cand_greedy[cand_order[j - 1]] < cand_greedy[x]; j--)
 			cand_order[j] = cand_order[j - 1];
 		cand_order[j] = x;
 	}
 	return n;
 }
 
+#define LQ_K       8  /* candidates rolled out at first */
+#define LQ_H       10 /* turns a rollout plays before the race model judges */
+#define ONE_ROUNDS 8  /* rounds for a lone candidate (a roll, a forced plan): the estimate */
+static BOT_THREAD_LOCAL struct rules_action roll_buf[MAX_CAND];
+static BOT_THREAD_LOCAL int16_t slot_cand[LQ_K];  /* the candidates still rolled out */
+static BOT_THREAD_LOCAL uint64_t slot_wins[LQ_K]; /* their values so far, summed (ONE a win) */
+
 /*
- * Deepens the candidates best first while the budget lasts; returns the
- * index of the action to play and its value in *value.
+ * Plays the match in `m` on, both seats by the greedy score, with m's dice,
+ * for LQ_H turns or to its end; returns the value for s->seat then (ONE
+ * for a win, else the race model's chance), or -1 when the budget or the
+ * stop callback cut it short.
  */
-static int deepen(struct search *sr, const struct rules_match *m, int n, int32_t *value)
+static int32_t rollout(struct search *sr, struct rules_match *m)
 {
-	int best = cand_order[0];
-	int32_t best_v = -1;
+	struct laquet_state *s = &m->s.laquet;
+	int turns = 0;
 
+	for (int ply = 0; ply < 4000 && !s->over; ply++) {
+		int who = s->turn, n, best = 0;
+		long best_v = LONG_MIN;
+
+		if (s->phase == LAQUET_PHASE_ROLL && turns++ >= LQ_H)
+			return leaf(sr, m);
+		n = rules_legal_actions(m, who, roll_buf, MAX_CAND);
+		if (n > MAX_CAND)
+			n = MAX_CAND;
+		for (int i = 0; i < n && n > 1; i++) {
+			struct rules_match copy;
+			union rules_outcome o;
+			long v;
+
+			if (twin_action(s, &roll_buf[i]))
+				continue;
+			memcpy(&copy, m, sizeof(copy));
+			if (rules_apply(&copy, who, &roll_buf[i], &o) != 0)
+				continue;
+			v = copy.s.laquet.over ? LONG_MAX : laquet_greedy_score(&copy, who, &o);
+			(void)leaf_count(sr);
+			if (v > best_v) {
+				best_v = v;
+				best = i;
+			}
+		}
+		if (sr->cut || rules_apply(m, who, &roll_buf[best], NULL) != 0)
+			return -1;
+	}
+	return s->over ? (s->winner == sr->seat ? ONE : 0) : -1;
+}
+
+/* Fills `seed` from the bot's own stream: a round's dice. */
+static void round_seed(struct search *sr, uint8_t seed[RULES_SEED_SIZE])
+{
+	for (int i = 0; i < RULES_SEED_SIZE; i += 8) {
+		uint64_t x = bot_rng_next(&sr->ctx->rng);
+
+		memcpy(seed + i, &x, 8);
+	}
+}
+
+/* Sorts slots 0..k-1 by wins, most first (stable: ties keep the greedy order). */
+static void slots_sort(int k)
+{
+	for (int i = 1; i < k; i++) {
+		int16_t x = slot_cand[i];
+		uint64_t w = slot_wins[i];
+		int j = i;
+
+		for (; j > 0 && slot_wins[j - 1] < w; j--) {
+			slot_cand[j] = slot_cand[j - 1];
+			slot_wins[j] = slot_wins[j - 1];
+		}
+		slot_cand[j] = x;
+		slot_wins[j] = w;
+	}
+}
+
+/*
+ * Rollouts: rounds in which each candidate still in the race (at first the
+ * LQ_K best in greedy order) is played out once with the same dice, the
+ * round's own seed from the bot's stream, so that they differ only by the
+ * move. After 8, 16, 32, ... rounds the half with fewer wins is dropped.
+ * Runs until the budget is spent (a single candidate: ONE_ROUNDS rounds, for
+ * the estimate); only whole rounds count. Returns the index of the action
+ * with most wins, its chance in *value.
+ */
+static int roll_out(struct search *sr, const struct rules_match *m, int n, int32_t *value)
+{
+	int k = 0;
+	uint32_t rounds = 0;
+
+	while (k < n && k < LQ_K && cand_value[cand_order[k]] >= 0) {
+		slot_cand[k] = cand_order[k];
+		slot_wins[k] = 0;
+		k++;
+	}
 	sr->cut = sr->spent >= sr->budget;
-	for (int k = 0; k < n && !sr->cut; k++) {
-		int i = cand_order[k];
-		struct rules_match copy;
-		int32_t v;
+	while (!sr->cut && (k > 1 || rounds < ONE_ROUNDS)) {
+		uint8_t seed[RULES_SEED_SIZE];
+		int32_t won[LQ_K];
 
-		if (cand_value[i] < 0)
-			break; /* a repeated position: the rest are too */
-		memcpy(&copy, m, sizeof(copy));
-		if (rules_apply(&copy, sr->seat, &cand_buf[i], NULL) != 0)
-			continue;
-		v = chance_value(sr, &copy);
+		round_seed(sr, seed);
+		for (int j = 0; j < k && !sr->cut; j++) {
+			struct rules_match copy;
+
+			memcpy(&copy, m, sizeof(copy));
+			rules_dice_init(&copy.dice, seed);
+			if (rules_apply(&copy, sr->seat, &cand_buf[slot_cand[j]], NULL) != 0)
+				return slot_cand[0]; /* cannot happen: each was applied before */
+			won[j] = rollout(sr, &copy);
+		}
 		if (sr->cut)
-			break; /* cut short: not comparable, dropped */
-		if (v > best_v) {
-			best_v = v;
-			best = i;
+			break;
+		for (int j = 0; j < k; j++)
+			slot_wins[j] += won[j];
+		rounds++;
+		if (k > 2 && rounds >= 8 && !(rounds & (rounds - 1))) {
+			slots_sort(k);
+			k = (k + 1) / 2;
 		}
 	}
-	*value = best_v >= 0 ? best_v : cand_value[best];
-	return best;
+	if (!rounds) {
+		*value = cand_value[cand_order[0]];
+		return cand_order[0];
+	}
+	slots_sort(k);
+	/* Half a win and half a loss more: a few rounds never say 0 or 1. */
+	*value = (int32_t)((slot_wins[0] + ONE / 2) / ((uint64_t)rounds + 1));
+	return slot_cand[0];
 }
 
 static int strong_choose(const struct rules_match *m, int seat, struct bot_ctx *ctx, struct rules_action *out)
@@ -375,23 +386,10 @@ static int strong_choose(const struct rules_match *m, int seat, struct bot_ctx *
 
 	if (!rules_seat_to_act(m, seat))
 		return -ENOENT;
-	if (m->s.laquet.phase == LAQUET_PHASE_ROLL) {
-		/* Nothing to choose: the estimate is the throw to come, if the budget allows. */
-		rules_legal_actions(m, seat, out, 1);
-		v = leaf(&sr, m);
-		sr.cut = sr.spent >= sr.budget;
-		if (!sr.cut) {
-			int32_t w = chance_value(&sr, m);
-
-			if (!sr.cut)
-				v = w;
-		}
-	} else {
-		n = candidates(&sr, m);
-		if (n <= 0)
-			return -ENOENT;
-		*out = cand_buf[deepen(&sr, m, n, &v)];
-	}
+	n = candidates(&sr, m);
+	if (n <= 0)
+		return -ENOENT;
+	*out = cand_buf[roll_out(&sr, m, n, &v)];
 	ctx->has_estimate = true;
 	ctx->estimate[seat] = (float)v / ONE;
 	ctx->estimate[seat ^ 1] = 1.0f - ctx->estimate[seat];
