@@ -16,10 +16,10 @@
 extern const struct bot_strategy bot_laquet_greedy; /* protocol/games/laquet/laquet_bots.c */
 extern const struct bot_strategy bot_laquet_strong; /* protocol/games/laquet/laquet_search.c */
 
-#define MATCHES        400 /* per seat of greedy */
-#define STRONG_MATCHES 40  /* per seat of strong */
-#define STRONG_BUDGET  20000
-#define STRONG_MIN_PCT 50 /* positions scored a move: a small search, quick under the sanitizers */
+#define MATCHES        400   /* per seat of greedy */
+#define STRONG_MATCHES 40    /* per seat of strong */
+#define STRONG_BUDGET  20000 /* positions scored a move: a small search, quick under the sanitizers */
+#define STRONG_MIN_PCT 50    /* it won 44 of the 80 (55%); the default budget does better (README) */
 
 static int strong_moves, strong_bad_estimate, strong_over_budget;
 
