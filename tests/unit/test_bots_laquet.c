@@ -2,8 +2,10 @@
  * test_bots_laquet.c: Laquet's bot levels through the registry. `greedy` and
  * `strong` are found for laquet (and not for ur) and always name a legal
  * action; greedy beats `random` clearly, and strong at a small fixed budget
- * beats greedy clearly: counts of wins over seeded matches, each pairing
- * played with the stronger level on either seat. Strong's estimates are
+ * wins at least half against greedy (the margin grows with the budget, see
+ * the game's README; a small one keeps this quick): counts of wins over
+ * seeded matches, each pairing played with the stronger level on either
+ * seat. Strong's estimates are
  * chances (0..1, summing to 1), its work stays within its budget, and a stop
  * callback that says stop at once still gets a legal move, quickly in work.
  * No timing.
@@ -17,9 +19,9 @@ extern const struct bot_strategy bot_laquet_greedy; /* protocol/games/laquet/laq
 extern const struct bot_strategy bot_laquet_strong; /* protocol/games/laquet/laquet_search.c */
 
 #define MATCHES        400   /* per seat of greedy */
-#define STRONG_MATCHES 40    /* per seat of strong */
-#define STRONG_BUDGET  20000 /* positions scored a move: a small search, quick under the sanitizers */
-#define STRONG_MIN_PCT 50    /* it won 44 of the 80 (55%); the default budget does better (README) */
+#define STRONG_MATCHES 20    /* per seat of strong */
+#define STRONG_BUDGET  10000 /* positions scored a move: a small search, quick under the sanitizers */
+#define STRONG_MIN_PCT 50    /* it won 23 of the 40 (57.5%); the default budget does better (README) */
 
 static int strong_moves, strong_bad_estimate, strong_over_budget;
 
