@@ -25,10 +25,10 @@
 #include "bots.h"
 #include "laquet_bots.h"
 
-#define ONE          65536 /* a chance of 1 in the fixed-point values */
-#define MAX_CAND     512   /* more than the 481 actions Laquet can list */
-#define DEFAULT_WORK 100000u
-#define POLL_EVERY   512u /* positions scored between two polls of ctx->stop */
+#define ONE          65536   /* a chance of 1 in the fixed-point values */
+#define MAX_CAND     512     /* more than the 481 actions Laquet can list */
+#define DEFAULT_WORK 100000u /* positions scored a move: about 9 ms of one core (README) */
+#define POLL_EVERY   512u    /* positions scored between two polls of ctx->stop */
 #define HASH_SLOTS   1024u
 
 /* Phi(k / 16) * 65536 for k = 0..64: the standard normal distribution. */
@@ -209,9 +209,11 @@ static bool seen_before(uint64_t h)
 }
 
 /*
- * Scores each legal action of the seat at 1 ply, one per distinct resulting
- * position (the others get value -1), and sorts cand_order best first.
- * Returns the number of legal actions.
+ * Plays each legal action of the seat on a copy, one per distinct resulting
+ * position (the others get value -1 and go last), scores it by greedy's
+ * score (the order) and the race model (the estimate when no round is
+ * played), and sorts cand_order by greedy's score, best first. Returns the
+ * number of legal actions.
  */
 static int candidates(struct search *sr, const struct rules_match *m)
 {
@@ -222,11 +224,10 @@ static int candidates(struct search *sr, const struct rules_match *m)
 	memset(seen_hash, 0, sizeof(seen_hash));
 	for (int i = 0; i < n; i++) {
 		struct rules_match copy;
+		union rules_outcome o;
 
 		cand_value[i] = -1;
 		cand_order[i] = (int16_t)i;
-		union rules_outcome o;
-
 		cand_greedy[i] = LONG_MIN;
 		memcpy(&copy, m, sizeof(copy));
 		if (rules_apply(&copy, sr->seat, &cand_buf[i], &o) != 0 ||
