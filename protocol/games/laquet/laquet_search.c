@@ -355,8 +355,11 @@ static int roll_out(struct search *sr, const struct rules_match *m, int n, int32
 
 			memcpy(&copy, m, sizeof(copy));
 			rules_dice_init(&copy.dice, seed);
-			if (rules_apply(&copy, sr->seat, &cand_buf[slot_cand[j]], NULL) != 0)
-				return slot_cand[0]; /* cannot happen: each was applied before */
+			if (rules_apply(&copy, sr->seat, &cand_buf[slot_cand[j]], NULL) != 0) {
+				/* Cannot happen (each was applied before): greedy's choice. */
+				*value = cand_value[cand_order[0]];
+				return cand_order[0];
+			}
 			won[j] = rollout(sr, &copy);
 		}
 		if (sr->cut)
@@ -382,7 +385,7 @@ static int roll_out(struct search *sr, const struct rules_match *m, int n, int32
 static int strong_choose(const struct rules_match *m, int seat, struct bot_ctx *ctx, struct rules_action *out)
 {
 	struct search sr = { .seat = seat, .ctx = ctx, .budget = ctx->budget ? ctx->budget : DEFAULT_WORK };
-	int32_t v;
+	int32_t v = ONE / 2;
 	int n;
 
 	if (!rules_seat_to_act(m, seat))
