@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bots.h"
+#include "laquet_bots.h"
 
 static BOT_THREAD_LOCAL struct rules_action legal_buf[RULES_MAX_LEGAL];
 
@@ -43,8 +44,7 @@ static int blocks(const struct laquet_state *s, int seat)
 	return n;
 }
 
-/* The score of the position after an action, for `seat`; higher is better. */
-static long score(const struct rules_match *m, int seat, const union rules_outcome *o)
+long laquet_greedy_score(const struct rules_match *m, int seat, const union rules_outcome *o)
 {
 	const struct laquet_state *s = &m->s.laquet;
 	struct rules_result r;
@@ -72,7 +72,7 @@ static int greedy_choose(const struct rules_match *m, int seat, struct bot_ctx *
 		memcpy(&copy, m, sizeof(copy));
 		if (rules_apply(&copy, seat, &legal_buf[i], &o) != 0)
 			continue;
-		v = score(&copy, seat, &o);
+		v = laquet_greedy_score(&copy, seat, &o);
 		if (i == 0 || v > best_score) {
 			best = i;
 			best_score = v;
@@ -85,7 +85,9 @@ static int greedy_choose(const struct rules_match *m, int seat, struct bot_ctx *
 /* Laquet's greedy level. */
 const struct bot_strategy bot_laquet_greedy = { "laquet", "greedy", greedy_choose };
 
-static const struct bot_strategy *const levels[] = { &bot_laquet_greedy, NULL };
+extern const struct bot_strategy bot_laquet_strong; /* laquet_search.c */
 
-/* Laquet's bots (bots.h): `greedy`; a seat out of time forfeits. */
+static const struct bot_strategy *const levels[] = { &bot_laquet_greedy, &bot_laquet_strong, NULL };
+
+/* Laquet's bots (bots.h): `greedy` and `strong`; a seat out of time forfeits. */
 const struct bot_game bot_game_laquet = { .game = "laquet", .levels = levels };
