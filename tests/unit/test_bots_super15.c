@@ -259,7 +259,20 @@ static void test_strong_beats_greedy(void)
 	CHECK(2 * by_capture >= wins);
 }
 
-/* The same rng and budget give the same move, with the search memory or without it. */
+/* Whether two answers agree: the move, the work, the rng after, the estimate (bit for bit). */
+static bool same_answer(const struct rules_action *a1, const struct bot_ctx *c1,
+			const struct rules_action *a2, const struct bot_ctx *c2)
+{
+	return rules_action_equal(a1, a2) && c1->spent == c2->spent && c1->rng == c2->rng &&
+	       memcmp(c1->estimate, c2->estimate, sizeof(c1->estimate)) == 0;
+}
+
+/*
+ * The same rng and budget give the same answer, with the search memory or
+ * without it, and whatever an earlier move left in either: asked three times
+ * in a row (without memory, with memory that held the last position's
+ * search, without again), all three agree.
+ */
 static void test_strong_reproducible(void)
 {
 	static char mem[BOT_ARENA_SIZE];
@@ -270,6 +283,7 @@ static void test_strong_reproducible(void)
 	struct rules_match m;
 	int same = 0, asked = 0;
 
+	memset(mem, 0xa5, sizeof(mem)); /* what a previous user left there does not matter */
 	rules_match_start(&m, &rules_game_super15, seed, NULL);
 	for (int ply = 0; ply < 120 && !m.s.super15.over; ply++) {
 		int seat = m.s.super15.turn;
@@ -278,13 +292,14 @@ static void test_strong_reproducible(void)
 		if (ply % 10 == 0) {
 			struct bot_ctx c1 = { .rng = 77 + (uint64_t)ply, .budget = 2000 };
 			struct bot_ctx c2 = { .rng = 77 + (uint64_t)ply, .budget = 2000 };
-			struct rules_action a1, a2;
+			struct bot_ctx c3 = { .rng = 77 + (uint64_t)ply, .budget = 2000 };
+			struct rules_action a1, a2, a3;
 
-			memset(mem, 0xa5, 4096); /* what a previous user left there does not matter */
 			c2.arena = mem, c2.arena_size = sizeof(mem);
 			REQUIRE(bot_choose(strong, &m, seat, &c1, &a1) == 0);
 			REQUIRE(bot_choose(strong, &m, seat, &c2, &a2) == 0);
-			same += rules_action_equal(&a1, &a2) && c1.spent == c2.spent && c1.rng == c2.rng;
+			REQUIRE(bot_choose(strong, &m, seat, &c3, &a3) == 0);
+			same += same_answer(&a1, &c1, &a2, &c2) && same_answer(&a1, &c1, &a3, &c3);
 			asked++;
 		}
 		REQUIRE(bot_play(random, &m, seat, &rng, &a) == 0);
