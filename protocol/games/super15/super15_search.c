@@ -26,7 +26,7 @@
 
 #include "bots.h"
 
-#define DEFAULT_BUDGET 15000 /* nodes per move at budget 0 (README "Bots": ~100 ms p99) */
+#define DEFAULT_BUDGET 15000 /* nodes per move at budget 0 (README "Bots": about 7 ms of one core) */
 #define MAX_PLY        64    /* main search plus quiescence */
 #define MAX_DEPTH      40    /* iterative deepening stops here (a won or lost match is found earlier) */
 #define QS_PLIES       8     /* captures followed beyond the horizon */
