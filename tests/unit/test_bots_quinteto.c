@@ -161,9 +161,9 @@ static void test_keep_chain(void)
 }
 
 #define STRONG_TEST_BUDGET  256
-#define STRONG_MATCHES      100
-#define STRONG_ARRANGER_MIN 0
-#define STRONG_HUNTER_MIN   0
+#define STRONG_MATCHES      60
+#define STRONG_ARRANGER_MIN 30
+#define STRONG_HUNTER_MIN   5
 
 /*
  * Plays match `i` (seeds as play()) with st[seat], each strong seat at
@@ -201,6 +201,65 @@ static bool play_budget(int i, const struct bot_strategy *const st[RULES_MAX_SEA
 		}
 	}
 	return true;
+}
+
+/*
+ * The arranger: strong against five greedy hunters wins most matches, and
+ * clearly more than a random arranger against the same hunters and dice.
+ */
+static void test_strong_arranger(void)
+{
+	const struct bot_strategy *random1[RULES_MAX_SEATS], *strong1[RULES_MAX_SEATS];
+	int wins_random = 0, wins_strong = 0;
+
+	for (int s = 0; s < RULES_MAX_SEATS; s++)
+		random1[s] = strong1[s] = &bot_quinteto_greedy;
+	random1[QUINTETO_ARRANGER] = &bot_random;
+	strong1[QUINTETO_ARRANGER] = &bot_quinteto_strong;
+	for (int i = 0; i < STRONG_MATCHES; i++) {
+		struct rules_match m;
+		struct rules_result r;
+
+		REQUIRE(play_budget(i, random1, &m));
+		rules_result(&m, &r);
+		wins_random += r.winner == QUINTETO_ARRANGER;
+		REQUIRE(play_budget(i, strong1, &m));
+		rules_result(&m, &r);
+		wins_strong += r.winner == QUINTETO_ARRANGER;
+	}
+	printf("# arranger wins of %d against greedy hunters: random %d, strong %d\n", STRONG_MATCHES,
+	       wins_random, wins_strong);
+	CHECK(wins_strong >= STRONG_ARRANGER_MIN);
+	CHECK(wins_strong >= wins_random + STRONG_MATCHES / 6);
+}
+
+/*
+ * A hunter: strong among four greedy hunters (and a greedy arranger) comes
+ * through phase 1 far more often than a random hunter in its seat.
+ */
+static void test_strong_hunter(void)
+{
+	const struct bot_strategy *random1[RULES_MAX_SEATS], *strong1[RULES_MAX_SEATS];
+	int surv_random = 0, surv_strong = 0;
+
+	for (int s = 0; s < RULES_MAX_SEATS; s++)
+		random1[s] = strong1[s] = &bot_quinteto_greedy;
+	for (int i = 0; i < STRONG_MATCHES; i++) {
+		int seat = i % QUINTETO_HUNTERS;
+		struct rules_match m;
+
+		random1[seat] = &bot_random;
+		strong1[seat] = &bot_quinteto_strong;
+		REQUIRE(play_budget(i, random1, &m));
+		surv_random += m.s.quinteto.survivor == seat;
+		REQUIRE(play_budget(i, strong1, &m));
+		surv_strong += m.s.quinteto.survivor == seat;
+		random1[seat] = strong1[seat] = &bot_quinteto_greedy;
+	}
+	printf("# hunter survives phase 1, of %d among greedy hunters: random %d, strong %d\n",
+	       STRONG_MATCHES, surv_random, surv_strong);
+	CHECK(surv_strong >= STRONG_HUNTER_MIN);
+	CHECK(surv_strong >= surv_random + STRONG_MATCHES / 20);
 }
 
 /* Strong in every seat: every choice legal, every estimate sound, every match to its end. */
@@ -308,6 +367,8 @@ int main(void)
 	TEST(test_greedy_reach);
 	TEST(test_strong_legal);
 	TEST(test_strong_stop);
+	TEST(test_strong_arranger);
+	TEST(test_strong_hunter);
 	// TEST(test_strong_arranger);
 	// TEST(test_strong_hunter);
 	return tap_done();
