@@ -207,11 +207,11 @@ static void attack_odds(const struct quinteto_state *s, int x, int y, unsigned g
 	if (at.yring == 0)
 		return;
 	for (int a = 1; a <= 6; a++)
-		for (int b = 1; b <= 6; b++) {
-			int r = attack_roll(&at, a, b);
+		for (int b = a; b <= 6; b++) { /* attack_roll(a, b) == attack_roll(b, a): each pair once */
+			int r = attack_roll(&at, a, b), w = a == b ? 1 : 2;
 
-			*hit += r > 0;
-			*all += r > 0 && r == at.yring && at.ylimbo == 0;
+			*hit += r > 0 ? w : 0;
+			*all += r > 0 && r == at.yring && at.ylimbo == 0 ? w : 0;
 		}
 }
 
