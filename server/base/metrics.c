@@ -253,6 +253,10 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	render_histogram(&o, "quinteto_event_loop_lag_seconds",
 			 "How late the event loop ran a 100 ms timer: time it spent on other work.",
 			 &m->loop_lag);
+	render_histogram(&o, "quinteto_event_loop_turn_cpu_seconds",
+			 "The event loop thread's CPU time in one turn of the loop (every callback it ran "
+			 "between two waits for I/O), unlike the lag unaffected by the machine's other load.",
+			 &m->loop_turn);
 	gauge(&o, "quinteto_event_loop_lag_max_seconds",
 	      "The worst event-loop lag of the last minute (six 10-s slots; a scrape resets nothing).",
 	      metrics_lag_max(m, g->now_ns));

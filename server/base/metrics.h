@@ -60,6 +60,9 @@ struct metrics {
 	uint64_t bot_stale;      /* answers dropped: the room ended or closed, or its position moved on */
 	uint64_t bot_queue_full; /* moves not handed over (the queue was full): asked again later */
 	struct metrics_hist bot_think; /* a worker's time on one move */
+	/* the loop thread's CPU time in one turn of the loop (server.c): what it did between two waits,
+	 * whatever the machine's load (the lag above also counts time the thread waited for a core) */
+	struct metrics_hist loop_turn;
 };
 
 #define METRICS_MAX_GAMES 16

@@ -7,21 +7,26 @@
 //   seat was taken back (the stand-in's player returned) while it thought is dropped: counted in
 //   quinteto_bot_stale_total, no action applied late, no crash (ASan).
 import { test } from 'node:test';
+import { loadavg, availableParallelism } from 'node:os';
 import {
   withServer, assert, until, sleep, createRoom, joinRoom, watchRoom, autoplay, within,
 } from './lib.mjs';
 
 const LEVEL = 'strong';
 
-// The p-quantile upper bound from a Prometheus histogram's cumulative buckets: the least bound that
-// holds at least q of the observations (Infinity past the last).
-function histQuantile(metrics, name, q) {
-  const count = metrics[`${name}_count`];
-  const bounds = Object.keys(metrics)
-    .map((k) => /_bucket\{le="([^"]+)"\}$/.exec(k.startsWith(`${name}_bucket`) ? k : '') )
+// The p-quantile upper bound from a Prometheus histogram's cumulative buckets, counting only what
+// was observed between two scrapes (m0 before, m1 after): the least bound that holds at least q of
+// those observations (Infinity past the last).
+function histQuantile(m1, m0, name, q) {
+  const count = m1[`${name}_count`] - (m0[`${name}_count`] ?? 0);
+  const bounds = Object.keys(m1)
+    .map((k) => /^[a-z_]+_bucket\{le="([^"]+)"\}$/.exec(k.startsWith(`${name}_bucket`) ? k : ''))
     .filter(Boolean)
-    .map((m) => ({ le: Number(m[1]), n: metrics[`${name}_bucket{le="${m[1]}"}`] }))
-    .sort((a, b) => a.le - b.le);
+    .map((m) => {
+      const k = `${name}_bucket{le="${m[1]}"}`;
+      return { le: Number(m[1]), n: m1[k] - (m0[k] ?? 0) };
+    })
+    .sort((x, y) => x.le - y.le);
   for (const b of bounds) if (b.n >= q * count) return b.le;
   return Infinity;
 }
@@ -41,42 +46,48 @@ test('add_bot level "strong" seats a strong bot in every seat of every game; tho
   // Each strong move is cut at 25 ms by the time limit (so it thinks as long as the host allows,
   // not less): the matches take seconds; thinking on the loop would show as 25 ms lags.
   await withServer({ args: ['--bot-move-ms', '25', '--bot-threads', '1'], botDelayMs: 0 }, async (srv) => {
+    // The lag is counted from here: the start-up (migrations) runs on the loop before it serves.
+    const m0 = await srv.metrics();
     const games = (await srv.getJson('/api/games')).games;
     assert.ok(games.length >= 4, 'every game is listed');
     const w = await srv.player('Watcher');
     const rooms = [];
-    for (const g of games) {
-      const room = await createRoom(w, g.id);
+    for (const game of games) {
+      const room = await createRoom(w, game);
       await watchRoom(w, room.id);
       for (const s of room.seats) {
         const r = await w.request({ type: 'add_bot', room: room.id, seat: s.seat, level: LEVEL });
-        assert.equal(r.type, 'bot_added', `${g.id} seat ${s.seat}: ${JSON.stringify(r)}`);
+        assert.equal(r.type, 'bot_added', `${game} seat ${s.seat}: ${JSON.stringify(r)}`);
       }
-      rooms.push({ game: g.id, id: room.id, seats: room.seats.length });
+      rooms.push({ game, id: room.id, seats: room.seats.length });
     }
     const st0 = await w.nextState(rooms[0].id, (s) => s.status === 'playing', 10000);
     assert.deepEqual(st0.seats.map((s) => s.bot), Array(rooms[0].seats).fill(true));
 
-    // Meanwhile two people play Ur in a room of their own, timing each of their moves.
+    // Meanwhile two people play Ur in rooms of their own, one match after another until the bots'
+    // matches are over, timing each of their moves: from the act sent to the state that shows it.
     const a = await srv.player('Ana');
     const b = await srv.player('Bruno');
-    const own = (await createRoom(a, 'ur')).id;
-    await joinRoom(a, own, { seat: 0 });
-    await joinRoom(b, own, { seat: 1 });
     const rtt = [];
-    let ownDone = false;
-    const person = async (c) => {
-      for (;;) {
-        const st = await c.nextState(own, (s) => s.status === 'finished' || s.legal.length > 0, 60000);
-        if (st.status === 'finished') { ownDone = true; return; }
-        if (c.messages.filter((m) => m.type === 'state' && m.room === own).at(-1) !== st) continue;
-        const t0 = performance.now();
-        await c.send({ type: 'act', room: own, ply: st.ply, action: st.legal[0] });
-        await answered(c, own, st.ply);
-        rtt.push(performance.now() - t0);
-      }
+    let botsDone = false;
+    const timed = (c, own) => {
+      let pending = null;
+      return autoplay(c, own, {
+        choose: (st) => { pending = { ply: st.ply, t0: performance.now() }; return st.legal[0]; },
+        onState: (st) => {
+          if (pending && st.ply > pending.ply) { rtt.push(performance.now() - pending.t0); pending = null; }
+        },
+      });
     };
-    const people = Promise.all([person(a), person(b)]);
+    const people = (async () => {
+      while (!botsDone) {
+        const own = (await createRoom(a, 'ur')).id;
+        const pa = timed(a, own), pb = timed(b, own);
+        await joinRoom(a, own, { seat: 0 });
+        await joinRoom(b, own, { seat: 1 });
+        assert.ok(await within(Promise.all([pa.done, pb.done]), 60000), 'their match ended');
+      }
+    })();
 
     const finals = [];
     for (const r of rooms)
@@ -85,27 +96,39 @@ test('add_bot level "strong" seats a strong bot in every seat of every game; tho
       assert.ok(f.result, `${rooms[i].game}: the match ended with a result`);
       assert.ok(f.ply > 0);
     }
-    if (!ownDone) await within(people, 60000);
+    botsDone = true;
+    await within(people, 60000);
     const m = await srv.metrics();
     const jobs = m.quinteto_bot_jobs_total;
     assert.ok(jobs >= finals.reduce((n, f) => n + f.ply, 0) * 0.5,
       `the bots' moves went through the workers (${jobs} jobs)`);
     assert.equal(m.quinteto_bot_stale_total, 0, 'no answer went stale in matches nobody disturbed');
-    const think99 = histQuantile(m, 'quinteto_bot_think_seconds', 0.99);
-    const lag99 = histQuantile(m, 'quinteto_event_loop_lag_seconds', 0.99);
+    const thought = m.quinteto_bot_think_seconds_sum;
+    const lag99 = histQuantile(m, m0, 'quinteto_event_loop_lag_seconds', 0.99);
+    const lagN = m.quinteto_event_loop_lag_seconds_count - m0.quinteto_event_loop_lag_seconds_count;
+    const turn99 = histQuantile(m, m0, 'quinteto_event_loop_turn_cpu_seconds', 0.99);
+    const turnMax = histQuantile(m, m0, 'quinteto_event_loop_turn_cpu_seconds', 1);
     const move99 = quantile(rtt, 0.99);
-    test.diagnostic?.(`bot think p99 <= ${think99} s; loop lag p99 <= ${lag99} s; `
-      + `a person's move round trip p99 ${move99.toFixed(2)} ms over ${rtt.length} moves`);
-    console.log(`# bot think p99 <= ${think99} s; loop lag p99 <= ${lag99} s over `
-      + `${m.quinteto_event_loop_lag_seconds_count} samples; a person's move round trip p99 `
-      + `${move99.toFixed(2)} ms over ${rtt.length} moves`);
-    assert.ok(think99 >= 0.01, `the bots did think (think p99 <= ${think99} s)`);
-    assert.ok(lag99 <= 0.005, `the loop lag p99 is within 5 ms (<= ${lag99} s)`);
+    const load = loadavg()[0], cores = availableParallelism();
+    console.log(`# the bots thought ${thought.toFixed(1)} s over ${jobs} moves; the loop's CPU per turn p99 <= `
+      + `${turn99} s, max <= ${turnMax} s; loop lag p99 <= ${lag99} s over ${lagN} samples (worst in the last `
+      + `minute ${m.quinteto_event_loop_lag_max_seconds} s); a person's move round trip p99 `
+      + `${move99.toFixed(2)} ms over ${rtt.length} moves; load average ${load} on ${cores} cores`);
+    // Enough thinking that, on the loop, it would have shown: 25 ms a strong move.
+    assert.ok(thought >= 2, `the bots did think (${thought} s in all)`);
     assert.ok(rtt.length >= 20, 'the people played');
-    // The round trip includes this test's own work (it validates every frame against its schema)
-    // on a shared machine, and the sanitizer build: the loop's 5 ms is asserted above; here, that no
-    // move of theirs ever waited for a bot's thinking (25 ms a move).
-    assert.ok(move99 <= 25, `a person's move round trip p99 ${move99.toFixed(2)} ms`);
+    assert.ok(lagN >= 20, 'the lag was sampled');
+    // What the loop itself did in a turn, in CPU time: no bot's thinking (25 ms) is in it, however
+    // busy the machine. The sanitizer build is several times slower than a release one; a turn of
+    // the release build is well under a millisecond (docs/BENCHMARKS.md, tests/bench/bot_think.mjs).
+    assert.ok(turn99 <= 0.005, `the loop's CPU per turn p99 is within 5 ms (<= ${turn99} s)`);
+    // The lag and the round trip also count the time the loop waited for a core: on a machine whose
+    // other load leaves it one, they hold the same 5 ms (the round trip includes this test's own
+    // schema checks of every frame); on an overloaded one they are reported above.
+    if (load < cores) {
+      assert.ok(lag99 <= 0.005, `the loop lag p99 is within 5 ms (<= ${lag99} s)`);
+      assert.ok(move99 <= 25, `a person's move round trip p99 ${move99.toFixed(2)} ms`);
+    }
   });
 });
 
