@@ -85,6 +85,7 @@ static void *worker_main(void *arg)
 	void *arena = malloc(BOT_ARENA_SIZE);
 	struct room_bot_job *j;
 
+	(void)pthread_setname_np(pthread_self(), "q-bot"); /* for top, perf and the load generator */
 	if (!arena)
 		util_log(LOG_WARN, "bot worker: no search arena (%zu bytes); bots think with less",
 			 BOT_ARENA_SIZE);
