@@ -19,11 +19,16 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "room/room_int.h"
 #include "base/util.h"
 #include "bots.h"
+
+/* How much lower a worker's priority is than the loop's (nice steps). */
+#define ROOM_BOTS_NICE 10
 
 struct room_bots {
 	uv_loop_t *loop;
@@ -78,6 +83,25 @@ static void think(struct room_bots *b, struct room_bot_job *j, void *arena)
 	j->think_ns = util_mono_ns() - t0;
 }
 
+/*
+ * A worker yields to the loop: its thread's nice value is ROOM_BOTS_NICE above
+ * the process's (Linux keeps one per thread), so on a busy machine the loop
+ * and the store's threads get a core before a search does. Best effort.
+ */
+static void lower_priority(void)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	int nice_now;
+
+	errno = 0;
+	nice_now = getpriority(PRIO_PROCESS, (id_t)tid);
+	if (nice_now == -1 && errno)
+		return;
+	if (setpriority(PRIO_PROCESS, (id_t)tid,
+			nice_now + ROOM_BOTS_NICE > 19 ? 19 : nice_now + ROOM_BOTS_NICE))
+		util_log(LOG_DEBUG, "bot worker: its priority stays the loop's: %s", strerror(errno));
+}
+
 static void *worker_main(void *arg)
 {
 	struct room_bots *b = arg;
@@ -86,6 +110,7 @@ static void *worker_main(void *arg)
 	struct room_bot_job *j;
 
 	(void)pthread_setname_np(pthread_self(), "q-bot"); /* for top, perf and the load generator */
+	lower_priority();
 	if (!arena)
 		util_log(LOG_WARN, "bot worker: no search arena (%zu bytes); bots think with less",
 			 BOT_ARENA_SIZE);
