@@ -41,7 +41,8 @@ const answered = (c, room, ply, timeoutMs = 5000) => c.nextState(room, (s) => s.
   timeoutMs);
 
 test('add_bot level "strong" seats a strong bot in every seat of every game; those matches play to '
-  + 'their end while the loop lag p99 stays within 5 ms and two people elsewhere see their moves at once',
+  + 'their end while the loop\'s own work per turn stays within 5 ms (p99) and two people elsewhere play, '
+  + 'their moves and the loop lag timed',
 { timeout: 240000 }, async () => {
   // Each strong move is cut at 25 ms by the time limit (so it thinks as long as the host allows,
   // not less): the matches take seconds; thinking on the loop would show as 25 ms lags.
