@@ -86,7 +86,8 @@ static const struct setting settings[] = {
 	  "own" },
 	{ "trusted_proxies", T_CIDRS, F(proxies), 0, 0, "",
 	  "peers (ADDRESS or ADDRESS/BITS, comma-separated) whose X-Forwarded-For names the client" },
-	{ "bot_delay_ms", T_INT, F(bot_delay_ms), 0, 600000, "400", "how long a bot waits before acting" },
+	{ "bot_delay_ms", T_INT, F(bot_delay_ms), 0, 600000, "400",
+	  "how long a bot waits, once its turn comes, before it is asked for its move" },
 	{ "bot_threads", T_INT, F(bot_threads), 0, 256, "0",
 	  "bot worker threads that think for the bots, off the event loop; 0: one fewer than the cores, at "
 	  "least one" },
