@@ -41,7 +41,8 @@ struct server {
 	bool drain_last;         /* past it: held frames dropped, a moment for the close frames */
 	uv_signal_t sigint, sigterm;
 	bool stopping, draining;
-	bool told_failing; /* the clients were told the database cannot be written */
+	bool told_failing;    /* the clients were told the database cannot be written */
+	uint64_t turn_cpu_ns; /* the loop thread's CPU time at the last turn's end (metrics loop_turn) */
 };
 
 /*
@@ -60,9 +61,14 @@ static bool wasm_present(const struct config *cfg)
 static void turn_end_cb(uv_prepare_t *p)
 {
 	struct server *srv = p->data;
-	uint64_t flushed = store_journal_turn(srv->store);
+	uint64_t flushed = store_journal_turn(srv->store), cpu;
 
 	net_turn_end(srv->net, flushed, store_journal_needed(srv->store));
+	cpu = util_thread_cpu_ns(); /* the turn's CPU: this end to the next, the wait for I/O between costs
+				       none */
+	if (srv->turn_cpu_ns && cpu >= srv->turn_cpu_ns)
+		metrics_observe(&srv->metrics.loop_turn, cpu - srv->turn_cpu_ns);
+	srv->turn_cpu_ns = cpu;
 }
 
 static void committed_cb(void *ctx, uint64_t batch, int err)

@@ -86,7 +86,16 @@ static const struct setting settings[] = {
 	  "own" },
 	{ "trusted_proxies", T_CIDRS, F(proxies), 0, 0, "",
 	  "peers (ADDRESS or ADDRESS/BITS, comma-separated) whose X-Forwarded-For names the client" },
-	{ "bot_delay_ms", T_INT, F(bot_delay_ms), 0, 600000, "400", "how long a bot waits before acting" },
+	{ "bot_delay_ms", T_INT, F(bot_delay_ms), 0, 600000, "400",
+	  "how long a bot waits, once its turn comes, before it is asked for its move" },
+	{ "bot_threads", T_INT, F(bot_threads), 0, 256, "0",
+	  "bot worker threads that think for the bots, off the event loop; 0: one fewer than the cores, at "
+	  "least one" },
+	{ "bot_move_ms", T_INT, F(bot_move_ms), 1, 600000, "200",
+	  "the most time a bot thinks about one move, ms (a search stops and plays its best so far)" },
+	{ "bot_budget", T_INT, F(bot_budget), 0, 1000000000, "0",
+	  "the most work a bot spends on one move, in its level's own units (playouts, nodes); 0: the "
+	  "level's default" },
 	{ "max_frame", T_SIZE, F(max_frame), 256, 16 << 20, "16384",
 	  "inbound message limit, bytes; larger ones close the connection (1009)" },
 	{ "rate", T_NUM, F(rate_per_s), 1, 1000000, "20", "messages per second per connection" },

@@ -49,10 +49,13 @@ struct config {
 	int n_proxies;
 	struct conf_cidr metrics_from[CONF_MAX_PROXIES]; /* clients the main listeners serve /metrics */
 	int n_metrics_from;
-	int bot_delay_ms;      /* a bot acts this long after its turn comes */
-	size_t max_frame;      /* inbound message limit, bytes (close 1009 past it) */
-	double rate_per_s;     /* sustained inbound messages per second */
-	double rate_burst;     /* bucket size */
+	int bot_delay_ms;  /* a bot acts this long after its turn comes */
+	int bot_threads;   /* bot worker threads; 0: one fewer than the cores, at least one */
+	int bot_move_ms;   /* the most a bot thinks about one move (its search's stop deadline) */
+	int bot_budget;    /* the most work per move in the level's units (bot_ctx.budget); 0: its default */
+	size_t max_frame;  /* inbound message limit, bytes (close 1009 past it) */
+	double rate_per_s; /* sustained inbound messages per second */
+	double rate_burst; /* bucket size */
 	unsigned rate_strikes; /* rate-limited messages in a row before closing */
 	int max_conns_per_addr;
 	int max_conns; /* open connections, HTTP and WebSocket; 0: the open-file limit less a reserve (net.c)

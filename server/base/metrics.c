@@ -140,6 +140,9 @@ static void render_gauges(struct out *o, const struct metrics_gauges *g)
 	gauge(o, "quinteto_store_queue", "Jobs waiting for the database thread.", (double)g->store_queue);
 	gauge(o, "quinteto_archive_reads", "Archive reads queued or running (at most --archive-reads).",
 	      (double)g->archive_reads);
+	gauge(o, "quinteto_bot_jobs_queued", "Bot moves waiting for a worker thread.", (double)g->bot_queued);
+	gauge(o, "quinteto_bot_jobs_running", "Bot moves being thought about on a worker thread.",
+	      (double)g->bot_running);
 	gauge(o, "quinteto_journal_failing", "1 while journal writes fail (and are retried).",
 	      (double)g->journal_failing);
 	gauge(o, "quinteto_uptime_seconds", "Seconds since start.", g->uptime_s);
@@ -183,6 +186,13 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	counter(&o, "quinteto_bytes_out_total", "Bytes of server messages written.", m->bytes_out);
 	counter(&o, "quinteto_actions_total", "Actions accepted (humans and bots).", m->actions);
 	counter(&o, "quinteto_bot_actions_total", "Actions played by bots.", m->bot_actions);
+	counter(&o, "quinteto_bot_jobs_total", "Bot moves handed to a worker thread.", m->bot_jobs);
+	counter(&o, "quinteto_bot_stale_total",
+		"Bot answers dropped: the room ended or closed, or its position moved on while it thought.",
+		m->bot_stale);
+	counter(&o, "quinteto_bot_queue_full_total",
+		"Bot moves not handed over (the workers' queue was full), asked again later.",
+		m->bot_queue_full);
 	counter(&o, "quinteto_matches_started_total", "Matches started.", m->matches_started);
 	counter(&o, "quinteto_matches_finished_total", "Matches finished.", m->matches_finished);
 	counter(&o, "quinteto_archive_writes_total", "Matches written to the archive.", m->archive_ok);
@@ -239,9 +249,14 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	render_histogram(&o, "quinteto_archive_write_seconds",
 			 "From a match's end to its archive write done (queue and transaction).",
 			 &m->archive);
+	render_histogram(&o, "quinteto_bot_think_seconds", "A bot worker's time on one move.", &m->bot_think);
 	render_histogram(&o, "quinteto_event_loop_lag_seconds",
 			 "How late the event loop ran a 100 ms timer: time it spent on other work.",
 			 &m->loop_lag);
+	render_histogram(&o, "quinteto_event_loop_turn_cpu_seconds",
+			 "The event loop thread's CPU time in one turn of the loop (every callback it ran "
+			 "between two waits for I/O), unlike the lag unaffected by the machine's other load.",
+			 &m->loop_turn);
 	gauge(&o, "quinteto_event_loop_lag_max_seconds",
 	      "The worst event-loop lag of the last minute (six 10-s slots; a scrape resets nothing).",
 	      metrics_lag_max(m, g->now_ns));

@@ -54,6 +54,15 @@ struct metrics {
 	/* the archive's read queue (http.c) */
 	uint64_t http_reads_refused;    /* archive requests refused 503: the reader's queue was full */
 	uint64_t archive_reads_dropped; /* archive reads not computed: their client hung up first */
+
+	/* the bot workers (room_bots.c) */
+	uint64_t bot_jobs;       /* moves handed to a worker */
+	uint64_t bot_stale;      /* answers dropped: the room ended or closed, or its position moved on */
+	uint64_t bot_queue_full; /* moves not handed over (the queue was full): asked again later */
+	struct metrics_hist bot_think; /* a worker's time on one move */
+	/* the loop thread's CPU time in one turn of the loop (server.c): what it did between two waits,
+	 * whatever the machine's load (the lag above also counts time the thread waited for a core) */
+	struct metrics_hist loop_turn;
 };
 
 #define METRICS_MAX_GAMES 16
@@ -76,6 +85,7 @@ struct metrics_gauges {
 	int n_games;
 	uint64_t now_ns;      /* util_mono_ns() at the scrape: the lag maximum's window ends there */
 	size_t archive_reads; /* archive reads queued or running (http.c) */
+	size_t bot_queued, bot_running; /* bot moves waiting for a worker, being thought about */
 };
 
 /* Records one latency of `ns` nanoseconds. */

@@ -276,6 +276,15 @@ uint64_t util_mono_ns(void)
 	return uv_hrtime();
 }
 
+uint64_t util_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Length of the valid UTF-8 sequence at p (1 to 4), or 0 (overlong, surrogate, truncated...). */
 static int utf8_len(const unsigned char *p)
 {

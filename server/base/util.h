@@ -73,6 +73,8 @@ char *util_json_text(json_t *j_take);
 int64_t util_now_ms(void);
 /* Monotonic clock, nanoseconds. */
 uint64_t util_mono_ns(void);
+/* CPU time the calling thread has used, nanoseconds (0 if the clock cannot be read). */
+uint64_t util_thread_cpu_ns(void);
 
 enum { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 enum { UTIL_LOG_TEXT, UTIL_LOG_JSON };

@@ -109,7 +109,7 @@ int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, st
 	if (err)
 		return err;
 	l->spectators_timer.data = l;
-	return 0;
+	return room_bots_new(loop, cfg, metrics, &l->host.bots);
 }
 
 struct player *lobby_player_add(struct lobby *l, const char *id, const char *token_hash, const char *name)
@@ -147,7 +147,8 @@ void lobby_close(struct lobby *l)
 	uv_timer_stop(&l->spectators_timer);
 	uv_close((uv_handle_t *)&l->spectators_timer, NULL);
 	while ((r = hmap_next(&l->rooms, &pos)))
-		room_remove(l, r); /* hmap_del only tombstones: the iteration stays valid */
+		room_remove(l, r);    /* hmap_del only tombstones: the iteration stays valid */
+	room_bots_stop(l->host.bots); /* after the rooms: every job out is detached */
 }
 
 void lobby_set_store(struct lobby *l, struct store *store)
@@ -168,6 +169,11 @@ size_t lobby_rooms_count(const struct lobby *l)
 size_t lobby_players_count(const struct lobby *l)
 {
 	return l->players.len;
+}
+
+void lobby_bot_counts(struct lobby *l, size_t *queued, size_t *running)
+{
+	room_bots_counts(l->host.bots, queued, running);
 }
 
 struct room *lobby_room_next(struct lobby *l, size_t *pos)
@@ -191,6 +197,7 @@ void lobby_free(struct lobby *l)
 	free(l->order);
 	free(l->text);
 	lobby_limits_finish(l);
+	room_bots_free(l->host.bots);
 	hmap_finish(&l->rooms);
 	hmap_finish(&l->players);
 	hmap_finish(&l->players_by_id);

@@ -69,7 +69,8 @@ void lobby_set_store(struct lobby *l, struct store *store);
  */
 int lobby_restore(struct lobby *l);
 
-/* Shutting down: closes every room (keeping the journal of unfinished ones) and the timer. */
+/* Shutting down: closes every room (keeping the journal of unfinished ones), the timer, and stops the bot
+ * workers. */
 void lobby_close(struct lobby *l);
 
 /* Frees players, maps and the lobby; only once the loop has run every close callback (NULL: nothing). */
@@ -81,6 +82,9 @@ bool lobby_stopping(const struct lobby *l);
 /* Live rooms, and player identities in memory. */
 size_t lobby_rooms_count(const struct lobby *l);
 size_t lobby_players_count(const struct lobby *l);
+
+/* Bot moves waiting for a worker thread and being thought about, now (for /metrics). */
+void lobby_bot_counts(struct lobby *l, size_t *queued, size_t *running);
 
 /* The live room after position *pos (start at 0), or NULL after the last; any order. */
 struct room *lobby_room_next(struct lobby *l, size_t *pos);

@@ -467,7 +467,10 @@ static void metrics(struct http *api, struct http_req *h)
 		.archive_reads = api->reads,
 	};
 	size_t len = 0;
-	char *text = metrics_render(api->metrics, &g, &len);
+	char *text;
+
+	lobby_bot_counts(api->lobby, &g.bot_queued, &g.bot_running);
+	text = metrics_render(api->metrics, &g, &len);
 
 	if (!text) {
 		respond_error(h, 500, "internal", "out of memory");

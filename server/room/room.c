@@ -219,6 +219,10 @@ void room_destroy(struct room *r)
 	if (r->dead)
 		return;
 	r->dead = true;
+	if (r->bot_job) { /* a worker thinks for it: its answer will find no room */
+		r->bot_job->room = NULL;
+		r->bot_job = NULL;
+	}
 	while (r->members)
 		room_member_del(r, r->members->list);
 	for (i = 0; i < r->game->seats; i++)

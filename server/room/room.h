@@ -44,8 +44,9 @@
 
 struct store;
 struct bot_strategy;
-struct room;   /* opaque: read through the accessors below */
-struct member; /* a follower's membership of a room, opaque (room_member_*) */
+struct room_bots; /* the bot workers (room_bots.c) */
+struct room;      /* opaque: read through the accessors below */
+struct member;    /* a follower's membership of a room, opaque (room_member_*) */
 
 /* The room's refusals: the band -1300..-1399 (docs/ARCHITECTURE.md, Errors). */
 enum room_error {
@@ -109,6 +110,8 @@ struct room_host {
 	 * NULL: every change is sent at once.
 	 */
 	void (*spectators)(void *ctx, struct room *r);
+	/* the bot workers (room_bots_new()); NULL: bots choose on the loop (the room's unit tests) */
+	struct room_bots *bots;
 };
 
 /* --- life (room.c) ------------------------------------------------------- */
@@ -386,5 +389,35 @@ int room_restore_archived(struct room *r, int64_t started_at, int64_t ended_at);
  * left. 0 or -EINVAL (then nothing is changed).
  */
 int room_restore_after(struct room *r, const char *mutes, const char *rematch);
+
+/* --- the bot workers (room_bots.c) ---------------------------------------- */
+
+/*
+ * The number of bot worker threads for the `bot_threads` setting: itself when
+ * positive, else one fewer than the cores online, at least one.
+ */
+int room_bots_threads(int setting);
+
+/*
+ * Starts the bot workers on `loop` (cfg's bot_threads, bot_move_ms and
+ * bot_budget; metrics borrowed for the pool's life): each thread allocates its
+ * search arena (BOT_ARENA_SIZE) once. *out is set even on failure (free it
+ * with room_bots_free() after room_bots_stop()). 0, -ENOMEM, or a negative
+ * errno/libuv code.
+ */
+int room_bots_new(uv_loop_t *loop, const struct config *cfg, struct metrics *metrics, struct room_bots **out);
+
+/*
+ * Shutdown, on the loop, after every room is destroyed: searches stop, the
+ * workers are joined, jobs left are freed and the async handle is closed (the
+ * loop must run once more before room_bots_free()). Idempotent; NULL: nothing.
+ */
+void room_bots_stop(struct room_bots *b);
+
+/* Frees the pool (stopped first if it was not). NULL: nothing. */
+void room_bots_free(struct room_bots *b);
+
+/* Jobs waiting for a worker and jobs being thought about, now (for /metrics). NULL: 0 and 0. */
+void room_bots_counts(struct room_bots *b, size_t *queued, size_t *running);
 
 #endif

@@ -12,7 +12,11 @@
 #ifndef QUINTETO_ROOM_INT_H
 #define QUINTETO_ROOM_INT_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "room/room.h"
+#include "bots.h"
 
 /* How many recent plies' states a playing room keeps for reconnecting clients (`since`). */
 #define ROOM_RECENT 16
@@ -80,6 +84,8 @@ struct room {
 	int64_t created_at, started_at, ended_at, idle_since;
 	uv_timer_t bot_timer;
 	uint64_t bot_rng;
+	struct room_bot_job *bot_job; /* the bot's move being thought on a worker; NULL: none */
+	uint32_t bot_gen; /* one more at each change a bot's answer must not outlive: an event, a reclaim */
 	/* clocks (room_clock.c): each seat's time left at clock_since (0: stopped) */
 	int64_t clock_left[RULES_MAX_SEATS];
 	int64_t clock_since[RULES_MAX_SEATS];
@@ -166,6 +172,45 @@ int room_apply_by(struct room *r, int seat, const struct rules_action *a, int64_
  * an action, or its reconnection). True when a stand-in held it.
  */
 bool room_reclaim(struct room *r, int seat);
+
+/* --- the bot workers (room_bots.c) ----------------------------------------- */
+
+/* Jobs waiting for a worker, at most; a room whose job does not fit retries later. */
+#define ROOM_BOTS_QUEUE 1024
+
+/*
+ * One bot move to think about, from the room (on the loop) to a worker and
+ * back. A worker reads match, seat, strategy and ctx and writes ctx, err,
+ * action and think_ns; `room` is the loop's alone (NULL once the room closed).
+ */
+struct room_bot_job {
+	struct room_bot_job *next; /* in the pool's queue (under its mutex) */
+	struct room *room;         /* the loop's: NULL when the room closed while the job was out */
+	size_t ply;                /* the room's nactions when it asked */
+	uint32_t gen;              /* the room's bot_gen when it asked */
+	int seat;
+	const struct bot_strategy *strategy;
+	struct rules_match match; /* a copy: the position as it was asked */
+	struct bot_ctx ctx;       /* rng in; the worker sets budget, stop, arena */
+	const atomic_bool *stop;  /* the pool's stop flag (stop_cb) */
+	uint64_t deadline_ns;     /* util_mono_ns() past which the search stops */
+	int err;                  /* bot_choose()'s answer */
+	struct rules_action action;
+	uint64_t think_ns; /* how long the worker thought */
+};
+
+/*
+ * Queues `j` (the caller's malloc, owned by the pool from now on) for a
+ * worker. 0, or -EAGAIN: the queue is full or the pool stopping (the caller
+ * keeps `j`).
+ */
+int room_bots_submit(struct room_bots *b, struct room_bot_job *j);
+
+/*
+ * On the loop: the answer of the room's job `j` (borrowed: the pool frees it
+ * after); the room plays it unless it went stale, which it counts.
+ */
+void room_bot_answer(struct room *r, const struct room_bot_job *j);
 
 /* --- clocks and absent seats (room_clock.c) -------------------------------- */
 

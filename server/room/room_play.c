@@ -298,6 +298,7 @@ int room_event(struct room *r, int seat, int kind, int64_t at)
 		return -ENOMEM;
 	if (rules_event(&r->match, seat, kind, &o))
 		return ROOM_E_GAME_OVER; /* over, or the seat is out of play already */
+	r->bot_gen++;                    /* a bot thinking now thinks about a position that is gone */
 	e->kind = kind;
 	e->ply = (int)r->nactions;
 	e->seat = seat;
@@ -577,10 +578,10 @@ static int bot_to_act(const struct room *r)
 
 static void bot_play_cb(uv_timer_t *t);
 
-/* Starts the room's bot timer if a bot is to act and it is not running. */
+/* Starts the room's bot timer if a bot is to act, it is not running and no worker thinks for the room. */
 static void bot_schedule(struct room *r, int delay_ms)
 {
-	if (bot_to_act(r) < 0 || uv_is_active((uv_handle_t *)&r->bot_timer))
+	if (r->bot_job || bot_to_act(r) < 0 || uv_is_active((uv_handle_t *)&r->bot_timer))
 		return;
 	/* At least 1 ms: a 0 ms timer re-armed from its own callback runs again in
 	 * the same loop pass, so a bot-vs-bot match would never yield to I/O. */
@@ -588,34 +589,108 @@ static void bot_schedule(struct room *r, int delay_ms)
 		util_log(LOG_ERROR, "room %s: the bot timer cannot start (the room is closing)", r->id);
 }
 
+/* How soon a room whose bot could not be asked (queue full, journal failing) asks again, ms. */
+#define BOT_RETRY_MS 100
+
+/* Plays the bot's action `a` for `seat` on the loop, as a player's: logged, journalled, broadcast. */
+static void bot_act(struct room *r, int seat, const struct rules_action *a)
+{
+	if (room_apply_by(r, seat, a, util_now_ms(), r->seats[seat].stand_in)) {
+		util_log(LOG_ERROR, "room %s: bot action refused by the rules core", r->id);
+		return;
+	}
+	r->host->metrics->bot_actions++;
+	room_changed(r);
+}
+
+/*
+ * Without bot workers (the room's unit tests): chooses on the loop. The
+ * server always has them (room_host.bots).
+ */
+static void bot_choose_here(struct room *r, int seat, const struct bot_strategy *strategy)
+{
+	struct bot_ctx ctx = { .rng = r->bot_rng, .budget = (uint32_t)r->host->cfg->bot_budget };
+	struct rules_action a;
+	int err = bot_choose(strategy, &r->match, seat, &ctx, &a);
+
+	r->bot_rng = ctx.rng;
+	if (!err)
+		bot_act(r, seat, &a);
+}
+
 static void bot_play_cb(uv_timer_t *t)
 {
 	struct room *r = t->data;
 	const struct bot_strategy *strategy;
-	struct rules_action a;
+	struct room_bot_job *j;
 	int seat = bot_to_act(r);
 
-	if (seat < 0)
+	if (seat < 0 || r->bot_job)
 		return;
 	if (store_journal_failing(r->host->store)) { /* no move that could not be saved */
 		bot_schedule(r, 500);
 		return;
 	}
 	strategy = r->seats[seat].bot ? r->seats[seat].strategy : r->stand_in_strategy;
-	{
-		struct bot_ctx ctx = { .rng = r->bot_rng };
-		int err = bot_choose(strategy, &r->match, seat, &ctx, &a);
-
-		r->bot_rng = ctx.rng;
-		if (err)
-			return;
-	}
-	if (room_apply_by(r, seat, &a, util_now_ms(), r->seats[seat].stand_in)) {
-		util_log(LOG_ERROR, "room %s: bot action refused by the rules core", r->id);
+	if (!r->host->bots) {
+		bot_choose_here(r, seat, strategy);
 		return;
 	}
-	r->host->metrics->bot_actions++;
-	room_changed(r);
+	j = malloc(sizeof(*j));
+	if (!j) {
+		bot_schedule(r, BOT_RETRY_MS);
+		return;
+	}
+	memset(j, 0, sizeof(*j));
+	j->room = r;
+	j->ply = r->nactions;
+	j->gen = r->bot_gen;
+	j->seat = seat;
+	j->strategy = strategy;
+	memcpy(&j->match, &r->match, sizeof(j->match));
+	/* each move its own stream, drawn from the room's (xorshift64* wants it non-zero) */
+	j->ctx.rng = bot_rng_next(&r->bot_rng) | 1;
+	if (room_bots_submit(r->host->bots, j)) { /* full: not lost, asked again soon */
+		free(j);
+		r->host->metrics->bot_queue_full++;
+		bot_schedule(r, BOT_RETRY_MS);
+		return;
+	}
+	r->bot_job = j;
+}
+
+/* Whether a bot's answer still answers the room's position: same ply, no event or reclaim since. */
+static bool bot_answer_current(const struct room *r, const struct room_bot_job *j)
+{
+	const struct room_seat *st = &r->seats[j->seat];
+
+	uint8_t to_act[RULES_MAX_SEATS];
+	int i, n;
+
+	if (r->status != ROOM_PLAYING || r->dead || r->nactions != j->ply || r->bot_gen != j->gen ||
+	    !(st->bot || st->stand_in))
+		return false;
+	n = rules_to_act(&r->match, to_act);
+	for (i = 0; i < n; i++)
+		if (to_act[i] == j->seat)
+			return true;
+	return false;
+}
+
+void room_bot_answer(struct room *r, const struct room_bot_job *j)
+{
+	if (!bot_answer_current(r, j)) {
+		r->host->metrics->bot_stale++;
+		bot_schedule(r, 1); /* another bot may be to act now */
+		return;
+	}
+	if (store_journal_failing(r->host->store)) {
+		bot_schedule(r, 500);
+		return;
+	}
+	if (j->err) /* the seat has no move: nothing to play */
+		return;
+	bot_act(r, j->seat, &j->action);
 }
 
 bool room_reclaim(struct room *r, int seat)
@@ -626,6 +701,7 @@ bool room_reclaim(struct room *r, int seat)
 		return false;
 	st->stand_in = false;
 	st->abandoned = false;
+	r->bot_gen++;                      /* the stand-in's thinking, if any, is no longer the seat's */
 	room_clock_sync(r, util_now_ms()); /* its idle time starts again now if it is to act */
 	return true;
 }

@@ -88,6 +88,9 @@ static void test_defaults(void)
 	CHECK_EQ((long long)c.rate_burst, 40);
 	CHECK_EQ(c.max_conns_per_addr, 256);
 	CHECK_EQ(c.bot_delay_ms, 400);
+	CHECK_EQ(c.bot_threads, 0); /* one fewer than the cores (room_bots_threads) */
+	CHECK_EQ(c.bot_move_ms, 200);
+	CHECK_EQ(c.bot_budget, 0);
 	CHECK_EQ(c.source[0], CONF_DEFAULT);
 	REQUIRE(parse(&c, "--max-frame", "300") == 0);
 	CHECK_EQ(c.max_frame, 300);

@@ -31,7 +31,7 @@ static void changed_cb(void *ctx)
 	changes++;
 }
 
-static struct room_host host = { &loop, NULL, &cfg, &metrics, false, send_cb, changed_cb, NULL, NULL };
+static struct room_host host = { &loop, NULL, &cfg, &metrics, false, send_cb, changed_cb, NULL, NULL, NULL };
 static struct player *alice, *bob, *carol;
 
 static struct room *duo_room(const char *id, const struct player *creator)
