@@ -96,7 +96,9 @@ static int greedy_choose(const struct rules_match *m, int seat, struct bot_ctx *
 /* Super 1 al 5's greedy level. */
 const struct bot_strategy bot_super15_greedy = { "super15", "greedy", greedy_choose };
 
-static const struct bot_strategy *const levels[] = { &bot_super15_greedy, NULL };
+extern const struct bot_strategy bot_super15_strong; /* super15_search.c */
 
-/* Super 1 al 5's bots (bots.h): `greedy`; a seat out of time forfeits. */
+static const struct bot_strategy *const levels[] = { &bot_super15_greedy, &bot_super15_strong, NULL };
+
+/* Super 1 al 5's bots (bots.h): `greedy` and `strong`; a seat out of time forfeits. */
 const struct bot_game bot_game_super15 = { .game = "super15", .levels = levels };
