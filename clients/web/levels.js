@@ -1,20 +1,18 @@
 // levels.js: the computer's levels as people choose them: Easy, Medium and Strong are the server's bot levels
 // random, greedy and strong (add_bot's `level`, the room option `stand_in_level`, protocol.md). Which of them a
-// game has comes from the rules module (rules-core.js botLevels(): the same C registry of bots the server
-// runs), loaded lazily once per page (preview.js's load); a game lacking a level never offers it. Until the
-// module answers (or when it cannot be loaded) every level is offered: the server refuses one a game lacks,
-// and the refusal's toast names the levels it has.
+// game has is the server's word (GET /api/games `levels`, games/registry.js botLevels()); a game lacking a
+// level never offers it. Should the server not say, every level is offered: the server refuses one a game
+// lacks, and the refusal's toast names the levels it has.
 //
 // The last level chosen is remembered in localStorage (one choice for the lobby and the rooms).
 
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
-import { rulesModule } from './preview.js';
+import { botLevels } from './games/registry.js';
 
 export const LEVELS = ['random', 'greedy', 'strong']; // Easy, Medium, Strong
 const KEY = 'quinteto.botLevel';
 const DEFAULT = 'greedy';
-const known = new Map(); // game id -> its levels among LEVELS, once the module told
 
 export function levelLabel(level) { return LEVELS.includes(level) ? t(`level.${level}`) : level; }
 
@@ -25,23 +23,12 @@ export function levelOfBot(name) {
   return LEVELS.includes(level) ? level : null;
 }
 
-// The levels game `game` offers, as far as known now (every level until the module told).
-export function knownLevels(game) { return known.get(game) || LEVELS; }
-
-// A promise of the levels game `game` offers, in LEVELS' order (every level when the module cannot tell).
-export async function gameLevels(game) {
-  if (known.has(game)) return known.get(game);
-  const core = await rulesModule();
-  if (!core || !core.game(game)) return LEVELS;
-  try {
-    const m = core.newMatch(game, new Uint8Array(32));
-    const has = new Set(m.botLevels());
-    const list = LEVELS.filter((l) => has.has(l));
-    known.set(game, list.length ? list : ['random']);
-  } catch {
-    return LEVELS; // no codec for this game in the module: the server still knows
-  }
-  return known.get(game);
+// The levels game `game` offers, in LEVELS' order (every level when the server did not say).
+export function gameLevels(game) {
+  const has = botLevels(game);
+  if (!has) return LEVELS;
+  const list = LEVELS.filter((l) => has.includes(l));
+  return list.length ? list : ['random'];
 }
 
 function stored() {
@@ -64,7 +51,6 @@ export function preferredLevel(levels, wanted = stored()) {
 // keeping the choice where the game has it.
 export function levelSelect(id, { extra = [], value = null, remember = true } = {}) {
   const el = h(`select#${id}.level-select`, { name: id });
-  let game = null;
   const fill = (levels, keep) => {
     clear(el);
     for (const x of extra) el.append(h('option', { value: x.value }, x.label));
@@ -73,11 +59,8 @@ export function levelSelect(id, { extra = [], value = null, remember = true } = 
     el.value = [...el.options].some((o) => o.value === want) ? want : extra.length ? extra[0].value : preferredLevel(levels);
   };
   if (remember) el.addEventListener('change', () => { if (LEVELS.includes(el.value)) rememberLevel(el.value); });
-  const refill = (g) => {
-    game = g;
-    fill(knownLevels(g), el.options.length ? el.value : null);
-    gameLevels(g).then((levels) => { if (game === g) fill(levels, el.value); });
-  };
+  // a remembered choice follows the person from game to game (preferredLevel); another keeps what it shows
+  const refill = (g) => fill(gameLevels(g), remember || !el.options.length ? null : el.value);
   return { el, refill, get value() { return el.value; } };
 }
 

@@ -1,8 +1,8 @@
 // bot_levels.test.mjs: the computer's levels in Chromium (issue 22). "Play against the computer" with Strong
 // in each of the four games seats strong bots (each bot seat's badge says so) and a bot's move comes; the
 // room's "Add bot" seats a bot of the level chosen beside it; the stand-ins' level chosen in the lobby is the
-// room's option stand_in_level. The levels offered are those the game has (the rules module's list of bots,
-// the server's own C), labelled, in the page's language.
+// room's option stand_in_level. The levels offered are those the game has (GET /api/games `levels`: the
+// server's registry of bots), labelled, in the page's language.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,7 +37,7 @@ test('Strong from the lobby, in every game: the bot seats say strong and a bot m
         await page.goto(`${srv.url}/?name=Lola#/`);
         await page.locator('#create-room').waitFor();
         await page.selectOption('#new-game', game);
-        // the levels this game has, as the rules module lists them; Strong among them
+        // the levels this game has, as the server lists them; Strong among them
         await page.waitForSelector('#bot-level option[value="strong"]', { state: 'attached' });
         const offered = await page.$$eval('#bot-level option', (os) => os.map((o) => [o.value, o.textContent]));
         assert.deepEqual(offered, [['random', 'Easy'], ['greedy', 'Medium'], ['strong', 'Strong']], game);
