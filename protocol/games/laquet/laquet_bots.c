@@ -85,7 +85,9 @@ static int greedy_choose(const struct rules_match *m, int seat, struct bot_ctx *
 /* Laquet's greedy level. */
 const struct bot_strategy bot_laquet_greedy = { "laquet", "greedy", greedy_choose };
 
-static const struct bot_strategy *const levels[] = { &bot_laquet_greedy, NULL };
+extern const struct bot_strategy bot_laquet_strong; /* laquet_search.c */
 
-/* Laquet's bots (bots.h): `greedy`; a seat out of time forfeits. */
+static const struct bot_strategy *const levels[] = { &bot_laquet_greedy, &bot_laquet_strong, NULL };
+
+/* Laquet's bots (bots.h): `greedy` and `strong`; a seat out of time forfeits. */
 const struct bot_game bot_game_laquet = { .game = "laquet", .levels = levels };
