@@ -31,6 +31,14 @@ export function gameLevels(game) {
   return list.length ? list : ['random'];
 }
 
+// The level a room's stand-ins play at: its option stand_in_level, or the server's default for it (null):
+// greedy where the game has it, else random (protocol.md, create).
+export function standInLevel(state) {
+  const chosen = state?.options?.stand_in_level;
+  if (chosen) return chosen;
+  return gameLevels(state?.game).includes('greedy') ? 'greedy' : 'random';
+}
+
 function stored() {
   try { return localStorage.getItem(KEY); } catch { return null; }
 }

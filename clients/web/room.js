@@ -25,7 +25,7 @@ import { capitalize, describeOptionsDefault } from './games/common.js';
 import { clientSeed, seedUsed, seedField } from './seed.js';
 import { gameOptions, clockLeft, fmtClock, lowAt, clockTag, idleLine } from './clock.js';
 import { LocalRules } from './preview.js';
-import { levelSelect, botBadge } from './levels.js';
+import { levelSelect, botBadge, levelLabel, standInLevel } from './levels.js';
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -333,7 +333,8 @@ export class RoomView {
     h('span.role', role),
     h('span.name', free ? h('em', t('seat.free')) : s.name),
     s.bot ? botBadge(s.name) : null,
-    s.stand_in ? h('span.badge.stand-in', { title: t('seat.standInLabel') }, t('badge.standIn')) : null,
+    s.stand_in ? h('span.badge.stand-in', { title: t('seat.standInLabel'), 'data-level': standInLevel(st) },
+      `${t('badge.standIn')} · ${levelLabel(standInLevel(st))}`) : null,
     s.seat === seat ? h('span.badge.you', t('badge.you')) : null,
     !free && !on ? h('span.badge.off', t('seat.disconnected')) : null,
     s.clock ? h('span.clock', { 'data-seat': s.seat, role: 'timer', 'aria-label': t('clock.seatLabel', { role }) },
