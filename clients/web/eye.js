@@ -40,11 +40,16 @@ export function coarseToFine(n) {
 }
 
 // One position weighed: { step, ply, seat, est: [chance per seat] | null, choice: action | null, n: legal count }.
-// `m` is a Match (not changed).
+// `m` is a Match (not changed). At the end nobody chooses, and the estimate is the result.
 export function weigh(m, step, { level = EYE_LEVEL, budget = EYE_BUDGET } = {}) {
   const toAct = m.toAct();
   const point = { step, ply: m.ply, seat: toAct.length ? toAct[0] : null, est: null, choice: null, n: 0 };
-  if (!toAct.length) return point;
+  if (!toAct.length) { // the end: the result is the chance (a winner 1, a draw shared), when the match says one
+    const r = m.result();
+    if (Number.isInteger(r?.winner) && r.winner >= 0) point.est = [...Array(m.game.seats)].map((_, s) => (s === r.winner ? 1 : 0));
+    else if (r?.draw === true) point.est = [...Array(m.game.seats)].map(() => Math.round(1000 / m.game.seats) / 1000);
+    return point;
+  }
   const legal = m.legal(point.seat);
   point.n = legal.length;
   const i = m.botChoice(level, point.seat, BigInt(step + 1), budget);

@@ -2,7 +2,8 @@
 // of a short match; a long one sampled in pairs, a position and the one after its move, so a sampled move's cost
 // is known), the coarse-to-fine order (every position once), which moves count as costly (a choice, another
 // move than the bot's, at least the threshold lost), and a position weighed through the real rules module: the
-// bot's choice is one of the seat's legal actions, and the strong level's estimate of each seat is a chance.
+// bot's choice is one of the seat's legal actions, and the strong level's estimate of each seat is a chance; at
+// the end the estimate is the result.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,4 +80,26 @@ test('a position weighed through the rules module: the bot\'s choice is legal, a
       assert.ok(!m.applyIndex(seat, 0).error);
     }
   }
+});
+
+test('at the end of a match the estimate is its result: the winner 1, every other seat 0', async () => {
+  const core = await loadRules(readFileSync(path.join(process.env.QUINTETO_TEST_WASM, 'rules.wasm')));
+  let ended = 0;
+  for (const g of core.games) {
+    let m;
+    try { m = core.newMatch(g.id, new Uint8Array(32).fill(9)); } catch { continue; } // no codec
+    for (let k = 0; k < 50000 && m.toAct().length; k++) {
+      const seat = m.toAct()[0];
+      assert.ok(!m.applyIndex(seat, m.botChoice('random', seat, BigInt(k + 1))).error);
+    }
+    if (m.toAct().length) continue;
+    const pt = weigh(m, 1);
+    const r = m.result();
+    assert.equal(pt.choice, null);
+    if (Number.isInteger(r.winner) && r.winner >= 0) {
+      assert.deepEqual(pt.est, [...Array(g.seats)].map((_, s) => (s === r.winner ? 1 : 0)), `${g.id}: ${JSON.stringify(r)}`);
+      ended++;
+    }
+  }
+  assert.ok(ended >= 2, 'matches that ended with a winner');
 });
