@@ -40,7 +40,7 @@ static void test_registry(void)
 {
 	CHECK(bot_find("laquet", "greedy") == &bot_laquet_greedy);
 	CHECK(bot_find("laquet", "random") == &bot_random);
-	CHECK(bot_find("ur", "greedy") == NULL);
+	CHECK(bot_find("ur", "no-such-level") == NULL);
 }
 
 static void test_greedy_beats_random(void)

@@ -47,7 +47,7 @@ static void test_registered(void)
 {
 	CHECK(bot_find("quinteto", "greedy") == &bot_quinteto_greedy);
 	CHECK(bot_find("quinteto", "strong") == &bot_quinteto_strong);
-	CHECK(bot_find("ur", "greedy") == NULL);
+	CHECK(bot_find("ur", "no-such-level") == NULL);
 	CHECK(bot_find("quinteto", "random") == &bot_random);
 }
 

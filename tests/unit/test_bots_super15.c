@@ -63,7 +63,7 @@ static void test_registered(void)
 	CHECK(g == &bot_super15_greedy);
 	CHECK(bot_find("super15", "strong") == &bot_super15_strong);
 	CHECK(strcmp(g->game, "super15") == 0);
-	CHECK(bot_find("ur", "greedy") != &bot_super15_greedy);
+	CHECK(bot_find("ur", "no-such-level") == NULL);
 	CHECK(bot_find("super15", "random") == &bot_random);
 	bot_levels("super15", levels, sizeof(levels));
 	CHECK(strstr(levels, "greedy") != NULL && strstr(levels, "random") != NULL);
