@@ -10,7 +10,7 @@
 // coarse to fine (every STRIDE-th first, then the ones between), so the graph has its shape early and fills in.
 
 export const EYE_LEVEL = 'strong';
-export const EYE_BUDGET = 256;   // work units per position (the level's own: simulations); about a few ms each
+export const EYE_BUDGET = 1024;  // work units per position (the level's own: nodes); 0.4 to 6 ms each in the module
 export const MAX_POINTS = 600;   // positions weighed in a long match
 const STRIDE = 8;                // the coarse pass weighs every STRIDE-th position
 const SLICE_MS = 40;             // work between yields (the worker answers the page's requests meanwhile)
