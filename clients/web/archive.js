@@ -17,6 +17,7 @@ import { capitalize } from './games/common.js';
 import { loadRules } from './rules-core.js';
 import { legendList } from './room.js';
 import { AnalysisBoard } from './analysis.js';
+import { EyePanel } from './eye-view.js';
 
 async function getJson(url) {
   const r = await fetch(url, { headers: { accept: 'application/json' } });
@@ -204,6 +205,7 @@ export class ReplayView {
     const msg = ev.data;
     if (msg.type === 'progress') { this.progress(msg.done, msg.total); return; }
     if (msg.type === 'record') { this.onRecord?.(msg.record); return; }
+    if (msg.type === 'eyePoints') { this.eyePoints(msg); return; }
     const q = this.asked.get(msg.id);
     if (!q) return;
     this.asked.delete(msg.id);
@@ -297,8 +299,35 @@ export class ReplayView {
     const ply = Number(hashParams().get('ply'));
     const at = Number.isInteger(ply) && hashParams().has('ply') ? await this.stepOfPly(ply).catch(() => 0) : 0;
     await this.page(this.lastPage()).catch(() => {}); // End and » answer at once
+    this.startEye();
     await this.go(at, { keepUrl: true });
     document.body.dataset.replaySteps = String(this.total);
+  }
+
+  // The bot's eye (eye-view.js) under the board, weighed by the worker once the match is derived.
+  startEye() {
+    if (!this.module) return;
+    this.eye = new EyePanel({ seats: this.rep.seats.length, role: (s) => this.role(s), go: (k) => this.go(k),
+      total: this.total });
+    this.controls.after(this.eye.el);
+    this.ask({ type: 'eye' }).then((rep) => this.eye?.started(rep), (e) => this.eye?.failed(e.message));
+  }
+
+  eyePoints(msg) {
+    if (!this.eye) return;
+    this.eye.add(msg);
+    this.markCostly();
+  }
+
+  // The costly moves of the move list shown, marked (once each).
+  markCostly() {
+    for (const b of this.moves.querySelectorAll('button.log-move[data-step]')) {
+      const loss = this.eye?.costAt(Number(b.dataset.step));
+      if (loss === undefined || b.querySelector('.costly')) continue;
+      const e = this.entry(Number(b.dataset.step));
+      b.append(' ', h('span.badge.costly', { title: t('eye.costly', { role: this.role(e.seat), pts: Math.round(loss * 100) }) },
+        t('eye.costlyBadge', { pts: Math.round(loss * 100) })));
+    }
   }
 
   // The worker could not run (no module, no WebAssembly, or a module without this game's JSON: 'no_rules'):
@@ -360,6 +389,7 @@ export class ReplayView {
     this.i = i;
     const st = this.stateAt(this.i);
     if (this.gameView) this.gameView.update(st);
+    this.eye?.show(this.i, st, this.module);
     this.scrub.value = String(this.i);
     this.stepLabel.textContent = t('archive.stepOf', { ply: st.ply, n: this.rep.plies });
     if (this.movesPage !== Math.floor(i / PAGE)) this.renderMoves(Math.floor(i / PAGE));
@@ -407,6 +437,7 @@ export class ReplayView {
           e.kind === 'action' ? h('span.log-ply', String(e.ply)) : null, ' ', this.entryText(e),
           standIn ? h('span.badge.stand-in', { title: t('seat.standInLabel') }, t('badge.standIn')) : null)));
     }
+    this.markCostly();
     if (!this.derived.ok && end === this.total && this.derived.mismatch?.what !== 'result') {
       this.moves.append(h('li.log-event.replay-stop', t('archive.stopped', { ply: this.derived.mismatch.ply })));
     }

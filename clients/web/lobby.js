@@ -4,7 +4,9 @@
 // list, each game's options form and its words come from the game modules (games/registry.js).
 //
 // Fewer clicks: "Create room" seats the creator at once (join right after create); "Play against
-// the computer" also fills every other seat with a bot, so the match starts from one click.
+// the computer" also fills every other seat with a bot of the level chosen beside it (Easy, Medium,
+// Strong: levels.js), so the match starts from one click. The form also chooses the stand-ins' level
+// (the room option stand_in_level), or leaves it to the server.
 
 import { h, clear } from './dom.js';
 import { navigate, errorToast } from './core.js';
@@ -13,6 +15,7 @@ import { t } from './i18n.js';
 import { GAMES, gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
 import { gameOptions, clockTag, clockFields } from './clock.js';
+import { levelSelect, botBadge } from './levels.js';
 
 function roleLabel(game, role) {
   const m = gameModule(game);
@@ -56,8 +59,14 @@ export class LobbyView {
       rulesLink.href = `#/rules/${encodeURIComponent(select.value)}`;
       rulesLink.textContent = t('lobby.rulesOf', { game: gameLabel(select.value) });
     };
+    const botLevel = levelSelect('bot-level');
+    const standInLevel = levelSelect('stand-in-level', { remember: false,
+      extra: [{ value: '', label: t('level.serverDefault') }] });
     select.addEventListener('change', showOptions);
+    select.addEventListener('change', () => { botLevel.refill(select.value); standInLevel.refill(select.value); });
     showOptions();
+    botLevel.refill(select.value);
+    standInLevel.refill(select.value);
     const clock = clockFields();
     const button = h('button#create-room.primary', { type: 'submit' }, t('lobby.create'));
     const vsBot = h('button#play-bot.primary', { type: 'button' }, t('lobby.vsBot'));
@@ -65,13 +74,18 @@ export class LobbyView {
       button.disabled = vsBot.disabled = true;
       try {
         const c = clock.value();
-        const own = form ? form.value() : {};
-        await this.createAndSit(select.value, c ? { ...own, clock: c } : own, bots);
+        const own = { ...(form ? form.value() : {}) };
+        if (c) own.clock = c;
+        if (standInLevel.value) own.stand_in_level = standInLevel.value;
+        await this.createAndSit(select.value, own, bots ? botLevel.value : null);
       } finally {
         button.disabled = vsBot.disabled = false;
       }
     };
     vsBot.addEventListener('click', () => run(true));
+    const levels = h('div.level-fields',
+      h('div.level-row', h('label', { for: 'bot-level' }, t('level.computer')), botLevel.el),
+      h('div.level-row', h('label', { for: 'stand-in-level' }, t('level.standIn')), standInLevel.el));
     return h('form#new-room.card.new-room', {
       onsubmit: (ev) => { ev.preventDefault(); run(false); },
     },
@@ -80,11 +94,13 @@ export class LobbyView {
     rulesLink,
     optionsSlot,
     clock.el,
+    levels,
     seedField('new-room'),
     h('div.new-room-buttons', vsBot, button));
   }
 
-  // create, then join the first seat (and add a bot in every other seat when `bots`), then open the room.
+  // create, then join the first seat (and add a bot of level `bots` in every other seat when it is given),
+  // then open the room.
   async createAndSit(game, options, bots) {
     const net = this.app.net;
     try {
@@ -97,7 +113,7 @@ export class LobbyView {
       await net.request({ type: 'join', room: room.id, seat: seats[0] ?? 0, client_seed: clientSeed() });
       seedUsed();
       navigate(`#/room/${encodeURIComponent(room.id)}`);
-      if (bots) for (const seat of seats.slice(1)) await net.request({ type: 'add_bot', room: room.id, seat });
+      if (bots) for (const seat of seats.slice(1)) await net.request({ type: 'add_bot', room: room.id, seat, level: bots });
     } catch (e) {
       if (e.code === 'timeout' || e.code === 'disconnected') errorToast(e.code);
     }
@@ -142,7 +158,7 @@ export class LobbyView {
       h('ul.room-seats', seats.map((s) => h('li', { class: [s.name == null ? 'free' : '', `seat-c${s.seat}`], 'data-seat': s.seat },
         h('span.role', roleLabel(r.game, s.role)), ' ',
         s.name == null ? h('em', t('seat.free')) : h('span.name', s.name),
-        s.bot ? h('span.badge.bot', t('badge.bot')) : null))),
+        s.bot ? botBadge(s.name) : null))),
       h('div.room-meta', t('lobby.watchers', { n: r.watchers || 0 }), r.ply ? ` · ${t('lobby.ply', { n: r.ply })}` : ''),
       h('div.room-buttons',
         h('button.join', { type: 'button', onclick: join, disabled: !free || seated || r.status !== 'waiting',

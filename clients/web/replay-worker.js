@@ -18,12 +18,19 @@
 //                     disagreement otherwise, 0 when not even the start can be derived)
 //   page -> worker  {type:'steps', id, from, limit}  ->  {type:'steps', id, steps:[{ply, event, view, to_act, last}]}
 //   page -> worker  {type:'match', id, step}         ->  {type:'match', id, game, bytes}   (bytes: Uint8Array)
+//   page -> worker  {type:'eye', id}  (after 'derived': the bot's eye, eye.js)
+//                   ->  {type:'eye', id, level, steps}  steps: how many positions will be weighed (0: the game
+//                       has no strong bot), then while it weighs them:
+//                   {type:'eyePoints', points, costly, done, total}  points: [{step, ply, seat, est, choice, n}],
+//                       costly: every [step, loss] found so far (eye.js costlyMoves), done/total: positions
 //   any failure     {type:<the request's>, id, error, status}  error 'no_rules': the module has no text codec for
 //                                                            the game; status: the record's HTTP status
 // Steps and match bytes are only answered for steps the derivation reached without disagreeing.
 
 import { loadRules } from './rules-core.js';
 import { derive } from './derive.js';
+import { canonical } from './rules-core.js';
+import { EYE_LEVEL, eyeSteps, eyeRun, costlyMoves } from './eye.js';
 
 const SNAPSHOT_EVERY = 256; // steps between snapshots: a request replays at most this many steps first
 let core = null;
@@ -150,6 +157,40 @@ function onMatch({ step }) {
   return { game: arch.game, bytes: m.snapshot() };
 }
 
+// The bot's eye (eye.js): the positions to weigh are kept as bytes, walked to once from the start in slices,
+// then weighed coarse to fine; both yield between slices, so the page's requests (answered in the queue
+// below) never wait long. Runs beside the queue, once per derivation.
+let eyeStarted = false;
+async function onEye(msg) {
+  need(0);
+  const m0 = core.newMatch(arch.game, new Uint8Array(32), { max_turns: arch.options?.max_turns || 0 });
+  if (eyeStarted || !m0.botLevels().includes(EYE_LEVEL)) {
+    postMessage({ type: 'eye', id: msg.id, level: null, steps: 0 });
+    return;
+  }
+  eyeStarted = true;
+  const steps = eyeSteps(run.order, shown);
+  postMessage({ type: 'eye', id: msg.id, level: EYE_LEVEL, steps: steps.length });
+  const want = new Set(steps);
+  const bytes = new Map();
+  const { m } = fromSnapshot(0);
+  let t0 = performance.now();
+  for (let k = 0; k <= steps[steps.length - 1]; k++) {
+    if (k > 0) replayStep(m, k);
+    if (want.has(k)) bytes.set(k, m.snapshot());
+    if (performance.now() - t0 > 40) { await new Promise((r) => setTimeout(r, 0)); t0 = performance.now(); }
+  }
+  const points = new Map();
+  const work = m.clone();
+  const played = (j) => (run.order[j]?.kind === 'action' ? arch.actions[run.order[j].i] : null);
+  await eyeRun({ steps, matchAt: (k) => { work.restore(bytes.get(k)); return work; },
+    onPoints: (batch) => {
+      for (const p of batch) points.set(p.step, p);
+      postMessage({ type: 'eyePoints', points: batch, costly: [...costlyMoves(points, played, canonical)],
+        done: points.size, total: steps.length });
+    } });
+}
+
 const HANDLERS = { derive: onDerive, steps: onSteps, match: onMatch };
 
 // One request at a time, in the order they came: a derivation runs to its end before the first page is
@@ -157,6 +198,10 @@ const HANDLERS = { derive: onDerive, steps: onSteps, match: onMatch };
 let queue = Promise.resolve();
 self.onmessage = (ev) => {
   const msg = ev.data;
+  if (msg.type === 'eye') { // beside the queue: it yields between slices of work
+    queue.then(() => onEye(msg)).catch((e) => postMessage({ type: 'eye', id: msg.id, error: String(e?.message || e) }));
+    return;
+  }
   queue = queue.then(async () => {
     const fn = HANDLERS[msg.type];
     try {

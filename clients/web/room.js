@@ -25,6 +25,7 @@ import { capitalize, describeOptionsDefault } from './games/common.js';
 import { clientSeed, seedUsed, seedField } from './seed.js';
 import { gameOptions, clockLeft, fmtClock, lowAt, clockTag, idleLine } from './clock.js';
 import { LocalRules } from './preview.js';
+import { levelSelect, botBadge, levelLabel, standInLevel } from './levels.js';
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -61,6 +62,10 @@ export class RoomView {
     this.side = h('div.game-side');
     this.gameArea = h('div.game-column', this.board, this.panel);
     this.seats = h('ol.seats', { 'aria-label': t('room.seats') });
+    // The level of the bots "Add bot" seats (levels.js), shown while a seat is free before the match.
+    this.botLevel = levelSelect('room-bot-level');
+    this.botLevelRow = h('div.level-row.room-bot-level', { hidden: true },
+      h('label', { for: 'room-bot-level' }, t('level.addBot')), this.botLevel.el);
     this.buttons = h('div.room-actions');
     this.logList = h('ol#move-log.log-list');
     this.legend = h('div.legend-body');
@@ -78,7 +83,7 @@ export class RoomView {
         this.gameArea,
         h('aside.room-side',
           this.side,
-          h('section.card.players', h('h2', t('room.players')), this.seats, this.spectators, this.idleLine, this.buttons, this.invite(), this.prefsForm()),
+          h('section.card.players', h('h2', t('room.players')), this.seats, this.botLevelRow, this.spectators, this.idleLine, this.buttons, this.invite(), this.prefsForm()),
           h('section.card.log', h('h2#log-title', t('log.title')), this.logList),
           h('details.card.legend', { open: true }, h('summary', t('room.legend')), this.legend,
             h('p.keys', t('room.keys'))),
@@ -327,8 +332,9 @@ export class RoomView {
     h('span.token', { 'aria-hidden': 'true' }),
     h('span.role', role),
     h('span.name', free ? h('em', t('seat.free')) : s.name),
-    s.bot ? h('span.badge.bot', t('badge.bot')) : null,
-    s.stand_in ? h('span.badge.stand-in', { title: t('seat.standInLabel') }, t('badge.standIn')) : null,
+    s.bot ? botBadge(s.name) : null,
+    s.stand_in ? h('span.badge.stand-in', { title: t('seat.standInLabel'), 'data-level': standInLevel(st) },
+      `${t('badge.standIn')} · ${levelLabel(standInLevel(st))}`) : null,
     s.seat === seat ? h('span.badge.you', t('badge.you')) : null,
     !free && !on ? h('span.badge.off', t('seat.disconnected')) : null,
     s.clock ? h('span.clock', { 'data-seat': s.seat, role: 'timer', 'aria-label': t('clock.seatLabel', { role }) },
@@ -350,7 +356,8 @@ export class RoomView {
       }
       btns.append(h('button.add-bot', {
         type: 'button', 'data-seat': s.seat, title: t('seat.addBotLabel', { role }),
-        onclick: () => this.app.net.request({ type: 'add_bot', room: this.roomId, seat: s.seat }).catch(() => {}),
+        onclick: () => this.app.net.request({ type: 'add_bot', room: this.roomId, seat: s.seat, level: this.botLevel.value })
+          .catch(() => {}),
       }, t('seat.addBot')));
       li.append(btns);
     }
@@ -359,6 +366,9 @@ export class RoomView {
 
   renderSeats(st, seat) {
     const ul = clear(this.seats);
+    const adding = st.status === 'waiting' && (st.seats || []).some((x) => x.name === null || x.name === undefined);
+    if (adding && this.botLevelGame !== st.game) { this.botLevelGame = st.game; this.botLevel.refill(st.game); }
+    this.botLevelRow.hidden = !adding;
     const toAct = new Set(st.to_act || []);
     for (const s of st.seats || []) ul.append(this.seatItem(st, s, seat, toAct));
   }

@@ -235,6 +235,19 @@ export class Match {
     return i >= 0 ? i : null;
   }
 
+  // The estimate the last botChoice() (of any match of this module) gave: each seat's chance to win, 0..1, as
+  // the bot saw it (the C float, unchanged), or null when its level estimates nothing (random, greedy).
+  botEstimate() {
+    const x = this.core.x;
+    if (x.qw_bot_estimate(0) < 0) return null;
+    const out = [];
+    for (let s = 0; s < this.game.seats; s++) out.push(x.qw_bot_estimate(s));
+    return out;
+  }
+
+  // The work the last botChoice() did, in its level's budget units.
+  botSpent() { return this.core.x.qw_bot_spent(); }
+
   // The rest of the dice stream from a seed of one's own (32 bytes): the analysis board's dice.
   reseed(seed) {
     const x = this.load();

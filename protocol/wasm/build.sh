@@ -26,6 +26,7 @@ for src in "$@"; do
 	"$clang" --target=wasm32 -ffreestanding -nostdlib -fno-builtin -O2 -std=c11 -Wall -Werror \
 		-isystem "$here/libc" $incs -c "$src" -o "$tmp/$i.o"
 done
+# 16 MiB of memory: the 4 MiB stack, the I/O buffers and the bots' 4 MiB search arena (exports.c), all BSS.
 # shellcheck disable=SC2086
-"$ld" --no-entry --strip-all -z stack-size=4194304 --initial-memory=8388608 \
+"$ld" --no-entry --strip-all -z stack-size=4194304 --initial-memory=16777216 \
 	$exports -o "$out" "$tmp"/*.o

@@ -37,6 +37,15 @@ static char scratch[4096];
 static struct rules_match slot;
 static struct rules_action legal[RULES_MAX_LEGAL];
 static struct jr_tok toks[TOKENS];
+/*
+ * The search memory of qw_bot()'s levels (struct bot_ctx.arena): in BSS, so
+ * not in the module's file (build.sh's --initial-memory makes room for it).
+ * tests/unit/text_trace.c gives its native bots the same size, so that both
+ * sides search alike.
+ */
+#define ARENA_SIZE ((size_t)4 << 20)
+static _Alignas(16) unsigned char arena[ARENA_SIZE];
+static struct bot_ctx last; /* the last qw_bot() call's context: its estimate and work */
 
 char *qw_io(void)
 {
@@ -263,31 +272,57 @@ int qw_bot_levels(void)
  * What the bot of level io[0..len) (a name from qw_bot_levels()) would play
  * for `seat` in the working match, drawing its chances from its own stream
  * (rng_hi:rng_lo, not zero) within `budget` units of work (0: the level's
- * default): the index of that action in qw_legal()'s list, or a negative
- * code (QW_E_NO_GAME: no such level; RULES_E_NOT_TO_ACT). The match is not
- * changed; the bot sees it as bot_choose() shows it (its own dice).
+ * default), searching in this module's arena: the index of that action in
+ * qw_legal()'s list, or a negative code (QW_E_NO_GAME: no such level;
+ * RULES_E_NOT_TO_ACT). The match is not changed; the bot sees it as
+ * bot_choose() shows it (its own dice). Its estimate of each seat's chance
+ * and the work it did are then qw_bot_estimate()'s and qw_bot_spent()'s.
  */
 int qw_bot(int len, int seat, uint32_t rng_lo, uint32_t rng_hi, uint32_t budget)
 {
 	const struct bot_strategy *b;
 	struct rules_action a;
-	struct bot_ctx ctx = { .rng = (uint64_t)rng_hi << 32 | rng_lo, .budget = budget };
 	char level[32];
 	int n;
 
+	memset(&last, 0, sizeof(last));
 	if (!slot.game || len <= 0 || len >= (int)sizeof(level))
 		return QW_E_NO_GAME;
 	memcpy(level, io, (size_t)len);
 	level[len] = '\0';
 	if (!(b = bot_find(slot.game->id, level)))
 		return QW_E_NO_GAME;
-	if (bot_choose(b, &slot, seat, &ctx, &a) != 0)
+	last.rng = (uint64_t)rng_hi << 32 | rng_lo;
+	last.budget = budget;
+	last.arena = arena;
+	last.arena_size = sizeof(arena);
+	if (bot_choose(b, &slot, seat, &last, &a) != 0) {
+		last.has_estimate = false;
 		return RULES_E_NOT_TO_ACT;
+	}
 	n = rules_legal_actions(&slot, seat, legal, RULES_MAX_LEGAL);
 	for (int i = 0; i < n; i++)
 		if (memcmp(&legal[i], &a, sizeof(a)) == 0)
 			return i;
 	return RULES_E_ILLEGAL;
+}
+
+/*
+ * The last qw_bot() answer's estimate of `seat`'s chance to win, 0..1 (the
+ * strategy's own float, unchanged), or -1 when that level gives none, the
+ * call failed, or the game has no such seat.
+ */
+float qw_bot_estimate(int seat)
+{
+	if (!last.has_estimate || !slot.game || seat < 0 || seat >= slot.game->seats)
+		return -1.0f;
+	return last.estimate[seat];
+}
+
+/* The work the last qw_bot() answer did, in its level's budget units (0 after a failure). */
+int qw_bot_spent(void)
+{
+	return (int)last.spent;
 }
 
 /*

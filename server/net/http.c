@@ -13,6 +13,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "bots.h"
 #include "config.h"
 #include "room/room.h"
 #include "store/store.h"
@@ -383,22 +384,50 @@ static void healthz(struct http *api, struct http_req *h)
 			       (json_int_t)lobby_rooms_count(api->lobby)));
 }
 
-/* GET /api/games: the ids of the games this server hosts, in the registry's order (the web client's list). */
+/* A game's bot levels (bot_levels(), "a, b") as a JSON array; NULL when out of memory. */
+static json_t *game_levels(const char *game_id)
+{
+	char buf[256];
+	json_t *list = json_array();
+
+	bot_levels(game_id, buf, sizeof(buf));
+	for (char *p = buf, *e; list && *p; p = *e ? e + 2 : e) {
+		e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		if (json_array_append_new(list, json_stringn(p, (size_t)(e - p)))) {
+			json_decref(list);
+			list = NULL;
+		}
+	}
+	return list;
+}
+
+/*
+ * GET /api/games: the ids of the games this server hosts, in the registry's
+ * order (the web client's list), and each game's bot levels (the levels the
+ * client offers for add_bot and stand_in_level).
+ */
 static void games_list(struct http_req *h)
 {
-	json_t *ids = json_array();
+	json_t *ids = json_array(), *levels = json_object();
 	int i;
 
-	for (i = 0; ids && rules_games[i]; i++)
-		if (json_array_append_new(ids, json_string(rules_games[i]->id))) {
+	for (i = 0; ids && levels && rules_games[i]; i++) {
+		/* json_object_set_new() takes the list on every path, NULL included */
+		if (json_object_set_new(levels, rules_games[i]->id, game_levels(rules_games[i]->id)) ||
+		    json_array_append_new(ids, json_string(rules_games[i]->id))) {
 			json_decref(ids);
 			ids = NULL;
 		}
-	if (!ids) {
+	}
+	if (!ids || !levels) {
+		json_decref(ids);
+		json_decref(levels);
 		respond_error(h, 500, "internal", "out of memory");
 		return;
 	}
-	respond_json(h, 200, json_pack("{s:o}", "games", ids));
+	respond_json(h, 200, json_pack("{s:o, s:o}", "games", ids, "levels", levels));
 }
 
 /* Live rooms by game and status: one pass over the rooms at each scrape (microseconds for thousands). */

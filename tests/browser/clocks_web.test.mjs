@@ -86,6 +86,9 @@ test('a player who left gets her seat back on her return; idle, she gets a stand
       assert.deepEqual(onReturn, { standIn: false, button: 0 }, 'the seat is hers again at once');
       // She does not act: after the idle limit a stand-in plays for her, and the button is offered.
       await back.waitForSelector('.seat[data-seat="0"] .badge.stand-in', { timeout: 15000 });
+      // (issue 22) the badge says the room's stand-in level
+      assert.equal(await back.getAttribute('.seat[data-seat="0"] .badge.stand-in', 'data-level'), 'random');
+      assert.equal(await back.locator('.seat[data-seat="0"] .badge.stand-in').innerText(), 'stand-in · Easy');
       await back.click('#take-back');
       await back.waitForFunction(() => window.quinteto && window.quinteto.state && window.quinteto.state.seats[0].stand_in === false);
       await back.waitForSelector('.seat[data-seat="0"] .badge.stand-in', { state: 'detached' });

@@ -158,14 +158,23 @@ test('GET /api/rooms matches the rooms message', { timeout: 30000 }, async () =>
 // (clients/web/games/<id>/<id>.js) among them.
 test('GET /api/games: the games of the registry, in its order', { timeout: 30000 }, async () => {
   await withServer(async (srv) => {
-    const { games } = await srv.getJson('/api/games');
+    const { games, levels } = await srv.getJson('/api/games');
     assert.ok(games.length >= 1, 'at least one game');
+    // (issue 22) each game's bot levels: every one is a level add_bot accepts for it, random among them
+    assert.deepEqual(Object.keys(levels), games, 'the levels of every game');
     const metrics = (await srv.http('/metrics')).text;
     const counted = [...metrics.matchAll(/^quinteto_rooms_by_status\{game="([^"]+)",status="waiting"\}/gm)].map((m) => m[1]);
     assert.deepEqual(games, counted, 'the order of the registry');
     const a = await srv.player('Lister');
     for (const g of games) {
       assert.equal((await a.request({ type: 'create', game: g })).type, 'created', `create ${g}`);
+      assert.ok(levels[g].includes('random'), `${g}: random`);
+      const b = await srv.player(`Levels ${games.indexOf(g)}`); // a player's waiting rooms are capped
+      for (const level of levels[g]) { // a room of its own for each, one bot in it
+        const { room } = await b.request({ type: 'create', game: g });
+        const r = await b.request({ type: 'add_bot', room: room.id, seat: 0, level });
+        assert.equal(r.type, 'bot_added', `${g}: add_bot ${level}: ${JSON.stringify(r)}`);
+      }
       assert.equal((await srv.http(`/api/matches?game=${encodeURIComponent(g)}`)).status, 200, `the archive knows ${g}`);
     }
     const webGames = path.join(process.env.QUINTETO_SOURCE, 'clients', 'web', 'games');

@@ -88,7 +88,15 @@ function trace(core, game, matches) {
       const seat = act[draw() % act.length];
       const legal = m.legalText(seat);
       h = fnv(h, legal);
-      if (k % 8 === 0) for (const level of m.botLevels()) h = fnv(h, String(m.botChoice(level, seat, BigInt(k + 1), 64) ?? -1));
+      if (k % 8 === 0) {
+        for (const level of m.botLevels()) {
+          const i = m.botChoice(level, seat, BigInt(k + 1), 64);
+          h = fnv(h, String(i ?? -1));
+          // the estimate as its float's bits (text_trace.c): it crosses the boundary unchanged
+          const est = i === null ? null : m.botEstimate();
+          if (est) for (const e of est) h = fnv(h, String(new Uint32Array(new Float32Array([e]).buffer)[0]));
+        }
+      }
       if (draw() % 300 === 0) {
         assert.deepEqual(m.event(seat, 'resign'), {});
         h = fnv(h, 'resign');

@@ -15,8 +15,10 @@
  * text, the chosen seat's legal list, at every eighth step (0, 8, ...) what
  * each of the game's bot levels (bot_levels() order) would play there from
  * the stream 1 + step (the index
- * in that list as decimal text), the outcome (or "resign"), and at the end
- * the result.
+ * in that list as decimal text, then, when the level estimates, each seat's
+ * estimate as the decimal text of its float's bits: the estimate crosses the
+ * module's boundary unchanged), the outcome (or "resign"), and at the end
+ * the result. The bots search in an arena of the module's size (exports.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,7 @@
 
 static char buf[1 << 20];
 static struct rules_action legal[RULES_MAX_LEGAL];
+static _Alignas(16) unsigned char arena[(size_t)4 << 20]; /* exports.c's ARENA_SIZE */
 
 static uint32_t fnv(uint32_t h, const char *s, size_t n)
 {
@@ -53,7 +56,9 @@ static uint32_t bots_digest(uint32_t h, const struct rules_match *m, int seat, u
 		const struct bot_strategy *b;
 		struct rules_action a;
 		struct bot_ctx ctx = { .rng = rng0,
-				       .budget = 64 }; /* a small budget: a search is slow, not different */
+				       .budget = 64, /* a small budget: a search is slow, not different */
+				       .arena = arena,
+				       .arena_size = sizeof(arena) };
 		int i = -1;
 
 		e = strchr(p, ',');
@@ -68,6 +73,12 @@ static uint32_t bots_digest(uint32_t h, const struct rules_match *m, int seat, u
 			for (i = 0; i < n && memcmp(&legal[i], &a, sizeof(a)) != 0; i++)
 				;
 		h = fnv(h, num, (size_t)snprintf(num, sizeof(num), "%d", i));
+		for (int k = 0; i >= 0 && ctx.has_estimate && k < m->game->seats; k++) {
+			uint32_t bits;
+
+			memcpy(&bits, &ctx.estimate[k], sizeof(bits));
+			h = fnv(h, num, (size_t)snprintf(num, sizeof(num), "%u", (unsigned)bits));
+		}
 	}
 	return h;
 }

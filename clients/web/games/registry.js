@@ -1,5 +1,5 @@
 // registry.js: the games this client can show. The list is the server's (GET /api/games: the games it
-// hosts, from its one registry, in that order); each is drawn by its module games/<id>/<id>.js, loaded
+// hosts, from its one registry, in that order, and each game's bot levels); each is drawn by its module games/<id>/<id>.js, loaded
 // here by id, so adding a game to the web client is adding its folder games/<id>/ and nothing else.
 // No file of the client names a game outside its folder: room.js, lobby.js, archive.js and rules.js
 // ask this file. A game the server lists but this client has no module for is left out, with a
@@ -9,6 +9,8 @@ export { CONTRACT } from './base.js';
 
 const ID = /^[a-z][a-z0-9_]*$/; // a game id as the server writes it: a folder name, never a path
 
+let LEVELS = {}; // game id -> its bot levels, as the server listed them
+
 // The ids the server hosts; [] (and a warning) when it cannot say.
 async function hostedIds() {
   try {
@@ -16,6 +18,7 @@ async function hostedIds() {
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
     const body = await r.json();
     if (!Array.isArray(body?.games)) throw new Error('no list of games');
+    if (body.levels && typeof body.levels === 'object') LEVELS = body.levels;
     return body.games;
   } catch (e) {
     console.warn(`GET /api/games: ${e.message}; no game can be shown`);
@@ -46,6 +49,11 @@ const BY_ID = new Map(GAMES.map((g) => [g.id, g]));
 // The module of game `id`, or null if this client cannot show it.
 export function gameModule(id) {
   return BY_ID.get(id) || null;
+}
+
+// The bot levels of game `id` the server listed (add_bot's `level`), or null when it did not say.
+export function botLevels(id) {
+  return Array.isArray(LEVELS[id]) ? LEVELS[id] : null;
 }
 
 // A game's name for people, in the current language; the id itself for a game this client does not know.

@@ -1,0 +1,80 @@
+// levels.js: the computer's levels as people choose them: Easy, Medium and Strong are the server's bot levels
+// random, greedy and strong (add_bot's `level`, the room option `stand_in_level`, protocol.md). Which of them a
+// game has is the server's word (GET /api/games `levels`, games/registry.js botLevels()); a game lacking a
+// level never offers it. Should the server not say, every level is offered: the server refuses one a game
+// lacks, and the refusal's toast names the levels it has.
+//
+// The last level chosen is remembered in localStorage (one choice for the lobby and the rooms).
+
+import { h, clear } from './dom.js';
+import { t } from './i18n.js';
+import { botLevels } from './games/registry.js';
+
+export const LEVELS = ['random', 'greedy', 'strong']; // Easy, Medium, Strong
+const KEY = 'quinteto.botLevel';
+const DEFAULT = 'greedy';
+
+export function levelLabel(level) { return LEVELS.includes(level) ? t(`level.${level}`) : level; }
+
+// The level a bot's name says ("Strong bot 2": the server names a bot by its level), or null.
+export function levelOfBot(name) {
+  const m = /^([A-Za-z_]+) bot \d+$/.exec(name || '');
+  const level = m && m[1].toLowerCase();
+  return LEVELS.includes(level) ? level : null;
+}
+
+// The levels game `game` offers, in LEVELS' order (every level when the server did not say).
+export function gameLevels(game) {
+  const has = botLevels(game);
+  if (!has) return LEVELS;
+  const list = LEVELS.filter((l) => has.includes(l));
+  return list.length ? list : ['random'];
+}
+
+// The level a room's stand-ins play at: its option stand_in_level, or the server's default for it (null):
+// greedy where the game has it, else random (protocol.md, create).
+export function standInLevel(state) {
+  const chosen = state?.options?.stand_in_level;
+  if (chosen) return chosen;
+  return gameLevels(state?.game).includes('greedy') ? 'greedy' : 'random';
+}
+
+function stored() {
+  try { return localStorage.getItem(KEY); } catch { return null; }
+}
+
+export function rememberLevel(level) {
+  try { localStorage.setItem(KEY, level); } catch { /* private mode: not remembered */ }
+}
+
+// The level to preselect among `levels`: the one chosen last, else Medium, else the strongest there is.
+export function preferredLevel(levels, wanted = stored()) {
+  if (levels.includes(wanted)) return wanted;
+  if (levels.includes(DEFAULT)) return DEFAULT;
+  return levels[levels.length - 1];
+}
+
+// A <select> of a game's levels (id `id`), preselecting `value` (or the preferred level). `extra`: options
+// before the levels ([{value, label}], e.g. the server's default). refill(game) swaps in that game's levels,
+// keeping the choice where the game has it.
+export function levelSelect(id, { extra = [], value = null, remember = true } = {}) {
+  const el = h(`select#${id}.level-select`, { name: id });
+  const fill = (levels, keep) => {
+    clear(el);
+    for (const x of extra) el.append(h('option', { value: x.value }, x.label));
+    for (const l of levels) el.append(h('option', { value: l, 'data-level': l }, levelLabel(l)));
+    const want = keep ?? value ?? (extra.length ? extra[0].value : preferredLevel(levels));
+    el.value = [...el.options].some((o) => o.value === want) ? want : extra.length ? extra[0].value : preferredLevel(levels);
+  };
+  if (remember) el.addEventListener('change', () => { if (LEVELS.includes(el.value)) rememberLevel(el.value); });
+  // a remembered choice follows the person from game to game (preferredLevel); another keeps what it shows
+  const refill = (g) => fill(gameLevels(g), remember || !el.options.length ? null : el.value);
+  return { el, refill, get value() { return el.value; } };
+}
+
+// A bot's badge: "bot", and its level in words when its name says it ("Strong bot 2" -> "bot · Strong").
+export function botBadge(name) {
+  const level = levelOfBot(name);
+  return h('span.badge.bot', { 'data-level': level || undefined },
+    level ? `${t('badge.bot')} · ${levelLabel(level)}` : t('badge.bot'));
+}
