@@ -129,6 +129,7 @@ test('two browser windows play a full Laquet match by clicking while a third wat
     const b = await newPlayerPage(browser(), { server: srv, label: 'Beto', ...MANUAL });
     const c = await newPlayerPage(browser(), { width: 390, height: 844, server: srv, label: 'Cy' });
     const rnd = rng();
+    t.diagnostic(`seed ${rnd.seed} (the random clicks' seed: a failure is replayed with it)`);
     try {
       await a.goto(`${srv.url}/?name=Ana#/`);
       await b.goto(`${srv.url}/?name=Beto#/`);

@@ -32,7 +32,7 @@ test('options.clock and the stand-in options are checked: bad shapes and ranges 
       assert.equal(r.code, 'bad_options');
     }
     for (const options of [{ stand_in_after_ms: -1 }, { stand_in_after_ms: 'soon' }, { stand_in_level: 'genius' },
-      { stand_in_level: 'greedy' } /* ur has random only */, { stand_in_level: 7 }]) {
+      { stand_in_level: 'Greedy' } /* levels are exact, lower-case names */, { stand_in_level: 7 }]) {
       const r = await a.request({ type: 'create', game: 'ur', options });
       assert.equal(r.code, 'bad_options', `${JSON.stringify(options)} is refused`);
     }
