@@ -267,7 +267,7 @@ test('room_full, seat_taken, already_seated', { timeout: 30000 }, async () => {
     await expectError(ctx2, a, { type: 'join', room: wid, seat: 2 }, 'bad_message');
     await expectError(ctx2, a, { type: 'add_bot', room: wid, seat: 5 }, 'bad_message');
     const lv = await expectError(ctx2, c, { type: 'add_bot', room: wid, level: 'grandmaster' }, 'bad_message');
-    assert.match(lv.message, /ur has: random/, 'the error names the levels the game offers');
+    assert.match(lv.message, /ur has: greedy, strong, random/, 'the error names the levels the game offers');
     // the seat is still free for somebody else
     const r = await a.request({ type: 'join', room: wid, seat: 1 });
     assert.deepEqual([r.type, r.seat, r.role], ['joined', 1, 'dark']);
