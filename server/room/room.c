@@ -220,6 +220,7 @@ void room_destroy(struct room *r)
 		return;
 	r->dead = true;
 	if (r->bot_job) { /* a worker thinks for it: its answer will find no room */
+		room_bot_cancel(r);
 		r->bot_job->room = NULL;
 		r->bot_job = NULL;
 	}

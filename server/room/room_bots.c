@@ -57,12 +57,14 @@ int room_bots_threads(int setting)
 	return cores > 1 ? (int)(cores - 1) : 1;
 }
 
-/* The search's stop callback: past the job's deadline, or the pool stopping. */
+/* The search's stop callback: past the job's deadline, the job cancelled (its answer would be stale), or the
+ * pool stopping. */
 static bool stop_cb(void *arg)
 {
 	const struct room_bot_job *j = arg;
 
-	return atomic_load_explicit(j->stop, memory_order_relaxed) || util_mono_ns() >= j->deadline_ns;
+	return atomic_load_explicit(j->stop, memory_order_relaxed) ||
+	       atomic_load_explicit(&j->cancel, memory_order_relaxed) || util_mono_ns() >= j->deadline_ns;
 }
 
 static void think(struct room_bots *b, struct room_bot_job *j, void *arena)

@@ -193,6 +193,7 @@ struct room_bot_job {
 	struct rules_match match; /* a copy: the position as it was asked */
 	struct bot_ctx ctx;       /* rng in; the worker sets budget, stop, arena */
 	const atomic_bool *stop;  /* the pool's stop flag (stop_cb) */
+	atomic_bool cancel;       /* set on the loop once the answer cannot count: the search stops early */
 	uint64_t deadline_ns;     /* util_mono_ns() past which the search stops */
 	int err;                  /* bot_choose()'s answer */
 	struct rules_action action;
@@ -211,6 +212,13 @@ int room_bots_submit(struct room_bots *b, struct room_bot_job *j);
  * after); the room plays it unless it went stale, which it counts.
  */
 void room_bot_answer(struct room *r, const struct room_bot_job *j);
+
+/*
+ * On the loop: the room's position moved, or the room closes, while a worker
+ * thinks for it: that answer will be dropped as stale, so the search stops
+ * now instead of at its deadline (no work for a position that is gone).
+ */
+void room_bot_cancel(struct room *r);
 
 /* --- clocks and absent seats (room_clock.c) -------------------------------- */
 

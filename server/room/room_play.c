@@ -275,6 +275,8 @@ int room_apply_by(struct room *r, int seat, const struct rules_action *a, int64_
 	e->stand_in = stand_in;
 	r->nlog++;
 	r->nactions++;
+	room_bot_cancel(
+		r); /* a bot thinking for another seat (a roll-off) thinks about a position that is gone */
 	assert(r->match.ply == r->nactions);
 	if (!r->restoring)
 		store_live_action(r->host->store, r->id, e->ply, seat, e->action, e->outcome, at, stand_in);
@@ -299,6 +301,7 @@ int room_event(struct room *r, int seat, int kind, int64_t at)
 	if (rules_event(&r->match, seat, kind, &o))
 		return ROOM_E_GAME_OVER; /* over, or the seat is out of play already */
 	r->bot_gen++;                    /* a bot thinking now thinks about a position that is gone */
+	room_bot_cancel(r);
 	e->kind = kind;
 	e->ply = (int)r->nactions;
 	e->seat = seat;
@@ -659,6 +662,12 @@ static void bot_play_cb(uv_timer_t *t)
 	r->bot_job = j;
 }
 
+void room_bot_cancel(struct room *r)
+{
+	if (r->bot_job)
+		atomic_store_explicit(&r->bot_job->cancel, true, memory_order_relaxed);
+}
+
 /* Whether a bot's answer still answers the room's position: same ply, no event or reclaim since. */
 static bool bot_answer_current(const struct room *r, const struct room_bot_job *j)
 {
@@ -701,7 +710,8 @@ bool room_reclaim(struct room *r, int seat)
 		return false;
 	st->stand_in = false;
 	st->abandoned = false;
-	r->bot_gen++;                      /* the stand-in's thinking, if any, is no longer the seat's */
+	r->bot_gen++; /* the stand-in's thinking, if any, is no longer the seat's */
+	room_bot_cancel(r);
 	room_clock_sync(r, util_now_ms()); /* its idle time starts again now if it is to act */
 	return true;
 }

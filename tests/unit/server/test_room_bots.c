@@ -2,7 +2,8 @@
  * test_room_bots.c: the bot workers (server/room/room_bots.c) without a room:
  * a job's answer comes back to the loop (and, its room gone, is dropped and
  * counted); the time limit stops a search that would run on; the waiting
- * queue is bounded (-EAGAIN past ROOM_BOTS_QUEUE); shutdown with a search
+ * queue is bounded (-EAGAIN past ROOM_BOTS_QUEUE); a cancelled job stops
+ * its search at once instead of at its deadline; shutdown with a search
  * running and a full queue stops it, joins the workers and frees every job
  * (ASan/LSan: nothing leaks, nothing is touched after).
  */
@@ -136,12 +137,40 @@ static void test_bound_and_shutdown(void)
 	CHECK_EQ(metrics.bot_jobs, 1 + ROOM_BOTS_QUEUE);
 }
 
+/* A cancelled job (its room's position moved) stops its search long before its deadline of ten minutes. */
+static void test_cancel(void)
+{
+	struct room_bots *b = pool_new(600000);
+	struct room_bot_job *j = job_new();
+	uv_timer_t alive;
+	int i;
+
+	memset(&metrics, 0, sizeof(metrics));
+	atomic_store(&entered, 0);
+	REQUIRE(uv_timer_init(&loop, &alive) == 0);
+	REQUIRE(uv_timer_start(&alive, alive_cb, 600000, 0) == 0);
+	REQUIRE(room_bots_submit(b, j) == 0);
+	for (i = 0; i < 5000 && !atomic_load(&entered); i++)
+		nap_ms(1);
+	REQUIRE(atomic_load(&entered) == 1);
+	atomic_store(&j->cancel, true); /* what room_bot_cancel() does on the loop; the pool frees j after */
+	for (i = 0; i < 5000 && metrics.bot_stale == 0; i++) {
+		nap_ms(2);
+		uv_run(&loop, UV_RUN_NOWAIT);
+	}
+	uv_close((uv_handle_t *)&alive, NULL);
+	CHECK_EQ(metrics.bot_stale, 1); /* answered (and dropped: no room) within seconds, not ten minutes */
+	CHECK(metrics.bot_think.sum_s < 60);
+	pool_end(b);
+}
+
 int main(void)
 {
 	if (uv_loop_init(&loop))
 		return 1;
 	TEST(test_answer_dropped);
 	TEST(test_bound_and_shutdown);
+	TEST(test_cancel);
 	CHECK_EQ(uv_loop_close(&loop), 0);
 	return tap_done();
 }
