@@ -173,8 +173,10 @@ test('a bot whose room ended or moved on while it thought is stopped at once and
     assert.equal((await c.request({ type: 'add_bot', room: rc, seat: 0, level: 'random' })).type, 'bot_added');
     await thinking(srv, 1, 2);
     const before = (await srv.metrics()).quinteto_bot_stale_total;
-    assert.equal((await b.request({ type: 'resign', room: rb })).type, 'resigned');
+    // Carla first: her bot's job waits behind Bruno's search, so it is cancelled before the worker can
+    // reach it (the other order would let a random bot answer at once, in time, between the two).
     assert.equal((await c.request({ type: 'resign', room: rc })).type, 'resigned');
+    assert.equal((await b.request({ type: 'resign', room: rb })).type, 'resigned');
     const finalB = await b.nextState(rb, (s) => s.status === 'finished', 5000);
     const finalC = await c.nextState(rc, (s) => s.status === 'finished', 5000);
     // The three searches were cancelled (two resignations, her return): the worker is free within seconds,
