@@ -136,25 +136,33 @@ static int level_put(char *buf, size_t size, size_t *used, const char *level)
 	return 0;
 }
 
-void bot_levels(const char *game_id, char *buf, size_t size)
+const struct bot_strategy *bot_level_at(const char *game_id, int i)
 {
 	const struct bot_game *g = game_bots(game_id);
+
+	for (int k = 0; i >= 0 && g && g->levels && g->levels[k]; k++)
+		if (i-- == 0)
+			return g->levels[k];
+	for (const struct bot_strategy *const *s = shared_levels; i >= 0 && *s; s++) {
+		if (bot_find(game_id, (*s)->level) != *s)
+			continue; /* a level a game overrides is named once */
+		if (i-- == 0)
+			return *s;
+	}
+	return NULL;
+}
+
+void bot_levels(const char *game_id, char *buf, size_t size)
+{
+	const struct bot_strategy *b;
 	size_t used = 0;
 
 	if (!size)
 		return;
 	buf[0] = '\0';
-	for (int i = 0; g && g->levels && g->levels[i]; i++)
-		if (level_put(buf, size, &used, g->levels[i]->level))
-			return;
-	for (const struct bot_strategy *const *s = shared_levels; *s; s++) {
-		const struct bot_strategy *b = *s;
-
-		if (bot_find(game_id, b->level) != b)
-			continue; /* a level a game overrides is named once */
+	for (int i = 0; (b = bot_level_at(game_id, i)); i++)
 		if (level_put(buf, size, &used, b->level))
 			return;
-	}
 }
 
 int bot_timeout_action(const struct rules_match *m, int seat, struct rules_action *out)

@@ -134,6 +134,9 @@ const struct bot_strategy *bot_find(const char *game_id, const char *level);
  */
 void bot_levels(const char *game_id, char *buf, size_t size);
 
+/* The i-th level (from 0) game `game_id` offers, in bot_levels()'s order; NULL past the last. */
+const struct bot_strategy *bot_level_at(const char *game_id, int i);
+
 /*
  * What the server plays for `seat` when its clock runs out, instead of a
  * forfeit (protocol.md, Clocks): the game's timeout_action hook (a seat that

@@ -384,22 +384,17 @@ static void healthz(struct http *api, struct http_req *h)
 			       (json_int_t)lobby_rooms_count(api->lobby)));
 }
 
-/* A game's bot levels (bot_levels(), "a, b") as a JSON array; NULL when out of memory. */
+/* A game's bot levels (bot_level_at()) as a JSON array; NULL when out of memory. */
 static json_t *game_levels(const char *game_id)
 {
-	char buf[256];
+	const struct bot_strategy *b;
 	json_t *list = json_array();
 
-	bot_levels(game_id, buf, sizeof(buf));
-	for (char *p = buf, *e; list && *p; p = *e ? e + 2 : e) {
-		e = strchr(p, ',');
-		if (!e)
-			e = p + strlen(p);
-		if (json_array_append_new(list, json_stringn(p, (size_t)(e - p)))) {
+	for (int i = 0; list && (b = bot_level_at(game_id, i)); i++)
+		if (json_array_append_new(list, json_string(b->level))) {
 			json_decref(list);
 			list = NULL;
 		}
-	}
 	return list;
 }
 

@@ -31,10 +31,8 @@ static bool is_legal(const struct rules_match *m, int seat, const struct rules_a
 
 static void check_game(const struct rules_game *g)
 {
-	char levels[256];
 	int asked = 0, differ = 0, illegal = 0;
 
-	bot_levels(g->id, levels, sizeof(levels));
 	for (int i = 0; i < MATCHES; i++) {
 		uint8_t seed[RULES_SEED_SIZE] = { 0 }, other[RULES_SEED_SIZE] = { 0 }, who[RULES_MAX_SEATS];
 		uint64_t walk = 0x2545f4914f6cdd1dull + (uint64_t)i;
@@ -53,21 +51,13 @@ static void check_game(const struct rules_game *g)
 
 			memcpy(&twin, &m, sizeof(twin));
 			rules_dice_init(&twin.dice, other);
-			for (char *p = levels, *e; *p; p = *e ? e + 2 : e) {
-				const struct bot_strategy *b;
+			const struct bot_strategy *b;
+
+			for (int l = 0; (b = bot_level_at(g->id, l)); l++) {
 				struct rules_action x, y;
 				struct bot_ctx c1 = { .rng = 7 + (uint64_t)ply, .budget = BUDGET };
 				struct bot_ctx c2 = { .rng = 7 + (uint64_t)ply, .budget = BUDGET };
-				char c;
-
-				e = strchr(p, ',');
-				if (!e)
-					e = p + strlen(p);
-				c = *e;
-				*e = '\0';
-				b = bot_find(g->id, p);
-				*e = c;
-				if (!b || bot_choose(b, &m, who[0], &c1, &x) != 0 ||
+				if (bot_choose(b, &m, who[0], &c1, &x) != 0 ||
 				    bot_choose(b, &twin, who[0], &c2, &y) != 0) {
 					illegal++;
 					continue;

@@ -49,11 +49,10 @@ static uint32_t draw(uint32_t *s)
 /* What each bot level of the game would play for `seat` (n legal actions in legal[]), digested. */
 static uint32_t bots_digest(uint32_t h, const struct rules_match *m, int seat, uint64_t rng0, int n)
 {
-	char levels[256], num[16];
+	const struct bot_strategy *b;
+	char num[16];
 
-	bot_levels(m->game->id, levels, sizeof(levels));
-	for (char *p = levels, *e; *p; p = *e ? e + 2 : e) {
-		const struct bot_strategy *b;
+	for (int l = 0; (b = bot_level_at(m->game->id, l)); l++) {
 		struct rules_action a;
 		struct bot_ctx ctx = { .rng = rng0,
 				       .budget = 64, /* a small budget: a search is slow, not different */
@@ -61,15 +60,7 @@ static uint32_t bots_digest(uint32_t h, const struct rules_match *m, int seat, u
 				       .arena_size = sizeof(arena) };
 		int i = -1;
 
-		e = strchr(p, ',');
-		if (!e)
-			e = p + strlen(p);
-		char c = *e;
-
-		*e = '\0';
-		b = bot_find(m->game->id, p);
-		*e = c;
-		if (b && bot_choose(b, m, seat, &ctx, &a) == 0)
+		if (bot_choose(b, m, seat, &ctx, &a) == 0)
 			for (i = 0; i < n && memcmp(&legal[i], &a, sizeof(a)) != 0; i++)
 				;
 		h = fnv(h, num, (size_t)snprintf(num, sizeof(num), "%d", i));
