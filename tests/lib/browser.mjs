@@ -28,12 +28,13 @@ export function launchBrowser() {
 // server.mjs), every frame the page receives on a WebSocket is schema-checked by server.check().
 // `locale` is the browser's language (the client picks es, pt or en from it); `prefs` are the web
 // client's preferences set before it loads (e.g. {forced: false}: it does not play a seat's only
-// possible action by itself, so a test's clicks never race it); `reducedMotion` emulates the setting.
+// possible action by itself, so a test's clicks never race it); `reducedMotion` emulates the setting;
+// `touch` makes it a phone's page (touch events, a mobile viewport: tests/lib/touch.mjs taps on it).
 export async function newPlayerPage(browser, {
-  width = 1280, height = 800, server, label = 'page', locale = 'en-US', prefs, reducedMotion,
+  width = 1280, height = 800, server, label = 'page', locale = 'en-US', prefs, reducedMotion, touch = false,
 } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, locale,
-    reducedMotion: reducedMotion ? 'reduce' : 'no-preference' });
+    hasTouch: touch, isMobile: touch, reducedMotion: reducedMotion ? 'reduce' : 'no-preference' });
   if (prefs) {
     await context.addInitScript((p) => {
       const profile = (new URLSearchParams(location.search).get('profile') || 'default').slice(0, 40);

@@ -1,0 +1,27 @@
+// axe.mjs: axe-core (tests/node_modules, installed by deploy/dev.sh) run on a browser page as it is now.
+// The issue's bar is every violation, whatever its impact: axeViolations() lists them all, axeClean()
+// asserts there are none.
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+// The violations on the page: ["id (impact): target | target"]. The pointer is moved off every control
+// and the buttons' colour transitions (.15 s) are let finish first: axe reads the colours a person sees.
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE);
+  await page.mouse.move(0, 0).catch(() => {});
+  await page.waitForTimeout(300);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+}
+
+// Asserts axe finds no violation at all on the page (`what` names it in the failure).
+export async function axeClean(page, what) {
+  assert.deepEqual(await axeViolations(page), [], `axe on ${what}`);
+}
