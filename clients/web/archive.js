@@ -325,7 +325,7 @@ export class ReplayView {
       const loss = this.eye?.costAt(Number(b.dataset.step));
       if (loss === undefined || b.querySelector('.costly')) continue;
       const e = this.entry(Number(b.dataset.step));
-      b.append(' ', h('span.badge.costly', { title: t('eye.costly', { role: this.role(e.seat), pts: Math.round(loss * 100) }) },
+      b.append(' ', h('span.badge.costly', { title: t('eye.costly', { role: this.role(e.seat), n: Math.round(loss * 100) }) },
         t('eye.costlyBadge', { pts: Math.round(loss * 100) })));
     }
   }

@@ -254,7 +254,7 @@ export default {
   'eye.title': "The bot's eye",
   'eye.starting': "The strong bot is about to weigh the positions…",
   'eye.weighing': "The strong bot is weighing the positions: {done} of {total}…",
-  'eye.done': "The strong bot weighed {n} positions; moves that lost 15 points or more: {costly}.",
+  'eye.done': { one: "The strong bot weighed {n} position; moves that lost 15 points or more: {costly}.", other: "The strong bot weighed {n} positions; moves that lost 15 points or more: {costly}." },
   'eye.none': "This game has no strong bot to weigh its positions.",
   'eye.failed': "The bot's eye could not run: {error}",
   'eye.chance': "{role} {pct}%",
@@ -264,7 +264,7 @@ export default {
   'eye.wouldPlay': "The bot would play: {move}",
   'eye.onlyMove': "Only one move here: {move}",
   'eye.noChoice': "Nobody chooses a move here.",
-  'eye.costly': "This move cost {role} {pts} points of its chance against the bot's choice.",
-  'eye.costlyMark': "{role} lost {pts} points here",
+  'eye.costly': { one: "This move cost {role} {n} point of its chance against the bot's choice.", other: "This move cost {role} {n} points of its chance against the bot's choice." },
+  'eye.costlyMark': { one: "{role} lost {n} point here", other: "{role} lost {n} points here" },
   'eye.costlyBadge': "−{pts}",
 };
