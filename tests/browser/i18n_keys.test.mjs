@@ -124,6 +124,7 @@ test('the shell catalogue has every key in es, pt and en', async () => {
     ...['sat', 'satBot', 'freed', 'disconnected', 'back'].map((k) => `log.${k}`),
     ...schema.properties.code.enum.map((c) => `error.${c}`),
     'error.timeout', 'error.disconnected', 'error.bad_name',
+    ...['random', 'greedy', 'strong'].map((l) => `botName.${l}`), // levels.js botName()
   ];
   for (const key of dynamic) if (!(key in en)) problems.push(`shell: "${key}" (built at run time) is in no catalogue`);
   assert.deepEqual(problems, []);

@@ -267,4 +267,7 @@ export default {
   'eye.costly': { one: "This move cost {role} {n} point of its chance against the bot's choice.", other: "This move cost {role} {n} points of its chance against the bot's choice." },
   'eye.costlyMark': { one: "{role} lost {n} point here", other: "{role} lost {n} points here" },
   'eye.costlyBadge': "−{pts}",
+  'botName.random': "Random bot {seat}",
+  'botName.greedy': "Greedy bot {seat}",
+  'botName.strong': "Strong bot {seat}",
 };

@@ -267,4 +267,7 @@ export default {
   'eye.costly': { one: "Esta jugada le costó a {role} {n} punto de sus posibilidades frente a la elección del bot.", other: "Esta jugada le costó a {role} {n} puntos de sus posibilidades frente a la elección del bot." },
   'eye.costlyMark': { one: "{role} perdió {n} punto aquí", other: "{role} perdió {n} puntos aquí" },
   'eye.costlyBadge': "−{pts}",
+  'botName.random': "Bot aleatorio {seat}",
+  'botName.greedy': "Bot voraz {seat}",
+  'botName.strong': "Bot fuerte {seat}",
 };

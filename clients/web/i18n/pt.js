@@ -267,4 +267,7 @@ export default {
   'eye.costly': { one: "Esta jogada custou {n} ponto de chance a {role}, comparada à escolha do bot.", other: "Esta jogada custou {n} pontos de chance a {role}, comparada à escolha do bot." },
   'eye.costlyMark': { one: "{role} perdeu {n} ponto aqui", other: "{role} perdeu {n} pontos aqui" },
   'eye.costlyBadge': "−{pts}",
+  'botName.random': "Bot aleatório {seat}",
+  'botName.greedy': "Bot guloso {seat}",
+  'botName.strong': "Bot forte {seat}",
 };
