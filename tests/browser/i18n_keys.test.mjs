@@ -100,6 +100,24 @@ async function keysUsed(files) {
   return out;
 }
 
+// Calls of a plural key that do not pass its count as `n` (t('points', { pts }) would always say
+// "other"): the call's text up to its closing parenthesis must name n. [`file: key`]
+async function pluralsWithoutCount(files, plural) {
+  const out = [];
+  for (const f of files) {
+    const text = await readFile(f, 'utf8');
+    for (const m of text.matchAll(/(?<![\w.])t\((['"])([\w.]+)\1/g)) {
+      if (!plural(m[2])) continue;
+      let depth = 1;
+      let i = m.index + m[0].length;
+      for (; i < text.length && depth; i++) depth += text[i] === '(' ? 1 : text[i] === ')' ? -1 : 0;
+      const args = text.slice(m.index + m[0].length, i - 1);
+      if (!/[{,]\s*n\s*[:,}]/.test(args)) out.push(`${path.relative(SRC, f)}: t('${m[2]}'${args}) does not pass the count as n`);
+    }
+  }
+  return out;
+}
+
 async function jsFiles(dir) {
   return (await readdir(dir)).filter((f) => f.endsWith('.js')).map((f) => path.join(dir, f));
 }
@@ -114,6 +132,7 @@ test('the shell catalogue has every key in es, pt and en', async () => {
   const problems = [...compare('shell', cats), ...countsWithoutPlural('shell', cats)];
   const en = gather(cats.en);
   const used = await keysUsed(await jsFiles(WEB));
+  problems.push(...await pluralsWithoutCount(await jsFiles(WEB), (k) => typeof en[k] === 'object'));
   for (const [key, file] of used) if (!(key in en)) problems.push(`shell: "${key}" used in ${file} is in no catalogue`);
   // The keys built at run time: connection states, room states, languages, log kinds, error codes.
   const schema = JSON.parse(await readFile(path.join(SRC, 'protocol/schema/error.json'), 'utf8'));
@@ -140,13 +159,15 @@ test('every game module brings its strings and rules page in es, pt and en', asy
     const strings = await load(path.join(dir, 'strings.js'));
     const rules = await load(path.join(dir, 'rules.js'));
     problems.push(...compare(id, strings));
-    if (id !== 'quinteto') problems.push(...countsWithoutPlural(id, strings)); // Quinteto's words are checked by its own engineer's tests
+    problems.push(...countsWithoutPlural(id, strings));
     if (!strings.en || !('label' in strings.en)) problems.push(`${id}: no "label"`);
     for (const l of LANGS) {
       if (typeof rules[l] !== 'string' || !/^# /m.test(rules[l]) || rules[l].length < 400) {
         problems.push(`${id}: no rules page in ${l}`);
       }
     }
+    const gameEn = gather(strings.en);
+    problems.push(...await pluralsWithoutCount(await jsFiles(dir), (k) => typeof (gameEn[k] ?? shell[k]) === 'object'));
     const used = await keysUsed(await jsFiles(dir));
     for (const [key, file] of used) {
       if (!(key in gather(strings.en)) && !(key in shell)) problems.push(`${id}: "${key}" used in ${file} is in no catalogue`);
