@@ -1,4 +1,14 @@
 // es.js: the shell's words in Spanish. See ../i18n.js.
+//
+// Neutral Spanish, read the same in Spain and Latin America: "tú" (never "vosotros" nor "vos"), no word
+// that only one side uses ("la máquina" for the computer, not "el ordenador" nor "la computadora"; "Enter",
+// not "Intro"), nothing gendered where a person is meant ("Te damos la bienvenida", "en su lugar"). The same
+// word for the same thing here and in the games' strings: sala (room), puesto (seat), partida (match),
+// jugada (move), tirar los dados / tirada (roll), ficha (piece; pieza in Super 1 al 5), abandonar (resign),
+// por ausencia (forfeit), revancha, espectador, suplente (stand-in), semilla, compromiso (commit),
+// Fácil / Medio / Fuerte (levels), "Bot aleatorio / voraz / fuerte N" (bots), Empate (draw). "Jugar al
+// {game}": every game's name here is masculine (a + el = al). Quinteto's arranger is "el Sexto"
+// (games/quinteto/strings.js says why).
 export default {
   'app.title': 'Quinteto',
   'header.lobby': 'Volver a las salas',

@@ -1,4 +1,14 @@
 // pt.js: the shell's words in Portuguese. See ../i18n.js.
+//
+// Brazilian Portuguese throughout, as the project's Portuguese rules source: "você" and "seu/sua" (never
+// "tu", "ti", "vós"), the gerund ("carregando", not "a carregar"), Brazilian words (conexão, link, tela,
+// arquivo, registro, salvar, bônus, celular; not ligação, ecrã, ficheiro, registo, guardar, bónus,
+// telemóvel), proclisis ("se comprometeu", not "comprometeu-se"). The same word for the same thing here
+// and in the games' strings: sala (room), lugar (seat), partida (match), jogada (move), jogar os dados /
+// lançamento (roll), peça (piece; pedra in Quinteto), desistir (resign), por ausência / W.O. (forfeit),
+// revanche, espectador, substituto (stand-in), semente, compromisso (commit), Fácil / Médio / Forte
+// (levels), "Bot aleatório / guloso / forte N" (bots), vencer, Empate. Plurals count zero as plural
+// ("0 peças"; ../i18n.js). Quinteto's arranger is "o Sexto" (games/quinteto/strings.js says why).
 export default {
   'app.title': 'Quinteto',
   'header.lobby': 'Voltar às salas',

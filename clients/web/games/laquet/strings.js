@@ -81,7 +81,7 @@ const es = {
   'act.die': 'Jugar el {value}',
   'hint.plan': 'Elige una ficha que brilla y luego un dado o el punto donde cae.',
   'hint.bonus': 'Puedes jugar los dados que dejó tu rival, en cualquier orden, o rechazarlos.',
-  'aria.from': 'Elegir una ficha de {role} en {point}',
+  'aria.from': 'Elegir una ficha de las {role} en {point}',
   'aria.to': 'Llevarla a {point} con el {value}',
   'aria.board': 'Tablero de Laquet',
   'aria.dice': 'Dados: {values}',
