@@ -2,12 +2,14 @@
 // (clients/web/i18n.js): English, Spanish and Portuguese "1 point" / "2 points", Portuguese 0 in the
 // plural, Spanish millions (CLDR "many") falling back to "other", a missing variant falling back to
 // "other", both ways of writing a plural (an object, or sibling keys "x.one"/"x.other"), and the
-// shell's and the games' real catalogues. Plain Node: i18n.js is loaded with the few browser globals it
+// shell's and the games' real catalogues, every key of which reads as text in every language and count.
+// Plain Node: i18n.js is loaded with the few browser globals it
 // reads stubbed (no page, no server).
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 
 const SRC = process.env.QUINTETO_SOURCE || path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -86,4 +88,34 @@ test('the shell and the games count right: no "1 points", "1 moves", "1 spectato
   setLang('pt');
   assert.equal(s15('points', { role: 'X', n: 0 }), 'X: 0 pontos no tabuleiro', 'Portuguese says zero in the plural');
   setLang('en');
+});
+
+test('every key of every catalogue reads as text in every language and count: no raw key, no {placeholder} left', async () => {
+  const shell = { en: (await import(pathToFileURL(path.join(WEB, 'i18n/en.js')).href)).default };
+  const dirs = (await readdir(path.join(WEB, 'games'), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  const cats = [['shell', t, shell.en]];
+  for (const id of dirs) {
+    const strings = (await import(pathToFileURL(path.join(WEB, 'games', id, 'strings.js')).href)).default;
+    cats.push([id, translator(strings), strings.en]);
+  }
+  const problems = [];
+  for (const l of ['en', 'es', 'pt']) {
+    setLang(l);
+    for (const [name, f, en] of cats) {
+      // a plural written as sibling keys is asked for by its base key
+      const keys = new Set(Object.keys(en).map((k) => /\{n\}/.test(JSON.stringify(en[k])) ? k.replace(/\.(one|other)$/, '') : k));
+      for (const key of keys) {
+        for (const n of [0, 1, 2, 1000000]) {
+          // the variables English fills (any language asking for another one shows it raw)
+          const names = [...JSON.stringify(en[key] ?? en[`${key}.other`]).matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+          const vars = Object.fromEntries(names.map((k) => [k, `<${k}>`]));
+          vars.n = n;
+          const text = f(key, vars);
+          if ((text === key && en[key] !== key) || typeof text !== 'string' || /\{\w+\}/.test(text)) problems.push(`${name} ${l} "${key}" n=${n}: ${text}`);
+        }
+      }
+    }
+  }
+  setLang('en');
+  assert.deepEqual(problems, []);
 });
