@@ -46,7 +46,7 @@ function gather(cat) {
 
 // The plural problems of text `v` (a plural object) in language `l`: `other` always; `one` where the
 // language has it (every language here: en, es, pt); no category the language does not use; every
-// variant the same placeholders, {n} among them (the count that chooses).
+// variant the same placeholders besides {n}, and {n} (the count that chooses) in "other".
 function pluralProblems(name, key, l, v) {
   const problems = [];
   const has = new Intl.PluralRules(l).resolvedOptions().pluralCategories;
@@ -56,9 +56,10 @@ function pluralProblems(name, key, l, v) {
     if (!has.includes(form)) problems.push(`${name}: "${key}" in ${l} has the form "${form}", which ${l} does not use`);
     else if (typeof text !== 'string' || !text.trim()) problems.push(`${name}: "${key}" in ${l}, form "${form}", is not text`);
   }
-  const forms = Object.values(v).filter((x) => typeof x === 'string').map((x) => placeholders(x));
+  // "one" may spell its count out ("a stone"), so {n} is left out of the comparison between forms
+  const forms = Object.values(v).filter((x) => typeof x === 'string').map((x) => placeholders(x).split(',').filter((p) => p && p !== 'n').join(','));
   if (new Set(forms).size > 1) problems.push(`${name}: "${key}" in ${l} has forms with different placeholders`);
-  if (!forms.every((f) => f.split(',').includes('n'))) problems.push(`${name}: "${key}" in ${l} is plural but does not count {n}`);
+  if (typeof v.other === 'string' && !/\{n\}/.test(v.other)) problems.push(`${name}: "${key}" in ${l} is plural but its "other" does not count {n}`);
   return problems;
 }
 
