@@ -125,7 +125,7 @@ const pt = {
   label: 'Laquet',
   'role.white': 'Brancas',
   'role.black': 'Pretas',
-  'opt.autoroll': 'Jogar os dados por mim quando jogar os dados for minha única opção',
+  'opt.autoroll': 'Jogar os dados por mim quando essa for minha única opção',
   'opt.autorollTag': 'dados jogados por você',
   'turn.waiting': 'Esperando jogadores',
   'turn.over': 'Fim da partida',
