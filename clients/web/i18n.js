@@ -118,8 +118,9 @@ export function errorText(code, message) {
   return s === key ? (message || code) : s;
 }
 
-export function fmtNumber(n) {
-  try { return new Intl.NumberFormat(lang).format(n); } catch { return String(n); }
+// A number as the language writes it ("9,5" in Spanish and Portuguese); opts: Intl.NumberFormat's.
+export function fmtNumber(n, opts) {
+  try { return new Intl.NumberFormat(lang, opts).format(n); } catch { return String(n); }
 }
 
 export function fmtTime(ms) {

@@ -2,7 +2,8 @@
 // (clients/web/i18n.js): English, Spanish and Portuguese "1 point" / "2 points", Portuguese 0 in the
 // plural, Spanish millions (CLDR "many") falling back to "other", a missing variant falling back to
 // "other", both ways of writing a plural (an object, or sibling keys "x.one"/"x.other"), and the
-// shell's and the games' real catalogues, every key of which reads as text in every language and count.
+// shell's and the games' real catalogues, every key of which reads as text in every language and count;
+// and the clock's tenths with the language's decimal sign.
 // Plain Node: i18n.js is loaded with the few browser globals it
 // reads stubbed (no page, no server).
 
@@ -118,4 +119,15 @@ test('every key of every catalogue reads as text in every language and count: no
   }
   setLang('en');
   assert.deepEqual(problems, []);
+});
+
+test('the clock\'s tenths take the language\'s decimal sign ("9,5" is read "nueve coma cinco")', async () => {
+  const { fmtClock } = await import(pathToFileURL(path.join(WEB, 'clock.js')).href);
+  const got = {};
+  for (const l of ['en', 'es', 'pt']) {
+    setLang(l);
+    got[l] = [fmtClock(9500), fmtClock(83000)];
+  }
+  setLang('en');
+  assert.deepEqual(got, { en: ['9.5', '1:23'], es: ['9,5', '1:23'], pt: ['9,5', '1:23'] });
 });
