@@ -1,8 +1,9 @@
-// levels.js: the computer's levels as people choose them, and bots' names as people read them: Easy, Medium and Strong are the server's bot levels
-// random, greedy and strong (add_bot's `level`, the room option `stand_in_level`, protocol.md). Which of them a
-// game has is the server's word (GET /api/games `levels`, games/registry.js botLevels()); a game lacking a
-// level never offers it. Should the server not say, every level is offered: the server refuses one a game
-// lacks, and the refusal's toast names the levels it has.
+// levels.js: the computer's levels as people choose them, and bots' names as people read them (seatName).
+// Easy, Medium and Strong are the server's bot levels random, greedy and strong (add_bot's `level`, the room
+// option `stand_in_level`, protocol.md). Which of them a game has is the server's word (GET /api/games
+// `levels`, games/registry.js botLevels()); a game lacking a level never offers it. Should the server not
+// say, every level is offered: the server refuses one a game lacks, and the refusal's toast names the levels
+// it has.
 //
 // The last level chosen is remembered in localStorage (one choice for the lobby and the rooms).
 
