@@ -48,8 +48,7 @@ export class LearnView {
     this.coach = h('section#coach.coach.card', { 'aria-labelledby': 'coach-title' },
       h('h2#coach-title.coach-title', t('learn.coach')),
       h('div#coach-live', { 'aria-live': 'polite', 'aria-atomic': 'true' }, this.text, this.result),
-      this.yourMove,
-      h('div.coach-nav', this.backBtn, this.nextBtn),
+      h('div.coach-nav', this.backBtn, this.nextBtn, this.yourMove),
       this.ways);
     this.board = h('div.game-board', { tabindex: '-1', role: 'region', 'aria-label': t('room.board'),
       'aria-describedby': 'learn-words' });
@@ -144,10 +143,10 @@ export class LearnView {
     return this.state ? this.module.clicksFor(action, this.state) : null;
   }
 
-  // The game's keys ("r" rolls) click its parts here, as in the room; "n" is Next.
+  // The game's keys ("r" rolls) click its parts here, as in the room, anywhere but in a text field.
   key(ev) {
     if (ev.ctrlKey || ev.altKey || ev.metaKey) return;
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'A'].includes(ev.target?.tagName)) return;
+    if (['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target?.tagName)) return;
     const sc = (this.module.shortcuts || []).find((s) => s.key === ev.key.toLowerCase());
     const el = sc && this.el.querySelector(`[data-click="${CSS.escape(sc.token)}"]`);
     if (el) { ev.preventDefault(); el.click(); }
