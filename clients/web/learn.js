@@ -59,7 +59,8 @@ export class LearnView {
       h('header.learn-head', this.home, this.heading, this.progress),
       h('div.learn-main',
         this.coach,
-        h('div.game-column.learn-board', this.board, this.panel),
+        h('div.learn-board', this.board),
+        h('div.learn-panel', this.panel),
         h('aside.learn-side', this.side, h('details.card.words', h('summary', t('room.words')), this.words))));
     this.onKey = (ev) => this.key(ev);
     this.el.addEventListener('keydown', this.onKey);
@@ -112,7 +113,7 @@ export class LearnView {
     if (!focusNext) return;
     // Keyboard: on to the next thing to press (Next, the board's first choice, or the ways on).
     const target = !this.nextBtn.hidden ? this.nextBtn
-      : taught ? this.el.querySelector('.learn-board [data-click]') : this.el.querySelector('#learn-play');
+      : taught ? this.el.querySelector('.learn-board [data-click], .learn-panel [data-click]') : this.el.querySelector('#learn-play');
     (target || this.heading).focus();
   }
 

@@ -5,7 +5,8 @@
 //   taught move (tests/lib/touch.mjs tapAction: on screen, no scroll, tapped at the centre); every step's coach
 //   text is shown, the duel is reached, the result is shown with the ways on; axe finds nothing, mid-lesson and
 //   at the end; nothing is sent to the server.
-// - Without a name, in Spanish and Brazilian Portuguese: the coach's words, Next and Back by keyboard, a move.
+// - Without a name, in Spanish and Brazilian Portuguese on a phone on its side: the coach's words, Next, a roll
+//   and Back by keyboard, a roll and a plan by taps with nothing off the screen.
 // - Without a name, every game's rules page shows its worked turn's board (drawn by the rules module) and the
 //   words beside it, "Play X now" opens the lobby with X chosen (#/?game=<id>), nested lists are lists.
 // Screenshots go to build-test/artifacts/.
@@ -103,7 +104,7 @@ test('without a name: the lesson in Spanish and Portuguese by keyboard, the rule
       assert.equal(await page.locator('#coach-text').innerText(), cat['coach.intro']);
       assert.equal((await page.locator('#learn-next').innerText()).trim(), next);
       assert.equal(await page.getAttribute('#coach-live', 'aria-live'), 'polite', 'the coach speaks in a live region');
-      // Keyboard: focus starts on the title; Tab reaches Next, Enter presses it; "r" rolls; Back returns.
+      // Keyboard: Enter on Next, "r" rolls; then taps; Enter on Back returns a step.
       await page.focus('#learn-next');
       await page.keyboard.press('Enter');
       await page.waitForFunction(() => document.getElementById('learn').dataset.say === 'circle');
@@ -111,9 +112,16 @@ test('without a name: the lesson in Spanish and Portuguese by keyboard, the rule
       await page.keyboard.press('r');
       await page.waitForFunction(() => document.getElementById('learn').dataset.say === 'start');
       assert.equal(await page.locator('#coach-text').innerText(), cat['coach.start']);
+      // On a phone on its side, a roll and a plan by taps, nothing off the screen.
+      for (const say of ['capture', 'captured']) {
+        const taught = await page.evaluate(() => window.quinteto.learn.lesson.taught());
+        assert.ok(await tapAction(page, taught, { min: 1 }), `${lang}: ${JSON.stringify(taught)} by taps at 844x390`);
+        await page.waitForFunction((x) => document.getElementById('learn').dataset.say === x, say);
+      }
+      assert.equal(await page.locator('#coach-text').innerText(), cat['coach.captured']);
       await page.focus('#learn-back');
       await page.keyboard.press('Enter');
-      await page.waitForFunction(() => document.getElementById('learn').dataset.say === 'circle');
+      await page.waitForFunction(() => document.getElementById('learn').dataset.say === 'capture');
       if (lang === 'pt') {
         await page.screenshot({ path: path.join(dir, 'learn-landscape-pt.png') });
         await axeClean(page, 'the guided match in Portuguese');
