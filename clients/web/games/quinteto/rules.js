@@ -58,7 +58,7 @@ reached Blue.)
 - Whoever removes all the opponent's stones wins.
 
 ## Limits and leaving
-- A room may set a turn limit (2000 by default); reaching it ends the match as a draw.
+- The match's options may set a turn limit (2000 by default); reaching it ends the match as a draw.
 - A hunter who resigns is eliminated at once. The arranger resigning during the hunt ends the match with no
   winner; in the duel, the other player wins.
 `;
@@ -116,7 +116,8 @@ piedras, un dado cada una, o ir en cualquier sentido del anillo; solo la suma ll
 - Gana quien elimine todas las piedras del rival.
 
 ## Límites y abandonos
-- Una sala puede fijar un límite de turnos (2000 por omisión); al alcanzarlo la partida termina en tablas.
+- Las opciones de la partida pueden fijar un límite de turnos (2000 por defecto); al alcanzarlo la partida
+  termina en tablas.
 - Un cazador que abandona queda eliminado en el acto. Si el Sexto abandona durante la caza, la partida termina
   sin ganador; en el duelo, gana el otro jugador.
 `;
@@ -132,10 +133,10 @@ Sexto não move pedras até o duelo.
   horário. Cada lado tem cinco salas; a do meio é a **casa** desse lado (salas 2, 7, 12, 17 e 22). Cada caçador
   começa com as duas pedras na sua casa.
 - Cada lado tem um **limbo** entre o anel e o centro. Uma pedra no limbo nunca pode ser capturada.
-- No centro, o **círculo da morte** tem cinco casas, de 1 a 5 no sentido horário.
+- No centro, o **círculo da morte** tem cinco posições, de 1 a 5 no sentido horário.
 
 ## Fase 1: a caçada
-- **O círculo.** O Sexto põe as marcas dos caçadores nas casas 1, 2, 3... na ordem que escolher. Cada caçador
+- **O círculo.** O Sexto põe as marcas dos caçadores nas posições 1, 2, 3... na ordem que escolher. Cada caçador
   caça o caçador cuja marca vem a seguir no sentido horário: a sua **vítima**.
 - **Quem começa.** Todos os caçadores jogam um dado ao mesmo tempo; começa o mais alto. Se houver empate no mais
   alto, só os empatados jogam de novo. Depois o jogo segue no sentido horário, pulando os eliminados.
@@ -174,7 +175,8 @@ mover duas pedras, um dado cada, ou ir em qualquer sentido do anel; só a soma c
 - Vence quem tirar todas as pedras do rival.
 
 ## Limites e desistências
-- Uma sala pode fixar um limite de turnos (2000 por padrão); ao atingi-lo a partida termina empatada.
+- As opções da partida podem fixar um limite de turnos (2000 por padrão); ao atingi-lo, a partida termina
+  empatada.
 - Um caçador que desiste é eliminado na hora. Se o Sexto desistir durante a caçada, a partida termina sem
   vencedor; no duelo, vence o outro jogador.
 `;

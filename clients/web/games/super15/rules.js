@@ -43,17 +43,17 @@ a Super.
 
 const es = `# Cómo se juega Super 1 al 5
 
-Un juego de capturas para dos en un tablero de 8 por 10 casilleros. Cada pieza lleva un número del 1 al 5 y
+Un juego de capturas para dos en un tablero de 8 por 10 casillas. Cada pieza lleva un número del 1 al 5 y
 acumula puntos comiendo, hasta convertirse en **Súper**.
 
 ## El tablero y las piezas
-- Columnas a a h, filas 1 a 10. Las claras empiezan en las filas 1 y 2, las oscuras en la 9 y la 10.
+- Columnas de la a a la h, filas de la 1 a la 10. Las claras empiezan en las filas 1 y 2, las oscuras en la 9 y la 10.
 - Las cuatro casillas centrales d5, e5, d6 y e6 están **prohibidas**: ninguna pieza se detiene allí, pero se puede pasar por encima.
-- Cada bando tiene dieciséis piezas. Fila 1, columnas a a h: 5 4 3 2 2 3 4 5; fila 2: 1 2 3 1 1 3 2 1. Las oscuras, en espejo.
+- Cada bando tiene dieciséis piezas. Fila 1, de la columna a a la h: 5 4 3 2 2 3 4 5; fila 2: 1 2 3 1 1 3 2 1. Las oscuras, en espejo.
 
 ## El turno
 Empiezan las claras; en cada turno se mueve exactamente una pieza y no se puede pasar.
-- Una pieza de valor **v** se mueve en cualquiera de las 8 direcciones (como una dama), de 1 a v casilleros.
+- Una pieza de valor **v** se mueve en cualquiera de las 8 direcciones (como una dama), de 1 a v casillas.
 - Todas las casillas por las que pasa deben estar vacías (las prohibidas cuentan como vacías).
 - Se detiene en una casilla vacía no prohibida, o sobre una pieza enemiga, a la que **come**; ahí termina la jugada.
 
@@ -85,9 +85,9 @@ Um jogo de capturas para dois num tabuleiro de 8 por 10 casas. Cada peça tem um
 capturando, até virar **Super**.
 
 ## O tabuleiro e as peças
-- Colunas a a h, fileiras 1 a 10. As claras começam nas fileiras 1 e 2, as escuras na 9 e na 10.
+- Colunas de a até h, fileiras de 1 a 10. As claras começam nas fileiras 1 e 2, as escuras na 9 e na 10.
 - As quatro casas centrais d5, e5, d6 e e6 são **proibidas**: nenhuma peça para nelas, mas dá para passar por cima.
-- Cada lado tem dezesseis peças. Fileira 1, colunas a a h: 5 4 3 2 2 3 4 5; fileira 2: 1 2 3 1 1 3 2 1. As escuras, espelhadas.
+- Cada lado tem dezesseis peças. Fileira 1, da coluna a até a h: 5 4 3 2 2 3 4 5; fileira 2: 1 2 3 1 1 3 2 1. As escuras, espelhadas.
 
 ## Um turno
 As claras começam; a cada turno você move exatamente uma peça, e não pode passar a vez.

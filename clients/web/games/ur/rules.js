@@ -104,7 +104,7 @@ tablero la muestra con un anillo y ↩). M1 es la casilla de salida.
 Tiran primero las claras: los tres vértices marcados quedan hacia arriba, así que la tirada vale **5**. Aún no hay
 ninguna ficha en el tablero, y un 5 deja **entrar** una ficha que espera **en la casilla 5**, la M1 de la fila
 central (una casilla segura). Un 5 también significa que las claras **vuelven a tirar**: esta vez dos vértices
-marcados hacia arriba, un **1**. Las claras podrían entrar otra ficha en la casilla 1 (L4) o avanzar una casilla la
+marcados hacia arriba, un **1**. Las claras podrían meter otra ficha en la casilla 1 (L4) o avanzar una casilla la
 ficha de M1; la llevan a **M2**. Con un 1 no se vuelve a tirar, así que el turno pasa a las oscuras.
 
 ## Al caer en una casilla
@@ -112,7 +112,7 @@ ficha de M1; la llevan a **M2**. Con un 1 no se vuelve a tirar, así que el turn
 - Caer en una casilla con fichas del rival **que van en tu misma dirección** las devuelve todas a la espera; las
   que van en la dirección contraria no se tocan y comparten la casilla.
 - **Casillas seguras**: los cinco rosetones y M1. Ahí nadie es capturado.
-- **Bonificación del rosetón**: si una jugada o una entrada termina en un rosetón, puedes entrar en el acto otra
+- **Bonificación del rosetón**: si una jugada o una entrada termina en un rosetón, puedes meter en el acto otra
   ficha en la casilla 1, o renunciar, si aún te queda alguna esperando.
 
 ## Cómo se gana
@@ -167,7 +167,7 @@ mostra com um anel e ↩). M1 é a casa de saída.
 As claras jogam primeiro: as três pontas marcadas ficam para cima, então a jogada vale **5**. Ainda não há
 nenhuma peça no tabuleiro, e um 5 deixa uma peça que espera **entrar na casa 5**, a M1 da fileira do meio (uma
 casa segura). Um 5 também quer dizer que as claras **jogam de novo**: desta vez duas pontas marcadas para cima, um
-**1**. As claras poderiam entrar outra peça na casa 1 (L4) ou andar uma casa com a peça de M1; elas a levam para
+**1**. As claras poderiam colocar outra peça na casa 1 (L4) ou andar uma casa com a peça de M1; elas a levam para
 **M2**. Com um 1 não se joga de novo, então a vez passa às escuras.
 
 ## Ao cair numa casa
@@ -175,7 +175,7 @@ casa segura). Um 5 também quer dizer que as claras **jogam de novo**: desta vez
 - Cair numa casa com peças do adversário **que andam no mesmo sentido** manda todas de volta para a espera; as
   que andam no sentido contrário ficam e dividem a casa.
 - **Casas seguras**: as cinco rosetas e M1. Ali ninguém é capturado.
-- **Bônus da roseta**: se uma jogada ou uma entrada termina numa roseta, você pode entrar na hora mais uma peça na
+- **Bônus da roseta**: se uma jogada ou uma entrada termina numa roseta, você pode colocar na hora mais uma peça na
   casa 1, ou dispensar, se ainda tiver alguma esperando.
 
 ## Como se ganha
