@@ -6,7 +6,8 @@
 // happens and what to do, in a live region; at a step that teaches a move the board offers that move only,
 // elsewhere "Next" goes on (playing the bots' moves of the next step); "Back" returns to the step before as it
 // was. The last step shows the result and the ways on: a real match of the game (#/?game=<id>), the rules,
-// the lesson again.
+// the lesson again. The step reached is kept for the page's life (app.learnAt): drawn again after a language
+// switch or a look at the rules, the lesson comes back to it.
 //
 // Test hooks: the section's data-step (index), data-say (the coach key), data-ready; app.sent gets each move
 // the player makes (as the room's sent actions); clicksFor(action) as in the room.
@@ -76,6 +77,9 @@ export class LearnView {
     this.lesson = new Lesson(core, tutorial);
     this.view = this.module.createView({ board: this.board, side: this.side, panel: this.panel,
       mySeat: () => this.lesson.seat, act: (a) => this.act(a), preview: (a) => this.lesson.preview(a), reducedMotion });
+    // Back where this page left the lesson (a language switch or a look at the rules draws the page again).
+    const at = this.app.learnAt?.[this.gameId] || 0;
+    while (this.lesson.at < at && (this.lesson.taught() ? this.lesson.play(this.lesson.taught()).ok : this.lesson.next()));
     this.show();
     this.el.dataset.ready = 'true';
     this.heading.focus();
@@ -105,6 +109,7 @@ export class LearnView {
     this.nextBtn.hidden = Boolean(taught) || L.done;
     this.backBtn.hidden = L.at === 0;
     this.ways.hidden = !L.done;
+    this.app.learnAt = { ...this.app.learnAt, [this.gameId]: L.at };
     const d = this.el.dataset;
     d.step = String(L.at);
     d.say = L.step.say;

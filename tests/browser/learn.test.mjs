@@ -125,6 +125,12 @@ test('without a name: the lesson in Spanish and Portuguese by keyboard, the rule
       if (lang === 'pt') {
         await page.screenshot({ path: path.join(dir, 'learn-landscape-pt.png') });
         await axeClean(page, 'the guided match in Portuguese');
+        // Another language: the page is drawn again, the lesson at the same step.
+        await page.selectOption('#lang', 'es');
+        await page.waitForFunction(() => document.documentElement.lang === 'es' &&
+          document.getElementById('learn')?.dataset.ready === 'true');
+        assert.equal(await page.evaluate(() => document.getElementById('learn').dataset.say), 'capture');
+        assert.equal(await page.locator('#coach-text').innerText(), tutorial.strings.es['coach.capture']);
       }
       noProblems(page);
       await page.context().close();

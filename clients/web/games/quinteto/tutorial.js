@@ -70,7 +70,7 @@ const en = {
 
 const es = {
   'learn.title': 'Tu primera partida de Quinteto',
-  'coach.intro': '¡Bienvenido! Juegas con Rojo, uno de los cinco cazadores. Un sexto jugador, el Sexto, decide quién caza a quién y luego se enfrenta en duelo al último cazador que quede. Cada cazador empieza con dos piedras en su casa, la sala con un anillo en el medio de su lado: la tuya es la sala 2. Aquí los bots siguen un guion, así que esta partida siempre sale igual. Pulsa Siguiente.',
+  'coach.intro': '¡Hola! Juegas con Rojo, uno de los cinco cazadores. Un sexto jugador, el Sexto, decide quién caza a quién y luego se enfrenta en duelo al último cazador que quede. Cada cazador empieza con dos piedras en su casa, la sala con un anillo en el medio de su lado: la tuya es la sala 2. Aquí los bots siguen un guion, así que esta partida siempre sale igual. Pulsa Siguiente.',
   'coach.circle': 'El Sexto ha puesto las cinco marcas en el círculo de la muerte, en el centro: Rojo, Azul, Verde, Oro, Violeta. Cada cazador caza al siguiente en sentido horario: tú cazas a Azul (su casa: la sala 7) y Violeta te caza a ti. Para ver quién empieza, cada cazador tira un dado. Tira el tuyo.',
   'coach.start': 'Sacaste un 6, el más alto: empiezas tú, y después se juega en sentido horario. Un turno es una tirada de los dos dados y luego un plan: una piedra avanza la suma, o dos piedras avanzan un dado cada una, en cualquier sentido del anillo. Tira los dados.',
   'coach.capture': '2 y 3 suman 5: justo el camino de tu casa, la sala 2, a la casa de Azul, la sala 7, donde están sus dos piedras. Caer en una sala donde todas las piedras son de tu víctima las captura todas. Mueve una de tus piedras la suma, en sentido horario, hasta la sala 7, y juega el plan.',
@@ -88,7 +88,7 @@ const es = {
   'coach.purple3': 'Violeta sacó 2 y 4 y movió 6 salas, hasta tu casa, la sala 2, vacía mientras tu piedra se esconde en el limbo. Te toca: tira.',
   'coach.exit': '2 y 4. Una piedra que sale del limbo cae en su casa, y esa caída captura como cualquier otra. Saca tu piedra del limbo con el 2: cae en la sala 2 y captura la última piedra de Violeta. Luego mueve tu otra piedra 4 salas hacia atrás, de la 23 a la 19, y juega el plan.',
   'coach.survivor': 'Violeta está fuera: eres el superviviente y la caza ha terminado. Fase 2, el duelo: tú contra el Sexto, que ahora pone dos piedras en una casa cuya sala esté vacía.',
-  'coach.place': 'El Sexto eligió la casa de Verde, la sala 12. El Sexto y tú os cazáis mutuamente, y el Sexto tira primero. En el duelo, un dado que muestra 5 puede matar cualquier piedra del rival que esté en el anillo, esté donde esté, y una tirada de 5 y 5, un Quinteto, gana en el acto.',
+  'coach.place': 'El Sexto eligió la casa de Verde, la sala 12. Ahora tú cazas al Sexto y el Sexto te caza a ti, y el Sexto tira primero. En el duelo, un dado que muestra 5 puede matar cualquier piedra del rival que esté en el anillo, esté donde esté, y una tirada de 5 y 5, un Quinteto, gana en el acto.',
   'coach.arranger': 'El Sexto sacó 3 y 1: una piedra fue a la sala 15 y la otra a la 11. Te toca: tira.',
   'coach.kill': '5 y 4. Usa el 5 para matar la piedra del Sexto de la sala 11 y luego mueve tu piedra de la sala 19 cuatro salas hacia atrás, sobre la otra piedra del Sexto, en la sala 15: una captura. Después juega el plan.',
   'coach.won': 'Al Sexto no le queda ninguna piedra: ¡ganas el duelo y la partida! Eso es todo el Quinteto: el círculo, la caza, las capturas, el limbo y el duelo. Ahora juega una partida de verdad, contra bots o contra personas.',
@@ -96,7 +96,7 @@ const es = {
 
 const pt = {
   'learn.title': 'Sua primeira partida de Quinteto',
-  'coach.intro': 'Bem-vindo! Você joga com o Vermelho, um dos cinco caçadores. Um sexto jogador, o Sexto, decide quem caça quem e depois enfrenta em duelo o último caçador que restar. Cada caçador começa com duas pedras na sua casa, a sala com um anel no meio do seu lado: a sua é a sala 2. Aqui os bots seguem um roteiro, então esta partida é sempre igual. Toque em Próximo.',
+  'coach.intro': 'Olá! Você joga com o Vermelho, um dos cinco caçadores. Um sexto jogador, o Sexto, decide quem caça quem e depois enfrenta em duelo o último caçador que restar. Cada caçador começa com duas pedras na sua casa, a sala com um anel no meio do seu lado: a sua é a sala 2. Aqui os bots seguem um roteiro, então esta partida é sempre igual. Aperte Próximo.',
   'coach.circle': 'O Sexto pôs as cinco marcas no círculo da morte, no centro: Vermelho, Azul, Verde, Ouro, Roxo. Cada caçador caça o seguinte no sentido horário: você caça o Azul (a casa dele: sala 7), e o Roxo caça você. Para ver quem começa, cada caçador joga um dado. Jogue o seu.',
   'coach.start': 'Você tirou 6, o mais alto: você começa, e depois o jogo segue no sentido horário. Um turno é uma jogada dos dois dados e depois um plano: uma pedra anda a soma, ou duas pedras andam um dado cada, em qualquer sentido do anel. Jogue os dados.',
   'coach.capture': '2 e 3 somam 5: exatamente o caminho da sua casa, a sala 2, até a casa do Azul, a sala 7, onde estão as duas pedras dele. Cair numa sala onde todas as pedras são da sua vítima captura todas. Mova uma das suas pedras a soma, no sentido horário, até a sala 7, e jogue o plano.',
