@@ -7,8 +7,8 @@
 // of the worked turn is drawn.
 //
 // The worked turn: `rules.example` ({seat, moves: [{seat, action, dice?}]}) is played from the start by the
-// rules module (the server's own C in WebAssembly, lesson.js plays it as the guided match does: a throw gets
-// the dice it names), and the position it leaves, its last move marked, is drawn by the game's own view,
+// rules module (the server's own C in WebAssembly; lesson.js, loaded then, plays it as the guided match does:
+// a throw gets the dice it names), and the position it leaves, its last move marked, is drawn by the game's own view,
 // inert (nothing on it can be pressed); the text beside it walks through that turn in words.
 
 import { h, clear } from './dom.js';
@@ -17,9 +17,6 @@ import { gameModule, gameLabel } from './games/registry.js';
 import { loadCss } from './games/common.js';
 import { legendList } from './room.js';
 import { rulesModule } from './preview.js';
-import { Lesson } from './lesson.js';
-
-loadCss(new URL('./rules.css', import.meta.url));
 
 function inline(text) {
   return text.split(/(\*\*[^*]+\*\*)/).filter(Boolean)
@@ -83,6 +80,7 @@ export function renderRules(text) {
 export class RulesView {
   constructor(app, game) {
     this.app = app;
+    loadCss(new URL('./rules.css', import.meta.url)); // on the first rules page, not with the first page load
     const m = gameModule(game);
     const back = h('a.back', {
       href: '#/',
@@ -120,7 +118,7 @@ export class RulesView {
       h('details.words', h('summary', t('room.words')), words));
     slot.replaceWith(fig);
     try {
-      const core = await rulesModule();
+      const [core, { Lesson }] = await Promise.all([rulesModule(), import('./lesson.js')]);
       if (!core) throw new Error('no rules module');
       const ex = m.rules.example;
       const lesson = new Lesson(core, { game: m.id, seat: ex.seat ?? 0, steps: [{ say: 'example', act: ex.moves }] });
