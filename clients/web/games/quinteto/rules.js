@@ -137,7 +137,7 @@ Sexto não move pedras até o duelo.
 
 ## Fase 1: a caçada
 - **O círculo.** O Sexto põe as marcas dos caçadores nas posições 1, 2, 3... na ordem que escolher. Cada caçador
-  caça o caçador cuja marca vem a seguir no sentido horário: a sua **vítima**.
+  caça o caçador cuja marca vem em seguida no sentido horário: a sua **vítima**.
 - **Quem começa.** Todos os caçadores jogam um dado ao mesmo tempo; começa o mais alto. Se houver empate no mais
   alto, só os empatados jogam de novo. Depois o jogo segue no sentido horário, pulando os eliminados.
 - **Um turno.** Jogue os dois dados e faça um **plano**:
@@ -147,7 +147,7 @@ Sexto não move pedras até o duelo.
     um dos dois passos);
   - uma pedra do limbo sai para a sua própria casa com qualquer dado;
   - é preciso usar os dois dados quando der; só se nenhum plano usar os dois se joga um dado sozinho.
-- As pedras saltam por cima de tudo; só conta a sala onde caem. Os passos acontecem na ordem escolhida.
+- As pedras pulam por cima de tudo; só conta a sala onde caem. Os passos acontecem na ordem escolhida.
 
 ## Um turno, passo a passo
 {example}
