@@ -146,7 +146,7 @@ export default {
   'rules.example': 'Um turno, no tabuleiro',
   'rules.exampleLoading': 'Desenhando o tabuleiro…',
   'rules.exampleFailed': 'Não foi possível desenhar o tabuleiro aqui.',
-  'rules.learn': 'Novo em {game}? Jogue uma primeira partida guiada',
+  'rules.learn': 'É a sua primeira vez com {game}? Jogue uma partida guiada',
   'error.bad_name': 'Seu nome precisa ter de 1 a 24 caracteres.',
   'error.bad_json': 'O servidor não conseguiu ler uma mensagem desta página.',
   'error.bad_message': 'O servidor não entendeu esse pedido.',
