@@ -18,7 +18,7 @@ import { reducedMotion } from './core.js';
 import { gameModule, gameLabel } from './games/registry.js';
 import { loadCss } from './games/common.js';
 import { rulesModule } from './preview.js';
-import { Lesson } from './lesson.js';
+import { Lesson, lessonSeats } from './lesson.js';
 
 loadCss(new URL('./learn.css', import.meta.url));
 
@@ -95,7 +95,7 @@ export class LearnView {
   // Draws the lesson's step: the board, the coach's words, the buttons; focus where the next thing to do is.
   show(focusNext = false) {
     const L = this.lesson;
-    this.state = L.state();
+    this.state = { ...L.state(), seats: lessonSeats(this.module, L.seat, this.app.identity.name || null) };
     this.view.update(this.state);
     clear(this.words).append(h('ul', this.module.describeBoard(this.state).map((line) => h('li', line))));
     const n = L.steps.length;

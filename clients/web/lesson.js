@@ -33,6 +33,15 @@ function diceOf(outcome) {
   return null;
 }
 
+// The seats of a lesson's `state` (as a room's: games/base.js views and the shell may read them): the player's
+// seat named `name` (or null), every other a bot named by the game's label for its seat.
+export function lessonSeats(module, seat, name = null) {
+  return module.roles.map((role, i) => ({
+    seat: i, role, bot: i !== seat, connected: true, stand_in: false,
+    name: i === seat ? name : (typeof module.seatLabel === 'function' ? module.seatLabel(i) : module.roleLabel(role)),
+  }));
+}
+
 export class Lesson {
   // core: a RulesCore; tutorial: {game, seat, options?, steps: [{say, act?: [move], you?: move}]}, a move
   // being {seat?, action, dice?} (a `you` move is the tutorial's seat's).

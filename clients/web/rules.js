@@ -118,11 +118,11 @@ export class RulesView {
       h('details.words', h('summary', t('room.words')), words));
     slot.replaceWith(fig);
     try {
-      const [core, { Lesson }] = await Promise.all([rulesModule(), import('./lesson.js')]);
+      const [core, { Lesson, lessonSeats }] = await Promise.all([rulesModule(), import('./lesson.js')]);
       if (!core) throw new Error('no rules module');
       const ex = m.rules.example;
       const lesson = new Lesson(core, { game: m.id, seat: ex.seat ?? 0, steps: [{ say: 'example', act: ex.moves }] });
-      const state = lesson.state();
+      const state = { ...lesson.state(), seats: lessonSeats(m, null) };
       this.view = m.createView({ board, panel, side: h('div'), mySeat: () => null, act: () => {}, preview: () => null,
         reducedMotion: () => true });
       this.view.update(state);
