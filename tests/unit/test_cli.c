@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "match_fixture.h"
+#include "store/name_fold.h"
 #include "tap.h"
 
 static const char *cli, *migrations;
@@ -269,12 +270,14 @@ static int insert(sqlite3 *db, const json_t *j)
 	json_array_foreach(json_object_get(j, "seats"), i, x)
 	{
 		q = sqlite3_mprintf(
-			"INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed) "
-			"VALUES (last_insert_rowid_seq(), %d, %Q, %Q, %d, NULL, '')",
+			"INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed, "
+			"name_key) "
+			"VALUES (last_insert_rowid_seq(), %d, %Q, %Q, %d, NULL, '', quinteto_fold(%Q))",
 			(int)json_integer_value(json_object_get(x, "seat")),
 			json_string_value(json_object_get(x, "role")),
 			json_string_value(json_object_get(x, "name")),
-			json_is_true(json_object_get(x, "bot")));
+			json_is_true(json_object_get(x, "bot")),
+			json_string_value(json_object_get(x, "name")));
 		rc = rc ? rc : sql(db, q);
 		sqlite3_free(q);
 	}
@@ -328,6 +331,7 @@ static int build_db(void)
 	if (sqlite3_open(dbpath, &db) != SQLITE_OK)
 		return -1;
 	rc = sqlite3_create_function(db, "last_insert_rowid_seq", 0, SQLITE_UTF8, NULL, seq_fn, NULL, NULL);
+	rc = rc ? rc : name_fold_register(db); /* migration 0012 and the seats' name_key */
 	rc = rc ? rc : migrate(db);
 	for (k = 0; !rc && k < 3; k++) {
 		db_archive[k] = fixture_archive("ur", 11 + (uint32_t)k, resign[k], 0);
