@@ -39,6 +39,10 @@ test('under seventeen rooms, play against the computer is on a phone\'s first sc
   assert.deepEqual(await smallTargets(phone, '.new-room'), [], 'every target of the start panel is 44x44');
   await shot(phone, 'lobby-start-390x844');
   await axeClean(phone, 'the lobby on a phone');
+  await phone.setViewportSize({ width: 844, height: 390 }); // the phone on its side
+  const side = await phone.locator('#play-bot').boundingBox();
+  assert.ok(side.y >= 0 && side.y + side.height <= 390, `#play-bot within the first screen on its side: ${JSON.stringify(side)}`);
+  await shot(phone, 'lobby-start-844x390');
 
   const desk = await newPlayerPage(browser(), { width: 1280, height: 800, server: srv, label: 'desk' });
   await desk.goto(`${srv.url}/?name=Dora`);
@@ -123,6 +127,10 @@ test('without a name the header never says "connecting…" and offers the name',
   await page.goto(`${srv.url}/#/matches`);
   await page.waitForSelector('body[data-view="matches"]');
   assert.notEqual((await page.locator('#conn').innerText()).trim(), 'connecting…');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'the header fits the phone');
+  const pick = await page.locator('#pick-name').boundingBox();
+  assert.ok(pick && pick.height >= 44 && pick.x + pick.width <= 390, `"Your name" is a whole 44 px target: ${JSON.stringify(pick)}`);
+  await shot(page, 'lobby-start-no-name-390x844');
   await page.click('#pick-name');
   await page.fill('#name-input', 'Nadia');
   await page.click('#name-form button[type="submit"]');
