@@ -40,6 +40,8 @@ static const char *const stmt_sql[AR_MAX] = {
 		"m.seq = x.seq GROUP BY m.game ORDER BY m.game",
 	[AR_PLAYER_SPAN] = "SELECT min(m.started_at), max(m.ended_at) FROM match_seats s JOIN matches m ON "
 			   "m.seq = s.match_seq WHERE s.name = ?1",
+	/* the newest column the reads need (migration 0012): an older database fails archive_db_init() */
+	[AR_SCHEMA] = "SELECT name_key FROM match_seats LIMIT 0",
 };
 
 static void replay_free(struct archive_replay *c);

@@ -372,6 +372,9 @@ static void test_db_matches_export(void)
 	CHECK_EQ(out[0], '\0');
 	CHECK_EQ(run_db("matches --player Ana --result resign", out, sizeof(out)), 0);
 	CHECK(strstr(out, "m3 ") == out && strstr(out, "m1 ") && !strstr(out, "m2 "));
+	CHECK_EQ(run_db("matches --player \xc3\xa1NA --result resign", out, sizeof(out)),
+		 0); /* áNA: folded */
+	CHECK(strstr(out, "m3 ") == out && strstr(out, "m1 ") && !strstr(out, "m2 "));
 	CHECK_EQ(run_db("matches --limit 0", out, sizeof(out)), 2);
 	CHECK_EQ(run_db("matches --result won", out, sizeof(out)), 2); /* needs --player */
 	CHECK(strstr(out, "need a player") != NULL);
@@ -457,6 +460,17 @@ static void test_db_show_backup(void)
 	unlink(args);
 }
 
+/* A database a server older than migration 0012 left (no folded names) is refused by name, not misread. */
+static void test_db_older_than_the_tool(void)
+{
+	static char out[4096];
+
+	db_sql("DROP INDEX match_seats_key; ALTER TABLE match_seats DROP COLUMN name_key");
+	CHECK(run_db("matches --player Ana", out, sizeof(out)) != 0);
+	printf("# %s", out);
+	CHECK(strstr(out, "start the server once to migrate it") != NULL);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3 || !mkdtemp(dir)) {
@@ -476,6 +490,7 @@ int main(int argc, char **argv)
 	TEST(test_db_matches_export);
 	TEST(test_db_verify);
 	TEST(test_db_show_backup);
+	TEST(test_db_older_than_the_tool); /* last: it takes migration 0012 back */
 	for (int k = 0; k < 3; k++)
 		json_decref(db_archive[k]);
 	unlink(dbpath);
