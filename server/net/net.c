@@ -49,6 +49,7 @@ struct pss {
 	struct session *s;  /* WebSocket connections */
 	struct http_req *h; /* HTTP API requests */
 	int raw_status;     /* not_http(): the answer owed, 0 until the request is seen */
+	struct webfiles_resp web; /* a static file being sent (webfiles.c) */
 	bool rx_timer;      /* the timer runs for a message begun and not finished (after hello) */
 };
 
@@ -637,6 +638,8 @@ static int http_gate(struct net *n, struct lws *wsi)
 	return 0;
 }
 
+static bool on_web_mount(struct lws *wsi);
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
 	struct net *n = lws_context_user(lws_get_context(wsi));
@@ -683,6 +686,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	case LWS_CALLBACK_TIMER:
 		return on_ws(n, wsi, reason, pss, in, len);
 	case LWS_CALLBACK_HTTP: {
+		if (on_web_mount(wsi)) { /* a file, or (1) no such file: the API's 404, as before */
+			int w = webfiles_request(n->web, wsi, &pss->web);
+
+			if (w <= 0)
+				return w;
+		}
 		int g = http_gate(n, wsi);
 
 		if (g)
@@ -701,9 +710,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		lws_callback_on_writable(wsi); /* now the 405 can go out */
 		return 0;
 	case LWS_CALLBACK_HTTP_WRITEABLE:
+		if (pss->web.set)
+			return webfiles_writeable(wsi, &pss->web);
 		return http_writeable(n->http, wsi, &pss->h) ? -1 : 0;
 	case LWS_CALLBACK_CLOSED_HTTP:
+	case LWS_CALLBACK_HTTP_DROP_PROTOCOL: /* the transaction's data is freed next: what it holds with it */
 		http_closed(&pss->h);
+		webfiles_resp_end(&pss->web);
 		break;
 	default:
 		break;
@@ -711,16 +724,26 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	return lws_callback_http_dummy(wsi, reason, user, in, len);
 }
 
+/*
+ * The web mount's requests are bound to a protocol of their own name (with the
+ * same callback and data), which is how LWS_CALLBACK_HTTP tells them from the
+ * API's: lws hands both a URI, with a different prefix taken off.
+ */
+#define WEB_PROTOCOL "quinteto-web-files"
+
 static struct lws_protocols protocols[] = {
 	{ WIRE_PROTOCOL, callback, sizeof(struct pss), RX_CHUNK, 0, NULL, 0 },
+	{ WEB_PROTOCOL, callback, sizeof(struct pss), 0, 0, NULL, 0 },
 	{ NULL, NULL, 0, 0, 0, NULL, 0 },
 };
 
-static const struct lws_protocol_vhost_options mime_svg = { NULL, NULL, ".svg", "image/svg+xml" };
-static const struct lws_protocol_vhost_options mime_mjs = { &mime_svg, NULL, ".mjs", "text/javascript" };
-static const struct lws_protocol_vhost_options mime_js = { &mime_mjs, NULL, ".js", "text/javascript" };
-static const struct lws_protocol_vhost_options mime_json = { &mime_js, NULL, ".json", "application/json" };
-static const struct lws_protocol_vhost_options mime_png = { &mime_json, NULL, ".png", "image/png" };
+static bool on_web_mount(struct lws *wsi)
+{
+	const struct lws_protocols *p = lws_get_protocol(wsi);
+
+	return p && p->name && !strcmp(p->name, WEB_PROTOCOL);
+}
+
 /*
  * The security headers of every answer: lws 4.1's "best practices" set
  * (LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE), whose
@@ -745,9 +768,6 @@ static const struct lws_protocol_vhost_options hdr_csp = {
 };
 static const struct lws_protocol_vhost_options hdr_hsts = { &hdr_csp, NULL, "strict-transport-security:",
 							    "max-age=15768000 ; includeSubDomains" };
-
-/* WebAssembly.instantiateStreaming() needs exactly this type. */
-static const struct lws_protocol_vhost_options mime_wasm = { NULL, NULL, ".wasm", "application/wasm" };
 
 static struct lws_http_mount mount_metrics = {
 	.mountpoint = "/metrics",
@@ -791,32 +811,19 @@ static struct lws_http_mount mount_api = {
 	.protocol = WIRE_PROTOCOL,
 	.mountpoint_len = 4,
 };
-/* /wasm/rules.wasm: the games' rules for the web client (protocol/wasm/), from the build or the installed
- * copy. */
-static struct lws_http_mount mount_wasm = {
-	.mount_next = &mount_api,
-	.mountpoint = "/wasm",
-	.origin_protocol = LWSMPRO_FILE,
-	.mountpoint_len = 5,
-	.extra_mimetypes = &mime_wasm,
-	/* Revalidated by ETag like the client's modules (same name across upgrades); 304s cost no body. */
-	.cache_max_age = 300,
-	.cache_reusable = 1,
-	.cache_revalidate = 1,
-};
+/*
+ * Everything else: the web client's files and the rules module
+ * (/wasm/rules.wasm), from memory (webfiles.c: gzip, strong ETags, the
+ * caching lws' file mount gave them); a name that is no file gets the API's
+ * JSON 404. Debian's lws has no HTTP compression of its own
+ * (LWS_WITH_HTTP_STREAM_COMPRESSION and LWS_WITH_ZIP_FOPS are off).
+ */
 static struct lws_http_mount mount_web = {
-	.mount_next = &mount_wasm,
+	.mount_next = &mount_api,
 	.mountpoint = "/",
-	.def = "index.html",
-	.origin_protocol = LWSMPRO_FILE,
+	.origin_protocol = LWSMPRO_CALLBACK,
+	.protocol = WEB_PROTOCOL,
 	.mountpoint_len = 1,
-	.extra_mimetypes = &mime_png,
-	/* Cacheable for a short while, then revalidated by ETag (a 304 costs no body): the client's
-	 * modules have no hashed names, so a long max-age would mix old and new files after an upgrade.
-	 * Debian's lws has no HTTP compression (LWS_WITH_HTTP_STREAM_COMPRESSION is off). */
-	.cache_max_age = 30,
-	.cache_reusable = 1,
-	.cache_revalidate = 1,
 };
 
 static void lws_log_cb(int level, const char *line)
@@ -872,6 +879,35 @@ static void lag_cb(uv_timer_t *t)
 static void sighup_cb(uv_signal_t *h, int signum)
 {
 	net_reload_tls(h->data);
+	net_reload_web(h->data);
+}
+
+/* Reads the web client's files into a new set; 0 and *out, or a negative errno with the reason logged. */
+static int load_web(const struct config *cfg, struct webfiles **out, const char *when)
+{
+	size_t files, bytes, gz;
+	int err = webfiles_load(cfg->web_dir, cfg->wasm_dir, out);
+
+	if (err)
+		return err;
+	webfiles_sizes(*out, &files, &bytes, &gz);
+	util_log(LOG_INFO, "net: %sthe web client: %zu files, %zu bytes, %zu gzipped, from %s and %s", when,
+		 files, bytes, gz, cfg->web_dir, cfg->wasm_dir);
+	return 0;
+}
+
+int net_reload_web(struct net *n)
+{
+	struct webfiles *set;
+	int err = load_web(n->cfg, &set, "SIGHUP: reloaded ");
+
+	if (err) {
+		util_log(LOG_ERROR, "net: SIGHUP: keeping the web client's files served until now");
+		return err;
+	}
+	webfiles_unref(n->web);
+	n->web = set;
+	return 0;
 }
 
 /* The monitoring address (metrics_listen): everything goes to the callback, which serves two paths. */
@@ -896,8 +932,6 @@ static void info_fill(struct net *n, struct lws_context_creation_info *info, voi
 	info->port = n->cfg->port;
 	info->iface = iface;
 	info->protocols = protocols;
-	mount_web.origin = n->cfg->web_dir;
-	mount_wasm.origin = n->cfg->wasm_dir;
 	info->mounts = &mount_web;
 	info->options =
 		LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
@@ -996,6 +1030,9 @@ int net_start(struct net *n, uv_loop_t *loop)
 			 uv_strerror(err));
 		return err;
 	}
+	err = load_web(cfg, &n->web, "");
+	if (err)
+		return err;
 	n->max_conns = conn_cap(cfg);
 	util_log(LOG_INFO, "net: at most %d connections at once", n->max_conns);
 	lws_set_log_level(LLL_ERR | (cfg->log_level >= LOG_DEBUG ? LLL_WARN : 0), lws_log_cb);
@@ -1176,6 +1213,7 @@ void net_free(struct net *n)
 		return;
 	sessions_reap(n->sessions);
 	http_finish(n->http);
+	webfiles_unref(n->web);
 	free(n);
 }
 

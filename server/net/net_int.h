@@ -11,6 +11,7 @@
 #include "net/handlers_int.h"
 #include "net/http_int.h"
 #include "net/session_int.h"
+#include "net/webfiles_int.h"
 #include "base/conf.h"
 #include "base/util.h"
 
@@ -42,7 +43,8 @@ struct net {
 	int metrics_port;
 	void *ssl_ctx[CONF_MAX_LISTEN]; /* each TLS vhost's OpenSSL SSL_CTX, for net_reload_tls */
 	int n_ssl_ctx;
-	uv_signal_t sighup; /* reloads the TLS certificate */
+	struct webfiles *web; /* the web client's files (one reference; SIGHUP swaps in a new set) */
+	uv_signal_t sighup;   /* reloads the TLS certificate and the web client's files */
 	bool sighup_on;
 	uv_timer_t lag_timer; /* every 100 ms: how late it runs is the loop's lag */
 	uint64_t lag_due_ns;
@@ -62,5 +64,12 @@ struct net {
  * changes nothing. 0, or NET_E_TLS_RELOAD with the reason logged.
  */
 int net_reload_tls(struct net *n);
+
+/*
+ * Reads cfg->web_dir and cfg->wasm_dir again (SIGHUP): new requests get the
+ * new files, answers under way finish with the old ones. A set that does not
+ * load (past the bounds, out of memory) changes nothing. 0 or a negative errno.
+ */
+int net_reload_web(struct net *n);
 
 #endif
