@@ -14,8 +14,34 @@ import { app, saveIdentity, mySeat, setSeat, toast, errorToast, announce, roomLo
 import { t, i18n, LANGS, currentLang, setLang } from './i18n.js';
 import { LobbyView } from './lobby.js';
 import { RoomView } from './room.js';
-import { RulesView } from './rules.js';
-import { MatchesView, ReplayView } from './archive.js';
+
+// The rules pages and the archive (with its replays, analysis board, eye and the rules module they
+// run) are imported the first time their route is shown: a first visit loads the lobby's files only.
+let RulesView;
+let MatchesView;
+let ReplayView = class {}; // `instanceof ReplayView` is false until archive.js is here
+const LAZY_VIEWS = {
+  rules: () => import('./rules.js').then((m) => { RulesView = m.RulesView; }),
+  archive: () => import('./archive.js').then((m) => { ({ MatchesView, ReplayView } = m); }),
+};
+const LAZY_ROUTES = { rules: 'rules', matches: 'archive', replay: 'archive' };
+const lazyLoaded = new Map(); // LAZY_VIEWS name -> true, or the promise while it loads
+
+// Whether the route's view is here; if not, loads it and shows the route then (if still current).
+function viewReady(route) {
+  const name = LAZY_ROUTES[route.name];
+  if (!name || lazyLoaded.get(name) === true) return true;
+  if (!lazyLoaded.has(name)) {
+    lazyLoaded.set(name, LAZY_VIEWS[name]().then(() => {
+      lazyLoaded.set(name, true);
+      if (LAZY_ROUTES[parseRoute().name] === name) onRoute();
+    }, (e) => {
+      lazyLoaded.delete(name);
+      console.error(`the ${name} view did not load: ${e.message}`);
+    }));
+  }
+  return false;
+}
 
 // --- routing -----------------------------------------------------------------------------------
 
@@ -37,6 +63,7 @@ function onRoute() {
   // The archive is read over HTTP, the rules and the guided match are drawn on the page: no name, no
   // connection needed to look at them.
   if (!app.identity.name && !['matches', 'replay', 'rules', 'learn'].includes(route.name)) { askName(); return; }
+  if (!viewReady(route)) return; // onRoute() again once it is here
   if (app.view && app.view.destroy) app.view.destroy();
   const sameRoom = route.name === 'room' && app.route.name === 'room' && app.route.id === route.id;
   app.route = route;

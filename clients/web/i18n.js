@@ -21,12 +21,15 @@
 // Nothing here touches the page except setLang(), which sets <html lang> and tells listeners
 // (the "langchange" event on `i18n`), so the views can draw themselves again.
 
-import en from './i18n/en.js';
-import es from './i18n/es.js';
-import pt from './i18n/pt.js';
-
 export const LANGS = ['es', 'pt', 'en'];
-export const SHELL = { en, es, pt };
+// Only the current language's shell catalogue is loaded (below; setLang() loads another before it
+// switches): a first visit fetches one of the three. English, the fallback for a key a catalogue
+// lacks (a bug tests/browser/i18n_keys.test.mjs catches), comes only when such a key is met.
+const CATALOGUES = { en: () => import('./i18n/en.js'), es: () => import('./i18n/es.js'), pt: () => import('./i18n/pt.js') };
+export const SHELL = {};
+async function loadCatalogue(l) {
+  if (!SHELL[l]) SHELL[l] = (await CATALOGUES[l]()).default;
+}
 const KEY = 'quinteto.lang';
 
 export const i18n = new EventTarget();
@@ -48,11 +51,15 @@ function pickLang() {
 
 export function currentLang() { return lang; }
 
-// Switches the language, remembers the choice, sets <html lang> and fires "langchange".
-export function setLang(l) {
+// Switches the language (once its catalogue is here), remembers the choice, sets <html lang> and
+// fires "langchange".
+let wanted = null;
+export async function setLang(l) {
   if (!LANGS.includes(l)) return;
   try { localStorage.setItem(KEY, l); } catch { /* private mode */ }
-  if (l === lang) return;
+  wanted = l;
+  await loadCatalogue(l);
+  if (l === lang || wanted !== l) return; // a later choice won while this one loaded
   lang = l;
   document.documentElement.lang = l;
   i18n.dispatchEvent(new Event('langchange'));
@@ -95,6 +102,7 @@ export function lookup(cats, key, vars) {
       if (v !== undefined) return fill(v, vars);
     }
   }
+  if (!SHELL.en) loadCatalogue('en').catch(() => {}); // for the next lookups
   return key;
 }
 
@@ -131,4 +139,5 @@ export function fmtDate(ms) {
   try { return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms)); } catch { return ''; }
 }
 
+await loadCatalogue(lang);
 document.documentElement.lang = lang;
