@@ -46,11 +46,11 @@ struct notice {
 
 /* What lws keeps per connection: one pointer each way (style.md). */
 struct pss {
-	struct session *s;  /* WebSocket connections */
-	struct http_req *h; /* HTTP API requests */
-	int raw_status;     /* not_http(): the answer owed, 0 until the request is seen */
+	struct session *s;        /* WebSocket connections */
+	struct http_req *h;       /* HTTP API requests */
+	int raw_status;           /* not_http(): the answer owed, 0 until the request is seen */
 	struct webfiles_resp web; /* a static file being sent (webfiles.c) */
-	bool rx_timer;      /* the timer runs for a message begun and not finished (after hello) */
+	bool rx_timer;            /* the timer runs for a message begun and not finished (after hello) */
 };
 
 struct addr_count {
@@ -714,7 +714,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 			return webfiles_writeable(wsi, &pss->web);
 		return http_writeable(n->http, wsi, &pss->h) ? -1 : 0;
 	case LWS_CALLBACK_CLOSED_HTTP:
-	case LWS_CALLBACK_HTTP_DROP_PROTOCOL: /* the transaction's data is freed next: what it holds with it */
+	case LWS_CALLBACK_HTTP_DROP_PROTOCOL: /* pss is freed next: let go of what it holds */
 		http_closed(&pss->h);
 		webfiles_resp_end(&pss->web);
 		break;

@@ -27,11 +27,11 @@
 
 #include "base/util.h"
 
-#define URL_MAX 512        /* the longest path served, "/" included */
-#define CHUNK 16384        /* bytes per writeable callback */
-#define HEADERS_MAX 2048   /* the security headers are about 500 of them */
-#define INM_MAX 1024       /* an If-None-Match longer than this is ignored (a 200 then) */
-#define AE_MAX 256         /* likewise an Accept-Encoding (identity then) */
+#define URL_MAX     512   /* the longest path served, "/" included */
+#define CHUNK       16384 /* bytes per writeable callback */
+#define HEADERS_MAX 2048  /* the security headers are about 500 of them */
+#define INM_MAX     1024  /* an If-None-Match longer than this is ignored (a 200 then) */
+#define AE_MAX      256   /* likewise an Accept-Encoding (identity then) */
 
 /* Revalidated by ETag after a short while (the names have no hash, so an upgrade must show soon). */
 static const char cc_web[] = "must-revalidate, private, max-age=30";
@@ -186,7 +186,7 @@ static unsigned char *read_all(int fd, size_t len)
 
 struct scan {
 	struct webfiles *set;
-	char root[PATH_MAX];     /* the real path of the folder being scanned */
+	char root[PATH_MAX]; /* the real path of the folder being scanned */
 	const char *cache_control;
 };
 
@@ -422,7 +422,7 @@ static const struct webfile *lookup(const struct webfiles *set, struct lws *wsi,
 int webfiles_request(struct webfiles *set, struct lws *wsi, struct webfiles_resp *r)
 {
 	unsigned char buf[LWS_PRE + HEADERS_MAX], *start = buf + LWS_PRE, *p = start,
-						      *end = buf + sizeof(buf) - 1;
+						  *end = buf + sizeof(buf) - 1;
 	bool head = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0;
 	const struct webfile *f = set ? lookup(set, wsi, head) : NULL;
 	bool gz;
@@ -442,8 +442,8 @@ int webfiles_request(struct webfiles *set, struct lws *wsi, struct webfiles_resp
 		return lws_http_transaction_completed(wsi) ? -1 : 0;
 	}
 	if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, f->ctype, gz ? f->gzlen : f->len, &p, end) ||
-	    (gz && header(wsi, "content-encoding:", "gzip", &p, end)) || header(wsi, "etag:", etag, &p, end) ||
-	    header(wsi, "cache-control:", f->cache_control, &p, end) ||
+	    (gz && header(wsi, "content-encoding:", "gzip", &p, end)) ||
+	    header(wsi, "etag:", etag, &p, end) || header(wsi, "cache-control:", f->cache_control, &p, end) ||
 	    (f->gz && header(wsi, "vary:", "Accept-Encoding", &p, end)) ||
 	    lws_finalize_write_http_header(wsi, start, &p, end))
 		return -1;
@@ -461,7 +461,8 @@ int webfiles_request(struct webfiles *set, struct lws *wsi, struct webfiles_resp
 
 int webfiles_writeable(struct lws *wsi, struct webfiles_resp *r)
 {
-	static unsigned char chunk[LWS_PRE + CHUNK]; /* lws may write into the LWS_PRE bytes: never the set's */
+	static unsigned char
+		chunk[LWS_PRE + CHUNK]; /* lws may write into the LWS_PRE bytes: never the set's */
 	size_t n;
 	bool final;
 

@@ -25,8 +25,8 @@ struct webfiles;
 
 /* One response's progress; zeroed is idle (lws' per-connection data is zeroed). */
 struct webfiles_resp {
-	struct webfiles *set;       /* a reference, held until webfiles_resp_end() */
-	const unsigned char *body;  /* inside set */
+	struct webfiles *set;      /* a reference, held until webfiles_resp_end() */
+	const unsigned char *body; /* inside set */
 	size_t len, sent;
 };
 
