@@ -2,7 +2,9 @@
 # Quinteto's one entry point for a Debian 12 machine.
 #
 #   deploy/dev.sh run    install what is missing, build, start the server on
-#                        http://localhost:8080 with its database in var/
+#                        http://localhost:8080 with its database in var/; it
+#                        serves clients/web from memory: after editing it,
+#                        `pkill -HUP -x quinteto-server` (or restart) to reload
 #   deploy/dev.sh test   the same set-up, then every test (C unit, integration,
 #                        browser); ends with the line "N passed, N failed"
 #   deploy/dev.sh setup  only install and build
