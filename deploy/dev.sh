@@ -4,7 +4,7 @@
 #   deploy/dev.sh run    install what is missing, build, start the server on
 #                        http://localhost:8080 with its database in var/; it
 #                        serves clients/web from memory: after editing it,
-#                        `pkill -HUP -x quinteto-server` (or restart) to reload
+#                        send it SIGHUP (`kill -HUP PID`) or restart it
 #   deploy/dev.sh test   the same set-up, then every test (C unit, integration,
 #                        browser); ends with the line "N passed, N failed"
 #   deploy/dev.sh setup  only install and build
