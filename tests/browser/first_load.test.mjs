@@ -110,7 +110,7 @@ test('the first load of the lobby: at most 150 KB, gzipped, only what the lobby 
   }
 });
 
-test('another language: its catalogue only; switching loads the next one', { timeout: 30000 }, async () => {
+test('another language: its catalogue only; switching loads the next one; English only for a missing key', { timeout: 30000 }, async () => {
   const page = await newPlayerPage(browser(), { server: srv, label: 'es', locale: 'es-AR' });
   try {
     const net = await watchNetwork(page);
@@ -123,6 +123,10 @@ test('another language: its catalogue only; switching loads the next one', { tim
     await page.waitForFunction(() => document.documentElement.lang === 'pt');
     assert.equal(await page.locator('#create-room').innerText(), 'Criar sala');
     assert.deepEqual(net.take().map((r) => r.url).filter((u) => u.startsWith('/i18n/')), ['/i18n/pt.js']);
+    // a key the catalogue lacks shows as itself, and brings English for the next lookups
+    const english = page.waitForResponse((r) => new URL(r.url()).pathname === '/i18n/en.js', { timeout: 5000 });
+    assert.equal(await page.evaluate(async () => (await import('./i18n.js')).t('no.such.key')), 'no.such.key');
+    assert.equal((await english).status(), 200);
     noProblems(page);
   } finally {
     await closeAll([page]);
