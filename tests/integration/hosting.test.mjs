@@ -8,6 +8,7 @@ import test from 'node:test';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
+import { gunzipSync } from 'node:zlib';
 import { connect as tlsConnect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -89,6 +90,27 @@ test('TLS: Ur over wss://, and a SIGHUP with a new certificate keeps the open co
       const health = await httpsGet(srv.port, '/healthz', first.pem);
       assert.equal(health.status, 200);
       assert.equal(JSON.parse(health.body).status, 'ok');
+      // the web client's files over TLS, from memory: gzip and identity, one chunk and several (webfiles.c)
+      const files = [['/app.js', path.join(process.env.QUINTETO_SOURCE, 'clients', 'web', 'app.js')]];
+      if (process.env.QUINTETO_TEST_WASM) files.push(['/wasm/rules.wasm', path.join(process.env.QUINTETO_TEST_WASM, 'rules.wasm')]);
+      for (const [url, disk] of files) {
+        for (const gzip of [false, true]) {
+          const r = await new Promise((resolve, reject) => {
+            const req = httpsRequest({ host: '127.0.0.1', port: srv.port, path: url, ca: first.pem,
+              headers: gzip ? { 'accept-encoding': 'gzip' } : {} }, (res) => {
+              const parts = [];
+              res.on('data', (b) => parts.push(b));
+              res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(parts) }));
+            });
+            req.on('error', reject);
+            req.end();
+          });
+          assert.equal(r.status, 200, `https ${url}`);
+          assert.equal(r.headers['content-encoding'], gzip ? 'gzip' : undefined);
+          assert.ok((gzip ? gunzipSync(r.body) : r.body).equals(await readFile(disk)), `https ${url}, gzip ${gzip}: the bytes on disk`);
+          assert.match(r.headers['strict-transport-security'] || '', /max-age/);
+        }
+      }
       // plain HTTP on the TLS port gets no answer from the server
       await assert.rejects(fetch(`http://127.0.0.1:${srv.port}/healthz`, { signal: AbortSignal.timeout(5000) }));
 
