@@ -51,15 +51,22 @@ function pickLang() {
 
 export function currentLang() { return lang; }
 
-// Switches the language (once its catalogue is here), remembers the choice, sets <html lang> and
-// fires "langchange".
+// Switches the language, remembers the choice, sets <html lang> and fires "langchange": at once when
+// its catalogue is here, else once it is (the promise resolves then; a later choice wins).
 let wanted = null;
-export async function setLang(l) {
-  if (!LANGS.includes(l)) return;
+export function setLang(l) {
+  if (!LANGS.includes(l)) return Promise.resolve();
   try { localStorage.setItem(KEY, l); } catch { /* private mode */ }
   wanted = l;
-  await loadCatalogue(l);
-  if (l === lang || wanted !== l) return; // a later choice won while this one loaded
+  if (SHELL[l]) {
+    use(l);
+    return Promise.resolve();
+  }
+  return loadCatalogue(l).then(() => { if (wanted === l) use(l); });
+}
+
+function use(l) {
+  if (l === lang) return;
   lang = l;
   document.documentElement.lang = l;
   i18n.dispatchEvent(new Event('langchange'));

@@ -25,6 +25,8 @@ globalThis.document = { documentElement: { lang: '' } };
 
 const i18n = await import(pathToFileURL(path.join(WEB, 'i18n.js')).href);
 const { t, setLang, translator, pluralForm } = i18n;
+// i18n.js loads a language's shell catalogue when it is first chosen: load all three, English last.
+for (const l of ['es', 'pt', 'en']) await setLang(l);
 const game = async (id) => translator((await import(pathToFileURL(path.join(WEB, 'games', id, 'strings.js')).href)).default);
 
 const probe = translator({
