@@ -13,34 +13,45 @@ import { h, clear } from './dom.js';
 import { app, saveIdentity, mySeat, setSeat, toast, errorToast, announce, roomLog, navigate } from './core.js';
 import { t, i18n, LANGS, currentLang, setLang } from './i18n.js';
 import { LobbyView } from './lobby.js';
-import { RoomView } from './room.js';
 
-// The rules pages and the archive (with its replays, analysis board, eye and the rules module they
-// run) are imported the first time their route is shown: a first visit loads the lobby's files only.
+// The room, the rules pages and the archive (with its replays, analysis board, eye and the rules
+// module they run) are imported the first time their route is shown: a first visit loads the lobby's
+// files only. The lobby's first touch or key starts the room's (warmLobby), so a room opened from it
+// does not wait for them.
+let RoomView = class {}; // `instanceof` is false until the module is here
 let RulesView;
 let MatchesView;
-let ReplayView = class {}; // `instanceof ReplayView` is false until archive.js is here
+let ReplayView = class {};
 const LAZY_VIEWS = {
+  room: () => import('./room.js').then((m) => { RoomView = m.RoomView; }),
   rules: () => import('./rules.js').then((m) => { RulesView = m.RulesView; }),
   archive: () => import('./archive.js').then((m) => { ({ MatchesView, ReplayView } = m); }),
 };
-const LAZY_ROUTES = { rules: 'rules', matches: 'archive', replay: 'archive' };
+const LAZY_ROUTES = { room: 'room', rules: 'rules', matches: 'archive', replay: 'archive' };
 const lazyLoaded = new Map(); // LAZY_VIEWS name -> true, or the promise while it loads
 
-// Whether the route's view is here; if not, loads it and shows the route then (if still current).
+// Loads view `name` (once); shows the route again when it is here, if the route is still its.
+function loadView(name) {
+  if (lazyLoaded.has(name)) return;
+  lazyLoaded.set(name, LAZY_VIEWS[name]().then(() => {
+    lazyLoaded.set(name, true);
+    if (LAZY_ROUTES[parseRoute().name] === name) onRoute();
+  }, (e) => {
+    lazyLoaded.delete(name);
+    console.error(`the ${name} view did not load: ${e.message}`);
+  }));
+}
+
+// Whether the route's view is here; if not, loads it (onRoute() runs again then).
 function viewReady(route) {
   const name = LAZY_ROUTES[route.name];
   if (!name || lazyLoaded.get(name) === true) return true;
-  if (!lazyLoaded.has(name)) {
-    lazyLoaded.set(name, LAZY_VIEWS[name]().then(() => {
-      lazyLoaded.set(name, true);
-      if (LAZY_ROUTES[parseRoute().name] === name) onRoute();
-    }, (e) => {
-      lazyLoaded.delete(name);
-      console.error(`the ${name} view did not load: ${e.message}`);
-    }));
-  }
+  loadView(name);
   return false;
+}
+
+function warmLobby() {
+  if (app.route.name === 'lobby') loadView('room');
 }
 
 // --- routing -----------------------------------------------------------------------------------
@@ -370,6 +381,7 @@ window.quinteto = {
 // --- boot --------------------------------------------------------------------------------------
 
 window.addEventListener('hashchange', onRoute);
+for (const ev of ['pointerdown', 'keydown']) document.addEventListener(ev, warmLobby, { passive: true });
 i18n.addEventListener('langchange', () => {
   renderHeader();
   onRoute();
