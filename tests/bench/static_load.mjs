@@ -22,7 +22,8 @@ if (!bin) {
 }
 const LOADS = Number(loadsArg);
 const CONNS = Number(connsArg);
-// A first load of the lobby (English) as first_load.test.mjs saw it, /api/games left out (not a file).
+// A first load of the lobby (English) as first_load.test.mjs saw it when the figures of BENCHMARKS.md
+// were taken (the room's files were still in it), /api/games left out (not a file).
 const FILES = ['/', '/style.css', '/app.js', '/net.js', '/dom.js', '/core.js', '/i18n.js', '/lobby.js', '/room.js',
   '/seed.js', '/preview.js', '/games/registry.js', '/games/common.js', '/clock.js', '/levels.js', '/games/base.js',
   '/i18n/en.js', '/games/ur/ur.js', '/games/quinteto/quinteto.js', '/games/laquet/laquet.js',
