@@ -217,7 +217,7 @@ function renderHeader() {
     sel.value = currentLang();
     sel.setAttribute('aria-label', t('lang.label'));
   }
-  document.title = t('app.title');
+  document.title = app.view && app.view.pageTitle ? app.view.pageTitle() : t('app.title'); // a room: its own (room.js)
 }
 
 function askName() {
