@@ -292,7 +292,9 @@ export class RoomView {
 
   // Tells the cue whether it is this player's turn now (cue.js says it once per turn, in a background tab).
   cueTurn(st, seat) {
-    const mine = seat !== null && st.status === 'playing' && (st.to_act || []).includes(seat) && !this.seatOut(st, seat);
+    const legal = st.legal || [];
+    const forced = this.app.prefs.forced && legal.length === 1 && !legal[0].roll; // played for the player (playForced)
+    const mine = seat !== null && st.status === 'playing' && (st.to_act || []).includes(seat) && !this.seatOut(st, seat) && !forced;
     const game = gameLabel(st.game);
     this.cue.turn(mine, {
       title: t('cue.title', { game, id: this.roomId }),

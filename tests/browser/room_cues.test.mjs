@@ -13,9 +13,10 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import {
   withServer, newPlayerPage, createRoom, noProblems, browserFor, closeAll, MANUAL, QUICK_BOTS, waitTurnOrResult,
-  playAction,
+  playAction, artifactsDir,
 } from './lib.mjs';
 
 const browser = browserFor(test);
@@ -207,6 +208,7 @@ test('Quinteto: a hunter who resigns is out of play while the match goes on; the
       assert.match(await page.locator('.seat[data-seat="0"] .badge.out').textContent(), /out of play/);
       assert.equal(await page.locator('button.resign').count(), 0, 'no Resign once out');
       assert.ok(await page.locator('#out-note').isVisible(), 'the room says the player is out');
+      await page.locator('section.card.players').screenshot({ path: path.join(await artifactsDir(), 'room-out-of-play.png') });
       // Q: nothing asked, nothing sent, no error.
       const toastsBefore = await page.locator('.toast[data-code="game_over"]').count();
       await page.locator('body').press('q');
