@@ -294,7 +294,9 @@ export class RoomView {
   cueTurn(st, seat) {
     const legal = st.legal || [];
     const forced = this.app.prefs.forced && legal.length === 1 && !legal[0].roll; // played for the player (playForced)
-    const mine = seat !== null && st.status === 'playing' && (st.to_act || []).includes(seat) && !this.seatOut(st, seat) && !forced;
+    // A turn with something to do: not a throw made for the player that left nothing to play.
+    const mine = seat !== null && st.status === 'playing' && (st.to_act || []).includes(seat) && legal.length > 0 &&
+      !this.seatOut(st, seat) && !forced;
     const game = gameLabel(st.game);
     this.cue.turn(mine, {
       title: t('cue.title', { game, id: this.roomId }),
