@@ -475,27 +475,32 @@ export class RoomView {
     for (const s of st.seats || []) ul.append(this.seatItem(st, s, seat, toAct));
   }
 
+  // Leave, Resign and the watcher's note. The buttons are made once and shown or hidden, never rebuilt: with
+  // bots a state comes every few milliseconds, and a button replaced between press and release takes no click.
   renderButtons(st, seat) {
-    const box = clear(this.buttons);
-    if (seat !== null && st.status !== 'finished') {
-      box.append(h('button.leave', {
-        type: 'button', title: st.status === 'playing' ? t('room.leaveKeeps') : t('room.leaveFrees'),
+    if (!this.leaveButton) {
+      this.leaveButton = h('button.leave', {
+        type: 'button',
         onclick: async () => {
           try {
             await this.app.net.request({ type: 'leave', room: this.roomId });
             navigate('#/');
           } catch { /* toast shown */ }
         },
-      }, t('room.leave')));
+      }, t('room.leave'));
+      this.resignButton = h('button.resign.danger', { type: 'button', onclick: () => this.resign() }, t('room.resign'));
+      this.buttons.append(this.leaveButton, this.resignButton);
     }
     const out = this.seatOut(st, seat);
     this.outNote.hidden = !out;
     this.outNote.textContent = out ? t('room.outNote') : '';
-    if (seat !== null && st.status === 'playing' && !out) {
-      box.append(h('button.resign.danger', { type: 'button', onclick: () => this.resign() }, t('room.resign')));
-    }
-    if (seat === null) box.append(h('p.watching-note', st.status === 'waiting' ? t('room.watchingWaiting') : t('room.watching')));
+    this.leaveButton.hidden = !(seat !== null && st.status !== 'finished');
+    this.leaveButton.title = st.status === 'playing' ? t('room.leaveKeeps') : t('room.leaveFrees');
+    this.resignButton.hidden = !(seat !== null && st.status === 'playing' && !out);
+    this.buttons.querySelector('.watching-note')?.remove();
+    if (seat === null) this.buttons.append(h('p.watching-note', st.status === 'waiting' ? t('room.watchingWaiting') : t('room.watching')));
   }
+
 
   // Resigns this player's seat (after asking); a seat already out of play has nothing to resign (Q then
   // does nothing).

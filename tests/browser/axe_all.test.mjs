@@ -44,7 +44,7 @@ test('axe-core: no violation on any page, in English, Spanish and Portuguese', {
           await page.locator('button.resign').click();
           if (game === 'quinteto') {
             // The hunter is out; the bots play on (checked while the match still goes on, if it does).
-            await page.waitForFunction(() => !document.querySelector('button.resign'));
+            await page.waitForFunction(() => !document.querySelector('button.resign:not([hidden])'));
             if (await page.evaluate(() => window.quinteto.state.status === 'playing')) await check(page, `${lang} quinteto room, hunter out`);
           }
           await page.waitForSelector('#result', { timeout: 90000 });

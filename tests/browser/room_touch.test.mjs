@@ -43,7 +43,7 @@ test('every tappable part of every game\'s room is at least 44x44 on a phone, up
           // Resign (the match ends at once in two-seat games; in Quinteto the hunters play on) and go on.
           page.once('dialog', (d) => d.accept());
           await page.locator('button.resign').click();
-          await page.waitForFunction(() => !document.querySelector('button.resign'));
+          await page.waitForFunction(() => !document.querySelector('button.resign:not([hidden])'));
           await page.goto(`${srv.url}/?name=Tess&profile=${screen}#/`);
         }
         noProblems(page);
