@@ -41,7 +41,13 @@ test('axe-core: no violation on any page, in English, Spanish and Portuguese', {
           const room = await createRoom(page, { game, vsBot: true });
           await waitTurnOrResult(page);
           await check(page, `${lang} ${game} room mid-match`);
-          await page.locator('button.resign').click();
+          // Resign (if a quick match has not ended by itself already).
+          await page.waitForFunction(() => document.querySelector('#result') || document.querySelector('button.resign:not([hidden])'))
+            .catch(async (e) => {
+              const st = await page.evaluate(() => ({ status: window.quinteto.state?.status, seat: window.quinteto.mySeat, out: document.querySelector('.seat.out')?.dataset.seat }));
+              throw new Error(`${lang} ${game}: no Resign and no result: ${JSON.stringify(st)} (${e.message})`);
+            });
+          if (!(await page.locator('#result').count())) await page.locator('button.resign:not([hidden])').click();
           if (game === 'quinteto') {
             // The hunter is out; the bots play on (checked while the match still goes on, if it does).
             await page.waitForFunction(() => !document.querySelector('button.resign:not([hidden])'));

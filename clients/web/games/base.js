@@ -69,7 +69,7 @@
 //   dice                true
 // notation() receives {seat, action, outcome, view, prev} (prev: the view before, or null).
 //
-// Optional parts of the contract (defineGame gives each a default, above):
+// Optional parts of the contract (defineGame gives those above a default; a game without a tutorial has none):
 //   seatLabel(seat)     -> text: a seat for people, naming its colour where roles repeat ("Red hunter",
 //                       "Cazador rojo"); the shell names seats only through it (seats list, announcements,
 //                       turn text, results, archive, create form)
