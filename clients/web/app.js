@@ -73,6 +73,7 @@ function onRoute() {
     setBodyRoom(null, null);
   }
   document.body.dataset.view = route.name;
+  showPickName();
 }
 
 // Watches the room unless this player is seated in it (the server then sends its state anyway).
@@ -214,6 +215,8 @@ function onStatus(ev) {
 
 // --- header, language switch and the name form ---------------------------------------------------
 
+// Without a name there is no connection (the archive, rules and learn pages need none): the header says
+// so ("not connected", data-state="idle") instead of "connecting…", and offers the name.
 function renderHeader() {
   const conn = document.getElementById('conn');
   if (conn) {
@@ -222,6 +225,7 @@ function renderHeader() {
   }
   const who = document.getElementById('who');
   if (who) who.textContent = app.identity.name ? app.identity.name : '';
+  showPickName();
   const brand = document.getElementById('brand');
   if (brand) brand.title = t('header.lobby');
   const sel = document.getElementById('lang');
@@ -233,8 +237,24 @@ function renderHeader() {
   document.title = app.view && app.view.pageTitle ? app.view.pageTitle() : t('app.title'); // a room: its own (room.js)
 }
 
+// The header's "Choose a name to play", while there is no name and the name form is not shown.
+function showPickName() {
+  const who = document.getElementById('who');
+  let pick = document.getElementById('pick-name');
+  if (!app.net && !pick && who) {
+    pick = h('button#pick-name.pick-name', { type: 'button', onclick: () => askName() });
+    who.after(pick);
+  }
+  if (!pick) return;
+  pick.textContent = t('header.pickName');
+  pick.hidden = !!app.net || document.body.dataset.view === 'name';
+}
+
 function askName() {
+  if (app.view && app.view.destroy) app.view.destroy();
+  app.view = null;
   document.body.dataset.view = 'name';
+  showPickName();
   const main = clear(document.getElementById('main'));
   const input = h('input#name-input', {
     name: 'name', required: true, minLength: 1, maxLength: 24, autocomplete: 'nickname',
@@ -266,8 +286,9 @@ function validName(name) {
 function start(name) {
   app.identity.name = name;
   saveIdentity();
-  renderHeader();
   if (!app.net) {
+    app.connection = 'connecting';
+    document.body.dataset.connection = 'connecting';
     app.net = new Net({
       hello: () => {
         const x = { name: app.identity.name };
@@ -286,6 +307,7 @@ function start(name) {
     app.net.addEventListener('status', onStatus);
     app.net.connect();
   }
+  renderHeader();
   onRoute();
 }
 
@@ -326,7 +348,8 @@ i18n.addEventListener('langchange', () => {
   onRoute();
 });
 document.getElementById('lang')?.addEventListener('change', (ev) => setLang(ev.target.value));
-document.body.dataset.connection = 'connecting';
+app.connection = 'idle'; // no name, no connection (yet): start() connects
+document.body.dataset.connection = 'idle';
 renderHeader();
 const urlName = (app.params.get('name') || '').trim();
 if (urlName && validName(urlName)) start(urlName);

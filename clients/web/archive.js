@@ -35,11 +35,22 @@ export function hashParams() {
   return new URLSearchParams(i < 0 ? '' : location.hash.slice(i + 1));
 }
 
-function resultText(m) {
+// A seat for people: the module's seatLabel ("Red hunter", "Arranger") where it has one, else its role.
+const seatOf = (module, seats, seat) =>
+  (typeof module?.seatLabel === 'function' ? module.seatLabel(seat) : roleOf(module, seats[seat]?.role));
+
+// A finished match's result naming the players (issue 23): "Ana (Red hunter) wins", then the game's own
+// words for how ("Red wins the duel"); a draw in the game's words. m: {game, seats, result}.
+export function resultNodes(m) {
   const module = gameModule(m.game);
-  if (!m.result) return '—';
-  if (module) return module.describeResult({ ...m, status: 'finished' }).text;
-  return JSON.stringify(m.result);
+  if (!m.result) return ['—'];
+  if (!module) return [JSON.stringify(m.result)];
+  const r = module.describeResult({ ...m, status: 'finished' });
+  const seats = m.seats || [];
+  const winners = (r.winners || []).filter((w) => seats[w]);
+  if (!winners.length) return [r.text];
+  return [h('strong.result-winner', winners.map((w) => t('archive.wins', { name: seatName(seats[w]), seat: seatOf(module, seats, w) })).join(', ')),
+    ' ', h('span.result-why', r.text)];
 }
 
 // --- #/matches -----------------------------------------------------------------------------------
@@ -110,11 +121,11 @@ export class MatchesView {
     const players = m.seats.map((s, i) => [i ? ', ' : '',
       h('a.player-link', { href: `#/matches?player=${encodeURIComponent(s.name)}`,
         title: t('archive.matchesOf', { name: seatName(s) }) }, seatName(s)),
-      h('span.role-note', ` (${roleOf(module, s.role)})`)]).flat();
+      h('span.role-note', ` (${seatOf(module, m.seats, s.seat ?? i)})`)]).flat();
     return h('li.match-row', { 'data-match': m.id },
       h('a.replay-link', { href: `#/replay/${encodeURIComponent(m.id)}` }, `${gameLabel(m.game)} #${m.id}`),
       h('span.match-players', ...players),
-      h('span.match-result', resultText(m)),
+      h('span.match-result', resultNodes(m)),
       h('span.match-length', t('archive.plies', { n: m.plies })),
       h('time.match-date', { datetime: new Date(m.ended_at).toISOString() }, fmtDate(m.ended_at)));
   }
@@ -412,7 +423,7 @@ export class ReplayView {
       view: s.view, prev: i > 0 ? this.stepAt(i - 1)?.view ?? null : null };
   }
 
-  role(seat) { return roleOf(this.module, this.rep.seats[seat]?.role); }
+  role(seat) { return seatOf(this.module, this.rep.seats, seat); }
 
   entryText(e) {
     if (e.kind === 'event') return t(`archive.event.${e.what}`, { role: this.role(e.seat), name: seatName(this.rep.seats[e.seat]) || '' });
@@ -446,14 +457,14 @@ export class ReplayView {
 
   renderSeats() {
     clear(this.seatList).append(...this.rep.seats.map((s) => h('li.seat', { class: `seat-c${s.seat}` },
-      h('span.token', { 'aria-hidden': 'true' }), h('span.role', roleOf(this.module, s.role)),
+      h('span.token', { 'aria-hidden': 'true' }), h('span.role', seatOf(this.module, this.rep.seats, s.seat)),
       h('a.name.player-link', { href: `#/matches?player=${encodeURIComponent(s.name)}` }, seatName(s)),
       s.bot ? h('span.badge.bot', t('badge.bot')) : null)));
   }
 
   // The recorded result once the rules gave the same; else what the derivation found instead.
   renderResult() {
-    const text = this.derived.ok ? resultText(this.rep) : t('archive.resultUnverified');
+    const text = this.derived.ok ? resultNodes(this.rep) : t('archive.resultUnverified');
     clear(this.resultSlot).append(h('div.result-banner', h('span#result', text),
       h('span.result-name', ` · ${fmtDate(this.arch.ended_at)}`)));
   }
