@@ -272,7 +272,7 @@ function renderHeader() {
     sel.value = currentLang();
     sel.setAttribute('aria-label', t('lang.label'));
   }
-  document.title = t('app.title');
+  document.title = app.view && app.view.pageTitle ? app.view.pageTitle() : t('app.title'); // a room: its own (room.js)
 }
 
 // The header's "Choose a name to play", while there is no name and the name form is not shown.

@@ -8,10 +8,22 @@
 // An action sent waits for its answer: the game area is marked `sending` (its clickable parts are
 // inert) until the ply moves on, an error comes back, or the connection is made again.
 //
-// Keyboard: the arrow keys move focus among the game's clickable parts (data-click) by position,
-// Enter plays, the game's shortcuts (its `shortcuts`) and Q (resign) work anywhere but in a text field,
-// and after every state focus goes back to the board (the same part if it is still there).
-// Everything worth hearing (actions, seats, turns) goes to the one live region (core.announce).
+// Keyboard: entering a room puts focus on its heading; the arrow keys move focus among the game's
+// clickable parts (data-click) along the arrow's axis, each press further that way (never back to where
+// it came from), and stop at the edge; Enter plays, the game's shortcuts (its `shortcuts`) and Q (resign)
+// work anywhere but in a text field, and after every state focus goes back to the board (the same part if
+// it is still there).
+//
+// The live region (core.announce) says what concerns this player's seat (its turn, the actions that
+// touch its pieces: module.concerns, its seat's changes) and the results; the other seats' moves are
+// in the log only. A spectator hears whose turn it is, at most once every few seconds.
+//
+// Seats are named by module.seatLabel ("Red hunter"); a seat out of play in a match that goes on
+// (module.seatOut, or this player's own resignation) is marked "out", and its player has no Resign.
+//
+// Your turn in a background tab: the page title says so until the tab is seen or the turn is played;
+// a short tone (WebAudio) and a browser notification are the player's choice (off by default, the
+// notification's permission asked only when it is ticked). Each turn is cued once.
 //
 // When this player's seat has legal actions, the position is rebuilt locally by the rules module
 // (preview.js) and the game view may ask what an action would do (ctx.preview) before sending it;
@@ -19,6 +31,7 @@
 
 import { h, clear } from './dom.js';
 import { app as shared, mySeat, navigate, announce, reducedMotion, savePrefs, toast } from './core.js';
+import { TurnCue } from './cue.js';
 import { t, fmtTime } from './i18n.js';
 import { gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
@@ -28,6 +41,8 @@ import { LocalRules } from './preview.js';
 import { levelSelect, botBadge, levelLabel, standInLevel, seatName } from './levels.js';
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+// A spectator hears whose turn it is at most this often (with five bots turns change several times a second).
+const SPECTATOR_TURN_MS = 5000;
 
 export class RoomView {
   constructor(app, roomId) {
@@ -43,7 +58,11 @@ export class RoomView {
     this.lowSaid = new Set(); // "ply:running_since" of my clock's low-time warnings already announced
     this.clockTimer = null;   // redraws the running clocks while one runs
     this.local = new LocalRules(() => this.previewReady()); // the state's position in the local rules
-    this.title = h('h1.room-name', t('room.title', { id: roomId }));
+    this.resigned = false;    // this player resigned here (the server said `resigned`): out of play
+    this.spectatorTurnAt = 0; // when a spectator last heard whose turn it is
+    this.cue = new TurnCue(app, roomId);
+    // Focus lands here on entering the room (not on the page body), so a screen reader says where it is.
+    this.title = h('h1.room-name', { tabindex: '-1' }, t('room.title', { id: roomId }));
     this.optionTags = h('span.room-options');
     this.statusPill = h('span.pill', '…');
     this.spectators = h('p#spectators.spectators', { 'data-count': '0' });
@@ -71,6 +90,8 @@ export class RoomView {
     this.legend = h('div.legend-body');
     this.words = h('div#board-words.board-words');
     this.fair = h('details.fair', h('summary', t('fair.title')), h('div.fair-body'));
+    this.fairCard = h('div.card.fair-card', this.fair);
+    this.outNote = h('p#out-note.out-note', { hidden: true });
     this.chatList = h('ol.chat-list', { 'aria-label': t('chat.list'), tabindex: '0' });
     this.el = h('section.room', { 'data-room': roomId },
       h('header.room-head',
@@ -83,13 +104,13 @@ export class RoomView {
         this.gameArea,
         h('aside.room-side',
           this.side,
-          h('section.card.players', h('h2', t('room.players')), this.seats, this.botLevelRow, this.spectators, this.idleLine, this.buttons, this.invite(), this.prefsForm()),
+          h('section.card.players', h('h2', t('room.players')), this.seats, this.botLevelRow, this.spectators, this.idleLine, this.outNote, this.buttons, this.invite(), this.prefsForm()),
           h('section.card.log', h('h2#log-title', t('log.title')), this.logList),
           h('details.card.legend', { open: true }, h('summary', t('room.legend')), this.legend,
             h('p.keys', t('room.keys'))),
           h('details.card.words', h('summary', t('room.words')), this.words),
           h('section.card.chat', h('h2', t('chat.title')), this.chatList, this.chatForm(), this.muteBox),
-          h('div.card', this.fair))));
+          this.fairCard)));
     for (const m of app.chats.get(roomId) || []) this.addChat(m);
     this.gameArea.addEventListener('keydown', (ev) => this.onGameKey(ev));
     // A click or key that redraws the game without a state (selecting a piece) must not drop focus
@@ -103,6 +124,12 @@ export class RoomView {
     });
     this.onKey = (ev) => this.onShortcut(ev);
     document.addEventListener('keydown', this.onKey);
+    // The view is put on the page right after it is built (app.js): then focus goes to the heading,
+    // unless the person already put it somewhere.
+    queueMicrotask(() => {
+      const a = document.activeElement;
+      if (this.el.isConnected && (!a || a === document.body || !a.isConnected)) this.title.focus({ preventScroll: true });
+    });
   }
 
   invite() {
@@ -120,12 +147,37 @@ export class RoomView {
     return h('div.invite', h('label', { for: 'invite-url' }, t('invite.label')), h('div.invite-row', field, copy));
   }
 
+  // The room's preferences: play a forced move for me, and how to be told it is my turn when the tab is
+  // in the background (a tone, a browser notification: both off until ticked).
   prefsForm() {
     const box = h('input#pref-forced', {
       type: 'checkbox', checked: !!this.app.prefs.forced,
       onchange: () => { this.app.prefs.forced = box.checked; savePrefs(); },
     });
-    return h('label.check.pref', box, ' ', t('pref.forced'));
+    const sound = h('input#pref-sound', {
+      type: 'checkbox', checked: !!this.app.prefs.turnSound,
+      onchange: () => {
+        this.app.prefs.turnSound = sound.checked;
+        savePrefs();
+        if (sound.checked) this.cue.unlockSound(); // a tick is the gesture that lets the page play sound
+      },
+    });
+    const canNotify = TurnCue.canNotify();
+    const notify = h('input#pref-notify', {
+      type: 'checkbox', checked: canNotify && !!this.app.prefs.turnNotify, disabled: !canNotify,
+      onchange: async () => {
+        if (!notify.checked) { this.app.prefs.turnNotify = false; savePrefs(); return; }
+        const ok = await TurnCue.askPermission();
+        notify.checked = ok;
+        this.app.prefs.turnNotify = ok;
+        savePrefs();
+        if (!ok) toast(t('pref.notifyDenied'), 'notify-denied');
+      },
+    });
+    return h('fieldset.prefs', h('legend', t('pref.title')),
+      h('label.check.pref', box, ' ', t('pref.forced')),
+      h('label.check.pref', sound, ' ', t('pref.sound')),
+      h('label.check.pref', notify, ' ', t(canNotify ? 'pref.notify' : 'pref.notifyNone')));
   }
 
   chatForm() {
@@ -169,6 +221,9 @@ export class RoomView {
 
   destroy() {
     clearInterval(this.clockTimer);
+    clearTimeout(this.spectatorTimer);
+    this.cue.destroy();
+    document.title = t('app.title');
     document.removeEventListener('keydown', this.onKey);
     clearTimeout(this.forcedTimer);
     this.local.onReady = null;
@@ -182,6 +237,27 @@ export class RoomView {
 
   roleLabel(role) {
     return this.module && this.module.roleLabel ? this.module.roleLabel(role) : capitalize(role);
+  }
+
+  // A seat for people ("Red hunter"): the module's seatLabel, else its role.
+  seatLabel(seat) {
+    if (this.module && this.module.seatLabel) return this.module.seatLabel(seat);
+    return this.roleLabel((this.state?.seats || [])[seat]?.role || '');
+  }
+
+  // Whether `seat` is out of play in a match still going: the game says so, or it is this player's
+  // seat and they resigned.
+  seatOut(st, seat) {
+    if (!st || st.status !== 'playing' || seat === null || seat === undefined) return false;
+    if (this.resigned && seat === mySeat(this.roomId)) return true;
+    return !!(this.module && this.module.seatOut && this.module.seatOut(st, seat));
+  }
+
+  // The page title: the game and the room ("Quinteto #12"), or the your-turn cue (cue.js).
+  pageTitle() {
+    const st = this.state;
+    const base = st ? t('room.pageTitle', { game: gameLabel(st.game), id: this.roomId }) : t('room.title', { id: this.roomId });
+    return this.cue.title(base);
   }
 
   // `added`: the log entries this state brought (core.js roomLog), to append and to announce.
@@ -209,8 +285,24 @@ export class RoomView {
     this.renderWords(st);
     if (first) this.renderLog(); else this.appendLog(added);
     if (!first) this.speak(st, added, seat);
+    this.cueTurn(st, seat);
     this.restoreFocus();
     this.playForced(st, seat);
+  }
+
+  // Tells the cue whether it is this player's turn now (cue.js says it once per turn, in a background tab).
+  cueTurn(st, seat) {
+    const legal = st.legal || [];
+    const forced = this.app.prefs.forced && legal.length === 1 && !legal[0].roll; // played for the player (playForced)
+    // A turn with something to do: not a throw made for the player that left nothing to play.
+    const mine = seat !== null && st.status === 'playing' && (st.to_act || []).includes(seat) && legal.length > 0 &&
+      !this.seatOut(st, seat) && !forced;
+    const game = gameLabel(st.game);
+    this.cue.turn(mine, {
+      title: t('cue.title', { game, id: this.roomId }),
+      body: (this.module && this.module.describeLast(st)) || t('announce.yourTurn'),
+    });
+    document.title = this.pageTitle();
   }
 
   // The room's options (`state.options`, defaults filled in) as short tags beside the title.
@@ -235,7 +327,7 @@ export class RoomView {
     if (!gone.length) return;
     this.noticeSlot.append(h('div#notice-disconnected.notice',
       gone.map((s) => t(s.stand_in ? 'notice.standIn' : 'notice.disconnected',
-        { name: s.name, role: this.roleLabel(s.role) })).join(' ')));
+        { name: s.name, role: this.seatLabel(s.seat) })).join(' ')));
   }
 
   renderResult(st, seat) {
@@ -266,7 +358,7 @@ export class RoomView {
     const box = clear(this.rematchSlot);
     if (st.status !== 'finished') return;
     const r = st.rematch || null;
-    const name = (k) => seatName(st.seats[k]) || this.roleLabel(st.seats[k]?.role);
+    const name = (k) => seatName(st.seats[k]) || this.seatLabel(k);
     const send = (accept) => this.app.net.request({ type: 'rematch', room: this.roomId, accept }).catch(() => {});
     const part = h('div#rematch.rematch.card', { role: 'group', 'aria-labelledby': 'rematch-title',
       'data-status': r ? r.status : 'none' }, h('h2#rematch-title', t('rematch.title')));
@@ -322,11 +414,13 @@ export class RoomView {
     const free = s.name === null || s.name === undefined;
     const acting = toAct.has(s.seat) && st.status === 'playing';
     const on = s.connected || s.bot;
-    const role = this.roleLabel(s.role);
+    const out = !free && this.seatOut(st, s.seat);
+    const role = this.seatLabel(s.seat);
     const conn = free ? t('seat.free') : on ? t('seat.connected') : t('seat.disconnected');
     const li = h('li.seat', {
       'data-seat': s.seat,
-      class: [free ? 'free' : '', acting ? 'to-act' : '', s.seat === seat ? 'mine' : '', `role-${s.role}`, `seat-c${s.seat}`],
+      class: [free ? 'free' : '', acting ? 'to-act' : '', s.seat === seat ? 'mine' : '', out ? 'out' : '', `role-${s.role}`, `seat-c${s.seat}`],
+      'data-out': out ? 'true' : null,
     },
     h('span.dot', { class: free ? 'dot-free' : on ? 'dot-on' : 'dot-off', title: conn }),
     h('span.token', { 'aria-hidden': 'true' }),
@@ -337,6 +431,7 @@ export class RoomView {
       `${t('badge.standIn')} · ${levelLabel(standInLevel(st))}`) : null,
     s.seat === seat ? h('span.badge.you', t('badge.you')) : null,
     !free && !on ? h('span.badge.off', t('seat.disconnected')) : null,
+    out ? h('span.badge.out', t('seat.out')) : null,
     s.clock ? h('span.clock', { 'data-seat': s.seat, role: 'timer', 'aria-label': t('clock.seatLabel', { role }) },
       fmtClock(clockLeft(s.clock))) : null,
     acting ? h('span.turn-mark', t('seat.toPlay')) : null);
@@ -350,8 +445,15 @@ export class RoomView {
       if (seat === null) {
         btns.append(h('button.take-seat', {
           type: 'button', 'data-seat': s.seat, title: t('seat.takeLabel', { role }),
-          onclick: () => this.app.net.request({ type: 'join', room: this.roomId, seat: s.seat, client_seed: clientSeed() })
-            .then(seedUsed, () => {}),
+          onclick: () => {
+            // A game without dice has no seed to add to them.
+            if (this.module && this.module.dice === false) {
+              this.app.net.request({ type: 'join', room: this.roomId, seat: s.seat }).catch(() => {});
+              return;
+            }
+            this.app.net.request({ type: 'join', room: this.roomId, seat: s.seat, client_seed: clientSeed() })
+              .then(seedUsed, () => {});
+          },
         }, t('seat.take')));
       }
       btns.append(h('button.add-bot', {
@@ -373,29 +475,43 @@ export class RoomView {
     for (const s of st.seats || []) ul.append(this.seatItem(st, s, seat, toAct));
   }
 
+  // Leave, Resign and the watcher's note. The buttons are made once and shown or hidden, never rebuilt: with
+  // bots a state comes every few milliseconds, and a button replaced between press and release takes no click.
   renderButtons(st, seat) {
-    const box = clear(this.buttons);
-    if (seat !== null && st.status !== 'finished') {
-      box.append(h('button.leave', {
-        type: 'button', title: st.status === 'playing' ? t('room.leaveKeeps') : t('room.leaveFrees'),
+    if (!this.leaveButton) {
+      this.leaveButton = h('button.leave', {
+        type: 'button',
         onclick: async () => {
           try {
             await this.app.net.request({ type: 'leave', room: this.roomId });
             navigate('#/');
           } catch { /* toast shown */ }
         },
-      }, t('room.leave')));
+      }, t('room.leave'));
+      this.resignButton = h('button.resign.danger', { type: 'button', onclick: () => this.resign() }, t('room.resign'));
+      this.buttons.append(this.leaveButton, this.resignButton);
     }
-    if (seat !== null && st.status === 'playing') {
-      box.append(h('button.resign.danger', { type: 'button', onclick: () => this.resign() }, t('room.resign')));
-    }
-    if (seat === null) box.append(h('p.watching-note', st.status === 'waiting' ? t('room.watchingWaiting') : t('room.watching')));
+    const out = this.seatOut(st, seat);
+    this.outNote.hidden = !out;
+    this.outNote.textContent = out ? t('room.outNote') : '';
+    this.leaveButton.hidden = !(seat !== null && st.status !== 'finished');
+    this.leaveButton.title = st.status === 'playing' ? t('room.leaveKeeps') : t('room.leaveFrees');
+    this.resignButton.hidden = !(seat !== null && st.status === 'playing' && !out);
+    this.buttons.querySelector('.watching-note')?.remove();
+    if (seat === null) this.buttons.append(h('p.watching-note', st.status === 'waiting' ? t('room.watchingWaiting') : t('room.watching')));
   }
 
+
+  // Resigns this player's seat (after asking); a seat already out of play has nothing to resign (Q then
+  // does nothing).
   resign() {
-    if (mySeat(this.roomId) === null || this.state?.status !== 'playing') return;
+    const seat = mySeat(this.roomId);
+    if (seat === null || this.state?.status !== 'playing' || this.seatOut(this.state, seat)) return;
     if (!window.confirm(t('room.resignConfirm'))) return;
-    this.app.net.request({ type: 'resign', room: this.roomId }).catch(() => {});
+    this.app.net.request({ type: 'resign', room: this.roomId }).then(() => {
+      this.resigned = true;
+      if (this.state) this.update(this.state);
+    }, () => {});
   }
 
   // Creates the game's view on the first state, then only updates it.
@@ -439,7 +555,7 @@ export class RoomView {
   entryText(e) {
     const m = this.module;
     const seatInfo = (this.state?.seats || [])[e.seat] || {};
-    const role = seatInfo.role ? this.roleLabel(seatInfo.role) : '';
+    const role = seatInfo.role ? this.seatLabel(e.seat) : '';
     switch (e.kind) {
       case 'action': return m ? m.notation(e) : JSON.stringify(e.action);
       case 'seat': return t(`log.${e.what}${e.what === 'sat' && e.bot ? 'Bot' : ''}`, { name: seatName(e) || '', role });
@@ -482,17 +598,46 @@ export class RoomView {
     while (this.logList.children.length > 300) this.logList.lastChild.remove();
   }
 
-  // The live region: what this state brought, then whose turn it is when that changed.
+  // Whether the live region says log entry `e` to this player (seat: theirs, or null for a spectator
+  // or a seat out of play): the match starting and ending and the seats' changes to everyone; an action
+  // only to a seat it concerns (module.concerns: its own, one that touched its pieces). The log shows all.
+  heard(e, seat) {
+    if (e.kind === 'status' || e.kind === 'seat') return true;
+    if (e.kind !== 'action' || seat === null) return false;
+    return this.module ? this.module.concerns(e, seat) : e.seat === seat;
+  }
+
+  // The live region: what this state brought that concerns this player, then, when it became this
+  // player's turn, "Your turn". A spectator (or a seat out of play) hears whose turn it is instead, at
+  // most once every SPECTATOR_TURN_MS (the latest turn when the wait is over).
   speak(st, added, seat) {
-    const parts = added.map((e) => this.entryText(e)).filter(Boolean);
+    // Once out of play, the seat stays out to the end (the last move is not its own news either).
+    if (seat !== null && this.seatOut(st, seat)) this.wasOut = true;
+    const listener = seat !== null && !this.wasOut ? seat : null;
+    const parts = added.filter((e) => this.heard(e, listener)).map((e) => this.entryText(e)).filter(Boolean);
     const toAct = st.status === 'playing' ? st.to_act || [] : [];
     const key = `${toAct.join(',')}|${st.status}`;
     if (key !== this.lastTurnKey && toAct.length) {
-      if (seat !== null && toAct.includes(seat)) parts.push(t('announce.yourTurn'));
-      else parts.push(t('announce.turn', { role: this.roleLabel(st.seats[toAct[0]]?.role) }));
+      if (listener !== null && toAct.includes(listener)) parts.push(t('announce.yourTurn'));
+      else if (listener === null) this.spectatorTurn();
     }
     this.lastTurnKey = key;
     if (parts.length) announce(parts.join('. '));
+  }
+
+  spectatorTurn() {
+    const say = () => {
+      this.spectatorTimer = null;
+      const now = this.state;
+      const toAct = now && now.status === 'playing' ? now.to_act || [] : [];
+      if (!toAct.length) return;
+      this.spectatorTurnAt = Date.now();
+      announce(t('announce.turn', { role: this.seatLabel(toAct[0]) }));
+    };
+    if (this.spectatorTimer) return; // the turn said when the wait is over is the latest one
+    const wait = this.spectatorTurnAt + SPECTATOR_TURN_MS - Date.now();
+    if (wait <= 0 || !this.spectatorTurnAt) say();
+    else this.spectatorTimer = setTimeout(say, wait);
   }
 
   // A seat's only possible action (not a roll: rolling for the player is the room's option) is
@@ -527,6 +672,10 @@ export class RoomView {
     target.focus({ preventScroll: true });
   }
 
+  // An arrow key: focus moves to the nearest part further along that axis (by its centre; parts drawn on
+  // the same spot are ordered as on the page), preferring those within 45 degrees of the arrow; with
+  // nothing further that way it stays (the edge). Every press in one direction goes strictly further,
+  // so the arrows never bounce between two parts.
   onGameKey(ev) {
     const dir = ARROWS[ev.key];
     if (!dir || ev.altKey || ev.ctrlKey || ev.metaKey) return;
@@ -535,35 +684,17 @@ export class RoomView {
     ev.preventDefault();
     const cur = items.includes(document.activeElement) ? document.activeElement : null;
     if (!cur) { items[0].focus(); return; }
-    const c = centre(cur);
-    // The nearest part that way, preferring those within 45 degrees of the arrow.
-    let best = null;
-    let bestScore = Infinity;
-    for (const el of items) {
-      if (el === cur) continue;
-      const p = centre(el);
-      const dx = p.x - c.x;
-      const dy = p.y - c.y;
-      const along = dx * dir[0] + dy * dir[1];
-      if (along <= 1) continue;
-      const across = Math.abs(dx * dir[1]) + Math.abs(dy * dir[0]);
-      const score = along + 2 * across + (across > along ? 100000 : 0);
-      if (score < bestScore) { bestScore = score; best = el; }
-    }
-    if (!best) {
-      // Nothing that way: wrap around in reading order.
-      const i = items.indexOf(cur);
-      best = items[(i + (dir[0] + dir[1] > 0 ? 1 : items.length - 1)) % items.length];
-    }
-    best.focus();
+    const best = nextAlong(items, cur, dir);
+    if (best) best.focus();
   }
 
   onShortcut(ev) {
     if (ev.ctrlKey || ev.altKey || ev.metaKey || ev.repeat) return;
     const tag = (ev.target && ev.target.tagName) || '';
     if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || ev.target?.isContentEditable) return;
-    // An arrow key with focus nowhere (on the page itself) brings it back to the board.
-    if (ARROWS[ev.key] && (document.activeElement === document.body || !document.activeElement)) {
+    // An arrow key with focus nowhere (on the page itself, or on the room's heading) brings it to the board.
+    const a = document.activeElement;
+    if (ARROWS[ev.key] && (a === document.body || !a || a === this.title)) {
       const first = this.clickables()[0];
       if (first) { ev.preventDefault(); first.focus(); }
       return;
@@ -604,13 +735,17 @@ export class RoomView {
   }
 
   renderFair(st) {
+    // A game without dice has no seeds to show nor to choose.
+    const dice = !(this.module && this.module.dice === false);
+    this.fairCard.hidden = !dice;
+    if (!dice) { clear(this.fair.querySelector('.fair-body')); return; }
     const body = this.fair.querySelector('.fair-body');
     clear(body);
     body.append(h('p', t('fair.commitIntro')),
       h('dl',
         h('dt', t('fair.commit')), h('dd', h('code.hash#commit', st.commit || '—'))));
     if (st.status === 'finished' && st.server_seed) {
-      const seeds = (st.client_seeds || []).map((cs, i) => h('li', `${this.roleLabel(st.seats[i]?.role) || i}: `,
+      const seeds = (st.client_seeds || []).map((cs, i) => h('li', `${this.seatLabel(i) || i}: `,
         h('code', cs === '' ? t('fair.none') : cs)));
       body.append(h('dl',
         h('dt', t('fair.serverSeed')), h('dd', h('code.hash#server-seed', st.server_seed)),
@@ -638,6 +773,33 @@ export class RoomView {
 function centre(el) {
   const r = el.getBoundingClientRect();
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+}
+
+// The part of `items` (in page order) that an arrow (dir: [dx, dy]) takes focus to from `cur`, or null at
+// the edge. Parts are ordered along the arrow's axis by their centre, rounded to the pixel, then by page
+// order (parts drawn on the same spot, like two stones on one home); only a part strictly further in
+// that order can be next: each press goes further, so no two parts can send focus back and forth. Of
+// those, the nearest wins, keeping close to the axis (within 45 degrees first).
+export function nextAlong(items, cur, dir) {
+  const c = centre(cur);
+  const sign = dir[0] + dir[1];
+  const pos = (p) => Math.round(dir[0] ? p.x : p.y) * sign;
+  const at = items.indexOf(cur);
+  let best = null;
+  let bestScore = Infinity;
+  items.forEach((el, i) => {
+    if (el === cur) return;
+    const p = centre(el);
+    const further = pos(p) > pos(c) || (pos(p) === pos(c) && (i - at) * sign > 0);
+    if (!further) return;
+    const dx = p.x - c.x;
+    const dy = p.y - c.y;
+    const along = Math.max(dx * dir[0] + dy * dir[1], 0);
+    const across = Math.abs(dx * dir[1]) + Math.abs(dy * dir[0]);
+    const score = along + 2 * across + (across > along ? 100000 : 0) + Math.abs(i - at) * 1e-6;
+    if (score < bestScore) { bestScore = score; best = el; }
+  });
+  return best;
 }
 
 // The game's legend as a definition list: each mark (a small drawing or a symbol) and its meaning.

@@ -62,7 +62,25 @@
 //                       ({role}: the winner's role), the first one for a reason it does not know;
 //                       `result.draw` without a winner
 //   shortcuts           none
+//   seatLabel           roleLabel() of the seat's role
+//   seatOut             false: no seat is ever out of play before the match ends
+//   concerns            the seat's own actions, and in a game of two seats every action (the other
+//                       seat's move is always a move against this one)
+//   dice                true
 // notation() receives {seat, action, outcome, view, prev} (prev: the view before, or null).
+//
+// Optional parts of the contract (defineGame gives those above a default; a game without a tutorial has none):
+//   seatLabel(seat)     -> text: a seat for people, naming its colour where roles repeat ("Red hunter",
+//                       "Cazador rojo"); the shell names seats only through it (seats list, announcements,
+//                       turn text, results, archive, create form)
+//   seatOut(state, seat) -> bool: the seat is out of play in a match still going (a Quinteto hunter
+//                       eliminated or resigned): the room marks it "out" and hides its Resign
+//   concerns(entry, seat) -> bool: a log entry of kind 'action' (core.js roomLog) touches `seat` (its
+//                       pieces or stones taken, moved or set back, its seat eliminated). The room's live
+//                       region says only what concerns the listener's seat; the log shows everything
+//   dice                boolean: false for a game without dice (no dice seed, no "Fair dice", no
+//                       client_seed field in the room or the create form)
+//   tutorial            () => import('./tutorial.js'): a guided first match (#/learn/<id>)
 
 import { h } from '../dom.js';
 
@@ -72,7 +90,8 @@ export const CONTRACT = {
   objects: ['strings', 'rules'],
   arrays: ['roles', 'shortcuts'],
   functions: ['t', 'roleLabel', 'optionsForm', 'describeOptions', 'createView', 'describeAction',
-    'notation', 'describeBoard', 'legend', 'describeLast', 'describeResult', 'clicksFor'],
+    'notation', 'describeBoard', 'legend', 'describeLast', 'describeResult', 'clicksFor', 'seatLabel', 'seatOut',
+    'concerns'],
 };
 
 // The "roll the dice for me" checkbox of a game's "New room" form, ticked by default (the protocol's
@@ -89,7 +108,7 @@ export function turnText(game, state, viewerSeat) {
   if (state.status === 'waiting') return t('turn.waiting');
   if (state.status === 'finished') return t('turn.over');
   if (!toAct.length) return '';
-  const role = t(`role.${game.roles[toAct[0]]}`);
+  const role = game.seatLabel(toAct[0]);
   return toAct.includes(viewerSeat) ? t('turn.yours', { role }) : t('turn.other', { role });
 }
 
@@ -110,7 +129,11 @@ export function defineGame(spec) {
   const reasons = spec.resultReasons || [];
   const game = {
     shortcuts: [],
+    dice: true,
     roleLabel: (r) => t(`role.${r}`),
+    seatLabel: (seat) => game.roleLabel(roles[seat]),
+    seatOut: () => false,
+    concerns: (entry, seat) => entry.seat === seat || roles.length === 2,
     optionsForm() {
       if (!spec.autoroll) return { el: h('div.options'), value: () => ({}) };
       const autoroll = autorollInput(t);
@@ -132,7 +155,7 @@ export function defineGame(spec) {
       if (!r) return { text: '', winners: [] };
       if (r.winner === null || r.winner === undefined) return { text: t('result.draw'), winners: [] };
       const key = reasons.includes(r.reason) ? r.reason : reasons[0];
-      return { text: t(`result.${key}`, { role: t(`role.${roles[r.winner]}`) }), winners: [r.winner] };
+      return { text: t(`result.${key}`, { role: game.seatLabel(r.winner) }), winners: [r.winner] };
     },
     ...spec,
   };

@@ -299,4 +299,14 @@ export default {
   'botName.random': "Random bot {seat}",
   'botName.greedy': "Greedy bot {seat}",
   'botName.strong': "Strong bot {seat}",
+  // The room (room.js, cue.js): seats out of play, the page title, the your-turn cue and its preferences.
+  'room.pageTitle': '{game} #{id}',
+  'room.outNote': 'You are out of play; the match goes on without you. You can watch it to the end.',
+  'seat.out': 'out of play',
+  'cue.title': '● Your turn · {game} #{id}',
+  'pref.title': 'Preferences',
+  'pref.sound': 'Play a short sound when my turn comes and this tab is in the background',
+  'pref.notify': 'Show a notification when my turn comes and this tab is in the background',
+  'pref.notifyNone': 'Notifications: this browser cannot show them',
+  'pref.notifyDenied': 'The browser does not allow notifications for this site: it can be changed in its site settings.',
 };

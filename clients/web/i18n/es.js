@@ -309,4 +309,14 @@ export default {
   'botName.random': "Bot aleatorio {seat}",
   'botName.greedy': "Bot voraz {seat}",
   'botName.strong': "Bot fuerte {seat}",
+  // La sala (room.js, cue.js): puestos fuera de juego, el título de la página, el aviso de turno y sus preferencias.
+  'room.pageTitle': '{game} #{id}',
+  'room.outNote': 'Estás fuera de juego; la partida sigue sin ti. Puedes mirarla hasta el final.',
+  'seat.out': 'fuera de juego',
+  'cue.title': '● Tu turno · {game} #{id}',
+  'pref.title': 'Preferencias',
+  'pref.sound': 'Hacer un sonido breve cuando llegue mi turno y esta pestaña esté en segundo plano',
+  'pref.notify': 'Mostrar una notificación cuando llegue mi turno y esta pestaña esté en segundo plano',
+  'pref.notifyNone': 'Notificaciones: este navegador no puede mostrarlas',
+  'pref.notifyDenied': 'El navegador no permite notificaciones de este sitio: se puede cambiar en su configuración del sitio.',
 };

@@ -309,4 +309,14 @@ export default {
   'botName.random': "Bot aleatório {seat}",
   'botName.greedy': "Bot guloso {seat}",
   'botName.strong': "Bot forte {seat}",
+  // A sala (room.js, cue.js): lugares fora do jogo, o título da página, o aviso de vez e suas preferências.
+  'room.pageTitle': '{game} #{id}',
+  'room.outNote': 'Você está fora do jogo; a partida continua sem você. Você pode assistir até o fim.',
+  'seat.out': 'fora do jogo',
+  'cue.title': '● Sua vez · {game} #{id}',
+  'pref.title': 'Preferências',
+  'pref.sound': 'Tocar um som curto quando chegar a minha vez e esta aba estiver em segundo plano',
+  'pref.notify': 'Mostrar uma notificação quando chegar a minha vez e esta aba estiver em segundo plano',
+  'pref.notifyNone': 'Notificações: este navegador não consegue mostrá-las',
+  'pref.notifyDenied': 'O navegador não permite notificações deste site: isso pode ser mudado nas configurações do site.',
 };

@@ -450,3 +450,15 @@ const game = defineGame({
 });
 
 export default game;
+
+// What the live region tells a seat of an action (base.js concerns): its own, one that took or killed its
+// stones or eliminated it, a new circle (the victims change) and a phase change; the others are in the log.
+function concerns(entry, seat) {
+  if (entry.seat === seat) return true;
+  const o = entry.outcome && typeof entry.outcome === 'object' ? entry.outcome : {};
+  const stones = (entry.prev || entry.view || {}).stones || [];
+  const mine = (id) => stones[id] && stones[id].seat === seat;
+  return !!(entry.action && entry.action.arrange) || !!o.phase || (o.eliminated || []).includes(seat) ||
+    (o.captured || []).some(mine) || (o.killed || []).some(mine);
+}
+game.concerns = concerns;

@@ -192,6 +192,7 @@ const game = defineGame({
   id: 'super15',
   label: 'Super 1 al 5',
   roles: ROLES,
+  dice: false,
   strings,
   t,
   rules,
