@@ -14,7 +14,7 @@
 // (a halo: "stone:<id>" to choose one of the player's stones, "kill:<die>:<id>" to kill an opponent's in the
 // duel), the selected stone's landings (a ring on each room it can reach, a ✕ where it would capture; the room
 // itself takes the tap: "go:<die>:<kind>:<n>"), its limbo when it may enter it, the last move's rooms, a
-// highlighted log entry's rooms, the circle (or the arranger's chain being built) and the seats out of play.
+// highlighted log entry's rooms, the circle (or the arranger's chain being built) and the hunters out of play (their limbo crossed out).
 // It sends nothing itself: a tap calls handlers.tap(token).
 
 import { s } from '../../dom.js';
@@ -111,7 +111,7 @@ function drawStatic(svg, t) {
     g.append(s('circle', { cx: p.x, cy: p.y, r: ROOM_R, class: 'q-room-bg' }));
     if (home) g.append(s('circle', { cx: p.x, cy: p.y, r: ROOM_R + 5, class: 'q-home-ring' }));
     const o = outward(r);
-    const d = home ? ROOM_R + 19 : ROOM_R + 13; // outside the room, and outside a home's ring
+    const d = home ? ROOM_R + 24 : ROOM_R + 13; // outside the room, and clear of a home's ring
     g.append(s('text', { x: p.x + o.x * d, y: p.y + o.y * d, class: ['q-room-label', home ? 'q-home-label' : ''] }, String(r)));
     ring.append(g);
   }
@@ -207,8 +207,6 @@ export function createBoard(handlers, t) {
       const l = limboXY(seat);
       layers.marks.append(s('path', { d: `M ${l.x - 30} ${l.y - 14} L ${l.x + 30} ${l.y + 14} M ${l.x - 30} ${l.y + 14} L ${l.x + 30} ${l.y - 14}`,
         class: ['q-out-cross', `seat-c${seat}`], 'data-out': String(seat) }));
-      const home = roomXY(HOMES[seat]);
-      layers.marks.append(s('circle', { cx: home.x, cy: home.y, r: ROOM_R + 5, class: 'q-out-ring', 'data-out-home': String(seat) }));
     }
     drawCircle(layers.circle, m.circle);
     const clickStones = m.stones || new Map();

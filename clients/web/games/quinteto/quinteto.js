@@ -18,10 +18,11 @@
 // position it leaves, and every option says where the stone lands and what it would capture: the local
 // rules' answers (ctx.preview, the same C as the server's); without a preview a move's room is counted on the
 // ring and captures are not shown. The arranger picks hunters in slot order ("arr:<seat>", the chain drawn
-// on the circle as it grows; the last hunter is added by itself) and confirms ("arrange-ok"); places with
+// on the circle as it grows; the last hunter is added by itself; after an elimination "arrange-keep" takes
+// the circle as it stands) and confirms ("arrange-ok"); places with
 // "place:<side>"; everyone rolls with "roll". A half-built plan or circle survives other states of the same
 // ply and is dropped when the ply moves on. seatOut() says which hunters are out of play (the board crosses
-// their limbo and greys their home), seatLabel() names a seat by its colour ("Red hunter").
+// their limbo out, the side card lists them), seatLabel() names a seat by its colour ("Red hunter").
 
 import { h, s, clear } from '../../dom.js';
 import { translator } from '../../i18n.js';
@@ -96,6 +97,9 @@ function preferredStep(mine, st) {
   return mine.filter((x) => placeOf(x) === placeOf(st)).sort((a, b) => rank(a) - rank(b))[0];
 }
 
+// The room number of a cell key ("r8" -> 8), or null for a limbo or nothing.
+const roomOf = (key) => (key && key[0] === 'r' ? Number(key.slice(1)) : null);
+
 // The board cell where step st leaves its stone: a move's room (arithmetic on the ring), a limbo, an exit's
 // home (a hunter's own; the arranger's, from the local rules, or its limbo while they are not loaded).
 function landingKey(st, shown, r) {
@@ -167,20 +171,19 @@ function killText(st, target) {
   return t('act.kill', { stone: stoneName(st.kill), room: target?.room ?? '?' });
 }
 
-// One step of the selected stone in plain words: how far, which way, where to, what it captures; `long`
-// names the stone too (the board target's name, read on its own).
-function optionLabel(st, r, dice, long) {
+// One step of the selected stone in plain words: how far, which way, where to (`to`: the room it lands
+// on, from landingKey, or null), what it captures (r: the local rules' answer, or null); `long` names the
+// stone too (the board target's name, read on its own).
+function optionLabel(st, r, dice, long, to) {
   let text;
   if (st.enter) text = t('opt.enter');
-  else if (st.exit) text = t('opt.exit', { v: dice[st.die] ?? '?', to: r?.to ?? HOMES[Math.floor(st.stone / 3)] ?? '?' });
+  else if (st.exit) text = to === null ? t('opt.exitHome', { v: dice[st.die] ?? '?' }) : t('opt.exit', { v: dice[st.die] ?? '?', to });
   else {
-    const to = r?.to ?? '?';
     const n = Math.abs(st.steps);
     const dir = t(st.steps > 0 ? 'dir.cw' : 'dir.ccw');
-    text = t(st.die === SUM ? 'opt.sum' : 'opt.move', { n, dir, to });
-    if (st.die === 1 && dice[0] === dice[1]) text = t('opt.otherDie', { text });
+    text = t(st.die === SUM ? 'opt.sum' : 'opt.move', { n, dir, to: to ?? '?' });
   }
-  if (st.exit && st.die === 1 && dice[0] === dice[1]) text = t('opt.otherDie', { text });
+  if (st.die === 1 && dice[0] === dice[1]) text = t('opt.otherDie', { text });
   const n = r ? r.captured.length : 0;
   if (n) text = t('opt.withCapture', { text, captures: t('opt.captures', { n }) });
   return long ? t('opt.stone', { stone: Stone(st.stone), text }) : text;
@@ -397,7 +400,7 @@ function createView(ctx) {
       const key = landingKey(st, shown, r);
       if (!key) continue;
       const token = `go:${stepToken(st).slice(4)}`;
-      targets.push({ key, token, label: optionLabel(st, r, view.dice || [], true), captures: r ? r.captured.length : null });
+      targets.push({ key, token, label: optionLabel(st, r, view.dice || [], true, roomOf(key)), captures: r ? r.captured.length : null });
       taps.set(token, () => addStep(st));
     }
     const circle = build.chain.length ? [0, 1, 2, 3, 4].map((i) => build.chain[i] ?? null) : view.circle;
@@ -448,6 +451,11 @@ function createView(ctx) {
         render();
       }, `q-pick seat-c${x}`));
     }
+    // After an elimination: the circle as it stands, closed up, in one tap (then Confirm).
+    const kept = (state.view.circle || []).filter((x) => x !== null && x !== undefined && living.includes(x));
+    if (!build.chain.length && kept.length === living.length) {
+      row.append(button('arrange-keep', t('act.keep'), () => { build.chain = kept; render(); }, 'secondary'));
+    }
     box.append(row);
     box.append(h('div.q-chain', h('strong', `${t('chain.title')}: `),
       build.chain.length ? chainText(build.chain) : t('chain.none')));
@@ -482,7 +490,10 @@ function createView(ctx) {
       // those the board has no target for come first.
       const opts = [...mine].sort((a, b) => (preferredStep(mine, a) === a) - (preferredStep(mine, b) === b));
       const list = h('div.q-options', { role: 'group', 'aria-labelledby': 'q-hint' });
-      for (const st of opts) list.append(button(stepToken(st), optionLabel(st, results.get(st) || null, dice, false), () => addStep(st), 'q-option'));
+      for (const st of opts) {
+        const to = roomOf(landingKey(st, shown, results.get(st) || null));
+        list.append(button(stepToken(st), optionLabel(st, results.get(st) || null, dice, false, to), () => addStep(st), 'q-option'));
+      }
       box.append(list);
     }
     const kills = next.filter((x) => 'kill' in x);
@@ -499,10 +510,12 @@ function createView(ctx) {
     const ev = eventText(state);
     const mine = ctx.mySeat();
     const outNote = mine !== null && seatOut(state, mine) ? h('p.q-out-note', { id: 'q-out-note' }, t('out.you', { who: seatLabel(mine) })) : null;
+    const outs = [0, 1, 2, 3, 4].filter((x) => seatOut(state, x));
     clear(ctx.side).append(h('div.card.q-turn',
       h('div.q-phase', { 'data-phase': view.phase || '' }, t(`phase.${view.phase || 'arrange'}`)),
       h('div.turn', { id: 'turn', class: toAct.length === 1 ? `seat-c${toAct[0]}` : '' }, turnLine(state, mine)),
       outNote,
+      outs.length ? h('p.q-outs', { id: 'q-outs' }, t('out.list', { list: outs.map(seatLabel).join(', ') })) : null,
       ev ? h('div.q-event', { role: 'status', 'data-event': ev.kind }, ev.text) : null,
       h('div.last', { id: 'last-outcome' }, game.describeLast(state)),
       h('div.q-victims', victims.length ? victims.join(' · ') : t('chain.none'))));
@@ -515,17 +528,15 @@ function createView(ctx) {
   };
 }
 
-// Scrolls `el` to the top of the window when it is not wholly in view and fits in it (a phone on its
-// side: the board takes the screen's height), at once (no smooth scrolling: the board must be still
-// under a finger).
+// On a screen too low for the room's head and the board together (a phone on its side), scrolls the game
+// column to the top of the window when it is not wholly in view: at once, no smooth scrolling (the board must
+// be still under a finger). Not in a replay (its analysis board steps through turns: the page stays put).
 function bringIntoView(el) {
   if (typeof window === 'undefined' || !el || !el.getBoundingClientRect) return;
+  if (!window.matchMedia('(max-height: 500px)').matches || el.closest('.replay')) return;
   const r = el.getBoundingClientRect();
   if (!r.height || (r.top >= 0 && r.bottom <= window.innerHeight)) return;
-  const board = el.querySelector ? el.querySelector('.q-board') : null;
-  const b = board ? board.getBoundingClientRect() : r;
-  if (b.top >= 0 && b.bottom <= window.innerHeight && r.top >= 0) return;
-  window.scrollBy({ top: (board ? b.top : r.top) - 2, behavior: 'instant' });
+  window.scrollBy({ top: r.top - 2, behavior: 'instant' });
 }
 
 // Whose turn it is, for people: yours (naming your seat), another seat's by its colour, several rolling.

@@ -1,6 +1,18 @@
 // strings.js: Quinteto's words in English, Spanish and Portuguese (the game's catalogues, see
-// ../../i18n.js). Hunters are named by their colour (the shell's seat colours), rooms by their number
+// ../../i18n.js). Hunters are named by their colour (the shell's seat colours), seats for people as
+// "Red hunter" (seat.<n>, the module's seatLabel), stones as "red stone" (stone.<n>), rooms by their number
 // on the board (0..24, clockwise), slots of the killing circle 1..5.
+//
+// The arranger (seat 5): English "Arranger"; Spanish and Portuguese "Sexto" ("el Sexto", "o Sexto"), from
+// the sources' "el sexto jugador" and "o 6º jogador". Spanish used to say "Ordenador", which also means
+// "computer" in Spain: "Jugar contra el ordenador", then "Un bot ocupa el puesto: Ordenador" and "Ordenador
+// gana el duelo" read as if the machine were meant; the same holds for "ordenador" in Portugal. "Sexto"
+// cannot be read that way and is the name the original texts give the seat. Sentences name it after a
+// colon or with its article ("Gana el duelo: Sexto", "El Sexto elige una casa"), as they do the hunters.
+//
+// Spanish is neutral (understood in Spain and Latin America: "Empate", not "Tablas"); Portuguese is
+// Brazilian throughout ("você", "sua vez", "rolar os dados", "tela"), like the project's Portuguese rules
+// source. Counts go through plurals ({one, other} with `n`).
 
 const en = {
   label: 'Quinteto',
@@ -32,12 +44,14 @@ const en = {
   'act.group': 'Your actions',
   'act.confirm': 'Confirm the circle',
   'act.clear': 'Start again',
+  'act.keep': 'Keep the circle as it is',
   'act.place': 'Home of {who} (room {room})',
   'act.kill': 'Kill the {stone} on room {room} (with the 5)',
   'opt.move': { one: '{n} step {dir} to room {to}', other: '{n} steps {dir} to room {to}' },
   'opt.sum': { one: 'Both dice: {n} step {dir} to room {to}', other: 'Both dice: {n} steps {dir} to room {to}' },
   'opt.enter': 'Into limbo (with the 6)',
   'opt.exit': 'Out of limbo to room {to} (with the {v})',
+  'opt.exitHome': 'Out of limbo to its home (with the {v})',
   'opt.captures': { one: 'captures {n} stone', other: 'captures {n} stones' },
   'dir.cw': 'clockwise',
   'dir.ccw': 'counter-clockwise',
@@ -123,8 +137,9 @@ const en = {
   'stone.3': 'gold stone',
   'stone.4': 'purple stone',
   'stone.5': 'arranger’s stone',
+  'out.list': 'Out of play: {list}',
   'out.you': 'You are out of this match ({who}): you can watch it to the end.',
-  'leg.out': 'A hunter out of play: its limbo crossed out, its home greyed',
+  'leg.out': 'A hunter out of play: its limbo crossed out',
 };
 
 const es = {
@@ -151,31 +166,33 @@ const es = {
   'turn.yours': 'Te toca ({who})',
   'turn.other': 'Turno: {who}',
   'turn.many': 'Falta tirar: {list}',
-  'act.roll': 'Tirar',
+  'act.roll': 'Tirar los dados',
   'act.play': 'Jugar este plan',
   'act.undo': 'Deshacer un paso',
   'act.group': 'Tus acciones',
   'act.confirm': 'Confirmar el círculo',
   'act.clear': 'Empezar de nuevo',
+  'act.keep': 'Dejar el círculo como está',
   'act.place': 'Casa de {who} (sala {room})',
   'act.kill': 'Matar la {stone} de la sala {room} (con el 5)',
   'opt.move': { one: '{n} paso en sentido {dir} a la sala {to}', other: '{n} pasos en sentido {dir} a la sala {to}' },
   'opt.sum': { one: 'Los dos dados: {n} paso en sentido {dir} a la sala {to}', other: 'Los dos dados: {n} pasos en sentido {dir} a la sala {to}' },
   'opt.enter': 'Al limbo (con el 6)',
   'opt.exit': 'Del limbo a la sala {to} (con el {v})',
+  'opt.exitHome': 'Del limbo a su casa (con el {v})',
   'opt.captures': { one: 'captura {n} piedra', other: 'captura {n} piedras' },
   'dir.cw': 'horario',
   'dir.ccw': 'antihorario',
   'hint.pick': 'Toca una de tus piedras iluminadas y luego la sala marcada adonde va.',
   'hint.stone': 'La {stone} en {where}: toca una sala marcada o elige aquí.',
   'hint.next': 'Juega el plan tal como está o mueve también tu otra piedra.',
-  'hint.arrange': 'Elige los cazadores en el orden de las casillas, de 1 a {k}: cada uno caza al siguiente.',
+  'hint.arrange': 'Elige a los cazadores en el orden de las casillas del círculo, de 1 a {k}: cada uno caza al siguiente.',
   'hint.place': 'Elige una casa libre para tus dos piedras.',
   'plan.title': 'Tu plan',
   'plan.empty': 'ningún paso aún',
   'chain.title': 'El círculo',
   'chain.hunts': '{a} caza a {b}',
-  'chain.none': 'sin disponer',
+  'chain.none': 'aún sin disponer',
   'dice.label': 'Dados: {value}',
   'dice.none': 'sin tirar',
   'rolloff.title': 'Sorteo',
@@ -196,7 +213,7 @@ const es = {
   'n.move': '{from} → {to}',
   'n.enter': '{from} → limbo',
   'n.exit': 'limbo → casa',
-  'n.kill': 'mata la {stone} en {room}',
+  'n.kill': 'mata la {stone} en la sala {room}',
   'n.killAny': 'mata la {stone}',
   'n.enterAny': 'una piedra → limbo',
   'n.captured': { one: 'captura {n} piedra', other: 'captura {n} piedras' },
@@ -227,7 +244,7 @@ const es = {
   'leg.limbo': 'Limbo: a salvo; se sale a la propia casa con cualquier dado',
   'leg.circle': 'El círculo de la muerte: cada marca caza a la siguiente en sentido horario',
   'leg.last': 'Donde cayó la última jugada',
-  'leg.dice': 'Dos dados: una piedra mueve la suma, o dos piedras un dado cada una; un 6 puede entrar al limbo',
+  'leg.dice': 'Dos dados: una piedra avanza la suma, o dos piedras un dado cada una; con un 6 se puede entrar al limbo',
   'leg.rooms': 'Las salas van del 0 al 24 en sentido horario',
   'turn.manyYou': 'Te toca tirar; falta tirar: {list}',
   'opt.otherDie': '{text} (el otro dado)',
@@ -248,8 +265,9 @@ const es = {
   'stone.3': 'piedra dorada',
   'stone.4': 'piedra violeta',
   'stone.5': 'piedra del Sexto',
+  'out.list': 'Fuera de juego: {list}',
   'out.you': 'Estás fuera de esta partida ({who}): puedes seguirla hasta el final.',
-  'leg.out': 'Un cazador fuera de juego: su limbo tachado y su casa en gris',
+  'leg.out': 'Un cazador fuera de juego: su limbo tachado',
 };
 
 const pt = {
@@ -282,20 +300,22 @@ const pt = {
   'act.group': 'Suas ações',
   'act.confirm': 'Confirmar o círculo',
   'act.clear': 'Recomeçar',
+  'act.keep': 'Manter o círculo como está',
   'act.place': 'Casa de {who} (sala {room})',
   'act.kill': 'Matar a {stone} da sala {room} (com o 5)',
   'opt.move': { one: '{n} passo no sentido {dir} até a sala {to}', other: '{n} passos no sentido {dir} até a sala {to}' },
   'opt.sum': { one: 'Os dois dados: {n} passo no sentido {dir} até a sala {to}', other: 'Os dois dados: {n} passos no sentido {dir} até a sala {to}' },
   'opt.enter': 'Para o limbo (com o 6)',
   'opt.exit': 'Do limbo para a sala {to} (com o {v})',
+  'opt.exitHome': 'Do limbo para a sua casa (com o {v})',
   'opt.captures': { one: 'captura {n} pedra', other: 'captura {n} pedras' },
   'dir.cw': 'horário',
   'dir.ccw': 'anti-horário',
-  'hint.pick': 'Toque em uma das suas pedras iluminadas e depois na sala marcada para onde ela vai.',
+  'hint.pick': 'Toque em uma de suas pedras iluminadas e depois na sala marcada para onde ela vai.',
   'hint.stone': 'A {stone} ({where}): toque em uma sala marcada ou escolha aqui.',
-  'hint.next': 'Jogue o plano como está ou mova também a sua outra pedra.',
+  'hint.next': 'Jogue o plano como está ou mova também sua outra pedra.',
   'hint.arrange': 'Escolha os caçadores na ordem das posições do círculo, de 1 a {k}: cada um caça o seguinte.',
-  'hint.place': 'Escolha uma casa livre para as suas duas pedras.',
+  'hint.place': 'Escolha uma casa livre para suas duas pedras.',
   'plan.title': 'Seu plano',
   'plan.empty': 'nenhum passo ainda',
   'chain.title': 'O círculo',
@@ -325,7 +345,7 @@ const pt = {
   'n.killAny': 'mata a {stone}',
   'n.enterAny': 'uma pedra → limbo',
   'n.captured': { one: 'captura {n} pedra', other: 'captura {n} pedras' },
-  'n.eliminated': '{who} está fora',
+  'n.eliminated': '{who} está fora do jogo',
   'n.phase': '{text} · {phase}',
   'n.wins': '{who} vence',
   'ev.captured': 'Captura!',
@@ -352,13 +372,13 @@ const pt = {
   'leg.limbo': 'Limbo: lugar seguro; a pedra sai dele para a casa do dono com qualquer dado',
   'leg.circle': 'O círculo da morte: cada marcador caça o seguinte no sentido horário',
   'leg.last': 'Onde caiu a última jogada',
-  'leg.dice': 'Dois dados: uma pedra anda a soma, ou duas pedras andam um dado cada; com um 6 se entra no limbo',
+  'leg.dice': 'Dois dados: uma pedra anda a soma, ou duas pedras andam um dado cada; um 6 permite entrar no limbo',
   'leg.rooms': 'As salas vão de 0 a 24 no sentido horário',
   'turn.manyYou': 'Sua vez de rolar; falta rolar: {list}',
   'opt.otherDie': '{text} (o outro dado)',
   'opt.withCapture': '{text}, {captures}',
   'opt.stone': '{stone}: {text}',
-  'hint.second': 'Agora a sua outra pedra, com o outro dado.',
+  'hint.second': 'Agora sua outra pedra, com o outro dado.',
   'hint.done': 'Seu plano está completo: “Jogar este plano” o envia.',
   'plan.step': '{stone} {step}',
   'seat.0': 'Caçador vermelho',
@@ -373,8 +393,9 @@ const pt = {
   'stone.3': 'pedra dourada',
   'stone.4': 'pedra roxa',
   'stone.5': 'pedra do Sexto',
+  'out.list': 'Fora do jogo: {list}',
   'out.you': 'Você está fora desta partida ({who}): pode acompanhá-la até o fim.',
-  'leg.out': 'Um caçador fora do jogo: seu limbo riscado e sua casa em cinza',
+  'leg.out': 'Um caçador fora do jogo: seu limbo riscado',
 };
 
 export default { en, es, pt };
