@@ -16,6 +16,7 @@ import {
   withServer, newPlayerPage, artifactsDir, rng, browserFor, closeAll, noProblems, QUICK_BOTS, MANUAL,
 } from './lib.mjs';
 import { tapAction, tapToResult, smallTargets } from '../lib/touch.mjs';
+import { axeViolations } from '../lib/axe.mjs';
 
 const browser = browserFor(test);
 
@@ -38,9 +39,11 @@ async function botRoom(page, srv, seat) {
 
 // Taps this page's legal actions (random, rnd) until `enough(kinds, state)` or the match ends; checks
 // smallTargets() on the game whenever the page may act. Resolves {moves, kinds}.
-async function tapTurns(page, rnd, enough, { maxMoves = 60 } = {}) {
+async function tapTurns(page, rnd, enough, { maxMoves = 60, axe = false } = {}) {
   const kinds = new Set();
   let moves = 0;
+  let axed = !axe;
+  let missed = 0;
   while (moves < maxMoves) {
     await page.waitForFunction(() => document.querySelector('#result') ||
       (window.quinteto.state && window.quinteto.state.legal.length && !document.querySelector('.sending')), null, { timeout: 30000 });
@@ -50,13 +53,30 @@ async function tapTurns(page, rnd, enough, { maxMoves = 60 } = {}) {
     assert.deepEqual(await smallTargets(page, '.game-column'), [], `small targets at ply ${st.ply}`);
     await checkWords(page);
     const a = st.legal[Math.floor(rnd() * st.legal.length)];
-    if (await tapAction(page, a)) {
-      moves++;
-      kinds.add(a.plan ? (a.plan.some((x) => 'kill' in x) ? 'kill' : a.plan.some((x) => x.enter || x.exit) ? 'limbo' : 'plan') : Object.keys(a)[0]);
-      await page.waitForFunction((p) => window.quinteto.state.ply > p || !document.querySelector('.sending'), st.ply);
+    const first = await page.evaluate((x) => window.quinteto.clicksFor(x)[0], a);
+    if (!axed && /"(stone|arr)\\:/.test(first)) { // half-built: a stone chosen and its targets shown, or a hunter picked
+      axed = true;
+      await page.locator(first).first().dispatchEvent('click');
+      assert.deepEqual(await axeGame(page), [], `axe on the game, ply ${st.ply}`);
+      if (a.arrange) await page.locator('[data-click="arrange-clear"]').dispatchEvent('click'); // the circle from the start
     }
+    if (!(await tapAction(page, a))) {
+      assert.ok(++missed < 20, `20 actions in a row could not be tapped (ply ${st.ply})`);
+      continue;
+    }
+    missed = 0;
+    moves++;
+    kinds.add(a.plan ? (a.plan.some((x) => 'kill' in x) ? 'kill' : a.plan.some((x) => x.enter || x.exit) ? 'limbo' : 'plan') : Object.keys(a)[0]);
+    await page.waitForFunction((p) => window.quinteto.state.ply > p || !document.querySelector('.sending'), st.ply);
   }
   return { moves, kinds };
+}
+
+// axe-core on the game's own parts (the board, the panel, the card beside the seats): every violation.
+async function axeGame(page) {
+  await axeViolations(page); // loads axe-core into the page (the whole page is the shell's test)
+  return page.evaluate(async () => (await window.axe.run({ include: [['.game-column'], ['.game-side']] },
+    { resultTypes: ['violations'] })).violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
 }
 
 // The panel's words: options in plain words (no "#1: ↻ 6"), "play the plan as it is" only beside a Play
@@ -91,7 +111,7 @@ test('on a 390x844 phone, a whole match by taps as the arranger, then one as a h
       try {
         await botRoom(page, srv, seat);
         // the first actions with every target of the game measured, then on to the end
-        const first = await tapTurns(page, rnd, (k) => k.size >= 2, { maxMoves: 6 });
+        const first = await tapTurns(page, rnd, (k) => k.size >= 2, { maxMoves: 6, axe: true });
         const { moves, kinds } = await tapToResult(page, rnd, {
           maxMoves: 300,
           choose: (legal) => legal[Math.floor(rnd() * legal.length)],
