@@ -473,7 +473,7 @@ function createView(ctx) {
       : t('plan.step', { stone: Stone(st.stone), step: stepText(st, seat, state.view) }))).join('; ') : t('plan.empty');
     const row = h('div.q-confirm');
     if (done) row.append(button('play', t('act.play'), () => play(done), 'primary'));
-    if (build.steps.length) row.append(button('undo', t('act.undo'), () => { build.steps.pop(); build.stone = null; build.manual = build.steps.length; render(); }, 'secondary'));
+    if (build.steps.length) row.append(button('undo', t('act.undo'), () => { build.steps.pop(); build.stone = null; build.manual = -1; render(); }, 'secondary'));
     box.append(h('div.q-plan', h('strong', `${t('plan.title')}: `), h('span.q-plan-steps', summary)));
     if (row.firstChild) box.append(row);
     const more = next.length > 0;
@@ -543,7 +543,7 @@ function bringIntoView(el) {
 function turnLine(state, mine) {
   const toAct = state.status === 'playing' ? state.to_act || [] : [];
   if (state.status === 'waiting') return t('turn.waiting');
-  if (state.status === 'finished') return t('phase.over');
+  if (state.status === 'finished') return ''; // the result says it, and the phase line
   if (toAct.length > 1) return toAct.includes(mine) ? t('turn.manyYou', { list: toAct.map(who).join(', ') }) : t('turn.many', { list: toAct.map(who).join(', ') });
   if (!toAct.length) return '';
   return toAct.includes(mine) ? t('turn.yours', { who: seatLabel(toAct[0]) }) : t('turn.other', { who: seatLabel(toAct[0]) });
