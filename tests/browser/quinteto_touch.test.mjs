@@ -53,7 +53,14 @@ async function tapTurns(page, rnd, enough, { maxMoves = 60, axe = false } = {}) 
     assert.deepEqual(await smallTargets(page, '.game-column'), [], `small targets at ply ${st.ply}`);
     await checkWords(page);
     const a = st.legal[Math.floor(rnd() * st.legal.length)];
-    const first = await page.evaluate((x) => window.quinteto.clicksFor(x)[0], a);
+    const clicks = await page.evaluate((x) => window.quinteto.clicksFor(x), a);
+    const first = clicks[0];
+    // taps: the circle's last hunter comes by itself; a pair's second stone is chosen by the view
+    if (a.arrange) assert.equal(clicks.length, a.arrange.length, `taps for the circle ${JSON.stringify(a)}: ${clicks}`);
+    const kills = st.legal.some((x) => x.plan && x.plan.some((y) => 'kill' in y)); // then no stone is chosen for you
+    if (a.plan && a.plan.length === 2 && a.plan.every((x) => 'stone' in x) && !kills) {
+      assert.ok(clicks.length <= 4, `taps for a pair ${JSON.stringify(a)}: ${clicks}`);
+    }
     if (!axed && /"(stone|arr)\\:/.test(first)) { // half-built: a stone chosen and its targets shown, or a hunter picked
       axed = true;
       await page.locator(first).first().dispatchEvent('click');
