@@ -123,7 +123,7 @@ const en = {
   'opt.withCapture': '{text}, {captures}',
   'opt.stone': '{stone}: {text}',
   'hint.second': 'Now your other stone, with the other die.',
-  'hint.done': 'Your plan is whole: Play sends it.',
+  'hint.done': 'Your plan is whole: “Play this plan” sends it.',
   'plan.step': '{stone} {step}',
   'seat.0': 'Red hunter',
   'seat.1': 'Blue hunter',
