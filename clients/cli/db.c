@@ -2,7 +2,8 @@
  * db.c: the database for the `quinteto` command (see db.h).
  *
  * Must not: write to the server's database or migrate it. A database older
- * than the tool (migration 0007 missing) is reported as such, not guessed at.
+ * than the tool (a migration its reads need missing: 0007, 0012) is reported
+ * as such, not guessed at.
  */
 #include "db.h"
 

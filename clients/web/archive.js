@@ -18,6 +18,7 @@ import { loadRules } from './rules-core.js';
 import { legendList } from './room.js';
 import { AnalysisBoard } from './analysis.js';
 import { EyePanel } from './eye-view.js';
+import { seatName } from './levels.js';
 
 async function getJson(url) {
   const r = await fetch(url, { headers: { accept: 'application/json' } });
@@ -34,11 +35,22 @@ export function hashParams() {
   return new URLSearchParams(i < 0 ? '' : location.hash.slice(i + 1));
 }
 
-function resultText(m) {
+// A seat for people: the module's seatLabel ("Red hunter", "Arranger") where it has one, else its role.
+const seatOf = (module, seats, seat) =>
+  (typeof module?.seatLabel === 'function' ? module.seatLabel(seat) : roleOf(module, seats[seat]?.role));
+
+// A finished match's result naming the players (issue 23): "Ana (Red hunter) wins", then the game's own
+// words for how ("Red wins the duel"); a draw in the game's words. m: {game, seats, result}.
+export function resultNodes(m) {
   const module = gameModule(m.game);
-  if (!m.result) return '—';
-  if (module) return module.describeResult({ ...m, status: 'finished' }).text;
-  return JSON.stringify(m.result);
+  if (!m.result) return ['—'];
+  if (!module) return [JSON.stringify(m.result)];
+  const r = module.describeResult({ ...m, status: 'finished' });
+  const seats = m.seats || [];
+  const winners = (r.winners || []).filter((w) => seats[w]);
+  if (!winners.length) return [r.text];
+  return [h('strong.result-winner', winners.map((w) => t('archive.wins', { name: seatName(seats[w]), seat: seatOf(module, seats, w) })).join(', ')),
+    ' ', h('span.result-why', r.text)];
 }
 
 // --- #/matches -----------------------------------------------------------------------------------
@@ -108,12 +120,12 @@ export class MatchesView {
     const module = gameModule(m.game);
     const players = m.seats.map((s, i) => [i ? ', ' : '',
       h('a.player-link', { href: `#/matches?player=${encodeURIComponent(s.name)}`,
-        title: t('archive.matchesOf', { name: s.name }) }, s.name),
-      h('span.role-note', ` (${roleOf(module, s.role)})`)]).flat();
+        title: t('archive.matchesOf', { name: seatName(s) }) }, seatName(s)),
+      h('span.role-note', ` (${seatOf(module, m.seats, s.seat ?? i)})`)]).flat();
     return h('li.match-row', { 'data-match': m.id },
       h('a.replay-link', { href: `#/replay/${encodeURIComponent(m.id)}` }, `${gameLabel(m.game)} #${m.id}`),
       h('span.match-players', ...players),
-      h('span.match-result', resultText(m)),
+      h('span.match-result', resultNodes(m)),
       h('span.match-length', t('archive.plies', { n: m.plies })),
       h('time.match-date', { datetime: new Date(m.ended_at).toISOString() }, fmtDate(m.ended_at)));
   }
@@ -325,7 +337,7 @@ export class ReplayView {
       const loss = this.eye?.costAt(Number(b.dataset.step));
       if (loss === undefined || b.querySelector('.costly')) continue;
       const e = this.entry(Number(b.dataset.step));
-      b.append(' ', h('span.badge.costly', { title: t('eye.costly', { role: this.role(e.seat), pts: Math.round(loss * 100) }) },
+      b.append(' ', h('span.badge.costly', { title: t('eye.costly', { role: this.role(e.seat), n: Math.round(loss * 100) }) },
         t('eye.costlyBadge', { pts: Math.round(loss * 100) })));
     }
   }
@@ -411,10 +423,10 @@ export class ReplayView {
       view: s.view, prev: i > 0 ? this.stepAt(i - 1)?.view ?? null : null };
   }
 
-  role(seat) { return roleOf(this.module, this.rep.seats[seat]?.role); }
+  role(seat) { return seatOf(this.module, this.rep.seats, seat); }
 
   entryText(e) {
-    if (e.kind === 'event') return t(`archive.event.${e.what}`, { role: this.role(e.seat), name: this.rep.seats[e.seat]?.name || '' });
+    if (e.kind === 'event') return t(`archive.event.${e.what}`, { role: this.role(e.seat), name: seatName(this.rep.seats[e.seat]) || '' });
     return this.module ? this.module.notation(e) : JSON.stringify(e.action);
   }
 
@@ -445,14 +457,14 @@ export class ReplayView {
 
   renderSeats() {
     clear(this.seatList).append(...this.rep.seats.map((s) => h('li.seat', { class: `seat-c${s.seat}` },
-      h('span.token', { 'aria-hidden': 'true' }), h('span.role', roleOf(this.module, s.role)),
-      h('a.name.player-link', { href: `#/matches?player=${encodeURIComponent(s.name)}` }, s.name),
+      h('span.token', { 'aria-hidden': 'true' }), h('span.role', seatOf(this.module, this.rep.seats, s.seat)),
+      h('a.name.player-link', { href: `#/matches?player=${encodeURIComponent(s.name)}` }, seatName(s)),
       s.bot ? h('span.badge.bot', t('badge.bot')) : null)));
   }
 
   // The recorded result once the rules gave the same; else what the derivation found instead.
   renderResult() {
-    const text = this.derived.ok ? resultText(this.rep) : t('archive.resultUnverified');
+    const text = this.derived.ok ? resultNodes(this.rep) : t('archive.resultUnverified');
     clear(this.resultSlot).append(h('div.result-banner', h('span#result', text),
       h('span.result-name', ` · ${fmtDate(this.arch.ended_at)}`)));
   }
@@ -462,7 +474,7 @@ export class ReplayView {
     const v = { ply: m.ply, role: m.seat === null ? '' : this.role(m.seat), recorded: quote(m.recorded),
       derived: quote(m.derived), played: quote(m.played) };
     if (m.what === 'action' || m.what === 'event') v.why = t(`archive.why.${m.derived}`);
-    if (m.what === 'event') v.event = t(`archive.event.${m.recorded}`, { role: v.role, name: this.rep.seats[m.seat]?.name || '' });
+    if (m.what === 'event') v.event = t(`archive.event.${m.recorded}`, { role: v.role, name: seatName(this.rep.seats[m.seat]) || '' });
     return t(`archive.mismatch.${m.what}`, v);
   }
 

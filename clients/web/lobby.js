@@ -1,12 +1,19 @@
-// lobby.js: the lobby (route #/): the live list of rooms, pushed by the server after one `rooms`
-// request, and the "New room" form. Renders from the room summaries it is given; sends
+// lobby.js: the lobby (route #/): the start panel first, then the live list of rooms, pushed by the
+// server after one `rooms` request. Renders from the room summaries it is given; sends
 // create/join/watch/add_bot through app.net and navigates to the room. It knows no game: the game
-// list, each game's options form and its words come from the game modules (games/registry.js).
+// list, each game's options form, its seats and its words come from the game modules (games/registry.js).
 //
-// Fewer clicks: "Create room" seats the creator at once (join right after create); "Play against
-// the computer" also fills every other seat with a bot of the level chosen beside it (Easy, Medium,
-// Strong: levels.js), so the match starts from one click. The form also chooses the stand-ins' level
-// (the room option stand_in_level), or leaves it to the server.
+// Starting comes first (issue 23): the start panel is the first thing under the header and the first in
+// the page's order (Game, the computer's level, "Play against the computer": a few Tabs, the top of a
+// phone's screen), then "Learn to play <game>" for every game whose module has a `tutorial`, then the
+// rest of the form: the seat you take (each seat by the module's seatLabel, "Arranger" for Quinteto's
+// seat 5), each bot's level seat by seat (or all at the level chosen above: one choice), the game's own
+// options, the clock, the stand-ins' level, the client seed (not for a game without dice) and
+// "Create room" for a match with people. `#/?game=<id>` opens the lobby with that game chosen.
+//
+// Fewer clicks: "Create room" seats the creator at once (join right after create) in the seat chosen;
+// "Play against the computer" also fills every other seat with a bot of its level (Easy, Medium, Strong:
+// levels.js), so the match starts from one click.
 
 import { h, clear } from './dom.js';
 import { navigate, errorToast } from './core.js';
@@ -15,11 +22,27 @@ import { t } from './i18n.js';
 import { GAMES, gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
 import { gameOptions, clockTag, clockFields } from './clock.js';
-import { levelSelect, botBadge } from './levels.js';
+import { levelSelect, botBadge, gameLevels, levelLabel, seatName } from './levels.js';
 
 function roleLabel(game, role) {
   const m = gameModule(game);
   return m && m.roleLabel ? m.roleLabel(role) : capitalize(role);
+}
+
+// A seat for people: the module's seatLabel ("Red hunter", "Arranger"); else its role, numbered where
+// the role repeats (a module without seatLabel).
+export function seatLabel(game, seat, role) {
+  const m = gameModule(game);
+  if (m && typeof m.seatLabel === 'function') return m.seatLabel(seat);
+  const roles = (m && m.roles) || [];
+  const r = role ?? roles[seat];
+  const label = roleLabel(game, r);
+  return roles.filter((x) => x === r).length > 1 ? `${label} ${seat + 1}` : label;
+}
+
+// Whether game `id` throws dice (the module's `dice`, true unless it says false): the client seed is asked only then.
+function hasDice(id) {
+  return gameModule(id)?.dice !== false;
 }
 
 function optionTags(game, options) {
@@ -30,27 +53,84 @@ function optionTags(game, options) {
   return clock ? [...tags, clock] : tags;
 }
 
+// The game `#/?game=<id>` asks for, when this client shows it; else null.
+export function wantedGame(hash = location.hash) {
+  const i = hash.indexOf('?');
+  const id = i < 0 ? null : new URLSearchParams(hash.slice(i + 1)).get('game');
+  return id && gameModule(id) ? id : null;
+}
+
 export class LobbyView {
   constructor(app) {
     this.app = app;
     this.list = h('div#room-list.room-list');
     this.el = h('section.lobby',
       h('h1.page-title', t('lobby.title')),
-      h('p.archive-link', h('a#archive-link', { href: '#/matches' }, t('archive.lobbyLink'))),
       h('div.lobby-grid',
-        h('div.card.rooms-card',
-          h('h2', t('lobby.rooms')),
-          this.list),
-        this.newRoomForm()));
+        this.newRoomForm(wantedGame()),
+        h('div.rooms-column',
+          h('p.archive-link', h('a#archive-link', { href: '#/matches' }, t('archive.lobbyLink'))),
+          h('div.card.rooms-card',
+            h('h2', t('lobby.rooms')),
+            this.list))));
   }
 
-  // The "New room" form: a game, its rules link, and that game's own options inputs (swapped with the game).
-  newRoomForm() {
+  // The start panel and the "New room" form: a game, the computer's level and "Play against the computer"
+  // first; the learn links; the seat, each bot's level, the game's own options (swapped with the game),
+  // the clock, the stand-ins' level, the seed and "Create room".
+  newRoomForm(wanted) {
     const select = h('select#new-game', { name: 'game' },
-      GAMES.map((g) => h('option', { value: g.id }, g.t('label'))));
+      GAMES.map((g) => h('option', { value: g.id, selected: g.id === wanted }, g.t('label'))));
+    if (wanted) select.value = wanted;
     const optionsSlot = h('div.options-slot');
     const rulesLink = h('a#rules-link.rules-link');
+    const seatSelect = h('select#new-seat', { name: 'seat' });
+    const seatLevels = h('ul#seat-levels.seat-levels');
+    const seatLevelsBox = h('details#seat-levels-box.seat-levels-box',
+      h('summary', t('lobby.seatLevels')), h('p.note', t('lobby.seatLevelsNote')), seatLevels);
+    const seedSlot = h('div.seed-slot', seedField('new-room'));
+    const learn = GAMES.filter((g) => typeof g.tutorial === 'function');
+    const learnLinks = learn.length ? h('ul.learn-links', learn.map((g) =>
+      h('li', h('a.learn-link', { href: `#/learn/${encodeURIComponent(g.id)}`, 'data-game': g.id },
+        t('lobby.learn', { game: g.t('label') }))))) : null;
     let form = null;
+    const botLevel = levelSelect('bot-level');
+    const standInLevel = levelSelect('stand-in-level', { remember: false,
+      extra: [{ value: '', label: t('level.serverDefault') }] });
+    // The per-seat levels: '' follows the level chosen above ("everyone at level X" stays one choice).
+    let perSeat = [];
+    const fillSeatLevels = () => {
+      const game = select.value;
+      const mine = Number(seatSelect.value);
+      const levels = gameLevels(game);
+      const sameAs = t('lobby.seatLevelSame', { level: levelLabel(botLevel.value) });
+      clear(seatLevels);
+      const n = (gameModule(game)?.roles || []).length;
+      seatLevelsBox.hidden = n <= 2; // one bot: its level is the one above
+      for (let seat = 0; seat < n; seat++) {
+        const id = `seat-level-${seat}`;
+        const label = seatLabel(game, seat);
+        if (seat === mine) {
+          seatLevels.append(h('li.seat-level.mine', { 'data-seat': seat }, h('span.seat-name', label),
+            h('span.seat-you', t('lobby.seatYou'))));
+          continue;
+        }
+        const sel = h(`select#${id}.level-select`, { name: id, 'data-seat': seat },
+          h('option', { value: '' }, sameAs),
+          levels.map((l) => h('option', { value: l, 'data-level': l }, levelLabel(l))));
+        sel.value = levels.includes(perSeat[seat]) ? perSeat[seat] : '';
+        sel.addEventListener('change', () => { perSeat[seat] = sel.value; });
+        seatLevels.append(h('li.seat-level', { 'data-seat': seat }, h('label', { for: id }, label), sel));
+      }
+    };
+    const fillSeats = () => {
+      const game = select.value;
+      const n = (gameModule(game)?.roles || []).length;
+      clear(seatSelect).append(...Array.from({ length: n }, (_, seat) =>
+        h('option', { value: String(seat) }, seatLabel(game, seat))));
+      seatSelect.value = '0';
+      perSeat = [];
+    };
     const showOptions = () => {
       const m = gameModule(select.value);
       if (!m) return; // the server hosts no game this client can show
@@ -58,18 +138,25 @@ export class LobbyView {
       clear(optionsSlot).append(form.el);
       rulesLink.href = `#/rules/${encodeURIComponent(select.value)}`;
       rulesLink.textContent = t('lobby.rulesOf', { game: gameLabel(select.value) });
+      seedSlot.hidden = !hasDice(select.value);
     };
-    const botLevel = levelSelect('bot-level');
-    const standInLevel = levelSelect('stand-in-level', { remember: false,
-      extra: [{ value: '', label: t('level.serverDefault') }] });
     select.addEventListener('change', showOptions);
-    select.addEventListener('change', () => { botLevel.refill(select.value); standInLevel.refill(select.value); });
+    select.addEventListener('change', () => {
+      botLevel.refill(select.value);
+      standInLevel.refill(select.value);
+      fillSeats();
+      fillSeatLevels();
+    });
+    seatSelect.addEventListener('change', fillSeatLevels);
+    botLevel.el.addEventListener('change', fillSeatLevels);
     showOptions();
     botLevel.refill(select.value);
     standInLevel.refill(select.value);
+    fillSeats();
+    fillSeatLevels();
     const clock = clockFields();
     const button = h('button#create-room.primary', { type: 'submit' }, t('lobby.create'));
-    const vsBot = h('button#play-bot.primary', { type: 'button' }, t('lobby.vsBot'));
+    const vsBot = h('button#play-bot.primary.play-bot', { type: 'button' }, t('lobby.vsBot'));
     const run = async (bots) => {
       button.disabled = vsBot.disabled = true;
       try {
@@ -77,31 +164,38 @@ export class LobbyView {
         const own = { ...(form ? form.value() : {}) };
         if (c) own.clock = c;
         if (standInLevel.value) own.stand_in_level = standInLevel.value;
-        await this.createAndSit(select.value, own, bots ? botLevel.value : null);
+        const n = (gameModule(select.value)?.roles || []).length;
+        const levels = bots ? Array.from({ length: n }, (_, s) => perSeat[s] || botLevel.value) : null;
+        await this.createAndSit(select.value, own, { seat: Number(seatSelect.value) || 0, bots: levels });
       } finally {
         button.disabled = vsBot.disabled = false;
       }
     };
     vsBot.addEventListener('click', () => run(true));
-    const levels = h('div.level-fields',
-      h('div.level-row', h('label', { for: 'bot-level' }, t('level.computer')), botLevel.el),
-      h('div.level-row', h('label', { for: 'stand-in-level' }, t('level.standIn')), standInLevel.el));
     return h('form#new-room.card.new-room', {
       onsubmit: (ev) => { ev.preventDefault(); run(false); },
     },
-    h('h2', t('lobby.new')),
-    h('label', { for: 'new-game' }, t('lobby.game')), select,
+    h('h2', t('lobby.start')),
+    h('div.start-row',
+      h('div.field', h('label', { for: 'new-game' }, t('lobby.game')), select),
+      h('div.field', h('label', { for: 'bot-level' }, t('level.computer')), botLevel.el),
+      vsBot),
+    learnLinks,
     rulesLink,
+    h('div.field.seat-field', h('label', { for: 'new-seat' }, t('lobby.seat')), seatSelect),
+    seatLevelsBox,
+    h('h3.new-room-more', t('lobby.options')),
     optionsSlot,
     clock.el,
-    levels,
-    seedField('new-room'),
-    h('div.new-room-buttons', vsBot, button));
+    h('div.level-fields',
+      h('div.level-row', h('label', { for: 'stand-in-level' }, t('level.standIn')), standInLevel.el)),
+    seedSlot,
+    h('div.new-room-buttons', button));
   }
 
-  // create, then join the first seat (and add a bot of level `bots` in every other seat when it is given),
-  // then open the room.
-  async createAndSit(game, options, bots) {
+  // create, then join `seat` (the first seat when the game has no such seat), add a bot in every other
+  // seat at its level when `bots` (a level per seat) is given, and open the room.
+  async createAndSit(game, options, { seat = 0, bots = null } = {}) {
     const net = this.app.net;
     try {
       const reply = await net.request({ type: 'create', game, options });
@@ -110,10 +204,17 @@ export class LobbyView {
       // The reply is the room's summary (r2): list it now, before the lobby's next push.
       if (!this.app.rooms.some((r) => r.id === room.id)) this.app.rooms = [room, ...this.app.rooms];
       const seats = (room.seats || []).map((s) => s.seat);
-      await net.request({ type: 'join', room: room.id, seat: seats[0] ?? 0, client_seed: clientSeed() });
-      seedUsed();
+      const mine = seats.includes(seat) ? seat : (seats[0] ?? 0);
+      const join = { type: 'join', room: room.id, seat: mine };
+      if (hasDice(game)) join.client_seed = clientSeed();
+      await net.request(join);
+      if (join.client_seed) seedUsed();
       navigate(`#/room/${encodeURIComponent(room.id)}`);
-      if (bots) for (const seat of seats.slice(1)) await net.request({ type: 'add_bot', room: room.id, seat, level: bots });
+      if (bots) {
+        for (const s of seats) {
+          if (s !== mine) await net.request({ type: 'add_bot', room: room.id, seat: s, level: bots[s] });
+        }
+      }
     } catch (e) {
       if (e.code === 'timeout' || e.code === 'disconnected') errorToast(e.code);
     }
@@ -156,8 +257,8 @@ export class LobbyView {
         h('span.room-id', `#${r.id}`), opts,
         h('span.pill', { class: `pill-${r.status}` }, t(`status.${r.status}`))),
       h('ul.room-seats', seats.map((s) => h('li', { class: [s.name == null ? 'free' : '', `seat-c${s.seat}`], 'data-seat': s.seat },
-        h('span.role', roleLabel(r.game, s.role)), ' ',
-        s.name == null ? h('em', t('seat.free')) : h('span.name', s.name),
+        h('span.role', seatLabel(r.game, s.seat, s.role)), ' ',
+        s.name == null ? h('em', t('seat.free')) : h('span.name', seatName(s)),
         s.bot ? botBadge(s.name) : null))),
       h('div.room-meta', t('lobby.watchers', { n: r.watchers || 0 }), r.ply ? ` · ${t('lobby.ply', { n: r.ply })}` : ''),
       h('div.room-buttons',

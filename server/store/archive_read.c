@@ -4,9 +4,10 @@
  * time (never all held): the archive codec writes the JSON (GET
  * /api/matches/{id}) member by member, and replays it (.../replay) a page at a
  * time from snapshots of the rules state (wire_replay_*); the list and a
- * player's record are plain queries on the indexes of migrations 0001 and
- * 0007. The list's SQL is built per filter shape, so every shape has
- * a plan that walks an index newest first and stops after one page.
+ * player's record are plain queries on the indexes of migrations 0001, 0007
+ * and 0012 (the list finds a player by the folded name: name_fold.h). The
+ * list's SQL is built per filter shape, so every shape has a plan that walks
+ * an index newest first and stops after one page.
  *
  * Must not: write, or trust a stored match without the codec replaying it
  * (the replay view is recomputed every time, never stored).
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "wire.h"
+#include "store/name_fold.h"
 
 static const char *const stmt_sql[AR_MAX] = {
 	[AR_GET] =
@@ -38,6 +40,8 @@ static const char *const stmt_sql[AR_MAX] = {
 		"m.seq = x.seq GROUP BY m.game ORDER BY m.game",
 	[AR_PLAYER_SPAN] = "SELECT min(m.started_at), max(m.ended_at) FROM match_seats s JOIN matches m ON "
 			   "m.seq = s.match_seq WHERE s.name = ?1",
+	/* the newest column the reads need (migration 0012): an older database fails archive_db_init() */
+	[AR_SCHEMA] = "SELECT name_key FROM match_seats LIMIT 0",
 };
 
 static void replay_free(struct archive_replay *c);
@@ -748,8 +752,9 @@ static enum result_kind result_kind(const char *r)
 /*
  * The statement for one filter shape. Without a player it walks matches (or
  * an index of game, reason or draws) down from the cursor; with one it walks
- * match_seats_name down and joins each match. ?1 game, ?2 player, ?3 the
- * cursor, ?4 rows, ?5 reason.
+ * match_seats_key down (the name folded: name_fold.h, migration 0012) and
+ * joins each match. ?1 game, ?2 player (folded), ?3 the cursor, ?4 rows, ?5
+ * reason.
  */
 static sqlite3_stmt *list_stmt(struct archive_db *d, bool game, bool player, enum result_kind rk)
 {
@@ -761,7 +766,7 @@ static sqlite3_stmt *list_stmt(struct archive_db *d, bool game, bool player, enu
 	if (player)
 		snprintf(sql, sizeof(sql),
 			 "SELECT m.seq, m.id, m.game, m.started_at, m.ended_at, m.result, m.plies FROM "
-			 "match_seats s JOIN matches m ON m.seq = s.match_seq WHERE s.name = ?2 AND "
+			 "match_seats s JOIN matches m ON m.seq = s.match_seq WHERE s.name_key = ?2 AND "
 			 "s.match_seq < ?3%s%s ORDER BY s.match_seq DESC LIMIT ?4",
 			 game ? " AND m.game = ?1" : "", result_sql[1][rk]);
 	else
@@ -788,8 +793,16 @@ static int list_bind(sqlite3_stmt *s, const struct archive_query *q)
 	(void)sqlite3_bind_int(s, 4, (limit + 1) * (q->player ? RULES_MAX_SEATS : 1));
 	if (q->game)
 		rc = sqlite3_bind_text(s, 1, q->game, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK && q->player)
-		rc = sqlite3_bind_text(s, 2, q->player, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK && q->player) {
+		size_t len = strlen(q->player);
+		char *key = malloc(len + 1);
+
+		if (!key)
+			return SQLITE_NOMEM;
+		name_fold(q->player, len, key);
+		rc = sqlite3_bind_text(s, 2, key, -1, SQLITE_TRANSIENT);
+		free(key);
+	}
 	if (rc == SQLITE_OK && result_kind(q->result) == R_REASON)
 		rc = sqlite3_bind_text(s, 5, q->result, -1, SQLITE_STATIC);
 	return rc;

@@ -25,7 +25,8 @@
 #include "base/json_out.h"
 #include "store/store.h"
 
-enum archive_stmt { AR_GET, AR_SEATS, AR_ACTIONS, AR_EVENTS, AR_PLAYER, AR_PLAYER_SPAN, AR_MAX };
+/* AR_SCHEMA is never run: preparing it refuses a database older than the reads (archive_read.c). */
+enum archive_stmt { AR_GET, AR_SEATS, AR_ACTIONS, AR_EVENTS, AR_PLAYER, AR_PLAYER_SPAN, AR_SCHEMA, AR_MAX };
 
 #define ARCHIVE_LIST_SHAPES 20 /* game x player x 5 kinds of result filter */
 

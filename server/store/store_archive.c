@@ -22,6 +22,7 @@
 #include "config.h"
 #include "wire.h"
 #include "store/store_int.h"
+#include "store/name_fold.h"
 #include "base/util.h"
 
 static const char *const wstmt_sql[WS_MAX] = {
@@ -32,7 +33,7 @@ static const char *const wstmt_sql[WS_MAX] = {
 		"INSERT INTO matches(id, game, options, commit_hex, server_seed, client_seeds, result, "
 		"server_version, started_at, ended_at, plies) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
 	[WS_MATCH_SEAT] = "INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed, "
-			  "abandoned) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+			  "abandoned, name_key) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
 	[WS_MATCH_ACTION] = "INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at, stand_in) "
 			    "VALUES (?1,?2,?3,?4,?5,?6,?7)",
 	[WS_MATCH_EVENT] = "INSERT INTO match_events(match_seq, ply, seat, kind, at) VALUES (?1,?2,?3,?4,?5)",
@@ -100,19 +101,29 @@ static int insert_match(struct store *st, const struct store_match *m, int64_t *
 	return rc;
 }
 
+/* A seat of an archived match, with the key its name is found by (name_fold.h). */
 static int insert_seat(struct store *st, int64_t seq, const struct store_seat *x)
 {
 	sqlite3_stmt *s = st->wstmt[WS_MATCH_SEAT];
+	size_t len = strlen(x->name);
+	char *key = malloc(len + 1);
 	int rc;
 
-	if (OK(rc = sqlite3_bind_int64(s, 1, seq)) && OK(rc = sqlite3_bind_int(s, 2, x->seat)) &&
+	if (!key)
+		return SQLITE_NOMEM;
+	name_fold(x->name, len, key);
+	if (OK(rc = sqlite3_bind_text(s, 9, key, -1, SQLITE_TRANSIENT)) &&
+	    OK(rc = sqlite3_bind_int64(s, 1, seq)) && OK(rc = sqlite3_bind_int(s, 2, x->seat)) &&
 	    OK(rc = sqlite3_bind_text(s, 3, x->role, -1, SQLITE_STATIC)) &&
 	    OK(rc = sqlite3_bind_text(s, 4, x->name, -1, SQLITE_STATIC)) &&
 	    OK(rc = sqlite3_bind_int(s, 5, x->bot)) &&
 	    OK(rc = sqlite3_bind_text(s, 6, x->player_id, -1, SQLITE_STATIC)) &&
 	    OK(rc = sqlite3_bind_text(s, 7, x->client_seed ? x->client_seed : "", -1, SQLITE_STATIC)) &&
-	    OK(rc = sqlite3_bind_int(s, 8, x->abandoned)))
+	    OK(rc = sqlite3_bind_int(s, 8, x->abandoned))) {
+		free(key);
 		return store_step_done(st->db, s, "archive seat");
+	}
+	free(key);
 	(void)sqlite3_clear_bindings(s);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "store/store_int.h"
+#include "store/name_fold.h"
 #include "base/util.h"
 
 #define MAX_MIGRATIONS 1024
@@ -44,7 +45,11 @@ static int mkdir_parent(const char *path)
 	return 0;
 }
 
-/* Opens `path` (creating it and its folder unless `readonly`) in WAL mode. 0, -errno or -EIO. */
+/*
+ * Opens `path` (creating it and its folder unless `readonly`) in WAL mode, with
+ * the SQL function quinteto_fold() (name_fold.h: migration 0012 calls it).
+ * 0, -errno or -EIO.
+ */
 int store_db_open(const char *path, bool readonly, sqlite3 **out)
 {
 	int flags = SQLITE_OPEN_NOMUTEX |
@@ -77,7 +82,7 @@ int store_db_open(const char *path, bool readonly, sqlite3 **out)
 	 * pread per action under load). Checkpoints are not the writer's: once
 	 * the store starts, a thread of its own makes them (store_ckpt.c).
 	 */
-	if (sqlite3_busy_timeout(db, 5000) != SQLITE_OK ||
+	if (sqlite3_busy_timeout(db, 5000) != SQLITE_OK || name_fold_register(db) != SQLITE_OK ||
 	    store_exec(
 		    db,
 		    readonly ? "PRAGMA foreign_keys=ON;"

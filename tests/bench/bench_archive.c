@@ -74,9 +74,9 @@ static void open_db(const char *path, const char *migrations)
 		"INSERT INTO matches(id, game, options, commit_hex, server_seed, client_seeds, result, "
 		"server_version, started_at, ended_at, plies) VALUES "
 		"(?1,?2,'{}',?3,?4,?5,?6,'0.1.0',?7,?8,?9)");
-	ins_seat =
-		prepare("INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed) "
-			"VALUES (?1,?2,?3,?4,?5,?6,'')");
+	ins_seat = prepare(
+		"INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed, name_key) "
+		"VALUES (?1,?2,?3,?4,?5,?6,'',quinteto_fold(?4))");
 	ins_action = prepare("INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at) "
 			     "VALUES (?1,?2,?3,?4,?5,?6)");
 }
@@ -221,7 +221,7 @@ static void bench_size(int k)
 		"name IN ('matches', 'match_seats', 'match_actions', 'match_events', "
 		"'sqlite_autoindex_matches_1', "
 		"'matches_game', 'matches_reason', 'matches_draw', 'match_seats_player', 'match_seats_name', "
-		"'sqlite_autoindex_match_events_1')";
+		"'match_seats_key', 'sqlite_autoindex_match_events_1')";
 	long *plies = calloc((size_t)k, sizeof(long)), *bytes = calloc((size_t)k, sizeof(long));
 
 	printf("| game | matches | median actions | median bytes of values | database bytes per match |\n");
@@ -374,8 +374,8 @@ static void bench_list(const char *path, int n)
 	timed(&d, "player=Nobody (no match)", &(struct archive_query){ .player = "Nobody", .limit = 20 });
 	printf("\nquery plans:\n");
 	plan("SELECT seq FROM matches WHERE seq < 10000 ORDER BY seq DESC LIMIT 21");
-	plan("SELECT m.seq FROM match_seats s JOIN matches m ON m.seq = s.match_seq WHERE s.name = "
-	     "'Player0042' AND "
+	plan("SELECT m.seq FROM match_seats s JOIN matches m ON m.seq = s.match_seq WHERE s.name_key = "
+	     "'player0042' AND "
 	     "s.match_seq < 10000 ORDER BY s.match_seq DESC LIMIT 126");
 	plan("SELECT seq FROM matches WHERE seq < 10000 AND winner IS NULL ORDER BY seq DESC LIMIT 21");
 	plan("SELECT seq FROM matches WHERE seq < 10000 AND reason = 'forfeit' ORDER BY seq DESC LIMIT 21");

@@ -254,7 +254,7 @@ int main(int argc, char **argv)
 		"(?1,?2,?3,?4,?5,'[\"\",\"\",\"\",\"\",\"\",\"\"]','null','0.1.0',?6,?6,0)");
 	ins_seat =
 		prepare("INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed, "
-			"abandoned) VALUES (?1,?2,?3,?4,0,NULL,'',0)");
+			"abandoned, name_key) VALUES (?1,?2,?3,?4,0,NULL,'',0,quinteto_fold(?4))");
 	ins_action = prepare("INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at, stand_in) "
 			     "VALUES (?1,?2,?3,?4,?5,?6,0)");
 	for (int k = 0; k < n; k++)

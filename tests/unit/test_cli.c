@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "match_fixture.h"
+#include "store/name_fold.h"
 #include "tap.h"
 
 static const char *cli, *migrations;
@@ -269,12 +270,14 @@ static int insert(sqlite3 *db, const json_t *j)
 	json_array_foreach(json_object_get(j, "seats"), i, x)
 	{
 		q = sqlite3_mprintf(
-			"INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed) "
-			"VALUES (last_insert_rowid_seq(), %d, %Q, %Q, %d, NULL, '')",
+			"INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed, "
+			"name_key) "
+			"VALUES (last_insert_rowid_seq(), %d, %Q, %Q, %d, NULL, '', quinteto_fold(%Q))",
 			(int)json_integer_value(json_object_get(x, "seat")),
 			json_string_value(json_object_get(x, "role")),
 			json_string_value(json_object_get(x, "name")),
-			json_is_true(json_object_get(x, "bot")));
+			json_is_true(json_object_get(x, "bot")),
+			json_string_value(json_object_get(x, "name")));
 		rc = rc ? rc : sql(db, q);
 		sqlite3_free(q);
 	}
@@ -328,6 +331,7 @@ static int build_db(void)
 	if (sqlite3_open(dbpath, &db) != SQLITE_OK)
 		return -1;
 	rc = sqlite3_create_function(db, "last_insert_rowid_seq", 0, SQLITE_UTF8, NULL, seq_fn, NULL, NULL);
+	rc = rc ? rc : name_fold_register(db); /* migration 0012 and the seats' name_key */
 	rc = rc ? rc : migrate(db);
 	for (k = 0; !rc && k < 3; k++) {
 		db_archive[k] = fixture_archive("ur", 11 + (uint32_t)k, resign[k], 0);
@@ -367,6 +371,9 @@ static void test_db_matches_export(void)
 	CHECK_EQ(run_db("matches --player Nobody", out, sizeof(out)), 0);
 	CHECK_EQ(out[0], '\0');
 	CHECK_EQ(run_db("matches --player Ana --result resign", out, sizeof(out)), 0);
+	CHECK(strstr(out, "m3 ") == out && strstr(out, "m1 ") && !strstr(out, "m2 "));
+	CHECK_EQ(run_db("matches --player \xc3\xa1NA --result resign", out, sizeof(out)),
+		 0); /* áNA: folded */
 	CHECK(strstr(out, "m3 ") == out && strstr(out, "m1 ") && !strstr(out, "m2 "));
 	CHECK_EQ(run_db("matches --limit 0", out, sizeof(out)), 2);
 	CHECK_EQ(run_db("matches --result won", out, sizeof(out)), 2); /* needs --player */
@@ -453,6 +460,17 @@ static void test_db_show_backup(void)
 	unlink(args);
 }
 
+/* A database a server older than migration 0012 left (no folded names) is refused by name, not misread. */
+static void test_db_older_than_the_tool(void)
+{
+	static char out[4096];
+
+	db_sql("DROP INDEX match_seats_key; ALTER TABLE match_seats DROP COLUMN name_key");
+	CHECK(run_db("matches --player Ana", out, sizeof(out)) != 0);
+	printf("# %s", out);
+	CHECK(strstr(out, "start the server once to migrate it") != NULL);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3 || !mkdtemp(dir)) {
@@ -472,6 +490,7 @@ int main(int argc, char **argv)
 	TEST(test_db_matches_export);
 	TEST(test_db_verify);
 	TEST(test_db_show_backup);
+	TEST(test_db_older_than_the_tool); /* last: it takes migration 0012 back */
 	for (int k = 0; k < 3; k++)
 		json_decref(db_archive[k]);
 	unlink(dbpath);

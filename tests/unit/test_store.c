@@ -866,6 +866,100 @@ static void test_migration_0010_carries_live_matches(void)
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms WHERE creator_id = 'p1'"), 1);
 }
 
+/* --- migration 0012 ------------------------------------------------------------ */
+
+/* The ids of the matches listed in a GET /api/matches body, newest first ("m3 m1 "). */
+static void listed_ids(const char *body, char *out, size_t size)
+{
+	json_t *j = body ? json_loads(body, 0, NULL) : NULL, *m;
+	size_t i, n = 0;
+
+	out[0] = '\0';
+	json_array_foreach(json_object_get(j, "matches"), i, m)
+	{
+		n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s ",
+				      json_string_value(json_object_get(m, "id")));
+	}
+	json_decref(j);
+}
+
+/* GET /api/matches?player=<player> on `st`: the ids listed. */
+static void find_player(struct store *st, const char *player, char *out, size_t size)
+{
+	struct archive_query q = { .player = player, .limit = 20 };
+	struct reply r = { 0 };
+
+	out[0] = '\0';
+	REQUIRE(store_match_find(st, &q, read_cb, &r));
+	REQUIRE(run_until(reply_done, &r, 5000));
+	CHECK_EQ(r.err, 0);
+	listed_ids(r.body, out, size);
+	free(r.body);
+}
+
+/*
+ * Names archived before 0012 get their folded keys from the migration, names
+ * archived after it from the writer, and the player filter finds both
+ * whatever the case and the accents of the name asked for.
+ */
+static void test_migration_0012_folds_names(void)
+{
+	static const char *old[] = { "0001_archive.sql",        "0002_live_journal.sql",
+				     "0003_live_resign.sql",    "0004_events.sql",
+				     "0005_room_creator.sql",   "0006_bot_level.sql",
+				     "0007_archive_browse.sql", "0008_player_expiry.sql",
+				     "0009_stand_in.sql",       "0010_live_log.sql",
+				     "0011_room_after.sql" };
+	struct store_match *m;
+	struct store *st;
+	char ids[256];
+
+	fresh_db();
+	REQUIRE(!make_database(old, 11));
+	/* m1: Ána (precomposed) and ANA; m2: Anabel and "A" + U+0301 + "na" (decomposed); m3: Łukasz, Zoë,
+	 * ÉLODIE */
+	REQUIRE(!sql(
+		"INSERT INTO matches(seq, id, game, options, commit_hex, server_seed, client_seeds, result, "
+		"server_version, started_at, ended_at) VALUES (1, 'm1', 'ur', '{}', '', '', '[]', '{}', '0', "
+		"1, 2), (2, 'm2', 'ur', '{}', '', '', '[]', '{}', '0', 3, 4), (3, 'm3', 'quinteto', '{}', "
+		"'', "
+		"'', '[]', '{}', '0', 5, 6);"
+		"INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed) VALUES "
+		"(1, 0, 'light', '\xc3\x81na', 0, NULL, ''), (1, 1, 'dark', 'ANA', 0, NULL, ''), "
+		"(2, 0, 'light', 'Anabel', 0, NULL, ''), (2, 1, 'dark', 'A\xcc\x81na', 0, NULL, ''), "
+		"(3, 0, 'hunter', '\xc5\x81ukasz', 0, NULL, ''), (3, 1, 'hunter', 'Zo\xc3\xab', 0, NULL, "
+		"''), "
+		"(3, 5, 'arranger', '\xc3\x89LODIE', 0, NULL, '');"));
+	REQUIRE((st = open_store(migrations)));
+	CHECK_EQ(sql_int("SELECT count(*) FROM match_seats WHERE name_key = 'ana'"), 3);
+	CHECK_EQ(sql_int("SELECT count(*) FROM match_seats WHERE name_key IN ('anabel', 'lukasz', 'zoe', "
+			 "'elodie')"),
+		 4);
+	CHECK_EQ(sql_int("SELECT count(*) FROM match_seats WHERE name = 'ANA'"), 1); /* the name is kept */
+	REQUIRE(!store_start(st));
+	m = sample_match("m4"); /* archived after the migration: Ana (seat 0) and Bo */
+	free(m->seats[0].name);
+	m->seats[0].name = strdup("\xc3\xa1NA"); /* áNA */
+	saved = 0;
+	store_match_save(st, m, saved_cb, NULL);
+	REQUIRE(run_until(saved_done, NULL, 5000));
+	CHECK_EQ(saved, 1);
+	find_player(st, "ana", ids, sizeof(ids));
+	CHECK(!strcmp(ids, "m4 m2 m1 "));
+	printf("# ana: %s\n", ids);
+	find_player(st, "\xc3\x81NA", ids, sizeof(ids)); /* ÁNA */
+	CHECK(!strcmp(ids, "m4 m2 m1 "));
+	find_player(st, "lukasz", ids, sizeof(ids));
+	CHECK(!strcmp(ids, "m3 "));
+	find_player(st, "ZOE", ids, sizeof(ids));
+	CHECK(!strcmp(ids, "m3 "));
+	find_player(st, "\xc3\xa9lodie", ids, sizeof(ids)); /* élodie */
+	CHECK(!strcmp(ids, "m3 "));
+	find_player(st, "an", ids, sizeof(ids)); /* a key, not a prefix */
+	CHECK(!strcmp(ids, ""));
+	close_store(st);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -890,6 +984,7 @@ int main(int argc, char **argv)
 	TEST(test_log_swept_live_rows_kept);
 	TEST(test_migration_0004_carries_resignations);
 	TEST(test_migration_0010_carries_live_matches);
+	TEST(test_migration_0012_folds_names);
 	if (uv_loop_close(&loop))
 		printf("# the loop closed with handles open\n");
 	return tap_done();

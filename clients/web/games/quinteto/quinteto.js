@@ -647,6 +647,7 @@ const game = defineGame({
   clicksFor,
   seatOut,
   seatLabel,
+  tutorial: () => import('./tutorial.js'),
 });
 
 export default game;
