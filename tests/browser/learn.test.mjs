@@ -78,7 +78,7 @@ test('the guided first match, from the home page to its result, by taps on a pho
     assert.deepEqual(seen.map((s) => s.say), tutorial.steps.map((s) => s.say), 'every step, in order');
     assert.ok(phases.has('duel'), 'the duel is reached');
     const result = await page.locator('#result').innerText();
-    assert.match(result, /Red wins/);
+    assert.match(result, /Red hunter wins/); // the result names the seat (seatLabel)
     assert.equal(await page.getAttribute('#learn-play', 'href'), '#/?game=quinteto');
     assert.deepEqual(await smallTargets(page, '#coach'), []);
     await page.screenshot({ path: path.join(dir, 'learn-phone-end.png') });

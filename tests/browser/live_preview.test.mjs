@@ -277,7 +277,12 @@ test('Quinteto against bots: a selected stone shows the rooms the local rules la
           const plan = plans[Math.floor(rnd() * plans.length)];
           if (!(await playAction(page, plan))) continue;
           await page.waitForFunction((p) => window.quinteto.state.ply > p, st.ply);
-          assert.equal(await page.locator('.q-target').count(), 0, 'no landing of the preview is left on the board');
+          // no landing of this preview is left: targets now are only those of a stone the view chose itself
+          // for a new turn of this seat (its only movable stone)
+          const left = await page.evaluate(() => ({ targets: document.querySelectorAll('.q-target').length,
+            chosen: !!document.querySelector('.q-pickable.selected'),
+            plans: (window.quinteto.state.legal || []).some((a) => Array.isArray(a.plan)) }));
+          assert.ok(left.targets === 0 || (left.chosen && left.plans), 'no landing of the preview is left on the board');
         }
         t.diagnostic(`${previewed} stones previewed in ${rooms} rooms`);
         assert.ok(previewed >= 3, 'enough stones previewed');

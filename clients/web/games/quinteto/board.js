@@ -1,12 +1,21 @@
 // board.js: the Quinteto board in SVG (protocol/games/quinteto/README.md, "Board"): 25 rooms on a pentagon, numbered 0..24
-// clockwise with side s's rooms 5s..5s+4 along its edge and its home (5s+2, marked in the side's colour) in the
-// middle; a limbo cell per side between the ring and the centre; the killing circle with slots 1..5 and an
-// arrow from each marker to the one it hunts; the centre.
+// clockwise with side s's rooms 5s..5s+4 along its edge and its home (5s+2, ringed in the side's colour) in the
+// middle; a limbo cell per side between the ring and the centre (and the arranger's, at the bottom); the killing
+// circle with slots 1..5 and an arrow from each marker to the one it hunts; the centre.
 //
-// createBoard(handlers, t) builds the static part once; render(model) redraws the stones, the clickable
-// stones ("stone:<id>", a halo), the selected stone's landing rooms (a ring, a ✕ where it would capture), the
-// last move's rooms and a highlighted log entry's rooms, and the circle (or the arranger's chain being built).
-// It sends nothing itself: a click calls handlers.stone(id).
+// Sized for a finger: the board is drawn to fill a phone's width (or a landscape phone's height), about 390 CSS px
+// for its 600 units, and everything that can be tapped has a round hit area of HIT units (at least 44 px across
+// there) centred on what it stands for. Rooms are spread evenly along the pentagon, corners included, so two
+// neighbouring rooms' centres stay as far apart as a ring of 25 allows. Stones sharing a room are laid in a row
+// towards the centre, never on one another, far enough apart that each one's hit area leaves the other's centre
+// free. Room numbers sit outside the ring, clear of the home rings.
+//
+// createBoard(handlers, t) builds the static part once; render(model) redraws the stones, the clickable stones
+// (a halo: "stone:<id>" to choose one of the player's stones, "kill:<die>:<id>" to kill an opponent's in the
+// duel), the selected stone's landings (a ring on each room it can reach, a ✕ where it would capture; the room
+// itself takes the tap: "go:<die>:<kind>:<n>"), its limbo when it may enter it, the last move's rooms, a
+// highlighted log entry's rooms, the circle (or the arranger's chain being built) and the hunters out of play (their limbo crossed out).
+// It sends nothing itself: a tap calls handlers.tap(token).
 
 import { s } from '../../dom.js';
 import { clickable } from '../common.js';
@@ -14,28 +23,38 @@ import { clickable } from '../common.js';
 export const ROLES = ['hunter', 'hunter', 'hunter', 'hunter', 'hunter', 'arranger'];
 export const HOMES = [2, 7, 12, 17, 22];
 
-const CX = 320;
-const CY = 330;
-const R = 282;        // pentagon vertex radius
-const ROOM_R = 25;
-const LIMBO_R = 150;  // distance of a limbo cell from the centre
-const CIRCLE_R = 78;  // the killing circle
+const CX = 300;
+const CY = 290;
+const RV = 262;       // the room ring's pentagon: its vertex radius
+const ROOM_R = 25;    // a room's circle
+const STONE_R = 15;   // a stone
+const HIT = 36;       // the radius of every tap area (72 units: 44 px once the board is 367 px wide)
+const STACK = 39;     // between two stones of one room (more than HIT: a tap on one centre is that stone's)
+const LIMBO_R = 128;  // distance of a hunter's limbo cell from the centre
+const CIRCLE_R = 70;  // the killing circle
+const F0 = 0.118;     // where a side's first room sits along its edge, so corners are as wide as sides
+const DF = (1 - 2 * F0) / 4;
 
 const rad = (deg) => (deg * Math.PI) / 180;
-const vertex = (i) => ({ x: CX + R * Math.cos(rad(-126 + 72 * i)), y: CY + R * Math.sin(rad(-126 + 72 * i)) });
+const vertex = (i) => ({ x: CX + RV * Math.cos(rad(-126 + 72 * i)), y: CY + RV * Math.sin(rad(-126 + 72 * i)) });
 
 // The centre of room r (0..24): side s = r div 5, spread along the edge from vertex s to vertex s+1.
 export function roomXY(r) {
   const side = Math.floor(r / 5);
   const a = vertex(side);
   const b = vertex(side + 1);
-  const f = ((r % 5) + 0.5) / 5;
-  const x = a.x + (b.x - a.x) * f;
-  const y = a.y + (b.y - a.y) * f;
-  return { x: CX + (x - CX) * 0.9, y: CY + (y - CY) * 0.9 };
+  const f = F0 + (r % 5) * DF;
+  return { x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f };
+}
+
+// The unit vector from room r's side towards the outside of the board (the side's normal).
+function outward(r) {
+  const ang = rad(-90 + 72 * Math.floor(r / 5));
+  return { x: Math.cos(ang), y: Math.sin(ang) };
 }
 
 export function limboXY(side) {
+  if (side === 'a' || side === 5) return { x: CX, y: CY + LIMBO_R };
   const ang = rad(-90 + 72 * side);
   return { x: CX + LIMBO_R * Math.cos(ang), y: CY + LIMBO_R * Math.sin(ang) };
 }
@@ -45,16 +64,34 @@ export function slotXY(slot) { // slot 0..4 (label 1..5)
   return { x: CX + CIRCLE_R * Math.cos(ang), y: CY + CIRCLE_R * Math.sin(ang) };
 }
 
-// Offsets of up to six stones sharing a cell.
-function spread(n, i, r) {
-  if (n <= 1) return [0, 0];
-  const ang = rad(-90 + (360 / n) * i);
-  return [r * Math.cos(ang), r * Math.sin(ang)];
+// Where the i-th of n stones of a cell stands: in a room, the first on the room and the others in pairs
+// behind it towards the board's centre (two stones STACK apart or more, so neither's tap area covers the
+// other's centre; rows of neighbouring rooms spread apart, even at a corner); in a limbo cell, side by side.
+function stoneXY(key, i, n) {
+  const c = cellXY(key);
+  if (key[0] === 'r') {
+    const len = Math.hypot(c.x - CX, c.y - CY) || 1;
+    const ux = (c.x - CX) / len;
+    const uy = (c.y - CY) / len;
+    let depth = 0;
+    let side = 0;
+    if (n === 2 && i === 1) depth = STACK;
+    else if (i > 0) {
+      const row = Math.ceil(i / 2);
+      depth = n > 5 ? 22 * row : STACK * row;
+      side = (i === n - 1 && i % 2 === 1) ? 0 : (i % 2 ? -21 : 21);
+      if (n > 5) side *= 0.8;
+    }
+    return { x: c.x - ux * depth - uy * side, y: c.y - uy * depth + ux * side };
+  }
+  const gap = n > 2 ? 30 : 2 * 20;
+  return { x: c.x + (i - (n - 1) / 2) * gap, y: c.y };
 }
 
 function stoneShape(x, y, seat, k, extra) {
   const g = s('g', { class: ['stone', `seat-c${seat}`, extra], 'data-stone': String(k) });
-  g.append(s('circle', { cx: x, cy: y, r: 9.5, class: 'stone-body' }));
+  g.append(s('circle', { cx: x, cy: y, r: STONE_R, class: 'stone-body' }));
+  if (seat === 5) g.append(s('circle', { cx: x, cy: y, r: 5, class: 'stone-dot' }));
   return g;
 }
 
@@ -62,10 +99,10 @@ function drawStatic(svg, t) {
   const ring = s('g', { class: 'q-static' });
   const pts = [0, 1, 2, 3, 4].map((i) => vertex(i)).map((p) => `${p.x},${p.y}`).join(' ');
   ring.append(s('polygon', { points: pts, class: 'q-pentagon' }));
-  for (let side = 0; side < 5; side++) {
+  for (const side of [0, 1, 2, 3, 4, 'a']) {
     const l = limboXY(side);
-    ring.append(s('rect', { x: l.x - 26, y: l.y - 17, width: 52, height: 34, rx: 9, class: ['q-limbo', `seat-c${side}`], 'data-limbo': String(side) }));
-    ring.append(s('text', { x: l.x, y: l.y - 23, class: 'q-limbo-label' }, t('where.limbo')));
+    ring.append(s('rect', { x: l.x - 40, y: l.y - 21, width: 80, height: 42, rx: 10,
+      class: ['q-limbo', `seat-c${side === 'a' ? 5 : side}`], 'data-limbo': String(side) }));
   }
   for (let r = 0; r < 25; r++) {
     const p = roomXY(r);
@@ -73,30 +110,29 @@ function drawStatic(svg, t) {
     const g = s('g', { class: ['q-room', home ? 'is-home' : '', home ? `seat-c${(r - 2) / 5}` : ''], 'data-room': String(r) });
     g.append(s('circle', { cx: p.x, cy: p.y, r: ROOM_R, class: 'q-room-bg' }));
     if (home) g.append(s('circle', { cx: p.x, cy: p.y, r: ROOM_R + 5, class: 'q-home-ring' }));
-    const out = { x: CX + (p.x - CX) * 1.13, y: CY + (p.y - CY) * 1.13 };
-    g.append(s('text', { x: out.x, y: out.y, class: 'q-room-label' }, String(r)));
+    const o = outward(r);
+    const d = home ? ROOM_R + 24 : ROOM_R + 13; // outside the room, and clear of a home's ring
+    g.append(s('text', { x: p.x + o.x * d, y: p.y + o.y * d, class: ['q-room-label', home ? 'q-home-label' : ''] }, String(r)));
     ring.append(g);
   }
-  ring.append(s('circle', { cx: CX, cy: CY, r: CIRCLE_R + 22, class: 'q-circle' }));
+  ring.append(s('circle', { cx: CX, cy: CY, r: CIRCLE_R + 20, class: 'q-circle' }));
   for (let i = 0; i < 5; i++) {
     const p = slotXY(i);
-    ring.append(s('circle', { cx: p.x, cy: p.y, r: 17, class: 'q-slot', 'data-slot': String(i + 1) }));
-    const lp = { x: CX + (p.x - CX) * 1.42, y: CY + (p.y - CY) * 1.42 };
+    ring.append(s('circle', { cx: p.x, cy: p.y, r: 15, class: 'q-slot', 'data-slot': String(i + 1) }));
+    const lp = { x: CX + (p.x - CX) * 1.4, y: CY + (p.y - CY) * 1.4 };
     ring.append(s('text', { x: lp.x, y: lp.y, class: 'q-slot-label' }, String(i + 1)));
   }
-  ring.append(s('circle', { cx: CX, cy: CY, r: 6, class: 'q-centre' }));
+  ring.append(s('circle', { cx: CX, cy: CY, r: 5, class: 'q-centre' }));
   const defs = s('defs', {}, s('marker', { id: 'q-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6,
     markerHeight: 6, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'q-arrow-head' })));
   svg.append(defs, ring);
 }
 
-// Where each stone is drawn: Map cell key ("r7", "l2") -> [stone ids].
+// Where each stone is drawn: Map cell key ("r7", "l2", "la" for the arranger's limbo) -> [stone ids].
 function cellsOf(view) {
   const map = new Map();
   (view.stones || []).forEach((st, k) => {
-    let key = null;
-    if (st.where === 'room') key = `r${st.room}`;
-    else if (st.where === 'limbo') key = `l${st.seat === 5 ? 'a' : st.seat}`;
+    const key = cellKey(st);
     if (!key) return;
     if (!map.has(key)) map.set(key, []);
     map.get(key).push(k);
@@ -104,17 +140,24 @@ function cellsOf(view) {
   return map;
 }
 
+// The cell key of a stone's place ({seat, where, room?}), or null when it is on no cell.
+export function cellKey(st) {
+  if (!st) return null;
+  if (st.where === 'room') return `r${st.room}`;
+  if (st.where === 'limbo') return `l${st.seat === 5 ? 'a' : st.seat}`;
+  return null;
+}
+
 function cellXY(key) {
   if (key[0] === 'r') return roomXY(Number(key.slice(1)));
-  if (key === 'la') return { x: CX, y: CY + LIMBO_R + 40 };
-  return limboXY(Number(key.slice(1)));
+  return limboXY(key === 'la' ? 'a' : Number(key.slice(1)));
 }
 
 function drawCircle(layer, circle) {
   const slots = (circle || []).map((seat, i) => ({ seat, i })).filter((x) => x.seat !== null && x.seat !== undefined);
   for (const { seat, i } of slots) {
     const p = slotXY(i);
-    layer.append(s('circle', { cx: p.x, cy: p.y, r: 13, class: ['q-marker', `seat-c${seat}`], 'data-marker': String(seat) }));
+    layer.append(s('circle', { cx: p.x, cy: p.y, r: 12, class: ['q-marker', `seat-c${seat}`], 'data-marker': String(seat) }));
   }
   if (slots.length < 2) return;
   slots.forEach((a, j) => {
@@ -127,9 +170,9 @@ function drawCircle(layer, circle) {
     const ux = dx / len;
     const uy = dy / len;
     // bow the chord outwards so arrows between neighbours and across the circle stay apart
-    const mx = (p.x + q.x) / 2 + (-(uy)) * 10;
-    const my = (p.y + q.y) / 2 + ux * 10;
-    layer.append(s('path', { d: `M ${p.x + ux * 15} ${p.y + uy * 15} Q ${mx} ${my} ${q.x - ux * 16} ${q.y - uy * 16}`,
+    const mx = (p.x + q.x) / 2 + (-(uy)) * 9;
+    const my = (p.y + q.y) / 2 + ux * 9;
+    layer.append(s('path', { d: `M ${p.x + ux * 14} ${p.y + uy * 14} Q ${mx} ${my} ${q.x - ux * 15} ${q.y - uy * 15}`,
       class: ['q-hunts', `seat-c${a.seat}`], 'marker-end': 'url(#q-arrow)' }));
   });
 }
@@ -137,44 +180,65 @@ function drawCircle(layer, circle) {
 function roomMark(layer, key, cls) {
   if (!key) return;
   const p = cellXY(key);
-  layer.append(s('circle', { cx: p.x, cy: p.y, r: ROOM_R + 2, class: cls }));
+  if (key[0] === 'l') layer.append(s('rect', { x: p.x - 44, y: p.y - 25, width: 88, height: 50, rx: 12, class: cls }));
+  else layer.append(s('circle', { cx: p.x, cy: p.y, r: ROOM_R + 3, class: cls }));
 }
 
-// handlers: {stone(id)}; t: the game's translator. model: {view, clickable: Map(id -> label), selected: id |
-// null, targets: [{key, captures}] (the selected stone's landings and how many stones each captures, from the
-// local rules), last: [cell keys], hl: [cell keys], circle: [seat|null x5], animate: bool,
-// landed: [cell keys]}.
+// A tap area: an invisible circle of radius HIT under what is drawn (so the element's box is at least 2 HIT).
+const hitArea = (x, y) => s('circle', { cx: x, cy: y, r: HIT, class: 'q-hit' });
+
+// handlers: {tap(token)}; t: the game's translator. model: {view, stones: Map(id -> {token, label}) (the stones
+// that take a tap: the player's own to choose, an opponent's to kill), selected: id | null, targets: [{key,
+// token, label, captures}] (where the selected stone can go: a room "r<n>" or a limbo "l<seat>"; captures: how
+// many stones it takes there, from the local rules, or null), last: [cell keys], hl: [cell keys], circle:
+// [seat|null x5], out: [seat] (hunters out of play), animate: bool, landed: [cell keys]}.
 export function createBoard(handlers, t) {
-  const svg = s('svg', { class: 'q-board', viewBox: '0 0 640 660', role: 'group', 'aria-label': t('aria.board') });
+  const svg = s('svg', { class: 'q-board', viewBox: '0 0 600 590', role: 'group', 'aria-label': t('aria.board') });
   drawStatic(svg, t);
   const layers = {};
-  for (const n of ['marks', 'circle', 'stones', 'targets', 'overlay']) { layers[n] = s('g', { class: `q-${n}` }); svg.append(layers[n]); }
+  for (const n of ['marks', 'circle', 'stones', 'overlay', 'targets']) { layers[n] = s('g', { class: `q-${n}` }); svg.append(layers[n]); }
   let model = null;
   const render = (m) => {
     model = m;
     for (const g of Object.values(layers)) while (g.firstChild) g.firstChild.remove();
     for (const key of m.last || []) roomMark(layers.marks, key, 'q-last');
     for (const key of m.hl || []) roomMark(layers.marks, key, 'q-hl');
+    for (const seat of m.out || []) {
+      const l = limboXY(seat);
+      layers.marks.append(s('path', { d: `M ${l.x - 30} ${l.y - 14} L ${l.x + 30} ${l.y + 14} M ${l.x - 30} ${l.y + 14} L ${l.x + 30} ${l.y - 14}`,
+        class: ['q-out-cross', `seat-c${seat}`], 'data-out': String(seat) }));
+    }
     drawCircle(layers.circle, m.circle);
+    const clickStones = m.stones || new Map();
     for (const [key, ids] of cellsOf(m.view)) {
-      const c = cellXY(key);
       ids.forEach((k, i) => {
-        const [dx, dy] = spread(ids.length, i, ids.length > 3 ? 14 : 11);
+        const p = stoneXY(key, i, ids.length);
         const seat = Math.floor(k / 3);
         const landed = m.animate && (m.landed || []).includes(key);
-        const shape = stoneShape(c.x + dx, c.y + dy, seat, k, landed ? 'just-landed' : '');
-        if (!m.clickable || !m.clickable.has(k)) { layers.stones.append(shape); return; }
-        const wrap = s('g', clickable(`stone:${k}`, m.clickable.get(k), () => handlers.stone(k)));
-        if (m.selected === k) wrap.classList.add('selected');
-        wrap.append(s('circle', { cx: c.x + dx, cy: c.y + dy, r: 14, class: 'legal-halo' }), shape);
+        const shape = stoneShape(p.x, p.y, seat, k, landed ? 'just-landed' : '');
+        const c = clickStones.get(k);
+        if (!c) { layers.stones.append(shape); return; }
+        const wrap = s('g', clickable(c.token, c.label, () => handlers.tap(c.token)));
+        wrap.classList.add(c.token.startsWith('kill:') ? 'q-killable' : 'q-pickable');
+        if (m.selected === k) { wrap.classList.add('selected'); wrap.setAttribute('aria-pressed', 'true'); }
+        wrap.append(hitArea(p.x, p.y), s('circle', { cx: p.x, cy: p.y, r: STONE_R + 6, class: 'legal-halo' }), shape);
         layers.overlay.append(wrap);
       });
     }
     for (const tg of m.targets || []) {
       const p = cellXY(tg.key);
-      layers.targets.append(s('circle', { cx: p.x, cy: p.y, r: ROOM_R - 3, class: ['q-target', tg.captures ? 'captures' : ''],
-        'data-room': tg.key.slice(1), 'data-captures': String(tg.captures || 0) }));
-      if (tg.captures) layers.targets.append(s('text', { x: p.x + ROOM_R - 4, y: p.y - ROOM_R + 6, class: 'q-capture-mark' }, '✕'));
+      const room = tg.key[0] === 'r';
+      const wrap = s('g', clickable(tg.token, tg.label, () => handlers.tap(tg.token)));
+      wrap.classList.add('q-goal');
+      wrap.append(hitArea(p.x, p.y));
+      if (room) {
+        wrap.append(s('circle', { cx: p.x, cy: p.y, r: ROOM_R - 2, class: ['q-target', tg.captures ? 'captures' : ''],
+          'data-room': tg.key.slice(1), 'data-captures': String(tg.captures || 0) }));
+        if (tg.captures) wrap.append(s('text', { x: p.x, y: p.y, class: 'q-capture-mark' }, '✕'));
+      } else {
+        wrap.append(s('rect', { x: p.x - 36, y: p.y - 19, width: 72, height: 38, rx: 9, class: 'q-target-limbo' }));
+      }
+      layers.targets.append(wrap);
     }
   };
   return {
