@@ -120,12 +120,12 @@ function dieSvg(value, cls) {
 }
 
 function manSvg(seat) {
-  return s('svg', { viewBox: '0 0 40 40', class: 'legend-svg', 'aria-hidden': 'true', focusable: 'false' },
+  return s('svg', { viewBox: '0 0 40 40', class: ['legend-svg', 'lq-mark'], 'aria-hidden': 'true', focusable: 'false' },
     s('circle', { cx: 20, cy: 20, r: 15, class: ['lq-man', `lq-${ROLES[seat]}`] }));
 }
 
 function boxSvg(cls) {
-  return s('svg', { viewBox: '0 0 40 40', class: 'legend-svg', 'aria-hidden': 'true', focusable: 'false' },
+  return s('svg', { viewBox: '0 0 40 40', class: ['legend-svg', 'lq-mark'], 'aria-hidden': 'true', focusable: 'false' },
     s('rect', { x: 4, y: 4, width: 32, height: 32, rx: 5, class: cls }));
 }
 

@@ -82,7 +82,7 @@ function describeBoard(state) {
 // --- the legend ----------------------------------------------------------------------------------
 
 function miniSvg(children, viewBox = '0 0 40 36') {
-  return s('svg', { viewBox, class: 'legend-svg', 'aria-hidden': 'true', focusable: 'false' }, ...children);
+  return s('svg', { viewBox, class: ['legend-svg', 'ur-mark'], 'aria-hidden': 'true', focusable: 'false' }, ...children);
 }
 
 function die(marked) {
