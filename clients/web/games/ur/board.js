@@ -42,6 +42,7 @@ const BX = 78;       // board left edge (the exit zone is left of it)
 const BY = 84;       // board top edge (the top tray is above it)
 const W = BX + 8 * C + 22;
 const H = BY + 3 * C + 84;
+const BADGE = 27;    // the radius of the enter and bear-off badges: 44 CSS px across on a phone
 
 function geometry(bottomSeat, vertical) {
   // The bottom seat's outer row is the bottom lane: Light's is L, Dark's is K.
@@ -205,34 +206,61 @@ function landingOf(m, square) {
   return { to: square + (m.view.value || 0), captured: [], source: 'dice' };
 }
 
-// The stacks on the board; a stack of the actor's that can move is clickable ("piece:<square>").
+// The actor's stacks that can move in `cell` (its route squares), in the order they are drawn.
+function movableIn(arr, actor, legalMoves) {
+  return arr.slice(0, 4).filter((st) => st.seat === actor && legalMoves.has(st.square)).map((st) => st.square);
+}
+
+// The square a tap on a cell selects, among the actor's stacks there that can move (`squares`): the first, or,
+// when one of them is selected, the next one round (two stacks of one side share a cell on the middle row,
+// one going up and one coming back).
+export function nextInCell(squares, selected) {
+  const i = squares.indexOf(selected);
+  return i < 0 ? squares[0] : squares[(i + 1) % squares.length];
+}
+
+// The stacks on the board. What a finger taps to select a piece that can move is its whole cell (a
+// "piece:<square>" group: the cell's area, the halo and the disc), named by the square of the first of the
+// actor's stacks there that can move; where two such stacks share the cell, a tap selects one, the next tap
+// the other.
 function drawPieces(L, geo, m) {
   const { view, actor, legalMoves, selected, t } = m;
   const role = (seat) => t(`role.${ROLES[seat]}`);
   for (const [cell, arr] of stacksOf(view)) {
     const c = geo.center(cell);
     const sl = slots(arr.length);
+    const movable = movableIn(arr, actor, legalMoves);
+    let wrap = null;
+    if (movable.length) {
+      const next = nextInCell(movable, selected);
+      const land = landingOf(m, next);
+      const label = t('aria.select', { role: role(actor), cell, to: cellOf(actor, land.to) });
+      wrap = s('g', clickable(`piece:${movable[0]}`, label, () => m.handlers.select(next)));
+      wrap.classList.add('piece-pick');
+      wrap.setAttribute('data-cell', cell);
+      if (movable.length > 1) wrap.setAttribute('data-squares', movable.join(' '));
+      if (movable.includes(selected)) wrap.classList.add('selected');
+      const p = geo.xy(cell);
+      wrap.append(s('rect', { x: p.x + 3, y: p.y + 3, width: C - 6, height: C - 6, rx: 6, class: 'pick-hit' }));
+      if (!movable.includes(selected)) {
+        const k = arr.findIndex((st) => st.seat === actor && st.square === next);
+        const show = () => drawPeek(L, geo, arr[k], land, { x: c.x + sl.at[k][0], y: c.y + sl.at[k][1] });
+        const hide = () => { while (L.peek.firstChild) L.peek.firstChild.remove(); };
+        for (const ev of ['focus', 'pointerenter']) wrap.addEventListener(ev, show);
+        for (const ev of ['blur', 'pointerleave']) wrap.addEventListener(ev, hide);
+      }
+      L.overlay.append(wrap);
+    }
     arr.slice(0, 4).forEach((st, i) => {
       const [dx, dy] = sl.at[i];
       const d = disc(geo, c.x + dx, c.y + dy, sl.r, st.seat, st.down, st.count);
       d.setAttribute('data-square', String(st.square));
       d.setAttribute('data-seat', String(st.seat));
-      if (st.seat !== actor || !legalMoves.has(st.square)) { L.pieces.append(d); return; }
-      const land = landingOf(m, st.square);
-      const label = t('aria.select', { role: role(st.seat), cell, to: cellOf(st.seat, land.to) });
-      const wrap = s('g', clickable(`piece:${st.square}`, label,
-        () => m.handlers.select(st.square)));
+      if (!wrap || st.seat !== actor || !legalMoves.has(st.square)) { L.pieces.append(d); return; }
       const at = { x: c.x + dx, y: c.y + dy };
-      if (selected === st.square) wrap.classList.add('selected');
-      else {
-        const show = () => drawPeek(L, geo, st, land, at);
-        const hide = () => { while (L.peek.firstChild) L.peek.firstChild.remove(); };
-        for (const ev of ['focus', 'pointerenter']) wrap.addEventListener(ev, show);
-        for (const ev of ['blur', 'pointerleave']) wrap.addEventListener(ev, hide);
-      }
-      wrap.append(s('circle', { cx: at.x, cy: at.y, r: sl.r + 5, class: 'legal-halo' }), d);
-      L.overlay.append(wrap);
-      if (selected === st.square) drawTarget(L, geo, m, st, land, at);
+      const halo = s('circle', { cx: at.x, cy: at.y, r: sl.r + 5, class: ['legal-halo', selected === st.square ? 'chosen' : null] });
+      wrap.append(halo, d);
+      if (selected === st.square) drawTarget(L, geo, m, st, landingOf(m, st.square), at);
     });
   }
 }
@@ -296,7 +324,7 @@ function drawBadges(svg, L, geo, m) {
     const b = s('g', clickable(`enter:${a.enter}`, t('aria.enter', { role: t(`role.${ROLES[actor]}`), cell }),
       () => m.handlers.act(a)));
     b.classList.add('enter-badge');
-    b.append(s('circle', { cx: tc.x, cy: ty, r: 19, class: 'badge-bg' }),
+    b.append(s('circle', { cx: tc.x, cy: ty, r: BADGE, class: 'badge-bg' }),
       txt(geo, { x: tc.x, y: ty, class: 'badge-text' }, `+${cell}`));
     L.overlay.append(b);
     const tray = svg.querySelector(`[data-tray="${ROLES[actor]}"]`);
@@ -307,7 +335,7 @@ function drawBadges(svg, L, geo, m) {
     if (!a || !a.bear_off) continue;
     const b = s('g', clickable('bear_off', t('aria.bear', { role: t(`role.${ROLES[actor]}`), cell: 'M1' }), () => m.handlers.act(a)));
     b.classList.add('bear-badge');
-    b.append(s('circle', { cx: BX / 2 - 2, cy: m1.y, r: 22, class: 'badge-bg' }),
+    b.append(s('circle', { cx: BX / 2 - 2, cy: m1.y, r: BADGE, class: 'badge-bg' }),
       txt(geo, { x: BX / 2 - 2, y: m1.y, class: 'badge-text small' }, t('off')));
     L.overlay.append(b);
     L.targets.append(s('rect', { x: m1.x - C / 2 + 3, y: m1.y - C / 2 + 3, width: C - 6, height: C - 6, rx: 6, class: 'target-cell' }));
