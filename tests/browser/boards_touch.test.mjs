@@ -5,7 +5,8 @@
 // lands at its centre and must send exactly the action chosen), and at every turn nothing tappable in the game
 // column is under 44x44 CSS px; after a few moves the person resigns. Then: Ur's Light pieces are drawn light
 // (not black) in a replay, on the analysis board and in the rules page's legend; two of Ur's stacks that can
-// move from one cell are chosen by tapping that cell once or twice; Super 1 al 5 lights the pieces its hint
+// move from one cell are chosen by tapping that cell once or twice on a touch screen (with a mouse each has its
+// own half of the cell); Super 1 al 5 lights the pieces its hint
 // names and says what to do once one is chosen, and its room has no axe-core violation mid-match; Laquet's
 // last move and its movable men are marked by different shapes. Screenshots go to build-test/artifacts/.
 
@@ -104,7 +105,16 @@ test('Ur, Laquet and Super 1 al 5 against a bot by taps on a desktop, a phone up
           return el && getComputedStyle(el).fill;
         }));
         assert.deepEqual(legend, [LIGHT, DARK], "the rules page's legend draws them so too");
-        await checkUrSharedCell(page);
+        await checkUrSharedCell(page, false);
+        const touch = await newPlayerPage(browser(), { width: 390, height: 844, touch: true, server: srv, label: 'touch' });
+        try {
+          await touch.goto(`${srv.url}/?name=Viewer#/rules/ur`);
+          await touch.waitForSelector('article.rules .legend-list');
+          await checkUrSharedCell(touch, true);
+          noProblems(touch);
+        } finally {
+          await closeAll([touch]);
+        }
         noProblems(page);
       } finally {
         await closeAll([page]);
@@ -144,10 +154,11 @@ async function checkLaquetMarks(page, what) {
   assert.deepEqual(marks.movable, ['rect', 'circle'], `${what}: the legend's movable men: an outline and a ring`);
 }
 
-// Ur: two Light stacks that can move share M3 (one going up on its square 7, one coming back on its 21). The cell
-// is one target; a tap chooses the stack going up, the next tap the other, and clicksFor() counts the taps. Drawn
-// by Ur's own view on the page (a rules page: no room), from a state made here.
-async function checkUrSharedCell(page) {
+// Ur: two Light stacks that can move share M3 (one going up on its square 7, one coming back on its 21). On a
+// touch screen the cell is one target: a tap chooses the stack going up, the next tap the other, and clicksFor()
+// counts the taps; with a mouse each stack has its own target, its half of the cell. Drawn by Ur's own view on
+// the page (a rules page: no room), from a state made here.
+async function checkUrSharedCell(page, coarse) {
   const out = await page.evaluate(async () => {
     const { default: ur } = await import('/games/ur/ur.js');
     const root = document.createElement('div');
@@ -158,21 +169,26 @@ async function checkUrSharedCell(page) {
     const state = { game: 'ur', status: 'playing', ply: 9, to_act: [0], legal: [{ move: 7 }, { move: 21 }],
       view: { dice: [true, true, false], value: 1, pieces: [[0, 0, 0, 0, 0, 7, 21], [0, 0, 0, 0, 0, 0, 0]], bonus: false, again: false } };
     view.update(state);
-    const res = { cells: board.querySelectorAll('g.piece-pick').length, clicks: ur.clicksFor({ move: 21 }, state) };
-    for (const sel of res.clicks) board.querySelector(sel).dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    const tap = (sel) => board.querySelector(sel).dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    const res = { picks: [...board.querySelectorAll('g.piece-pick')].map((g) => g.dataset.click), clicks: ur.clicksFor({ move: 21 }, state) };
+    for (const sel of res.clicks) tap(sel);
     res.sent = sent.slice();
     view.update(state);
-    board.querySelector('[data-click="piece:7"]').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    tap('[data-click="piece:7"]');
     res.first = board.querySelector('[data-click="target"]')?.dataset.target;
     view.destroy();
     root.remove();
     return res;
   });
-  assert.equal(out.cells, 1, 'one target for the cell');
-  assert.equal(out.clicks.length, 3, 'two taps on the cell, then the target');
-  assert.match(out.clicks[0], /^\[data-click="piece\\?:7"\]$/, 'the cell is named by the stack going up');
-  assert.equal(out.clicks[1], out.clicks[0], 'the same cell, tapped again');
-  assert.equal(out.clicks[2], '[data-click="target"]', 'then the target');
-  assert.deepEqual(out.sent, [{ move: 21 }], 'the second tap chose the stack coming back');
-  assert.equal(out.first, 'M4', 'a first tap chooses the stack going up (7 + 1: M4)');
+  assert.deepEqual(out.sent, [{ move: 21 }], 'the clicks for the stack coming back moved it');
+  assert.equal(out.first, 'M4', 'a first tap on piece:7 chooses the stack going up (7 + 1: M4)');
+  if (coarse) {
+    assert.deepEqual(out.picks, ['piece:7'], 'on a touch screen, one target for the cell');
+    assert.equal(out.clicks.length, 3, 'two taps on the cell, then the target');
+    assert.match(out.clicks[0], /^\[data-click="piece\\?:7"\]$/, 'the cell is named by the stack going up');
+    assert.equal(out.clicks[1], out.clicks[0], 'the same cell, tapped again');
+  } else {
+    assert.deepEqual(out.picks.sort(), ['piece:21', 'piece:7'], 'with a mouse, a target for each stack');
+    assert.equal(out.clicks.length, 2, 'its own target, then the target');
+  }
 }

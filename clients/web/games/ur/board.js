@@ -219,48 +219,64 @@ export function nextInCell(squares, selected) {
   return i < 0 ? squares[0] : squares[(i + 1) % squares.length];
 }
 
-// The stacks on the board. What a finger taps to select a piece that can move is its whole cell (a
-// "piece:<square>" group: the cell's area, the halo and the disc), named by the square of the first of the
-// actor's stacks there that can move; where two such stacks share the cell, a tap selects one, the next tap
-// the other.
+// A screen touched with a finger: where two stacks that can move share a cell, the cell is one target (a tap
+// chooses one, the next tap the other), since half a cell is too small for a finger; with a mouse each stack
+// is a target of its own, its half of the cell.
+export const COARSE = '(pointer: coarse)';
+
+// The stacks on the board. What selects a piece that can move is its whole cell (a "piece:<square>" group: the
+// cell's area, the halo and the disc). Where two of the actor's stacks that can move share the cell: with a
+// mouse, each its part of the cell; on a touch screen (m.coarse) the cell, named by the first of them, a tap
+// choosing one and the next tap the other.
 function drawPieces(L, geo, m) {
   const { view, actor, legalMoves, selected, t } = m;
   const role = (seat) => t(`role.${ROLES[seat]}`);
   for (const [cell, arr] of stacksOf(view)) {
     const c = geo.center(cell);
+    const p = geo.xy(cell);
     const sl = slots(arr.length);
+    const at = (k) => ({ x: c.x + sl.at[k][0], y: c.y + sl.at[k][1] });
     const movable = movableIn(arr, actor, legalMoves);
-    let wrap = null;
-    if (movable.length) {
-      const next = nextInCell(movable, selected);
-      const land = landingOf(m, next);
+    const whole = movable.length === 1 || m.coarse;
+    const picks = new Map(); // square -> the group that selects it (on a touch screen, one for the cell)
+    const pick = (squares, sq, hit) => {
+      const land = landingOf(m, sq);
       const label = t('aria.select', { role: role(actor), cell, to: cellOf(actor, land.to) });
-      wrap = s('g', clickable(`piece:${movable[0]}`, label, () => m.handlers.select(next)));
+      const wrap = s('g', clickable(`piece:${squares[0]}`, label, () => m.handlers.select(sq)));
       wrap.classList.add('piece-pick');
       wrap.setAttribute('data-cell', cell);
-      if (movable.length > 1) wrap.setAttribute('data-squares', movable.join(' '));
-      if (movable.includes(selected)) wrap.classList.add('selected');
-      const p = geo.xy(cell);
-      wrap.append(s('rect', { x: p.x + 3, y: p.y + 3, width: C - 6, height: C - 6, rx: 6, class: 'pick-hit' }));
-      if (!movable.includes(selected)) {
-        const k = arr.findIndex((st) => st.seat === actor && st.square === next);
-        const show = () => drawPeek(L, geo, arr[k], land, { x: c.x + sl.at[k][0], y: c.y + sl.at[k][1] });
+      if (squares.length > 1) wrap.setAttribute('data-squares', squares.join(' '));
+      if (squares.includes(selected)) wrap.classList.add('selected');
+      wrap.append(s('rect', { ...hit, rx: 6, class: 'pick-hit' }));
+      if (!squares.includes(selected)) {
+        const k = arr.findIndex((st) => st.seat === actor && st.square === sq);
+        const show = () => drawPeek(L, geo, arr[k], land, at(k));
         const hide = () => { while (L.peek.firstChild) L.peek.firstChild.remove(); };
         for (const ev of ['focus', 'pointerenter']) wrap.addEventListener(ev, show);
         for (const ev of ['blur', 'pointerleave']) wrap.addEventListener(ev, hide);
       }
       L.overlay.append(wrap);
+      for (const x of squares) picks.set(x, wrap);
+    };
+    const cellHit = { x: p.x + 3, y: p.y + 3, width: C - 6, height: C - 6 };
+    if (movable.length && whole) pick(movable, nextInCell(movable, selected), cellHit);
+    else {
+      for (const sq of movable) { // its part of the cell: a half (two stacks in it) or a quarter (more)
+        const k = arr.findIndex((st) => st.seat === actor && st.square === sq);
+        const q = at(k);
+        const half = C / 2 - 3;
+        pick([sq], sq, arr.length === 2 ? { x: q.x - half / 2 - 0.5, y: p.y + 3, width: half, height: C - 6 }
+          : { x: q.x - half / 2 - 0.5, y: q.y - half / 2 - 0.5, width: half, height: half });
+      }
     }
     arr.slice(0, 4).forEach((st, i) => {
-      const [dx, dy] = sl.at[i];
-      const d = disc(geo, c.x + dx, c.y + dy, sl.r, st.seat, st.down, st.count);
+      const d = disc(geo, at(i).x, at(i).y, sl.r, st.seat, st.down, st.count);
       d.setAttribute('data-square', String(st.square));
       d.setAttribute('data-seat', String(st.seat));
-      if (!wrap || st.seat !== actor || !legalMoves.has(st.square)) { L.pieces.append(d); return; }
-      const at = { x: c.x + dx, y: c.y + dy };
-      const halo = s('circle', { cx: at.x, cy: at.y, r: sl.r + 5, class: ['legal-halo', selected === st.square ? 'chosen' : null] });
-      wrap.append(halo, d);
-      if (selected === st.square) drawTarget(L, geo, m, st, landingOf(m, st.square), at);
+      const wrap = st.seat === actor ? picks.get(st.square) : null;
+      if (!wrap) { L.pieces.append(d); return; }
+      wrap.append(s('circle', { cx: at(i).x, cy: at(i).y, r: sl.r + 5, class: ['legal-halo', selected === st.square ? 'chosen' : null] }), d);
+      if (selected === st.square) drawTarget(L, geo, m, st, landingOf(m, st.square), at(i));
     });
   }
 }
@@ -380,6 +396,7 @@ const PORTRAIT = '(max-width: 600px) and (orientation: portrait)';
 export function createBoard(handlers, t) {
   const svg = s('svg', { class: 'ur-board', role: 'group', 'aria-label': t('aria.board') });
   const portrait = window.matchMedia ? window.matchMedia(PORTRAIT) : null;
+  const coarse = window.matchMedia ? window.matchMedia(COARSE) : null;
   let drawn = null; // "<bottom seat>:<vertical>" of the static part drawn
   let L = null;
   let geo = null;
@@ -417,7 +434,7 @@ export function createBoard(handlers, t) {
     const view = state.view || {};
     const actor = (state.to_act || [])[0];
     const legalMoves = new Set(legal.filter((a) => a && 'move' in a).map((a) => a.move));
-    const mm = { view, actor, legal, legalMoves, selected, handlers, t, landing: m.landing };
+    const mm = { view, actor, legal, legalMoves, selected, handlers, t, landing: m.landing, coarse: !!(coarse && coarse.matches) };
     drawTrays(L.trays, geo, view, b, t);
     // The last piece moved stays marked through the throws that follow it.
     const mv = m.lastMove;
@@ -432,7 +449,7 @@ export function createBoard(handlers, t) {
     }
     lastPly = state.ply;
   };
-  if (portrait) portrait.addEventListener('change', () => { if (model) render(model); });
+  for (const q of [portrait, coarse]) if (q) q.addEventListener('change', () => { if (model) render(model); });
   return {
     el: svg,
     render,

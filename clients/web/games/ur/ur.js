@@ -5,7 +5,8 @@
 //
 // A move is made in two clicks: a glowing piece ("piece:<square>": a tap anywhere on its cell) selects it
 // and shows where it lands, the target ("target", the whole landing cell) moves it. Where two stacks of the
-// actor that can move share a cell, a tap selects one and the next tap the other. The selection belongs to this view, not to the state: it
+// actor that can move share a cell, each has its half of the cell with a mouse; on a touch screen the cell is
+// one target, a tap selecting one and the next tap the other (board.js). The selection belongs to this view, not to the state: it
 // survives any state that leaves the move legal at the same ply (a seat reconnecting, a watcher),
 // and is dropped when the ply moves on. Rolling, entering, bearing off and skipping take one click.
 // Where a selected (or focused) piece lands, and whom it captures, comes from the local rules (ctx.preview:
@@ -16,7 +17,7 @@ import { h, s, clear } from '../../dom.js';
 import { translator } from '../../i18n.js';
 import { loadCss, actionButton, clickSelector, bringIntoViewSoon } from '../common.js';
 import { defineGame, turnCard } from '../base.js';
-import { createBoard, moveCells, cellOf, nextInCell, ROLES } from './board.js';
+import { createBoard, moveCells, cellOf, nextInCell, COARSE, ROLES } from './board.js';
 import strings from './strings.js';
 import rules from './rules.js';
 
@@ -234,8 +235,8 @@ function createView(ctx) {
 
 // --- the browser-test contract ---------------------------------------------------------------------
 
-// A move: its cell, tapped once, or as many times as it takes to come round to it where two of the
-// actor's stacks that can move share the cell (named by the first of them); then the target.
+// A move: its piece, then the target; on a touch screen, where two of the actor's stacks that can move share a
+// cell (named by the first of them), the cell as many times as it takes to come round to it.
 function clicksFor(action, state) {
   if (!action || typeof action !== 'object') return null;
   if (action.roll) return [clickSelector('roll')];
@@ -248,7 +249,8 @@ function clicksFor(action, state) {
     // The stacks in the order the board draws them: upright (squares up to 13) before those coming back.
     const shared = [...new Set(mine)].filter((sq) => moves.has(sq) && cellOf(actor, sq) === cell)
       .sort((a, b) => (a >= 14) - (b >= 14) || a - b);
-    if (shared.length < 2) return [clickSelector(`piece:${action.move}`), clickSelector('target')];
+    const coarse = typeof window !== 'undefined' && window.matchMedia && window.matchMedia(COARSE).matches;
+    if (shared.length < 2 || !coarse) return [clickSelector(`piece:${action.move}`), clickSelector('target')];
     const taps = [];
     let sel = active ? active.selected() : null;
     do { sel = nextInCell(shared, sel); taps.push(clickSelector(`piece:${shared[0]}`)); } while (sel !== action.move && taps.length <= shared.length);
