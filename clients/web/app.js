@@ -1,5 +1,6 @@
 // app.js: entry point of the web client. The connection (net.js), the routes (#/, #/room/<id>,
-// #/rules/<game>, and the archive's #/matches and #/replay/<id>?ply=N, which need no name), the header with the language switch, the name form, and the test hooks
+// #/rules/<game> and #/learn/<game> (the guided first match, learn.js, loaded when first opened), and the
+// archive's #/matches and #/replay/<id>?ply=N; rules, learn and the archive need no name), the header with the language switch, the name form, and the test hooks
 // (document.body.dataset.*, window.quinteto). The shared state lives in core.js, which the views
 // import; the views never import this file.
 //
@@ -23,6 +24,8 @@ function parseRoute() {
   if (m) return { name: 'room', id: decodeURIComponent(m[1]) };
   m = /^#\/rules\/([^/?#]+)/.exec(location.hash);
   if (m) return { name: 'rules', game: decodeURIComponent(m[1]) };
+  m = /^#\/learn\/([^/?#]+)/.exec(location.hash);
+  if (m) return { name: 'learn', game: decodeURIComponent(m[1]) };
   m = /^#\/replay\/([^/?#]+)/.exec(location.hash);
   if (m) return { name: 'replay', id: decodeURIComponent(m[1]) };
   if (/^#\/matches(\?|$)/.test(location.hash)) return { name: 'matches' };
@@ -31,8 +34,9 @@ function parseRoute() {
 
 function onRoute() {
   const route = parseRoute();
-  // The archive is read over HTTP: no name, no connection needed to look at it.
-  if (!app.identity.name && route.name !== 'matches' && route.name !== 'replay') { askName(); return; }
+  // The archive is read over HTTP, the rules and the guided match are drawn on the page: no name, no
+  // connection needed to look at them.
+  if (!app.identity.name && !['matches', 'replay', 'rules', 'learn'].includes(route.name)) { askName(); return; }
   if (app.view && app.view.destroy) app.view.destroy();
   const sameRoom = route.name === 'room' && app.route.name === 'room' && app.route.id === route.id;
   app.route = route;
@@ -49,6 +53,15 @@ function onRoute() {
     app.view = route.name === 'matches' ? new MatchesView(app) : new ReplayView(app, route.id);
     main.append(app.view.el);
     setBodyRoom(null, null);
+  } else if (route.name === 'learn') {
+    const holder = { destroy() { this.gone = true; } }; // until learn.js is loaded
+    app.view = holder;
+    setBodyRoom(null, null);
+    import('./learn.js').then(({ LearnView }) => {
+      if (app.view !== holder) return; // the page moved on meanwhile
+      app.view = new LearnView(app, route.game);
+      main.append(app.view.el);
+    }).catch((e) => { if (app.view === holder) main.append(h('p.notice', t('learn.failed', { error: e.message }))); });
   } else if (route.name === 'rules') {
     app.view = new RulesView(app, route.game);
     main.append(app.view.el);
@@ -294,12 +307,15 @@ window.quinteto = {
   // `action` in the current room's view; null when the view offers no way to make it.
   clicksFor(action) {
     const v = app.view;
+    if (v && app.route.name === 'learn' && typeof v.clicksFor === 'function') return v.clicksFor(action);
     if (!(v instanceof RoomView) || !v.module || !v.state) return null;
     return v.module.clicksFor(action, v.state);
   },
   debugDropSocket() { app.net && app.net.drop(); },
   // The replay shown (archive.js's ReplayView: its derived pages of steps, matchAt), or null.
   get replay() { return app.view instanceof ReplayView ? app.view : null; },
+  // The guided match shown (learn.js's LearnView: its lesson, state), or null.
+  get learn() { return app.route.name === 'learn' && app.view?.lesson ? app.view : null; },
 };
 
 // --- boot --------------------------------------------------------------------------------------

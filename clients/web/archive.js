@@ -18,6 +18,7 @@ import { loadRules } from './rules-core.js';
 import { legendList } from './room.js';
 import { AnalysisBoard } from './analysis.js';
 import { EyePanel } from './eye-view.js';
+import { seatName } from './levels.js';
 
 async function getJson(url) {
   const r = await fetch(url, { headers: { accept: 'application/json' } });
@@ -108,7 +109,7 @@ export class MatchesView {
     const module = gameModule(m.game);
     const players = m.seats.map((s, i) => [i ? ', ' : '',
       h('a.player-link', { href: `#/matches?player=${encodeURIComponent(s.name)}`,
-        title: t('archive.matchesOf', { name: s.name }) }, s.name),
+        title: t('archive.matchesOf', { name: seatName(s) }) }, seatName(s)),
       h('span.role-note', ` (${roleOf(module, s.role)})`)]).flat();
     return h('li.match-row', { 'data-match': m.id },
       h('a.replay-link', { href: `#/replay/${encodeURIComponent(m.id)}` }, `${gameLabel(m.game)} #${m.id}`),
@@ -327,7 +328,7 @@ export class ReplayView {
       const loss = this.eye?.costAt(Number(b.dataset.step));
       if (loss === undefined || b.querySelector('.costly')) continue;
       const e = this.entry(Number(b.dataset.step));
-      b.append(' ', h('span.badge.costly', { title: t('eye.costly', { role: this.role(e.seat), pts: Math.round(loss * 100) }) },
+      b.append(' ', h('span.badge.costly', { title: t('eye.costly', { role: this.role(e.seat), n: Math.round(loss * 100) }) },
         t('eye.costlyBadge', { pts: Math.round(loss * 100) })));
     }
   }
@@ -416,7 +417,7 @@ export class ReplayView {
   role(seat) { return roleOf(this.module, this.rep.seats[seat]?.role); }
 
   entryText(e) {
-    if (e.kind === 'event') return t(`archive.event.${e.what}`, { role: this.role(e.seat), name: this.rep.seats[e.seat]?.name || '' });
+    if (e.kind === 'event') return t(`archive.event.${e.what}`, { role: this.role(e.seat), name: seatName(this.rep.seats[e.seat]) || '' });
     return this.module ? this.module.notation(e) : JSON.stringify(e.action);
   }
 
@@ -448,7 +449,7 @@ export class ReplayView {
   renderSeats() {
     clear(this.seatList).append(...this.rep.seats.map((s) => h('li.seat', { class: `seat-c${s.seat}` },
       h('span.token', { 'aria-hidden': 'true' }), h('span.role', roleOf(this.module, s.role)),
-      h('a.name.player-link', { href: `#/matches?player=${encodeURIComponent(s.name)}` }, s.name),
+      h('a.name.player-link', { href: `#/matches?player=${encodeURIComponent(s.name)}` }, seatName(s)),
       s.bot ? h('span.badge.bot', t('badge.bot')) : null)));
   }
 
@@ -464,7 +465,7 @@ export class ReplayView {
     const v = { ply: m.ply, role: m.seat === null ? '' : this.role(m.seat), recorded: quote(m.recorded),
       derived: quote(m.derived), played: quote(m.played) };
     if (m.what === 'action' || m.what === 'event') v.why = t(`archive.why.${m.derived}`);
-    if (m.what === 'event') v.event = t(`archive.event.${m.recorded}`, { role: v.role, name: this.rep.seats[m.seat]?.name || '' });
+    if (m.what === 'event') v.event = t(`archive.event.${m.recorded}`, { role: v.role, name: seatName(this.rep.seats[m.seat]) || '' });
     return t(`archive.mismatch.${m.what}`, v);
   }
 

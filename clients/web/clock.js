@@ -5,7 +5,7 @@
 // The pure functions (no DOM) are exported for the tests.
 
 import { h } from './dom.js';
-import { t } from './i18n.js';
+import { t, fmtNumber } from './i18n.js';
 
 export const SHARED_OPTIONS = ['clock', 'stand_in_after_ms', 'stand_in_level', 'idle_after_ms'];
 
@@ -23,9 +23,10 @@ export function clockLeft(clock, now = Date.now()) {
   return Math.max(0, left);
 }
 
-// "m:ss", or "s.t" under ten seconds (when every tenth counts).
+// "m:ss", or "s.t" under ten seconds (when every tenth counts), the tenths after the language's decimal
+// sign ("9,5" in Spanish and Portuguese: a screen reader says "nueve coma cinco", not "punto").
 export function fmtClock(ms) {
-  if (ms < 10000) return (Math.floor(ms / 100) / 10).toFixed(1);
+  if (ms < 10000) return fmtNumber(Math.floor(ms / 100) / 10, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const s = Math.ceil(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }

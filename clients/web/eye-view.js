@@ -115,7 +115,7 @@ export class EyePanel {
       const before = this.points.get(j - 1);
       const after = this.points.get(j);
       g.append(svg('circle.eye-costly', { class: `seat-c${before.seat}`, cx: this.x(j), cy: this.y(after.est[before.seat]),
-        r: 4, 'data-step': j }, svg('title', t('eye.costlyMark', { role: this.role(before.seat), pts: pct(loss) }))));
+        r: 4, 'data-step': j }, svg('title', t('eye.costlyMark', { role: this.role(before.seat), n: pct(loss) }))));
     }
     this.cursor = svg('line.eye-cursor', { y1: 0, y2: H });
     g.append(this.cursor);
@@ -161,7 +161,7 @@ export class EyePanel {
     this.costEl.hidden = loss === undefined;
     if (loss !== undefined) {
       const before = this.points.get(this.step - 1);
-      this.costEl.textContent = t('eye.costly', { role: this.role(before.seat), pts: pct(loss) });
+      this.costEl.textContent = t('eye.costly', { role: this.role(before.seat), n: pct(loss) });
     }
   }
 

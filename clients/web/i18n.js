@@ -3,9 +3,20 @@
 //
 // Strings live in catalogues, one per language: i18n/<lang>.js for the shell, and one object per
 // language that each game module brings (`strings` in its module, see games/base.js). A catalogue
-// maps a key to a text with {placeholders}, or to {one, other} (chosen by Intl.PluralRules with the
-// variable `n`). English is complete by construction: a key missing in English is a bug, and a test
-// (tests/browser/i18n_keys.test.mjs) fails if any language lacks a key another one has.
+// maps a key to a text with {placeholders}. English is complete by construction: a key missing in
+// English is a bug, and a test (tests/browser/i18n_keys.test.mjs) fails if any language lacks a key
+// another one has.
+//
+// Plurals: a text that counts things ("1 point", "2 points") takes its count as the variable `n` and
+// has one variant per plural category of the language (Intl.PluralRules: English, Spanish and
+// Portuguese need `one` and `other`), written either as an object or as sibling keys:
+//     'room.spectators': { one: '{n} spectator', other: '{n} spectators' }
+//     'room.spectators.one': '{n} spectator',  'room.spectators.other': '{n} spectators'
+// t('room.spectators', { n }) picks the variant; a category the catalogue lacks (Spanish `many`, for
+// millions) falls back to `other`. One exception to the CLDR rule: Portuguese `one` covers 0 and 1,
+// but Brazilian usage (and its grammars) count zero in the plural ("0 peças", "zero pontos"), so 0 is
+// `other` in Portuguese. The catalogue test checks that every plural has `other` and the categories
+// its language needs; tests/browser/i18n_plural.test.mjs checks the choice in each language.
 //
 // Nothing here touches the page except setLang(), which sets <html lang> and tells listeners
 // (the "langchange" event on `i18n`), so the views can draw themselves again.
@@ -56,19 +67,32 @@ function fill(text, vars) {
   });
 }
 
+// The plural category of count `n` in language `l` (see the header: 0 is plural in Portuguese).
+export function pluralForm(n, l = lang) {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return 'other';
+  if (l === 'pt' && n === 0) return 'other';
+  try { return new Intl.PluralRules(l).select(n); } catch { return 'other'; }
+}
+
+// The text for `key` in catalogue `c` (one language's) for `vars`: a plain text, an object of plural
+// variants, or sibling keys `key.<category>`; undefined when the catalogue has none of them.
+function entry(c, l, key, vars) {
+  if (!c) return undefined;
+  const v = c[key];
+  const n = vars ? vars.n : undefined;
+  if (typeof v === 'string') return v;
+  if (v && typeof v === 'object') return v[pluralForm(n, l)] ?? v.other;
+  if (typeof c[`${key}.other`] === 'string') return c[`${key}.${pluralForm(n, l)}`] ?? c[`${key}.other`];
+  return undefined;
+}
+
 // The text of `key` in `cats` (a list of {en, es, pt} catalogues, searched in order), in the
 // current language, falling back to English, then to the key itself (visible, so a test sees it).
 export function lookup(cats, key, vars) {
   for (const l of [lang, 'en']) {
     for (const c of cats) {
-      const v = c && c[l] && c[l][key];
-      if (v === undefined) continue;
-      if (typeof v === 'string') return fill(v, vars);
-      if (typeof v === 'object') {
-        const n = vars && typeof vars.n === 'number' ? vars.n : 0;
-        const form = new Intl.PluralRules(lang).select(n);
-        return fill(v[form] ?? v.other, vars);
-      }
+      const v = entry(c && c[l], l, key, vars);
+      if (v !== undefined) return fill(v, vars);
     }
   }
   return key;
@@ -83,7 +107,7 @@ export function t(key, vars) {
 export function translator(strings) {
   const cats = [strings, SHELL];
   const f = (key, vars) => lookup(cats, key, vars);
-  f.has = (key) => cats.some((c) => c && c.en && key in c.en);
+  f.has = (key) => cats.some((c) => c && c.en && (key in c.en || `${key}.other` in c.en));
   return f;
 }
 
@@ -94,8 +118,9 @@ export function errorText(code, message) {
   return s === key ? (message || code) : s;
 }
 
-export function fmtNumber(n) {
-  try { return new Intl.NumberFormat(lang).format(n); } catch { return String(n); }
+// A number as the language writes it ("9,5" in Spanish and Portuguese); opts: Intl.NumberFormat's.
+export function fmtNumber(n, opts) {
+  try { return new Intl.NumberFormat(lang, opts).format(n); } catch { return String(n); }
 }
 
 export function fmtTime(ms) {

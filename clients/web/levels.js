@@ -1,8 +1,9 @@
-// levels.js: the computer's levels as people choose them: Easy, Medium and Strong are the server's bot levels
-// random, greedy and strong (add_bot's `level`, the room option `stand_in_level`, protocol.md). Which of them a
-// game has is the server's word (GET /api/games `levels`, games/registry.js botLevels()); a game lacking a
-// level never offers it. Should the server not say, every level is offered: the server refuses one a game
-// lacks, and the refusal's toast names the levels it has.
+// levels.js: the computer's levels as people choose them, and bots' names as people read them (seatName).
+// Easy, Medium and Strong are the server's bot levels random, greedy and strong (add_bot's `level`, the room
+// option `stand_in_level`, protocol.md). Which of them a game has is the server's word (GET /api/games
+// `levels`, games/registry.js botLevels()); a game lacking a level never offers it. Should the server not
+// say, every level is offered: the server refuses one a game lacks, and the refusal's toast names the levels
+// it has.
 //
 // The last level chosen is remembered in localStorage (one choice for the lobby and the rooms).
 
@@ -21,6 +22,23 @@ export function levelOfBot(name) {
   const m = /^([A-Za-z_]+) bot \d+$/.exec(name || '');
   const level = m && m[1].toLowerCase();
   return LEVELS.includes(level) ? level : null;
+}
+
+// A bot's name for people, in the page's language: the server names bots in English by level and seat
+// ("Strong bot 2", room_play.c), which t('botName.<level>') says as "Bot fuerte 2" or "Bot forte 2".
+// A name the pattern does not fit (an older server's "bot") is shown as it is.
+export function botName(name) {
+  const m = /^([A-Za-z_]+) bot (\d+)$/.exec(name || '');
+  const level = levelOfBot(name);
+  return level ? t(`botName.${level}`, { seat: Number(m[2]) }) : name;
+}
+
+// The name to draw for a seat ({name, bot}, as in a state's, a room summary's or a match's seats): a
+// bot's translated (botName), a person's as they wrote it. Every view that names a seat uses this, so
+// a bot reads the same in the seats, the log, the result and the archive. null for a free seat.
+export function seatName(seat) {
+  if (!seat || seat.name === null || seat.name === undefined) return null;
+  return seat.bot ? botName(seat.name) : seat.name;
 }
 
 // The levels game `game` offers, in LEVELS' order (every level when the server did not say).

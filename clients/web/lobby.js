@@ -15,7 +15,7 @@ import { t } from './i18n.js';
 import { GAMES, gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
 import { gameOptions, clockTag, clockFields } from './clock.js';
-import { levelSelect, botBadge } from './levels.js';
+import { levelSelect, botBadge, seatName } from './levels.js';
 
 function roleLabel(game, role) {
   const m = gameModule(game);
@@ -157,7 +157,7 @@ export class LobbyView {
         h('span.pill', { class: `pill-${r.status}` }, t(`status.${r.status}`))),
       h('ul.room-seats', seats.map((s) => h('li', { class: [s.name == null ? 'free' : '', `seat-c${s.seat}`], 'data-seat': s.seat },
         h('span.role', roleLabel(r.game, s.role)), ' ',
-        s.name == null ? h('em', t('seat.free')) : h('span.name', s.name),
+        s.name == null ? h('em', t('seat.free')) : h('span.name', seatName(s)),
         s.bot ? botBadge(s.name) : null))),
       h('div.room-meta', t('lobby.watchers', { n: r.watchers || 0 }), r.ply ? ` · ${t('lobby.ply', { n: r.ply })}` : ''),
       h('div.room-buttons',

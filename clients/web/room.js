@@ -25,7 +25,7 @@ import { capitalize, describeOptionsDefault } from './games/common.js';
 import { clientSeed, seedUsed, seedField } from './seed.js';
 import { gameOptions, clockLeft, fmtClock, lowAt, clockTag, idleLine } from './clock.js';
 import { LocalRules } from './preview.js';
-import { levelSelect, botBadge, levelLabel, standInLevel } from './levels.js';
+import { levelSelect, botBadge, levelLabel, standInLevel, seatName } from './levels.js';
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -245,7 +245,7 @@ export class RoomView {
     const winners = r.winners || [];
     let extra = '';
     if (seat !== null && winners.length) extra = winners.includes(seat) ? t('result.win') : t('result.lose');
-    const names = winners.map((w) => st.seats[w] && st.seats[w].name).filter(Boolean);
+    const names = winners.map((w) => seatName(st.seats[w])).filter(Boolean);
     this.resultSlot.append(h('div.result-banner',
       h('span#result', r.text),
       names.length ? h('span.result-name', ` (${names.join(', ')})`) : null,
@@ -266,7 +266,7 @@ export class RoomView {
     const box = clear(this.rematchSlot);
     if (st.status !== 'finished') return;
     const r = st.rematch || null;
-    const name = (k) => st.seats[k]?.name || this.roleLabel(st.seats[k]?.role);
+    const name = (k) => seatName(st.seats[k]) || this.roleLabel(st.seats[k]?.role);
     const send = (accept) => this.app.net.request({ type: 'rematch', room: this.roomId, accept }).catch(() => {});
     const part = h('div#rematch.rematch.card', { role: 'group', 'aria-labelledby': 'rematch-title',
       'data-status': r ? r.status : 'none' }, h('h2#rematch-title', t('rematch.title')));
@@ -331,7 +331,7 @@ export class RoomView {
     h('span.dot', { class: free ? 'dot-free' : on ? 'dot-on' : 'dot-off', title: conn }),
     h('span.token', { 'aria-hidden': 'true' }),
     h('span.role', role),
-    h('span.name', free ? h('em', t('seat.free')) : s.name),
+    h('span.name', free ? h('em', t('seat.free')) : seatName(s)),
     s.bot ? botBadge(s.name) : null,
     s.stand_in ? h('span.badge.stand-in', { title: t('seat.standInLabel'), 'data-level': standInLevel(st) },
       `${t('badge.standIn')} · ${levelLabel(standInLevel(st))}`) : null,
@@ -442,7 +442,7 @@ export class RoomView {
     const role = seatInfo.role ? this.roleLabel(seatInfo.role) : '';
     switch (e.kind) {
       case 'action': return m ? m.notation(e) : JSON.stringify(e.action);
-      case 'seat': return t(`log.${e.what}${e.what === 'sat' && e.bot ? 'Bot' : ''}`, { name: e.name || '', role });
+      case 'seat': return t(`log.${e.what}${e.what === 'sat' && e.bot ? 'Bot' : ''}`, { name: seatName(e) || '', role });
       case 'status': return e.what === 'started' ? t('log.started')
         : t('log.finished', { result: m && e.state ? m.describeResult(e.state).text : '' });
       case 'gap': return t('log.gap', { from: e.from, to: e.to });

@@ -90,7 +90,9 @@ test('a room adds bots of the level chosen in it, and the lobby sets the stand-i
       await page.click('.add-bot[data-seat="1"]');
       await page.waitForSelector('body[data-status="playing"]');
       await page.waitForSelector('.seats li.seat[data-seat="1"] .badge.bot[data-level="random"]');
-      assert.equal(await page.locator('.seats li.seat[data-seat="1"] .name').innerText(), 'Random bot 2');
+      // the server names it in English; the Spanish page says it in Spanish (levels.js botName)
+      assert.equal(await page.evaluate(() => window.quinteto.state.seats[1].name), 'Random bot 2');
+      assert.equal(await page.locator('.seats li.seat[data-seat="1"] .name').innerText(), 'Bot aleatorio 2');
       assert.match(await page.locator('.seats li.seat[data-seat="1"] .badge.bot').innerText(), /bot · Fácil/);
       assert.ok(await page.locator('#room-bot-level').isHidden(), 'no level to choose once every seat is taken');
       noProblems(page);

@@ -12,7 +12,7 @@ import {
 } from './lib.mjs';
 import { autoplay } from '../lib/client.mjs';
 
-const LOW_RE = /^(Your time is running out|Se te acaba el tiempo|O seu tempo está a acabar)/;
+const LOW_RE = /^(Your time is running out|Se te acaba el tiempo|Seu tempo está acabando)/;
 
 const browser = browserFor(test);
 

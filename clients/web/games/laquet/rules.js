@@ -1,6 +1,7 @@
-// rules.js: the rules page of Laquet in English, Spanish and Portuguese, written for people from
+// rules.js: the rules page of Laquet in English, Spanish and Brazilian Portuguese, written for people from
 // protocol/games/laquet/README.md (binding) and the Spanish seed text. The markup is the light one
-// ../../rules.js draws. Points are named as on the board.
+// ../../rules.js draws. Points are named as on the board. `example` is the worked turn's position: the moves
+// that lead to it from the start (a throw names its dice), drawn where the text says {example}.
 
 const en = `# How to play Laquet
 
@@ -23,6 +24,12 @@ White rolls first. Roll two dice, then play them: each die moves one man forward
 - **Doubles are not doubled**: a turn has at most two moves.
 - You must use **as many dice as you can**; if only one can be used, the **larger** one when it can be.
 - If nothing can be played, the turn passes by itself.
+
+## A turn, worked through
+{example}
+White rolls **5 and 1**. The 5 cannot move a man from b7 or b8: it would land on b12 or t12, and both hold Black
+men. It can from b9, b10 or b11; White takes a man from **b9 up to t11**. The 1 moves a man from **b7 to b8**.
+Both dice are used, so none is handed to Black, who now rolls.
 
 ## Handed dice
 The dice your move does not use go to your opponent. Before its own roll, the opponent may play any of them with
@@ -61,6 +68,12 @@ Tiran primero las blancas. Se tiran dos dados y se juegan: cada dado avanza una 
 - Hay que usar **tantos dados como se pueda**; si solo se puede usar uno, el **mayor** cuando se pueda.
 - Si no se puede jugar nada, el turno pasa solo.
 
+## Un turno, paso a paso
+{example}
+Las blancas sacan **5 y 1**. El 5 no puede mover una ficha de b7 ni de b8: caería en b12 o en t12, y en los dos hay
+fichas negras. Sí puede desde b9, b10 o b11; las blancas llevan una ficha **de b9 a t11**. El 1 mueve una ficha
+**de b7 a b8**. Se usan los dos dados, así que no se cede ninguno a las negras, que ahora tiran.
+
 ## Dados cedidos
 Los dados que tu jugada no usa pasan al rival. Antes de su propia tirada, el rival puede jugar los que quiera con
 sus fichas, en cualquier orden, o rechazarlos. Solo se ofrecen si al menos uno se puede jugar; los que no juega se
@@ -78,39 +91,51 @@ Gana el primero que saca sus quince fichas.
 
 const pt = `# Como se joga o laquet
 
-Jogo de corrida para dois do Libro de los juegos de Afonso X (1283), num tabuleiro de gamão com um quadrante
-por usar. Cada lado tem quinze peças; ganha quem tirar primeiro as quinze. As peças nunca são comidas.
+Jogo de corrida para dois do Libro de los juegos de Afonso X (1283), num tabuleiro de gamão com um quadrante sem
+uso. Cada lado tem quinze peças; ganha quem tirar primeiro as quinze. As peças nunca são capturadas.
 
 ## O tabuleiro e o percurso
-A fila de baixo é b1..b12 e a de cima t1..t12, da esquerda para a direita; as brancas sentam-se em baixo. O
-quadrante de baixo à esquerda (**b1..b6**) nunca é usado. Os dois lados andam no **mesmo sentido**: por baixo de
-**b7 a b12**, sobem, e por cima de **t12 a t1**, e saem do tabuleiro depois de t1.
+A fileira de baixo é b1..b12 e a de cima t1..t12, da esquerda para a direita; as brancas ficam embaixo. O quadrante
+de baixo à esquerda (**b1..b6**) nunca é usado. Os dois lados andam no **mesmo sentido**: por baixo de **b7 a b12**,
+sobem e vão por cima de **t12 a t1**, e saem do tabuleiro depois de t1.
 
 ## Posição inicial
 - Brancas: 2 peças em b7, 3 em cada um de b8, b9, b10 e b11, e 1 em t1.
 - Pretas: 14 peças em b12 e 1 em t12.
 
-## A vez
-As brancas lançam primeiro. Lançam-se dois dados e jogam-se: cada dado avança uma peça tantos pontos quanto marca.
-- Uma peça **nunca pode cair num ponto com peças do adversário**, mesmo que seja só uma.
-- Uma peça pode levar os dois dados; o ponto intermédio também tem de estar livre.
-- **As duplas não valem a dobrar**: no máximo dois movimentos por vez.
-- É preciso usar **tantos dados quanto possível**; se só um puder ser usado, o **maior** quando puder.
-- Se nada puder ser jogado, a vez passa sozinha.
+## Um turno
+As brancas jogam primeiro. Jogue os dois dados e use-os: cada dado faz uma peça andar tantos pontos quanto marca.
+- Uma peça **nunca pode cair num ponto com peças do adversário**, mesmo que seja uma só.
+- Uma peça pode usar os dois dados; o ponto do meio também precisa estar livre.
+- **Os pares não valem em dobro**: no máximo dois movimentos por turno.
+- É preciso usar **tantos dados quanto possível**; se só um puder ser usado, o **maior**, quando der.
+- Se nada puder ser jogado, o turno passa sozinho.
+
+## Um turno, passo a passo
+{example}
+As brancas tiram **5 e 1**. O 5 não pode mover uma peça de b7 nem de b8: ela cairia em b12 ou em t12, e nos dois
+há peças pretas. De b9, b10 ou b11 pode; as brancas levam uma peça **de b9 até t11**. O 1 move uma peça **de b7
+para b8**. Os dois dados são usados, então nenhum é cedido às pretas, que agora jogam.
 
 ## Dados cedidos
-Os dados que a tua jogada não usa passam ao adversário. Antes do seu próprio lançamento, o adversário pode jogar
-os que quiser com as suas peças, por qualquer ordem, ou recusá-los. Só são oferecidos se pelo menos um puder ser
-jogado; os que não joga perdem-se. Depois o adversário lança como sempre.
+Os dados que a sua jogada não usa passam ao adversário. Antes de jogar os próprios dados, o adversário pode usar os
+que quiser com as peças dele, em qualquer ordem, ou recusá-los. Eles só são oferecidos se pelo menos um puder ser
+jogado; os que ele não usa se perdem. Depois o adversário joga os dados como sempre.
 
 ## Tirar peças
-- Só quando todas as tuas peças ainda no tabuleiro estão em **t6..t1**.
-- Um dado tira uma peça do ponto a esse número de passos da saída: um 1 de t1, um 6 de t6.
-- Um dado maior do que a tua peça mais atrasada precisa tira essa peça.
-- As peças em t6..t1 também podem avançar normalmente.
+- Só quando todas as suas peças que ainda estão no tabuleiro estiverem em **t6..t1**.
+- Um dado tira uma peça do ponto que fica a esse número de passos da saída: um 1 tira de t1, um 6 de t6.
+- Um dado maior do que precisa a sua peça mais atrasada tira essa peça.
+- As peças em t6..t1 também podem andar normalmente.
 
 ## Quem ganha
 Ganha o primeiro que tirar as suas quinze peças.
 `;
 
-export default { en, es, pt };
+// The worked turn: White rolls 5 and 1 and plays b9 → t11 and b7 → b8 (routes 3 and 1: b7 is route 1).
+const example = {
+  seat: 0,
+  moves: [{ seat: 0, action: { roll: true }, dice: [5, 1] }, { seat: 0, action: { plan: [{ from: 3, die: 0 }, { from: 1, die: 1 }] } }],
+};
+
+export default { en, es, pt, example };

@@ -446,6 +446,7 @@ const game = defineGame({
   shortcuts: [{ key: 'r', token: 'roll' }, { key: 'p', token: 'play' }],
   describeResult,
   clicksFor,
+  tutorial: () => import('./tutorial.js'),
 });
 
 export default game;

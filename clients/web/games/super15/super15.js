@@ -45,7 +45,7 @@ function notation(e) {
 }
 
 const pieceWords = (p) => t('words.piece', { value: p.value, square: p.square })
-  + (p.points ? t('words.points', { n: p.points, points: p.points }) : '') + (p.super ? t('words.super') : '');
+  + (p.points ? t('words.points', { n: p.points }) : '') + (p.super ? t('words.super') : '');
 
 function describeBoard(state) {
   const pieces = (state.view && state.view.pieces) || [];

@@ -1,6 +1,8 @@
-// rules.js: the rules page of the Royal Game of Ur in English, Spanish and Portuguese, written
+// rules.js: the rules page of the Royal Game of Ur in English, Spanish and Brazilian Portuguese, written
 // for people from protocol/games/ur/README.md (binding) and the Spanish seed text. The markup is the
-// light one ../../rules.js draws. Cells are named as on the board.
+// light one ../../rules.js draws. Cells are named as on the board. `example` is the worked turn's
+// position: the moves that lead to it from the start (a throw names its dice), drawn where the text
+// says {example}.
 
 const en = `# How to play the Royal Game of Ur
 
@@ -33,6 +35,13 @@ down (the board shows it with a ring and ↩). M1 is the exit square.
 - **Move**: a piece moves forward exactly the value. It may not go past the exit square.
 - **Bear off**: with a 4, every piece of yours on the exit square M1 leaves the board at once.
 - After a 4 or a 5 you throw again, even if the throw was lost.
+
+## A turn, worked through
+{example}
+Light throws first: all three marked tips point up, so the throw is worth **5**. No piece is on the board yet,
+and a 5 lets a waiting piece **enter on square 5**, the middle row's M1 (a safe cell). A 5 also means Light
+**throws again**: two marked tips up this time, a **1**. Light could enter another piece on square 1 (L4) or move
+the piece on M1 one cell on; it moves it to **M2**. A 1 does not throw again, so the turn passes to Dark.
 
 ## Landing
 - Your own pieces may share a cell.
@@ -90,12 +99,20 @@ tablero la muestra con un anillo y ↩). M1 es la casilla de salida.
 - **Sacar**: con un 4, todas tus fichas que estén en la casilla de salida M1 salen del tablero a la vez.
 - Tras un 4 o un 5 vuelves a tirar, aunque la tirada se haya perdido.
 
+## Un turno, paso a paso
+{example}
+Tiran primero las claras: los tres vértices marcados quedan hacia arriba, así que la tirada vale **5**. Aún no hay
+ninguna ficha en el tablero, y un 5 deja **entrar** una ficha que espera **en la casilla 5**, la M1 de la fila
+central (una casilla segura). Un 5 también significa que las claras **vuelven a tirar**: esta vez dos vértices
+marcados hacia arriba, un **1**. Las claras podrían meter otra ficha en la casilla 1 (L4) o avanzar una casilla la
+ficha de M1; la llevan a **M2**. Con un 1 no se vuelve a tirar, así que el turno pasa a las oscuras.
+
 ## Al caer en una casilla
 - Tus fichas pueden compartir casilla.
 - Caer en una casilla con fichas del rival **que van en tu misma dirección** las devuelve todas a la espera; las
   que van en la dirección contraria no se tocan y comparten la casilla.
 - **Casillas seguras**: los cinco rosetones y M1. Ahí nadie es capturado.
-- **Bonificación del rosetón**: si una jugada o una entrada termina en un rosetón, puedes entrar en el acto otra
+- **Bonificación del rosetón**: si una jugada o una entrada termina en un rosetón, puedes meter en el acto otra
   ficha en la casilla 1, o renunciar, si aún te queda alguna esperando.
 
 ## Cómo se gana
@@ -113,57 +130,73 @@ Gana quien primero saca sus siete fichas. Abandonar, o dejar la partida, da la v
 
 const pt = `# Como se joga o Jogo Real de Ur
 
-Um jogo de corrida para dois, jogado na Mesopotâmia há mais de 4000 anos. Cada jogador tem sete peças; ganha quem
-primeiro levar as sete pelo seu percurso e as retirar do tabuleiro.
+Um jogo de corrida para dois, jogado na Mesopotâmia há mais de 4.000 anos. Cada jogador tem sete peças; ganha quem
+primeiro levar as sete por todo o seu percurso e tirá-las do tabuleiro.
 
 ## O tabuleiro
-Vinte casas em três filas: **L** (a fila exterior das claras), **M** (a fila central, partilhada) e **K** (a fila
-exterior das escuras), numeradas de 1 a 8 a partir do lado da saída. Cinco casas têm uma **roseta**: L1, K1, M4, L7
-e K7.
+Vinte casas em três fileiras: **L** (a fileira externa das claras), **M** (a fileira do meio, compartilhada) e **K**
+(a fileira externa das escuras), numeradas de 1 a 8 a partir do lado da saída. Cinco casas têm uma **roseta**: L1,
+K1, M4, L7 e K7.
 
 ## Os dados
-Três dados piramidais (tetraedros), cada um com dois vértices marcados. Lance-os e conte os vértices marcados que
+Três dados piramidais (tetraedros), cada um com duas pontas marcadas. Jogue-os e conte as pontas marcadas que
 ficam para cima:
 
-| vértices marcados para cima | avança | depois |
+| pontas marcadas para cima | você anda | depois |
 | --- | --- | --- |
-| 3 | 5 | lança de novo |
-| 0 | 4 | lança de novo |
+| 3 | 5 | joga de novo |
+| 0 | 4 | joga de novo |
 | 2 | 1 | a vez passa ao adversário |
 | 1 | 0 | a vez passa ao adversário |
 
 ## O percurso
-As suas peças entram pela sua fila exterior e avançam da casa 4 à 1 (pontos 1 a 4), sobem pela fila central de M1
-a M7, contornam o fundo pelas casas 7 e 8 do adversário até M8, passam pelas suas casas 8 e 7 e descem de novo pela
-fila central de M7 a M1. Em M8 (a casa 14) a peça **é virada**: a partir daí desce (o tabuleiro mostra-a com um
-anel e ↩). M1 é a casa de saída.
+As suas peças entram pela sua fileira externa e andam da casa 4 à 1 (pontos 1 a 4), sobem pela fileira do meio de
+M1 a M7, contornam o fundo pelas casas 7 e 8 do adversário até M8, passam pelas suas casas 8 e 7 e descem de novo
+pela fileira do meio de M7 a M1. Em M8 (a casa 14) a peça **é virada**: a partir dali ela desce (o tabuleiro a
+mostra com um anel e ↩). M1 é a casa de saída.
 
-## Uma vez
-- Lance e faça **uma** jogada com os pontos, se puder; se nenhuma for possível, o lançamento perde-se.
-- **Entrar**: com um 1 uma peça à espera entra na sua casa 1; com um 5, na casa 5 (M1).
-- **Mover**: uma peça avança exatamente os pontos. Não pode passar da casa de saída.
-- **Retirar**: com um 4, todas as suas peças na casa de saída M1 saem do tabuleiro de uma vez.
-- Depois de um 4 ou de um 5 lança de novo, mesmo que o lançamento se tenha perdido.
+## Um turno
+- Jogue os dados e faça **uma** jogada com os pontos, se puder; se nenhuma for possível, a jogada se perde.
+- **Entrar**: com um 1, uma peça que espera entra na sua casa 1; com um 5, na casa 5 (M1).
+- **Mover**: uma peça anda exatamente os pontos. Ela não pode passar da casa de saída.
+- **Tirar**: com um 4, todas as suas peças na casa de saída M1 saem do tabuleiro de uma vez.
+- Depois de um 4 ou de um 5 você joga de novo, mesmo que a jogada tenha se perdido.
+
+## Um turno, passo a passo
+{example}
+As claras jogam primeiro: as três pontas marcadas ficam para cima, então a jogada vale **5**. Ainda não há
+nenhuma peça no tabuleiro, e um 5 deixa uma peça que espera **entrar na casa 5**, a M1 da fileira do meio (uma
+casa segura). Um 5 também quer dizer que as claras **jogam de novo**: desta vez duas pontas marcadas para cima, um
+**1**. As claras poderiam colocar outra peça na casa 1 (L4) ou andar uma casa com a peça de M1; elas a levam para
+**M2**. Com um 1 não se joga de novo, então a vez passa às escuras.
 
 ## Ao cair numa casa
-- As suas peças podem partilhar uma casa.
-- Cair numa casa com peças do adversário **que seguem no mesmo sentido** manda-as todas de volta para a espera;
-  as que seguem no sentido contrário ficam e partilham a casa.
+- As suas peças podem dividir uma casa.
+- Cair numa casa com peças do adversário **que andam no mesmo sentido** manda todas de volta para a espera; as
+  que andam no sentido contrário ficam e dividem a casa.
 - **Casas seguras**: as cinco rosetas e M1. Ali ninguém é capturado.
-- **Bónus da roseta**: se uma jogada ou uma entrada acaba numa roseta, pode logo entrar mais uma peça na casa 1,
-  ou dispensar, se ainda tiver alguma à espera.
+- **Bônus da roseta**: se uma jogada ou uma entrada termina numa roseta, você pode colocar na hora mais uma peça na
+  casa 1, ou dispensar, se ainda tiver alguma esperando.
 
 ## Como se ganha
-Ganha quem primeiro retirar as sete peças. Desistir, ou abandonar a partida, dá a vitória ao adversário.
+Ganha quem tirar primeiro as sete peças. Desistir, ou abandonar a partida, dá a vitória ao adversário.
 
 ## Neste cliente
-- Toque numa peça que brilha e depois na casa onde cai; entrar e retirar são um só clique no distintivo por baixo
-  do tabuleiro ou nos botões.
-- A opção «Lançar os dados por mim» lança por si sempre que lançar é a sua única opção; quando só há uma jogada
-  possível, o cliente anuncia-a e joga-a (pode desligar isso na sala).
-- Ao apontar para uma peça que brilha, ou levar-lhe o foco com as setas, marca-se onde cairia e que peças
-  capturaria; o seu navegador calcula-o com as mesmas regras do servidor, que continua a ser quem decide.
-- O registo dá às casas os nomes do tabuleiro; toque numa entrada para a ver no tabuleiro.
+- Toque (ou clique) numa peça que brilha e depois na casa onde ela cai; entrar e tirar são um só toque no selo
+  embaixo do tabuleiro ou nos botões.
+- A opção de jogar os dados por você faz isso sempre que jogar os dados é a sua única opção; quando só há uma
+  jogada possível, o cliente a anuncia e a faz (você pode desligar isso na sala).
+- Ao apontar para uma peça que brilha, ou levar o foco até ela com as setas, o tabuleiro marca onde ela cairia e
+  que peças capturaria; o seu navegador calcula isso com as mesmas regras do servidor, que continua decidindo.
+- O histórico dá às casas os nomes do tabuleiro; toque numa entrada para vê-la no tabuleiro.
 `;
 
-export default { en, es, pt };
+// The worked turn: Light throws a 5 (three marked tips up), enters on square 5 (M1), throws a 1 (two) and
+// moves that piece to M2.
+const example = {
+  seat: 0,
+  moves: [{ seat: 0, action: { roll: true }, dice: [true, true, true] }, { seat: 0, action: { enter: 5 } },
+    { seat: 0, action: { roll: true }, dice: [true, true, false] }, { seat: 0, action: { move: 5 } }],
+};
+
+export default { en, es, pt, example };

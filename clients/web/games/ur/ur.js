@@ -73,7 +73,7 @@ function describeBoard(state) {
     lines.push(t('words.side', { role: role(seat), waiting: list.filter((p) => p === 0).length,
       off: list.filter((p) => p >= 24).length, list: on.length ? on.join(', ') : t('words.none') }));
   });
-  if (Array.isArray(view.dice)) lines.push(t('words.dice', { value: view.value, marked: view.dice.filter(Boolean).length }));
+  if (Array.isArray(view.dice)) lines.push(t('words.dice', { value: view.value, n: view.dice.filter(Boolean).length }));
   else lines.push(t('words.noDice'));
   if (view.bonus) lines.push(t('words.bonus'));
   const toAct = state.status === 'playing' ? state.to_act || [] : [];
