@@ -42,7 +42,7 @@ const BX = 78;       // board left edge (the exit zone is left of it)
 const BY = 84;       // board top edge (the top tray is above it)
 const W = BX + 8 * C + 22;
 const H = BY + 3 * C + 84;
-const BADGE = 27;    // the radius of the enter and bear-off badges: 44 CSS px across on a phone
+const BADGE = 22;    // the radius of the enter and bear-off badges (31 on a phone, ur.css: 44 CSS px across)
 
 function geometry(bottomSeat, vertical) {
   // The bottom seat's outer row is the bottom lane: Light's is L, Dark's is K.
