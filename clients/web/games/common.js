@@ -82,10 +82,15 @@ export function describeOptionsDefault(options) {
 // board and the panel under or beside it (`els`, the board first) are wholly on the screen when they fit in it
 // but are not: a phone on its side, where the board takes the screen's height under the page's header, or a
 // page scrolled down to the chat when a turn begins. When they do not fit together the board's top goes to
-// the top of the screen. Nothing when they are in view already. The game views call it when one of their
+// the top of the screen. Nothing when they are in view already, or while a text field has focus (a person
+// writing in the chat keeps the page where it is). The game views call it when one of their
 // seat's turns begins (through bringIntoViewSoon), so that no turn needs a scroll.
 export function bringIntoView(...els) {
   if (typeof window === 'undefined') return;
+  // Not from under someone typing (the chat): the page stays where they write.
+  const typing = document.activeElement;
+  if (typing && (typing.tagName === 'TEXTAREA' || typing.isContentEditable ||
+    (typing.tagName === 'INPUT' && /^(text|search|email|url|tel|password|number)$/.test(typing.type)))) return;
   const rects = els.filter((e) => e && e.isConnected).map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
   if (!rects.length) return;
   const top = Math.min(...rects.map((r) => r.top));
