@@ -112,6 +112,7 @@ export class AnalysisBoard {
           this.diceBox,
           h('section.card.log', h('h2', t('analysis.variation')), this.moves),
           h('details.card.words', h('summary', t('room.words')), this.words))));
+    this.el.classList.add(`game-${module.id}`); // the game's own colours, as in the live room
     this.onKey = (ev) => this.key(ev);
     this.el.addEventListener('keydown', this.onKey);
     this.ready = this.start(matchAt).catch((e) => this.fail(e.message));

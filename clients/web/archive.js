@@ -278,6 +278,8 @@ export class ReplayView {
     this.rep = { game: arch.game, seats: arch.seats || [], options: arch.options || {}, result: arch.result ?? null,
       plies: arch.plies };
     this.module = gameModule(arch.game);
+    // The game's own colours (its seat colours, for the seat tokens and the log) as in the live room.
+    if (this.module) this.el.classList.add(`game-${this.module.id}`);
     this.title.textContent = `${gameLabel(arch.game)} · #${this.id}`;
     this.renderSeats();
     clear(this.board).append(h('p.loading', t('archive.deriving')));

@@ -7,16 +7,24 @@
 
 import { h } from '../dom.js';
 
-// Adds the module's stylesheet once (a <link>, allowed by the strict CSP; no inline styles).
+// Adds the module's stylesheet once (a <link>, allowed by the strict CSP; no inline styles). Returns a
+// promise that resolves once it has loaded (or failed to): what depends on the game's layout waits for it.
 export function loadCss(url) {
   const href = String(url);
-  if ([...document.styleSheets].some((s) => s.href === href)) return;
-  if (document.querySelector(`link[data-game-css="${CSS.escape(href)}"]`)) return;
+  const loaded = (link) => new Promise((ok) => {
+    link.addEventListener('load', () => ok(), { once: true });
+    link.addEventListener('error', () => ok(), { once: true });
+  });
+  if ([...document.styleSheets].some((s) => s.href === href)) return Promise.resolve();
+  const there = document.querySelector(`link[data-game-css="${CSS.escape(href)}"]`);
+  if (there) return there.sheet ? Promise.resolve() : loaded(there);
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = href;
   link.dataset.gameCss = href;
+  const done = loaded(link);
   document.head.append(link);
+  return done;
 }
 
 export function capitalize(word) {
@@ -68,4 +76,38 @@ export function describeOptionsDefault(options) {
     else if (v !== false && v !== null && v !== 0 && v !== '') out.push(`${k} ${v}`);
   }
   return out;
+}
+
+// Scrolls the page at once (no smooth scrolling: the board must be still under a finger) so that a game's
+// board and the panel under or beside it (`els`, the board first) are wholly on the screen when they fit in it
+// but are not: a phone on its side, where the board takes the screen's height under the page's header, or a
+// page scrolled down to the chat when a turn begins. When they do not fit together the board's top goes to
+// the top of the screen. Nothing when they are in view already, or while a text field has focus (a person
+// writing in the chat keeps the page where it is). The game views call it when one of their
+// seat's turns begins (through bringIntoViewSoon), so that no turn needs a scroll.
+export function bringIntoView(...els) {
+  if (typeof window === 'undefined') return;
+  // Not from under someone typing (the chat): the page stays where they write.
+  const typing = document.activeElement;
+  if (typing && (typing.tagName === 'TEXTAREA' || typing.isContentEditable ||
+    (typing.tagName === 'INPUT' && /^(text|search|email|url|tel|password|number)$/.test(typing.type)))) return;
+  const rects = els.filter((e) => e && e.isConnected).map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
+  if (!rects.length) return;
+  const top = Math.min(...rects.map((r) => r.top));
+  const bottom = Math.max(...rects.map((r) => r.bottom));
+  const vh = window.innerHeight;
+  if (top >= -0.5 && bottom <= vh + 0.5) return;
+  let by;
+  if (bottom - top <= vh) by = top < 0 ? top : bottom - vh;
+  else if (rects[0].height <= vh) by = rects[0].top;
+  else return;
+  window.scrollBy({ top: by > 0 ? Math.ceil(by) : Math.floor(by), behavior: 'instant' });
+}
+
+// bringIntoView(...els) once the shell has drawn the rest of the room for the state being drawn (a microtask:
+// it runs before any other event and before the page is painted; the room's head and banners above the board
+// are drawn after the game), and again once the game's stylesheet (`ready`, from loadCss()) has loaded.
+export function bringIntoViewSoon(els, ready = Promise.resolve()) {
+  queueMicrotask(() => bringIntoView(...els));
+  ready.then(() => bringIntoView(...els));
 }

@@ -16,13 +16,13 @@
 
 import { h, s, clear } from '../../dom.js';
 import { translator } from '../../i18n.js';
-import { loadCss, actionButton, clickSelector, sameAction } from '../common.js';
+import { loadCss, actionButton, clickSelector, sameAction, bringIntoViewSoon } from '../common.js';
 import { defineGame, turnCard } from '../base.js';
-import { createBoard, pointName, ROLES, OFF } from './board.js';
+import { createBoard, pointName, lastMoveMark, movableMark, ROLES, OFF } from './board.js';
 import strings from './strings.js';
 import rules from './rules.js';
 
-loadCss(new URL('./laquet.css', import.meta.url));
+const styled = loadCss(new URL('./laquet.css', import.meta.url));
 
 const t = translator(strings);
 const role = (seat) => t(`role.${ROLES[seat]}`);
@@ -120,12 +120,12 @@ function dieSvg(value, cls) {
 }
 
 function manSvg(seat) {
-  return s('svg', { viewBox: '0 0 40 40', class: 'legend-svg', 'aria-hidden': 'true', focusable: 'false' },
+  return s('svg', { viewBox: '0 0 40 40', class: ['legend-svg', 'lq-mark'], 'aria-hidden': 'true', focusable: 'false' },
     s('circle', { cx: 20, cy: 20, r: 15, class: ['lq-man', `lq-${ROLES[seat]}`] }));
 }
 
 function boxSvg(cls) {
-  return s('svg', { viewBox: '0 0 40 40', class: 'legend-svg', 'aria-hidden': 'true', focusable: 'false' },
+  return s('svg', { viewBox: '0 0 40 40', class: ['legend-svg', 'lq-mark'], 'aria-hidden': 'true', focusable: 'false' },
     s('rect', { x: 4, y: 4, width: 32, height: 32, rx: 5, class: cls }));
 }
 
@@ -137,7 +137,8 @@ function legend() {
     { mark: boxSvg('lq-out'), text: t('leg.out') },
     { mark: dieSvg(5, ''), text: t('leg.dice') },
     { mark: dieSvg(3, 'handed'), text: t('leg.handed') },
-    { mark: boxSvg('lq-last-to'), text: t('leg.last') },
+    { mark: movableMark(), text: t('leg.movable') },
+    { mark: lastMoveMark(), text: t('leg.last') },
     { mark: 't6..t1', text: t('leg.home') },
   ];
 }
@@ -155,6 +156,8 @@ function createView(ctx) {
   let ply = null;
   let staged = []; // steps made, not sent
   let picked = null; // the route of the man picked for the next step
+  let shownTurn = null; // the ply of the latest turn of this view's seat brought into view
+  let lastMove = null; // {ply, moves}: the latest plan or bonus seen, marked through the rolls that follow it
 
   const legalOf = () => (Array.isArray(state.legal) ? state.legal : []);
   // The moves ({from, to, die}) the local rules make of the first `k` steps of the legal action `a`: its
@@ -229,7 +232,7 @@ function createView(ctx) {
     const stagedMoves = stagedMovesOf(dice);
     board.render({
       view: viewAfter(view, actor, stagedMoves), actor, froms: [...froms], picked, landings,
-      last: state.last && Array.isArray(state.last.outcome?.moves) ? state.last.outcome.moves : [],
+      last: lastMove ? lastMove.moves : [],
       staged: stagedMoves, moved: new Set(stagedMoves.map((m) => m.to)), reducedMotion: ctx.reducedMotion(),
     });
     drawPanel(kind, view, dice, opts, cands);
@@ -264,7 +267,20 @@ function createView(ctx) {
 
   ctx.board.append(h('div.lq-board-wrap', board.el));
   const view = {
-    update(st) { state = st; render(); },
+    update(st) {
+      state = st;
+      // The last move stays marked through the throws after it (a roll, a pass, the next roll), not further, and
+      // not on a position before it (a replay stepped back).
+      const moves = st.last && Array.isArray(st.last.outcome?.moves) ? st.last.outcome.moves : null;
+      if (moves) lastMove = { ply: st.ply, moves };
+      else if (lastMove && !(st.ply > lastMove.ply && st.ply - lastMove.ply <= 3 && st.last && st.last.action?.roll)) lastMove = null;
+      render();
+      // A turn of this view's seat begins: the board and the dice on the screen, so that it needs no scroll.
+      if (legalOf().length && shownTurn !== st.ply) {
+        shownTurn = st.ply;
+        bringIntoViewSoon([ctx.board, ctx.panel], styled);
+      }
+    },
     destroy() { staged = []; picked = null; if (active === view) active = null; },
     highlight(entry) { board.highlight(entry && Array.isArray(entry.outcome?.moves) ? entry.outcome.moves : null); },
     staged: () => staged.length,

@@ -3,9 +3,13 @@
 // it is, the last move, the captured pieces and the points in ctx.side; the hint in ctx.panel. Its
 // words are in strings.js (three languages), its rules page in rules.js.
 //
-// A move is made in two clicks: a glowing piece ("piece:<square>") selects it and lights every
-// square it may stop on ("to:<square>"); one of those moves it. The legal list is long (hundreds of
-// moves), so elements exist per square, never per action. A Super's stop on a line with enemies is
+// A move is made in two clicks: a glowing piece ("piece:<square>", ringed in gold) selects it and lights
+// every square it may stop on ("to:<square>"); one of those moves it. The legal list is long (hundreds of
+// moves), so elements exist per square, never per action. What a finger taps is the whole square: a
+// text-less hit area over it (the piece, its value and the board's coordinates are a picture beside it, so
+// a tap target's name is all it says). The board is a plain group of 80 squares: on a phone on its side it
+// turns a quarter clockwise (super15.css: rank 1 on the left, file a at the top) so that it takes the
+// screen's height with squares of 44 CSS px or more, and the view scrolls it into view when a turn begins. A Super's stop on a line with enemies is
 // its only move that way and captures all of them: it is drawn ringed, as forced. What each stop would
 // capture (every piece it takes, not only one standing on the stop) is the local rules' answer (ctx.preview:
 // the move applied to the state's position by the same C as the server's), before anything is sent; the
@@ -14,12 +18,12 @@
 
 import { h, s, clear } from '../../dom.js';
 import { translator } from '../../i18n.js';
-import { loadCss, clickable, clickSelector } from '../common.js';
+import { loadCss, clickable, clickSelector, bringIntoViewSoon } from '../common.js';
 import { defineGame, turnCard } from '../base.js';
 import strings from './strings.js';
 import rules from './rules.js';
 
-loadCss(new URL('./super15.css', import.meta.url));
+const styled = loadCss(new URL('./super15.css', import.meta.url));
 
 const ROLES = ['light', 'dark'];
 const FILES = 'abcdefgh';
@@ -74,6 +78,9 @@ function legend() {
     { mark: mini({ seat: 0, value: 3, points: 4, super: false }), text: t('leg.light') },
     { mark: mini({ seat: 1, value: 3, points: 0, super: false }), text: t('leg.dark') },
     { mark: mini({ seat: 0, value: 2, points: 12, super: true }), text: t('leg.super') },
+    { mark: h('span.s15-legend-cell.s15-movable', pieceEl({ seat: 0, value: 2, points: 0, super: false })), text: t('leg.movable') },
+    { mark: cell('s15-legend-target'), text: t('leg.target') },
+    { mark: cell('s15-legend-capture'), text: t('leg.capture') },
     { mark: cell('s15-forbidden', '×'), text: t('leg.forbidden') },
     { mark: cell('s15-last-to'), text: t('leg.last') },
     { mark: cell('s15-forced'), text: t('leg.forced') },
@@ -86,7 +93,8 @@ function createView(ctx) {
   let state = null;
   let selected = null; // {ply, square}
   let marked = null;   // {from, to} of a highlighted log entry
-  const board = h('div.s15-board', { role: 'grid', 'aria-label': t('aria.board') });
+  let shownTurn = null; // the ply of the latest turn of this view's seat brought into view
+  const board = h('div.s15-board', { role: 'group', 'aria-label': t('aria.board') });
   ctx.board.append(h('div.s15-board-wrap', board));
 
   const render = () => {
@@ -109,7 +117,6 @@ function createView(ctx) {
     const last = state.last && state.last.action;
     clear(board);
     for (let rank = 10; rank >= 1; rank--) {
-      const row = h('div.s15-row', { role: 'row' });
       for (let file = 0; file < 8; file++) {
         const sq = squareName(file, rank);
         const p = at.get(sq);
@@ -120,7 +127,8 @@ function createView(ctx) {
         if (marked && (marked.from === sq || marked.to === sq)) cls.push('s15-marked');
         if (selected && selected.square === sq) cls.push('s15-selected');
         if (taken.has(sq)) cls.push('s15-taken');
-        let attrs = { role: 'gridcell', 'data-square': sq };
+        // The square's tap area: a stop of the selected piece, or a piece that can move.
+        let hit = null;
         const target = targets.get(sq);
         if (target) {
           const fx = effects.get(sq);
@@ -129,28 +137,29 @@ function createView(ctx) {
           if (capture) cls.push('s15-capture');
           if (capture && mover.super) cls.push('s15-forced');
           if (fx.promoted) cls.push('s15-promotes');
-          attrs = { ...attrs, ...clickable(`to:${sq}`, t(capture ? 'aria.capture' : 'aria.target', { square: sq }), () => {
+          hit = h('div.s15-hit', { ...clickable(`to:${sq}`, t(capture ? 'aria.capture' : 'aria.target', { square: sq }), () => {
             selected = null;
             ctx.act(target);
-          }), 'data-preview': fx.source, 'data-captures': fx.captured.join(' ') || null };
+          }), 'data-square': sq, 'data-preview': fx.source, 'data-captures': fx.captured.join(' ') || null });
         } else if (froms.has(sq) && p) {
-          attrs = { ...attrs, ...clickable(`piece:${sq}`, t('aria.select', { role: role(p.seat), value: p.value, square: sq }), () => {
+          cls.push('s15-movable');
+          hit = h('div.s15-hit', { ...clickable(`piece:${sq}`, t('aria.select', { role: role(p.seat), value: p.value, square: sq }), () => {
             selected = selected && selected.square === sq ? null : { ply: state.ply, square: sq };
             render();
-          }) };
+          }), 'data-square': sq, 'aria-pressed': selected && selected.square === sq ? 'true' : 'false' });
         }
-        attrs.class = [...cls, attrs.class].filter(Boolean);
-        row.append(h('div', attrs, p ? pieceEl(p) : null, FORBIDDEN.has(sq) ? h('span.s15-x', { 'aria-hidden': 'true' }, '×') : null,
+        board.append(h('div', { class: cls, 'data-square': sq },
+          p ? pieceEl(p) : null, FORBIDDEN.has(sq) ? h('span.s15-x', { 'aria-hidden': 'true' }, '×') : null,
           file === 0 ? h('span.s15-rank', { 'aria-hidden': 'true' }, String(rank)) : null,
-          rank === 1 ? h('span.s15-file', { 'aria-hidden': 'true' }, FILES[file]) : null));
+          rank === 1 ? h('span.s15-file', { 'aria-hidden': 'true' }, FILES[file]) : null,
+          hit));
       }
-      board.append(row);
     }
     drawSide(at);
     clear(ctx.panel);
     if (legal.length) {
       const forced = mover && mover.super && [...effects.values()].some((e) => e.captured.length);
-      ctx.panel.append(h('p.hint.s15-hint', t(forced ? 'hint.forced' : 'hint.move')));
+      ctx.panel.append(h('p.hint.s15-hint', t(forced ? 'hint.forced' : selected ? 'hint.stop' : 'hint.move')));
     }
   };
 
@@ -172,7 +181,15 @@ function createView(ctx) {
   };
 
   return {
-    update(st) { state = st; render(); },
+    update(st) {
+      state = st;
+      render();
+      // A turn of this view's seat begins: the board and the hint on the screen, so that it needs no scroll.
+      if (Array.isArray(st.legal) && st.legal.length && shownTurn !== st.ply) {
+        shownTurn = st.ply;
+        bringIntoViewSoon([ctx.board, ctx.panel], styled);
+      }
+    },
     destroy() { selected = null; },
     highlight(entry) {
       marked = entry && entry.action ? { from: entry.action.from, to: entry.action.to } : null;

@@ -42,6 +42,7 @@ const BX = 78;       // board left edge (the exit zone is left of it)
 const BY = 84;       // board top edge (the top tray is above it)
 const W = BX + 8 * C + 22;
 const H = BY + 3 * C + 84;
+const BADGE = 22;    // the radius of the enter and bear-off badges (31 on a phone, ur.css: 44 CSS px across)
 
 function geometry(bottomSeat, vertical) {
   // The bottom seat's outer row is the bottom lane: Light's is L, Dark's is K.
@@ -205,34 +206,77 @@ function landingOf(m, square) {
   return { to: square + (m.view.value || 0), captured: [], source: 'dice' };
 }
 
-// The stacks on the board; a stack of the actor's that can move is clickable ("piece:<square>").
+// The actor's stacks that can move in `cell` (its route squares), in the order they are drawn.
+function movableIn(arr, actor, legalMoves) {
+  return arr.slice(0, 4).filter((st) => st.seat === actor && legalMoves.has(st.square)).map((st) => st.square);
+}
+
+// The square a tap on a cell selects, among the actor's stacks there that can move (`squares`): the first, or,
+// when one of them is selected, the next one round (two stacks of one side share a cell on the middle row,
+// one going up and one coming back).
+export function nextInCell(squares, selected) {
+  const i = squares.indexOf(selected);
+  return i < 0 ? squares[0] : squares[(i + 1) % squares.length];
+}
+
+// A screen touched with a finger: where two stacks that can move share a cell, the cell is one target (a tap
+// chooses one, the next tap the other), since half a cell is too small for a finger; with a mouse each stack
+// is a target of its own, its half of the cell.
+export const COARSE = '(pointer: coarse)';
+
+// The stacks on the board. What selects a piece that can move is its whole cell (a "piece:<square>" group: the
+// cell's area, the halo and the disc). Where two of the actor's stacks that can move share the cell: with a
+// mouse, each its part of the cell; on a touch screen (m.coarse) the cell, named by the first of them, a tap
+// choosing one and the next tap the other.
 function drawPieces(L, geo, m) {
   const { view, actor, legalMoves, selected, t } = m;
   const role = (seat) => t(`role.${ROLES[seat]}`);
   for (const [cell, arr] of stacksOf(view)) {
     const c = geo.center(cell);
+    const p = geo.xy(cell);
     const sl = slots(arr.length);
-    arr.slice(0, 4).forEach((st, i) => {
-      const [dx, dy] = sl.at[i];
-      const d = disc(geo, c.x + dx, c.y + dy, sl.r, st.seat, st.down, st.count);
-      d.setAttribute('data-square', String(st.square));
-      d.setAttribute('data-seat', String(st.seat));
-      if (st.seat !== actor || !legalMoves.has(st.square)) { L.pieces.append(d); return; }
-      const land = landingOf(m, st.square);
-      const label = t('aria.select', { role: role(st.seat), cell, to: cellOf(st.seat, land.to) });
-      const wrap = s('g', clickable(`piece:${st.square}`, label,
-        () => m.handlers.select(st.square)));
-      const at = { x: c.x + dx, y: c.y + dy };
-      if (selected === st.square) wrap.classList.add('selected');
-      else {
-        const show = () => drawPeek(L, geo, st, land, at);
+    const at = (k) => ({ x: c.x + sl.at[k][0], y: c.y + sl.at[k][1] });
+    const movable = movableIn(arr, actor, legalMoves);
+    const whole = movable.length === 1 || m.coarse;
+    const picks = new Map(); // square -> the group that selects it (on a touch screen, one for the cell)
+    const pick = (squares, sq, hit) => {
+      const land = landingOf(m, sq);
+      const label = t('aria.select', { role: role(actor), cell, to: cellOf(actor, land.to) });
+      const wrap = s('g', clickable(`piece:${squares[0]}`, label, () => m.handlers.select(sq)));
+      wrap.classList.add('piece-pick');
+      wrap.setAttribute('data-cell', cell);
+      if (squares.length > 1) wrap.setAttribute('data-squares', squares.join(' '));
+      if (squares.includes(selected)) wrap.classList.add('selected');
+      wrap.append(s('rect', { ...hit, rx: 6, class: 'pick-hit' }));
+      if (!squares.includes(selected)) {
+        const k = arr.findIndex((st) => st.seat === actor && st.square === sq);
+        const show = () => drawPeek(L, geo, arr[k], land, at(k));
         const hide = () => { while (L.peek.firstChild) L.peek.firstChild.remove(); };
         for (const ev of ['focus', 'pointerenter']) wrap.addEventListener(ev, show);
         for (const ev of ['blur', 'pointerleave']) wrap.addEventListener(ev, hide);
       }
-      wrap.append(s('circle', { cx: at.x, cy: at.y, r: sl.r + 5, class: 'legal-halo' }), d);
       L.overlay.append(wrap);
-      if (selected === st.square) drawTarget(L, geo, m, st, land, at);
+      for (const x of squares) picks.set(x, wrap);
+    };
+    const cellHit = { x: p.x + 3, y: p.y + 3, width: C - 6, height: C - 6 };
+    if (movable.length && whole) pick(movable, nextInCell(movable, selected), cellHit);
+    else {
+      for (const sq of movable) { // its part of the cell: a half (two stacks in it) or a quarter (more)
+        const k = arr.findIndex((st) => st.seat === actor && st.square === sq);
+        const q = at(k);
+        const half = C / 2 - 3;
+        pick([sq], sq, arr.length === 2 ? { x: q.x - half / 2 - 0.5, y: p.y + 3, width: half, height: C - 6 }
+          : { x: q.x - half / 2 - 0.5, y: q.y - half / 2 - 0.5, width: half, height: half });
+      }
+    }
+    arr.slice(0, 4).forEach((st, i) => {
+      const d = disc(geo, at(i).x, at(i).y, sl.r, st.seat, st.down, st.count);
+      d.setAttribute('data-square', String(st.square));
+      d.setAttribute('data-seat', String(st.seat));
+      const wrap = st.seat === actor ? picks.get(st.square) : null;
+      if (!wrap) { L.pieces.append(d); return; }
+      wrap.append(s('circle', { cx: at(i).x, cy: at(i).y, r: sl.r + 5, class: ['legal-halo', selected === st.square ? 'chosen' : null] }), d);
+      if (selected === st.square) drawTarget(L, geo, m, st, landingOf(m, st.square), at(i));
     });
   }
 }
@@ -296,7 +340,7 @@ function drawBadges(svg, L, geo, m) {
     const b = s('g', clickable(`enter:${a.enter}`, t('aria.enter', { role: t(`role.${ROLES[actor]}`), cell }),
       () => m.handlers.act(a)));
     b.classList.add('enter-badge');
-    b.append(s('circle', { cx: tc.x, cy: ty, r: 19, class: 'badge-bg' }),
+    b.append(s('circle', { cx: tc.x, cy: ty, r: BADGE, class: 'badge-bg' }),
       txt(geo, { x: tc.x, y: ty, class: 'badge-text' }, `+${cell}`));
     L.overlay.append(b);
     const tray = svg.querySelector(`[data-tray="${ROLES[actor]}"]`);
@@ -307,7 +351,7 @@ function drawBadges(svg, L, geo, m) {
     if (!a || !a.bear_off) continue;
     const b = s('g', clickable('bear_off', t('aria.bear', { role: t(`role.${ROLES[actor]}`), cell: 'M1' }), () => m.handlers.act(a)));
     b.classList.add('bear-badge');
-    b.append(s('circle', { cx: BX / 2 - 2, cy: m1.y, r: 22, class: 'badge-bg' }),
+    b.append(s('circle', { cx: BX / 2 - 2, cy: m1.y, r: BADGE, class: 'badge-bg' }),
       txt(geo, { x: BX / 2 - 2, y: m1.y, class: 'badge-text small' }, t('off')));
     L.overlay.append(b);
     L.targets.append(s('rect', { x: m1.x - C / 2 + 3, y: m1.y - C / 2 + 3, width: C - 6, height: C - 6, rx: 6, class: 'target-cell' }));
@@ -352,6 +396,7 @@ const PORTRAIT = '(max-width: 600px) and (orientation: portrait)';
 export function createBoard(handlers, t) {
   const svg = s('svg', { class: 'ur-board', role: 'group', 'aria-label': t('aria.board') });
   const portrait = window.matchMedia ? window.matchMedia(PORTRAIT) : null;
+  const coarse = window.matchMedia ? window.matchMedia(COARSE) : null;
   let drawn = null; // "<bottom seat>:<vertical>" of the static part drawn
   let L = null;
   let geo = null;
@@ -389,7 +434,7 @@ export function createBoard(handlers, t) {
     const view = state.view || {};
     const actor = (state.to_act || [])[0];
     const legalMoves = new Set(legal.filter((a) => a && 'move' in a).map((a) => a.move));
-    const mm = { view, actor, legal, legalMoves, selected, handlers, t, landing: m.landing };
+    const mm = { view, actor, legal, legalMoves, selected, handlers, t, landing: m.landing, coarse: !!(coarse && coarse.matches) };
     drawTrays(L.trays, geo, view, b, t);
     // The last piece moved stays marked through the throws that follow it.
     const mv = m.lastMove;
@@ -404,7 +449,7 @@ export function createBoard(handlers, t) {
     }
     lastPly = state.ply;
   };
-  if (portrait) portrait.addEventListener('change', () => { if (model) render(model); });
+  for (const q of [portrait, coarse]) if (q) q.addEventListener('change', () => { if (model) render(model); });
   return {
     el: svg,
     render,

@@ -3,8 +3,10 @@
 // ctx.panel; whose turn it is and the last outcome in ctx.side. Its words are in strings.js (three
 // languages), its rules page in rules.js.
 //
-// A move is made in two clicks: a glowing piece ("piece:<square>") selects it and shows where it
-// lands, the target ("target") moves it. The selection belongs to this view, not to the state: it
+// A move is made in two clicks: a glowing piece ("piece:<square>": a tap anywhere on its cell) selects it
+// and shows where it lands, the target ("target", the whole landing cell) moves it. Where two stacks of the
+// actor that can move share a cell, each has its half of the cell with a mouse; on a touch screen the cell is
+// one target, a tap selecting one and the next tap the other (board.js). The selection belongs to this view, not to the state: it
 // survives any state that leaves the move legal at the same ply (a seat reconnecting, a watcher),
 // and is dropped when the ply moves on. Rolling, entering, bearing off and skipping take one click.
 // Where a selected (or focused) piece lands, and whom it captures, comes from the local rules (ctx.preview:
@@ -13,13 +15,13 @@
 
 import { h, s, clear } from '../../dom.js';
 import { translator } from '../../i18n.js';
-import { loadCss, actionButton, clickSelector } from '../common.js';
+import { loadCss, actionButton, clickSelector, bringIntoViewSoon } from '../common.js';
 import { defineGame, turnCard } from '../base.js';
-import { createBoard, moveCells, cellOf, ROLES } from './board.js';
+import { createBoard, moveCells, cellOf, nextInCell, COARSE, ROLES } from './board.js';
 import strings from './strings.js';
 import rules from './rules.js';
 
-loadCss(new URL('./ur.css', import.meta.url));
+const styled = loadCss(new URL('./ur.css', import.meta.url));
 
 const t = translator(strings);
 const role = (seat) => t(`role.${ROLES[seat]}`);
@@ -82,7 +84,7 @@ function describeBoard(state) {
 // --- the legend ----------------------------------------------------------------------------------
 
 function miniSvg(children, viewBox = '0 0 40 36') {
-  return s('svg', { viewBox, class: 'legend-svg', 'aria-hidden': 'true', focusable: 'false' }, ...children);
+  return s('svg', { viewBox, class: ['legend-svg', 'ur-mark'], 'aria-hidden': 'true', focusable: 'false' }, ...children);
 }
 
 function die(marked) {
@@ -173,10 +175,13 @@ function moveLanding(preview, view, actor, square) {
   return { to, captured: [...new Set(captured)] };
 }
 
+let active = null; // the view on the page: clicksFor() counts taps on a shared cell from its selection
+
 function createView(ctx) {
   let state = null;
   let selected = null; // {ply, square}: a piece chosen, its move not yet sent
   let lastMove = null; // the latest enter, move or bear-off seen: marked until the next one
+  let shownTurn = null; // the ply of the latest turn of this view's seat brought into view
   const render = () => {
     const legal = Array.isArray(state.legal) ? state.legal : [];
     const canMove = (sq) => legal.some((a) => a && a.move === sq);
@@ -204,7 +209,7 @@ function createView(ctx) {
     },
   }, t);
   ctx.board.append(h('div.ur-board-wrap', board.el));
-  return {
+  const view = {
     update(st) {
       state = st;
       const l = st.last;
@@ -212,21 +217,45 @@ function createView(ctx) {
         lastMove = { seat: l.seat, action: l.action, value: st.view?.value };
       }
       render();
+      // A turn of this view's seat begins: the board and the dice on the screen, so that it needs no scroll.
+      if (Array.isArray(st.legal) && st.legal.length && shownTurn !== st.ply) {
+        shownTurn = st.ply;
+        bringIntoViewSoon([ctx.board, ctx.panel], styled);
+      }
     },
-    destroy() { selected = null; },
+    destroy() { selected = null; if (active === view) active = null; },
     highlight(entry) {
       board.highlight(entry ? moveCells(entry.seat, entry.action, entry.view?.value) : null);
     },
+    selected: () => (selected && state && selected.ply === state.ply ? selected.square : null),
   };
+  active = view;
+  return view;
 }
 
 // --- the browser-test contract ---------------------------------------------------------------------
 
-function clicksFor(action) {
+// A move: its piece, then the target; on a touch screen, where two of the actor's stacks that can move share a
+// cell (named by the first of them), the cell as many times as it takes to come round to it.
+function clicksFor(action, state) {
   if (!action || typeof action !== 'object') return null;
   if (action.roll) return [clickSelector('roll')];
   if ('enter' in action) return [clickSelector(`enter:${action.enter}`)];
-  if ('move' in action) return [clickSelector(`piece:${action.move}`), clickSelector('target')];
+  if ('move' in action) {
+    const actor = ((state && state.to_act) || [])[0];
+    const mine = ((state && state.view && state.view.pieces) || [])[actor] || [];
+    const moves = new Set(((state && state.legal) || []).filter((a) => a && 'move' in a).map((a) => a.move));
+    const cell = cellOf(actor, action.move);
+    // The stacks in the order the board draws them: upright (squares up to 13) before those coming back.
+    const shared = [...new Set(mine)].filter((sq) => moves.has(sq) && cellOf(actor, sq) === cell)
+      .sort((a, b) => (a >= 14) - (b >= 14) || a - b);
+    const coarse = typeof window !== 'undefined' && window.matchMedia && window.matchMedia(COARSE).matches;
+    if (shared.length < 2 || !coarse) return [clickSelector(`piece:${action.move}`), clickSelector('target')];
+    const taps = [];
+    let sel = active ? active.selected() : null;
+    do { sel = nextInCell(shared, sel); taps.push(clickSelector(`piece:${shared[0]}`)); } while (sel !== action.move && taps.length <= shared.length);
+    return [...taps, clickSelector('target')];
+  }
   if (action.bear_off) return [clickSelector('bear_off')];
   if (action.skip) return [clickSelector('skip')];
   return null;
