@@ -21,18 +21,8 @@ import { loadCss } from './games/common.js';
 import { rulesModule } from './preview.js';
 import { Lesson, lessonSeats } from './lesson.js';
 
-const CSS_URL = String(new URL('./learn.css', import.meta.url));
-loadCss(CSS_URL);
-
 // Resolves once learn.css applies (the lesson is placed on the screen by its layout).
-function cssReady() {
-  const link = document.querySelector(`link[data-game-css="${CSS.escape(CSS_URL)}"]`);
-  if (!link || link.sheet) return Promise.resolve();
-  return new Promise((resolve) => {
-    link.addEventListener('load', resolve, { once: true });
-    link.addEventListener('error', resolve, { once: true });
-  });
-}
+const cssReady = loadCss(new URL('./learn.css', import.meta.url));
 
 // learn.css's phone layouts (upright, on its side): the lesson's part of the page is scrolled into place there.
 const PHONE = '(max-width: 700px), (orientation: landscape) and (max-height: 500px)';
@@ -84,8 +74,7 @@ export class LearnView {
   }
 
   async start() {
-    const [tutorial, core] = await Promise.all([this.module.tutorial().then((m) => m.default), rulesModule(),
-      cssReady()]);
+    const [tutorial, core] = await Promise.all([this.module.tutorial().then((m) => m.default), rulesModule(), cssReady]);
     if (!core) throw new Error(t('learn.noModule'));
     this.tutorial = tutorial;
     this.t = translator(tutorial.strings);
