@@ -74,7 +74,8 @@ export class LearnView {
   }
 
   async start() {
-    const [tutorial, core] = await Promise.all([this.module.tutorial().then((m) => m.default), rulesModule(), cssReady]);
+    const tutorialOf = this.module.tutorial().then((m) => m.default);
+    const [tutorial, core] = await Promise.all([tutorialOf, rulesModule(), cssReady]);
     if (!core) throw new Error(t('learn.noModule'));
     this.tutorial = tutorial;
     this.t = translator(tutorial.strings);
