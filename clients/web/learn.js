@@ -2,10 +2,11 @@
 // (games/base.js). The tutorial's script (games/<id>/tutorial.js) is played by lesson.js on the rules module
 // (the server's own C in WebAssembly, loaded as the room's preview loads it) and drawn by the game's own view,
 // as the replay's analysis board does: ctx.act plays the player's move on the page, and nothing is sent to the
-// server (no name, no connection needed). A coach bubble beside the board (above it on a phone) says what
-// happens and what to do, in a live region; at a step that teaches a move the board offers that move only,
-// elsewhere "Next" goes on (playing the bots' moves of the next step); "Back" returns to the step before as it
-// was. The last step shows the result and the ways on: a real match of the game (#/?game=<id>), the rules,
+// server (no name, no connection needed). A coach bubble beside the board (above it on a phone held upright)
+// says what happens and what to do, in a live region; at a step that teaches a move the board offers that
+// move only, elsewhere "Next" goes on (playing the bots' moves of the next step); "Back" returns to the step
+// before as it was. On a phone the lesson's part of the page is scrolled to the top of the screen at each step
+// (place()). The last step shows the result and the ways on: a real match of the game (#/?game=<id>), the rules,
 // the lesson again. The step reached is kept for the page's life (app.learnAt): drawn again after a language
 // switch or a look at the rules, the lesson comes back to it.
 //
@@ -20,7 +21,11 @@ import { loadCss } from './games/common.js';
 import { rulesModule } from './preview.js';
 import { Lesson, lessonSeats } from './lesson.js';
 
-loadCss(new URL('./learn.css', import.meta.url));
+// Resolves once learn.css applies (the lesson is placed on the screen by its layout).
+const cssReady = loadCss(new URL('./learn.css', import.meta.url));
+
+// learn.css's phone layouts (upright, on its side): the lesson's part of the page is scrolled into place there.
+const PHONE = '(max-width: 700px), (orientation: landscape) and (max-height: 500px)';
 
 export class LearnView {
   constructor(app, gameId) {
@@ -56,20 +61,21 @@ export class LearnView {
     this.panel = h('div.game-panel');
     this.side = h('div.game-side');
     this.words = h('div#learn-words.board-words');
+    this.main = h('div.learn-main',
+      this.coach,
+      h('div.learn-board', this.board),
+      h('div.learn-panel', this.panel),
+      h('aside.learn-side', this.side, h('details.card.words', h('summary', t('room.words')), this.words)));
     this.el = h('section#learn.learn', { 'aria-labelledby': 'learn-title', 'data-game': gameId },
-      h('header.learn-head', this.home, this.heading, this.progress),
-      h('div.learn-main',
-        this.coach,
-        h('div.learn-board', this.board),
-        h('div.learn-panel', this.panel),
-        h('aside.learn-side', this.side, h('details.card.words', h('summary', t('room.words')), this.words))));
+      h('header.learn-head', this.home, this.heading, this.progress), this.main);
     this.onKey = (ev) => this.key(ev);
     this.el.addEventListener('keydown', this.onKey);
     this.ready = this.start().catch((e) => this.fail(e.message));
   }
 
   async start() {
-    const [tutorial, core] = await Promise.all([this.module.tutorial().then((m) => m.default), rulesModule()]);
+    const tutorialOf = this.module.tutorial().then((m) => m.default);
+    const [tutorial, core] = await Promise.all([tutorialOf, rulesModule(), cssReady]);
     if (!core) throw new Error(t('learn.noModule'));
     this.tutorial = tutorial;
     this.t = translator(tutorial.strings);
@@ -82,7 +88,7 @@ export class LearnView {
     while (this.lesson.at < at && (this.lesson.taught() ? this.lesson.play(this.lesson.taught()).ok : this.lesson.next()));
     this.show();
     this.el.dataset.ready = 'true';
-    this.heading.focus();
+    this.heading.focus({ preventScroll: this.lesson.at > 0 });
   }
 
   fail(text) {
@@ -115,11 +121,23 @@ export class LearnView {
     d.say = L.step.say;
     d.status = this.state.status;
     d.taught = taught ? 'true' : 'false';
+    this.place();
     if (!focusNext) return;
     // Keyboard: on to the next thing to press (Next, the board's first choice, or the ways on).
     const target = !this.nextBtn.hidden ? this.nextBtn
       : taught ? this.el.querySelector('.learn-board [data-click], .learn-panel [data-click]') : this.el.querySelector('#learn-play');
     (target || this.heading).focus();
+  }
+
+  // On a phone (learn.css's layouts for a phone upright or on its side) the page's head makes way from the
+  // second step on: the lesson's part of the page (the coach, the board, the panel) is scrolled to the top of
+  // the screen, at once (a finger may be about to tap), so the coach's words, the whole board at its full size
+  // and the move's controls share one screen. The first step shows the page from its top (the title, the
+  // step count, the way back). A wider screen keeps its scroll.
+  place() {
+    if (typeof window === 'undefined' || !window.matchMedia(PHONE).matches || !this.el.isConnected) return;
+    const top = this.lesson.at === 0 ? -window.scrollY : this.main.getBoundingClientRect().top - 2;
+    if (Math.abs(top) >= 1) window.scrollBy({ top, behavior: 'instant' });
   }
 
   go(dir) {

@@ -2,11 +2,13 @@
 // that get a newcomer started (clients/web/rules.js), in Chromium against the real server.
 // - From the home page (its "Learn to play" link when the lobby has one, else #/learn/quinteto) the guided match
 //   is played to its end on a 390x844 phone by taps only: the coach's Next, and the board's own parts for each
-//   taught move (tests/lib/touch.mjs tapAction: on screen, no scroll, tapped at the centre); every step's coach
-//   text is shown, the duel is reached, the result is shown with the ways on; axe finds nothing, mid-lesson and
+//   taught move (tests/lib/touch.mjs tapAction: on screen, no scroll, at least 44x44 px, tapped at the centre)
+//   with the coach's words, Back and the whole board on the screen; every step's coach text is shown, the duel
+//   is reached, the result is shown with the ways on; axe finds nothing, mid-lesson and
 //   at the end; nothing is sent to the server.
 // - Without a name, in Spanish and Brazilian Portuguese on a phone on its side: the coach's words, Next, a roll
-//   and Back by keyboard, a roll and a plan by taps with nothing off the screen.
+//   and Back by keyboard, a roll and a plan by taps (44 px targets) with the coach, Back and the whole board on
+//   the screen.
 // - Without a name, every game's rules page shows its worked turn's board (drawn by the rules module) and the
 //   words beside it, "Play X now" opens the lobby with X chosen (#/?game=<id>), nested lists are lists.
 // Screenshots go to build-test/artifacts/.
@@ -67,8 +69,12 @@ test('the guided first match, from the home page to its result, by taps on a pho
         await axeClean(page, 'the guided match, mid-lesson');
       }
       if (now.taught) {
-        // The board's own parts, tapped without scrolling (their size is the room's target test's measure).
-        assert.ok(await tapAction(page, now.taught, { min: 1 }), `step ${now.step}: the taught move is made`);
+        // The whole board on the screen with the coach's words, and its own parts tapped without scrolling,
+        // each at least 44x44 px (tapAction).
+        assert.ok((await boxOf(page, '.learn-board .game-board')).inView,
+          `step ${now.step}: the whole board is on the screen`);
+        assert.ok((await boxOf(page, '#learn-back')).inView, `step ${now.step}: Back is on the screen`);
+        assert.ok(await tapAction(page, now.taught), `step ${now.step}: the taught move is made`);
         await page.waitForFunction((k) => Number(document.getElementById('learn').dataset.step) > k, now.step);
       } else if (now.next) {
         await tap(page, '#learn-next');
@@ -115,7 +121,10 @@ test('without a name: the lesson in Spanish and Portuguese by keyboard, the rule
       // On a phone on its side, a roll and a plan by taps, nothing off the screen.
       for (const say of ['capture', 'captured']) {
         const taught = await page.evaluate(() => window.quinteto.learn.lesson.taught());
-        assert.ok(await tapAction(page, taught, { min: 1 }), `${lang}: ${JSON.stringify(taught)} by taps at 844x390`);
+        for (const sel of ['#coach-text', '#learn-back', '.learn-board .game-board']) {
+          assert.ok((await boxOf(page, sel)).inView, `${lang}: ${sel} is on the 844x390 screen`);
+        }
+        assert.ok(await tapAction(page, taught), `${lang}: ${JSON.stringify(taught)} by taps at 844x390, 44 px targets`);
         await page.waitForFunction((x) => document.getElementById('learn').dataset.say === x, say);
       }
       assert.equal(await page.locator('#coach-text').innerText(), cat['coach.captured']);
