@@ -5,13 +5,13 @@
 // certificate, half a TLS pair, broken JSON) stopping the start with exit status 2 and a message that
 // names the setting and where the value came from.
 import test from 'node:test';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { assert, freePort, within } from './lib.mjs';
-import { serverEnv, sanitizerReport } from '../lib/server.mjs';
+import { serverEnv, sanitizerReport, spawnServer } from '../lib/server.mjs';
 
 const BIN = process.env.QUINTETO_SERVER;
 const SOURCE = process.env.QUINTETO_SOURCE;
@@ -49,17 +49,8 @@ async function withDir(fn) {
 
 // Starts the server; resolves {proc, stdout, stderr, exit, port} once it listens (or fails).
 async function start(args, extraEnv = {}) {
-  const proc = spawn(BIN, args, { env: env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = { proc, stdout: '', stderr: '' };
-  out.exit = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  proc.stderr.on('data', (b) => { out.stderr += b; });
-  await within(new Promise((resolve) => {
-    proc.stdout.on('data', (b) => { out.stdout += b; if (/listening on/.test(out.stdout)) resolve(); });
-    out.exit.then(resolve);
-  }), 20000);
-  const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out.stdout);
-  assert.ok(m, `the server did not start\n${out.stderr}`);
-  out.port = Number(m[1]);
+  const out = await spawnServer(args, env(extraEnv), BIN);
+  assert.ok(out.port, `the server did not start\n${out.stderr}`);
   return out;
 }
 

@@ -9,13 +9,12 @@
 import test from 'node:test';
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assert, withServer, within, until } from './lib.mjs';
+import { assert, withServer, until } from './lib.mjs';
 import { exchange, parseAnswer } from './raw_http.mjs';
-import { serverEnv, sanitizerReport } from '../lib/server.mjs';
+import { sanitizerReport, spawnServer } from '../lib/server.mjs';
 
 const SOURCE = process.env.QUINTETO_SOURCE;
 const WEB = path.join(SOURCE, 'clients', 'web');
@@ -137,20 +136,9 @@ test('every file: gzip when accepted, identity otherwise, the bytes on disk, str
 });
 
 // Starts the server on folder `web`; resolves {proc, exit, port, stderr} once it listens, or its exit.
-async function start(web, dir) {
-  const args = ['--listen', '127.0.0.1:0', '--db', path.join(dir, 'q.db'), '--web', web,
-    '--migrations', path.join(SOURCE, 'migrations')];
-  const proc = spawn(process.env.QUINTETO_SERVER, args, { env: serverEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = { proc, stdout: '', stderr: '' };
-  out.exit = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  proc.stderr.on('data', (b) => { out.stderr += b; });
-  await within(new Promise((resolve) => {
-    proc.stdout.on('data', (b) => { out.stdout += b; if (/listening on/.test(out.stdout)) resolve(); });
-    out.exit.then(resolve);
-  }), 20000);
-  const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out.stdout);
-  out.port = m ? Number(m[1]) : 0;
-  return out;
+function start(web, dir) {
+  return spawnServer(['--listen', '127.0.0.1:0', '--db', path.join(dir, 'q.db'), '--web', web,
+    '--migrations', path.join(SOURCE, 'migrations')]);
 }
 
 async function stop(out) {

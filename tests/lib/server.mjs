@@ -158,6 +158,23 @@ export function serverEnv(base = process.env) {
 }
 
 // A sanitizer report in `stderr`, or null. Caught even if an option above were overridden.
+// Starts the server binary with `args` as they are (no harness options, no schema checks: for tests of
+// start-up and configuration); resolves {proc, stdout, stderr, exit, port} once it listens or has exited
+// (port 0 then: the test reads stderr).
+export async function spawnServer(args, env = serverEnv(), bin = process.env.QUINTETO_SERVER) {
+  const proc = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = { proc, stdout: '', stderr: '' };
+  out.exit = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  proc.stderr.on('data', (b) => { out.stderr += b; });
+  await within(new Promise((resolve) => {
+    proc.stdout.on('data', (b) => { out.stdout += b; if (/listening on/.test(out.stdout)) resolve(); });
+    out.exit.then(resolve);
+  }), 20000);
+  const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out.stdout);
+  out.port = m ? Number(m[1]) : 0;
+  return out;
+}
+
 export function sanitizerReport(stderr) {
   const m = /(ERROR: (Address|Leak)Sanitizer[^\n]*|runtime error:[^\n]*)/.exec(stderr);
   return m ? m[1] : null;
