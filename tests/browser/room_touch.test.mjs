@@ -1,6 +1,6 @@
 // room_touch.test.mjs: a room held in the hand (issue 23). For each of the four games, a room against
 // bots mid-match, on the player's turn, on a phone upright (390x844) and on its side (844x390) with touch:
-// every tappable part of the whole room (the shell's head links, seats, buttons, invite, preferences,
+// every tappable part of the whole page (the header's brand, language and name button, the room's head links, seats, buttons, invite, preferences,
 // summaries, log moves, chat, and the game's own board and panel) is at least 44x44 CSS px
 // (tests/lib/touch.mjs smallTargets). The failure lists the shell's parts and the game's apart.
 // Screenshots go to build-test/artifacts/room-touch-<game>-<screen>.png.
@@ -31,7 +31,7 @@ test('every tappable part of every game\'s room is at least 44x44 on a phone, up
           const result = await waitTurnOrResult(page).then(() => page.locator('#result').count());
           assert.equal(result, 0, `${game} ended before the player's first turn`);
           await page.evaluate(() => window.scrollTo(0, 0));
-          const all = await smallTargets(page, 'section.room');
+          const all = await smallTargets(page, 'body'); // the room and the page's header above it
           const inGame = new Set([...await smallTargets(page, 'section.room .game-column'),
             ...await smallTargets(page, 'section.room .game-side')].map((x) => x.what));
           const fmt = (xs) => xs.map((x) => `${x.what} ${x.w}x${x.h}`).join('; ');
