@@ -345,22 +345,37 @@ static bool q_zero(const char *a, const char *b)
 	return q >= b || *q == ' ' || *q == ';';
 }
 
+/*
+ * The next element of a comma-separated header list, from *s: its bounds
+ * *a..*b with the blanks around it trimmed; *s moves past it. False at the
+ * list's end.
+ */
+static bool list_item(const char **s, const char **a, const char **b)
+{
+	const char *end;
+
+	if (!**s)
+		return false;
+	end = strchr(*s, ',');
+	end = end ? end : *s + strlen(*s);
+	for (*a = *s; *a < end && (**a == ' ' || **a == '\t'); (*a)++)
+		;
+	for (*b = end; *b > *a && ((*b)[-1] == ' ' || (*b)[-1] == '\t'); (*b)--)
+		;
+	*s = *end ? end + 1 : end;
+	return true;
+}
+
 /* Whether Accept-Encoding takes gzip: named (or x-gzip) with a q above 0, or "*" so and gzip not refused. */
 static bool accepts_gzip(struct lws *wsi)
 {
 	char ae[AE_MAX];
-	const char *s, *end;
+	const char *s = ae, *tok, *end, *tend;
 	int gzip = -1, star = -1; /* -1 unnamed, 0 refused, 1 accepted */
 
 	if (lws_hdr_copy(wsi, ae, sizeof(ae), WSI_TOKEN_HTTP_ACCEPT_ENCODING) <= 0)
 		return false;
-	for (s = ae; *s; s = *end ? end + 1 : end) {
-		const char *tok, *tend;
-
-		end = strchr(s, ',');
-		end = end ? end : s + strlen(s);
-		for (tok = s; tok < end && (*tok == ' ' || *tok == '\t'); tok++)
-			;
+	while (list_item(&s, &tok, &end)) {
 		for (tend = tok; tend < end && *tend != ';' && *tend != ' ' && *tend != '\t'; tend++)
 			;
 		if ((tend - tok == 4 && !strncasecmp(tok, "gzip", 4)) ||
@@ -376,20 +391,12 @@ static bool accepts_gzip(struct lws *wsi)
 static bool etag_matches(struct lws *wsi, const char *etag)
 {
 	char inm[INM_MAX];
-	const char *s, *end;
+	const char *s = inm, *a, *b;
 	size_t elen = strlen(etag);
 
 	if (lws_hdr_copy(wsi, inm, sizeof(inm), WSI_TOKEN_HTTP_IF_NONE_MATCH) <= 0)
 		return false;
-	for (s = inm; *s; s = *end ? end + 1 : end) {
-		const char *a, *b;
-
-		end = strchr(s, ',');
-		end = end ? end : s + strlen(s);
-		for (a = s; a < end && (*a == ' ' || *a == '\t'); a++)
-			;
-		for (b = end; b > a && (b[-1] == ' ' || b[-1] == '\t'); b--)
-			;
+	while (list_item(&s, &a, &b)) {
 		if (b - a == 1 && *a == '*')
 			return true;
 		if (b - a > 2 && a[0] == 'W' && a[1] == '/')
