@@ -117,8 +117,6 @@ void store_note_post(struct store *st, struct note *n)
 	(void)uv_async_send(&st->async);
 }
 
-#define CONTAINER(ptr, type, field) ((type *)(void *)((char *)(ptr)-offsetof(type, field)))
-
 static void deliver_read(struct store *st, struct store_req *r)
 {
 	st->depth--;
@@ -211,6 +209,16 @@ void store_wjob_submit(struct store *st, struct wjob *first, struct wjob *last)
 	st->wtail = last;
 	atomic_fetch_add_explicit(&st->wsubmits, 1, memory_order_release);
 	uv_cond_signal(&st->wcond); /* no system call when the writer is spinning, not waiting */
+	uv_mutex_unlock(&st->wlock);
+}
+
+void store_wjob_push_front(struct store *st, struct wjob *first, struct wjob *last)
+{
+	uv_mutex_lock(&st->wlock);
+	last->next = st->whead;
+	st->whead = first;
+	if (!st->wtail)
+		st->wtail = last;
 	uv_mutex_unlock(&st->wlock);
 }
 

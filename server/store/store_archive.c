@@ -283,6 +283,30 @@ int store_archive_batch(struct store *st, struct wjob *b, bool *redo)
 	return SQLITE_OK;
 }
 
+bool store_archive_unbatch(struct store *st, struct wjob *b)
+{
+	struct wjob **pp = &b->matches, *first = NULL, **tail = &first, *j;
+
+	while ((j = *pp)) {
+		if (j->given_up) { /* answered with the batch */
+			pp = &j->next;
+			continue;
+		}
+		*pp = j->next;
+		j->next = NULL;
+		*tail = j;
+		tail = &j->next;
+		b->nmatches--;
+	}
+	b->matches_tail = NULL;
+	for (j = b->matches; j; j = j->next)
+		b->matches_tail = j;
+	if (!first)
+		return false;
+	store_wjob_push_front(st, first, CONTAINER(tail, struct wjob, next));
+	return true;
+}
+
 void store_archive_lost(struct wjob *b)
 {
 	struct wjob *j;

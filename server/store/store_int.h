@@ -195,6 +195,8 @@ struct store {
 /* First wait before a failed batch or archive save is tried again; it doubles up to a second. */
 #define STORE_RETRY_FIRST_MS 5
 
+#define CONTAINER(ptr, type, field) ((type *)(void *)((char *)(ptr)-offsetof(type, field)))
+
 /* store_ckpt.c */
 int store_ckpt_open(struct store *st, const char *path);
 int store_ckpt_start(struct store *st);
@@ -203,6 +205,8 @@ void store_ckpt_close(struct store *st);
 /* store.c */
 void store_note_post(struct store *st, struct note *n);
 void store_wjob_submit(struct store *st, struct wjob *first, struct wjob *last);
+/* Writer thread: puts the jobs first..last (linked) at the head of its queue (already counted in depth). */
+void store_wjob_push_front(struct store *st, struct wjob *first, struct wjob *last);
 int store_read_submit(struct store *st, struct store_req *r);
 bool store_wait_retry(struct store *st, unsigned *delay_ms);
 int store_rc_errno(int rc);
@@ -248,6 +252,14 @@ void store_archive_run(struct store *st, struct wjob *j);
  * and writes the batch again at once, without it.
  */
 int store_archive_batch(struct store *st, struct wjob *b, bool *redo);
+/*
+ * Writer thread, batch b having failed: its archive saves not given up leave
+ * it for jobs of their own, first in the queue (right after b, as they were
+ * before they went into batches), so that the batch is retried alone and a
+ * disk too full for an archive does not hold the frames of the batch's turns
+ * (disk_faults). False if it had none.
+ */
+bool store_archive_unbatch(struct store *st, struct wjob *b);
 /* Writer thread: batch b is given up at close: its archive saves are logged as not archived. */
 void store_archive_lost(struct wjob *b);
 void store_read_run(struct store_lane *ln, struct store_req *r);

@@ -502,6 +502,8 @@ void store_journal_run(struct store *st, struct wjob *b)
 		}
 		if (redo) /* an archive save refused for its own sake is out: the rest goes now */
 			continue;
+		if (store_archive_unbatch(st, b)) /* the batch alone may fit where it and its saves did not */
+			continue;
 		if (!delay) { /* the first failure of this batch: tell the loop once */
 			b->fail_err = store_rc_errno(rc) ? store_rc_errno(rc) : -EIO;
 			store_note_post(st, &b->fail_note);

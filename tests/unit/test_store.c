@@ -503,8 +503,10 @@ static bool slots_done(const void *ctx)
  * Archive saves queued while a batch is open are written in that batch's
  * transaction, after its writes, and answered with its commit: one commit for
  * all. A save refused for its own sake (a match id archived already) is given
- * up alone, the batch's other writes and saves commit; a failing database
- * fails the batch and its saves together, and both go in once it recovers.
+ * up alone, the batch's other writes and saves commit. When the batch fails
+ * its saves leave it for transactions of their own right after it (as they
+ * were before batches carried them: a disk too full for an archive must not
+ * hold the batch), and all go in, in order, once the database recovers.
  */
 static void test_archive_saves_in_the_batch(void)
 {
