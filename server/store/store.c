@@ -63,6 +63,43 @@ int store_rc_errno(int rc)
 	}
 }
 
+#define TEXTS_FIRST 1024
+#define TEXTS_MAX   65536
+
+char *store_texts_add(struct store_texts **t, const char *p, size_t n)
+{
+	struct store_texts *b = *t;
+	char *s;
+
+	if (!b || b->cap - b->used < n + 1) {
+		size_t cap = !b ? TEXTS_FIRST : b->cap < TEXTS_MAX ? b->cap * 2 : b->cap;
+
+		if (cap < n + 1)
+			cap = n + 1;
+		if (!(b = malloc(sizeof(*b) + cap)))
+			return NULL;
+		b->next = *t;
+		b->used = 0;
+		b->cap = cap;
+		*t = b;
+	}
+	s = b->data + b->used;
+	memcpy(s, p, n);
+	s[n] = '\0';
+	b->used += n + 1;
+	return s;
+}
+
+void store_texts_free(struct store_texts *t)
+{
+	while (t) {
+		struct store_texts *next = t->next;
+
+		free(t);
+		t = next;
+	}
+}
+
 void store_match_free(struct store_match *m)
 {
 	int i;
@@ -77,8 +114,9 @@ void store_match_free(struct store_match *m)
 		free(m->seats[i].player_id), free(m->seats[i].client_seed);
 	}
 	free(m->seats);
-	for (k = 0; k < m->nactions && m->actions; k++)
+	for (k = 0; k < m->nactions && m->actions && !m->texts; k++)
 		free(m->actions[k].action), free(m->actions[k].outcome);
+	store_texts_free(m->texts);
 	free(m->actions);
 	free(m->events);
 	free(m);
