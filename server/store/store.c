@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,9 +244,9 @@ void store_wjob_submit(struct store *st, struct wjob *first, struct wjob *last)
 	else
 		st->whead = first;
 	st->wtail = last;
-	atomic_fetch_add_explicit(&st->wsubmits, 1, memory_order_release);
-	uv_cond_signal(&st->wcond); /* no system call when the writer is spinning, not waiting */
 	uv_mutex_unlock(&st->wlock);
+	/* after the unlock: a writer woken inside it would wake only to sleep again on the lock */
+	uv_cond_signal(&st->wcond);
 }
 
 void store_wjob_push_front(struct store *st, struct wjob *first, struct wjob *last)
@@ -280,65 +279,21 @@ bool store_wait_retry(struct store *st, unsigned *delay_ms)
 }
 
 /*
- * How long the writer, out of work, watches for the next job before it sleeps.
- * On a quiet server batches are small and the cost per commit dominates, and
- * about half of it was the writer going to sleep on its condition variable
- * and being woken for the next batch (futex, two context switches, the loop's
- * wake-up call). A next batch that comes within this is taken without either.
- * Bounded, and only after a job: an idle store sleeps. Whether to spin at all
- * follows the last gap: after a gap longer than this the writer sleeps at once
- * (a spin would only have burnt the time), after a shorter one it spins again.
+ * Writer thread: the next job, NULL once the store closes and the queue is
+ * empty. A job queued while the last one ran is taken without sleeping. (A
+ * bounded spin before sleeping, up to 50 us for the next batch, was measured
+ * in quinteto-journal-bench and did not pay on this shared 2-core machine:
+ * the spinning writer took the core the loop needed to make that batch, the
+ * writer's CPU per action doubled and flush -> commit p50 tripled; BENCHMARKS,
+ * issue 24.)
  */
-#define WRITER_SPIN_NS 50000
-
-static void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
-/*
- * Writer thread, out of work, its lock not held: watches wsubmits move from
- * `seen` for WRITER_SPIN_NS. Out of line so that profiles show the spin apart
- * (`valgrind --tool=callgrind --toggle-collect=writer_spin` leaves it out).
- */
-__attribute__((noinline)) static void writer_spin(struct store *st, unsigned long seen, uint64_t t0)
-{
-	unsigned i;
-
-	for (;;) {
-		for (i = 0; i < 32; i++) {
-			if (atomic_load_explicit(&st->wsubmits, memory_order_acquire) != seen)
-				return;
-			cpu_relax();
-		}
-		if (uv_hrtime() - t0 >= WRITER_SPIN_NS)
-			return;
-	}
-}
-
-/* Writer thread: the next job, NULL once the store closes and the queue is empty. */
 static struct wjob *writer_next(struct store *st)
 {
 	struct wjob *j;
 
 	uv_mutex_lock(&st->wlock);
-	if (!st->whead && !st->wquit) {
-		unsigned long seen = atomic_load_explicit(&st->wsubmits, memory_order_relaxed);
-		uint64_t t0 = uv_hrtime();
-
-		if (st->wspin) {
-			uv_mutex_unlock(&st->wlock);
-			writer_spin(st, seen, t0);
-			uv_mutex_lock(&st->wlock);
-		}
-		while (!st->whead && !st->wquit)
-			uv_cond_wait(&st->wcond, &st->wlock);
-		st->wspin = uv_hrtime() - t0 < WRITER_SPIN_NS;
-	}
+	while (!st->whead && !st->wquit)
+		uv_cond_wait(&st->wcond, &st->wlock);
 	j = st->whead;
 	if (j && !(st->whead = j->next))
 		st->wtail = NULL;

@@ -163,11 +163,9 @@ struct store {
 	uv_mutex_t wlock, dlock;
 	uv_cond_t wcond;
 	uv_async_t async;
-	struct wjob *whead, *wtail;     /* writer queue (wlock) */
-	_Atomic unsigned long wsubmits; /* jobs submitted so far: what the idle writer spins on */
-	bool wspin;                     /* the writer's: whether it spins before it sleeps (store.c) */
-	struct note *dhead, *dtail;     /* done, for the loop (dlock) */
-	bool wquit;                     /* under wlock */
+	struct wjob *whead, *wtail; /* writer queue (wlock) */
+	struct note *dhead, *dtail; /* done, for the loop (dlock) */
+	bool wquit;                 /* under wlock */
 	bool started, closing;
 	/* loop thread */
 	struct wjob *open;  /* the batch being filled, NULL when empty */
