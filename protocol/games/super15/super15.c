@@ -204,9 +204,6 @@ __extension__ typedef unsigned __int128 squares;
 #define ON_BOARD  ((((squares)1 << PADDED) - 1) & ~NINTH)
 #define FORBIDDEN (BIT(SQ(3, 4)) | BIT(SQ(4, 4)) | BIT(SQ(3, 5)) | BIT(SQ(4, 5)))
 
-/* The bits' step along each line (dir_step order). */
-static const int8_t bit_step[8] = { 9, 10, 1, -8, -9, -10, -1, 8 };
-
 /* move_head(sq, sq) for the square sq of bit p: the move from sq - back to sq is this minus back << 16. */
 #define HEAD(sq) (SUPER15_ACT_MOVE | (uint64_t)(sq) << 16 | (uint64_t)(sq) << 32)
 #define RANK_HEADS(r)                                                                                     \
@@ -222,14 +219,31 @@ static const uint64_t bit_head[PADDED] = {
 /* The set lo, hi moved one square along line `d` (a constant once inlined); the caller masks the rest. */
 static inline void halves_shift(uint64_t *lo, uint64_t *hi, int d)
 {
-	int n = bit_step[d];
-
-	if (n > 0) {
-		*hi = *hi << n | *lo >> (64 - n);
-		*lo <<= n;
-	} else {
-		*lo = *lo >> -n | *hi << (64 + n);
-		*hi >>= -n;
+	switch (d) {
+	case 0: /* N: +9 */
+		*hi = *hi << 9 | *lo >> 55, *lo <<= 9;
+		break;
+	case 1: /* NE: +10 */
+		*hi = *hi << 10 | *lo >> 54, *lo <<= 10;
+		break;
+	case 2: /* E: +1 */
+		*hi = *hi << 1 | *lo >> 63, *lo <<= 1;
+		break;
+	case 3: /* SE: -8 */
+		*lo = *lo >> 8 | *hi << 56, *hi >>= 8;
+		break;
+	case 4: /* S: -9 */
+		*lo = *lo >> 9 | *hi << 55, *hi >>= 9;
+		break;
+	case 5: /* SW: -10 */
+		*lo = *lo >> 10 | *hi << 54, *hi >>= 10;
+		break;
+	case 6: /* W: -1 */
+		*lo = *lo >> 1 | *hi << 63, *hi >>= 1;
+		break;
+	default: /* NW: +8 */
+		*hi = *hi << 8 | *lo >> 56, *lo <<= 8;
+		break;
 	}
 }
 
