@@ -588,7 +588,7 @@ bool room_autorolls(const struct room *r, const struct rules_action *legal, int 
 static int seat_legal_reserve(struct room_seat_legal *sl, int n, size_t len)
 {
 	if (n > sl->cap) {
-		int cap = n < 16 ? 16 : n;
+		int cap = n < 16 ? 16 : n > RULES_MAX_LEGAL / 2 ? RULES_MAX_LEGAL : 2 * n;
 		struct rules_action *a = realloc(sl->actions, (size_t)cap * sizeof(*a));
 		struct room_legal_span *sp;
 
@@ -601,22 +601,26 @@ static int seat_legal_reserve(struct room_seat_legal *sl, int n, size_t len)
 		sl->spans = sp;
 		sl->cap = cap;
 	}
-	if (len > sl->text_cap) {
-		char *t = realloc(sl->text, len);
+	if (len > sl->text_cap) { /* doubled: the lists' lengths wander, one realloc each would follow them */
+		size_t cap = len < 256 ? 256 : 2 * len;
+		char *t = realloc(sl->text, cap);
 
 		if (!t)
 			return -ENOMEM;
 		sl->text = t;
-		sl->text_cap = len;
+		sl->text_cap = cap;
 	}
 	return 0;
 }
 
 /*
  * The previous list's actions by value, to find an action that stays legal:
- * open addressing over indices into it (loop thread only). Quinteto's ~70
- * plans cost ~35k instructions to encode a change; most of a seat's list
- * survives its own next change (the plans of the stones nothing touched).
+ * open addressing over indices into it (loop thread only). Quinteto's actions
+ * cost ~1,600 instructions each to write (a plan list of ~70, ~100k). Much of
+ * a list survives a re-broadcast (a spectator, a connection: the list is
+ * equal and spliced whole), a roll-off and the arranger's next choice; a new
+ * turn's plans rarely do (other dice), so legal_write() stops looking when
+ * the first 8 actions were all new.
  */
 #define LEGAL_HASH_SLOTS (2 * RULES_MAX_LEGAL)
 static int16_t legal_hash[LEGAL_HASH_SLOTS];
@@ -664,6 +668,7 @@ static int legal_hash_find(const struct rules_action *old, const struct rules_ac
 static int legal_write(struct room *r, const struct room_seat_legal *prev, const struct rules_action *a,
 		       int k, struct json_out *out, struct room_legal_span *pos)
 {
+	static const struct room_seat_legal none;
 	unsigned mask = 0;
 	int i, j, hint = 0;
 	bool hashed = false;
@@ -681,7 +686,9 @@ static int legal_write(struct room *r, const struct room_seat_legal *prev, const
 			return -ENOMEM;
 		start = out->len;
 		j = -1;
-		if (prev->n > 0) { /* the lists come in the rules core's order: try the next one first */
+		if (i == 8 && hint == 0)
+			prev = &none; /* nothing of the first 8 was there: a new turn's list, encode it all */
+		if (prev->n > 0) {    /* the lists come in the rules core's order: try the next one first */
 			if (hint < prev->n && rules_action_equal(&prev->actions[hint], &a[i])) {
 				j = hint;
 			} else {
