@@ -3,7 +3,9 @@
  * its frames. The server seed is drawn and committed at creation (protocol.md,
  * Randomness). Every change is serialised once: the spectators' frame and
  * one frame per seat to act (with its `legal`), shared by all the
- * recipients' write queues through host->send. Nothing here calls the code
+ * recipients' write queues through host->send. A seat's legal list is kept
+ * with its bytes (struct room_seat_legal) and what stays legal is copied,
+ * not encoded again. Nothing here calls the code
  * that changes a match (room_play.c); that code calls this.
  *
  * Invariants: the cached frames are NULL or match the current state; a
