@@ -805,6 +805,8 @@ static void cache_build(struct room *r)
 	r->cache_legal_at = at;
 	if (r->status == ROOM_PLAYING)
 		n = rules_to_act(&r->match, to_act);
+	else if (r->status == ROOM_FINISHED)
+		seat_legal_free(r); /* no list any more: a finished room lives on for a while without them */
 	for (i = 0; i < n; i++)
 		if (r->seats[to_act[i]].player) /* bots read the rules core directly */
 			r->cache_seat[to_act[i]] = seat_frame(r, r->cache_all, at, to_act[i]);
