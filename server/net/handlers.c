@@ -66,22 +66,23 @@ static void send_room_error(struct session *s, int err, const json_t *id)
  * room, or create a player, are refused before anything changes: what a client is told must be
  * what a restart would bring back. Chat is refused too (see on_chat).
  */
-static bool journal_refuses(struct handlers *h, struct session *s, const struct wire_msg *m)
+static bool journal_refuses(struct handlers *h, struct session *s, struct wire_msg *m)
 {
 	if (!store_journal_failing(h->store))
 		return false;
 	h->metrics->journal_refused++;
 	session_send_refusal(s, WIRE_E_UNAVAILABLE,
-			     "the server cannot save to its database right now; try again shortly", m->id);
+			     "the server cannot save to its database right now; try again shortly",
+			     wire_msg_id(m));
 	return true;
 }
 
-static struct room *find_room(struct handlers *h, struct session *s, const struct wire_msg *m)
+static struct room *find_room(struct handlers *h, struct session *s, struct wire_msg *m)
 {
 	struct room *r = lobby_room_find(h->lobby, m->room);
 
 	if (!r)
-		session_send_error(s, WIRE_E_UNKNOWN_ROOM, "no such room", m->id);
+		session_send_error(s, WIRE_E_UNKNOWN_ROOM, "no such room", wire_msg_id(m));
 	return r;
 }
 
@@ -329,9 +330,11 @@ static void on_act(struct handlers *h, struct session *s, struct wire_msg *m, bo
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (room_seat_of(r, s->player) >= 0 && follow(s, r, m->id))
+	if (room_seat_of(r, s->player) >= 0 && follow(s, r, wire_msg_id(m)))
 		return; /* a seated player who left still sees what it does */
-	err = room_act(r, s->player, m->ply, m->action);
+	/* a scanned act carries its action as text: no tree unless it is not one of the seat's legal texts */
+	err = m->action ? room_act(r, s->player, m->ply, m->action)
+			: room_act_text(r, s->player, m->ply, m->action_raw, m->action_len);
 	if (!err) {
 		if (allowed)
 			session_rate_refund(s); /* accepted acts are not rate limited */
@@ -339,10 +342,10 @@ static void on_act(struct handlers *h, struct session *s, struct wire_msg *m, bo
 		return;
 	}
 	if (!allowed) {
-		session_rate_refuse(s, m->id);
+		session_rate_refuse(s, wire_msg_id(m));
 		return;
 	}
-	send_room_error(s, err, m->id);
+	send_room_error(s, err, wire_msg_id(m));
 }
 
 static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
@@ -490,11 +493,11 @@ static handler_fn *const handlers[] = {
 static void dispatch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	if (m->type <= 0 || m->type >= (int)(sizeof(handlers) / sizeof(handlers[0])) || !handlers[m->type]) {
-		session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown message type", m->id);
+		session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown message type", wire_msg_id(m));
 		return;
 	}
 	if (!s->player && m->type != WIRE_HELLO) {
-		session_send_error(s, WIRE_E_HELLO_REQUIRED, "say hello first", m->id);
+		session_send_error(s, WIRE_E_HELLO_REQUIRED, "say hello first", wire_msg_id(m));
 		return;
 	}
 	handlers[m->type](h, s, m, allowed);
@@ -511,14 +514,14 @@ void handlers_receive(struct handlers *h, struct session *s, const char *data, s
 		return;
 	h->metrics->messages_in++;
 	allowed = session_rate_take(s);
-	err = wire_msg_decode(data, len, &m, why, sizeof(why));
+	err = wire_msg_read(data, len, &m, why, sizeof(why)); /* an act without a tree when it can */
 	if (err) {
 		if (allowed)
-			session_send_error(s, err, why, m.id);
+			session_send_error(s, err, why, wire_msg_id(&m));
 		else
-			session_rate_refuse(s, m.id);
+			session_rate_refuse(s, wire_msg_id(&m));
 	} else if (!allowed && m.type != WIRE_ACT) {
-		session_rate_refuse(s, m.id); /* an act is judged after: accepted ones are free */
+		session_rate_refuse(s, wire_msg_id(&m)); /* an act is judged after: accepted ones are free */
 	} else {
 		dispatch(h, s, &m, allowed);
 	}

@@ -40,6 +40,7 @@ static void cache_clear(struct room *r)
 		buf_unref(r->cache_seat[i]);
 		r->cache_seat[i] = NULL;
 	}
+	room_legal_forget(r);
 }
 
 /* The game's compact form of {"roll":true}, decoded once per room (autoroll compares with it). */
@@ -200,6 +201,7 @@ static void room_free(struct room *r)
 	cache_clear(r);
 	recent_clear(r);
 	room_log_release(r);
+	room_legal_release(r);
 	free(r->options_state);
 	free(r);
 }
@@ -587,6 +589,8 @@ static struct buf *seat_frame(struct room *r, const struct buf *all, size_t at, 
 	legal = wire_legal_new(r->codec, legal_buf, k);
 	b = legal ? buf_splice(all, at, 2, legal) : NULL;
 	json_decref(legal);
+	if (b)
+		room_legal_keep(r, seat, b, at, legal_buf, k);
 	return b;
 }
 

@@ -94,6 +94,10 @@ struct room {
 	const struct bot_strategy *stand_in_strategy;
 	struct buf *cache_all;                   /* state for spectators; NULL = stale */
 	struct buf *cache_seat[RULES_MAX_SEATS]; /* state with `legal` for a seat to act */
+	/* each cache_seat frame's legal actions, to read an act without a tree (room_legal_keep) */
+	struct wire_legal_entry *legal;
+	size_t legal_cap, legal_used;
+	uint32_t legal_first[RULES_MAX_SEATS], legal_n[RULES_MAX_SEATS];
 	char *options_state; /* `state.options` as bytes (the options never change); NULL: not yet */
 	size_t options_state_len;
 	bool restoring; /* replaying the journal: do not journal */
@@ -125,6 +129,21 @@ void room_broadcast(struct room *r);
 
 /* True when autoroll plays `legal` (a lone {"roll":true}) for a human seat. */
 bool room_autorolls(const struct room *r, const struct rules_action *legal, int n);
+
+/*
+ * Records where cache_seat[seat] (`frame`, its `legal` list at `at`) carries
+ * each of legal[0..n), so an act whose action is one of those texts needs no
+ * tree (room_act_text). Memory grows to the most actions the seats to act had
+ * at once and is kept; on failure the seat simply has no entries.
+ */
+void room_legal_keep(struct room *r, int seat, const struct buf *frame, size_t at,
+		     const struct rules_action *legal, int n);
+
+/* The cached frames are gone: their entries with them (the memory is kept). */
+void room_legal_forget(struct room *r);
+
+/* Releases the entries' memory (the room is freed). */
+void room_legal_release(struct room *r);
 
 /* Applies an action through the rules core and logs (and journals) it at `at`. 0, -ENOMEM or ROOM_E_ILLEGAL.
  */

@@ -340,7 +340,77 @@ static bool ply_acceptable(const struct room *r, int seat, int64_t ply)
 	return true;
 }
 
-int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action)
+void room_legal_keep(struct room *r, int seat, const struct buf *frame, size_t at,
+		     const struct rules_action *legal, int n)
+{
+	size_t need = r->legal_used + (size_t)n, cap = r->legal_cap ? r->legal_cap : 8;
+
+	r->legal_n[seat] = 0;
+	if (n <= 0 || at >= frame->len)
+		return;
+	if (need > r->legal_cap) {
+		struct wire_legal_entry *e;
+
+		while (cap < need)
+			cap *= 2;
+		e = realloc(r->legal, cap * sizeof(*e));
+		if (!e)
+			return; /* the seat's acts take the tree */
+		r->legal = e;
+		r->legal_cap = cap;
+	}
+	if (wire_legal_split((const char *)frame->data + at, frame->len - at, legal, n,
+			     r->legal + r->legal_used))
+		return;
+	r->legal_first[seat] = (uint32_t)r->legal_used;
+	r->legal_n[seat] = (uint32_t)n;
+	r->legal_used = need;
+}
+
+void room_legal_forget(struct room *r)
+{
+	r->legal_used = 0;
+	memset(r->legal_n, 0, sizeof(r->legal_n));
+}
+
+void room_legal_release(struct room *r)
+{
+	room_legal_forget(r);
+	free(r->legal);
+	r->legal = NULL;
+	r->legal_cap = 0;
+}
+
+/*
+ * The action `text` names for `seat`: one of the legal actions its frame
+ * carries (their entries exist only while that frame is cached), else the
+ * codec's decode of the parsed text. 0, ROOM_E_ILLEGAL or -ENOMEM.
+ */
+static int action_of_text(const struct room *r, int seat, const char *text, size_t len,
+			  struct rules_action *a)
+{
+	const struct buf *frame = r->cache_seat[seat];
+	json_t *j;
+	int i = -1, err;
+
+	if (frame && r->legal_n[seat])
+		i = wire_legal_find(r->legal + r->legal_first[seat], (int)r->legal_n[seat],
+				    (const char *)frame->data, text, len);
+	if (i >= 0) {
+		*a = r->legal[r->legal_first[seat] + (uint32_t)i].a;
+		return 0;
+	}
+	j = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+	if (!j)
+		return -ENOMEM; /* the scanner passed only text jansson parses */
+	err = r->codec->action_decode(j, a) ? ROOM_E_ILLEGAL : 0;
+	json_decref(j);
+	return err;
+}
+
+/* room_act() and room_act_text(): the action is `action` (a tree) or text[0..len). */
+static int act(struct room *r, struct player *p, int64_t ply, const json_t *action, const char *text,
+	       size_t len)
 {
 	struct rules_action a;
 	int seat = room_seat_of(r, p), err;
@@ -356,14 +426,26 @@ int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action
 	if (!rules_seat_to_act(&r->match, seat))
 		return ROOM_E_NOT_YOUR_TURN;
 	memset(&a, 0, sizeof(a));
-	if (r->codec->action_decode(action, &a))
+	if (!text && r->codec->action_decode(action, &a))
 		return ROOM_E_ILLEGAL;
+	if (text && (err = action_of_text(r, seat, text, len, &a)))
+		return err;
 	err = room_apply(r, seat, &a, util_now_ms());
 	if (err)
 		return err;
 	room_reclaim(r, seat); /* the player is back: its own action ends the stand-in */
 	room_changed(r);
 	return 0;
+}
+
+int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action)
+{
+	return act(r, p, ply, action, NULL, 0);
+}
+
+int room_act_text(struct room *r, struct player *p, int64_t ply, const char *action, size_t len)
+{
+	return act(r, p, ply, NULL, action, len);
 }
 
 int room_resign(struct room *r, struct player *p, int *seat_out)
