@@ -344,6 +344,7 @@ void room_legal_keep(struct room *r, int seat, const struct buf *frame, size_t a
 		     const struct rules_action *legal, int n)
 {
 	size_t need = r->legal_used + (size_t)n, cap = r->legal_cap ? r->legal_cap : 8;
+	int i;
 
 	r->legal_n[seat] = 0;
 	if (n <= 0 || at >= frame->len)
@@ -359,9 +360,11 @@ void room_legal_keep(struct room *r, int seat, const struct buf *frame, size_t a
 		r->legal = e;
 		r->legal_cap = cap;
 	}
-	if (wire_legal_split((const char *)frame->data + at, frame->len - at, legal, n,
-			     r->legal + r->legal_used))
+	if (at > UINT32_MAX || wire_legal_split((const char *)frame->data + at, frame->len - at, legal, n,
+						r->legal + r->legal_used))
 		return;
+	for (i = 0; i < n; i++)
+		r->legal[r->legal_used + (size_t)i].off += (uint32_t)at; /* from the frame's start */
 	r->legal_first[seat] = (uint32_t)r->legal_used;
 	r->legal_n[seat] = (uint32_t)n;
 	r->legal_used = need;
