@@ -87,12 +87,12 @@ static struct room *find_room(struct handlers *h, struct session *s, struct wire
 }
 
 /* Follows `r` as `s`: 0, or -ENOMEM (and an error sent). */
-static int follow(struct session *s, struct room *r, const json_t *id)
+static int follow(struct session *s, struct room *r, struct wire_msg *m)
 {
 	int err = room_member_add(r, &s->members, s, s->player);
 
-	if (err)
-		session_send_error(s, WIRE_E_INTERNAL, "out of memory", id);
+	if (err) /* the id is built (a scanned act's) only when an answer echoes it */
+		session_send_error(s, WIRE_E_INTERNAL, "out of memory", wire_msg_id(m));
 	return err;
 }
 
@@ -148,7 +148,7 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 		struct room *r = player_room(p, i);
 		json_t *since = json_object_get(m->since_map, room_id(r));
 
-		if (follow(s, r, m->id))
+		if (follow(s, r, m))
 			continue;
 		if (since)
 			room_send_missed(r, s, json_integer_value(since));
@@ -228,7 +228,7 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 		send_room_error(s, err, m->id);
 		return;
 	}
-	(void)follow(s, r, m->id);
+	(void)follow(s, r, m);
 	lobby_room_update(h->lobby, r, false);
 	/* the seat needs its identity in the database even if it was forgotten as idle meanwhile */
 	lobby_player_save(h->lobby, s->player);
@@ -241,7 +241,7 @@ static void on_watch(struct handlers *h, struct session *s, struct wire_msg *m, 
 	struct room *r = find_room(h, s, m);
 	bool was = r && room_is_member(r, s->members);
 
-	if (!r || follow(s, r, m->id))
+	if (!r || follow(s, r, m))
 		return;
 	session_send_json(s, wire_watching_new(room_id(r), m->id));
 	if (m->has_since)
@@ -330,7 +330,7 @@ static void on_act(struct handlers *h, struct session *s, struct wire_msg *m, bo
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (room_seat_of(r, s->player) >= 0 && follow(s, r, wire_msg_id(m)))
+	if (room_seat_of(r, s->player) >= 0 && follow(s, r, m))
 		return; /* a seated player who left still sees what it does */
 	/* a scanned act carries its action as text: no tree unless it is not one of the seat's legal texts */
 	err = m->action ? room_act(r, s->player, m->ply, m->action)
@@ -355,7 +355,7 @@ static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m,
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (room_seat_of(r, s->player) >= 0 && follow(s, r, m->id))
+	if (room_seat_of(r, s->player) >= 0 && follow(s, r, m))
 		return;
 	err = room_resign(r, s->player, &seat);
 	if (err) {

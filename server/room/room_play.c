@@ -219,6 +219,7 @@ void room_finish(struct room *r, int64_t ended_at)
 
 	r->status = ROOM_FINISHED;
 	r->ended_at = ended_at;
+	room_legal_release(r); /* nobody acts again: the memory goes */
 	r->host->metrics->matches_finished++;
 	uv_timer_stop(&r->bot_timer);
 	uv_timer_stop(&r->clock_timer);
