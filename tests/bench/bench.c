@@ -1,6 +1,6 @@
 /*
  * bench.c: micro-benchmarks of the paths every action takes, run as
- * `build/tests/bench/quinteto-bench [rounds]`. Each measurement is repeated
+ * `build/tests/bench/quinteto-bench [rounds] [act]` (`act`: the act rows alone). Each measurement is repeated
  * `rounds` times (default 7) and the median is printed with the spread, since
  * these machines are small and noisy. Results go to docs/BENCHMARKS.md.
  *
@@ -281,6 +281,13 @@ static void report(const char *name, const char *unit, double *v, int rounds)
 	       v[rounds - 1], rounds);
 }
 
+static bool only_act; /* `quinteto-bench N act`: the act rows alone */
+
+static void bench_rest(const struct rules_game *g, const struct rules_match *mid, int r, double *apply_ns,
+		       double *matches_s, double *state_ns, double *legal_ns, double change_ns[3][64]);
+static void report_rest(const struct rules_game *g, int rounds, double *apply_ns, double *matches_s,
+			double *state_ns, double *legal_ns, double change_ns[3][64]);
+
 /* Every measurement for game `g`, `rounds` times. */
 static void bench_game(const struct rules_game *g, int rounds)
 {
@@ -296,6 +303,32 @@ static void bench_game(const struct rules_game *g, int rounds)
 		return;
 	}
 	for (int r = 0; r < rounds; r++) {
+		double t0;
+
+		for (int k = 0; k < 2; k++) { /* the server's path and the definition, in turns */
+			int d = (k + r) % 2;
+
+			t0 = now_s();
+			decode_acts(frame, codec, 50000, d == 0);
+			decode_ns[d][r] = (now_s() - t0) * 1e9 / 50000;
+		}
+		if (!only_act)
+			bench_rest(g, &mid, r, apply_ns, matches_s, state_ns, legal_ns, change_ns);
+	}
+	if (!only_act)
+		report_rest(g, rounds, apply_ns, matches_s, state_ns, legal_ns, change_ns);
+	snprintf(name, sizeof(name), "%s: act frame decode", g->id);
+	report(name, "ns", decode_ns[0], rounds);
+	snprintf(name, sizeof(name), "%s: act frame decode, definition", g->id);
+	report(name, "ns", decode_ns[1], rounds);
+	free(frame);
+}
+
+/* One round of every measurement but the act rows. */
+static void bench_rest(const struct rules_game *g, const struct rules_match *mid, int r, double *apply_ns,
+		       double *matches_s, double *state_ns, double *legal_ns, double change_ns[3][64])
+{
+	{
 		double t0 = now_s();
 		uint64_t n = playouts(g, 300, (uint64_t)r + 1);
 
@@ -304,22 +337,24 @@ static void bench_game(const struct rules_game *g, int rounds)
 		apply_ns[r] = dt * 1e9 / (double)(n ? n : 1);
 		matches_s[r] = 300 / dt;
 		t0 = now_s();
-		state_frames(&mid, 20000, 0);
+		state_frames(mid, 20000, 0);
 		state_ns[r] = (now_s() - t0) * 1e9 / 20000;
 		t0 = now_s();
-		state_frames(&mid, 20000, 1);
+		state_frames(mid, 20000, 1);
 		legal_ns[r] = (now_s() - t0) * 1e9 / 20000;
 		for (int c = 0; c < 3; c++) {
 			t0 = now_s();
-			change_frames(&mid, 20000, (enum change_mode)c);
+			change_frames(mid, 20000, (enum change_mode)c);
 			change_ns[c][r] = (now_s() - t0) * 1e9 / 20000;
 		}
-		for (int d = 0; d < 2; d++) { /* the server's path, then the definition */
-			t0 = now_s();
-			decode_acts(frame, codec, 50000, d == 0);
-			decode_ns[d][r] = (now_s() - t0) * 1e9 / 50000;
-		}
 	}
+}
+
+static void report_rest(const struct rules_game *g, int rounds, double *apply_ns, double *matches_s,
+			double *state_ns, double *legal_ns, double change_ns[3][64])
+{
+	char name[64];
+
 	snprintf(name, sizeof(name), "%s: legal + apply per action", g->id);
 	report(name, "ns", apply_ns, rounds);
 	snprintf(name, sizeof(name), "%s: random matches a second", g->id);
@@ -334,11 +369,6 @@ static void bench_game(const struct rules_game *g, int rounds)
 	report(name, "ns", change_ns[CHANGE_SPLICE], rounds);
 	snprintf(name, sizeof(name), "%s: change, same without constants", g->id);
 	report(name, "ns", change_ns[CHANGE_NO_CONSTANTS], rounds);
-	snprintf(name, sizeof(name), "%s: act frame decode", g->id);
-	report(name, "ns", decode_ns[0], rounds);
-	snprintf(name, sizeof(name), "%s: act frame decode, definition", g->id);
-	report(name, "ns", decode_ns[1], rounds);
-	free(frame);
 }
 
 int main(int argc, char **argv)
@@ -347,6 +377,7 @@ int main(int argc, char **argv)
 
 	if (rounds < 1 || rounds > 64)
 		rounds = 7;
+	only_act = argc > 2 && strcmp(argv[2], "act") == 0;
 	for (int i = 0; rules_games[i]; i++)
 		bench_game(rules_games[i], rounds);
 	return 0;
