@@ -88,15 +88,27 @@ void jw_arr_end(struct jw *w)
 	close_(w, ']');
 }
 
+/* True for a byte a JSON string must escape. */
+static bool needs_escape(unsigned char c)
+{
+	return c < 0x20 || c == '"' || c == '\\';
+}
+
 static void str_body(struct jw *w, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
+	char esc[6] = { '\\', 'u', '0', '0', '0', '0' };
+	const char *run;
+	unsigned char c;
 
 	putc_(w, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-
+	for (;;) {
+		for (run = s; *s && !needs_escape((unsigned char)*s); s++)
+			;
+		put(w, run, (size_t)(s - run)); /* a key or a name is one run: one put */
+		if (!*s)
+			break;
+		c = (unsigned char)*s++;
 		switch (c) {
 		case '"':
 			put(w, "\\\"", 2);
@@ -119,11 +131,10 @@ static void str_body(struct jw *w, const char *s)
 		case '\t':
 			put(w, "\\t", 2);
 			break;
-		default:
-			if (c < 0x20)
-				put(w, esc, sizeof(esc));
-			else
-				putc_(w, (char)c);
+		default: /* the other control bytes */
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			put(w, esc, sizeof(esc));
 		}
 	}
 	putc_(w, '"');

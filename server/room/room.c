@@ -579,16 +579,17 @@ bool room_autorolls(const struct room *r, const struct rules_action *legal, int 
  */
 static struct buf *seat_frame(struct room *r, const struct buf *all, size_t at, int seat)
 {
-	json_t *legal;
+	static struct json_out legal; /* grows, never shrinks; loop thread only */
 	struct buf *b;
 	int k = rules_legal_actions(&r->match, seat, legal_buf, RULES_MAX_LEGAL);
 
 	assert(k <= RULES_MAX_LEGAL);
 	if (room_autorolls(r, legal_buf, k))
 		return NULL; /* the server rolls for it at once: nothing to choose */
-	legal = wire_legal_new(r->codec, legal_buf, k);
-	b = legal ? buf_splice(all, at, 2, legal) : NULL;
-	json_decref(legal);
+	legal.len = 0;
+	if (wire_legal_out(&legal, r->codec, legal_buf, k))
+		return NULL;
+	b = buf_splice_bytes(all, at, 2, legal.p, legal.len);
 	if (b)
 		room_legal_keep(r, seat, b, at, legal_buf, k);
 	return b;
