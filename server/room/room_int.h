@@ -81,6 +81,8 @@ struct room {
 	union rules_outcome last_outcome;
 	struct room_entry *log;
 	size_t nlog, caplog, nactions;
+	struct store_texts
+		*texts; /* the log's action and outcome texts (room_text.h), moved to the archive */
 	int64_t created_at, started_at, ended_at, idle_since;
 	uv_timer_t bot_timer;
 	uint64_t bot_rng;
