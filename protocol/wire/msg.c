@@ -304,6 +304,8 @@ void wire_msg_finish(struct wire_msg *m)
 {
 	if (!m)
 		return;
+	if (m->id_owned)
+		json_decref(m->id);
 	json_decref(m->root);
 	memset(m, 0, sizeof(*m));
 }

@@ -121,7 +121,22 @@ struct wire_msg {
 	int spectators; /* mute, optional */
 	int muted;      /* mute */
 	int accept;     /* rematch, optional (absent: true) */
+	/*
+	 * An `act` read by wire_msg_scan_act(): no tree (root, action and id NULL);
+	 * the action's and a string id's bytes borrow from the frame, `room` from
+	 * room_buf. wire_msg_id() builds the id when it must be echoed.
+	 */
+	const char *action_raw; /* the action's JSON text (an object), action_len bytes */
+	size_t action_len;
+	int id_kind; /* enum wire_id_kind: the scanned id, until wire_msg_id() */
+	int64_t id_int;
+	const char *id_str;
+	size_t id_len;
+	bool id_owned; /* `id` was built by wire_msg_id(): wire_msg_finish() releases it */
+	char room_buf[WIRE_ROOM_ID_MAX + 1];
 };
+
+enum wire_id_kind { WIRE_ID_NONE = 0, WIRE_ID_INTEGER, WIRE_ID_STRING };
 
 /*
  * Decodes one inbound text frame. Returns WIRE_OK, or WIRE_E_BAD_JSON /
@@ -133,6 +148,46 @@ int wire_msg_decode(const char *buf, size_t len, struct wire_msg *m, char *why, 
 
 /* Releases what `m` owns; safe on a zeroed or failed message. */
 void wire_msg_finish(struct wire_msg *m);
+
+/*
+ * The fast path for the hot message (msg_scan.c): true when buf[0..len) is an
+ * `act` frame in its common shape (plain ASCII strings without escapes, small
+ * integers, known keys once each, a shallow action object), decoded into `m`
+ * without a tree and exactly as wire_msg_decode() would decode it; false
+ * otherwise, `m` zeroed: the caller then asks wire_msg_decode(), which is the
+ * definition and gives every error. Allocates nothing; `m` borrows from buf.
+ */
+bool wire_msg_scan_act(const char *buf, size_t len, struct wire_msg *m);
+
+/* wire_msg_scan_act(), else wire_msg_decode(): what the server reads a frame with. */
+int wire_msg_read(const char *buf, size_t len, struct wire_msg *m, char *why, size_t whylen);
+
+/*
+ * m->id, built first from a scanned id (kept in `m`, released by
+ * wire_msg_finish()); NULL if the frame had none (or, scanned, on ENOMEM).
+ */
+const json_t *wire_msg_id(struct wire_msg *m);
+
+/*
+ * One of a seat's legal actions and where its compact JSON sits in the text
+ * of the `legal` list its `state` frame carried: bytes that equal encode(a)
+ * are a (the codecs' round trip), read without a tree.
+ */
+struct wire_legal_entry {
+	struct rules_action a;
+	uint32_t off, len; /* of its encoding, from the list's '[' */
+};
+
+/*
+ * Splits the compact list `[e0,...]` at list[0..len) (len: the bytes
+ * available; the list may end before) whose elements encode a[0..n), in that
+ * order, into out[0..n). 0, or -EINVAL when the text is not n values.
+ */
+int wire_legal_split(const char *list, size_t len, const struct rules_action *a, int n,
+		     struct wire_legal_entry *out);
+
+/* The index of the entry of e[0..n) whose text (at base + off) is bytes[0..len); -1 if none. */
+int wire_legal_find(const struct wire_legal_entry *e, int n, const char *base, const char *bytes, size_t len);
 
 /* Room options that the server (not the rules core) acts on. */
 struct wire_room_options {

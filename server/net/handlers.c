@@ -66,32 +66,33 @@ static void send_room_error(struct session *s, int err, const json_t *id)
  * room, or create a player, are refused before anything changes: what a client is told must be
  * what a restart would bring back. Chat is refused too (see on_chat).
  */
-static bool journal_refuses(struct handlers *h, struct session *s, const struct wire_msg *m)
+static bool journal_refuses(struct handlers *h, struct session *s, struct wire_msg *m)
 {
 	if (!store_journal_failing(h->store))
 		return false;
 	h->metrics->journal_refused++;
 	session_send_refusal(s, WIRE_E_UNAVAILABLE,
-			     "the server cannot save to its database right now; try again shortly", m->id);
+			     "the server cannot save to its database right now; try again shortly",
+			     wire_msg_id(m));
 	return true;
 }
 
-static struct room *find_room(struct handlers *h, struct session *s, const struct wire_msg *m)
+static struct room *find_room(struct handlers *h, struct session *s, struct wire_msg *m)
 {
 	struct room *r = lobby_room_find(h->lobby, m->room);
 
 	if (!r)
-		session_send_error(s, WIRE_E_UNKNOWN_ROOM, "no such room", m->id);
+		session_send_error(s, WIRE_E_UNKNOWN_ROOM, "no such room", wire_msg_id(m));
 	return r;
 }
 
 /* Follows `r` as `s`: 0, or -ENOMEM (and an error sent). */
-static int follow(struct session *s, struct room *r, const json_t *id)
+static int follow(struct session *s, struct room *r, struct wire_msg *m)
 {
 	int err = room_member_add(r, &s->members, s, s->player);
 
-	if (err)
-		session_send_error(s, WIRE_E_INTERNAL, "out of memory", id);
+	if (err) /* the id is built (a scanned act's) only when an answer echoes it */
+		session_send_error(s, WIRE_E_INTERNAL, "out of memory", wire_msg_id(m));
 	return err;
 }
 
@@ -147,7 +148,7 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 		struct room *r = player_room(p, i);
 		json_t *since = json_object_get(m->since_map, room_id(r));
 
-		if (follow(s, r, m->id))
+		if (follow(s, r, m))
 			continue;
 		if (since)
 			room_send_missed(r, s, json_integer_value(since));
@@ -227,7 +228,7 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 		send_room_error(s, err, m->id);
 		return;
 	}
-	(void)follow(s, r, m->id);
+	(void)follow(s, r, m);
 	lobby_room_update(h->lobby, r, false);
 	/* the seat needs its identity in the database even if it was forgotten as idle meanwhile */
 	lobby_player_save(h->lobby, s->player);
@@ -240,7 +241,7 @@ static void on_watch(struct handlers *h, struct session *s, struct wire_msg *m, 
 	struct room *r = find_room(h, s, m);
 	bool was = r && room_is_member(r, s->members);
 
-	if (!r || follow(s, r, m->id))
+	if (!r || follow(s, r, m))
 		return;
 	session_send_json(s, wire_watching_new(room_id(r), m->id));
 	if (m->has_since)
@@ -329,9 +330,11 @@ static void on_act(struct handlers *h, struct session *s, struct wire_msg *m, bo
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (room_seat_of(r, s->player) >= 0 && follow(s, r, m->id))
+	if (room_seat_of(r, s->player) >= 0 && follow(s, r, m))
 		return; /* a seated player who left still sees what it does */
-	err = room_act(r, s->player, m->ply, m->action);
+	/* a scanned act carries its action as text: no tree unless it is not one of the seat's legal texts */
+	err = m->action ? room_act(r, s->player, m->ply, m->action)
+			: room_act_text(r, s->player, m->ply, m->action_raw, m->action_len);
 	if (!err) {
 		if (allowed)
 			session_rate_refund(s); /* accepted acts are not rate limited */
@@ -339,10 +342,10 @@ static void on_act(struct handlers *h, struct session *s, struct wire_msg *m, bo
 		return;
 	}
 	if (!allowed) {
-		session_rate_refuse(s, m->id);
+		session_rate_refuse(s, wire_msg_id(m));
 		return;
 	}
-	send_room_error(s, err, m->id);
+	send_room_error(s, err, wire_msg_id(m));
 }
 
 static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
@@ -352,7 +355,7 @@ static void on_resign(struct handlers *h, struct session *s, struct wire_msg *m,
 
 	if (!r || journal_refuses(h, s, m))
 		return;
-	if (room_seat_of(r, s->player) >= 0 && follow(s, r, m->id))
+	if (room_seat_of(r, s->player) >= 0 && follow(s, r, m))
 		return;
 	err = room_resign(r, s->player, &seat);
 	if (err) {
@@ -490,11 +493,11 @@ static handler_fn *const handlers[] = {
 static void dispatch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	if (m->type <= 0 || m->type >= (int)(sizeof(handlers) / sizeof(handlers[0])) || !handlers[m->type]) {
-		session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown message type", m->id);
+		session_send_error(s, WIRE_E_BAD_MESSAGE, "unknown message type", wire_msg_id(m));
 		return;
 	}
 	if (!s->player && m->type != WIRE_HELLO) {
-		session_send_error(s, WIRE_E_HELLO_REQUIRED, "say hello first", m->id);
+		session_send_error(s, WIRE_E_HELLO_REQUIRED, "say hello first", wire_msg_id(m));
 		return;
 	}
 	handlers[m->type](h, s, m, allowed);
@@ -511,14 +514,14 @@ void handlers_receive(struct handlers *h, struct session *s, const char *data, s
 		return;
 	h->metrics->messages_in++;
 	allowed = session_rate_take(s);
-	err = wire_msg_decode(data, len, &m, why, sizeof(why));
+	err = wire_msg_read(data, len, &m, why, sizeof(why)); /* an act without a tree when it can */
 	if (err) {
 		if (allowed)
-			session_send_error(s, err, why, m.id);
+			session_send_error(s, err, why, wire_msg_id(&m));
 		else
-			session_rate_refuse(s, m.id);
+			session_rate_refuse(s, wire_msg_id(&m));
 	} else if (!allowed && m.type != WIRE_ACT) {
-		session_rate_refuse(s, m.id); /* an act is judged after: accepted ones are free */
+		session_rate_refuse(s, wire_msg_id(&m)); /* an act is judged after: accepted ones are free */
 	} else {
 		dispatch(h, s, &m, allowed);
 	}

@@ -820,6 +820,20 @@ const struct room_seat_legal *room_seat_legal(struct room *r, int seat)
 	return r->cache_seat[seat] && r->seat_legal[seat].valid ? &r->seat_legal[seat] : NULL;
 }
 
+int room_legal_find(const struct room *r, int seat, const char *text, size_t len)
+{
+	const struct room_seat_legal *sl = &r->seat_legal[seat];
+	const struct buf *frame = r->cache_seat[seat];
+	int i;
+
+	if (!frame || !sl->valid)
+		return -1;
+	for (i = 0; i < sl->n; i++)
+		if (sl->spans[i].len == len && !memcmp(frame->data + sl->spans[i].off, text, len))
+			return i;
+	return -1;
+}
+
 struct buf *room_seat_frame_plain(struct room *r, int seat)
 {
 	struct json_out legal = { 0 };

@@ -285,6 +285,14 @@ int room_leave(struct room *r, struct player *p, bool *changed);
 int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action);
 
 /*
+ * As room_act() with the action as JSON text (an object that jansson parses
+ * without error: wire_msg_scan_act() checked it): text equal to one of the
+ * seat's legal actions in its last `state` frame is that action; any other
+ * is parsed and decoded by the codec as room_act() does. -ENOMEM too.
+ */
+int room_act_text(struct room *r, struct player *p, int64_t ply, const char *action, size_t len);
+
+/*
  * Resigns p's seat: an event in the log. *seat_out gets the seat. The caller
  * sends its reply, then room_changed(). 0, -ENOMEM or ROOM_E_NOT_IN_ROOM,
  * ROOM_E_NOT_STARTED, ROOM_E_GAME_OVER (over, or the seat is out of play).

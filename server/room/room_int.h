@@ -160,6 +160,13 @@ void room_broadcast(struct room *r);
 const struct room_seat_legal *room_seat_legal(struct room *r, int seat);
 
 /*
+ * The index in seat_legal[seat].actions of the legal action whose bytes in the
+ * seat's cached frame are text[0..len) (the compact encoding the frame sent);
+ * -1 if none, or if the seat's frame is not cached (nothing is built here).
+ */
+int room_legal_find(const struct room *r, int seat, const char *text, size_t len);
+
+/*
  * The frame of a seat to act built the general way, its whole `legal` encoded
  * again (wire_legal_out) and nothing reused: the definition the cached frame
  * (room_state_for) must equal byte for byte; the unit test compares them. A

@@ -354,7 +354,32 @@ static bool ply_acceptable(const struct room *r, int seat, int64_t ply)
 	return true;
 }
 
-int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action)
+/*
+ * The action `text` names for `seat`: one of the legal actions its frame
+ * carries (their entries exist only while that frame is cached), else the
+ * codec's decode of the parsed text. 0, ROOM_E_ILLEGAL or -ENOMEM.
+ */
+static int action_of_text(const struct room *r, int seat, const char *text, size_t len,
+			  struct rules_action *a)
+{
+	int i = room_legal_find(r, seat, text, len), err;
+	json_t *j;
+
+	if (i >= 0) {
+		*a = r->seat_legal[seat].actions[i];
+		return 0;
+	}
+	j = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+	if (!j)
+		return -ENOMEM; /* the scanner passed only text jansson parses */
+	err = r->codec->action_decode(j, a) ? ROOM_E_ILLEGAL : 0;
+	json_decref(j);
+	return err;
+}
+
+/* room_act() and room_act_text(): the action is `action` (a tree) or text[0..len). */
+static int act(struct room *r, struct player *p, int64_t ply, const json_t *action, const char *text,
+	       size_t len)
 {
 	struct rules_action a;
 	int seat = room_seat_of(r, p), err;
@@ -370,14 +395,26 @@ int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action
 	if (!rules_seat_to_act(&r->match, seat))
 		return ROOM_E_NOT_YOUR_TURN;
 	memset(&a, 0, sizeof(a));
-	if (r->codec->action_decode(action, &a))
+	if (!text && r->codec->action_decode(action, &a))
 		return ROOM_E_ILLEGAL;
+	if (text && (err = action_of_text(r, seat, text, len, &a)))
+		return err;
 	err = room_apply(r, seat, &a, util_now_ms());
 	if (err)
 		return err;
 	room_reclaim(r, seat); /* the player is back: its own action ends the stand-in */
 	room_changed(r);
 	return 0;
+}
+
+int room_act(struct room *r, struct player *p, int64_t ply, const json_t *action)
+{
+	return act(r, p, ply, action, NULL, 0);
+}
+
+int room_act_text(struct room *r, struct player *p, int64_t ply, const char *action, size_t len)
+{
+	return act(r, p, ply, NULL, action, len);
 }
 
 int room_resign(struct room *r, struct player *p, int *seat_out)

@@ -1,6 +1,6 @@
 /*
  * bench.c: micro-benchmarks of the paths every action takes, run as
- * `build/tests/bench/quinteto-bench [rounds]`. Each measurement is repeated
+ * `build/tests/bench/quinteto-bench [rounds] [act]` (`act`: the act rows alone). Each measurement is repeated
  * `rounds` times (default 7) and the median is printed with the spread, since
  * these machines are small and noisy. Results go to docs/BENCHMARKS.md.
  *
@@ -18,8 +18,11 @@
  *           frame spliced); and, as an upper bound of what keeping the members
  *           that do not change within a match (type, room, game, commit,
  *           options) as ready bytes could save, the same without them
- *   decode: wire_msg_decode + action decode of an `act` frame carrying one
- *           of the mid-game position's legal actions
+ *   decode: an `act` frame carrying one of the mid-game position's legal
+ *           actions read as the server reads it (wire_msg_read: the scanner,
+ *           and the action found among the seat's legal texts, split once
+ *           per change as the room does), and by the definition
+ *           (wire_msg_decode + the codec's action decode of the tree)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,7 +219,29 @@ static char *act_frame(const struct rules_match *m, const struct wire_game *code
 	return text;
 }
 
-static int decode_acts(const char *frame, const struct wire_game *codec, int iters)
+/* The seat to act's legal list as its frame carries it, split as the room splits it: 0 or -1. */
+static struct wire_legal_entry entries[RULES_MAX_LEGAL];
+static char legal_text[1 << 17];
+static int nentries;
+
+static int legal_split(const struct rules_match *m, const struct wire_game *codec)
+{
+	uint8_t to_act[RULES_MAX_SEATS];
+	json_t *list;
+	size_t len;
+
+	if (rules_to_act(m, to_act) <= 0 ||
+	    (nentries = rules_legal_actions(m, to_act[0], legal, RULES_MAX_LEGAL)) <= 0)
+		return -1;
+	list = wire_legal_new(codec, legal, nentries);
+	len = list ? json_dumpb(list, legal_text, sizeof(legal_text), JSON_COMPACT) : 0;
+	json_decref(list);
+	return len && len < sizeof(legal_text) ? wire_legal_split(legal_text, len, legal, nentries, entries)
+					       : -1;
+}
+
+/* `server`: as handlers.c and room_act_text() read it; else the definition's tree. */
+static int decode_acts(const char *frame, const struct wire_game *codec, int iters, bool server)
 {
 	size_t len = strlen(frame);
 	int i, ok = 0;
@@ -225,11 +250,21 @@ static int decode_acts(const char *frame, const struct wire_game *codec, int ite
 		struct wire_msg msg;
 		struct rules_action a;
 		char why[128];
+		int k;
 
 		memset(&a, 0, sizeof(a));
-		if (!wire_msg_decode(frame, len, &msg, why, sizeof(why)) &&
-		    !codec->action_decode(msg.action, &a))
+		if (server ? wire_msg_read(frame, len, &msg, why, sizeof(why))
+			   : wire_msg_decode(frame, len, &msg, why, sizeof(why))) {
+			wire_msg_finish(&msg);
+			continue;
+		}
+		if (msg.action_raw && (k = wire_legal_find(entries, nentries, legal_text, msg.action_raw,
+							   msg.action_len)) >= 0) {
+			a = entries[k].a;
 			ok++;
+		} else if (msg.action && !codec->action_decode(msg.action, &a)) {
+			ok++;
+		}
 		wire_msg_finish(&msg);
 	}
 	return ok;
@@ -246,21 +281,54 @@ static void report(const char *name, const char *unit, double *v, int rounds)
 	       v[rounds - 1], rounds);
 }
 
+static bool only_act; /* `quinteto-bench N act`: the act rows alone */
+
+static void bench_rest(const struct rules_game *g, const struct rules_match *mid, int r, double *apply_ns,
+		       double *matches_s, double *state_ns, double *legal_ns, double change_ns[3][64]);
+static void report_rest(const struct rules_game *g, int rounds, double *apply_ns, double *matches_s,
+			double *state_ns, double *legal_ns, double change_ns[3][64]);
+
 /* Every measurement for game `g`, `rounds` times. */
 static void bench_game(const struct rules_game *g, int rounds)
 {
 	const struct wire_game *codec = wire_game_find(g->id);
-	double apply_ns[64], matches_s[64], state_ns[64], legal_ns[64], decode_ns[64], change_ns[3][64];
+	double apply_ns[64], matches_s[64], state_ns[64], legal_ns[64], decode_ns[2][64], change_ns[3][64];
 	struct rules_match mid;
 	char name[64], *frame;
 
 	midgame(g, &mid);
 	frame = codec ? act_frame(&mid, codec) : NULL;
-	if (!frame) {
+	if (!frame || legal_split(&mid, codec) || decode_acts(frame, codec, 1, true) != 1) {
 		printf("%s: no codec or no legal action mid-game; skipped\n", g->id);
 		return;
 	}
 	for (int r = 0; r < rounds; r++) {
+		double t0;
+
+		for (int k = 0; k < 2; k++) { /* the server's path and the definition, in turns */
+			int d = (k + r) % 2;
+
+			t0 = now_s();
+			decode_acts(frame, codec, 50000, d == 0);
+			decode_ns[d][r] = (now_s() - t0) * 1e9 / 50000;
+		}
+		if (!only_act)
+			bench_rest(g, &mid, r, apply_ns, matches_s, state_ns, legal_ns, change_ns);
+	}
+	if (!only_act)
+		report_rest(g, rounds, apply_ns, matches_s, state_ns, legal_ns, change_ns);
+	snprintf(name, sizeof(name), "%s: act frame decode", g->id);
+	report(name, "ns", decode_ns[0], rounds);
+	snprintf(name, sizeof(name), "%s: act frame decode, definition", g->id);
+	report(name, "ns", decode_ns[1], rounds);
+	free(frame);
+}
+
+/* One round of every measurement but the act rows. */
+static void bench_rest(const struct rules_game *g, const struct rules_match *mid, int r, double *apply_ns,
+		       double *matches_s, double *state_ns, double *legal_ns, double change_ns[3][64])
+{
+	{
 		double t0 = now_s();
 		uint64_t n = playouts(g, 300, (uint64_t)r + 1);
 
@@ -269,20 +337,24 @@ static void bench_game(const struct rules_game *g, int rounds)
 		apply_ns[r] = dt * 1e9 / (double)(n ? n : 1);
 		matches_s[r] = 300 / dt;
 		t0 = now_s();
-		state_frames(&mid, 20000, 0);
+		state_frames(mid, 20000, 0);
 		state_ns[r] = (now_s() - t0) * 1e9 / 20000;
 		t0 = now_s();
-		state_frames(&mid, 20000, 1);
+		state_frames(mid, 20000, 1);
 		legal_ns[r] = (now_s() - t0) * 1e9 / 20000;
 		for (int c = 0; c < 3; c++) {
 			t0 = now_s();
-			change_frames(&mid, 20000, (enum change_mode)c);
+			change_frames(mid, 20000, (enum change_mode)c);
 			change_ns[c][r] = (now_s() - t0) * 1e9 / 20000;
 		}
-		t0 = now_s();
-		decode_acts(frame, codec, 50000);
-		decode_ns[r] = (now_s() - t0) * 1e9 / 50000;
 	}
+}
+
+static void report_rest(const struct rules_game *g, int rounds, double *apply_ns, double *matches_s,
+			double *state_ns, double *legal_ns, double change_ns[3][64])
+{
+	char name[64];
+
 	snprintf(name, sizeof(name), "%s: legal + apply per action", g->id);
 	report(name, "ns", apply_ns, rounds);
 	snprintf(name, sizeof(name), "%s: random matches a second", g->id);
@@ -297,9 +369,6 @@ static void bench_game(const struct rules_game *g, int rounds)
 	report(name, "ns", change_ns[CHANGE_SPLICE], rounds);
 	snprintf(name, sizeof(name), "%s: change, same without constants", g->id);
 	report(name, "ns", change_ns[CHANGE_NO_CONSTANTS], rounds);
-	snprintf(name, sizeof(name), "%s: act frame decode", g->id);
-	report(name, "ns", decode_ns, rounds);
-	free(frame);
 }
 
 int main(int argc, char **argv)
@@ -308,6 +377,7 @@ int main(int argc, char **argv)
 
 	if (rounds < 1 || rounds > 64)
 		rounds = 7;
+	only_act = argc > 2 && strcmp(argv[2], "act") == 0;
 	for (int i = 0; rules_games[i]; i++)
 		bench_game(rules_games[i], rounds);
 	return 0;

@@ -11,6 +11,10 @@
  * run for the test suite: every golden input, then N mutants of them (bit
  * flips, truncations, splices, byte insertions) under the sanitizers of the
  * build. It prints TAP.
+ *
+ * Every frame is also read by the `act` fast path (wire_msg_scan_act): when
+ * it takes one, the definition must decode it with the same fields and the
+ * same action (tests/unit/test_wire_scan.c compares the two in more ways).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -65,12 +69,32 @@ static void archive_try(const json_t *j)
 	wire_archive_finish(&a);
 }
 
+/* The fast path takes only what wire_msg_decode() decoded (err, slow) with the same fields. */
+static void scan_agrees(const uint8_t *data, size_t size, int err, const struct wire_msg *slow)
+{
+	struct wire_msg fast;
+	json_t *action;
+	const json_t *id;
+
+	if (!wire_msg_scan_act((const char *)data, size, &fast))
+		return;
+	action = json_loadb(fast.action_raw, fast.action_len, JSON_REJECT_DUPLICATES, NULL);
+	id = wire_msg_id(&fast);
+	if (err || slow->type != WIRE_ACT || strcmp(fast.room, slow->room) != 0 || fast.ply != slow->ply ||
+	    (id ? !slow->id || !json_equal(id, slow->id) : slow->id != NULL) || !action ||
+	    !json_equal(action, slow->action))
+		abort();
+	json_decref(action);
+	wire_msg_finish(&fast);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct wire_msg m;
 	char why[160];
 	int err = wire_msg_decode((const char *)data, size, &m, why, sizeof(why));
 
+	scan_agrees(data, size, err, &m);
 	for (int i = 0; !err && wire_games[i]; i++) {
 		if (m.type == WIRE_ACT)
 			action_round_trip(wire_games[i], m.action);

@@ -2,11 +2,13 @@
  * test_room.c: the room's lifecycle and rules of play, against the real
  * store (a temporary SQLite file) and the test-only game of duo.h: seats and
  * their errors, add_bot's permission, the ply exception for seats acting at
- * once, events in the log, and the room untouched by every refusal. And over
- * random Quinteto matches (six seats, roll-offs, ~70 plans): each seat's
- * frame as the room caches it (its legal bytes reused from the seat's last
- * list) equals the frame built the general way, byte for byte, and the seat's
- * legal table (room_seat_legal) names exactly its actions and their bytes.
+ * once, events in the log, and the room untouched by every refusal; an act
+ * given as text (room_act_text, the scanned frame's path) does exactly what
+ * the same act given as a tree does. And over random Quinteto matches (six
+ * seats, roll-offs, ~70 plans): each seat's frame as the room caches it (its
+ * legal bytes reused from the seat's last list) equals the frame built the
+ * general way, byte for byte, and the seat's legal table (room_seat_legal)
+ * names exactly its actions and their bytes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +306,56 @@ static void test_quinteto_frames_cached(void)
 	CHECK(checked > 1000 && reused > 100);
 }
 
+/* The action's text: the compact form (one of the seat frame's legal texts when legal) or a variant. */
+static void pick_text(char *out, size_t cap, int n, int variant)
+{
+	if (variant == 0)
+		snprintf(out, cap, "{\"pick\":%d}", n);
+	else if (variant == 1)
+		snprintf(out, cap, "{ \"pick\": %d }", n); /* the same action, another text: the tree's way */
+	else
+		snprintf(out, cap, "{\"pick\":%d,\"x\":1}", n);
+}
+
+/* Two rooms played in lockstep, one given trees, one texts: the same answers and the same matches. */
+static void test_act_text(void)
+{
+	struct room *tree = duo_room("tree", alice), *text = duo_room("text", alice);
+	struct player *who[2] = { alice, bob };
+	uint64_t lcg = 12345;
+	int seat, hits = 0, steps;
+
+	REQUIRE(tree && text);
+	REQUIRE(!room_join(tree, alice, 0, NULL, &seat) && !room_join(tree, bob, 1, NULL, &seat));
+	REQUIRE(!room_join(text, alice, 0, NULL, &seat) && !room_join(text, bob, 1, NULL, &seat));
+	text->match = tree->match; /* the same seed: the two matches stay byte for byte alike */
+	for (steps = 0; steps < 200 && tree->status == ROOM_PLAYING; steps++) {
+		struct player *p = who[(lcg >> 33) % 2];
+		int n = (int)((lcg >> 20) % 5) - 1, variant = (int)((lcg >> 40) % 4) % 3,
+		    s = room_seat_of(text, p);
+		int64_t ply = (int64_t)tree->nactions - (int64_t)((lcg >> 50) % 4 == 0);
+		char t[64];
+		json_t *a;
+		int e1, e2;
+
+		lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+		pick_text(t, sizeof(t), n, variant);
+		a = json_loads(t, JSON_REJECT_DUPLICATES, NULL); /* what the definition would hand room_act */
+		(void)room_state_for(text, p); /* the frames (and their legal texts) a member would be sent */
+		hits += room_legal_find(text, s, t, strlen(t)) >= 0;
+		e1 = room_act(tree, p, ply, a);
+		e2 = room_act_text(text, p, ply, t, strlen(t));
+		json_decref(a);
+		CHECK_EQ(e1, e2);
+		CHECK(!memcmp(&tree->match, &text->match, sizeof(tree->match)));
+		CHECK_EQ(tree->nlog, text->nlog);
+	}
+	CHECK_EQ(tree->status, ROOM_FINISHED);
+	CHECK(hits > 0);
+	room_destroy(tree);
+	room_destroy(text);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/quinteto-test-room-XXXXXX", path[64];
@@ -335,6 +387,7 @@ int main(void)
 	TEST(test_resign_event);
 	TEST(test_members);
 	TEST(test_quinteto_frames_cached);
+	TEST(test_act_text);
 	store_close(store);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	uv_loop_close(&loop);
