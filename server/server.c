@@ -21,6 +21,7 @@
 #include "net/net.h"
 #include "lobby/lobby.h"
 #include "store/store.h"
+#include "base/buf.h"
 #include "base/metrics.h"
 #include "base/util.h"
 #include "wire.h"
@@ -210,6 +211,7 @@ static int drain(struct server *srv)
 	srv->net = NULL;
 	lobby_free(srv->lobby);
 	srv->lobby = NULL;
+	buf_pool_trim(); /* every frame is freed by now: the pool's are the last */
 	err = uv_loop_close(&srv->loop);
 	if (err)
 		util_log(LOG_WARN, "loop closed with handles open: %s", uv_strerror(err));
