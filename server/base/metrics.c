@@ -27,6 +27,42 @@ void metrics_observe(struct metrics_hist *h, uint64_t ns)
 	h->sum_s += s;
 }
 
+void metrics_count(struct metrics_count_hist *h, uint64_t n)
+{
+	int i;
+
+	for (i = 0; i < METRICS_COUNT_BUCKETS; i++)
+		if (n <= (uint64_t)1 << i)
+			h->le[i]++;
+	h->count++;
+	h->sum += n;
+}
+
+void metrics_window_put(struct metrics_window_max *w, double v, uint64_t now_ns)
+{
+	uint64_t slot = now_ns / METRICS_LAG_SLOT_NS + 1;
+	int i = (int)(slot % METRICS_LAG_SLOTS);
+
+	if (w->slot[i] != slot) { /* a slot a minute old, or never used: starts over */
+		w->slot[i] = slot;
+		w->max[i] = 0;
+	}
+	if (v > w->max[i])
+		w->max[i] = v;
+}
+
+double metrics_window_get(const struct metrics_window_max *w, uint64_t now_ns)
+{
+	uint64_t slot = now_ns / METRICS_LAG_SLOT_NS + 1;
+	double max = 0;
+	int i;
+
+	for (i = 0; i < METRICS_LAG_SLOTS; i++)
+		if (w->slot[i] && w->slot[i] + METRICS_LAG_SLOTS > slot && w->max[i] > max)
+			max = w->max[i];
+	return max;
+}
+
 void metrics_lag(struct metrics *m, uint64_t late_ns, uint64_t now_ns)
 {
 	uint64_t slot = now_ns / METRICS_LAG_SLOT_NS + 1;
@@ -125,6 +161,48 @@ static void render_histogram(struct out *o, const char *name, const char *help, 
 		emit(o, "%s_bucket{le=\"%g\"} %llu\n", name, bucket_s[i], (unsigned long long)h->le[i]);
 	emit(o, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %.9f\n%s_count %llu\n", name,
 	     (unsigned long long)h->count, name, h->sum_s, name, (unsigned long long)h->count);
+}
+
+static void render_counts(struct out *o, const char *name, const char *help,
+			  const struct metrics_count_hist *h)
+{
+	int i;
+
+	emit(o, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+	for (i = 0; i < METRICS_COUNT_BUCKETS; i++)
+		emit(o, "%s_bucket{le=\"%llu\"} %llu\n", name, 1ull << i, (unsigned long long)h->le[i]);
+	emit(o, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %llu\n%s_count %llu\n", name,
+	     (unsigned long long)h->count, name, (unsigned long long)h->sum, name,
+	     (unsigned long long)h->count);
+}
+
+/* Where an action's time goes on the server's side: the loop's turns and the frames' queues. */
+static void render_turns(struct out *o, const struct metrics *m, uint64_t now_ns)
+{
+	render_histogram(o, "quinteto_event_loop_turn_busy_seconds",
+			 "Wall time of one loop turn's work, from the end of its wait for I/O to its end "
+			 "(waiting for a core included, unlike the turn's CPU time).",
+			 &m->turn_busy);
+	render_counts(o, "quinteto_event_loop_turn_messages", "WebSocket messages received in one loop turn.",
+		      &m->turn_in);
+	render_counts(o, "quinteto_event_loop_turn_frames_queued",
+		      "Frames queued for connections in one loop turn (each recipient counted).",
+		      &m->turn_out);
+	gauge(o, "quinteto_event_loop_turn_messages_max",
+	      "The most WebSocket messages one loop turn received, over the last minute.",
+	      metrics_window_get(&m->turn_in_max, now_ns));
+	gauge(o, "quinteto_event_loop_turn_busy_max_seconds",
+	      "The longest loop turn's work (wall time), over the last minute.",
+	      metrics_window_get(&m->turn_busy_max, now_ns));
+	render_histogram(o, "quinteto_frame_held_seconds",
+			 "An outbound frame's time from queued to released by its journal batch's commit.",
+			 &m->frame_held);
+	render_histogram(o, "quinteto_frame_write_seconds",
+			 "An outbound frame's time from queued to written to its socket.", &m->frame_write);
+	render_histogram(o, "quinteto_reply_write_seconds",
+			 "From a WebSocket message's arrival to the first frame queued after it on that "
+			 "connection written to its socket (an act's own state).",
+			 &m->reply_write);
 }
 
 static void render_gauges(struct out *o, const struct metrics_gauges *g)
@@ -260,6 +338,7 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	gauge(&o, "quinteto_event_loop_lag_max_seconds",
 	      "The worst event-loop lag of the last minute (six 10-s slots; a scrape resets nothing).",
 	      metrics_lag_max(m, g->now_ns));
+	render_turns(&o, m, g->now_ns);
 	if (o.failed) {
 		free(o.p);
 		return NULL;

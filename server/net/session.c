@@ -67,9 +67,14 @@ static struct session_frame *frame_at(struct session *s, unsigned i)
 static void release(struct session *s)
 {
 	unsigned before = s->qready;
+	uint64_t now = 0;
 
-	while (s->qready < s->qlen && frame_at(s, s->qready)->batch <= s->ss->committed)
+	while (s->qready < s->qlen && frame_at(s, s->qready)->batch <= s->ss->committed) {
+		if (!now)
+			now = util_mono_ns();
+		metrics_observe(&s->ss->metrics->frame_held, now - frame_at(s, s->qready)->queued_ns);
 		s->qready++;
+	}
 	wait_link(s, s->qready < s->qlen);
 	if (before || !s->qready || !s->wsi)
 		return;
@@ -255,7 +260,8 @@ static void enqueue(struct session *s, struct buf *b, uint64_t batch)
 		session_close(s, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "out of memory");
 		return;
 	}
-	*frame_at(s, s->qlen) = (struct session_frame){ buf_ref(b), batch };
+	*frame_at(s, s->qlen) = (struct session_frame){ buf_ref(b), batch, util_mono_ns(), s->rx_ns };
+	s->rx_ns = 0; /* the reply to the message being handled is the first frame only */
 	s->qlen++;
 	s->qbytes += b->len;
 	ss->metrics->messages_out++;
@@ -340,7 +346,7 @@ void session_send_notice(struct session *s, int err, const char *message)
 		return;
 	for (i = s->qlen; i > s->qready; i--) /* the held frames move back one place */
 		*frame_at(s, i) = *frame_at(s, i - 1);
-	*frame_at(s, s->qready) = (struct session_frame){ b, 0 }; /* takes our reference */
+	*frame_at(s, s->qready) = (struct session_frame){ b, 0, util_mono_ns(), 0 }; /* takes our reference */
 	s->qlen++;
 	s->qready++;
 	s->qbytes += b->len;
@@ -395,16 +401,24 @@ static int send_close(struct session *s)
  */
 static int write_ready(struct session *s, bool writable)
 {
+	struct metrics *m = s->ss->metrics;
+	uint64_t now = 0;
 	int n;
 
 	for (n = 0; s->qready && n < SESSION_WRITE_BURST; n++) {
-		struct buf *b = s->q[s->qhead].b;
+		const struct session_frame *f = &s->q[s->qhead];
+		struct buf *b = f->b;
 
 		if ((n || !writable) && lws_partial_buffered(s->wsi))
 			break;
 		if (lws_write(s->wsi, b->data, b->len, LWS_WRITE_TEXT) < (int)b->len)
 			return NET_E_CLOSE;
-		s->ss->metrics->bytes_out += b->len;
+		if (!now) /* one clock read a burst: its frames leave within microseconds of each other */
+			now = util_mono_ns();
+		metrics_observe(&m->frame_write, now - f->queued_ns);
+		if (f->rx_ns)
+			metrics_observe(&m->reply_write, now - f->rx_ns);
+		m->bytes_out += b->len;
 		s->qhead = (s->qhead + 1) % s->qcap;
 		s->qlen--;
 		s->qready--;

@@ -44,7 +44,10 @@ enum session_close {
 /* A queued frame and the journal batch it waits for. */
 struct session_frame {
 	struct buf *b;
-	uint64_t batch; /* released once this batch committed; SESSION_THIS_TURN until the turn ends */
+	uint64_t batch;     /* released once this batch committed; SESSION_THIS_TURN until the turn ends */
+	uint64_t queued_ns; /* when it was queued (metrics frame_held, frame_write) */
+	uint64_t rx_ns;     /* the first frame queued while a message was handled: the message's arrival
+			       (metrics reply_write); else 0 */
 };
 
 #define SESSION_THIS_TURN   UINT64_MAX
@@ -63,6 +66,7 @@ struct session {
 	/* reassembly of fragmented inbound messages (net.c) */
 	char *rx;
 	size_t rxlen, rxcap;
+	uint64_t rx_ns; /* while a message is handled, its arrival; taken by the first frame queued */
 	/* token bucket (protocol.md: 20/s sustained, bursts of 40) */
 	double tokens;
 	uint64_t refill_ns;
