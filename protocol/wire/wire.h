@@ -20,6 +20,9 @@
 
 #include "../rules/rules.h"
 
+struct json_out;  /* json_out.h */
+struct text_game; /* text.h */
+
 #define WIRE_PROTOCOL        "quinteto.v1"
 #define WIRE_NAME_MAX        24  /* characters */
 #define WIRE_CHAT_MAX        500 /* characters */
@@ -192,7 +195,29 @@ struct wire_game {
 				  const union rules_outcome *o);
 	json_t *(*result_encode)(const struct rules_result *r);
 	const struct wire_option *options;
+	/*
+	 * The game's text codec (protocol/text/text.h: view, action, outcome and
+	 * result written straight to bytes, the same bytes as the trees above
+	 * dumped compact), or NULL: then frames are written from the trees.
+	 * The trees stay the definition; text_codecs and test_wire_writers hold
+	 * the two equal byte for byte. It is there for speed: a state frame is
+	 * written at every change of every room.
+	 */
+	const struct text_game *text;
 };
+
+/*
+ * The game's parts of a frame written to bytes: with the game's text codec
+ * when it has one, else its tree written and freed. 0, -ENOMEM (or a failed codec), or
+ * -EINVAL (a string not UTF-8). wire_legal_out() writes the array of `n`
+ * actions, as wire_legal_new() builds it.
+ */
+int wire_view_out(struct json_out *o, const struct wire_game *g, const struct rules_match *m);
+int wire_action_out(struct json_out *o, const struct wire_game *g, const struct rules_action *a);
+int wire_outcome_out(struct json_out *o, const struct wire_game *g, const struct rules_match *m,
+		     const struct rules_action *a, const union rules_outcome *oc);
+int wire_result_out(struct json_out *o, const struct wire_game *g, const struct rules_result *r);
+int wire_legal_out(struct json_out *o, const struct wire_game *g, const struct rules_action *a, int n);
 
 /* The codec for game `id`; NULL if unknown. */
 const struct wire_game *wire_game_find(const char *id);

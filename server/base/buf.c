@@ -24,7 +24,7 @@
  */
 #include "base/buf.h"
 
-#include "base/json_out.h"
+#include "json_out.h"
 
 #include <libwebsockets.h>
 #include <stdbool.h>
@@ -171,21 +171,26 @@ struct buf *buf_from_json_mark(const json_t *obj, const char *key, size_t *at)
 
 struct buf *buf_splice(const struct buf *b, size_t at, size_t drop, const json_t *insert)
 {
+	scratch.len = 0;
+	if (scratch_dump(insert))
+		return NULL;
+	return buf_splice_bytes(b, at, drop, scratch.p, scratch.len);
+}
+
+struct buf *buf_splice_bytes(const struct buf *b, size_t at, size_t drop, const void *p, size_t n)
+{
 	struct buf *out;
 	size_t tail;
 
 	if (at > b->len || drop > b->len - at)
 		return NULL;
 	tail = b->len - at - drop;
-	scratch.len = 0;
-	if (scratch_dump(insert))
-		return NULL;
-	out = buf_alloc(at + scratch.len + tail);
+	out = buf_alloc(at + n + tail);
 	if (!out)
 		return NULL;
 	memcpy(out->data, b->data, at);
-	memcpy(out->data + at, scratch.p, scratch.len);
-	memcpy(out->data + at + scratch.len, b->data + at + drop, tail);
+	memcpy(out->data + at, p, n);
+	memcpy(out->data + at + n, b->data + at + drop, tail);
 	return out;
 }
 

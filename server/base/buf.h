@@ -31,6 +31,8 @@ struct buf *buf_from_json_mark(const json_t *obj, const char *key, size_t *at);
  * the compact encoding of `insert`; NULL on ENOMEM or a range outside b.
  */
 struct buf *buf_splice(const struct buf *b, size_t at, size_t drop, const json_t *insert);
+/* The same with `n` bytes at `p` already encoded (`p` must not point into b). */
+struct buf *buf_splice_bytes(const struct buf *b, size_t at, size_t drop, const void *p, size_t n);
 /* A new buffer holding a copy of `len` bytes. */
 struct buf *buf_from_bytes(const void *p, size_t len);
 /* Takes another reference. */

@@ -6,7 +6,7 @@
  */
 #include "base/util.h"
 
-#include "base/json_out.h"
+#include "json_out.h"
 
 #include <errno.h>
 #include <stdbool.h>

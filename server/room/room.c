@@ -577,17 +577,16 @@ bool room_autorolls(const struct room *r, const struct rules_action *legal, int 
  */
 static struct buf *seat_frame(struct room *r, const struct buf *all, size_t at, int seat)
 {
-	json_t *legal;
-	struct buf *b;
+	static struct json_out legal; /* grows, never shrinks; loop thread only */
 	int k = rules_legal_actions(&r->match, seat, legal_buf, RULES_MAX_LEGAL);
 
 	assert(k <= RULES_MAX_LEGAL);
 	if (room_autorolls(r, legal_buf, k))
 		return NULL; /* the server rolls for it at once: nothing to choose */
-	legal = wire_legal_new(r->codec, legal_buf, k);
-	b = legal ? buf_splice(all, at, 2, legal) : NULL;
-	json_decref(legal);
-	return b;
+	legal.len = 0;
+	if (wire_legal_out(&legal, r->codec, legal_buf, k))
+		return NULL;
+	return buf_splice_bytes(all, at, 2, legal.p, legal.len);
 }
 
 /* Builds the shared frames of the current state if they are not cached. */

@@ -89,9 +89,8 @@ static int last_out(struct json_out *o, const struct wire_room *w)
 	if (!w->has_last)
 		return LIT(o, "null");
 	return LIT(o, "{\"seat\":") || json_out_int(o, w->last_seat) || LIT(o, ",\"action\":") ||
-			       tree(o, w->codec->action_encode(&w->last_action)) || LIT(o, ",\"outcome\":") ||
-			       tree(o,
-				    w->codec->outcome_encode(w->match, &w->last_action, &w->last_outcome)) ||
+			       wire_action_out(o, w->codec, &w->last_action) || LIT(o, ",\"outcome\":") ||
+			       wire_outcome_out(o, w->codec, w->match, &w->last_action, &w->last_outcome) ||
 			       LIT(o, "}")
 		       ? -ENOMEM
 		       : 0;
@@ -102,7 +101,7 @@ static int result_out(struct json_out *o, const struct wire_room *w)
 	struct rules_result res;
 
 	rules_result(w->match, &res);
-	return res.over ? tree(o, w->codec->result_encode(&res)) : LIT(o, "null");
+	return res.over ? wire_result_out(o, w->codec, &res) : LIT(o, "null");
 }
 
 static int rematch_out(struct json_out *o, const struct wire_room *w)
@@ -153,7 +152,7 @@ int state_out(struct json_out *o, const struct wire_room *w, const char *options
 	    str(o, w->game->id) || LIT(o, ",\"status\":") || str(o, w->status) || LIT(o, ",\"ply\":") ||
 	    json_out_int(o, w->match->ply) || LIT(o, ",\"seats\":") || seats_out(o, w) ||
 	    LIT(o, ",\"to_act\":") || to_act_out(o, w) || LIT(o, ",\"view\":") ||
-	    tree(o, w->codec->view(w->match)) || LIT(o, ",\"legal\":"))
+	    wire_view_out(o, w->codec, w->match) || LIT(o, ",\"legal\":"))
 		return -ENOMEM;
 	*legal_at = o->len;
 	return LIT(o, "[],\"last\":") || last_out(o, w) || LIT(o, ",\"result\":") || result_out(o, w) ||

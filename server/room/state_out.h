@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "base/json_out.h"
+#include "json_out.h"
 #include "wire.h"
 
 /*

@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base/json_out.h"
+#include "json_out.h"
 #include "store/store.h"
 
 /* AR_SCHEMA is never run: preparing it refuses a database older than the reads (archive_read.c). */

@@ -25,7 +25,7 @@ room 3 room/room.h
 player 4 player/player.h
 store 5 store/store.h
 bots 6 bots/bots.h
-base 7 base/util.h base/buf.h base/json_out.h base/conf.h base/metrics.h'
+base 7 base/util.h base/buf.h base/conf.h base/metrics.h'
 
 protocol_headers=$(find protocol -name '*.h' 2>/dev/null | sed 's|.*/||' | sort -u | tr '\n' ' ')
 

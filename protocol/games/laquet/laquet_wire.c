@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "text.h"
 #include "wire_games.h"
 
 /* A JSON array of the n byte values v[0..n). */
@@ -202,4 +203,5 @@ const struct wire_game wire_game_laquet = {
 	.outcome_encode = laquet_outcome_encode,
 	.result_encode = laquet_result_encode,
 	.options = laquet_options,
+	.text = &text_game_laquet,
 };

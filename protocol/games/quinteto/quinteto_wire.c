@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "text.h"
 #include "wire_games.h"
 
 static const char *const phase_names[] = {
@@ -332,4 +333,5 @@ const struct wire_game wire_game_quinteto = {
 	.outcome_encode = quinteto_outcome_encode,
 	.result_encode = quinteto_result_encode,
 	.options = quinteto_options,
+	.text = &text_game_quinteto,
 };

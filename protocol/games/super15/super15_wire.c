@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "text.h"
 #include "wire_games.h"
 
 /* The square a name denotes (a..h then 1..10, no leading zero, nothing else); WIRE_E_ILLEGAL_ACTION
@@ -148,4 +149,5 @@ const struct wire_game wire_game_super15 = {
 	.outcome_encode = super15_outcome_encode,
 	.result_encode = super15_result_encode,
 	.options = super15_options,
+	.text = &text_game_super15,
 };

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "text.h"
 #include "wire_games.h"
 
 static json_t *pieces_new(const uint8_t p[UR_PIECES])
@@ -150,4 +151,5 @@ const struct wire_game wire_game_ur = {
 	.outcome_encode = ur_outcome_encode,
 	.result_encode = ur_result_encode,
 	.options = ur_options,
+	.text = &text_game_ur,
 };

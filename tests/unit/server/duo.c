@@ -135,6 +135,11 @@ static json_t *duo_result_encode(const struct rules_result *r)
 static const struct wire_option duo_options[] = { { NULL, 0, false, 0, 0, 0, 0 } };
 
 const struct wire_game duo_codec = {
-	"duo",       duo_view, duo_action_encode, duo_action_decode, duo_outcome_encode, duo_result_encode,
-	duo_options,
+	.id = "duo",
+	.view = duo_view,
+	.action_encode = duo_action_encode,
+	.action_decode = duo_action_decode,
+	.outcome_encode = duo_outcome_encode,
+	.result_encode = duo_result_encode,
+	.options = duo_options,
 };

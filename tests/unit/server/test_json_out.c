@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/json_out.h"
+#include "json_out.h"
 #include "match_fixture.h"
 #include "tap.h"
 

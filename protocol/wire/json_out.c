@@ -9,7 +9,7 @@
  * written as they are; a string that is not well-formed UTF-8 (overlong forms,
  * surrogates, past U+10FFFF) fails the whole call.
  */
-#include "base/json_out.h"
+#include "json_out.h"
 
 #include <stdint.h>
 #include <errno.h>
