@@ -57,18 +57,15 @@ size_t buf_pool_class_size(int cls)
 	return ((size_t)1 << (POOL_MIN_SHIFT + cls / 4)) * (size_t)(4 + cls % 4) / 4;
 }
 
+/* 2^k < n <= 2^(k+1) for n > 256: k from the highest bit of n - 1, then which quarter of the doubling. */
 int buf_pool_class(size_t n)
 {
-	size_t low, step;
-	int k = POOL_MIN_SHIFT, cls;
+	int k, cls;
 
-	if (n <= buf_pool_class_size(0))
+	if (n <= (size_t)1 << POOL_MIN_SHIFT)
 		return 0;
-	while (((size_t)1 << (k + 1)) < n) /* 2^k < n <= 2^(k+1) */
-		k++;
-	low = (size_t)1 << k;
-	step = low / 4;
-	cls = (k - POOL_MIN_SHIFT) * 4 + (int)((n - low + step - 1) / step);
+	k = (int)(sizeof(unsigned long long) * 8) - 1 - __builtin_clzll((unsigned long long)(n - 1));
+	cls = (k - POOL_MIN_SHIFT) * 4 + (int)((n - 1 - ((size_t)1 << k)) >> (k - 2)) + 1;
 	return cls < BUF_POOL_CLASSES ? cls : -1;
 }
 
@@ -97,19 +94,22 @@ static struct buf *buf_alloc(size_t len)
 	int cls = buf_pool_class(need);
 	struct buf *b;
 
+	size_t size = cls >= 0 ? buf_pool_class_size(cls) : need;
+
 	if (cls >= 0 && pool[cls]) {
 		b = pool[cls];
+		POOL_UNPOISON(b, size);
 		pool[cls] = b->next;
-		buf_pool_bytes -= buf_pool_class_size(cls);
+		buf_pool_bytes -= size;
 		buf_pool_count--;
-		POOL_UNPOISON(b, buf_pool_class_size(cls));
 	} else {
-		b = malloc(cls >= 0 ? buf_pool_class_size(cls) : need);
+		b = malloc(size);
 		if (!b)
 			return NULL;
 	}
 	b->refs = 1;
 	b->cls = cls;
+	b->size = size;
 	b->next = NULL;
 	b->len = len;
 	b->data = (unsigned char *)(b + 1) + LWS_PRE;
@@ -214,14 +214,14 @@ void buf_unref(struct buf *b)
 {
 	if (b && !--b->refs) {
 		buf_live--;
-		if (b->cls < 0 || buf_pool_bytes + buf_pool_class_size(b->cls) > BUF_POOL_MAX_BYTES) {
+		if (b->cls < 0 || buf_pool_bytes + b->size > BUF_POOL_MAX_BYTES) {
 			free(b);
 			return;
 		}
 		b->next = pool[b->cls];
 		pool[b->cls] = b;
-		buf_pool_bytes += buf_pool_class_size(b->cls);
+		buf_pool_bytes += b->size;
 		buf_pool_count++;
-		POOL_POISON(b, buf_pool_class_size(b->cls));
+		POOL_POISON(b, b->size);
 	}
 }

@@ -13,6 +13,7 @@
 struct buf {
 	unsigned refs;
 	int cls;             /* the pool's size class of the allocation; -1: not pooled (buf.c) */
+	size_t size;         /* the allocation's bytes, header included */
 	size_t len;          /* payload bytes */
 	unsigned char *data; /* payload, LWS_PRE bytes after the allocation start */
 	struct buf *next;    /* on a free list of the pool (buf.c); unused while referenced */

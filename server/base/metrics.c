@@ -14,26 +14,32 @@
 static const double bucket_s[METRICS_BUCKETS] = {
 	0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25, 1, 5,
 };
+/* The same bounds in nanoseconds: an observation is a few integer comparisons (one a frame, written). */
+static const uint64_t bucket_ns[METRICS_BUCKETS] = {
+	50000,   100000,   250000,   500000,    1000000,    2000000,
+	5000000, 10000000, 50000000, 250000000, 1000000000, 5000000000,
+};
 
 void metrics_observe(struct metrics_hist *h, uint64_t ns)
 {
-	double s = (double)ns / 1e9;
-	int i;
+	int i = 0;
 
-	for (i = 0; i < METRICS_BUCKETS; i++)
-		if (s <= bucket_s[i])
-			h->le[i]++;
+	while (i < METRICS_BUCKETS && ns > bucket_ns[i])
+		i++;
+	if (i < METRICS_BUCKETS)
+		h->in[i]++; /* the first bucket it fits; render_histogram() sums them up */
 	h->count++;
-	h->sum_s += s;
+	h->sum_s += (double)ns / 1e9;
 }
 
 void metrics_count(struct metrics_count_hist *h, uint64_t n)
 {
-	int i;
+	int i = 0;
 
-	for (i = 0; i < METRICS_COUNT_BUCKETS; i++)
-		if (n <= (uint64_t)1 << i)
-			h->le[i]++;
+	while (i < METRICS_COUNT_BUCKETS && n > (uint64_t)1 << i)
+		i++;
+	if (i < METRICS_COUNT_BUCKETS)
+		h->in[i]++;
 	h->count++;
 	h->sum += n;
 }
@@ -154,11 +160,14 @@ static void render_errors(struct out *o, const struct metrics *m)
 
 static void render_histogram(struct out *o, const char *name, const char *help, const struct metrics_hist *h)
 {
+	uint64_t le = 0;
 	int i;
 
 	emit(o, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
-	for (i = 0; i < METRICS_BUCKETS; i++)
-		emit(o, "%s_bucket{le=\"%g\"} %llu\n", name, bucket_s[i], (unsigned long long)h->le[i]);
+	for (i = 0; i < METRICS_BUCKETS; i++) {
+		le += h->in[i];
+		emit(o, "%s_bucket{le=\"%g\"} %llu\n", name, bucket_s[i], (unsigned long long)le);
+	}
 	emit(o, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %.9f\n%s_count %llu\n", name,
 	     (unsigned long long)h->count, name, h->sum_s, name, (unsigned long long)h->count);
 }
@@ -166,11 +175,14 @@ static void render_histogram(struct out *o, const char *name, const char *help, 
 static void render_counts(struct out *o, const char *name, const char *help,
 			  const struct metrics_count_hist *h)
 {
+	uint64_t le = 0;
 	int i;
 
 	emit(o, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
-	for (i = 0; i < METRICS_COUNT_BUCKETS; i++)
-		emit(o, "%s_bucket{le=\"%llu\"} %llu\n", name, 1ull << i, (unsigned long long)h->le[i]);
+	for (i = 0; i < METRICS_COUNT_BUCKETS; i++) {
+		le += h->in[i];
+		emit(o, "%s_bucket{le=\"%llu\"} %llu\n", name, 1ull << i, (unsigned long long)le);
+	}
 	emit(o, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %llu\n%s_count %llu\n", name,
 	     (unsigned long long)h->count, name, (unsigned long long)h->sum, name,
 	     (unsigned long long)h->count);

@@ -15,7 +15,7 @@
 #define METRICS_LAG_SLOT_NS 10000000000ull /* ...of 10 s */
 
 struct metrics_hist {
-	uint64_t le[METRICS_BUCKETS]; /* observations at or under each bound */
+	uint64_t in[METRICS_BUCKETS]; /* observations over the bound before and at or under this one */
 	uint64_t count;
 	double sum_s;
 };
@@ -23,7 +23,7 @@ struct metrics_hist {
 /* A histogram of counts (how many frames one loop turn handled): bounds 1, 2, 4 .. 2048. */
 #define METRICS_COUNT_BUCKETS 12
 struct metrics_count_hist {
-	uint64_t le[METRICS_COUNT_BUCKETS];
+	uint64_t in[METRICS_COUNT_BUCKETS]; /* as metrics_hist's */
 	uint64_t count, sum;
 };
 
