@@ -52,13 +52,13 @@ long buf_pool_count;
 
 static struct buf *pool[BUF_POOL_CLASSES]; /* free lists by class; loop thread only */
 
-size_t buf_pool_class_size(int cls)
+static inline size_t class_size(int cls)
 {
 	return ((size_t)1 << (POOL_MIN_SHIFT + cls / 4)) * (size_t)(4 + cls % 4) / 4;
 }
 
 /* 2^k < n <= 2^(k+1) for n > 256: k from the highest bit of n - 1, then which quarter of the doubling. */
-int buf_pool_class(size_t n)
+static inline int class_of(size_t n)
 {
 	int k, cls;
 
@@ -67,6 +67,16 @@ int buf_pool_class(size_t n)
 	k = (int)(sizeof(unsigned long long) * 8) - 1 - __builtin_clzll((unsigned long long)(n - 1));
 	cls = (k - POOL_MIN_SHIFT) * 4 + (int)((n - 1 - ((size_t)1 << k)) >> (k - 2)) + 1;
 	return cls < BUF_POOL_CLASSES ? cls : -1;
+}
+
+size_t buf_pool_class_size(int cls)
+{
+	return class_size(cls);
+}
+
+int buf_pool_class(size_t n)
+{
+	return class_of(n);
 }
 
 void buf_pool_trim(void)
@@ -78,7 +88,7 @@ void buf_pool_trim(void)
 			struct buf *b = pool[i];
 
 			pool[i] = b->next;
-			POOL_UNPOISON(b, buf_pool_class_size(i));
+			POOL_UNPOISON(b, b->size);
 			free(b);
 		}
 	buf_pool_bytes = 0;
@@ -91,10 +101,10 @@ static struct json_out scratch;
 static struct buf *buf_alloc(size_t len)
 {
 	size_t need = sizeof(struct buf) + LWS_PRE + len + 1;
-	int cls = buf_pool_class(need);
+	int cls = class_of(need);
 	struct buf *b;
 
-	size_t size = cls >= 0 ? buf_pool_class_size(cls) : need;
+	size_t size = cls >= 0 ? class_size(cls) : need;
 
 	if (cls >= 0 && pool[cls]) {
 		b = pool[cls];
