@@ -72,7 +72,9 @@ static void release(struct session *s)
 	while (s->qready < s->qlen && frame_at(s, s->qready)->batch <= s->ss->committed) {
 		if (!now)
 			now = util_mono_ns();
-		metrics_observe(&s->ss->metrics->frame_held, now - frame_at(s, s->qready)->queued_ns);
+		metrics_observe(&s->ss->metrics->frame_held,
+				(uint64_t)(uint32_t)(session_us(now) - frame_at(s, s->qready)->queued_us) *
+					1000);
 		s->qready++;
 	}
 	wait_link(s, s->qready < s->qlen);
@@ -240,6 +242,7 @@ static int queue_grow(struct session *s)
 static void enqueue(struct session *s, struct buf *b, uint64_t batch)
 {
 	struct sessions *ss = s->ss;
+	uint64_t now, reply;
 
 	if (s->dead || s->close_state || !b || ss->stopping)
 		return;
@@ -260,7 +263,10 @@ static void enqueue(struct session *s, struct buf *b, uint64_t batch)
 		session_close(s, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "out of memory");
 		return;
 	}
-	*frame_at(s, s->qlen) = (struct session_frame){ buf_ref(b), batch, util_mono_ns(), s->rx_ns };
+	now = util_mono_ns();
+	reply = s->rx_ns && now >= s->rx_ns ? (now - s->rx_ns) / 1000 + 1 : 0;
+	*frame_at(s, s->qlen) = (struct session_frame){ buf_ref(b), batch, session_us(now),
+							(uint32_t)(reply < UINT32_MAX ? reply : UINT32_MAX) };
 	s->rx_ns = 0; /* the reply to the message being handled is the first frame only */
 	s->qlen++;
 	s->qbytes += b->len;
@@ -346,7 +352,8 @@ void session_send_notice(struct session *s, int err, const char *message)
 		return;
 	for (i = s->qlen; i > s->qready; i--) /* the held frames move back one place */
 		*frame_at(s, i) = *frame_at(s, i - 1);
-	*frame_at(s, s->qready) = (struct session_frame){ b, 0, util_mono_ns(), 0 }; /* takes our reference */
+	*frame_at(s, s->qready) =
+		(struct session_frame){ b, 0, session_us(util_mono_ns()), 0 }; /* takes our ref */
 	s->qlen++;
 	s->qready++;
 	s->qbytes += b->len;
@@ -402,7 +409,7 @@ static int send_close(struct session *s)
 static int write_ready(struct session *s, bool writable)
 {
 	struct metrics *m = s->ss->metrics;
-	uint64_t now = 0;
+	uint64_t now = 0, queued;
 	int n;
 
 	for (n = 0; s->qready && n < SESSION_WRITE_BURST; n++) {
@@ -415,9 +422,10 @@ static int write_ready(struct session *s, bool writable)
 			return NET_E_CLOSE;
 		if (!now) /* one clock read a burst: its frames leave within microseconds of each other */
 			now = util_mono_ns();
-		metrics_observe(&m->frame_write, now - f->queued_ns);
-		if (f->rx_ns)
-			metrics_observe(&m->reply_write, now - f->rx_ns);
+		queued = (uint64_t)(uint32_t)(session_us(now) - f->queued_us) * 1000; /* ns */
+		metrics_observe(&m->frame_write, queued);
+		if (f->reply_us)
+			metrics_observe(&m->reply_write, queued + (uint64_t)(f->reply_us - 1) * 1000);
 		m->bytes_out += b->len;
 		s->qhead = (s->qhead + 1) % s->qcap;
 		s->qlen--;

@@ -44,11 +44,23 @@ enum session_close {
 /* A queued frame and the journal batch it waits for. */
 struct session_frame {
 	struct buf *b;
-	uint64_t batch;     /* released once this batch committed; SESSION_THIS_TURN until the turn ends */
-	uint64_t queued_ns; /* when it was queued (metrics frame_held, frame_write) */
-	uint64_t rx_ns;     /* the first frame queued while a message was handled: the message's arrival
-			       (metrics reply_write); else 0 */
+	uint64_t batch; /* released once this batch committed; SESSION_THIS_TURN until the turn ends */
+	/*
+	 * For the metrics (frame_held, frame_write, reply_write), in microseconds modulo 2^32 (a frame
+	 * queued for over 71 minutes is closed as too slow long before), so that a slot grows by 8 bytes
+	 * and not 16 (every connection that was sent anything keeps at least 8 slots): when it was
+	 * queued, and for the first frame queued while a message was handled, 1 + the time from that
+	 * message's arrival to the queueing; else 0.
+	 */
+	uint32_t queued_us;
+	uint32_t reply_us;
 };
+
+/* The monotonic clock in microseconds modulo 2^32: differences of two are right for 71 minutes. */
+static inline uint32_t session_us(uint64_t ns)
+{
+	return (uint32_t)(ns / 1000);
+}
 
 #define SESSION_THIS_TURN   UINT64_MAX
 #define SESSION_WRITE_BURST 16 /* frames written for one connection at a time */
