@@ -206,11 +206,10 @@ static void render_turns(struct out *o, const struct metrics *m, uint64_t now_ns
 	gauge(o, "quinteto_event_loop_turn_busy_max_seconds",
 	      "The longest loop turn's work (wall time), over the last minute.",
 	      metrics_window_get(&m->turn_busy_max, now_ns));
-	render_histogram(o, "quinteto_frame_held_seconds",
-			 "An outbound frame's time from queued to released by its journal batch's commit.",
-			 &m->frame_held);
-	render_histogram(o, "quinteto_frame_write_seconds",
-			 "An outbound frame's time from queued to written to its socket.", &m->frame_write);
+	render_histogram(o, "quinteto_reply_released_seconds",
+			 "From a WebSocket message's arrival to the first frame queued while it was handled "
+			 "(an act's own state) released by its journal batch's commit.",
+			 &m->reply_released);
 	render_histogram(o, "quinteto_reply_write_seconds",
 			 "From a WebSocket message's arrival to the first frame queued after it on that "
 			 "connection written to its socket (an act's own state).",

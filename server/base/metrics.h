@@ -80,17 +80,17 @@ struct metrics {
 	/*
 	 * Where an action's time goes on the server's side (issue 24): a loop turn's wall time between
 	 * the end of its wait for I/O and its end (server.c, libuv's idle time taken out), what it
-	 * handled, and each outbound frame's time in its connection's queue (session.c).
+	 * handled, and an action's reply's time in its connection's queue (session.c).
 	 */
 	struct metrics_hist turn_busy;           /* wall time of a loop turn's work */
 	struct metrics_count_hist turn_in;       /* WebSocket messages received in one turn */
 	struct metrics_count_hist turn_out;      /* frames queued in one turn (every recipient counted) */
 	struct metrics_window_max turn_in_max;   /* the largest turn of the last minute, in messages */
 	struct metrics_window_max turn_busy_max; /* and in wall seconds */
-	struct metrics_hist frame_held;  /* a frame queued -> released by its journal batch's commit */
-	struct metrics_hist frame_write; /* a frame queued -> written to its socket */
-	struct metrics_hist reply_write; /* a message received -> the first frame queued after it on that
-					    connection written (an act's own state) */
+	/* a message received -> the first frame queued while it was handled (an act's own state), on that
+	 * connection: released by its journal batch's commit, and written to the socket */
+	struct metrics_hist reply_released;
+	struct metrics_hist reply_write;
 };
 
 #define METRICS_MAX_GAMES 16

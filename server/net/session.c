@@ -67,16 +67,11 @@ static struct session_frame *frame_at(struct session *s, unsigned i)
 static void release(struct session *s)
 {
 	unsigned before = s->qready;
-	uint64_t now = 0;
 
-	while (s->qready < s->qlen && frame_at(s, s->qready)->batch <= s->ss->committed) {
-		if (!now)
-			now = util_mono_ns();
-		metrics_observe(&s->ss->metrics->frame_held,
-				(uint64_t)(uint32_t)(session_us(now) - frame_at(s, s->qready)->queued_us) *
-					1000);
+	while (s->qready < s->qlen && frame_at(s, s->qready)->batch <= s->ss->committed)
 		s->qready++;
-	}
+	if (s->reply_ns && s->reply_pos >= s->qgone + before && s->reply_pos < s->qgone + s->qready)
+		metrics_observe(&s->ss->metrics->reply_released, util_mono_ns() - s->reply_ns);
 	wait_link(s, s->qready < s->qlen);
 	if (before || !s->qready || !s->wsi)
 		return;
@@ -205,7 +200,9 @@ static void queue_clear(struct session *s)
 		buf_unref(s->q[s->qhead].b);
 		s->qhead = (s->qhead + 1) % s->qcap;
 		s->qlen--;
+		s->qgone++;
 	}
+	s->reply_ns = 0;
 	s->qready = 0;
 	s->qbytes = 0;
 	wait_link(s, false);
@@ -242,7 +239,6 @@ static int queue_grow(struct session *s)
 static void enqueue(struct session *s, struct buf *b, uint64_t batch)
 {
 	struct sessions *ss = s->ss;
-	uint64_t now, reply;
 
 	if (s->dead || s->close_state || !b || ss->stopping)
 		return;
@@ -263,11 +259,12 @@ static void enqueue(struct session *s, struct buf *b, uint64_t batch)
 		session_close(s, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "out of memory");
 		return;
 	}
-	now = util_mono_ns();
-	reply = s->rx_ns && now >= s->rx_ns ? (now - s->rx_ns) / 1000 + 1 : 0;
-	*frame_at(s, s->qlen) = (struct session_frame){ buf_ref(b), batch, session_us(now),
-							(uint32_t)(reply < UINT32_MAX ? reply : UINT32_MAX) };
-	s->rx_ns = 0; /* the reply to the message being handled is the first frame only */
+	*frame_at(s, s->qlen) = (struct session_frame){ buf_ref(b), batch };
+	if (s->rx_ns && !s->reply_ns) { /* the reply to the message being handled: followed */
+		s->reply_ns = s->rx_ns;
+		s->reply_pos = s->qgone + s->qlen;
+	}
+	s->rx_ns = 0; /* its first frame only */
 	s->qlen++;
 	s->qbytes += b->len;
 	ss->metrics->messages_out++;
@@ -322,6 +319,8 @@ void session_send_refusal(struct session *s, int err, const char *message, const
 
 void session_drop_held(struct session *s)
 {
+	if (s->reply_ns && s->reply_pos >= s->qgone + s->qready)
+		s->reply_ns = 0; /* the reply followed goes with them */
 	while (s->qlen > s->qready) {
 		struct session_frame *f = frame_at(s, s->qlen - 1);
 
@@ -352,8 +351,9 @@ void session_send_notice(struct session *s, int err, const char *message)
 		return;
 	for (i = s->qlen; i > s->qready; i--) /* the held frames move back one place */
 		*frame_at(s, i) = *frame_at(s, i - 1);
-	*frame_at(s, s->qready) =
-		(struct session_frame){ b, 0, session_us(util_mono_ns()), 0 }; /* takes our ref */
+	if (s->reply_ns && s->reply_pos >= s->qgone + s->qready)
+		s->reply_pos++; /* and so does the reply followed, if it is one of them */
+	*frame_at(s, s->qready) = (struct session_frame){ b, 0 }; /* takes our reference */
 	s->qlen++;
 	s->qready++;
 	s->qbytes += b->len;
@@ -408,25 +408,21 @@ static int send_close(struct session *s)
  */
 static int write_ready(struct session *s, bool writable)
 {
-	struct metrics *m = s->ss->metrics;
-	uint64_t now = 0, queued;
 	int n;
 
 	for (n = 0; s->qready && n < SESSION_WRITE_BURST; n++) {
-		const struct session_frame *f = &s->q[s->qhead];
-		struct buf *b = f->b;
+		struct buf *b = s->q[s->qhead].b;
 
 		if ((n || !writable) && lws_partial_buffered(s->wsi))
 			break;
 		if (lws_write(s->wsi, b->data, b->len, LWS_WRITE_TEXT) < (int)b->len)
 			return NET_E_CLOSE;
-		if (!now) /* one clock read a burst: its frames leave within microseconds of each other */
-			now = util_mono_ns();
-		queued = (uint64_t)(uint32_t)(session_us(now) - f->queued_us) * 1000; /* ns */
-		metrics_observe(&m->frame_write, queued);
-		if (f->reply_us)
-			metrics_observe(&m->reply_write, queued + (uint64_t)(f->reply_us - 1) * 1000);
-		m->bytes_out += b->len;
+		if (s->reply_ns && s->reply_pos == s->qgone) {
+			metrics_observe(&s->ss->metrics->reply_write, util_mono_ns() - s->reply_ns);
+			s->reply_ns = 0;
+		}
+		s->qgone++;
+		s->ss->metrics->bytes_out += b->len;
 		s->qhead = (s->qhead + 1) % s->qcap;
 		s->qlen--;
 		s->qready--;

@@ -45,22 +45,7 @@ enum session_close {
 struct session_frame {
 	struct buf *b;
 	uint64_t batch; /* released once this batch committed; SESSION_THIS_TURN until the turn ends */
-	/*
-	 * For the metrics (frame_held, frame_write, reply_write), in microseconds modulo 2^32 (a frame
-	 * queued for over 71 minutes is closed as too slow long before), so that a slot grows by 8 bytes
-	 * and not 16 (every connection that was sent anything keeps at least 8 slots): when it was
-	 * queued, and for the first frame queued while a message was handled, 1 + the time from that
-	 * message's arrival to the queueing; else 0.
-	 */
-	uint32_t queued_us;
-	uint32_t reply_us;
 };
-
-/* The monotonic clock in microseconds modulo 2^32: differences of two are right for 71 minutes. */
-static inline uint32_t session_us(uint64_t ns)
-{
-	return (uint32_t)(ns / 1000);
-}
 
 #define SESSION_THIS_TURN   UINT64_MAX
 #define SESSION_WRITE_BURST 16 /* frames written for one connection at a time */
@@ -78,7 +63,14 @@ struct session {
 	/* reassembly of fragmented inbound messages (net.c) */
 	char *rx;
 	size_t rxlen, rxcap;
-	uint64_t rx_ns; /* while a message is handled, its arrival; taken by the first frame queued */
+	/*
+	 * The metrics reply_released and reply_write (issue 24): rx_ns is a message's arrival while it
+	 * is handled (net.c), taken by the first frame then queued, its reply; reply_ns is that arrival
+	 * while the reply is in the queue (0: none followed; one at a time, so that a queue slot stays
+	 * 16 bytes), reply_pos the reply's position counted as qgone is, frames ever gone from the
+	 * queue's head (written or dropped).
+	 */
+	uint64_t rx_ns, reply_ns, reply_pos, qgone;
 	/* token bucket (protocol.md: 20/s sustained, bursts of 40) */
 	double tokens;
 	uint64_t refill_ns;

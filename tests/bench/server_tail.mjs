@@ -45,8 +45,8 @@ function hist(name, seconds) {
 
 console.log(`window ${(end.t - start.t).toFixed(1)} s: ${d('quinteto_actions_total')} actions, `
   + `${d('quinteto_messages_in_total')} messages in, ${d('quinteto_messages_out_total')} frames queued`);
-for (const h of ['quinteto_reply_write_seconds', 'quinteto_move_broadcast_seconds', 'quinteto_frame_held_seconds',
-  'quinteto_frame_write_seconds', 'quinteto_journal_commit_seconds', 'quinteto_event_loop_turn_busy_seconds',
+for (const h of ['quinteto_reply_write_seconds', 'quinteto_move_broadcast_seconds', 'quinteto_reply_released_seconds',
+  'quinteto_journal_commit_seconds', 'quinteto_event_loop_turn_busy_seconds',
   'quinteto_event_loop_turn_cpu_seconds', 'quinteto_event_loop_lag_seconds']) {
   const line = hist(h, true);
   if (line) console.log(line);

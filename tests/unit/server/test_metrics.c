@@ -56,7 +56,7 @@ static void test_latency_buckets(void)
 	for (i = 0; i < N; i++) /* spread over every order of magnitude, 1 ns to 17 s */
 		obs[n++] = (uint64_t)next() % ((uint64_t)1 << (next() % 35));
 	for (i = 0; i < n; i++)
-		metrics_observe(&m.frame_write, obs[i]);
+		metrics_observe(&m.reply_write, obs[i]);
 	text = metrics_render(&m, &g, &len);
 	REQUIRE(text);
 	for (b = 0; b < METRICS_BUCKETS; b++) {
@@ -64,13 +64,13 @@ static void test_latency_buckets(void)
 
 		for (i = 0; i < n; i++)
 			by_def += (double)obs[i] / 1e9 <= bounds_s[b];
-		snprintf(want, sizeof(want), "quinteto_frame_write_seconds_bucket{le=\"%g\"} ", bounds_s[b]);
+		snprintf(want, sizeof(want), "quinteto_reply_write_seconds_bucket{le=\"%g\"} ", bounds_s[b]);
 		if (rendered(text, want) != by_def && bad++ < 5)
 			printf("# %s: %lld, by the definition %lld\n", want, rendered(text, want), by_def);
 	}
 	CHECK(bad == 0);
-	CHECK(rendered(text, "quinteto_frame_write_seconds_bucket{le=\"+Inf\"} ") == (long long)n);
-	CHECK(rendered(text, "quinteto_frame_write_seconds_count ") == (long long)n);
+	CHECK(rendered(text, "quinteto_reply_write_seconds_bucket{le=\"+Inf\"} ") == (long long)n);
+	CHECK(rendered(text, "quinteto_reply_write_seconds_count ") == (long long)n);
 	free(text);
 }
 
