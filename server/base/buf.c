@@ -47,17 +47,17 @@ long buf_live;
 size_t buf_pool_bytes;
 long buf_pool_count;
 
-/* Classes: four per doubling, 256 B (class 0) to 64 KiB (class 32), each 2^k * (4 + i) / 4. */
+/* Classes: eight per doubling, 256 B (class 0) to 64 KiB (class 64), each 2^k * (8 + i) / 8. */
 #define POOL_MIN_SHIFT 8
 
 static struct buf *pool[BUF_POOL_CLASSES]; /* free lists by class; loop thread only */
 
 static inline size_t class_size(int cls)
 {
-	return ((size_t)1 << (POOL_MIN_SHIFT + cls / 4)) * (size_t)(4 + cls % 4) / 4;
+	return ((size_t)1 << (POOL_MIN_SHIFT + cls / 8)) * (size_t)(8 + cls % 8) / 8;
 }
 
-/* 2^k < n <= 2^(k+1) for n > 256: k from the highest bit of n - 1, then which quarter of the doubling. */
+/* 2^k < n <= 2^(k+1) for n > 256: k from the highest bit of n - 1, then which eighth of the doubling. */
 static inline int class_of(size_t n)
 {
 	int k, cls;
@@ -65,7 +65,7 @@ static inline int class_of(size_t n)
 	if (n <= (size_t)1 << POOL_MIN_SHIFT)
 		return 0;
 	k = (int)(sizeof(unsigned long long) * 8) - 1 - __builtin_clzll((unsigned long long)(n - 1));
-	cls = (k - POOL_MIN_SHIFT) * 4 + (int)((n - 1 - ((size_t)1 << k)) >> (k - 2)) + 1;
+	cls = (k - POOL_MIN_SHIFT) * 8 + (int)((n - 1 - ((size_t)1 << k)) >> (k - 3)) + 1;
 	return cls < BUF_POOL_CLASSES ? cls : -1;
 }
 

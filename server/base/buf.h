@@ -45,13 +45,14 @@ extern long buf_live;
 
 /*
  * The pool of freed buffers that buf_alloc() takes from instead of malloc:
- * BUF_POOL_CLASSES size classes, four per doubling of the allocation from
- * 256 B to 64 KiB (a buffer carries at most a quarter of slack), bigger ones
+ * BUF_POOL_CLASSES size classes, eight per doubling of the allocation from
+ * 256 B to 64 KiB (a buffer carries at most an eighth of slack: rooms keep
+ * their recent frames for long), bigger ones
  * malloc'd and freed as before. At most BUF_POOL_MAX_BYTES of freed buffers
  * are kept in all, whatever came before (a flood of frames that all end at
  * once frees the rest).
  */
-#define BUF_POOL_CLASSES   33
+#define BUF_POOL_CLASSES   65
 #define BUF_POOL_MAX_BYTES (1u << 20)
 /* Bytes of freed buffers the pool keeps now, and how many buffers. */
 extern size_t buf_pool_bytes;

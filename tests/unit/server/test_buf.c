@@ -154,7 +154,7 @@ static void test_pool_classes(void)
 	CHECK(buf_pool_class_size(0) == 256 && buf_pool_class_size(BUF_POOL_CLASSES - 1) == 65536);
 	for (n = 0; n <= 70000; n++) {
 		c = buf_pool_class(n);
-		if (c != class_by_walk(n) || (c >= 0 && n > 256 && buf_pool_class_size(c) * 4 > n * 5)) {
+		if (c != class_by_walk(n) || (c >= 0 && n > 256 && buf_pool_class_size(c) * 8 > n * 9)) {
 			if (bad++ < 5)
 				printf("# size %zu: class %d, by walk %d\n", n, c, class_by_walk(n));
 		}
