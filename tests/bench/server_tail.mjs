@@ -55,6 +55,10 @@ for (const h of ['quinteto_event_loop_turn_messages', 'quinteto_event_loop_turn_
   const line = hist(h, false);
   if (line) console.log(line);
 }
+if (m1.quinteto_event_loop_turn_messages_max === undefined) {
+  console.log('(a server without the turn metrics of issue 24)');
+  process.exit(0);
+}
 console.log(`largest turn of the last minute: ${m1.quinteto_event_loop_turn_messages_max} messages, `
   + `${(m1.quinteto_event_loop_turn_busy_max_seconds * 1000).toFixed(1)} ms busy; `
   + `worst loop lag ${(m1.quinteto_event_loop_lag_max_seconds * 1000).toFixed(1)} ms`);
