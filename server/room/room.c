@@ -3,7 +3,9 @@
  * its frames. The server seed is drawn and committed at creation (protocol.md,
  * Randomness). Every change is serialised once: the spectators' frame and
  * one frame per seat to act (with its `legal`), shared by all the
- * recipients' write queues through host->send. Nothing here calls the code
+ * recipients' write queues through host->send. A seat's legal list is kept
+ * with its bytes (struct room_seat_legal) and what stays legal is copied,
+ * not encoded again. Nothing here calls the code
  * that changes a match (room_play.c); that code calls this.
  *
  * Invariants: the cached frames are NULL or match the current state; a
@@ -39,7 +41,20 @@ static void cache_clear(struct room *r)
 	for (i = 0; i < RULES_MAX_SEATS; i++) {
 		buf_unref(r->cache_seat[i]);
 		r->cache_seat[i] = NULL;
+		r->seat_legal[i].valid = false; /* its bytes stay for the next change to reuse */
 	}
+}
+
+static void seat_legal_free(struct room *r)
+{
+	int i;
+
+	for (i = 0; i < RULES_MAX_SEATS; i++) {
+		free(r->seat_legal[i].actions);
+		free(r->seat_legal[i].spans);
+		free(r->seat_legal[i].text);
+	}
+	memset(r->seat_legal, 0, sizeof(r->seat_legal));
 }
 
 /* The game's compact form of {"roll":true}, decoded once per room (autoroll compares with it). */
@@ -198,6 +213,7 @@ static void recent_clear(struct room *r)
 static void room_free(struct room *r)
 {
 	cache_clear(r);
+	seat_legal_free(r);
 	recent_clear(r);
 	room_log_release(r);
 	free(r->options_state);
@@ -570,23 +586,184 @@ bool room_autorolls(const struct room *r, const struct rules_action *legal, int 
 	return r->ropt.autoroll && r->has_roll && n == 1 && rules_action_equal(&legal[0], &r->roll);
 }
 
+/* Grows a seat's arrays to hold n actions and `len` bytes of text. 0 or -ENOMEM. */
+static int seat_legal_reserve(struct room_seat_legal *sl, int n, size_t len)
+{
+	if (n > sl->cap) {
+		int cap = n < 16 ? 16 : n > RULES_MAX_LEGAL / 2 ? RULES_MAX_LEGAL : 2 * n;
+		struct rules_action *a = realloc(sl->actions, (size_t)cap * sizeof(*a));
+		struct room_legal_span *sp;
+
+		if (!a)
+			return -ENOMEM;
+		sl->actions = a;
+		sp = realloc(sl->spans, (size_t)cap * sizeof(*sp));
+		if (!sp)
+			return -ENOMEM;
+		sl->spans = sp;
+		sl->cap = cap;
+	}
+	if (len > sl->text_cap) { /* doubled: the lists' lengths wander, one realloc each would follow them */
+		size_t cap = len < 256 ? 256 : 2 * len;
+		char *t = realloc(sl->text, cap);
+
+		if (!t)
+			return -ENOMEM;
+		sl->text = t;
+		sl->text_cap = cap;
+	}
+	return 0;
+}
+
+/*
+ * The previous list's actions by value, to find an action that stays legal:
+ * open addressing over indices into it (loop thread only). Quinteto's actions
+ * cost ~1,600 instructions each to write (a plan list of ~70, ~100k). Much of
+ * a list survives a re-broadcast (a spectator, a connection: the list is
+ * equal and spliced whole), a roll-off and the arranger's next choice; a new
+ * turn's plans rarely do (other dice), so legal_write() stops looking when
+ * the first 8 actions were all new.
+ */
+#define LEGAL_HASH_SLOTS (2 * RULES_MAX_LEGAL)
+static int16_t legal_hash[LEGAL_HASH_SLOTS];
+
+static unsigned action_hash(const struct rules_action *a)
+{
+	uint64_t w[3] = { 0, 0, 0 };
+
+	memcpy(w, a, sizeof(*a) < sizeof(w) ? sizeof(*a) : sizeof(w));
+	return (unsigned)(((w[0] * 0x9e3779b97f4a7c15ull) ^ (w[1] * 0xc2b2ae3d27d4eb4full) ^ w[2]) >> 40);
+}
+
+/* Indexes the n previous actions in a table of `mask` + 1 slots. */
+static void legal_hash_build(const struct rules_action *a, int n, unsigned mask)
+{
+	int i;
+
+	memset(legal_hash, 0xff, (mask + 1) * sizeof(legal_hash[0]));
+	for (i = 0; i < n; i++) {
+		unsigned h = action_hash(&a[i]) & mask;
+
+		while (legal_hash[h] >= 0)
+			h = (h + 1) & mask;
+		legal_hash[h] = (int16_t)i;
+	}
+}
+
+static int legal_hash_find(const struct rules_action *old, const struct rules_action *a, unsigned mask)
+{
+	unsigned h = action_hash(a) & mask;
+
+	for (; legal_hash[h] >= 0; h = (h + 1) & mask)
+		if (rules_action_equal(&old[legal_hash[h]], a))
+			return legal_hash[h];
+	return -1;
+}
+
+/*
+ * Writes `legal` for the k actions a[] into *out: "[" the actions "]", each
+ * action's bytes copied from the seat's previous list when it was there (an
+ * action's encoding depends on the action alone), else encoded. starts[i] and
+ * lens[i]: where action i's bytes went in *out. The same bytes as
+ * wire_legal_out(out, codec, a, k) (room_seat_frame_plain() is that).
+ */
+static int legal_write(struct room *r, const struct room_seat_legal *prev, const struct rules_action *a,
+		       int k, struct json_out *out, struct room_legal_span *pos)
+{
+	static const struct room_seat_legal none;
+	unsigned mask = 0;
+	int i, j, hint = 0;
+	bool hashed = false;
+
+	if (prev->n > 0) {
+		while (mask + 1 < 2 * (unsigned)prev->n)
+			mask = 2 * mask + 1;
+	}
+	if (json_out_bytes(out, "[", 1))
+		return -ENOMEM;
+	for (i = 0; i < k; i++) {
+		size_t start;
+
+		if (i && json_out_bytes(out, ",", 1))
+			return -ENOMEM;
+		start = out->len;
+		j = -1;
+		if (i == 8 && hint == 0)
+			prev = &none; /* nothing of the first 8 was there: a new turn's list, encode it all */
+		if (prev->n > 0) {    /* the lists come in the rules core's order: try the next one first */
+			if (hint < prev->n && rules_action_equal(&prev->actions[hint], &a[i])) {
+				j = hint;
+			} else {
+				if (!hashed) {
+					legal_hash_build(prev->actions, prev->n, mask);
+					hashed = true;
+				}
+				j = legal_hash_find(prev->actions, &a[i], mask);
+			}
+		}
+		if (j >= 0) {
+			const struct room_legal_span *sp = &prev->spans[j];
+
+			if (json_out_bytes(out, prev->text + (sp->off - prev->at), sp->len))
+				return -ENOMEM;
+			hint = j + 1;
+		} else if (wire_action_out(out, r->codec, &a[i])) {
+			return -ENOMEM;
+		}
+		pos[i].off = (uint32_t)start;
+		pos[i].len = (uint32_t)(out->len - start);
+	}
+	return json_out_bytes(out, "]", 1);
+}
+
 /*
  * The frame of a seat to act: the spectators' frame with its `legal` value
  * (`[]` at offset `at`) replaced by the seat's actions, the rest not encoded
- * again. NULL when it has nothing to choose.
+ * again; the seat's legal list (r->seat_legal[seat]) records them and their
+ * bytes' places. NULL when it has nothing to choose.
  */
 static struct buf *seat_frame(struct room *r, const struct buf *all, size_t at, int seat)
 {
-	static struct json_out legal; /* grows, never shrinks; loop thread only */
-	int k = rules_legal_actions(&r->match, seat, legal_buf, RULES_MAX_LEGAL);
+	static struct json_out legal;                       /* grows, never shrinks; loop thread only */
+	static struct room_legal_span pos[RULES_MAX_LEGAL]; /* offsets in `legal` */
+	struct room_seat_legal *sl = &r->seat_legal[seat];
+	int k = rules_legal_actions(&r->match, seat, legal_buf, RULES_MAX_LEGAL), i;
+	struct buf *b;
 
 	assert(k <= RULES_MAX_LEGAL);
 	if (room_autorolls(r, legal_buf, k))
 		return NULL; /* the server rolls for it at once: nothing to choose */
 	legal.len = 0;
-	if (wire_legal_out(&legal, r->codec, legal_buf, k))
-		return NULL;
-	return buf_splice_bytes(all, at, 2, legal.p, legal.len);
+	if (sl->n == k && k > 0 && sl->text_len &&
+	    !memcmp(sl->actions, legal_buf, (size_t)k * sizeof(*legal_buf))) {
+		b = buf_splice_bytes(all, at, 2, sl->text, sl->text_len); /* the same list: the same bytes */
+		if (!b)
+			return NULL;
+		for (i = 0; i < k; i++)
+			sl->spans[i].off = (uint32_t)(sl->spans[i].off - sl->at + at);
+		sl->at = at;
+		sl->valid = true;
+		return b;
+	}
+	if (legal_write(r, sl, legal_buf, k, &legal, pos) || seat_legal_reserve(sl, k, legal.len) ||
+	    legal.len > UINT32_MAX - at)
+		goto fail;
+	b = buf_splice_bytes(all, at, 2, legal.p, legal.len);
+	if (!b)
+		goto fail;
+	memcpy(sl->actions, legal_buf, (size_t)k * sizeof(*legal_buf));
+	for (i = 0; i < k; i++)
+		sl->spans[i] = (struct room_legal_span){ (uint32_t)(at + pos[i].off), pos[i].len };
+	memcpy(sl->text, legal.p, legal.len);
+	sl->text_len = legal.len;
+	sl->n = k;
+	sl->at = at;
+	sl->valid = true;
+	return b;
+fail:
+	sl->n = 0; /* the previous list may be half overwritten: forget it */
+	sl->text_len = 0;
+	return NULL;
 }
 
 /* Builds the shared frames of the current state if they are not cached. */
@@ -625,11 +802,41 @@ static void cache_build(struct room *r)
 		return;
 	/* state_out() always writes "legal":[] for spectators */
 	assert(at < r->cache_all->len && memcmp(r->cache_all->data + at, "[]", 2) == 0);
+	r->cache_legal_at = at;
 	if (r->status == ROOM_PLAYING)
 		n = rules_to_act(&r->match, to_act);
+	else if (r->status == ROOM_FINISHED)
+		seat_legal_free(r); /* no list any more: a finished room lives on for a while without them */
 	for (i = 0; i < n; i++)
 		if (r->seats[to_act[i]].player) /* bots read the rules core directly */
 			r->cache_seat[to_act[i]] = seat_frame(r, r->cache_all, at, to_act[i]);
+}
+
+const struct room_seat_legal *room_seat_legal(struct room *r, int seat)
+{
+	if (seat < 0 || seat >= r->game->seats)
+		return NULL;
+	cache_build(r);
+	return r->cache_seat[seat] && r->seat_legal[seat].valid ? &r->seat_legal[seat] : NULL;
+}
+
+struct buf *room_seat_frame_plain(struct room *r, int seat)
+{
+	struct json_out legal = { 0 };
+	struct buf *b = NULL;
+	int k;
+
+	if (seat < 0 || seat >= r->game->seats || !r->seats[seat].player || r->status != ROOM_PLAYING ||
+	    !rules_seat_to_act(&r->match, seat))
+		return NULL;
+	cache_build(r);
+	if (!r->cache_all)
+		return NULL;
+	k = rules_legal_actions(&r->match, seat, legal_buf, RULES_MAX_LEGAL);
+	if (!room_autorolls(r, legal_buf, k) && !wire_legal_out(&legal, r->codec, legal_buf, k))
+		b = buf_splice_bytes(r->cache_all, r->cache_legal_at, 2, legal.p, legal.len);
+	json_out_free(&legal);
+	return b;
 }
 
 struct buf *room_state_for(struct room *r, const struct player *p)

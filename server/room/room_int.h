@@ -57,6 +57,31 @@ struct room_entry {
 	bool stand_in; /* an action a stand-in (not the seat's player) made */
 };
 
+/* One legal action's encoding in its seat's frame: bytes [off, off + len) of cache_seat[seat]->data. */
+struct room_legal_span {
+	uint32_t off, len;
+};
+
+/*
+ * A seat's legal actions at the room's current state, and where each one's
+ * encoding sits in the seat's frame (so that an incoming action's bytes can be
+ * matched against the list without decoding it). Built with the seat's frame
+ * (cache_build) and cleared with it; the next change reuses the bytes of the
+ * actions that stay legal instead of encoding them again. The arrays grow to
+ * the longest list the seat has had and stay until the room is freed, so a
+ * warm room allocates nothing per change.
+ */
+struct room_seat_legal {
+	bool valid;                    /* the current state's: n, actions, spans, at and text hold */
+	int n;                         /* legal actions (the seat's frame has them all in its `legal`) */
+	int cap;                       /* of actions and spans */
+	struct rules_action *actions;  /* [n], in the order of the frame's `legal` */
+	struct room_legal_span *spans; /* [n], offsets in cache_seat[seat]->data */
+	size_t at;                     /* offset of `legal`'s '[' in that frame */
+	char *text;                    /* `legal` as written, "[...]": text_len bytes (text_cap allocated) */
+	size_t text_len, text_cap;
+};
+
 struct room {
 	const struct room_host *host;
 	char id[WIRE_ROOM_ID_MAX + 1];
@@ -81,6 +106,8 @@ struct room {
 	union rules_outcome last_outcome;
 	struct room_entry *log;
 	size_t nlog, caplog, nactions;
+	struct store_texts
+		*texts; /* the log's action and outcome texts (room_text.h), moved to the archive */
 	int64_t created_at, started_at, ended_at, idle_since;
 	uv_timer_t bot_timer;
 	uint64_t bot_rng;
@@ -92,8 +119,10 @@ struct room {
 	uv_timer_t clock_timer; /* the next clock expiry or stand-in due; one per room */
 	int open_handles;       /* timers not yet closed (the room is freed at 0) */
 	const struct bot_strategy *stand_in_strategy;
-	struct buf *cache_all;                   /* state for spectators; NULL = stale */
-	struct buf *cache_seat[RULES_MAX_SEATS]; /* state with `legal` for a seat to act */
+	struct buf *cache_all;                              /* state for spectators; NULL = stale */
+	struct buf *cache_seat[RULES_MAX_SEATS];            /* state with `legal` for a seat to act */
+	struct room_seat_legal seat_legal[RULES_MAX_SEATS]; /* what cache_seat[i]'s `legal` holds */
+	size_t cache_legal_at;                              /* offset of `legal`'s "[]" in cache_all */
 	char *options_state; /* `state.options` as bytes (the options never change); NULL: not yet */
 	size_t options_state_len;
 	bool restoring; /* replaying the journal: do not journal */
@@ -122,6 +151,21 @@ struct room {
 
 /* Sends the state to every member (the state changed). */
 void room_broadcast(struct room *r);
+
+/*
+ * The legal actions of `seat` in the frame it is sent now, and their bytes'
+ * places in that frame (the frames are built if they are not): NULL when the
+ * seat gets no frame of its own (not to act, nothing to choose, a bot).
+ */
+const struct room_seat_legal *room_seat_legal(struct room *r, int seat);
+
+/*
+ * The frame of a seat to act built the general way, its whole `legal` encoded
+ * again (wire_legal_out) and nothing reused: the definition the cached frame
+ * (room_state_for) must equal byte for byte; the unit test compares them. A
+ * new reference, or NULL when the seat gets no frame of its own.
+ */
+struct buf *room_seat_frame_plain(struct room *r, int seat);
 
 /* True when autoroll plays `legal` (a lone {"roll":true}) for a human seat. */
 bool room_autorolls(const struct room *r, const struct rules_action *legal, int n);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bots.h"
+#include "room/room_text.h"
 #include "store/store.h"
 #include "base/util.h"
 
@@ -182,12 +183,8 @@ static struct store_match *archive_record(struct room *r);
 
 void room_log_release(struct room *r)
 {
-	size_t i;
-
-	for (i = 0; i < r->nlog; i++) {
-		free(r->log[i].action);
-		free(r->log[i].outcome);
-	}
+	store_texts_free(r->texts); /* the entries' texts, unless the archive record took them */
+	r->texts = NULL;
 	free(r->log);
 	r->log = NULL;
 	r->nlog = r->caplog = 0;
@@ -250,6 +247,27 @@ int room_apply(struct room *r, int seat, const struct rules_action *a, int64_t a
 	return room_apply_by(r, seat, a, at, false);
 }
 
+/*
+ * The entry's action and outcome texts, written without a tree into a scratch
+ * buffer and kept in the room's text blocks: no allocation per action.
+ */
+static int entry_texts(struct room *r, struct room_entry *e, const struct rules_action *a,
+		       const union rules_outcome *o)
+{
+	static struct json_out t; /* grows, never shrinks; loop thread only */
+	size_t at;
+
+	t.len = 0;
+	if (room_action_text(&t, r->codec, a))
+		return -ENOMEM;
+	at = t.len + 1; /* past the action's NUL */
+	if (json_out_bytes(&t, "", 1) || room_outcome_text(&t, r->codec, &r->match, a, o) ||
+	    !(e->action = store_texts_add(&r->texts, t.p, at - 1)) ||
+	    !(e->outcome = store_texts_add(&r->texts, t.p + at, t.len - at)))
+		return -ENOMEM; /* a text already kept stays unused in its block until the log goes */
+	return 0;
+}
+
 int room_apply_by(struct room *r, int seat, const struct rules_action *a, int64_t at, bool stand_in)
 {
 	struct rules_match before = r->match;
@@ -261,11 +279,7 @@ int room_apply_by(struct room *r, int seat, const struct rules_action *a, int64_
 		return -ENOMEM;
 	if (rules_apply(&r->match, seat, a, &o))
 		return ROOM_E_ILLEGAL;
-	e->action = util_json_text(r->codec->action_encode(a));
-	e->outcome = util_json_text(r->codec->outcome_encode(&r->match, a, &o));
-	if (!e->action || !e->outcome) {
-		free(e->action);
-		free(e->outcome);
+	if (entry_texts(r, e, a, &o)) {
 		r->match = before; /* nothing is half-recorded */
 		return -ENOMEM;
 	}
@@ -803,6 +817,8 @@ static int archive_log(struct room *r, struct store_match *m)
 		a->outcome = e->outcome;
 		e->action = e->outcome = NULL;
 	}
+	m->texts = r->texts; /* the blocks the texts are in go with them */
+	r->texts = NULL;
 	assert(m->nactions == r->nactions && m->nactions + m->nevents == r->nlog);
 	return 0;
 }

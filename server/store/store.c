@@ -62,6 +62,43 @@ int store_rc_errno(int rc)
 	}
 }
 
+#define TEXTS_FIRST 1024
+#define TEXTS_MAX   65536
+
+char *store_texts_add(struct store_texts **t, const char *p, size_t n)
+{
+	struct store_texts *b = *t;
+	char *s;
+
+	if (!b || b->cap - b->used < n + 1) {
+		size_t cap = !b ? TEXTS_FIRST : b->cap < TEXTS_MAX ? b->cap * 2 : b->cap;
+
+		if (cap < n + 1)
+			cap = n + 1;
+		if (!(b = malloc(sizeof(*b) + cap)))
+			return NULL;
+		b->next = *t;
+		b->used = 0;
+		b->cap = cap;
+		*t = b;
+	}
+	s = b->data + b->used;
+	memcpy(s, p, n);
+	s[n] = '\0';
+	b->used += n + 1;
+	return s;
+}
+
+void store_texts_free(struct store_texts *t)
+{
+	while (t) {
+		struct store_texts *next = t->next;
+
+		free(t);
+		t = next;
+	}
+}
+
 void store_match_free(struct store_match *m)
 {
 	int i;
@@ -76,8 +113,9 @@ void store_match_free(struct store_match *m)
 		free(m->seats[i].player_id), free(m->seats[i].client_seed);
 	}
 	free(m->seats);
-	for (k = 0; k < m->nactions && m->actions; k++)
+	for (k = 0; k < m->nactions && m->actions && !m->texts; k++)
 		free(m->actions[k].action), free(m->actions[k].outcome);
+	store_texts_free(m->texts);
 	free(m->actions);
 	free(m->events);
 	free(m);
@@ -85,15 +123,10 @@ void store_match_free(struct store_match *m)
 
 void store_wjob_free(struct wjob *j)
 {
-	while (j->ops) {
-		struct jop *o = j->ops;
-		int i;
-
-		j->ops = o->next;
-		for (i = 0; i < o->np; i++)
-			free(o->p[i].s);
-		free(o);
-	}
+	if (!j)
+		return;
+	free(j->ops);
+	free(j->text);
 	store_match_free(j->match);
 	free(j);
 }
@@ -120,8 +153,6 @@ void store_note_post(struct store *st, struct note *n)
 	/* only fails on a closing handle, and the store closes it after joining the threads */
 	(void)uv_async_send(&st->async);
 }
-
-#define CONTAINER(ptr, type, field) ((type *)(void *)((char *)(ptr)-offsetof(type, field)))
 
 static void deliver_read(struct store *st, struct store_req *r)
 {
@@ -156,7 +187,16 @@ static void deliver(struct store *st, struct note *n)
 			st->committed_seq = j->seq;
 		if (st->cb && !j->err) /* not committed: given up at close, and already reported */
 			st->cb(st->cb_ctx, j->seq, 0);
-		store_wjob_free(j);
+		while (j->matches) { /* its archive saves, committed (or not) with it */
+			struct wjob *m = j->matches;
+
+			j->matches = m->next;
+			st->depth--;
+			if (m->save_cb)
+				m->save_cb(m->ctx, m->given_up ? m->err : j->err);
+			store_wjob_free(m);
+		}
+		store_batch_recycle(st, j);
 		break;
 	case NOTE_MATCH_DONE:
 		j = CONTAINER(n, struct wjob, done_note);
@@ -204,7 +244,18 @@ void store_wjob_submit(struct store *st, struct wjob *first, struct wjob *last)
 	else
 		st->whead = first;
 	st->wtail = last;
+	uv_mutex_unlock(&st->wlock);
+	/* after the unlock: a writer woken inside it would wake only to sleep again on the lock */
 	uv_cond_signal(&st->wcond);
+}
+
+void store_wjob_push_front(struct store *st, struct wjob *first, struct wjob *last)
+{
+	uv_mutex_lock(&st->wlock);
+	last->next = st->whead;
+	st->whead = first;
+	if (!st->wtail)
+		st->wtail = last;
 	uv_mutex_unlock(&st->wlock);
 }
 
@@ -227,29 +278,42 @@ bool store_wait_retry(struct store *st, unsigned *delay_ms)
 	return !quit;
 }
 
+/*
+ * Writer thread: the next job, NULL once the store closes and the queue is
+ * empty. A job queued while the last one ran is taken without sleeping. (A
+ * bounded spin before sleeping, up to 50 us for the next batch, was measured
+ * in quinteto-journal-bench and did not pay on this shared 2-core machine:
+ * the spinning writer took the core the loop needed to make that batch, the
+ * writer's CPU per action doubled and flush -> commit p50 tripled; BENCHMARKS,
+ * issue 24.)
+ */
+static struct wjob *writer_next(struct store *st)
+{
+	struct wjob *j;
+
+	uv_mutex_lock(&st->wlock);
+	while (!st->whead && !st->wquit)
+		uv_cond_wait(&st->wcond, &st->wlock);
+	j = st->whead;
+	if (j && !(st->whead = j->next))
+		st->wtail = NULL;
+	uv_mutex_unlock(&st->wlock);
+	return j;
+}
+
 static void writer_thread(void *arg)
 {
 	struct store *st = arg;
+	struct wjob *j;
 
 	(void)pthread_setname_np(pthread_self(), "q-journal"); /* for top, perf and the load generator */
-	for (;;) {
-		struct wjob *j;
-
-		uv_mutex_lock(&st->wlock);
-		while (!st->whead && !st->wquit)
-			uv_cond_wait(&st->wcond, &st->wlock);
-		j = st->whead;
-		if (j && !(st->whead = j->next))
-			st->wtail = NULL;
-		uv_mutex_unlock(&st->wlock);
-		if (!j)
-			break;
+	while ((j = writer_next(st))) {
 		j->next = NULL;
 		if (j->kind == WJOB_BATCH)
 			store_journal_run(st, j);
 		else
 			store_archive_run(st, j);
-		store_note_post(st, &j->done_note);
+		store_note_post(st, &j->done_note); /* j is the loop's from here */
 	}
 }
 
@@ -581,6 +645,8 @@ void store_close(struct store *st)
 	st->closing = true;
 	stop_threads(st);
 	async_cb(&st->async); /* deliver what finished */
+	store_wjob_free(st->spare);
+	st->spare = NULL;
 	finalize_all(st);
 	store_ckpt_close(st);
 	store_players_close(st);

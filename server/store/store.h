@@ -60,6 +60,23 @@ struct store_event {
 	int64_t at;
 };
 
+/*
+ * Texts kept in blocks, a chain of them newest first, instead of an
+ * allocation each: a room's log keeps its actions' texts this way (one block
+ * in a while instead of two allocations an action) and hands the whole chain
+ * to its archive record. Blocks double up to 64 KiB; a text never moves.
+ */
+struct store_texts {
+	struct store_texts *next;
+	size_t used, cap;
+	char data[];
+};
+
+/* A NUL-terminated copy of the `n` bytes at `p` in *t (a block added when full); NULL if out of memory. */
+char *store_texts_add(struct store_texts **t, const char *p, size_t n);
+/* Frees the chain; NULL does nothing. */
+void store_texts_free(struct store_texts *t);
+
 /* A finished match, ready for the archive; store_match_save() takes it. */
 struct store_match {
 	char *id, *game, *options, *commit, *server_seed, *client_seeds, *result; /* JSON where it is JSON */
@@ -70,6 +87,7 @@ struct store_match {
 	size_t nactions;
 	struct store_event *events; /* in order: by ply, then as they happened */
 	size_t nevents;
+	struct store_texts *texts; /* if set, every action's texts are in it (not freed one by one) */
 };
 
 /* Frees a match record and everything it owns; NULL does nothing. */

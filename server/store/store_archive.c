@@ -1,7 +1,8 @@
 /*
- * store_archive.c: finished matches. Saving runs on the writer thread, in one
+ * store_archive.c: finished matches. Saving runs on the writer thread, in a
  * transaction that also drops the match's live journal, after every journal
- * batch queued before it. A failure of the database (disk full, read-only...)
+ * write queued before it: the open batch's own (after its writes: one commit
+ * a loop turn), or one of its own if no batch was open. A failure of the database (disk full, read-only...)
  * is retried with back-off until it commits, as a journal batch is, and the
  * loop hears of it once (the journal is failing: changes are refused); the
  * match's journal stays until the archive commits. Only a record refused
@@ -258,6 +259,69 @@ void store_archive_run(struct store *st, struct wjob *j)
 	log_record(j->match);
 }
 
+int store_archive_batch(struct store *st, struct wjob *b, bool *redo)
+{
+	struct wjob *j;
+
+	for (j = b->matches; j; j = j->next) {
+		int rc;
+
+		if (j->given_up || (rc = save_body(st, j->match)) == SQLITE_OK)
+			continue;
+		if (retryable(rc)) /* the database's state: the whole batch is retried */
+			return rc;
+		j->given_up = true;
+		j->err = store_rc_errno(rc);
+		util_log(LOG_ERROR,
+			 "store: match %s could not be archived (%s); its journal is kept and it is "
+			 "archived again at the next start",
+			 j->match->id, sqlite3_errstr(rc));
+		log_record(j->match);
+		*redo = true;
+		return rc;
+	}
+	return SQLITE_OK;
+}
+
+bool store_archive_unbatch(struct store *st, struct wjob *b)
+{
+	struct wjob **pp = &b->matches, *first = NULL, **tail = &first, *j;
+
+	while ((j = *pp)) {
+		if (j->given_up) { /* answered with the batch */
+			pp = &j->next;
+			continue;
+		}
+		*pp = j->next;
+		j->next = NULL;
+		*tail = j;
+		tail = &j->next;
+		b->nmatches--;
+	}
+	b->matches_tail = NULL;
+	for (j = b->matches; j; j = j->next)
+		b->matches_tail = j;
+	if (!first)
+		return false;
+	store_wjob_push_front(st, first, CONTAINER(tail, struct wjob, next));
+	return true;
+}
+
+void store_archive_lost(struct wjob *b)
+{
+	struct wjob *j;
+
+	for (j = b->matches; j; j = j->next) {
+		if (j->given_up)
+			continue;
+		util_log(LOG_ERROR,
+			 "store: match %s could not be archived (closing); its journal is kept and it is "
+			 "archived again at the next start",
+			 j->match->id);
+		log_record(j->match);
+	}
+}
+
 void store_match_save(struct store *st, struct store_match *m, void (*done)(void *ctx, int err), void *ctx)
 {
 	struct wjob *j = st && !st->closing ? calloc(1, sizeof(*j)) : NULL;
@@ -275,12 +339,15 @@ void store_match_save(struct store *st, struct store_match *m, void (*done)(void
 	j->save_cb = done;
 	j->ctx = ctx;
 	j->done_note.type = NOTE_MATCH_DONE;
-	if (st->open) { /* after the journal writes queued before it: they go with the next flush */
-		if (st->after_tail)
-			st->after_tail->next = j;
+	if (st->open) { /* in the open batch's transaction, after its writes: one commit for both */
+		struct wjob *b = st->open;
+
+		if (b->matches_tail)
+			b->matches_tail->next = j;
 		else
-			st->after = j;
-		st->after_tail = j;
+			b->matches = j;
+		b->matches_tail = j;
+		b->nmatches++;
 		return;
 	}
 	store_wjob_submit(st, j, j);

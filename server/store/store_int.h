@@ -45,15 +45,18 @@ enum jop_kind {
 /* The live log's sweep (store_journal.c), run by the writer at the end of a batch. */
 enum log_stmt { LOG_ENDS, LOG_COPY, LOG_CUT, LOG_MAX };
 
-/* A bound parameter: text (`s`, NULL for SQL NULL) or an integer. */
+/*
+ * A bound parameter: an integer, SQL NULL, or text kept in its batch's text
+ * arena (`len` bytes at `off`, NUL-terminated; an offset, as the arena moves
+ * when it grows).
+ */
 struct param {
-	bool is_int;
+	bool is_int, is_null;
 	int64_t i;
-	char *s;
+	size_t off, len;
 };
 
 struct jop {
-	struct jop *next;
 	enum jop_kind kind;
 	int np;
 	struct param p[JOP_PARAMS];
@@ -61,15 +64,28 @@ struct jop {
 
 enum wjob_kind { WJOB_BATCH, WJOB_MATCH };
 
-/* A job of the writer thread: one journal batch or one archive save. */
+/*
+ * A job of the writer thread: one journal batch or one archive save. A batch
+ * is two arrays that only grow (its statements and their texts), so the loop
+ * fills it without an allocation per write once they are large enough; a
+ * committed batch is kept as the store's spare and filled again. The archive
+ * saves queued while it was open are written in its transaction, after its
+ * statements, and answered with its commit; an archive save queued while no
+ * batch is open is a job of its own, in a transaction of its own.
+ */
 struct wjob {
 	struct wjob *next;
 	enum wjob_kind kind;
-	uint64_t seq;               /* batch */
-	struct jop *ops, *ops_tail; /* batch */
-	size_t nops;
-	size_t nactions;           /* batch: of its nops, the rows it appends to live_log */
-	struct store_match *match; /* archive save */
+	uint64_t seq;                        /* batch */
+	struct jop *ops;                     /* batch: its statements, in order */
+	size_t nops, ops_cap;                /* batch */
+	char *text;                          /* batch: its statements' texts */
+	size_t text_len, text_cap;           /* batch */
+	size_t nactions;                     /* batch: of its nops, the rows it appends to live_log */
+	struct wjob *matches, *matches_tail; /* batch: archive saves in its transaction (WJOB_MATCH jobs) */
+	size_t nmatches;                     /* batch */
+	struct store_match *match;           /* archive save */
+	bool given_up;                       /* archive save in a batch: refused for its own sake, left out */
 	void (*save_cb)(void *ctx, int err);
 	void *ctx;
 	int err;      /* 0 or a negative errno: the outcome, for the done note */
@@ -152,8 +168,8 @@ struct store {
 	bool wquit;                 /* under wlock */
 	bool started, closing;
 	/* loop thread */
-	struct wjob *open;               /* the batch being filled, NULL when empty */
-	struct wjob *after, *after_tail; /* archive saves waiting for `open` */
+	struct wjob *open;  /* the batch being filled, NULL when empty */
+	struct wjob *spare; /* a committed batch, emptied, its arrays kept for the next */
 	uint64_t last_seq;
 	/* the last batch that committed (store_journal_committed) */
 	uint64_t committed_seq;
@@ -177,6 +193,8 @@ struct store {
 /* First wait before a failed batch or archive save is tried again; it doubles up to a second. */
 #define STORE_RETRY_FIRST_MS 5
 
+#define CONTAINER(ptr, type, field) ((type *)(void *)((char *)(ptr)-offsetof(type, field)))
+
 /* store_ckpt.c */
 int store_ckpt_open(struct store *st, const char *path);
 int store_ckpt_start(struct store *st);
@@ -185,11 +203,16 @@ void store_ckpt_close(struct store *st);
 /* store.c */
 void store_note_post(struct store *st, struct note *n);
 void store_wjob_submit(struct store *st, struct wjob *first, struct wjob *last);
+/* Writer thread: puts the jobs first..last (linked) at the head of its queue (already counted in depth). */
+void store_wjob_push_front(struct store *st, struct wjob *first, struct wjob *last);
 int store_read_submit(struct store *st, struct store_req *r);
 bool store_wait_retry(struct store *st, unsigned *delay_ms);
 int store_rc_errno(int rc);
 int store_exec(sqlite3 *db, const char *sql, const char *what);
 void store_wjob_free(struct wjob *j);
+/* Loop thread: an empty batch (the spare if there is one), NULL if out of memory; and its return. */
+struct wjob *store_batch_new(struct store *st);
+void store_batch_recycle(struct store *st, struct wjob *b);
 void store_req_free(struct store_req *r);
 
 /* store_migrate.c */
@@ -219,6 +242,24 @@ int store_plies_load(sqlite3_stmt *actions, sqlite3_stmt *events, const struct s
 int store_archive_prepare(struct store *st);
 void store_archive_finalize(struct store *st);
 void store_archive_run(struct store *st, struct wjob *j);
+/*
+ * Writer thread, inside batch b's transaction: writes its archive saves not
+ * given up yet. SQLITE_OK, or the failing code: a failure of the database
+ * fails the batch (retried whole); a save refused for its own sake is given
+ * up (its err set, its record logged) and *redo set: the caller rolls back
+ * and writes the batch again at once, without it.
+ */
+int store_archive_batch(struct store *st, struct wjob *b, bool *redo);
+/*
+ * Writer thread, batch b having failed: its archive saves not given up leave
+ * it for jobs of their own, first in the queue (right after b, as they were
+ * before they went into batches), so that the batch is retried alone and a
+ * disk too full for an archive does not hold the frames of the batch's turns
+ * (disk_faults). False if it had none.
+ */
+bool store_archive_unbatch(struct store *st, struct wjob *b);
+/* Writer thread: batch b is given up at close: its archive saves are logged as not archived. */
+void store_archive_lost(struct wjob *b);
 void store_read_run(struct store_lane *ln, struct store_req *r);
 
 /* store_players.c: the loop thread's own read-only connection. 0 or -EIO; close: NULL-safe. */

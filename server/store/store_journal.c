@@ -11,6 +11,7 @@
  * Also the synchronous start-up loads, which merge actions and events by ply.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,36 +111,80 @@ void store_journal_finalize(struct store *st)
 
 /* --- the loop side: filling the open batch --------------------------------- */
 
-static void free_op(struct jop *o)
-{
-	int i;
+/*
+ * Capacity past which a batch's arrays are freed rather than kept as the
+ * spare: a burst (a start-up restore, a flood of rooms) does not pin its
+ * memory for the process's life. The steady state is well under both.
+ */
+#define SPARE_OPS_MAX  4096
+#define SPARE_TEXT_MAX (1u << 20)
 
-	for (i = 0; i < o->np; i++)
-		free(o->p[i].s);
-	free(o);
+struct wjob *store_batch_new(struct store *st)
+{
+	struct wjob *b = st->spare;
+
+	if (b)
+		st->spare = NULL;
+	else if (!(b = calloc(1, sizeof(*b))))
+		return NULL;
+	b->kind = WJOB_BATCH;
+	b->fail_note.type = NOTE_BATCH_FAIL;
+	b->done_note.type = NOTE_BATCH_DONE;
+	return b;
 }
 
-/* Appends `o` to the open batch (creating it). Takes `o`. */
-static void batch_append(struct store *st, struct jop *o)
+void store_batch_recycle(struct store *st, struct wjob *b)
 {
-	if (!st->open && !(st->open = calloc(1, sizeof(*st->open)))) {
-		util_log(LOG_ERROR, "store: out of memory: a journal write is lost");
-		free_op(o);
+	if (st->spare || b->ops_cap > SPARE_OPS_MAX || b->text_cap > SPARE_TEXT_MAX) {
+		store_wjob_free(b);
 		return;
 	}
-	if (st->open->ops_tail)
-		st->open->ops_tail->next = o;
-	else
-		st->open->ops = o;
-	st->open->ops_tail = o;
-	st->open->nops++;
-	st->open->nactions += o->kind == JOP_ACTION;
+	/* the arrays stay; everything else as calloc left it */
+	*b = (struct wjob){ .ops = b->ops, .ops_cap = b->ops_cap, .text = b->text, .text_cap = b->text_cap };
+	st->spare = b;
 }
 
-/* Queues statement `kind` with params described by `fmt` ('s' text or NULL, 'i' int64). */
+/* Grows *p (of *cap elements of `size`) to hold `need`, doubling. 0 or -ENOMEM (*p unchanged). */
+static int grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	size_t n = *cap ? *cap : first;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	if (!(q = realloc(*p, n * size)))
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/* Copies `v` into b's text arena as parameter `p`. 0 or -ENOMEM. */
+static int text_put(struct wjob *b, struct param *p, const char *v)
+{
+	size_t len = strlen(v);
+
+	if (len >= INT_MAX || grow((void **)&b->text, &b->text_cap, b->text_len + len + 1, 1, 4096))
+		return -ENOMEM;
+	memcpy(b->text + b->text_len, v, len + 1);
+	p->off = b->text_len;
+	p->len = len;
+	b->text_len += len + 1;
+	return 0;
+}
+
+/*
+ * Queues statement `kind` with params described by `fmt` ('s' text or NULL,
+ * 'i' int64) into the open batch (creating it): a slot of its statement array
+ * and its texts copied into its arena, no allocation of its own.
+ */
 static void op_queue(struct store *st, enum jop_kind kind, const char *fmt, ...)
 {
+	struct wjob *b;
 	struct jop *o;
+	size_t text_len;
 	va_list ap;
 	int i;
 
@@ -147,29 +192,42 @@ static void op_queue(struct store *st, enum jop_kind kind, const char *fmt, ...)
 		util_log(LOG_WARN, "store: closed, a late journal write is dropped");
 		return;
 	}
-	if (!(o = calloc(1, sizeof(*o))))
+	if (!st->open && !(st->open = store_batch_new(st)))
 		goto err_nomem;
+	b = st->open;
+	if (grow((void **)&b->ops, &b->ops_cap, b->nops + 1, sizeof(*b->ops), 64))
+		goto err_nomem;
+	o = &b->ops[b->nops];
 	o->kind = kind;
+	o->np = 0;
+	text_len = b->text_len;
 	va_start(ap, fmt);
 	for (i = 0; i < JOP_PARAMS && fmt[i]; i++, o->np++) {
+		struct param *p = &o->p[i];
 		const char *v;
 
-		if ((o->p[i].is_int = fmt[i] == 'i')) {
-			o->p[i].i = va_arg(ap, int64_t);
+		p->is_null = false;
+		if ((p->is_int = fmt[i] == 'i')) {
+			p->i = va_arg(ap, int64_t);
 			continue;
 		}
 		v = va_arg(ap, const char *);
-		if (v && !(o->p[i].s = strdup(v))) {
+		if (!(p->is_null = !v) && text_put(b, p, v)) {
 			va_end(ap);
-			free_op(o);
+			b->text_len = text_len; /* nothing of it stays */
 			goto err_nomem;
 		}
 	}
 	va_end(ap);
-	batch_append(st, o);
+	b->nops++;
+	b->nactions += kind == JOP_ACTION;
 	return;
 err_nomem:
 	util_log(LOG_ERROR, "store: out of memory: a journal write is lost");
+	if (st->open && !st->open->nops && !st->open->matches) { /* no empty batch goes out */
+		store_batch_recycle(st, st->open);
+		st->open = NULL;
+	}
 }
 
 void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name)
@@ -246,13 +304,9 @@ uint64_t store_journal_flush(struct store *st)
 		return 0;
 	b = st->open;
 	st->open = NULL;
-	b->kind = WJOB_BATCH;
 	b->seq = ++st->last_seq;
-	b->fail_note.type = NOTE_BATCH_FAIL;
-	b->done_note.type = NOTE_BATCH_DONE;
-	b->next = st->after; /* archive saves that were waiting for this batch */
-	store_wjob_submit(st, b, st->after ? st->after_tail : b);
-	st->after = st->after_tail = NULL;
+	st->depth += b->nmatches; /* the batch itself is counted by the submit */
+	store_wjob_submit(st, b, b);
 	st->batches_out++;
 	return b->seq;
 }
@@ -287,17 +341,19 @@ uint64_t store_journal_needed(const struct store *st)
 
 /* --- the writer side -------------------------------------------------------- */
 
-static int bind_op(sqlite3_stmt *s, const struct jop *o)
+static int bind_op(sqlite3_stmt *s, const struct wjob *b, const struct jop *o)
 {
 	int i, rc = SQLITE_OK;
 
 	for (i = 0; i < o->np && rc == SQLITE_OK; i++) {
-		if (o->p[i].is_int)
-			rc = sqlite3_bind_int64(s, i + 1, o->p[i].i);
-		else if (o->p[i].s)
-			rc = sqlite3_bind_text(s, i + 1, o->p[i].s, -1, SQLITE_STATIC);
-		else
+		const struct param *p = &o->p[i];
+
+		if (p->is_int)
+			rc = sqlite3_bind_int64(s, i + 1, p->i);
+		else if (p->is_null)
 			rc = sqlite3_bind_null(s, i + 1);
+		else /* its length is known: SQLite need not measure it */
+			rc = sqlite3_bind_text(s, i + 1, b->text + p->off, (int)p->len, SQLITE_STATIC);
 	}
 	return rc;
 }
@@ -393,16 +449,21 @@ static void log_adapt(struct store *st)
 		st->log_keep -= st->log_keep / 32;
 }
 
-/* One attempt at the whole batch in one transaction: SQLITE_OK or the failing code. */
-static int batch_once(struct store *st, struct wjob *b)
+/*
+ * One attempt at the whole batch in one transaction: its statements, then its
+ * archive saves, then the log's sweep. SQLITE_OK or the failing code; *redo:
+ * an archive save was given up, write the batch again at once without it.
+ */
+static int batch_once(struct store *st, struct wjob *b, bool *redo)
 {
-	struct jop *o;
+	size_t k;
 	int rc = store_step_done(st->db, st->wstmt[WS_BEGIN], "begin batch");
 
-	for (o = b->ops; o && rc == SQLITE_OK; o = o->next) {
+	for (k = 0; k < b->nops && rc == SQLITE_OK; k++) {
+		const struct jop *o = &b->ops[k];
 		sqlite3_stmt *s = st->jstmt[o->kind];
 
-		rc = bind_op(s, o);
+		rc = bind_op(s, b, o);
 		if (rc == SQLITE_OK)
 			rc = store_step_done(st->db, s, jop_sql[o->kind]);
 		else
@@ -413,6 +474,8 @@ static int batch_once(struct store *st, struct wjob *b)
 			rc = SQLITE_OK;
 		}
 	}
+	if (rc == SQLITE_OK && b->matches)
+		rc = store_archive_batch(st, b, redo);
 	if (rc == SQLITE_OK)
 		rc = log_sweep(st, b->nactions);
 	if (rc == SQLITE_OK)
@@ -429,13 +492,18 @@ void store_journal_run(struct store *st, struct wjob *b)
 	bool last = false;
 
 	for (;;) {
-		int rc = batch_once(st, b);
+		bool redo = false;
+		int rc = batch_once(st, b, &redo);
 
 		if (rc == SQLITE_OK) {
 			b->err = 0;
 			log_adapt(st);
 			return;
 		}
+		if (redo) /* an archive save refused for its own sake is out: the rest goes now */
+			continue;
+		if (store_archive_unbatch(st, b)) /* the batch alone may fit where it and its saves did not */
+			continue;
 		if (!delay) { /* the first failure of this batch: tell the loop once */
 			b->fail_err = store_rc_errno(rc) ? store_rc_errno(rc) : -EIO;
 			store_note_post(st, &b->fail_note);
@@ -448,6 +516,7 @@ void store_journal_run(struct store *st, struct wjob *b)
 	b->err = b->fail_err;
 	util_log(LOG_ERROR, "store: closing with journal batch %llu (%zu writes) unwritten: %s",
 		 (unsigned long long)b->seq, b->nops, sqlite3_errmsg(st->db));
+	store_archive_lost(b);
 }
 
 /* --- start-up loads ---------------------------------------------------------- */

@@ -7,8 +7,10 @@
  * actions, which drops its live journal in the same transaction) and a new room
  * takes its place, so finished rooms' rows are deleted as in play.
  * Reported: the writer thread's and the checkpoint thread's CPU per action (from
- * /proc/self/task/T/schedstat, nanoseconds), flush -> commit latency, the WAL's
- * and the database's size at the end.
+ * /proc/self/task/T/schedstat, nanoseconds), how often the writer and the loop
+ * went to sleep per commit (voluntary context switches, /proc/self/task/T/status:
+ * the hand-off's wake-ups), flush -> commit latency, the WAL's and the
+ * database's size at the end.
  * Usage: bench_journal DB_PATH MIGRATIONS_DIR [ROOMS [BATCH [ACTIONS [PLIES]]]]
  *   defaults: 2000 rooms, 25 actions a batch, 200,000 actions, 120 plies a match.
  * Under callgrind (--separate-threads=yes) the writer thread's instructions per
@@ -138,14 +140,14 @@ static void commit_cb(void *ctx, uint64_t seq, int err)
 	waiting = false;
 }
 
-/* Nanoseconds on a CPU of this process's thread named `comm`, 0 if none. */
-static unsigned long long thread_ns(const char *comm)
+/* The /proc/self/task folder name of this process's thread named `comm` ("self" for the main thread). */
+static bool thread_dir(const char *comm, char *out, size_t n)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
-	unsigned long long ns = 0;
+	bool found = false;
 
-	while (d && (e = readdir(d))) {
+	while (d && !found && (e = readdir(d))) {
 		char path[300], name[64] = "";
 		FILE *f;
 
@@ -158,18 +160,55 @@ static unsigned long long thread_ns(const char *comm)
 			fclose(f);
 		}
 		name[strcspn(name, "\n")] = '\0';
-		if (strcmp(name, comm))
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", e->d_name);
-		if ((f = fopen(path, "r"))) {
-			if (fscanf(f, "%llu", &ns) != 1)
-				ns = 0;
-			fclose(f);
+		if (!strcmp(name, comm)) {
+			snprintf(out, n, "/proc/self/task/%s", e->d_name);
+			found = true;
 		}
 	}
 	if (d)
 		closedir(d);
+	return found;
+}
+
+/* Nanoseconds on a CPU of this process's thread named `comm`, 0 if none. */
+static unsigned long long thread_ns(const char *comm)
+{
+	char dir[300], path[340];
+	unsigned long long ns = 0;
+	FILE *f;
+
+	if (!thread_dir(comm, dir, sizeof(dir)))
+		return 0;
+	snprintf(path, sizeof(path), "%s/schedstat", dir);
+	if ((f = fopen(path, "r"))) {
+		if (fscanf(f, "%llu", &ns) != 1)
+			ns = 0;
+		fclose(f);
+	}
 	return ns;
+}
+
+/*
+ * Times the thread named `comm` went to sleep of itself (voluntary context
+ * switches: a wait on its condition variable, its mutex, its epoll), 0 if none:
+ * what the hand-off between the loop and the writer costs in wake-ups.
+ */
+static unsigned long long thread_sleeps(const char *comm)
+{
+	char dir[300], path[340], line[128];
+	unsigned long long n = 0;
+	FILE *f;
+
+	if (!thread_dir(comm, dir, sizeof(dir)))
+		return 0;
+	snprintf(path, sizeof(path), "%s/status", dir);
+	if ((f = fopen(path, "r"))) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "voluntary_ctxt_switches: %llu", &n) == 1)
+				break;
+		fclose(f);
+	}
+	return n;
 }
 
 static int cmp(const void *a, const void *b)
@@ -190,7 +229,8 @@ static long long file_size(const char *path, const char *suffix)
 
 int main(int argc, char **argv)
 {
-	unsigned long long w0, c0, w1, c1;
+	unsigned long long w0, c0, w1, c1, ws0, ls0, ws1, ls1;
+	char comm[64] = "";
 	uint64_t t0, t1;
 	long total;
 	int i;
@@ -235,6 +275,18 @@ int main(int argc, char **argv)
 		uv_run(&loop, UV_RUN_ONCE);
 	nlat = 0;
 	committed_batches = 0;
+	{ /* the main thread (the loop) by its own name */
+		FILE *f = fopen("/proc/self/comm", "r");
+
+		if (f) {
+			if (!fgets(comm, sizeof(comm), f))
+				comm[0] = '\0';
+			fclose(f);
+		}
+		comm[strcspn(comm, "\n")] = '\0';
+	}
+	ws0 = thread_sleeps("q-journal");
+	ls0 = thread_sleeps(comm);
 	w0 = thread_ns("q-journal");
 	c0 = thread_ns("q-checkpoint");
 	t0 = util_mono_ns();
@@ -248,11 +300,15 @@ int main(int argc, char **argv)
 	t1 = util_mono_ns();
 	w1 = thread_ns("q-journal");
 	c1 = thread_ns("q-checkpoint");
+	ws1 = thread_sleeps("q-journal");
+	ls1 = thread_sleeps(comm);
 	qsort(lat_ms, (size_t)nlat, sizeof(*lat_ms), cmp);
 	printf("rooms=%d batch=%d actions=%ld plies/match=%d: %.0f actions/s, %ld commits\n", nrooms, batch,
 	       actions_done, plies_per_match, actions_done / ((double)(t1 - t0) / 1e9), committed_batches);
 	printf("writer %.2f us CPU per action, checkpointer %.2f us\n",
 	       (double)(w1 - w0) / 1e3 / actions_done, (double)(c1 - c0) / 1e3 / actions_done);
+	printf("sleeps per commit: writer %.2f, loop %.2f\n", (double)(ws1 - ws0) / (double)committed_batches,
+	       (double)(ls1 - ls0) / (double)committed_batches);
 	if (nlat)
 		printf("flush -> commit ms: p50 %.3f p90 %.3f p99 %.3f max %.3f\n", lat_ms[nlat / 2],
 		       lat_ms[nlat * 9 / 10], lat_ms[nlat * 99 / 100], lat_ms[nlat - 1]);

@@ -156,6 +156,50 @@ static int ply_scan(struct cur *c, long long *out)
 	return 0;
 }
 
+/*
+ * `last`: null, or an object whose `seat` is read (the seat whose action the
+ * state shows) and whose other members are skipped.
+ */
+static int last_scan(struct cur *c, int *seat)
+{
+	struct jscan_span key;
+	long long v;
+	bool esc;
+
+	*seat = -1;
+	if (c->p >= c->end)
+		return -1;
+	if (*c->p != '{')
+		return skip(c, 1); /* null */
+	c->p++;
+	ws(c);
+	if (c->p < c->end && *c->p == '}')
+		return c->p++, 0;
+	for (;;) {
+		ws(c);
+		if (string(c, &key, &esc))
+			return -1;
+		ws(c);
+		if (c->p >= c->end || *c->p++ != ':')
+			return -1;
+		ws(c);
+		if (!esc && jscan_eq(key, "seat")) {
+			if (ply_scan(c, &v) || v > 255)
+				return -1;
+			*seat = (int)v;
+		} else if (skip(c, 2)) {
+			return -1;
+		}
+		ws(c);
+		if (c->p >= c->end)
+			return -1;
+		if (*c->p == '}')
+			return c->p++, 0;
+		if (*c->p++ != ',')
+			return -1;
+	}
+}
+
 /* One top-level member: the fields we want are read, the others skipped. */
 static int member(struct cur *c, struct jscan_state *out)
 {
@@ -172,6 +216,8 @@ static int member(struct cur *c, struct jscan_state *out)
 		return ply_scan(c, &out->ply);
 	if (jscan_eq(key, "legal"))
 		return legal_scan(c, out);
+	if (jscan_eq(key, "last"))
+		return last_scan(c, &out->last_seat);
 	if (jscan_eq(key, "type"))
 		dst = &out->type;
 	else if (jscan_eq(key, "room"))
@@ -189,6 +235,7 @@ int jscan_state(const char *buf, size_t len, struct jscan_state *out)
 
 	memset(out, 0, offsetof(struct jscan_state, legal));
 	out->ply = -1;
+	out->last_seat = -1;
 	ws(&c);
 	if (c.p >= c.end || *c.p++ != '{')
 		return -1;

@@ -23,6 +23,7 @@ struct jscan_span {
 struct jscan_state {
 	struct jscan_span type, room, status; /* string contents, without quotes; n = 0 when absent */
 	long long ply;                        /* -1 when absent */
+	int last_seat;                        /* `last.seat`; -1 when `last` is null or absent */
 	bool has_legal;
 	int nlegal;                               /* elements of `legal` */
 	struct jscan_span legal[JSCAN_MAX_LEGAL]; /* each element's JSON text */

@@ -12,9 +12,11 @@
  * server's per-address limit need not be raised.
  *
  * What it measures, in a window after the warm-up: accepted actions/s, the
- * time from writing an `act` to receiving the first `state` with a later ply
- * on the same connection (an HDR-style histogram), and CPU per action of the
- * server (every thread) and of this process (loadgen_report.c).
+ * time from writing an `act` to receiving the first `state` that shows it (a
+ * later ply whose `last.seat` is the acting seat) on the same connection (an
+ * HDR-style histogram), the errors by code (stale_ply always printed: it must
+ * be 0), and CPU per action of the server (every thread) and of this process
+ * (loadgen_report.c).
  *
  * Bounds: it talks only to 127.0.0.0/8, and every run ends by itself after
  * setup (capped by --setup-timeout), --warmup and --duration.
@@ -248,17 +250,27 @@ static void act_send(struct conn *c, const char *action, size_t alen, int ply)
 	conn_send(c, buf, (size_t)n, true);
 }
 
+/* Rate mode: the act a queued seat will send, from the state at `ply`. */
+static int act_requeue(struct conn *c, const char *action, size_t alen, int ply)
+{
+	char *p = realloc(c->q_action, alen ? alen : 1);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, action, alen);
+	c->q_action = p;
+	c->q_alen = alen;
+	c->q_ply = ply;
+	c->acted_ply = ply;
+	return 0;
+}
+
 /* Rate mode: the seat waits in one FIFO shared by every room (pace_cb drains it). */
 static void act_queue(struct conn *c, const char *action, size_t alen, int ply)
 {
-	c->q_action = malloc(alen);
-	if (!c->q_action)
+	if (act_requeue(c, action, alen, ply))
 		return;
-	memcpy(c->q_action, action, alen);
-	c->q_alen = alen;
-	c->q_ply = ply;
 	c->q_gen = c->room->gen;
-	c->acted_ply = ply;
 	c->queued = true;
 	c->q_next = NULL;
 	if (g.rq_tail)
@@ -282,7 +294,7 @@ static void pace_cb(uv_timer_t *t)
 		if (!g.rq_head)
 			g.rq_tail = NULL;
 		c->queued = false;
-		if (!g.stopping && c->phase == PH_READY && c->q_gen == c->room->gen) {
+		if (!g.stopping && c->phase == PH_READY && c->q_gen == c->room->gen && c->q_ply >= 0) {
 			act_send(c, c->q_action, c->q_alen, c->q_ply);
 			g.credit -= 1;
 		}
@@ -346,6 +358,17 @@ static void room_restart(struct room *r)
 
 /* ---- receiving ---- */
 
+/*
+ * A seat acts on the newest state that gives it a choice, once per ply, and
+ * never while its previous act is unanswered. In a roll-off every seat is to
+ * act at once, so the states of other seats' rolls arrive while a seat's own
+ * roll is on its way, still listing it: answering them sent a second roll
+ * that the server refused as stale (protocol.md: an older ply is accepted only
+ * while every action since was another seat's). So an act is answered by the
+ * first state that shows it (`last.seat` is this seat, at a later ply) or by
+ * its error, not by any later ply; and an act still waiting in the rate queue
+ * takes the newest state's choice instead of the one it was queued with.
+ */
 static void on_state(struct conn *c, const struct jscan_state *st)
 {
 	struct room *r = c->room;
@@ -353,7 +376,7 @@ static void on_state(struct conn *c, const struct jscan_state *st)
 
 	if (st->ply < 0 || !jscan_eq(st->room, r->id))
 		return; /* a state of the room we left */
-	if (c->pending_ply >= 0 && ply > c->pending_ply) {
+	if (c->pending_ply >= 0 && ply > c->pending_ply && st->last_seat == c->seat) {
 		if (g.phase == LG_MEASURE)
 			hist_record(g.lat, uv_hrtime() - c->sent_ns);
 		g.c.acts_accepted++;
@@ -374,6 +397,15 @@ static void on_state(struct conn *c, const struct jscan_state *st)
 		r->formed = true;
 		g.rooms_formed++;
 	}
+	if (c->queued && ply > c->q_ply) { /* a newer state: the queued act follows it, or is dropped */
+		if (!st->nlegal) {
+			c->q_ply = -1; /* pace_cb drops it */
+		} else {
+			k = (int)(rng_next() % (uint64_t)st->nlegal);
+			act_requeue(c, st->legal[k].p, st->legal[k].n, ply);
+		}
+		return;
+	}
 	if (!st->nlegal || g.stopping || c->pending_ply >= 0 || c->queued || ply <= c->acted_ply)
 		return;
 	k = (int)(rng_next() % (uint64_t)st->nlegal);
@@ -392,9 +424,11 @@ static void on_state_json(struct conn *c, json_t *j, struct jscan_state *st, cha
 {
 	json_t *legal = json_object_get(j, "legal"), *room = json_object_get(j, "room");
 	json_t *status = json_object_get(j, "status"), *ply = json_object_get(j, "ply");
+	json_t *seat = json_object_get(json_object_get(j, "last"), "seat");
 	size_t n = json_array_size(legal), len;
 
 	memset(st, 0, offsetof(struct jscan_state, legal));
+	st->last_seat = json_is_integer(seat) ? (int)json_integer_value(seat) : -1;
 	if (!json_is_string(room) || !json_is_string(status) || !json_is_integer(ply))
 		return;
 	st->room = (struct jscan_span){ json_string_value(room), json_string_length(room) };

@@ -242,8 +242,8 @@ static void print_human(const struct lg_result *r, const struct figures *f)
 		printf("waiting for a CPU while runnable (other load on the machine): generator %.1f%% of the"
 		       " window\n",
 		       f->self_wait_pct);
-	for (i = 0; i < r->nerror_names; i++)
-		if (r->errors_by_code[i])
+	for (i = 0; i < r->nerror_names; i++) /* stale_ply even at 0: the generator must draw none */
+		if (r->errors_by_code[i] || !strcmp(r->error_names[i], "stale_ply"))
 			printf("errors %s: %llu\n", r->error_names[i],
 			       (unsigned long long)r->errors_by_code[i]);
 }
@@ -257,8 +257,8 @@ static void print_play(const struct lg_result *r, const struct figures *f)
 	       " (matches finished %llu; refused %llu)\n",
 	       f->acts_s, f->plies_s, (unsigned long long)(r->c1.matches - r->c0.matches),
 	       (unsigned long long)(r->c1.acts_refused - r->c0.acts_refused));
-	printf("act -> next state at the acting client (%llu samples): p50 %.3f ms, p90 %.3f, p99 %.3f,"
-	       " p99.9 %.3f, max %.3f, mean %.3f\n",
+	printf("act -> the state showing it at the acting client (%llu samples): p50 %.3f ms, p90 %.3f,"
+	       " p99 %.3f, p99.9 %.3f, max %.3f, mean %.3f\n",
 	       (unsigned long long)r->lat->count, f->p[0], f->p[1], f->p[2], f->p[3], f->p[4], f->mean_ms);
 	if (f->srv_us >= 0)
 		printf("server pid %d: %.1f us CPU per client action, %.1f per ply (%.1f%% of a core, all"

@@ -56,6 +56,7 @@ static bool span_is(struct jscan_span sp, json_t *j)
 static bool agrees(const struct jscan_state *st, json_t *j)
 {
 	json_t *legal = json_object_get(j, "legal"), *ply = json_object_get(j, "ply");
+	json_t *seat = json_object_get(json_object_get(j, "last"), "seat");
 	int i;
 
 	if (!span_is(st->type, json_object_get(j, "type")) ||
@@ -63,6 +64,8 @@ static bool agrees(const struct jscan_state *st, json_t *j)
 	    !span_is(st->status, json_object_get(j, "status")))
 		return false;
 	if (st->ply != (json_is_integer(ply) ? json_integer_value(ply) : -1))
+		return false;
+	if (st->last_seat != (json_is_integer(seat) ? json_integer_value(seat) : -1))
 		return false;
 	if (st->has_legal != json_is_array(legal) || (size_t)st->nlegal != json_array_size(legal))
 		return false;
@@ -100,7 +103,8 @@ static void frames_agree_with_jansson(void)
 		free(buf);
 	}
 	/* the decoys inside `view` were not taken for the top-level fields */
-	CHECK(!jscan_state(frames[0], strlen(frames[0]), &st) && st.ply == 12 && st.nlegal == 3);
+	CHECK(!jscan_state(frames[0], strlen(frames[0]), &st) && st.ply == 12 && st.nlegal == 3 &&
+	      st.last_seat == 1);
 }
 
 static void prefixes_are_refused(void)

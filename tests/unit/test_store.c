@@ -479,6 +479,133 @@ static void test_archive_keeps_events_and_order(void)
 	close_store(st);
 }
 
+/* A save's outcome in its own slot: 0 not called yet, 1 archived, else the error; `calls` counts them. */
+struct save_slot {
+	int calls, err;
+};
+
+static void slot_cb(void *ctx, int err)
+{
+	struct save_slot *s = ctx;
+
+	s->calls++;
+	s->err = err ? err : 1;
+}
+
+static bool slots_done(const void *ctx)
+{
+	const struct save_slot *s = ctx;
+
+	return s[0].calls && s[1].calls;
+}
+
+/*
+ * Archive saves queued while a batch is open are written in that batch's
+ * transaction, after its writes, and answered with its commit: one commit for
+ * all. A save refused for its own sake (a match id archived already) is given
+ * up alone, the batch's other writes and saves commit. When the batch fails
+ * its saves leave it for transactions of their own right after it (as they
+ * were before batches carried them: a disk too full for an archive must not
+ * hold the batch), and all go in, in order, once the database recovers.
+ */
+static void test_archive_saves_in_the_batch(void)
+{
+	struct save_slot s[2] = { { 0 } }, t[2] = { { 0 } };
+	struct commits c = { 0 };
+	struct store *st;
+
+	REQUIRE((st = fresh_started(&c)));
+	store_live_room(st, "m1", "ur", "{}", "00", NULL, 1);
+	store_live_action(st, "m1", 0, 0, "{\"roll\":true}", "{\"value\":1}", 15, false);
+	store_match_save(st, sample_match("m1"), slot_cb, &s[0]);
+	store_live_room(st, "m2", "ur", "{}", "00", NULL, 2);     /* after the save, in the same batch */
+	store_match_save(st, sample_match("m1"), slot_cb, &s[1]); /* archived already: refused */
+	CHECK_EQ(store_queue_depth(st), 0);                       /* nothing handed over before the flush */
+	CHECK_EQ(store_journal_flush(st), 1);
+	CHECK_EQ(store_queue_depth(st), 3);
+	REQUIRE(run_until(slots_done, s, 5000));
+	CHECK_EQ(c.n, 1); /* one commit for the writes and the saves */
+	CHECK_EQ(c.err[0], 0);
+	CHECK_EQ(s[0].calls, 1);
+	CHECK_EQ(s[0].err, 1);
+	CHECK_EQ(s[1].calls, 1);
+	CHECK(s[1].err < 0);
+	CHECK_EQ(store_queue_depth(st), 0);
+	CHECK_EQ(sql_int("SELECT count(*) FROM matches WHERE id = 'm1'"), 1);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 1); /* m1 dropped by its save, m2 kept */
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms WHERE id = 'm2'"), 1);
+
+	/* the batch fails (SQLite rolls it back, as on some I/O errors): its saves wait with it, then go in
+	 */
+	REQUIRE(!sql(
+		"CREATE TRIGGER fail BEFORE INSERT ON live_rooms BEGIN SELECT RAISE(ROLLBACK, 'no'); END;"));
+	store_live_room(st, "m3", "ur", "{}", "00", NULL, 3);
+	store_match_save(st, sample_match("m3"), slot_cb, &t[0]);
+	store_live_seat(st, "m2", 0, NULL, "seed", NULL);
+	store_match_save(st, sample_match("m4"), slot_cb, &t[1]);
+	CHECK_EQ(store_journal_flush(st), 2);
+	REQUIRE(wait_commits(&c, 2));
+	CHECK(c.err[1] < 0);
+	run_until(never, NULL, 100);
+	CHECK_EQ(t[0].calls + t[1].calls, 0);
+	CHECK_EQ(sql_int("SELECT count(*) FROM matches"), 1); /* nothing half-written */
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats"), 0);
+	REQUIRE(!sql("DROP TRIGGER fail"));
+	REQUIRE(run_until(slots_done, t, 5000));
+	CHECK_EQ(c.n, 3);
+	CHECK_EQ(c.err[2], 0);
+	CHECK_EQ(t[0].err, 1);
+	CHECK_EQ(t[1].err, 1);
+	CHECK_EQ(store_queue_depth(st), 0);
+	close_store(st);
+	CHECK_EQ(sql_int("SELECT count(*) FROM matches"), 3);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 1); /* m3 written, then dropped by its save */
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats WHERE client_seed = 'seed'"), 1);
+}
+
+/*
+ * The open batch's arrays grow and are reused from batch to batch: many
+ * writes of many sizes (past the first capacities, texts up to 64 KiB, NULLs
+ * between them) come back byte for byte.
+ */
+static void test_batch_texts_kept_whole(void)
+{
+	static char big[65537];
+	struct commits c = { 0 };
+	struct store *st;
+	char id[32];
+	int b, i, n = 0;
+
+	REQUIRE((st = fresh_started(&c)));
+	for (b = 0; b < 6; b++) {
+		for (i = 0; i < 300; i++, n++) {
+			size_t len = (size_t)(n * 7919) % (i % 50 ? 300 : sizeof(big));
+
+			memset(big, 'a' + n % 26, len);
+			big[len] = '\0';
+			snprintf(id, sizeof(id), "room%d", n);
+			store_live_room(st, id, "ur", big, n % 3 ? "00" : big, n % 2 ? NULL : id, n);
+		}
+		CHECK_EQ(store_journal_flush(st), b + 1);
+		REQUIRE(wait_commits(&c, b + 1));
+		CHECK_EQ(c.err[b], 0);
+	}
+	close_store(st);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), n);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms WHERE length(options) != (created_at * 7919) % "
+			 "(CASE WHEN (created_at % 300) % 50 THEN 300 ELSE 65537 END)"),
+		 0);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms WHERE substr(options, 1, 1) != "
+			 "char(97 + created_at % 26) AND length(options) > 0"),
+		 0);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms WHERE server_seed != (CASE WHEN created_at % 3 "
+			 "THEN '00' ELSE options END)"),
+		 0);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms WHERE (created_at % 2 = 1 AND creator_id IS NOT "
+			 "NULL) OR (created_at % 2 = 0 AND creator_id != id)"),
+		 0);
+}
+
 static void test_reads_answered_while_writer_is_held(void)
 {
 	struct reply r[20] = { { 0 } };
@@ -977,6 +1104,8 @@ int main(int argc, char **argv)
 	TEST(test_refused_write_is_skipped_not_retried);
 	TEST(test_write_failing_outside_itself_is_retried);
 	TEST(test_archive_keeps_events_and_order);
+	TEST(test_archive_saves_in_the_batch);
+	TEST(test_batch_texts_kept_whole);
 	TEST(test_reads_answered_while_writer_is_held);
 	TEST(test_cancelled_reads_are_never_called);
 	TEST(test_queued_reads_dropped_and_abandoned);

@@ -17,6 +17,7 @@
  * squares stay empty; points only grow and Super is permanent. apply changes
  * nothing before the action is found legal. Pure: no I/O, no allocation.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "rules.h"
@@ -65,31 +66,43 @@ static int seat_of(int id)
  * Bounds of the move lists: a piece has at most 40 moves (a 5 in the open:
  * 8 lines x 5), a Super at most 30 (7 + 9 + two diagonals of 7); so a seat
  * has at most 16 x 40. A list buffer holds one entry more, because the
- * generator writes every candidate and then counts it or not (no branch on
- * the board's contents in the common case).
+ * generators write a candidate and then count it or not (no branch on the
+ * board's contents in the common case).
  */
 #define PIECE_MOVES 40
 #define SEAT_MOVES  (SUPER15_SIDE * PIECE_MOVES)
 
-/* Collects the moves of one piece at a time into `out` (room for the bound + 1). */
-struct moves {
-	struct rules_action *out;
-	int n;
-	struct rules_action tmpl; /* kind and arg[0] (from) set, the rest zero */
-};
-
-/* Writes a move to `to` at out[n]; keeps it (n + 1) only when `keep`. */
-static void move_put(struct moves *mv, int to, bool keep)
+/* The first eight bytes of the move from..to (kind, pad, arg[0], arg[1], arg[2]) as a little-endian word. */
+static inline uint64_t move_head(int from, int to)
 {
-	struct rules_action *a = &mv->out[mv->n];
+	return SUPER15_ACT_MOVE | (uint64_t)from << 16 | (uint64_t)to << 32;
+}
 
-	*a = mv->tmpl;
-	a->arg[1] = (int16_t)to;
-	mv->n += keep;
+/*
+ * Writes the move whose first eight bytes are `head` (move_head()), every
+ * other byte zero (actions compare by their bytes). A list is ~60 of these
+ * a ply, so on a little-endian machine they are two stores: the word, over
+ * sixteen zero bytes from offset 6. Anywhere else, field by field.
+ */
+static inline void action_write(struct rules_action *a, uint64_t head)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	static const uint8_t zero[16];
+
+	_Static_assert(sizeof(struct rules_action) == 22 && offsetof(struct rules_action, arg) == 2,
+		       "action_write writes struct rules_action as bytes");
+	memcpy((char *)a + 6, zero, sizeof(zero));
+	memcpy(a, &head, sizeof(head));
+#else
+	*a = (struct rules_action){ .kind = SUPER15_ACT_MOVE,
+				    .arg = { (int16_t)(head >> 16 & 0xffff),
+					     (int16_t)(head >> 32 & 0xffff) } };
+#endif
 }
 
 /* D3: 1..value squares over empty ones, ending empty and allowed, or on an enemy. */
-static void ordinary_moves(const struct super15_state *s, int sq, int seat, int value, struct moves *mv)
+static struct rules_action *ordinary_moves(const struct super15_state *s, int sq, int seat, int value,
+					   struct rules_action *o)
 {
 	int room[8];
 
@@ -105,142 +118,168 @@ static void ordinary_moves(const struct super15_state *s, int sq, int seat, int 
 			t += dir_step[d];
 			id = s->board[t];
 			empty = id == SUPER15_NONE;
-			move_put(mv, t, empty ? !forbidden[t] : seat_of(id) != seat);
+			action_write(o, move_head(sq, t));
+			o += empty ? !forbidden[t] : seat_of(id) != seat;
 			open = empty;
 		}
 	}
+	return o;
 }
 
-/* D5: per line up to the edge or the first own piece: the farthest enemy if any, else every allowed square.
+/*
+ * D5: per line up to the edge or the first own piece: the farthest enemy if
+ * any, else every allowed square. The empty squares before the first piece
+ * are written as they are met and dropped again when an enemy follows.
  */
-static void super_moves(const struct super15_state *s, int sq, int seat, struct moves *mv)
+static struct rules_action *super_moves(const struct super15_state *s, int sq, int seat,
+					struct rules_action *o)
 {
+	uint64_t from = move_head(sq, 0);
 	int room[8];
 
 	lines_room(sq, room);
 	for (int d = 0; d < 8; d++) {
-		int t = sq, farthest = -1, first = mv->n;
+		struct rules_action *first = o;
+		int t = sq, step = 1, farthest;
 
-		for (int step = 1; step <= room[d]; step++) {
-			int id;
-
+		for (; step <= room[d]; step++) {
 			t += dir_step[d];
-			id = s->board[t];
-			if (id == SUPER15_NONE) {
-				move_put(mv, t, !forbidden[t] && farthest < 0);
+			if (s->board[t] != SUPER15_NONE)
+				break;
+			action_write(o, from | (uint64_t)t << 32);
+			o += !forbidden[t];
+		}
+		if (step > room[d] || seat_of(s->board[t]) == seat)
+			continue; /* the edge, or an own piece: no enemy on this line */
+		for (farthest = t, step++; step <= room[d]; step++) {
+			t += dir_step[d];
+			if (s->board[t] == SUPER15_NONE)
 				continue;
-			}
-			if (seat_of(id) == seat)
+			if (seat_of(s->board[t]) == seat)
 				break;
 			farthest = t;
 		}
-		if (farthest >= 0) {
-			mv->n = first; /* the line holds enemies: the free moves are not allowed */
-			move_put(mv, farthest, true);
-		}
+		o = first; /* the line holds enemies: the free moves are not allowed */
+		action_write(o++, from | (uint64_t)farthest << 32);
 	}
+	return o;
 }
 
-/* The moves of piece `id` appended to mv (at most PIECE_MOVES). */
-static void piece_moves(const struct super15_state *s, int id, struct moves *mv)
+/* The moves of piece `id` appended at o (at most PIECE_MOVES, room for one more); returns the new end. */
+static struct rules_action *piece_moves(const struct super15_state *s, int id, struct rules_action *o)
 {
 	const struct super15_piece *p = &s->pieces[id];
 
-	memset(&mv->tmpl, 0, sizeof(mv->tmpl));
-	mv->tmpl.kind = SUPER15_ACT_MOVE;
-	mv->tmpl.arg[0] = p->square;
 	if (p->super)
-		super_moves(s, p->square, seat_of(id), mv);
-	else
-		ordinary_moves(s, p->square, seat_of(id), p->value, mv);
+		return super_moves(s, p->square, seat_of(id), o);
+	return ordinary_moves(s, p->square, seat_of(id), p->value, o);
 }
 
 /*
- * Sets of squares, bit `sq` for square sq (80 bits), for the legal list: the
- * ordinary pieces of one value move together, one shift per line and step,
- * so the work follows the number of moves rather than the pieces and lines
- * walked (the random-playout rate the benchmark asks for). apply and
- * has_move walk one piece's lines (piece_moves); tests/unit/test_super15.c
- * checks that the two agree on every from/to pair of many positions.
+ * Sets of squares for the legal list: the ordinary pieces of one value move
+ * together, one shift per line and step, so the work follows the number of
+ * steps rather than the pieces and lines walked (the random-playout rate the
+ * benchmark asks for). apply and has_move walk one piece's lines
+ * (piece_moves); tests/unit/test_super15.c checks that the two agree on every
+ * from/to pair of many positions, and tests/unit/test_super15_ref.c that
+ * lists, outcomes and results are those, bytes and order, of the core before
+ * issue 24 (the same method on sets of 80 bits, five stores a move).
+ *
+ * A set's bit for square (file f, rank r) is r * 9 + f, not r * 8 + f: a
+ * ninth file, never on the board, sits between one rank's h and the next
+ * rank's a. A step along any line is then a plain shift (E +1, N +9, NE +10,
+ * NW +8, and their opposites), and what a step takes off the board lands on
+ * that ninth file or beyond bit 89, where no square is empty or an enemy: the
+ * masks every step is cut by anyway drop it. The order of the bits is still
+ * the order of the squares (rank, then file). The sets are stored and
+ * shifted as two 64-bit halves ([0] bits 0..63, [1] bits 64..89): the
+ * compiler keeps those in registers where it spills a 128-bit integer.
  */
 __extension__ typedef unsigned __int128 squares;
 
-#define SQUARES_LOW(x)  ((squares)(x))
-#define SQUARES_HIGH(x) ((squares)(x) << 64)
-#define ON_BOARD        (SQUARES_HIGH(0xffffu) | SQUARES_LOW(0xffffffffffffffffu))
-#define FILE_A          (SQUARES_HIGH(0x0101u) | SQUARES_LOW(0x0101010101010101u))
-#define FILE_H          (FILE_A << 7)
-#define FORBIDDEN \
-	((squares)1 << SQ(3, 4) | (squares)1 << SQ(4, 4) | (squares)1 << SQ(3, 5) | (squares)1 << SQ(4, 5))
+#define PAD(sq)   ((sq) + ((sq) >> 3)) /* a square's bit: r * 9 + f = sq + r */
+#define PADDED    90                   /* bits 0..89; bit r * 9 + 8 is off the board */
+#define BIT(sq)   ((squares)1 << PAD(sq))
+#define NINTH     ((squares)0x2010080u << 64 | 0x4020100804020100u) /* bits r * 9 + 8, r = 0..9 */
+#define ON_BOARD  ((((squares)1 << PADDED) - 1) & ~NINTH)
+#define FORBIDDEN (BIT(SQ(3, 4)) | BIT(SQ(4, 4)) | BIT(SQ(3, 5)) | BIT(SQ(4, 5)))
 
-/* The set `b` moved one square along line `d` (dir_step order), what leaves the board dropped. */
-static inline squares squares_shift(squares b, int d)
+/* move_head(sq, sq) for the square sq of bit p: the move from sq - back to sq is this minus back << 16. */
+#define HEAD(sq) (SUPER15_ACT_MOVE | (uint64_t)(sq) << 16 | (uint64_t)(sq) << 32)
+#define RANK_HEADS(r)                                                                                     \
+	HEAD((r)*8), HEAD((r)*8 + 1), HEAD((r)*8 + 2), HEAD((r)*8 + 3), HEAD((r)*8 + 4), HEAD((r)*8 + 5), \
+		HEAD((r)*8 + 6), HEAD((r)*8 + 7), 0
+static const uint64_t bit_head[PADDED] = {
+	RANK_HEADS(0), RANK_HEADS(1), RANK_HEADS(2), RANK_HEADS(3), RANK_HEADS(4),
+	RANK_HEADS(5), RANK_HEADS(6), RANK_HEADS(7), RANK_HEADS(8), RANK_HEADS(9),
+};
+#undef RANK_HEADS
+#undef HEAD
+
+/* The set lo, hi moved one square along line `d` (a constant once inlined); the caller masks the rest. */
+static inline void halves_shift(uint64_t *lo, uint64_t *hi, int d)
 {
 	switch (d) {
-	case 0:
-		return (b << 8) & ON_BOARD;
-	case 1:
-		return (b << 9) & ON_BOARD & ~FILE_A;
-	case 2:
-		return (b << 1) & ON_BOARD & ~FILE_A;
-	case 3:
-		return (b >> 7) & ~FILE_A;
-	case 4:
-		return b >> 8;
-	case 5:
-		return (b >> 9) & ~FILE_H;
-	case 6:
-		return (b >> 1) & ~FILE_H;
-	default:
-		return (b << 7) & ON_BOARD & ~FILE_H;
+	case 0: /* N: +9 */
+		*hi = *hi << 9 | *lo >> 55, *lo <<= 9;
+		break;
+	case 1: /* NE: +10 */
+		*hi = *hi << 10 | *lo >> 54, *lo <<= 10;
+		break;
+	case 2: /* E: +1 */
+		*hi = *hi << 1 | *lo >> 63, *lo <<= 1;
+		break;
+	case 3: /* SE: -8 */
+		*lo = *lo >> 8 | *hi << 56, *hi >>= 8;
+		break;
+	case 4: /* S: -9 */
+		*lo = *lo >> 9 | *hi << 55, *hi >>= 9;
+		break;
+	case 5: /* SW: -10 */
+		*lo = *lo >> 10 | *hi << 54, *hi >>= 10;
+		break;
+	case 6: /* W: -1 */
+		*lo = *lo >> 1 | *hi << 63, *hi >>= 1;
+		break;
+	default: /* NW: +8 */
+		*hi = *hi << 8 | *lo >> 56, *lo <<= 8;
+		break;
 	}
 }
 
-/* Appends a move from `to` - `back` to every square of `to`. */
-static inline int squares_push(squares to, int back, struct rules_action *out, int n)
+/*
+ * Appends a move from sq - back to each square sq of `b` (bit i of b is bit
+ * offset + i of a set), in order. from = sq - back is a square, 0..79, so
+ * subtracting back << 16 from the head never borrows out of arg[0]'s bytes.
+ */
+static inline struct rules_action *bits_push(uint64_t b, int offset, int back, struct rules_action *o)
 {
-	for (uint64_t b = (uint64_t)to; b; b &= b - 1) {
-		int sq = __builtin_ctzll(b);
+	uint64_t minus = (uint64_t)(int64_t)back << 16;
 
-		memset(&out[n], 0, sizeof(out[n]));
-		out[n].kind = SUPER15_ACT_MOVE;
-		out[n].arg[0] = (int16_t)(sq - back);
-		out[n].arg[1] = (int16_t)sq;
-		n++;
-	}
-	for (uint64_t b = (uint64_t)(to >> 64); b; b &= b - 1) {
-		int sq = 64 + __builtin_ctzll(b);
-
-		memset(&out[n], 0, sizeof(out[n]));
-		out[n].kind = SUPER15_ACT_MOVE;
-		out[n].arg[0] = (int16_t)(sq - back);
-		out[n].arg[1] = (int16_t)sq;
-		n++;
-	}
-	return n;
+	for (; b; b &= b - 1)
+		action_write(o++, bit_head[offset + __builtin_ctzll(b)] - minus);
+	return o;
 }
 
-/* The sets a line search needs: where a move may end, and what it may pass over. */
+/* The sets a line search needs (halves as in sets[]). */
 struct line_sets {
-	squares stop;  /* empty and allowed, or an enemy */
-	squares empty; /* empty, forbidden squares included */
+	uint64_t stop[2];  /* empty and allowed, or an enemy */
+	uint64_t empty[2]; /* empty, forbidden squares included */
 };
 
-/* The pieces of `g` (one value v) along line `d` (a constant once inlined), 1..v squares. */
-static inline int line_moves(squares g, int v, int d, const struct line_sets *ls, struct rules_action *out,
-			     int n)
+/* The pieces of group `g` (lo, hi; one value v) along line `d` (a constant once inlined), 1..v squares. */
+static inline struct rules_action *line_moves(uint64_t lo, uint64_t hi, int v, int d,
+					      const struct line_sets *ls, struct rules_action *o)
 {
-	for (int k = 1; k <= v && g; k++) {
-		g = squares_shift(g, d);
-		n = squares_push(g & ls->stop, k * dir_step[d], out, n);
-		g &= ls->empty;
+	for (int k = 1; k <= v; k++) {
+		halves_shift(&lo, &hi, d);
+		o = bits_push(lo & ls->stop[0], 0, k * dir_step[d], o);
+		o = bits_push(hi & ls->stop[1], 64, k * dir_step[d], o);
+		lo &= ls->empty[0], hi &= ls->empty[1];
+		if (!(lo | hi))
+			break;
 	}
-	return n;
-}
-
-static squares group_get(const struct super15_state *s, int seat, int group)
-{
-	return (squares)s->sets[seat][group][1] << 64 | s->sets[seat][group][0];
+	return o;
 }
 
 /* The group of a piece in sets[]: 0 for a Super, else its value. */
@@ -252,65 +291,65 @@ static int group_of(const struct super15_piece *p)
 /* Adds (on) or removes square `sq` to seat's `group`. */
 static void group_put(struct super15_state *s, int seat, int group, int sq, bool on)
 {
-	uint64_t bit = (uint64_t)1 << (sq & 63);
-	uint64_t *half = &s->sets[seat][group][sq >> 6];
+	int bit = PAD(sq);
+	uint64_t mask = (uint64_t)1 << (bit & 63);
+	uint64_t *half = &s->sets[seat][group][bit >> 6];
 
-	*half = on ? *half | bit : *half & ~bit;
+	*half = on ? *half | mask : *half & ~mask;
 }
 
-/* The sets of `seat`'s position; group[v] as in sets[] (0: the Supers). */
-static void line_sets_init(const struct super15_state *s, int seat, struct line_sets *ls, squares group[6])
+/* The sets of `seat`'s position. */
+static void line_sets_init(const struct super15_state *s, int seat, struct line_sets *ls)
 {
-	squares own = 0, enemy = 0;
+	squares own = 0, enemy = 0, empty, stop;
 
 	for (int v = 0; v < 6; v++) {
-		group[v] = group_get(s, seat, v);
-		own |= group[v];
-		enemy |= group_get(s, seat ^ 1, v);
+		own |= (squares)s->sets[seat][v][1] << 64 | s->sets[seat][v][0];
+		enemy |= (squares)s->sets[seat ^ 1][v][1] << 64 | s->sets[seat ^ 1][v][0];
 	}
-	ls->empty = ON_BOARD & ~(own | enemy);
-	ls->stop = (ls->empty & ~FORBIDDEN) | enemy;
+	empty = ON_BOARD & ~(own | enemy);
+	stop = (empty & ~FORBIDDEN) | enemy;
+	ls->empty[0] = (uint64_t)empty, ls->empty[1] = (uint64_t)(empty >> 64);
+	ls->stop[0] = (uint64_t)stop, ls->stop[1] = (uint64_t)(stop >> 64);
 }
 
 /* D3 for every ordinary piece of `seat` at once: pieces of value v go 1..v squares along each line. */
-static int ordinary_legal(const struct line_sets *ls, const squares group[6], struct rules_action *out)
+static struct rules_action *ordinary_legal(const uint64_t group[6][2], const struct line_sets *ls,
+					   struct rules_action *o)
 {
-	int n = 0;
-
 	for (int v = 1; v <= 5; v++) {
-		squares g = group[v];
+		uint64_t lo = group[v][0], hi = group[v][1];
 
-		if (!g)
+		if (!(lo | hi))
 			continue;
-		n = line_moves(g, v, 0, ls, out, n);
-		n = line_moves(g, v, 1, ls, out, n);
-		n = line_moves(g, v, 2, ls, out, n);
-		n = line_moves(g, v, 3, ls, out, n);
-		n = line_moves(g, v, 4, ls, out, n);
-		n = line_moves(g, v, 5, ls, out, n);
-		n = line_moves(g, v, 6, ls, out, n);
-		n = line_moves(g, v, 7, ls, out, n);
+		o = line_moves(lo, hi, v, 0, ls, o);
+		o = line_moves(lo, hi, v, 1, ls, o);
+		o = line_moves(lo, hi, v, 2, ls, o);
+		o = line_moves(lo, hi, v, 3, ls, o);
+		o = line_moves(lo, hi, v, 4, ls, o);
+		o = line_moves(lo, hi, v, 5, ls, o);
+		o = line_moves(lo, hi, v, 6, ls, o);
+		o = line_moves(lo, hi, v, 7, ls, o);
 	}
-	return n;
+	return o;
 }
 
 /* Every legal move of `seat` into out[] (room for SEAT_MOVES + 1): the ordinary pieces', then each Super's.
  */
 static int state_legal(const struct super15_state *s, int seat, struct rules_action *out)
 {
-	struct moves mv = { .out = out };
-
+	struct rules_action *o;
 	struct line_sets ls;
-	squares group[6];
 
 	if (s->over || seat != s->turn)
 		return 0;
-	line_sets_init(s, seat, &ls, group);
-	mv.n = ordinary_legal(&ls, group, out);
-	for (int id = seat * SUPER15_SIDE; id < (seat + 1) * SUPER15_SIDE; id++)
-		if (s->pieces[id].square != SUPER15_NONE && s->pieces[id].super)
-			piece_moves(s, id, &mv);
-	return mv.n;
+	line_sets_init(s, seat, &ls);
+	o = ordinary_legal(s->sets[seat], &ls, out);
+	if (s->sets[seat][0][0] | s->sets[seat][0][1]) /* the Supers, in the order of their ids */
+		for (int id = seat * SUPER15_SIDE; id < (seat + 1) * SUPER15_SIDE; id++)
+			if (s->pieces[id].square != SUPER15_NONE && s->pieces[id].super)
+				o = super_moves(s, s->pieces[id].square, seat, o);
+	return (int)(o - out);
 }
 
 /*
@@ -322,23 +361,21 @@ static bool has_move(const struct super15_state *s, int seat)
 {
 	struct rules_action l[PIECE_MOVES + 1];
 	struct line_sets ls;
-	squares group[6], ordinary = 0;
+	uint64_t lo = 0, hi = 0;
 
-	line_sets_init(s, seat, &ls, group);
+	line_sets_init(s, seat, &ls);
 	for (int v = 1; v < 6; v++)
-		ordinary |= group[v];
-	for (int d = 0; d < 8; d++)
-		if (squares_shift(ordinary, d) & ls.stop)
-			return true;
-	for (int id = seat * SUPER15_SIDE; id < (seat + 1) * SUPER15_SIDE; id++) {
-		struct moves mv = { .out = l };
+		lo |= s->sets[seat][v][0], hi |= s->sets[seat][v][1];
+	for (int d = 0; d < 8; d++) {
+		uint64_t tlo = lo, thi = hi;
 
-		if (s->pieces[id].square == SUPER15_NONE)
-			continue;
-		piece_moves(s, id, &mv);
-		if (mv.n > 0)
+		halves_shift(&tlo, &thi, d);
+		if ((tlo & ls.stop[0]) | (thi & ls.stop[1]))
 			return true;
 	}
+	for (int id = seat * SUPER15_SIDE; id < (seat + 1) * SUPER15_SIDE; id++)
+		if (s->pieces[id].square != SUPER15_NONE && piece_moves(s, id, l) > l)
+			return true;
 	return false;
 }
 

@@ -42,7 +42,8 @@ struct super15_piece {
  */
 struct super15_state {
 	uint64_t sets[2][6][2]; /* per seat, per group (0: Supers, v: ordinary pieces of value v), the squares
-				 * as bits: [0] squares 0..63, [1] squares 64..79 */
+				 * as bits: square (file f, rank r) is bit r * 9 + f (super15.c says
+				 * why), [0] bits 0..63, [1] bits 64..89 */
 	struct super15_piece pieces[SUPER15_PIECES]; /* by id; captured pieces keep their value and points */
 	uint8_t board[SUPER15_SQUARES];              /* piece id, or SUPER15_NONE */
 	uint8_t count[2];                            /* pieces on the board per seat */

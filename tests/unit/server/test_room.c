@@ -2,7 +2,11 @@
  * test_room.c: the room's lifecycle and rules of play, against the real
  * store (a temporary SQLite file) and the test-only game of duo.h: seats and
  * their errors, add_bot's permission, the ply exception for seats acting at
- * once, events in the log, and the room untouched by every refusal.
+ * once, events in the log, and the room untouched by every refusal. And over
+ * random Quinteto matches (six seats, roll-offs, ~70 plans): each seat's
+ * frame as the room caches it (its legal bytes reused from the seat's last
+ * list) equals the frame built the general way, byte for byte, and the seat's
+ * legal table (room_seat_legal) names exactly its actions and their bytes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +14,7 @@
 
 #include "config.h"
 #include "duo.h"
+#include "json_out.h"
 #include "bots.h"
 #include "room/room_int.h" /* the room's own test: it checks its invariants */
 #include "store/store.h"
@@ -33,6 +38,7 @@ static void changed_cb(void *ctx)
 
 static struct room_host host = { &loop, NULL, &cfg, &metrics, false, send_cb, changed_cb, NULL, NULL, NULL };
 static struct player *alice, *bob, *carol;
+static struct player *six[RULES_MAX_SEATS];
 
 static struct room *duo_room(const char *id, const struct player *creator)
 {
@@ -182,6 +188,122 @@ static void test_members(void)
 	CHECK_EQ(player_nrooms(alice), 0);
 }
 
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static unsigned rnd(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+static struct room *quinteto_room(const char *id, bool autoroll)
+{
+	const struct wire_game *codec = wire_game_find("quinteto");
+	json_t *o = json_pack("{s:b}", "autoroll", autoroll);
+	struct wire_room_options ropt;
+	struct rules_options gopt;
+	struct room *r = NULL;
+	char why[160];
+	int i, seat, err = -1;
+
+	if (codec && o && !wire_options_decode(codec, o, &ropt, &gopt, why, sizeof(why)))
+		err = room_new(&host, id, player_id(six[0]), rules_game_find("quinteto"), codec, &ropt, &gopt,
+			       &r);
+	json_decref(o);
+	for (i = 0; !err && i < r->game->seats; i++)
+		err = room_join(r, six[i], i, NULL, &seat);
+	return err ? NULL : r;
+}
+
+/* Every seat's frame and legal table against the general build; false at the first difference. */
+static bool frames_agree(struct room *r)
+{
+	static struct rules_action legal[RULES_MAX_LEGAL];
+	struct json_out one = { 0 };
+	bool ok = true;
+	int seat, i;
+
+	for (seat = 0; ok && seat < r->game->seats; seat++) {
+		struct buf *got = room_state_for(r, six[seat]), *want = room_seat_frame_plain(r, seat);
+		const struct room_seat_legal *sl = room_seat_legal(r, seat);
+		int k;
+
+		if (!want) {
+			ok = got == r->cache_all && !sl;
+			continue;
+		}
+		ok = got && got->len == want->len && !memcmp(got->data, want->data, want->len) && sl;
+		buf_unref(want);
+		k = rules_legal_actions(&r->match, seat, legal, RULES_MAX_LEGAL);
+		ok = ok && sl->n == k && !memcmp(sl->actions, legal, (size_t)k * sizeof(*legal));
+		for (i = 0; ok && i < k; i++) { /* each span holds that action's bytes */
+			one.len = 0;
+			ok = !wire_action_out(&one, r->codec, &sl->actions[i]) &&
+			     sl->spans[i].len == one.len && sl->spans[i].off + one.len <= got->len &&
+			     !memcmp(got->data + sl->spans[i].off, one.p, one.len);
+		}
+		if (!ok)
+			printf("# seat %d differs at ply %d\n", seat, (int)r->match.ply);
+	}
+	json_out_free(&one);
+	return ok;
+}
+
+/* Plays random Quinteto matches through room_act, comparing the frames after every change. */
+static void test_quinteto_frames_cached(void)
+{
+	static struct rules_action legal[RULES_MAX_LEGAL];
+	struct member *watchers[4] = { NULL };
+	int match, step, checked = 0, reused = 0;
+
+	for (match = 0; match < 12; match++) {
+		char id[16];
+		struct room *r;
+
+		snprintf(id, sizeof(id), "qf%d", match);
+		r = quinteto_room(id, match % 2); /* without autoroll: roll-offs with every hunter to act */
+		REQUIRE(r);
+		for (step = 0; step < 500 && r->status == ROOM_PLAYING; step++) {
+			uint8_t to_act[RULES_MAX_SEATS];
+			int n = rules_to_act(&r->match, to_act), seat, k, err;
+			json_t *a;
+
+			if (!frames_agree(r)) {
+				CHECK(false);
+				break;
+			}
+			checked++;
+			if (rnd(4) ==
+			    0) { /* a spectator comes or goes: the same lists in a frame of another length */
+				int w = (int)rnd(4);
+
+				if (watchers[w]) {
+					room_member_del(r, &watchers[w]);
+				} else {
+					REQUIRE(!room_member_add(r, &watchers[w], &watchers[w], NULL));
+					room_spectators_changed(r);
+				}
+				reused++;
+				continue;
+			}
+			REQUIRE(n > 0);
+			seat = to_act[rnd((unsigned)n)];
+			k = rules_legal_actions(&r->match, seat, legal, RULES_MAX_LEGAL);
+			REQUIRE(k > 0);
+			a = r->codec->action_encode(&legal[rnd((unsigned)k)]);
+			err = room_act(r, six[seat], (int64_t)r->match.ply, a);
+			json_decref(a);
+			CHECK_EQ(err, 0);
+		}
+		CHECK(frames_agree(r));
+		room_destroy(r);
+		CHECK(!watchers[0] && !watchers[1] && !watchers[2] && !watchers[3]);
+	}
+	CHECK(checked > 1000 && reused > 100);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/quinteto-test-room-XXXXXX", path[64];
@@ -195,6 +317,14 @@ int main(void)
 	carol = player_new("pcarol", "", "Carol");
 	if (!alice || !bob || !carol)
 		return 1;
+	for (int i = 0; i < RULES_MAX_SEATS; i++) {
+		char pid[8], name[8];
+
+		snprintf(pid, sizeof(pid), "p%d", i);
+		snprintf(name, sizeof(name), "P%d", i);
+		if (!(six[i] = player_new(pid, "", name)))
+			return 1;
+	}
 	uv_loop_init(&loop);
 	if (store_open(&loop, path, QUINTETO_SOURCE_MIGRATIONS, &store) || store_start(store))
 		return 1;
@@ -204,12 +334,15 @@ int main(void)
 	TEST(test_ply_exception);
 	TEST(test_resign_event);
 	TEST(test_members);
+	TEST(test_quinteto_frames_cached);
 	store_close(store);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	uv_loop_close(&loop);
 	player_free(alice);
 	player_free(bob);
 	player_free(carol);
+	for (int i = 0; i < RULES_MAX_SEATS; i++)
+		player_free(six[i]);
 	unlink(path);
 	rmdir(dir);
 	return tap_done();
