@@ -21,6 +21,7 @@
 #include "net/net.h"
 #include "lobby/lobby.h"
 #include "store/store.h"
+#include "base/buf.h"
 #include "base/metrics.h"
 #include "base/util.h"
 #include "wire.h"
@@ -43,6 +44,9 @@ struct server {
 	bool stopping, draining;
 	bool told_failing;    /* the clients were told the database cannot be written */
 	uint64_t turn_cpu_ns; /* the loop thread's CPU time at the last turn's end (metrics loop_turn) */
+	/* at the last turn's end: the time, libuv's idle time (its waits for I/O), and the messages in and
+	 * frames out counted so far (metrics turn_busy, turn_in, turn_out) */
+	uint64_t turn_end_ns, turn_idle_ns, turn_msgs_in, turn_msgs_out;
 };
 
 /*
@@ -58,6 +62,34 @@ static bool wasm_present(const struct config *cfg)
 	return access(path, R_OK) == 0;
 }
 
+/*
+ * What one loop turn carried, for the tail's sake: its wall time from the end
+ * of the wait for I/O (libuv's idle time, UV_METRICS_IDLE_TIME, taken out of
+ * the time since the last turn's end) to this end, and the messages it read
+ * and the frames it queued. Turns that did nothing (a timer that found
+ * nothing to do) are counted too: the histograms' low buckets.
+ */
+static void turn_observe(struct server *srv)
+{
+	struct metrics *m = &srv->metrics;
+	uint64_t now = util_mono_ns(), idle = uv_metrics_idle_time(&srv->loop), wall, waited, busy;
+
+	if (srv->turn_end_ns) {
+		wall = now - srv->turn_end_ns;
+		waited = idle - srv->turn_idle_ns;
+		busy = wall > waited ? wall - waited : 0;
+		metrics_observe(&m->turn_busy, busy);
+		metrics_window_put(&m->turn_busy_max, (double)busy / 1e9, now);
+		metrics_count(&m->turn_in, m->messages_in - srv->turn_msgs_in);
+		metrics_count(&m->turn_out, m->messages_out - srv->turn_msgs_out);
+		metrics_window_put(&m->turn_in_max, (double)(m->messages_in - srv->turn_msgs_in), now);
+	}
+	srv->turn_end_ns = now;
+	srv->turn_idle_ns = idle;
+	srv->turn_msgs_in = m->messages_in;
+	srv->turn_msgs_out = m->messages_out;
+}
+
 static void turn_end_cb(uv_prepare_t *p)
 {
 	struct server *srv = p->data;
@@ -69,6 +101,7 @@ static void turn_end_cb(uv_prepare_t *p)
 	if (srv->turn_cpu_ns && cpu >= srv->turn_cpu_ns)
 		metrics_observe(&srv->metrics.loop_turn, cpu - srv->turn_cpu_ns);
 	srv->turn_cpu_ns = cpu;
+	turn_observe(srv);
 }
 
 static void committed_cb(void *ctx, uint64_t batch, int err)
@@ -210,6 +243,7 @@ static int drain(struct server *srv)
 	srv->net = NULL;
 	lobby_free(srv->lobby);
 	srv->lobby = NULL;
+	buf_pool_trim(); /* every frame is freed by now: the pool's are the last */
 	err = uv_loop_close(&srv->loop);
 	if (err)
 		util_log(LOG_WARN, "loop closed with handles open: %s", uv_strerror(err));
@@ -263,6 +297,12 @@ int server_run(const struct config *cfg)
 		dblock_release(&srv.dblock);
 		return err;
 	}
+	/* the loop's time waiting for I/O, for each turn's busy time (turn_observe); an old libuv without it
+	 * counts the wait as busy, which the metric's help cannot say: log it */
+	if (uv_loop_configure(&srv.loop, UV_METRICS_IDLE_TIME))
+		util_log(LOG_WARN,
+			 "libuv cannot measure its idle time: quinteto_event_loop_turn_busy_seconds "
+			 "counts the waits too");
 	err = modules_init(&srv);
 	/* The port first: a server that cannot listen must not open, migrate or restore a database
 	 * that another server may be using. Nothing reaches the handlers before the loop runs. */

@@ -14,17 +14,59 @@
 static const double bucket_s[METRICS_BUCKETS] = {
 	0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25, 1, 5,
 };
+/* The same bounds in nanoseconds: an observation is a few integer comparisons (one a frame, written). */
+static const uint64_t bucket_ns[METRICS_BUCKETS] = {
+	50000,   100000,   250000,   500000,    1000000,    2000000,
+	5000000, 10000000, 50000000, 250000000, 1000000000, 5000000000,
+};
 
 void metrics_observe(struct metrics_hist *h, uint64_t ns)
 {
-	double s = (double)ns / 1e9;
+	int i = 0;
+
+	while (i < METRICS_BUCKETS && ns > bucket_ns[i])
+		i++;
+	if (i < METRICS_BUCKETS)
+		h->in[i]++; /* the first bucket it fits; render_histogram() sums them up */
+	h->count++;
+	h->sum_s += (double)ns / 1e9;
+}
+
+void metrics_count(struct metrics_count_hist *h, uint64_t n)
+{
+	int i = 0;
+
+	while (i < METRICS_COUNT_BUCKETS && n > (uint64_t)1 << i)
+		i++;
+	if (i < METRICS_COUNT_BUCKETS)
+		h->in[i]++;
+	h->count++;
+	h->sum += n;
+}
+
+void metrics_window_put(struct metrics_window_max *w, double v, uint64_t now_ns)
+{
+	uint64_t slot = now_ns / METRICS_LAG_SLOT_NS + 1;
+	int i = (int)(slot % METRICS_LAG_SLOTS);
+
+	if (w->slot[i] != slot) { /* a slot a minute old, or never used: starts over */
+		w->slot[i] = slot;
+		w->max[i] = 0;
+	}
+	if (v > w->max[i])
+		w->max[i] = v;
+}
+
+double metrics_window_get(const struct metrics_window_max *w, uint64_t now_ns)
+{
+	uint64_t slot = now_ns / METRICS_LAG_SLOT_NS + 1;
+	double max = 0;
 	int i;
 
-	for (i = 0; i < METRICS_BUCKETS; i++)
-		if (s <= bucket_s[i])
-			h->le[i]++;
-	h->count++;
-	h->sum_s += s;
+	for (i = 0; i < METRICS_LAG_SLOTS; i++)
+		if (w->slot[i] && w->slot[i] + METRICS_LAG_SLOTS > slot && w->max[i] > max)
+			max = w->max[i];
+	return max;
 }
 
 void metrics_lag(struct metrics *m, uint64_t late_ns, uint64_t now_ns)
@@ -118,13 +160,60 @@ static void render_errors(struct out *o, const struct metrics *m)
 
 static void render_histogram(struct out *o, const char *name, const char *help, const struct metrics_hist *h)
 {
+	uint64_t le = 0;
 	int i;
 
 	emit(o, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
-	for (i = 0; i < METRICS_BUCKETS; i++)
-		emit(o, "%s_bucket{le=\"%g\"} %llu\n", name, bucket_s[i], (unsigned long long)h->le[i]);
+	for (i = 0; i < METRICS_BUCKETS; i++) {
+		le += h->in[i];
+		emit(o, "%s_bucket{le=\"%g\"} %llu\n", name, bucket_s[i], (unsigned long long)le);
+	}
 	emit(o, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %.9f\n%s_count %llu\n", name,
 	     (unsigned long long)h->count, name, h->sum_s, name, (unsigned long long)h->count);
+}
+
+static void render_counts(struct out *o, const char *name, const char *help,
+			  const struct metrics_count_hist *h)
+{
+	uint64_t le = 0;
+	int i;
+
+	emit(o, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+	for (i = 0; i < METRICS_COUNT_BUCKETS; i++) {
+		le += h->in[i];
+		emit(o, "%s_bucket{le=\"%llu\"} %llu\n", name, 1ull << i, (unsigned long long)le);
+	}
+	emit(o, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %llu\n%s_count %llu\n", name,
+	     (unsigned long long)h->count, name, (unsigned long long)h->sum, name,
+	     (unsigned long long)h->count);
+}
+
+/* Where an action's time goes on the server's side: the loop's turns and the frames' queues. */
+static void render_turns(struct out *o, const struct metrics *m, uint64_t now_ns)
+{
+	render_histogram(o, "quinteto_event_loop_turn_busy_seconds",
+			 "Wall time of one loop turn's work, from the end of its wait for I/O to its end "
+			 "(waiting for a core included, unlike the turn's CPU time).",
+			 &m->turn_busy);
+	render_counts(o, "quinteto_event_loop_turn_messages", "WebSocket messages received in one loop turn.",
+		      &m->turn_in);
+	render_counts(o, "quinteto_event_loop_turn_frames_queued",
+		      "Frames queued for connections in one loop turn (each recipient counted).",
+		      &m->turn_out);
+	gauge(o, "quinteto_event_loop_turn_messages_max",
+	      "The most WebSocket messages one loop turn received, over the last minute.",
+	      metrics_window_get(&m->turn_in_max, now_ns));
+	gauge(o, "quinteto_event_loop_turn_busy_max_seconds",
+	      "The longest loop turn's work (wall time), over the last minute.",
+	      metrics_window_get(&m->turn_busy_max, now_ns));
+	render_histogram(o, "quinteto_reply_released_seconds",
+			 "From a WebSocket message's arrival to the first frame queued while it was handled "
+			 "(an act's own state) released by its journal batch's commit.",
+			 &m->reply_released);
+	render_histogram(o, "quinteto_reply_write_seconds",
+			 "From a WebSocket message's arrival to the first frame queued after it on that "
+			 "connection written to its socket (an act's own state).",
+			 &m->reply_write);
 }
 
 static void render_gauges(struct out *o, const struct metrics_gauges *g)
@@ -260,6 +349,7 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	gauge(&o, "quinteto_event_loop_lag_max_seconds",
 	      "The worst event-loop lag of the last minute (six 10-s slots; a scrape resets nothing).",
 	      metrics_lag_max(m, g->now_ns));
+	render_turns(&o, m, g->now_ns);
 	if (o.failed) {
 		free(o.p);
 		return NULL;

@@ -15,9 +15,22 @@
 #define METRICS_LAG_SLOT_NS 10000000000ull /* ...of 10 s */
 
 struct metrics_hist {
-	uint64_t le[METRICS_BUCKETS]; /* observations at or under each bound */
+	uint64_t in[METRICS_BUCKETS]; /* observations over the bound before and at or under this one */
 	uint64_t count;
 	double sum_s;
+};
+
+/* A histogram of counts (how many frames one loop turn handled): bounds 1, 2, 4 .. 2048. */
+#define METRICS_COUNT_BUCKETS 12
+struct metrics_count_hist {
+	uint64_t in[METRICS_COUNT_BUCKETS]; /* as metrics_hist's */
+	uint64_t count, sum;
+};
+
+/* The largest value seen in each 10-s slot of the last minute (a ring, as the lag maximum's). */
+struct metrics_window_max {
+	double max[METRICS_LAG_SLOTS];
+	uint64_t slot[METRICS_LAG_SLOTS];
 };
 
 struct metrics {
@@ -63,6 +76,21 @@ struct metrics {
 	/* the loop thread's CPU time in one turn of the loop (server.c): what it did between two waits,
 	 * whatever the machine's load (the lag above also counts time the thread waited for a core) */
 	struct metrics_hist loop_turn;
+
+	/*
+	 * Where an action's time goes on the server's side (issue 24): a loop turn's wall time between
+	 * the end of its wait for I/O and its end (server.c, libuv's idle time taken out), what it
+	 * handled, and an action's reply's time in its connection's queue (session.c).
+	 */
+	struct metrics_hist turn_busy;           /* wall time of a loop turn's work */
+	struct metrics_count_hist turn_in;       /* WebSocket messages received in one turn */
+	struct metrics_count_hist turn_out;      /* frames queued in one turn (every recipient counted) */
+	struct metrics_window_max turn_in_max;   /* the largest turn of the last minute, in messages */
+	struct metrics_window_max turn_busy_max; /* and in wall seconds */
+	/* a message received -> the first frame queued while it was handled (an act's own state), on that
+	 * connection: released by its journal batch's commit, and written to the socket */
+	struct metrics_hist reply_released;
+	struct metrics_hist reply_write;
 };
 
 #define METRICS_MAX_GAMES 16
@@ -90,6 +118,15 @@ struct metrics_gauges {
 
 /* Records one latency of `ns` nanoseconds. */
 void metrics_observe(struct metrics_hist *h, uint64_t ns);
+
+/* Records one count (frames of a turn). */
+void metrics_count(struct metrics_count_hist *h, uint64_t n);
+
+/* Records `v` seen at `now_ns` in the window maximum. */
+void metrics_window_put(struct metrics_window_max *w, double v, uint64_t now_ns);
+
+/* The largest value of the last METRICS_LAG_SLOTS slots up to `now_ns` (50 to 60 s). */
+double metrics_window_get(const struct metrics_window_max *w, uint64_t now_ns);
 
 /*
  * Records one event-loop lag of `late_ns` seen at `now_ns` (monotonic): in the

@@ -439,6 +439,8 @@ static int on_receive(struct net *n, struct lws *wsi, struct session *s, void *i
 		n->metrics->closed_too_large++;
 		return close_with(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "message too large");
 	}
+	if (final) /* the first frame queued on this connection while it is handled is its reply */
+		s->rx_ns = util_mono_ns();
 	if (final && !s->rxlen) {
 		handlers_receive(n->handlers, s, in, len);
 	} else {
@@ -454,6 +456,7 @@ static int on_receive(struct net *n, struct lws *wsi, struct session *s, void *i
 			}
 		}
 	}
+	s->rx_ns = 0; /* a message answered by nothing lends its time to no later frame */
 	return s->close_state ? (lws_callback_on_writable(wsi), 0) : 0;
 }
 

@@ -70,6 +70,8 @@ static void release(struct session *s)
 
 	while (s->qready < s->qlen && frame_at(s, s->qready)->batch <= s->ss->committed)
 		s->qready++;
+	if (s->reply_ns && s->reply_pos >= s->qgone + before && s->reply_pos < s->qgone + s->qready)
+		metrics_observe(&s->ss->metrics->reply_released, util_mono_ns() - s->reply_ns);
 	wait_link(s, s->qready < s->qlen);
 	if (before || !s->qready || !s->wsi)
 		return;
@@ -198,7 +200,9 @@ static void queue_clear(struct session *s)
 		buf_unref(s->q[s->qhead].b);
 		s->qhead = (s->qhead + 1) % s->qcap;
 		s->qlen--;
+		s->qgone++;
 	}
+	s->reply_ns = 0;
 	s->qready = 0;
 	s->qbytes = 0;
 	wait_link(s, false);
@@ -256,6 +260,11 @@ static void enqueue(struct session *s, struct buf *b, uint64_t batch)
 		return;
 	}
 	*frame_at(s, s->qlen) = (struct session_frame){ buf_ref(b), batch };
+	if (s->rx_ns && !s->reply_ns) { /* the reply to the message being handled: followed */
+		s->reply_ns = s->rx_ns;
+		s->reply_pos = s->qgone + s->qlen;
+	}
+	s->rx_ns = 0; /* its first frame only */
 	s->qlen++;
 	s->qbytes += b->len;
 	ss->metrics->messages_out++;
@@ -310,6 +319,8 @@ void session_send_refusal(struct session *s, int err, const char *message, const
 
 void session_drop_held(struct session *s)
 {
+	if (s->reply_ns && s->reply_pos >= s->qgone + s->qready)
+		s->reply_ns = 0; /* the reply followed goes with them */
 	while (s->qlen > s->qready) {
 		struct session_frame *f = frame_at(s, s->qlen - 1);
 
@@ -340,6 +351,8 @@ void session_send_notice(struct session *s, int err, const char *message)
 		return;
 	for (i = s->qlen; i > s->qready; i--) /* the held frames move back one place */
 		*frame_at(s, i) = *frame_at(s, i - 1);
+	if (s->reply_ns && s->reply_pos >= s->qgone + s->qready)
+		s->reply_pos++; /* and so does the reply followed, if it is one of them */
 	*frame_at(s, s->qready) = (struct session_frame){ b, 0 }; /* takes our reference */
 	s->qlen++;
 	s->qready++;
@@ -404,6 +417,11 @@ static int write_ready(struct session *s, bool writable)
 			break;
 		if (lws_write(s->wsi, b->data, b->len, LWS_WRITE_TEXT) < (int)b->len)
 			return NET_E_CLOSE;
+		if (s->reply_ns && s->reply_pos == s->qgone) {
+			metrics_observe(&s->ss->metrics->reply_write, util_mono_ns() - s->reply_ns);
+			s->reply_ns = 0;
+		}
+		s->qgone++;
 		s->ss->metrics->bytes_out += b->len;
 		s->qhead = (s->qhead + 1) % s->qcap;
 		s->qlen--;

@@ -63,6 +63,14 @@ struct session {
 	/* reassembly of fragmented inbound messages (net.c) */
 	char *rx;
 	size_t rxlen, rxcap;
+	/*
+	 * The metrics reply_released and reply_write (issue 24): rx_ns is a message's arrival while it
+	 * is handled (net.c), taken by the first frame then queued, its reply; reply_ns is that arrival
+	 * while the reply is in the queue (0: none followed; one at a time, so that a queue slot stays
+	 * 16 bytes), reply_pos the reply's position counted as qgone is, frames ever gone from the
+	 * queue's head (written or dropped).
+	 */
+	uint64_t rx_ns, reply_ns, reply_pos, qgone;
 	/* token bucket (protocol.md: 20/s sustained, bursts of 40) */
 	double tokens;
 	uint64_t refill_ns;

@@ -12,7 +12,9 @@
 #   e.g. tests/bench/load.sh --pin 0,1 -- --rooms 200 --duration 10
 #        tests/bench/load.sh --pin 0,1 -- --rooms 200 --rate 4500 --duration 10
 # Env: MAX_CONNS_PER_ADDR (server, default 256), SERVER_ARGS (extra server options), NOFILE (the
-# descriptor limit to raise both to, default 65536, where permitted).
+# descriptor limit to raise both to, default 65536, where permitted), METRICS_DIR (save the server's
+# /metrics there once a second while the generator runs, and once after: m.EPOCH files for
+# tests/bench/server_tail.mjs, which shows where the actions' time went on the server's side).
 set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build="$src/build-release"
@@ -122,12 +124,19 @@ rc=0
 $gen_pin "$build/tests/bench/quinteto-load" --port "$port" --server-pid "$pid" "$@" &
 gen=$!
 most=0
+snapshot() {
+	[ -n "${METRICS_DIR:-}" ] || return 0
+	mkdir -p "$METRICS_DIR"
+	curl -s "http://127.0.0.1:$port/metrics" >"$METRICS_DIR/m.$(date +%s.%N)" || true
+}
 while kill -0 "$gen" 2>/dev/null; do # the most connections open at once, every generator's
 	now=$(count_conns)
 	[ "${now:-0}" -gt "$most" ] && most=$now
+	snapshot
 	sleep 1
 done
 wait "$gen" || rc=$?
+snapshot # the window's end: the generator has just stopped measuring
 echo "most WebSocket connections open at the server at once (sampled each second): $most"
 for o in $others; do kill -INT "$o" 2>/dev/null || true; done
 [ "$rc" = 0 ] || { echo "load.sh: quinteto-load failed; server log:" >&2; tail -20 "$tmp/server.log" >&2; }

@@ -5,8 +5,13 @@
  * ply, both must equal json_dumps(JSON_COMPACT) of the same tree byte for
  * byte, with seat names that need escaping, finished rooms (revealed seeds,
  * a result) and the last action. Also: member names that need escaping, and a
- * splice range outside the frame is refused.
+ * splice range outside the frame is refused. The pool of freed buffers:
+ * its size class of every size against the definition (the smallest class
+ * that holds it, found by a walk), and random runs of frames made and freed
+ * in any order, each checked intact until its last reference goes, with the
+ * pool never over its cap, even after a flood freed at once.
  */
+#include <libwebsockets.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,9 +133,134 @@ static void test_keys_and_ranges(void)
 	json_decref(o);
 }
 
+/* The definition: the first class, in order, whose allocation holds n; -1 if none. */
+static int class_by_walk(size_t n)
+{
+	int c;
+
+	for (c = 0; c < BUF_POOL_CLASSES; c++)
+		if (buf_pool_class_size(c) >= n)
+			return c;
+	return -1;
+}
+
+static void test_pool_classes(void)
+{
+	size_t n, bad = 0;
+	int c;
+
+	for (c = 1; c < BUF_POOL_CLASSES; c++)
+		CHECK(buf_pool_class_size(c) > buf_pool_class_size(c - 1));
+	CHECK(buf_pool_class_size(0) == 256 && buf_pool_class_size(BUF_POOL_CLASSES - 1) == 65536);
+	for (n = 0; n <= 70000; n++) {
+		c = buf_pool_class(n);
+		if (c != class_by_walk(n) || (c >= 0 && n > 256 && buf_pool_class_size(c) * 8 > n * 9)) {
+			if (bad++ < 5)
+				printf("# size %zu: class %d, by walk %d\n", n, c, class_by_walk(n));
+		}
+	}
+	CHECK(bad == 0);
+}
+
+/* The payload of frame number `id`: bytes that depend on both, so a reuse while alive shows. */
+static void fill(unsigned char *p, size_t len, unsigned id)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (unsigned char)(id * 31u + i * 7u);
+}
+
+static bool intact(const struct buf *b, unsigned id)
+{
+	size_t i;
+
+	if (b->data != (const unsigned char *)(b + 1) + LWS_PRE || b->data[b->len] != '\0')
+		return false;
+	for (i = 0; i < b->len; i++)
+		if (b->data[i] != (unsigned char)(id * 31u + i * 7u))
+			return false;
+	return true;
+}
+
+#define LIVE 64
+
+static void test_pool_random(void)
+{
+	static unsigned char src[100000];
+	struct buf *live[LIVE] = { 0 };
+	unsigned ids[LIVE] = { 0 }, id = 0;
+	long before = buf_live;
+	int step, i, bad = 0, over = 0;
+
+	for (step = 0; step < 4000; step++) {
+		int k = (int)(fixture_next(&lcg) % LIVE);
+		uint32_t r = fixture_next(&lcg);
+
+		if (live[k]) { /* drop one reference: of two, or the last */
+			if (!intact(live[k], ids[k]))
+				bad++;
+			if (live[k]->refs == 1 || r % 3 == 0) { /* every reference goes */
+				while (live[k]->refs > 1)
+					buf_unref(live[k]);
+				buf_unref(live[k]);
+				live[k] = NULL;
+			} else {
+				buf_unref(live[k]);
+			}
+		} else {
+			/* mostly frame sizes, sometimes tiny, sometimes past the largest class */
+			size_t len = r % 10 == 0 ? r % 16 : r % 20 == 1 ? 65536 + r % 30000 : r % 6000;
+
+			fill(src, len, ++id);
+			live[k] = buf_from_bytes(src, len);
+			REQUIRE(live[k]);
+			ids[k] = id;
+			if (r % 2)
+				buf_ref(live[k]);
+		}
+		if (buf_pool_bytes > BUF_POOL_MAX_BYTES)
+			over++;
+	}
+	for (i = 0; i < LIVE; i++)
+		if (live[i]) {
+			if (!intact(live[i], ids[i]))
+				bad++;
+			while (live[i]->refs > 1)
+				buf_unref(live[i]);
+			buf_unref(live[i]);
+		}
+	CHECK(bad == 0);
+	CHECK(over == 0);
+	CHECK(buf_live == before);
+	CHECK(buf_pool_count > 0); /* the pool was used */
+}
+
+static void test_pool_flood(void)
+{
+	static struct buf *b[5000];
+	static char text[2000];
+	int i;
+
+	for (i = 0; i < 5000; i++)
+		REQUIRE((b[i] = buf_from_bytes(text, sizeof(text))));
+	for (i = 0; i < 5000; i++)
+		buf_unref(b[i]);
+	printf("# after 5,000 frames of 2,000 bytes freed: %zu bytes in %ld buffers pooled\n", buf_pool_bytes,
+	       buf_pool_count);
+	CHECK(buf_pool_bytes <= BUF_POOL_MAX_BYTES);
+	CHECK(buf_pool_bytes > BUF_POOL_MAX_BYTES / 2); /* it keeps what fits, not nothing */
+	buf_pool_trim();
+	CHECK(buf_pool_bytes == 0 && buf_pool_count == 0);
+}
+
 int main(void)
 {
 	TEST(test_ur_playouts);
 	TEST(test_keys_and_ranges);
+	TEST(test_pool_classes);
+	TEST(test_pool_random);
+	TEST(test_pool_flood);
+	buf_pool_trim();
 	return tap_done() || buf_live != 0;
 }

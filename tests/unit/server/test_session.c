@@ -108,6 +108,46 @@ static void test_deferred_gate(void)
 	sessions_reap(&ss);
 }
 
+/*
+ * The reply followed for the metrics (reply_released): the first frame queued while a message is handled,
+ * one at a time, moved with the held frames by a notice, forgotten when the held frames are dropped.
+ */
+static void test_reply_followed(void)
+{
+	struct session *a = fake_session();
+
+	sessions_init(&ss, &cfg, &metrics);
+	memset(&metrics, 0, sizeof(metrics));
+	send_text(a, "before");    /* not a reply: no message is being handled */
+	a->rx_ns = util_mono_ns(); /* what net.c does while a message is handled */
+	send_text(a, "reply");
+	send_text(a, "more"); /* the same message's second frame: not followed */
+	CHECK(!a->rx_ns && a->reply_ns && a->reply_pos == 1);
+	a->rx_ns = util_mono_ns(); /* a second message while the first reply waits: not followed */
+	send_text(a, "reply2");
+	CHECK(a->reply_pos == 1);
+	sessions_turn_end(&ss, 1, 1);
+	session_send_notice(a, 17, "notice"); /* goes ahead of the held frames, the reply among them */
+	CHECK(a->reply_pos == 2 && !strcmp(at(a, 2), "reply"));
+	CHECK_EQ(metrics.reply_released.count, 0);
+	sessions_committed(&ss, 1, 0);
+	CHECK_EQ(metrics.reply_released.count, 1);
+	a->rx_ns = util_mono_ns();
+	send_text(a, "reply3"); /* the first reply is still queued (not written): not followed */
+	CHECK(a->reply_pos == 2);
+	a->reply_ns = 0; /* as if written */
+	a->rx_ns = util_mono_ns();
+	send_text(a, "reply4");
+	CHECK(a->reply_ns && a->reply_pos == a->qgone + a->qlen - 1);
+	sessions_turn_end(&ss, 2, 2);
+	session_drop_held(a); /* the reply goes with the held frames */
+	CHECK(!a->reply_ns);
+	sessions_committed(&ss, 2, 0);
+	CHECK_EQ(metrics.reply_released.count, 1);
+	session_closed(a);
+	sessions_reap(&ss);
+}
+
 /* A refusal that shows no room state waits for the frames before it, not for the journal. */
 static void test_refusal(void)
 {
@@ -201,6 +241,7 @@ int main(void)
 	TEST(test_gate);
 	TEST(test_deferred_gate);
 	TEST(test_refusal);
+	TEST(test_reply_followed);
 	TEST(test_queue_bound);
 	TEST(test_hmap);
 	TEST(test_tally);
