@@ -897,7 +897,7 @@ static void ka_cb(uv_timer_t *t)
 	struct net *n = t->data;
 	uint64_t now = util_mono_ns();
 
-	(void)sessions_ka_tick(n->sessions, now - n->ka_last_ns);
+	(void)sessions_ka_tick(n->sessions, now - n->ka_last_ns, 2 * KA_PERIOD_MS * 1000000ull);
 	n->ka_last_ns = now;
 }
 

@@ -199,12 +199,13 @@ void session_ka_link(struct session *s);
 void session_ka_unlink(struct session *s);
 
 /*
- * One tick of the sweep, `elapsed_ns` after the last: visits its share of
- * the connections (count * elapsed / (ping_interval_s / SESSION_KA_VISITS),
+ * One tick of the sweep, `elapsed_ns` after the last (counted as `max_ns`
+ * at most: a late tick does not catch up): visits its share of the
+ * connections (count * elapsed / (ping_interval_s / SESSION_KA_VISITS),
  * never more than count), pinging or dropping the silent ones. Returns how
  * many it visited.
  */
-unsigned sessions_ka_tick(struct sessions *ss, uint64_t elapsed_ns);
+unsigned sessions_ka_tick(struct sessions *ss, uint64_t elapsed_ns, uint64_t max_ns);
 
 /*
  * From lws' WRITEABLE callback, before session_writeable(): writes the ping

@@ -70,12 +70,21 @@ static void visit(struct session *s)
 		util_log_conn(LOG_DEBUG, s->id, "net: no pong in time, dropping the connection");
 		lws_set_timeout(s->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
 	} else if (s->ka_silent == SESSION_KA_VISITS && !s->close_state && !s->ka_ping) {
-		s->ka_ping = true; /* written by the WRITEABLE callback, behind what lws is still sending */
-		lws_callback_on_writable(s->wsi);
+		s->ka_ping = true;
+		/*
+		 * Nothing queued and nothing left in lws' buffer: written now, as
+		 * session.c writes a frame released into an empty queue (asking
+		 * for WRITEABLE costs two epoll_ctl to turn POLLOUT on and two to
+		 * turn it off, most of a ping's cost). Else behind the queue.
+		 */
+		if (s->qlen || lws_partial_buffered(s->wsi))
+			lws_callback_on_writable(s->wsi);
+		else if (session_ka_writeable(s)) /* lost: closed through lws, as in the callback */
+			lws_set_timeout(s->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
 	}
 }
 
-unsigned sessions_ka_tick(struct sessions *ss, uint64_t elapsed_ns)
+unsigned sessions_ka_tick(struct sessions *ss, uint64_t elapsed_ns, uint64_t max_ns)
 {
 	double round_ns = (double)ss->cfg->ping_interval_s * 1e9 / SESSION_KA_VISITS;
 	unsigned n = 0;
@@ -84,7 +93,14 @@ unsigned sessions_ka_tick(struct sessions *ss, uint64_t elapsed_ns)
 		ss->ka_credit = 0;
 		return 0;
 	}
-	/* a late tick (a busy loop) catches up, but never visits anyone twice in one tick */
+	/*
+	 * A late tick (a stalled loop, a starved process) does not catch up:
+	 * the pongs that came meanwhile are still unread in the sockets, and
+	 * visiting everyone at once would count that against them and ping in
+	 * a burst. A stall only makes the keep-alive later, never stricter.
+	 */
+	if (elapsed_ns > max_ns)
+		elapsed_ns = max_ns;
 	ss->ka_credit += (double)ss->count * (double)elapsed_ns / round_ns;
 	if (ss->ka_credit > (double)ss->count)
 		ss->ka_credit = (double)ss->count;
