@@ -14,7 +14,8 @@
  * and one and a half of them) it is pinged; at twice that (the ping had at
  * least an interval to be answered: silent for two to two and a half
  * intervals) the connection is dropped without a close frame, as lws' own
- * keep-alive did: a peer that does not answer a ping would not read one.
+ * keep-alive did: a peer that answers no ping is presumed gone, and a close
+ * handshake would only wait for it.
  *
  * New sessions join the ring just behind the cursor, so they are visited
  * last in the round under way; a session leaving moves the cursor on if it
