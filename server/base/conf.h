@@ -76,7 +76,7 @@ struct config {
 	int idle_limit_ms;        /* a seat to act this long without acting: stand-in (no clock); 0: none */
 	int stand_in_min_ms;      /* the least stand_in_after_ms / idle_after_ms a new room may set */
 	int hello_timeout_s;      /* a WebSocket that says no hello this long is closed */
-	int ping_interval_s;      /* idle WebSockets are pinged this often; no pong: closed */
+	int ping_interval_s;      /* silent this long: pinged; silent another interval: dropped */
 	size_t http_body_mem;     /* HTTP answer bodies held unread, in all (an eighth per address) */
 	int player_ttl_s;      /* identities with no seat and no archived match, unseen this long: deleted */
 	int rematch_timeout_s; /* a rematch offer nobody completes lapses after this */

@@ -486,15 +486,24 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		}
 		return 0;
 	case LWS_CALLBACK_RECEIVE: {
-		int r = pss->s ? on_receive(n, wsi, pss->s, in, len) : -1;
+		int r;
+
+		if (!pss->s)
+			return -1;
+		session_heard(pss->s);
+		r = on_receive(n, wsi, pss->s, in, len);
 
 		if (!r)
 			rx_timer_update(n, wsi, pss);
 		return r;
 	}
-	case LWS_CALLBACK_SERVER_WRITEABLE:
-		return pss->s && !session_writeable(pss->s) ? 0 : -1; /* lws closes on -1 */
-	case LWS_CALLBACK_USER:                                       /* net_drain() */
+	case LWS_CALLBACK_RECEIVE_PONG: /* the keep-alive's ping answered (or an unasked pong: alive too) */
+		if (pss->s)
+			session_heard(pss->s);
+		return 0;
+	case LWS_CALLBACK_SERVER_WRITEABLE: /* lws closes on -1 */
+		return pss->s && !session_ka_writeable(pss->s) && !session_writeable(pss->s) ? 0 : -1;
+	case LWS_CALLBACK_USER: /* net_drain() */
 		if (pss->s)
 			session_close(pss->s, NET_CLOSE_RESTART, "server restarting");
 		return 0;
@@ -683,6 +692,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		return filter_connection(n, wsi);
 	case LWS_CALLBACK_ESTABLISHED:
 	case LWS_CALLBACK_RECEIVE:
+	case LWS_CALLBACK_RECEIVE_PONG:
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 	case LWS_CALLBACK_CLOSED:
 	case LWS_CALLBACK_USER:
@@ -879,6 +889,21 @@ static void lag_cb(uv_timer_t *t)
 	n->lag_due_ns = now + LAG_PERIOD_MS * 1000000ull;
 }
 
+/*
+ * The keep-alive sweep's tick: a tenth of a second, so each tick visits a
+ * small slice (20,000 connections at the default 30 s: 133 a tick).
+ */
+#define KA_PERIOD_MS 100
+
+static void ka_cb(uv_timer_t *t)
+{
+	struct net *n = t->data;
+	uint64_t now = util_mono_ns();
+
+	(void)sessions_ka_tick(n->sessions, now - n->ka_last_ns, 2 * KA_PERIOD_MS * 1000000ull);
+	n->ka_last_ns = now;
+}
+
 static void sighup_cb(uv_signal_t *h, int signum)
 {
 	net_reload_tls(h->data);
@@ -922,11 +947,15 @@ static struct lws_http_mount mount_monitor = {
 };
 
 /*
- * Keep-alive: lws pings a WebSocket that has been idle (nothing received)
- * for the interval, and hangs up one still silent after twice that (a pong
- * counts as traffic). Applies to the vhost's connections (lws 4.1).
+ * lws' own keep-alive off: in 4.1 it is a timer per WebSocket in one sorted
+ * list, reset by each pong with a walk of the list, O(n^2) per ping round.
+ * The sweep of session_keepalive.c does the same job in O(n). A policy with
+ * no hang-up time is what turns it off (_lws_validity_confirmed_role() then
+ * sets no timer): NULL would mean lws' default one, ping at 300 s. In 4.1 the
+ * policy's other use, the back-off table, is for client connections only; the
+ * HTTP timeouts (timeout_secs, keep-alive idle) do not read it.
  */
-static lws_retry_bo_t idle_policy;
+static const lws_retry_bo_t idle_policy = { .secs_since_valid_ping = 0, .secs_since_valid_hangup = 0 };
 
 static void info_fill(struct net *n, struct lws_context_creation_info *info, void **loops, const char *iface,
 		      bool v4)
@@ -951,8 +980,6 @@ static void info_fill(struct net *n, struct lws_context_creation_info *info, voi
 	info->ka_time = 60;
 	info->ka_probes = 3;
 	info->ka_interval = 10;
-	idle_policy.secs_since_valid_ping = (uint16_t)n->cfg->ping_interval_s;
-	idle_policy.secs_since_valid_hangup = (uint16_t)(2 * n->cfg->ping_interval_s);
 	info->retry_and_idle_policy = &idle_policy;
 	if (n->cfg->tls_cert[0]) { /* every connection on a TLS listener is TLS: https:// and wss:// */
 		info->options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
@@ -1072,6 +1099,16 @@ int net_start(struct net *n, uv_loop_t *loop)
 		uv_unref((uv_handle_t *)&n->lag_timer);
 		n->lag_on = true;
 	}
+	err = uv_timer_init(loop, &n->ka_timer);
+	if (err) {
+		util_log(LOG_ERROR, "net: cannot start the keep-alive timer: %s", uv_strerror(err));
+		return err;
+	}
+	n->ka_timer.data = n;
+	n->ka_last_ns = util_mono_ns();
+	uv_timer_start(&n->ka_timer, ka_cb, KA_PERIOD_MS, KA_PERIOD_MS);
+	uv_unref((uv_handle_t *)&n->ka_timer);
+	n->ka_on = true;
 	if (!uv_signal_init(loop, &n->sighup)) { /* always: SIGHUP's default action would end the server */
 		n->sighup.data = n;
 		uv_signal_start(&n->sighup, sighup_cb, SIGHUP);
@@ -1193,6 +1230,10 @@ void net_stop(struct net *n)
 	if (n->lag_on) {
 		uv_close((uv_handle_t *)&n->lag_timer, NULL);
 		n->lag_on = false;
+	}
+	if (n->ka_on) {
+		uv_close((uv_handle_t *)&n->ka_timer, NULL);
+		n->ka_on = false;
 	}
 	if (n->sighup_on) {
 		uv_close((uv_handle_t *)&n->sighup, NULL);

@@ -49,6 +49,9 @@ struct net {
 	uv_timer_t lag_timer; /* every 100 ms: how late it runs is the loop's lag */
 	uint64_t lag_due_ns;
 	bool lag_on;
+	uv_timer_t ka_timer; /* the keep-alive sweep (session_keepalive.c) */
+	uint64_t ka_last_ns; /* when it last ran */
+	bool ka_on;
 	bool draining; /* net_drain(): new connections are refused */
 	uv_loop_t *loop;
 	struct {

@@ -160,6 +160,7 @@ struct session *session_new(struct sessions *ss, struct lws *wsi)
 	s->tokens = ss->cfg->rate_burst;
 	s->refill_ns = util_mono_ns();
 	lws_get_peer_simple(wsi, s->addr, sizeof(s->addr));
+	session_ka_link(s);
 	ss->count++;
 	ss->metrics->ws_opened++;
 	return s;
@@ -187,6 +188,7 @@ void session_closed(struct session *s)
 	s->wsi = NULL;
 	turn_unlink(s);
 	wait_link(s, false);
+	session_ka_unlink(s);
 	ss->count--;
 	ss->metrics->ws_closed++;
 	s->dead = true;

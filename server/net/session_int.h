@@ -81,9 +81,14 @@ struct session {
 	char close_reason[64];
 	bool dead;
 	bool in_turn, waiting;
+	/* keep-alive (session_keepalive.c); these three sit in padding before the next pointer */
+	bool ka_heard;                         /* a frame or a pong came since the sweep's last visit */
+	bool ka_ping;                          /* a ping is owed: the next WRITEABLE writes it */
+	uint8_t ka_silent;                     /* the sweep's visits in a row that found ka_heard false */
 	struct session *turn_next;             /* in ss->turn: queued frames this turn */
 	struct session *wait_prev, *wait_next; /* in ss->waiting: holds frames for a batch */
 	struct session *reap_next;
+	struct session *ka_prev, *ka_next; /* in ss->ka_cursor's ring: every open connection, swept in turn */
 	uint64_t id;
 	/* chat's own token bucket (cfg->chat_burst lines at once, cfg->chat_per_min sustained) */
 	double chat_tokens;
@@ -104,6 +109,8 @@ struct sessions {
 	struct session *turn;                   /* sessions that were sent frames this turn */
 	struct session *waiting;                /* sessions holding frames for a batch */
 	struct session *dead;                   /* closed, to be freed by sessions_reap() */
+	struct session *ka_cursor;              /* the next connection the keep-alive sweep visits */
+	double ka_credit;                       /* visits owed by the sweep, carried between ticks */
 };
 
 /* Prepares the set (no allocation). `cfg` and `metrics` are borrowed for its life. */
@@ -178,6 +185,42 @@ void session_close(struct session *s, int code, const char *reason);
  * writable, without waiting for this callback (session.c says why).
  */
 int session_writeable(struct session *s);
+
+/*
+ * Keep-alive (session_keepalive.c), instead of lws' per-connection ping
+ * timers (which cost O(n) each in lws 4.1's sorted timer list): one sweep on
+ * the loop visits every open connection SESSION_KA_VISITS times per
+ * ping_interval_s, a slice each tick. A connection that received nothing (no
+ * frame, no pong) for a whole interval is pinged; one still silent an
+ * interval after that is dropped. Any frame or pong counts as life.
+ */
+#define SESSION_KA_VISITS 2
+
+/* A frame or a pong arrived: the connection is alive. */
+static inline void session_heard(struct session *s)
+{
+	s->ka_heard = true;
+}
+
+/* Puts a new session on the sweep's ring (from session_new()) or takes it off (session_closed()). */
+void session_ka_link(struct session *s);
+void session_ka_unlink(struct session *s);
+
+/*
+ * One tick of the sweep, `elapsed_ns` after the last (counted as `max_ns`
+ * at most: a late tick does not catch up): visits its share of the
+ * connections (count * elapsed / (ping_interval_s / SESSION_KA_VISITS),
+ * never more than count), pinging or dropping the silent ones. Returns how
+ * many it visited.
+ */
+unsigned sessions_ka_tick(struct sessions *ss, uint64_t elapsed_ns, uint64_t max_ns);
+
+/*
+ * From lws' WRITEABLE callback, before session_writeable(): writes the ping
+ * the sweep asked for, if any (not once the close has begun). 0, or
+ * NET_E_CLOSE when lws failed to write.
+ */
+int session_ka_writeable(struct session *s);
 
 /* Takes one token from the rate limiter; false when over the limit. */
 bool session_rate_take(struct session *s);

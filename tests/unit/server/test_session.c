@@ -1,7 +1,8 @@
 /*
- * test_session.c: the write queue's journal gate (durable before broadcast)
- * and the string map. Sessions here have no lws connection: the gate only
- * decides what may be written, which is what these tests read (qready).
+ * test_session.c: the write queue's journal gate (durable before broadcast),
+ * the string map, and the keep-alive sweep's ring. Sessions here have no lws
+ * connection: the gate only decides what may be written, which is what these
+ * tests read (qready); the sweep only counts silent visits.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +236,69 @@ static void test_tally(void)
 	tally_finish(&t); /* frees what is left (the leak check would see it) */
 }
 
+/*
+ * The keep-alive sweep's ring (session_keepalive.c): a full round visits each
+ * connection once, never twice, whatever leaves or joins meanwhile; a late
+ * tick does not catch up. Sessions without lws only count their silent visits.
+ */
+#define KA_N 10
+
+static void test_keepalive_ring(void)
+{
+	uint64_t round = (uint64_t)cfg.ping_interval_s * 1000000000ull / SESSION_KA_VISITS;
+	struct session *s[KA_N], *late, *newcomer;
+	int i;
+
+	memset(&ss, 0, sizeof(ss));
+	ss.cfg = &cfg;
+	ss.metrics = &metrics;
+	for (i = 0; i < KA_N; i++) {
+		s[i] = fake_session();
+		session_ka_link(s[i]);
+		ss.count++;
+		CHECK(s[i]->ka_heard); /* the upgrade counts as life */
+	}
+	CHECK_EQ(sessions_ka_tick(&ss, round, round), KA_N);
+	for (i = 0; i < KA_N; i++)
+		CHECK(!s[i]->ka_heard && s[i]->ka_silent == 0);
+	/* a round in ten ticks: each once */
+	for (i = 0; i < 10; i++)
+		(void)sessions_ka_tick(&ss, round / 10, round);
+	for (i = 0; i < KA_N; i++)
+		CHECK_EQ(s[i]->ka_silent, 1);
+	/* half a round; then the next to be visited leaves, one joins (behind the cursor: last in the
+	 * round), and the rest of the round visits each of the others once, then the newcomer */
+	CHECK_EQ(sessions_ka_tick(&ss, round / 2, round), KA_N / 2);
+	late = ss.ka_cursor;
+	CHECK(late == s[KA_N / 2]);
+	session_ka_unlink(late);
+	CHECK(ss.ka_cursor == s[KA_N / 2 + 1] && late->ka_next == NULL);
+	newcomer = fake_session();
+	session_ka_link(newcomer);                                 /* count stays KA_N: one left, one came */
+	CHECK_EQ(sessions_ka_tick(&ss, round * 4 / 10, round), 4); /* s[6..9] */
+	CHECK(ss.ka_cursor == s[0]);
+	s[0]->ka_heard = true;                                /* a frame came: it starts over */
+	CHECK_EQ(sessions_ka_tick(&ss, round / 2, round), 5); /* s[0..4] */
+	CHECK(ss.ka_cursor == newcomer && newcomer->ka_heard);
+	CHECK_EQ(sessions_ka_tick(&ss, round / 10, round), 1);
+	CHECK(!newcomer->ka_heard && newcomer->ka_silent == 0);
+	for (i = 0; i < KA_N; i++)
+		if (s[i] != late)
+			CHECK_EQ(s[i]->ka_silent, i == 0 ? 0 : i < KA_N / 2 ? 3 : 2);
+	CHECK_EQ(late->ka_silent, 1);
+	free(late);
+	s[KA_N / 2] = newcomer;
+	/* a tick ten rounds late counts as max_ns: half a round, not ten (nor one whole) */
+	i = (int)sessions_ka_tick(&ss, 10 * round, round / 2);
+	CHECK(i >= KA_N / 2 - 1 && i <= KA_N / 2);
+	for (i = 0; i < KA_N; i++) {
+		session_ka_unlink(s[i]);
+		free(s[i]);
+	}
+	CHECK(ss.ka_cursor == NULL);
+	CHECK_EQ(sessions_ka_tick(&ss, round, round), 0);
+}
+
 int main(void)
 {
 	config_defaults(&cfg);
@@ -245,5 +309,6 @@ int main(void)
 	TEST(test_queue_bound);
 	TEST(test_hmap);
 	TEST(test_tally);
+	TEST(test_keepalive_ring);
 	return tap_done() || buf_live != 0;
 }
