@@ -588,6 +588,13 @@ static struct lws_protocols protocols[] = {
 	{ NULL, NULL, 0, 0, 0, NULL, 0 },
 };
 
+/*
+ * No keep-alive of the generator's own: without a policy lws 4.1 pings each
+ * client connection after 300 s and hangs up at 310 s (one sorted timer per
+ * connection), which cut every idle run longer than five minutes short.
+ */
+static const lws_retry_bo_t no_keepalive = { .secs_since_valid_ping = 0, .secs_since_valid_hangup = 0 };
+
 static void conn_connect(struct conn *c)
 {
 	struct lws_client_connect_info ci;
@@ -604,6 +611,7 @@ static void conn_connect(struct conn *c)
 	ci.iface = c->src; /* bind the source address: the server limits connections per address */
 	ci.opaque_user_data = c;
 	ci.pwsi = &c->wsi;
+	ci.retry_and_idle_policy = &no_keepalive;
 	c->phase = PH_CONNECTING;
 	g.connecting++;
 	if (!lws_client_connect_via_info(&ci) && c->phase == PH_CONNECTING)
