@@ -216,7 +216,7 @@ void session_close(struct session *s, int code, const char *reason)
 		return;
 	s->close_state = SESSION_CLOSE_REQUESTED;
 	s->close_code = code;
-	snprintf(s->close_reason, sizeof(s->close_reason), "%s", reason);
+	s->close_reason = reason;
 	if (s->qready == s->qlen)
 		want_write(s); /* else the last released frame asks */
 }
@@ -377,12 +377,13 @@ void session_send_notice(struct session *s, int err, const char *message)
  */
 static int send_close(struct session *s)
 {
-	unsigned char buf[LWS_PRE + 2 + sizeof(s->close_reason)], *p = buf + LWS_PRE;
-	size_t n = strlen(s->close_reason);
+	unsigned char buf[LWS_PRE + 2 + SESSION_CLOSE_REASON_MAX], *p = buf + LWS_PRE;
+	size_t n = s->close_reason ? strnlen(s->close_reason, SESSION_CLOSE_REASON_MAX) : 0;
 
 	p[0] = (unsigned char)(s->close_code >> 8);
 	p[1] = (unsigned char)(s->close_code & 0xff);
-	memcpy(p + 2, s->close_reason, n);
+	if (n)
+		memcpy(p + 2, s->close_reason, n);
 	if (lws_write(s->wsi, p, 2 + n, WRITE_CLOSE) < 0)
 		return NET_E_CLOSE;
 	s->close_state = SESSION_CLOSE_SENT;

@@ -78,7 +78,8 @@ struct session {
 	struct lobby_sub lobby_sub; /* written by lobby_subscribe() and lobby_unsubscribe() only */
 	int close_state;
 	int close_code;
-	char close_reason[64];
+	const char
+		*close_reason; /* session_close()'s: a string literal, so not copied (56 bytes a session) */
 	bool dead;
 	bool in_turn, waiting;
 	/* keep-alive (session_keepalive.c); these three sit in padding before the next pointer */
@@ -175,8 +176,13 @@ void session_send_notice(struct session *s, int err, const char *message);
  * saved): at the end of a stop's grace, so that a requested close goes out.
  */
 void session_drop_held(struct session *s);
-/* Closes with `code` once every queued frame is written. */
+/*
+ * Closes with `code` once every queued frame is written. `reason` is kept,
+ * not copied: a string that outlives the session (every caller's is a
+ * literal), at most SESSION_CLOSE_REASON_MAX bytes of it sent.
+ */
 void session_close(struct session *s, int code, const char *reason);
+#define SESSION_CLOSE_REASON_MAX 63
 
 /*
  * lws' WRITEABLE callback: writes released frames while the socket takes
