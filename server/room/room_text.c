@@ -10,14 +10,14 @@
 #define SORT_MEMBERS_MAX 32
 #define SORT_DEPTH_MAX   32
 
-struct member {
+struct text_member {
 	const char *key; /* the key's bytes, without its quotes */
 	size_t len;
 	const char *value, *end; /* the member's value: [value, end) */
 };
 
 /* As json_out.c orders members: memcmp over the key bytes, the shorter key first on a tie. */
-static int member_cmp(const struct member *a, const struct member *b)
+static int member_cmp(const struct text_member *a, const struct text_member *b)
 {
 	int r = memcmp(a->key, b->key, a->len < b->len ? a->len : b->len);
 
@@ -86,7 +86,7 @@ static int sort_value(struct json_out *o, const char *p, const char *end, int de
 /* Appends the object [p, end) with its members sorted. */
 static int sort_object(struct json_out *o, const char *p, const char *end, int depth)
 {
-	struct member m[SORT_MEMBERS_MAX], x;
+	struct text_member m[SORT_MEMBERS_MAX], x;
 	size_t n = 0, k;
 	int err;
 
