@@ -1,10 +1,10 @@
 /*
  * msg_scan.c: the hot message read without a tree. wire_msg_scan_act()
  * recognises an `act` frame in its common shape with one pass over the bytes
- * (no allocation, nothing kept between calls); wire_legal_keep() and
- * wire_legal_match() turn the action's bytes into a struct rules_action by
- * finding them among the compact encodings of the seat's legal actions that
- * its last `state` frame carried.
+ * (no allocation, nothing kept between calls); wire_legal_split() and
+ * wire_legal_find() turn the action's bytes into a struct rules_action by
+ * finding them among the compact encodings of a legal list (the server does
+ * the same with the spans each seat's frame keeps: room_legal_find()).
  *
  * wire_msg_decode() (msg.c, jansson) and each codec's action_decode() stay the
  * definition. The scanner accepts a strict subset of JSON: only what jansson
