@@ -21,11 +21,14 @@ cd "$ROOT"
 
 # clang and lld (wasm-ld): the games' rules built to WebAssembly for the web client (protocol/wasm/).
 RUN_PACKAGES=(build-essential meson ninja-build pkg-config libwebsockets-dev libuv1-dev
-	libjansson-dev libsqlite3-dev zlib1g-dev clang lld)
+	libjansson-dev libsqlite3-dev zlib1g-dev clang lld libpq-dev libhiredis-dev)
 # nginx: the nginx_front test starts its own on loopback with deploy/nginx.conf. Where services start on
 # install (not in a container with policy-rc.d), Debian also starts the system nginx on port 80:
 # `systemctl disable --now nginx` if it is not wanted.
-TEST_PACKAGES=(chromium fonts-dejavu-core sqlite3 iproute2 clang-tools clang-format cppcheck nginx)
+# postgresql, redis-server, haproxy: the cluster's engines, started on loopback by deploy/cluster/ (the
+# store's PostgreSQL contract tests and the cluster tests); as with nginx, Debian may also start the system's.
+TEST_PACKAGES=(chromium fonts-dejavu-core sqlite3 iproute2 clang-tools clang-format cppcheck nginx
+	postgresql redis-server haproxy)
 
 log() { printf '==> %s\n' "$*" >&2; }
 

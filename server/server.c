@@ -33,7 +33,8 @@ struct server {
 	struct metrics metrics;
 	struct lobby *lobby;
 	struct net *net;
-	struct dblock dblock; /* held for the process's life: one database, one server */
+	struct cluster *cluster; /* NULL: a single server (docs/SCALING.md) */
+	struct dblock dblock;    /* held for the process's life: one database, one server */
 	uv_prepare_t turn;
 	uv_check_t reaper;
 	uv_timer_t housekeeping;
@@ -270,7 +271,11 @@ static int modules_init(struct server *srv)
 /* Opens (and migrates) the database and hands it to the modules; nothing is read from the journal yet. */
 static int store_attach(struct server *srv)
 {
-	if (store_open(&srv->loop, srv->cfg->db_path, srv->cfg->migrations_dir, &srv->store))
+	const struct config *cfg = srv->cfg;
+
+	if (!strcmp(cfg->store, "postgres")
+		    ? store_open_pg(&srv->loop, cfg->postgres, cfg->migrations_dir, &srv->store)
+		    : store_open(&srv->loop, cfg->db_path, cfg->migrations_dir, &srv->store))
 		return -EIO;
 	lobby_set_store(srv->lobby, srv->store);
 	net_set_store(srv->net, srv->store);
@@ -286,8 +291,10 @@ int server_run(const struct config *cfg)
 	char why[1400];
 
 	srv.cfg = cfg;
-	/* Before anything else: a second server on this database must not listen, migrate or restore. */
-	err = dblock_take(&srv.dblock, cfg, why, sizeof(why));
+	/* Before anything else: a second server on this database must not listen, migrate or restore.
+	 * PostgreSQL is shared by the nodes of a cluster: there, node leases keep each room to one node. */
+	srv.dblock.fd = -1;
+	err = strcmp(cfg->store, "sqlite") ? 0 : dblock_take(&srv.dblock, cfg, why, sizeof(why));
 	if (err) {
 		util_log(LOG_ERROR, "%s: %s; one database, one server: not starting", cfg->db_path, why);
 		return err;

@@ -74,6 +74,17 @@ static const struct setting settings[] = {
 	  "client addresses (ADDRESS[/BITS], comma-separated) the listeners serve /metrics without "
 	  "metrics_token; 0.0.0.0/0,::/0: anyone" },
 	{ "db", T_PATH, F(db_path), 0, 0, "var/quinteto.db", "the SQLite database, created with its folder" },
+	{ "store", T_STR, F(store), 0, 0, "sqlite",
+	  "where the server keeps its players, journal and archive: sqlite (db) or postgres (postgres)" },
+	{ "postgres", T_SECRET, F(postgres), 0, 0, "",
+	  "with store postgres: the libpq conninfo of the database (\"host=... dbname=... user=...\")" },
+	{ "node", T_STR, F(node), 0, 0, "",
+	  "cluster mode: this node's name ([a-z0-9-], 1..32 characters), unique in the cluster; needs store "
+	  "postgres and redis; empty: a single server" },
+	{ "redis", T_ADDR, F(redis), 0, 0, "", "cluster mode: the Redis HOST:PORT nodes share" },
+	{ "node_lease_ms", T_INT, F(node_lease_ms), 500, 600000, "3000",
+	  "cluster mode: a node that has not renewed its lease for this long is taken as dead and its rooms "
+	  "are adopted, ms" },
 	{ "web", T_PATH, F(web_dir), 0, 0, NULL, "the web client to serve" },
 	{ "wasm", T_PATH, F(wasm_dir), 0, 0, NULL,
 	  "the folder of rules.wasm, the games' rules the web client runs (served as /wasm/)" },
@@ -899,6 +910,39 @@ static int cross_check(const struct config *c)
 	}
 	if (c->tls_cert[0] && tls_pair_check(c))
 		return CONF_E_INVALID;
+	if (strcmp(c->store, "sqlite") && strcmp(c->store, "postgres")) {
+		fprintf(stderr,
+			"quinteto-server: bad value for store (from %s): \"%s\" is neither sqlite nor "
+			"postgres\n",
+			source_names[c->source[find_setting("store") - settings]], c->store);
+		return CONF_E_INVALID;
+	}
+	if (!strcmp(c->store, "postgres") && !c->postgres[0]) {
+		fprintf(stderr,
+			"quinteto-server: bad value for postgres: store postgres needs its conninfo\n");
+		return CONF_E_INVALID;
+	}
+	if (c->node[0]) {
+		size_t k, n = strlen(c->node);
+
+		for (k = 0; k < n; k++)
+			if (!((c->node[k] >= 'a' && c->node[k] <= 'z') ||
+			      (c->node[k] >= '0' && c->node[k] <= '9') || c->node[k] == '-'))
+				break;
+		if (n > 32 || k < n) {
+			fprintf(stderr,
+				"quinteto-server: bad value for node (from %s): \"%s\": 1 to 32 of a-z, 0-9 "
+				"and -\n",
+				source_names[c->source[find_setting("node") - settings]], c->node);
+			return CONF_E_INVALID;
+		}
+		if (strcmp(c->store, "postgres") || !c->redis.port) {
+			fprintf(stderr,
+				"quinteto-server: bad value for node: a cluster node needs store postgres "
+				"and redis\n");
+			return CONF_E_INVALID;
+		}
+	}
 	if (c->max_rooms > 1 && c->max_live_rooms_per_addr >= c->max_rooms) {
 		fprintf(stderr,
 			"quinteto-server: bad value for max_live_rooms_per_addr (from %s): %d is not under "

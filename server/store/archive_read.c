@@ -52,6 +52,14 @@ static int fail(struct archive_db *d, const char *what)
 	return -EIO;
 }
 
+/* PLACEHOLDER until the PostgreSQL reads land (docs/SCALING.md). */
+int archive_db_init_pg(struct archive_db *d, PGconn *pg)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->err, sizeof(d->err), "this build has no PostgreSQL archive reads yet");
+	return -EIO;
+}
+
 int archive_db_init(struct archive_db *d, sqlite3 *db)
 {
 	memset(d, 0, sizeof(*d));

@@ -18,6 +18,7 @@
 #define QUINTETO_ARCHIVE_READ_H
 
 #include <jansson.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -36,7 +37,8 @@ struct archive_replay;
 
 /* A connection's archive statements, set up by archive_db_init(). */
 struct archive_db {
-	sqlite3 *db; /* borrowed */
+	sqlite3 *db; /* borrowed; NULL for PostgreSQL */
+	PGconn *pg;  /* borrowed; NULL for SQLite */
 	sqlite3_stmt *stmt[AR_MAX];
 	sqlite3_stmt *list[ARCHIVE_LIST_SHAPES]; /* prepared on first use, one per filter shape */
 	struct archive_replay *replays[ARCHIVE_REPLAY_CACHE]; /* owned; NULL for a free place */
@@ -46,6 +48,13 @@ struct archive_db {
 
 /* Prepares the statements on `db` (borrowed), `d` overwritten; 0 or -EIO with the reason in d->err. */
 int archive_db_init(struct archive_db *d, sqlite3 *db);
+
+/*
+ * The same reads on a PostgreSQL connection (`pg` borrowed, blocking, the
+ * thread's own): every archive_db_* below answers as on SQLite, byte for
+ * byte. 0 or -EIO with the reason in d->err.
+ */
+int archive_db_init_pg(struct archive_db *d, PGconn *pg);
 
 /* Finalizes the statements; safe on a zeroed or half-initialized one. */
 void archive_db_finish(struct archive_db *d);

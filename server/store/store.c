@@ -673,6 +673,8 @@ const char *store_strerror(int code)
 		return "the archived match does not verify";
 	case STORE_E_NOT_QUINTETO:
 		return "not a Quinteto database of this version";
+	case STORE_E_FENCED:
+		return "this node's lease was taken over by another node";
 	default:
 		return code < 0 && code > -1000 ? strerror(-code) : "unknown error";
 	}

@@ -34,7 +34,8 @@ enum store_error {
 	STORE_E_BAD_REQUEST = -1202, /* a read that cannot be answered as asked (the reason in its answer) */
 	STORE_E_UNVERIFIED = -1203,  /* an archived match does not verify: its replay disagrees with it */
 	STORE_E_NOT_QUINTETO =
-		-1204, /* the database is not one of this version (not migrated, or not ours) */
+		-1204,          /* the database is not one of this version (not migrated, or not ours) */
+	STORE_E_FENCED = -1205, /* cluster: this node's lease was taken over; it must never write again */
 };
 
 /* What a code means, for people and logs: a STORE_E_*, or an errno (strerror's text). */
@@ -100,6 +101,18 @@ void store_match_free(struct store_match *m);
  * negative errno (-EIO for a database failure) with the reason logged.
  */
 int store_open(uv_loop_t *loop, const char *path, const char *migrations_dir, struct store **out);
+
+/*
+ * The same store on PostgreSQL (the setting store "postgres"; docs/SCALING.md):
+ * `conninfo` is libpq's, the migrations are the .sql files of `migrations_dir`/postgres,
+ * applied in order, each in a transaction, under an advisory lock (nodes
+ * starting together migrate once). Every function of this header behaves as
+ * with SQLite: the same contract (frames held until their batch commits, group
+ * commit, retry with back-off while the database fails or is away, -EIO for
+ * a database that cannot be reached), the same codes, the same JSON. 0 or a
+ * negative errno with the reason logged.
+ */
+int store_open_pg(uv_loop_t *loop, const char *conninfo, const char *migrations_dir, struct store **out);
 
 /* Starts the writer and the reader threads; work queued before runs then. 0 or a negative errno. */
 int store_start(struct store *st);
@@ -332,6 +345,36 @@ struct store_req *store_player_get(struct store *st, const char *name, store_rea
  * answered already or req is NULL.
  */
 bool store_req_cancel(struct store_req *req);
+
+/* --- cluster mode: node leases (PostgreSQL only; docs/SCALING.md) --------- */
+
+/*
+ * Takes node `node`'s lease in the table node_leases (synchronously, before
+ * store_load_*() and store_start()): a new epoch, one more than the row's
+ * last, whoever held it. From then on the store is this node's: rooms it
+ * journals carry the node's name (live_rooms.node), store_load_live() loads
+ * only the node's own rooms, and every transaction it writes (journal batch,
+ * archive save) first checks, holding the lease row FOR SHARE, that the
+ * row's epoch is still this one; when it is not, the write fails with
+ * STORE_E_FENCED, is not retried, and store_commit_cb gets STORE_E_FENCED.
+ * 0, -ENOTSUP (SQLite), or -EIO.
+ */
+int store_lease_take(struct store *st, const char *node, int lease_ms);
+
+enum store_lease_event {
+	STORE_LEASE_LOST,    /* this node's lease was taken over (or cannot be renewed in time): stop */
+	STORE_LEASE_ADOPTED, /* this node took over dead node `node`'s rooms: store_load_live() loads them */
+};
+typedef void (*store_lease_cb)(void *ctx, enum store_lease_event ev, const char *node);
+
+/*
+ * After store_start(): renews the lease (every lease_ms / 3) and watches the
+ * other nodes' leases; a lease expired for lease_ms is taken over by one
+ * survivor (epoch + 1, its rooms' live_rooms.node set to the survivor, in one
+ * transaction), which is then told STORE_LEASE_ADOPTED. Never waits on the
+ * loop (libpq's non-blocking mode on a connection of its own).
+ */
+void store_lease_watch(struct store *st, store_lease_cb cb, void *ctx);
 
 /*
  * One database, one server (dblock.c). A server holds an exclusive flock(2)

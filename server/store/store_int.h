@@ -150,6 +150,9 @@ enum wstmt {
 
 struct store {
 	uv_loop_t *loop;
+	/* cluster mode (store_lease_take): set before store_start(), read by the writer; epoch 0: no lease */
+	char node[64];
+	int64_t epoch;
 	sqlite3 *db;              /* the writer's */
 	sqlite3 *ldb;             /* the loop thread's identity lookups (read-only; store_players.c) */
 	sqlite3_stmt *ldb_lookup; /* by token hash */

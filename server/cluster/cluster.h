@@ -1,0 +1,75 @@
+/*
+ * cluster.h: this node's share of a cluster (docs/SCALING.md), through Redis
+ * on the server's own loop (hiredis's libuv adapter): the node's
+ * registration with a lease, the room directory (which node hosts which
+ * room) and the lobby's summaries of every node.
+ *
+ * Nothing here waits for Redis: every answer comes from a local mirror that
+ * pub/sub keeps current, so play goes on while Redis is away (the mirror goes
+ * stale, and heals when Redis is back). Loop thread only. A NULL cluster
+ * (a single server: the setting `node` is empty) is valid everywhere: it hosts
+ * every room and knows no other node.
+ */
+#ifndef QUINTETO_CLUSTER_H
+#define QUINTETO_CLUSTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <uv.h>
+
+struct cluster;
+struct config;
+struct metrics;
+
+/* cfg->node empty: *out NULL and 0 (a single server). Else 0 or a negative errno. Nothing connects yet. */
+int cluster_new(uv_loop_t *loop, const struct config *cfg, struct metrics *m, struct cluster **out);
+
+/* Connects to Redis and registers the node (then keeps trying in the background). 0 or a negative errno. */
+int cluster_start(struct cluster *c);
+
+/* Unregisters the node (best effort: a clean stop leaves no lease to expire) and closes its handles. */
+void cluster_stop(struct cluster *c);
+
+/* After cluster_stop() and the loop's last turn; NULL does nothing. */
+void cluster_free(struct cluster *c);
+
+/* This node's name; NULL for a single server. */
+const char *cluster_node(const struct cluster *c);
+
+/* --- the room directory -------------------------------------------------- */
+
+/* This node hosts `room` from now on (created, restored at start-up, or adopted). */
+void cluster_room_hosted(struct cluster *c, const char *room);
+
+/* This node no longer hosts `room` (closed). */
+void cluster_room_gone(struct cluster *c, const char *room);
+
+/*
+ * The node that hosts `room` as the mirror knows it: this node's own name for
+ * its own rooms, another's, or NULL (no node hosts it as far as we know).
+ */
+const char *cluster_room_node(const struct cluster *c, const char *room);
+
+/* Whether `node` holds a live registration (this node: always). */
+bool cluster_node_alive(const struct cluster *c, const char *node);
+
+/* Whether Redis answers now (for /readyz and /metrics). A NULL cluster: true. */
+bool cluster_redis_up(const struct cluster *c);
+
+/* --- the merged lobby ---------------------------------------------------- */
+
+/*
+ * This node's rooms, as the JSON array of room summaries that the lobby's
+ * `rooms` message holds (protocol.md), to publish; the cluster throttles
+ * (at most one publication a second, the last one wins).
+ */
+void cluster_lobby_publish(struct cluster *c, const char *rooms_json, size_t len);
+
+/* Each other live node's last published summaries (a JSON array's text), in no particular order. */
+typedef void (*cluster_rooms_cb)(void *ctx, const char *node, const char *rooms_json, size_t len);
+void cluster_lobby_foreach(const struct cluster *c, cluster_rooms_cb cb, void *ctx);
+
+/* Called (loop thread) when another node's summaries changed, or a node came or went. */
+void cluster_on_change(struct cluster *c, void (*cb)(void *ctx), void *ctx);
+
+#endif
