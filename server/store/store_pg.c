@@ -196,10 +196,19 @@ err:
 	return NULL;
 }
 
-/* Whether an idle connection is still up: reads what waits (a server gone says so by closing). */
+/*
+ * Whether an idle connection is still worth a query. Nothing is due on an
+ * idle connection of ours (none LISTENs), so anything readable is a server
+ * saying goodbye (a shutdown's FATAL, then EOF) or EOF itself: the connection
+ * is taken as gone, before a query is lost on it.
+ */
 static bool idle_alive(PGconn *c)
 {
-	return c && PQconsumeInput(c) && PQstatus(c) == CONNECTION_OK;
+	struct pollfd p = { .fd = c ? PQsocket(c) : -1, .events = POLLIN };
+
+	if (!c || PQstatus(c) != CONNECTION_OK || p.fd < 0)
+		return false;
+	return poll(&p, 1, 0) == 0;
 }
 
 /* --- the writer's statements ------------------------------------------------- */

@@ -1317,6 +1317,16 @@ static void test_pg_batch_survives_a_restart(void)
 	CHECK_EQ(c.err[3], 0);
 	CHECK(!store_journal_failing(st));
 	CHECK_EQ(store_player_lookup(st, "hash", id, sizeof(id), name, sizeof(name)), STORE_E_NOT_FOUND);
+	/* the readers' connections broke too: each reconnects before its next read */
+	for (int lane = 0; lane < 2; lane++) {
+		struct reply r = { 0 };
+
+		REQUIRE(lane ? store_match_get(st, "nope", read_cb, &r)
+			     : store_match_list(st, NULL, NULL, 0, 10, read_cb, &r));
+		REQUIRE(run_until(reply_done, &r, 5000));
+		CHECK_EQ(r.err, lane ? STORE_E_NOT_FOUND : 0);
+		free(r.body);
+	}
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_actions WHERE room_id = 'r' AND ply = 0"), 1);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats WHERE client_seed = 'seed'"), 1);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 2);
