@@ -35,6 +35,7 @@
 #include "base/util.h"
 
 _Atomic int store_pg_test_lose_commits;
+_Atomic int store_pg_txn_ms = STORE_PG_TXN_MS;
 
 /*
  * The store's defaults, before the operator's conninfo (expanded from
@@ -53,23 +54,26 @@ int64_t store_pg_now(void)
 	return (int64_t)(util_mono_ns() / 1000000u);
 }
 
-static void conn_values(const char *conninfo, const char **vals)
+/* `app`: application_name, so that pg_stat_activity tells the writer, the readers and the lookup apart. */
+static void conn_values(const char *conninfo, const char *app, const char **vals)
 {
 	static const char *const defaults[] = {
 		"5", "1", "5", "2", "3", "10000", "quinteto-server", "-c client_min_messages=warning"
 	};
 
 	memcpy(vals, defaults, sizeof(defaults));
+	vals[6] = app;
 	vals[8] = conninfo;
 	vals[9] = NULL;
 }
 
-PGconn *store_pg_connect(const char *conninfo, bool quiet)
+/* store_pg_connect() with the connection's role as its application_name. */
+static PGconn *connect_as(const char *conninfo, const char *app, bool quiet)
 {
 	const char *vals[10];
 	PGconn *c;
 
-	conn_values(conninfo, vals);
+	conn_values(conninfo, app, vals);
 	c = PQconnectdbParams(conn_keys, vals, 1);
 	if (c && PQstatus(c) == CONNECTION_OK)
 		return c;
@@ -78,6 +82,11 @@ PGconn *store_pg_connect(const char *conninfo, bool quiet)
 			 c ? PQerrorMessage(c) : "out of memory");
 	PQfinish(c); /* NULL is a no-op */
 	return NULL;
+}
+
+PGconn *store_pg_connect(const char *conninfo, bool quiet)
+{
+	return connect_as(conninfo, "quinteto-server", quiet);
 }
 
 PGresult *store_pg_query(PGconn *c, const char *what, const char *sql, int n, const char *const *vals)
@@ -174,7 +183,7 @@ static PGconn *connect_nb(const char *conninfo, int64_t deadline)
 	PostgresPollingStatusType s = PGRES_POLLING_WRITING;
 	PGconn *c;
 
-	conn_values(conninfo, vals);
+	conn_values(conninfo, "quinteto-lookup", vals);
 	c = PQconnectStartParams(conn_keys, vals, 1);
 	if (!c || PQstatus(c) == CONNECTION_BAD)
 		goto err;
@@ -331,7 +340,7 @@ static bool writer_connect(struct store *st)
 	if (pg->w && pg->w_ready && !idle_alive(pg->w))
 		drop_writer(pg); /* it went away while idle: no statement was in flight */
 	if (!pg->w) {
-		if (pg->gone || !(pg->w = store_pg_connect(pg->conninfo, pg->w_said))) {
+		if (pg->gone || !(pg->w = connect_as(pg->conninfo, "quinteto-writer", pg->w_said))) {
 			if (!pg->w_said)
 				util_log(LOG_ERROR,
 					 "store: the writer cannot reach PostgreSQL; it keeps trying");
@@ -679,7 +688,7 @@ static enum tx attempt(struct store *st, struct wjob *j, int *err)
 {
 	struct store_pg *pg = st->pg;
 	struct attempt a = { st, j, 0, true };
-	int64_t deadline = store_pg_now() + STORE_PG_TXN_MS;
+	int64_t deadline = store_pg_now() + store_pg_txn_ms;
 	PGresult *res = NULL;
 	enum tx tx;
 
@@ -706,7 +715,7 @@ static enum tx attempt(struct store *st, struct wjob *j, int *err)
 broken:
 	if (pg->w && PQstatus(pg->w) == CONNECTION_OK && *err == -ETIMEDOUT)
 		util_log(LOG_ERROR, "store: PostgreSQL did not answer within %d ms; reconnecting",
-			 STORE_PG_TXN_MS);
+			 (int)store_pg_txn_ms);
 	else
 		util_log(LOG_ERROR, "store: the connection to PostgreSQL broke: %s",
 			 pg->w ? PQerrorMessage(pg->w) : "not connected");
@@ -790,7 +799,7 @@ int store_pg_lane_ready(struct store_lane *ln)
 		PQfinish(ln->pg);
 		ln->pg = NULL;
 	}
-	if (!ln->pg && !(ln->pg = store_pg_connect(pg->conninfo, true)))
+	if (!ln->pg && !(ln->pg = connect_as(pg->conninfo, "quinteto-reader", true)))
 		return -EIO;
 	if (!ln->ar_ready) {
 		if (archive_db_init_pg(&ln->ar, ln->pg)) {
@@ -906,7 +915,7 @@ static int open_rest(struct store *st, const char *migrations_dir)
 	for (k = 0; k < STORE_LANES; k++) {
 		st->lanes[k].st = st;
 		st->lanes[k].name = k == STORE_LANE_LIGHT ? "q-reader" : "q-replay";
-		if (!(st->lanes[k].pg = store_pg_connect(pg->conninfo, false)))
+		if (!(st->lanes[k].pg = connect_as(pg->conninfo, "quinteto-reader", false)))
 			return -EIO;
 		(void)store_pg_lane_ready(
 			&st->lanes[k]); /* reads answer -EIO until the archive reads are set up */
@@ -928,7 +937,7 @@ int store_open_pg(uv_loop_t *loop, const char *conninfo, const char *migrations_
 	if ((r = boot_id(st->pg->boot)))
 		goto err;
 	r = -EIO;
-	if (!(st->pg->w = store_pg_connect(conninfo, false)) || open_rest(st, migrations_dir))
+	if (!(st->pg->w = connect_as(conninfo, "quinteto-writer", false)) || open_rest(st, migrations_dir))
 		goto err;
 	if ((r = store_sync_init(st)))
 		goto err;

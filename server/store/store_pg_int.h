@@ -51,6 +51,8 @@ struct store_pg {
  * transaction in store_ledger. 0 in production.
  */
 extern _Atomic int store_pg_test_lose_commits;
+/* The writer's deadline for a transaction: STORE_PG_TXN_MS; tests shorten it. */
+extern _Atomic int store_pg_txn_ms;
 
 /* Milliseconds of a monotonic clock. */
 int64_t store_pg_now(void);

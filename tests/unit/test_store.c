@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <libpq-fe.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1418,6 +1419,46 @@ static void test_pg_lost_commit_answer_applied_once(void)
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 0);
 }
 
+/*
+ * A server that stops answering (the writer's backend frozen with SIGSTOP, as
+ * a network that hangs would look) holds the writer for the transaction's
+ * deadline only: the connection is dropped and the batch written on a new
+ * one. When the frozen backend wakes up with the old transaction still in its
+ * input, its ledger row finds the retry's committed: applied once.
+ */
+static void test_pg_hung_server_bounded(void)
+{
+	struct commits c = { 0 };
+	struct store *st;
+	long long pid;
+	char q[128];
+	int i;
+
+	REQUIRE((st = fresh_started(&c)));
+	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
+	CHECK_EQ(store_journal_flush(st), 1);
+	REQUIRE(wait_commits(&c, 1));
+	pid = sql_int("SELECT pid FROM pg_stat_activity WHERE application_name = 'quinteto-writer'");
+	REQUIRE(pid > 0);
+	store_pg_txn_ms = 300;
+	REQUIRE(!kill((pid_t)pid, SIGSTOP));
+	store_live_action(st, "r", 0, 0, "{}", "{}", 5, false);
+	CHECK_EQ(store_journal_flush(st), 2);
+	CHECK(wait_commits(&c, 2));
+	CHECK_EQ(c.seq[1], 2);
+	CHECK_EQ(c.err[1], 0); /* a connection lost once is replaced at once, quietly */
+	CHECK(!kill((pid_t)pid, SIGCONT));
+	run_until(never, NULL, 300); /* the old backend runs what it had been sent, and fails */
+	store_pg_txn_ms = STORE_PG_TXN_MS;
+	close_store(st);
+	CHECK_EQ(c.n, 2);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_log"), 1);
+	snprintf(q, sizeof(q), "SELECT count(*) FROM pg_stat_activity WHERE pid = %lld", pid);
+	for (i = 0; i < 50 && sql_int(q) != 0; i++) /* it ends, its client gone */
+		usleep(20000);
+	CHECK_EQ(sql_int(q), 0);
+}
+
 /* A started store of node `node` at lease epoch `epoch` (0: no fence) on the emptied database. */
 static struct store *node_started(struct commits *c, const char *node, int64_t epoch)
 {
@@ -1569,6 +1610,7 @@ int main(int argc, char **argv)
 	TEST_PG(test_pg_lost_commit_answer_applied_once);
 	TEST_PG(test_pg_fenced_writes_nothing);
 	TEST_PG(test_pg_node_loads_its_own_rooms);
+	TEST_PG(test_pg_hung_server_bounded);
 	TEST_PG(test_pg_batch_survives_a_restart); /* the last: it leaves PostgreSQL stopped */
 	PQfinish(pg_admin);
 	if (uv_loop_close(&loop))
