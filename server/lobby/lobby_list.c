@@ -148,7 +148,7 @@ static void remote_add(struct lobby *l, json_t *sum)
 	    json_string_length(id) > WIRE_ROOM_ID_MAX || hmap_get(&l->rooms, json_string_value(id)))
 		return; /* not a summary; or ours (a room adopted from a node not yet seen dead) */
 	e->created_at = json_integer_value(at);
-	e->text = json_dumps(sum, JSON_COMPACT);
+	e->text = json_dumps(sum, JSON_COMPACT | JSON_PRESERVE_ORDER); /* as its node wrote it */
 	e->id = e->text ? strdup(json_string_value(id)) : NULL;
 	if (!e->id) {
 		free(e->text);
@@ -200,7 +200,8 @@ static void remote_build(struct lobby *l)
 		return;
 	remote_clear(l);
 	cluster_lobby_foreach(l->cluster, remote_node_cb, &w);
-	qsort(l->remote, l->nremote, sizeof(*l->remote), cmp_remote);
+	if (l->nremote > 1)
+		qsort(l->remote, l->nremote, sizeof(*l->remote), cmp_remote);
 	for (i = 0; i < l->nremote; i++) { /* a room two nodes list (an adoption between two publications) */
 		if (k && !strcmp(l->remote[k - 1].id, l->remote[i].id)) {
 			free(l->remote[i].text);
