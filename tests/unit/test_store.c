@@ -454,6 +454,39 @@ static void test_refused_write_is_skipped_not_retried(void)
 }
 
 /*
+ * An action of a room the journal does not have is refused alone: the
+ * actions around it in the batch (PostgreSQL writes a run of them in one
+ * statement) are written, in their order.
+ */
+static void test_unknown_room_action_refused_alone(void)
+{
+	struct commits c = { 0 };
+	struct store *st;
+	int ply;
+
+	REQUIRE((st = fresh_started(&c)));
+	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
+	CHECK_EQ(store_journal_flush(st), 1);
+	for (ply = 0; ply < 10; ply++) {
+		store_live_action(st, "r", ply, ply % 2, "{\"a\":\"q\\\"uote\"}", "{}", 100 + ply, ply == 3);
+		if (ply == 4)
+			store_live_action(st, "nope", 0, 0, "{}", "{}", 1, false);
+	}
+	CHECK_EQ(store_journal_flush(st), 2);
+	REQUIRE(wait_commits(&c, 2));
+	CHECK_EQ(c.err[1], 0);
+	close_store(st);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_log"), 10);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_actions WHERE room_id = 'r' AND at = 100 + ply AND "
+			 "action = '{\"a\":\"q\\\"uote\"}'"),
+		 10);
+	CHECK_EQ(sql_int("SELECT sum(stand_in) FROM live_log WHERE ply = 3"), 1);
+	CHECK_EQ(
+		sql_int("SELECT count(*) FROM live_log a JOIN live_log b ON a.seq < b.seq AND a.ply > b.ply"),
+		0);
+}
+
+/*
  * A write that fails for a reason outside the statement (here its table is
  * gone: "no such table", SQLITE_ERROR, the transaction still open) is not a
  * refusal: skipping it would commit the batch and release frames showing a
@@ -1290,6 +1323,7 @@ static void test_pg_batch_survives_a_restart(void)
 	struct commits c = { 0 };
 	struct store *st;
 	char id[64], name[64];
+	int i, lookup;
 
 	REQUIRE((st = fresh_started(&c)));
 	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
@@ -1316,7 +1350,22 @@ static void test_pg_batch_survives_a_restart(void)
 	CHECK_EQ(c.seq[3], 3);
 	CHECK_EQ(c.err[3], 0);
 	CHECK(!store_journal_failing(st));
-	CHECK_EQ(store_player_lookup(st, "hash", id, sizeof(id), name, sizeof(name)), STORE_E_NOT_FOUND);
+	/* lookups connect again (after a failed connection they pause for STORE_PG_LOOKUP_PAUSE_MS) */
+	for (i = 0; i < 100 &&
+		    (lookup = store_player_lookup(st, "hash", id, sizeof(id), name, sizeof(name))) == -EIO;
+	     i++)
+		run_until(never, NULL, 50);
+	CHECK_EQ(lookup, STORE_E_NOT_FOUND);
+	/* the readers' connections broke too: each reconnects before its next read */
+	for (int lane = 0; lane < 2; lane++) {
+		struct reply r = { 0 };
+
+		REQUIRE(lane ? store_match_get(st, "nope", read_cb, &r)
+			     : store_match_list(st, NULL, NULL, 0, 10, read_cb, &r));
+		REQUIRE(run_until(reply_done, &r, 5000));
+		CHECK_EQ(r.err, lane ? STORE_E_NOT_FOUND : 0);
+		free(r.body);
+	}
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_actions WHERE room_id = 'r' AND ply = 0"), 1);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats WHERE client_seed = 'seed'"), 1);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 2);
@@ -1502,6 +1551,7 @@ int main(int argc, char **argv)
 	TEST(test_failing_batch_is_retried_whole);
 	TEST(test_close_gives_up_a_failing_batch);
 	TEST(test_refused_write_is_skipped_not_retried);
+	TEST(test_unknown_room_action_refused_alone);
 	TEST(test_write_failing_outside_itself_is_retried);
 	TEST_READS(test_archive_keeps_events_and_order);
 	TEST(test_archive_saves_in_the_batch);
