@@ -321,7 +321,7 @@ static int actions_next(struct archive_db *d, struct ar_rows *r, struct wire_arc
 {
 	int rc = rows_next(d, r);
 
-	if (rc != 1)
+	if (rc <= 0)
 		return rc;
 	x->ply = (int)col_int(r, 0);
 	x->seat = (int)col_int(r, 1);
