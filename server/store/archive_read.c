@@ -7,7 +7,13 @@
  * player's record are plain queries on the indexes of migrations 0001, 0007
  * and 0012 (the list finds a player by the folded name: name_fold.h). The
  * list's SQL is built per filter shape, so every shape has a plan that walks
- * an index newest first and stops after one page.
+ * an index newest first and stops after one page; a page's seats are one
+ * more query, not one a match.
+ *
+ * The rows come through one seam (archive_read_int.h: rows_open, rows_next,
+ * col_text, col_int, rows_close): SQLite's statements here, PostgreSQL's
+ * queries in archive_read_pg.c. Everything else (the JSON, the replay's
+ * verification and its cache) is written once, so both answer the same bytes.
  *
  * Must not: write, or trust a stored match without the codec replaying it
  * (the replay view is recomputed every time, never stored).
@@ -29,6 +35,11 @@ static const char *const stmt_sql[AR_MAX] = {
 		"SELECT seq, id, game, options, started_at, ended_at, commit_hex, server_seed, client_seeds, "
 		"result FROM matches WHERE id = ?1",
 	[AR_SEATS] = "SELECT seat, role, name, bot FROM match_seats WHERE match_seq = ?1 ORDER BY seat",
+	/* the seats of a list's page (?1 its seqs as a JSON array) in the page's order: one query, not one a
+	   match */
+	[AR_PAGE_SEATS] = "SELECT seat, role, name, bot, match_seq FROM match_seats WHERE match_seq IN "
+			  "(SELECT value FROM "
+			  "json_each(?1)) ORDER BY match_seq DESC, seat",
 	[AR_ACTIONS] =
 		"SELECT ply, seat, action, outcome, at, stand_in FROM match_actions WHERE match_seq = ?1 "
 		"AND ply >= ?2 ORDER BY ply",
@@ -896,37 +907,47 @@ static void list_args(struct ar_rows *r, const struct archive_query *q, enum res
 		arg_text(r, 5, q->result);
 }
 
-static json_t *list_row(struct archive_db *d, const struct ar_rows *r)
+/* A listed match, its seats an empty array that list_seats() fills. */
+static json_t *list_row(const struct ar_rows *r)
 {
-	json_t *seats = rows_json(d, AR_SEATS, col_int(r, 0), seat_row);
-
-	if (!seats)
-		return NULL;
 	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:o, s:o}", "id", text(r, 1), "game", text(r, 2),
 			 "started_at", (json_int_t)col_int(r, 3), "ended_at", (json_int_t)col_int(r, 4),
-			 "plies", (json_int_t)col_int(r, 6), "seats", seats, "result",
+			 "plies", (json_int_t)col_int(r, 6), "seats", json_array(), "result",
 			 load_json(col_text(r, 5)));
 }
 
-/* Steps the list into `list` until a page is full; *next the cursor of a following page, or null. */
-static int list_fill(struct archive_db *d, struct ar_rows *r, int limit, json_t *list, json_t **next)
+/* A list's page: its matches, their seqs (newest first) and those as a JSON array for AR_PAGE_SEATS. */
+struct page {
+	json_t *list;
+	int64_t seqs[ARCHIVE_LIMIT_MAX];
+	int n;
+	char json[ARCHIVE_LIMIT_MAX * 21 + 3];
+	size_t len;
+};
+
+/* Steps the list into the page until it is full; *next the cursor of a following page, or null. */
+static int list_fill(struct archive_db *d, struct ar_rows *r, int limit, struct page *pg, json_t **next)
 {
-	int n = 0, rc;
+	int rc;
 	int64_t seq, prev = 0;
 	char cursor[32] = "";
 	json_t *item;
 
+	pg->len = (size_t)snprintf(pg->json, sizeof(pg->json), "[");
 	while ((rc = rows_next(d, r)) == 1) {
 		seq = col_int(r, 0);
 		if (seq == prev)
 			continue; /* the player's second seat in the same match */
 		prev = seq;
-		if (++n > limit) { /* one match more than asked: there is a next page */
+		if (pg->n == limit) { /* one match more than asked: there is a next page */
 			*next = json_string(cursor);
 			return *next ? 0 : -ENOMEM;
 		}
 		snprintf(cursor, sizeof(cursor), "%lld", (long long)seq);
-		if (!(item = list_row(d, r)) || json_array_append_new(list, item))
+		pg->len += (size_t)snprintf(pg->json + pg->len, sizeof(pg->json) - pg->len, "%s%lld",
+					    pg->n ? "," : "", (long long)seq);
+		pg->seqs[pg->n++] = seq;
+		if (!(item = list_row(r)) || json_array_append_new(pg->list, item))
 			return -ENOMEM;
 	}
 	if (rc)
@@ -935,33 +956,68 @@ static int list_fill(struct archive_db *d, struct ar_rows *r, int limit, json_t 
 	return 0;
 }
 
+/* The seats of the page's matches, in one query, each into its match's "seats". */
+static int list_seats(struct archive_db *d, struct page *pg)
+{
+	struct ar_rows r = { .q = AR_PAGE_SEATS };
+	json_t *seat;
+	int i = 0, rc;
+
+	snprintf(pg->json + pg->len, sizeof(pg->json) - pg->len, "]");
+	arg_text(&r, 1, pg->json);
+	rc = pg->n ? rows_open(d, &r) : 0;
+	while (pg->n && !rc && (rc = rows_next(d, &r)) == 1) {
+		int64_t seq = col_int(&r, 4);
+
+		while (i < pg->n && pg->seqs[i] != seq) /* both newest first */
+			i++;
+		if (i == pg->n)
+			break; /* not a match of the page: cannot be (IN), and never misfiled */
+		rc = (seat = seat_row(&r)) &&
+				     !json_array_append_new(
+					     json_object_get(json_array_get(pg->list, (size_t)i), "seats"),
+					     seat)
+			     ? 0
+			     : -ENOMEM;
+	}
+	rows_close(d, &r);
+	return rc < 0 ? rc : 0;
+}
+
 int archive_db_list(struct archive_db *d, const struct archive_query *q, json_t **out)
 {
 	enum result_kind rk = result_kind(q->result);
 	int limit = q->limit < 1 || q->limit > ARCHIVE_LIMIT_MAX ? 20 : q->limit;
 	struct ar_rows r = { 0 };
+	struct page *pg = calloc(1, sizeof(*pg));
 	json_t *list, *next = NULL;
 	char *key = NULL;
 	int err;
 
 	d->err[0] = '\0';
 	if ((rk == R_WON || rk == R_LOST) && !q->player) {
+		free(pg);
 		*out = error_new("bad_request", "result=won and result=lost need a player");
 		return *out ? STORE_E_BAD_REQUEST : -ENOMEM;
 	}
 	if (q->player && (key = malloc(strlen(q->player) + 1)))
 		name_fold(q->player, strlen(q->player), key);
 	list = json_array();
-	err = !list || (q->player && !key) ? -ENOMEM : 0;
+	err = !pg || !list || (q->player && !key) ? -ENOMEM : 0;
 	if (!err) {
+		pg->list = list;
 		list_args(&r, q, rk, limit, key);
 		err = rows_open(d, &r);
 	}
 	if (!err)
-		err = list_fill(d, &r, limit, list, &next);
+		err = list_fill(d, &r, limit, pg, &next);
 	rows_close(d, &r);
+	if (!err)
+		err = list_seats(d, pg);
 	free(key);
+	free(pg);
 	if (err) {
+		json_decref(next);
 		json_decref(list);
 		return answer(d, NULL, out);
 	}
