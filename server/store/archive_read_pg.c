@@ -42,10 +42,14 @@ static const char player_sql[] =
 	"m2 ON m2.seq = s.match_seq WHERE s.name = $1 GROUP BY s.match_seq) x JOIN matches m ON "
 	"m.seq = x.seq GROUP BY m.game ORDER BY m.game COLLATE \"C\"";
 
-/* PostgreSQL's json_each() walks an object: the page's seqs (a JSON array) are unnested as an array. */
+/*
+ * A list page's seats in one query, oldest first (archive_read.c's
+ * list_seats(): SQLite has no such query, it looks each match's up): the
+ * page's seqs come as a JSON array, unnested for = ANY on the primary key.
+ */
 static const char page_seats_sql[] =
 	"SELECT seat, role, name, bot, match_seq FROM match_seats WHERE match_seq = ANY (ARRAY(SELECT "
-	"jsonb_array_elements_text($1::jsonb)::bigint)) ORDER BY match_seq DESC, seat";
+	"jsonb_array_elements_text($1::jsonb)::bigint)) ORDER BY match_seq, seat";
 
 /* Query q's SQL for PostgreSQL into sql (n bytes); 0 or -EINVAL. */
 static int pg_sql(int q, char *sql, size_t n)
