@@ -87,9 +87,19 @@ int ar_pg_check(struct archive_db *d)
 	/* the list's arguments (archive_read.c): game, player, cursor, rows, reason */
 	static const Oid list_types[AR_ARGS] = { PG_TEXT_OID, PG_TEXT_OID, PG_INT8_OID, PG_INT8_OID,
 						 PG_TEXT_OID };
+	const char *enc = PQparameterStatus(d->pg, "client_encoding");
 	char sql[1024];
 	PGresult *res;
 
+	/* the archive's text is UTF-8, answered as stored: a connection that converts it would change the
+	 * bytes */
+	if (!enc || (strcmp(enc, "UTF8") && strcmp(enc, "SQL_ASCII"))) {
+		snprintf(d->err, sizeof(d->err),
+			 "the connection's client_encoding is %s: the archive is read as UTF-8 (set "
+			 "client_encoding=UTF8)",
+			 enc ? enc : "unknown");
+		return -EIO;
+	}
 	/* every query is parsed now, as SQLite's are prepared: a schema older than the reads fails here */
 	for (int q = 0; q < AR_LIST + ARCHIVE_LIST_SHAPES; q++) {
 		if (pg_sql(q, sql, sizeof(sql)))

@@ -445,6 +445,11 @@ static void test_pg_failures(void)
 	CHECK_EQ(archive_db_init_pg(&d, c), -EIO);
 	CHECK(strstr(d.err, "does not exist") != NULL);
 	archive_db_finish(&d);
+	PQclear(PQexec(c, "SET client_encoding TO 'LATIN1'")); /* it would convert the names' bytes */
+	CHECK_EQ(archive_db_init_pg(&d, c), -EIO);
+	CHECK(strstr(d.err, "client_encoding") != NULL);
+	archive_db_finish(&d);
+	PQclear(PQexec(c, "SET client_encoding TO 'UTF8'"));
 	snprintf(sql, sizeof(sql), "SET search_path TO archive_pg_%d", (int)getpid());
 	PQclear(PQexec(c, sql));
 	REQUIRE(archive_db_init_pg(&d, c) == 0);
