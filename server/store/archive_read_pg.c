@@ -5,13 +5,15 @@
  * same. The SQL is archive_read.c's (SQLite's) with ?N written $N, and, where
  * the dialects differ, words of this file's own (pg_sql); the schema is
  * migrations/postgres/0001_schema.sql, whose columns, generated `winner` and
- * `reason`, and indexes are SQLite's, so every query walks the same index.
+ * `reason`, and indexes are SQLite's, so every query has an index to walk
+ * (docs/SCALING.md has the plans EXPLAIN showed).
  *
  * Every query is one PQexecParams (text in, text out): the unnamed statement
  * is planned with its arguments, so a list's filter (a reason, a player) is
  * planned for its own rows, and nothing is left named on the borrowed
- * connection. A query's rows are fetched whole, which a list, a match's seats
- * and events and a player's record are small enough for; a match's actions
+ * connection. A query's rows are fetched whole, which a list's page (and its
+ * seats: one query, list_seats()), a match's seats and events and a player's
+ * record are small enough for; a match's actions
  * (up to 200,008) are fetched AR_ACTIONS_CHUNK at a time, each chunk from the
  * ply after the last (on the primary key), so a read holds one chunk, never
  * the match, and no cursor or transaction stays open between chunks
