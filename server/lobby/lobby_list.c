@@ -10,12 +10,22 @@
  * only when some room changed since. A `watch` changes one room's watcher
  * count: one summary, one join. Pushes to subscribers (lobby.c) are
  * throttled and skipped when the frame is the one pushed last.
+ *
+ * In cluster mode (docs/SCALING.md) the list is the merged lobby: this
+ * node's rooms and the other live nodes' published summaries, newest first,
+ * still lobby_list_max at most, `total` the sum of every live node's. The
+ * others' summaries are read (and checked: an array of objects each with a
+ * room id and created_at, at most lobby_list_max of them per node) once per
+ * change of theirs, not per request; this node's own list is what it
+ * publishes. A single server's list is built exactly as before.
  */
 #include "lobby/lobby_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "cluster/cluster.h"
 
 static int cmp_newest(const void *a, const void *b)
 {
@@ -90,6 +100,7 @@ static int text_build(struct lobby *l)
 	if (text_put(l, "]", 1))
 		goto fail;
 	l->text_stale = false;
+	l->text_gen++;
 	return 0;
 fail:
 	free(l->text);
@@ -98,23 +109,204 @@ fail:
 	return -ENOMEM;
 }
 
+static void remote_clear(struct lobby *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nremote; i++) {
+		free(l->remote[i].text);
+		free((char *)l->remote[i].id);
+	}
+	free(l->remote);
+	l->remote = NULL;
+	l->nremote = l->remote_total = 0;
+}
+
+void lobby_list_finish(struct lobby *l)
+{
+	remote_clear(l);
+	free(l->mtext);
+	l->mtext = NULL;
+}
+
+static int cmp_remote(const void *a, const void *b)
+{
+	const struct lobby_remote *ra = a, *rb = b;
+
+	return ra->created_at < rb->created_at   ? 1
+	       : ra->created_at > rb->created_at ? -1
+						 : strcmp(ra->id, rb->id);
+}
+
+/* One room of another node's summaries, kept if it is a summary in shape and not one of ours. */
+static void remote_add(struct lobby *l, json_t *sum)
+{
+	json_t *id = json_object_get(sum, "id"), *at = json_object_get(sum, "created_at");
+	struct lobby_remote *e = &l->remote[l->nremote];
+
+	if (!json_is_object(sum) || !json_is_string(id) || !json_is_integer(at) ||
+	    json_string_length(id) > WIRE_ROOM_ID_MAX || hmap_get(&l->rooms, json_string_value(id)))
+		return; /* not a summary; or ours (a room adopted from a node not yet seen dead) */
+	e->created_at = json_integer_value(at);
+	e->text = json_dumps(sum, JSON_COMPACT);
+	e->id = e->text ? strdup(json_string_value(id)) : NULL;
+	if (!e->id) {
+		free(e->text);
+		return;
+	}
+	e->len = strlen(e->text);
+	l->nremote++;
+}
+
+struct remote_walk {
+	struct lobby *l;
+	size_t cap;
+};
+
+static void remote_node_cb(void *ctx, const char *node, const char *rooms_json, size_t len, size_t total)
+{
+	struct remote_walk *w = ctx;
+	struct lobby *l = w->l;
+	size_t i, n, max = (size_t)l->cfg->lobby_list_max;
+	json_t *arr = json_loadb(rooms_json, len, JSON_REJECT_DUPLICATES, NULL);
+
+	l->remote_total += total;
+	n = json_array_size(arr) < max ? json_array_size(arr) : max; /* 0 for anything but an array */
+	if (l->nremote + n > w->cap) {
+		size_t cap = (l->nremote + n) * 2;
+		struct lobby_remote *r = realloc(l->remote, cap * sizeof(*r));
+
+		if (!r)
+			n = 0;
+		else {
+			l->remote = r;
+			w->cap = cap;
+		}
+	}
+	for (i = 0; i < n; i++)
+		remote_add(l, json_array_get(arr, i));
+	if (!arr)
+		util_log(LOG_WARN, "lobby: node %s published summaries that are not a JSON array", node);
+	json_decref(arr);
+}
+
+/* The other nodes' rooms, read again after a change of theirs, newest first; duplicates dropped. */
+static void remote_build(struct lobby *l)
+{
+	struct remote_walk w = { l, 0 };
+	size_t i, k = 0;
+
+	if (!l->remote_stale)
+		return;
+	remote_clear(l);
+	cluster_lobby_foreach(l->cluster, remote_node_cb, &w);
+	qsort(l->remote, l->nremote, sizeof(*l->remote), cmp_remote);
+	for (i = 0; i < l->nremote; i++) { /* a room two nodes list (an adoption between two publications) */
+		if (k && !strcmp(l->remote[k - 1].id, l->remote[i].id)) {
+			free(l->remote[i].text);
+			free((char *)l->remote[i].id);
+			continue;
+		}
+		l->remote[k++] = l->remote[i];
+	}
+	l->nremote = k;
+	l->remote_stale = false;
+	l->mtext_gen = 0; /* merge again */
+}
+
+static int mtext_put(struct lobby *l, const char *p, size_t n)
+{
+	if (!l->mtext || l->mtextlen + n + 1 > l->mtextcap) {
+		size_t cap = (l->mtextlen + n + 1) * 2;
+		char *t = realloc(l->mtext, cap);
+
+		if (!t)
+			return -ENOMEM;
+		l->mtext = t;
+		l->mtextcap = cap;
+	}
+	memcpy(l->mtext + l->mtextlen, p, n);
+	l->mtextlen += n;
+	l->mtext[l->mtextlen] = '\0';
+	return 0;
+}
+
+/* Our newest rooms (text_build's order) and the others', merged newest first into `mtext`. 0 or -ENOMEM. */
+static int merge_build(struct lobby *l)
+{
+	size_t i = 0, j = 0, k, n, max = (size_t)l->cfg->lobby_list_max, len;
+	const char *sum;
+
+	if (l->mtext && l->mtext_gen == l->text_gen)
+		return 0;
+	l->mtextlen = 0;
+	if (mtext_put(l, "[", 1))
+		goto fail;
+	n = l->norder < max ? l->norder : max;
+	for (k = 0; k < max && (i < n || j < l->nremote); k++) {
+		bool ours = j == l->nremote ||
+			    (i < n && (room_created_at(l->order[i]) > l->remote[j].created_at ||
+				       (room_created_at(l->order[i]) == l->remote[j].created_at &&
+					strcmp(room_id(l->order[i]), l->remote[j].id) < 0)));
+
+		if (ours) {
+			if (!(sum = room_summary_text(l->order[i++], &len)))
+				goto fail;
+		} else {
+			sum = l->remote[j].text;
+			len = l->remote[j++].len;
+		}
+		if ((k && mtext_put(l, ",", 1)) || mtext_put(l, sum, len))
+			goto fail;
+	}
+	if (mtext_put(l, "]", 1))
+		goto fail;
+	l->mtext_gen = l->text_gen;
+	return 0;
+fail:
+	free(l->mtext);
+	l->mtext = NULL;
+	l->mtextlen = l->mtextcap = 0;
+	return -ENOMEM;
+}
+
+void lobby_publish(struct lobby *l)
+{
+	if (l->cluster && !text_build(l))
+		cluster_lobby_publish(l->cluster, l->text, l->textlen, l->rooms.len);
+}
+
 /* prefix + the joined list + ",\"total\":N}" into a new malloc'd text. */
 static char *wrap(struct lobby *l, const char *prefix, size_t *len)
 {
 	char tail[48];
-	size_t np = strlen(prefix), nt;
+	size_t np = strlen(prefix), nt, total = l->rooms.len;
+	const char *text;
+	size_t textlen;
 	char *out;
 
 	if (text_build(l))
 		return NULL;
-	nt = (size_t)snprintf(tail, sizeof(tail), ",\"total\":%zu}", l->rooms.len);
-	out = malloc(np + l->textlen + nt + 1);
+	text = l->text;
+	textlen = l->textlen;
+	if (l->cluster) {
+		remote_build(l);
+		if (l->nremote || l->remote_total) { /* else exactly a single server's list */
+			if (merge_build(l))
+				return NULL;
+			text = l->mtext;
+			textlen = l->mtextlen;
+			total += l->remote_total;
+		}
+	}
+	nt = (size_t)snprintf(tail, sizeof(tail), ",\"total\":%zu}", total);
+	out = malloc(np + textlen + nt + 1);
 	if (!out)
 		return NULL;
 	memcpy(out, prefix, np);
-	memcpy(out + np, l->text, l->textlen);
-	memcpy(out + np + l->textlen, tail, nt + 1);
-	*len = np + l->textlen + nt;
+	memcpy(out + np, text, textlen);
+	memcpy(out + np + textlen, tail, nt + 1);
+	*len = np + textlen + nt;
 	return out;
 }
 

@@ -187,7 +187,10 @@ static void deliver(struct store *st, struct note *n)
 			st->committed_seq = j->seq;
 		if (st->cb && !j->err) /* not committed: given up at close, and already reported */
 			st->cb(st->cb_ctx, j->seq, 0);
-		while (j->matches) { /* its archive saves, committed (or not) with it */
+		else if (st->cb && j->err == STORE_E_FENCED && j->fail_err != STORE_E_FENCED)
+			st->cb(st->cb_ctx, j->seq,
+			       STORE_E_FENCED); /* it failed otherwise first, then was fenced */
+		while (j->matches) {            /* its archive saves, committed (or not) with it */
 			struct wjob *m = j->matches;
 
 			j->matches = m->next;
@@ -278,6 +281,16 @@ bool store_wait_retry(struct store *st, unsigned *delay_ms)
 	return !quit;
 }
 
+bool store_writer_quitting(struct store *st)
+{
+	bool quit;
+
+	uv_mutex_lock(&st->wlock);
+	quit = st->wquit;
+	uv_mutex_unlock(&st->wlock);
+	return quit;
+}
+
 /*
  * Writer thread: the next job, NULL once the store closes and the queue is
  * empty. A job queued while the last one ran is taken without sleeping. (A
@@ -309,7 +322,9 @@ static void writer_thread(void *arg)
 	(void)pthread_setname_np(pthread_self(), "q-journal"); /* for top, perf and the load generator */
 	while ((j = writer_next(st))) {
 		j->next = NULL;
-		if (j->kind == WJOB_BATCH)
+		if (st->pg)
+			store_pg_run(st, j);
+		else if (j->kind == WJOB_BATCH)
 			store_journal_run(st, j);
 		else
 			store_archive_run(st, j);
@@ -452,7 +467,7 @@ static void finalize_all(struct store *st)
 	store_archive_finalize(st);
 }
 
-static int sync_init(struct store *st)
+int store_sync_init(struct store *st)
 {
 	int r, k;
 
@@ -541,7 +556,7 @@ int store_open(uv_loop_t *loop, const char *path, const char *migrations_dir, st
 	if (!r)
 		r = store_archive_prepare(st);
 	if (!r)
-		r = sync_init(st);
+		r = store_sync_init(st);
 	if (r)
 		goto err_stmts;
 	*out = st;
@@ -592,8 +607,8 @@ int store_start(struct store *st)
 		}
 		return r;
 	}
-	r = store_ckpt_start(st);
-	if (r) /* SQLite's automatic checkpoints stay: slower, not wrong */
+	r = st->pg ? 0 : store_ckpt_start(st); /* PostgreSQL checkpoints by itself */
+	if (r)                                 /* SQLite's automatic checkpoints stay: slower, not wrong */
 		util_log(LOG_WARN, "store: cannot start its checkpoint thread: %s", uv_strerror(r));
 	st->started = true;
 	return 0;
@@ -648,10 +663,14 @@ void store_close(struct store *st)
 	store_wjob_free(st->spare);
 	st->spare = NULL;
 	finalize_all(st);
-	store_ckpt_close(st);
-	store_players_close(st);
-	if (lanes_close(st) || sqlite3_close(st->db) != SQLITE_OK)
-		util_log(LOG_ERROR, "store: the database did not close cleanly");
+	if (st->pg) {
+		store_pg_close(st);
+	} else {
+		store_ckpt_close(st);
+		store_players_close(st);
+		if (lanes_close(st) || sqlite3_close(st->db) != SQLITE_OK)
+			util_log(LOG_ERROR, "store: the database did not close cleanly");
+	}
 	uv_close((uv_handle_t *)&st->async, async_closed_cb);
 }
 
@@ -695,8 +714,10 @@ const char *store_failure_text(int err)
 		return "the database may not be written (permissions)";
 	case -ENOMEM:
 		return "out of memory";
-	default:
-		return "the database cannot be written (I/O error)";
+	case STORE_E_FENCED:
+		return "this node's lease was taken over by another node";
+	default: /* SQLite's I/O error, or PostgreSQL away (down, restarting, the network broken) */
+		return "the database cannot be written or reached (I/O error or no connection)";
 	}
 }
 

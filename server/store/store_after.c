@@ -104,6 +104,8 @@ int store_load_after(struct store *st, const struct store_after_ops *ops, void *
 	sqlite3_stmt *q[Q_MAX] = { NULL };
 	int k, r = 0, rc = SQLITE_DONE;
 
+	if (st->pg)
+		return store_pg_load_after(st, ops, ctx);
 	for (k = 0; k < Q_MAX && !r; k++)
 		if (sqlite3_prepare_v2(st->db, after_sql[k], -1, &q[k], NULL) != SQLITE_OK) {
 			util_log(LOG_ERROR, "store: %s: %s", after_sql[k], sqlite3_errmsg(st->db));

@@ -210,7 +210,7 @@ static bool retryable(int rc)
 }
 
 /* Logs the record's identity and seeds as one JSON line, so an operator can find it and re-derive it. */
-static void log_record(const struct store_match *m)
+void store_archive_log_record(const struct store_match *m)
 {
 	json_t *j = json_pack("{s:s?, s:s?, s:s?, s:s?, s:I}", "id", m->id, "game", m->game, "server_seed",
 			      m->server_seed, "client_seeds", m->client_seeds, "actions",
@@ -256,7 +256,7 @@ void store_archive_run(struct store *st, struct wjob *j)
 		 "store: match %s could not be archived (%s); its journal is kept and it is "
 		 "archived again at the next start",
 		 j->match->id, sqlite3_errstr(rc));
-	log_record(j->match);
+	store_archive_log_record(j->match);
 }
 
 int store_archive_batch(struct store *st, struct wjob *b, bool *redo)
@@ -276,7 +276,7 @@ int store_archive_batch(struct store *st, struct wjob *b, bool *redo)
 			 "store: match %s could not be archived (%s); its journal is kept and it is "
 			 "archived again at the next start",
 			 j->match->id, sqlite3_errstr(rc));
-		log_record(j->match);
+		store_archive_log_record(j->match);
 		*redo = true;
 		return rc;
 	}
@@ -318,7 +318,7 @@ void store_archive_lost(struct wjob *b)
 			 "store: match %s could not be archived (closing); its journal is kept and it is "
 			 "archived again at the next start",
 			 j->match->id);
-		log_record(j->match);
+		store_archive_log_record(j->match);
 	}
 }
 
@@ -424,6 +424,15 @@ void store_read_run(struct store_lane *ln, struct store_req *r)
 	json_t *body = NULL;
 	int err;
 
+	if (ln->st->pg && store_pg_lane_ready(ln)) { /* PostgreSQL away: answered as a failing read */
+		static const char away[] = "{\"error\":\"internal\",\"code\":\"internal\",\"message\":"
+					   "\"the archive could not be read\"}";
+
+		r->err = -EIO;
+		r->body = strdup(away);
+		r->len = r->body ? sizeof(away) - 1 : 0;
+		return;
+	}
 	switch (r->kind) {
 	case RJOB_GET: /* the archive and its replay are written as bytes, a row at a time */
 		err = archive_db_get(&ln->ar, r->a, &out);

@@ -12,6 +12,7 @@
 #ifndef QUINTETO_STORE_INT_H
 #define QUINTETO_STORE_INT_H
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "store/archive_read.h"
@@ -59,6 +60,7 @@ struct param {
 struct jop {
 	enum jop_kind kind;
 	int np;
+	bool skip; /* PostgreSQL: refused for its own sake, left out of the batch's next attempts */
 	struct param p[JOP_PARAMS];
 };
 
@@ -88,6 +90,7 @@ struct wjob {
 	bool given_up;                       /* archive save in a batch: refused for its own sake, left out */
 	void (*save_cb)(void *ctx, int err);
 	void *ctx;
+	uint64_t txn; /* PostgreSQL: its transaction's row in store_ledger (0: not tried yet) */
 	int err;      /* 0 or a negative errno: the outcome, for the done note */
 	int fail_err; /* the first failure, for the fail note; written once, before it is posted */
 	struct note fail_note, done_note;
@@ -125,6 +128,8 @@ struct store_lane {
 	struct store *st;
 	const char *name;     /* the thread's name */
 	sqlite3 *db;          /* read-only */
+	PGconn *pg;           /* PostgreSQL: its own connection (NULL while it cannot connect) */
+	bool ar_ready;        /* PostgreSQL: `ar` is set up on `pg` */
 	struct archive_db ar; /* its statements (and its replay snapshots) */
 	uv_thread_t thread;
 	uv_mutex_t lock;
@@ -148,8 +153,18 @@ enum wstmt {
 	WS_MAX
 };
 
+struct store_pg; /* store_pg.c: the PostgreSQL backend's connections and writer state */
+
+/*
+ * The store. The backend is SQLite when `pg` is NULL, PostgreSQL otherwise:
+ * everything on the loop side (batches, group commit, notes, callbacks,
+ * queues, threads) is shared; only what talks to the database is not, and
+ * it dispatches on `pg` at those few points (the writer's jobs, the readers'
+ * connections, the start-up loads, the identity lookup, opening and closing).
+ */
 struct store {
 	uv_loop_t *loop;
+	struct store_pg *pg; /* NULL: SQLite */
 	/* cluster mode (store_lease_take): set before store_start(), read by the writer; epoch 0: no lease */
 	char node[64];
 	int64_t epoch;
@@ -198,6 +213,11 @@ struct store {
 
 #define CONTAINER(ptr, type, field) ((type *)(void *)((char *)(ptr)-offsetof(type, field)))
 
+/* store.c: what store_open() and store_open_pg() share: the mutexes, conditions and async handle */
+int store_sync_init(struct store *st);
+/* Writer thread: whether store_close() has begun (the writer's last tries). */
+bool store_writer_quitting(struct store *st);
+
 /* store_ckpt.c */
 int store_ckpt_open(struct store *st, const char *path);
 int store_ckpt_start(struct store *st);
@@ -221,6 +241,11 @@ void store_req_free(struct store_req *r);
 /* store_migrate.c */
 int store_db_open(const char *path, bool readonly, sqlite3 **out);
 int store_migrate(sqlite3 *db, const char *dir);
+/* The migration files of `dir` (NNNN_*.sql) in name order, each malloc'd, at most `max`; 0 or a negative
+ * errno. */
+int store_migrations_list(const char *dir, char **names, size_t max, size_t *n);
+/* A whole file, NUL-terminated and malloc'd; NULL if it cannot be read. */
+char *store_file_read(const char *path);
 
 /* store_journal.c */
 int store_journal_prepare(struct store *st);
@@ -263,10 +288,33 @@ int store_archive_batch(struct store *st, struct wjob *b, bool *redo);
 bool store_archive_unbatch(struct store *st, struct wjob *b);
 /* Writer thread: batch b is given up at close: its archive saves are logged as not archived. */
 void store_archive_lost(struct wjob *b);
+/* Logs a match not archived (its identity and seeds as one JSON line), so an operator can find it. */
+void store_archive_log_record(const struct store_match *m);
 void store_read_run(struct store_lane *ln, struct store_req *r);
 
 /* store_players.c: the loop thread's own read-only connection. 0 or -EIO; close: NULL-safe. */
 int store_players_open(struct store *st, const char *path);
 void store_players_close(struct store *st);
+
+/*
+ * store_pg.c, store_pg_load.c: the PostgreSQL backend (docs/SCALING.md).
+ * Writer thread: runs job j (a journal batch or an archive save) until it
+ * commits, is fenced, or the store closes, as store_journal_run() and
+ * store_archive_run() do on SQLite.
+ */
+void store_pg_run(struct store *st, struct wjob *j);
+/* Reader thread: the lane's connection and archive reads ready (reconnecting); 0 or -EIO. */
+int store_pg_lane_ready(struct store_lane *ln);
+/* store_close(): every connection closed, the backend's state freed. */
+void store_pg_close(struct store *st);
+int store_pg_load_players(struct store *st, const struct store_live_ops *ops, void *ctx);
+int store_pg_load_live(struct store *st, const struct store_live_ops *ops, void *ctx);
+int store_pg_load_after(struct store *st, const struct store_after_ops *ops, void *ctx);
+int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
+			   size_t namelen);
+/* The writer's connection before store_start() (the loads run on it); NULL if it is not connected. */
+PGconn *store_pg_conn(struct store *st);
+/* Applies migrations/postgres in order under an advisory lock, each in a transaction. 0 or -EIO. */
+int store_pg_migrate(PGconn *c, const char *dir);
 
 #endif

@@ -200,6 +200,7 @@ static void op_queue(struct store *st, enum jop_kind kind, const char *fmt, ...)
 	o = &b->ops[b->nops];
 	o->kind = kind;
 	o->np = 0;
+	o->skip = false;
 	text_len = b->text_len;
 	va_start(ap, fmt);
 	for (i = 0; i < JOP_PARAMS && fmt[i]; i++, o->np++) {
@@ -539,6 +540,8 @@ int store_load_players(struct store *st, const struct store_live_ops *ops, void 
 	sqlite3_stmt *s;
 	int r, rc;
 
+	if (st->pg)
+		return store_pg_load_players(st, ops, ctx);
 	/* only the identities the journal's seats need; the others are looked up when they say hello */
 	if ((r = prepare(st->db,
 			 "SELECT id, token_hash, name FROM players WHERE id IN "
@@ -652,6 +655,8 @@ int store_load_live(struct store *st, const struct store_live_ops *ops, void *ct
 	sqlite3_stmt *rooms = NULL;
 	int r, rc = SQLITE_DONE;
 
+	if (st->pg)
+		return store_pg_load_live(st, ops, ctx);
 	r = prepare(st->db,
 		    "SELECT id, game, options, server_seed, created_at, started_at, creator_id, key FROM "
 		    "live_rooms ORDER BY created_at, id",

@@ -119,7 +119,7 @@ static int migration_applied(sqlite3 *db, long version, bool *applied)
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -EIO;
 }
 
-static char *read_file(const char *path)
+char *store_file_read(const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
@@ -177,7 +177,7 @@ static int apply_migration(sqlite3 *db, const char *dir, const char *name)
 	if (r || applied)
 		return r;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	sql = read_file(path);
+	sql = store_file_read(path);
 	if (!sql) {
 		util_log(LOG_ERROR, "store: cannot read migration %s", path);
 		return -EIO;
@@ -200,7 +200,7 @@ err_sql:
 	return -EIO;
 }
 
-static int list_migrations(const char *dir, char **names, size_t *n)
+int store_migrations_list(const char *dir, char **names, size_t max, size_t *n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -218,7 +218,7 @@ static int list_migrations(const char *dir, char **names, size_t *n)
 		if (len <= 4 || strcmp(e->d_name + len - 4, ".sql") || e->d_name[0] < '0' ||
 		    e->d_name[0] > '9')
 			continue;
-		if (*n == MAX_MIGRATIONS || !(names[*n] = strdup(e->d_name))) {
+		if (*n == max || !(names[*n] = strdup(e->d_name))) {
 			closedir(d);
 			return -ENOMEM;
 		}
@@ -234,7 +234,7 @@ int store_migrate(sqlite3 *db, const char *dir)
 {
 	char *names[MAX_MIGRATIONS];
 	size_t n = 0, i;
-	int r = list_migrations(dir, names, &n);
+	int r = store_migrations_list(dir, names, MAX_MIGRATIONS, &n);
 
 	if (!r && store_exec(db,
 			     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "

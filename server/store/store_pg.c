@@ -1,14 +1,842 @@
 /*
- * store_pg.c: PLACEHOLDER until the PostgreSQL backend lands (docs/SCALING.md).
+ * store_pg.c: the store on PostgreSQL (store.h's store_open_pg(), and
+ * docs/SCALING.md, "The store"). The loop side (batches, group commit, notes,
+ * callbacks, the writer's queue) is store.c's and store_journal.c's, shared
+ * with SQLite; this file is what talks to PostgreSQL: connecting, the
+ * writer's transactions, the readers' connections and the identity lookup.
+ *
+ * The writer runs each job (a journal batch, with the archive saves queued in
+ * it, or an archive save alone) as one transaction in one round trip: libpq's
+ * pipeline mode sends BEGIN, the fence (cluster mode), the job's ledger row,
+ * its statements and COMMIT together, then reads their answers. A job is kept
+ * whole until it commits: a connection that breaks or a deadline that passes
+ * drops the connection and the job is tried again on a new one, with
+ * back-off; a statement refused for its own sake (a constraint) is left out
+ * and the rest written at once, as on SQLite. The ledger row (store boot id,
+ * the writer's transaction count) makes a retry safe when the first try's
+ * COMMIT may have committed unseen: it is the transaction's first write, so a
+ * retry after such a commit fails on its primary key (and one racing a commit
+ * still in flight waits for it), and the job is then known to be done, never
+ * applied twice. A fenced transaction (the node's lease taken over) is rolled
+ * back and never retried.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "config.h"
+#include "wire.h"
+#include "store/name_fold.h"
+#include "store/store_pg_int.h"
 #include "base/util.h"
-#include "store/store_int.h"
+
+_Atomic int store_pg_test_lose_commits;
+
+/*
+ * The store's defaults, before the operator's conninfo (expanded from
+ * `dbname`), whose own settings win: a connection that cannot be made in 5 s
+ * fails; a peer that stops answering is noticed by TCP within about 10 s;
+ * PostgreSQL's notices ("already exists, skipping") stay out of the log.
+ */
+static const char *const conn_keys[] = { "connect_timeout",  "keepalives",
+					 "keepalives_idle",  "keepalives_interval",
+					 "keepalives_count", "tcp_user_timeout",
+					 "application_name", "options",
+					 "dbname",           NULL };
+
+int64_t store_pg_now(void)
+{
+	return (int64_t)(util_mono_ns() / 1000000u);
+}
+
+static void conn_values(const char *conninfo, const char **vals)
+{
+	static const char *const defaults[] = {
+		"5", "1", "5", "2", "3", "10000", "quinteto-server", "-c client_min_messages=warning"
+	};
+
+	memcpy(vals, defaults, sizeof(defaults));
+	vals[8] = conninfo;
+	vals[9] = NULL;
+}
+
+PGconn *store_pg_connect(const char *conninfo, bool quiet)
+{
+	const char *vals[10];
+	PGconn *c;
+
+	conn_values(conninfo, vals);
+	c = PQconnectdbParams(conn_keys, vals, 1);
+	if (c && PQstatus(c) == CONNECTION_OK)
+		return c;
+	if (!quiet)
+		util_log(LOG_ERROR, "store: PostgreSQL cannot be reached: %s",
+			 c ? PQerrorMessage(c) : "out of memory");
+	PQfinish(c); /* NULL is a no-op */
+	return NULL;
+}
+
+PGresult *store_pg_query(PGconn *c, const char *what, const char *sql, int n, const char *const *vals)
+{
+	PGresult *res = PQexecParams(c, sql, n, NULL, vals, NULL, NULL, 0);
+	ExecStatusType s = PQresultStatus(res);
+
+	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK)
+		return res;
+	util_log(LOG_ERROR, "store: %s: %s", what, res ? PQresultErrorMessage(res) : PQerrorMessage(c));
+	PQclear(res);
+	return NULL;
+}
+
+int store_pg_errno(const PGresult *res)
+{
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+
+	if (!state)
+		return -EIO;
+	if (!strcmp(state, "QF001"))
+		return STORE_E_FENCED;
+	if (!strcmp(state, "53100")) /* disk_full */
+		return -ENOSPC;
+	if (!strcmp(state, "53200")) /* out_of_memory */
+		return -ENOMEM;
+	if (!strcmp(state,
+		    "25006")) /* read_only_sql_transaction: a standby, or default_transaction_read_only */
+		return -EROFS;
+	if (!strcmp(state, "40001") || !strcmp(state, "40P01") || !strcmp(state, "55P03"))
+		return -EBUSY;
+	if (!strcmp(state, "42501")) /* insufficient_privilege */
+		return -EACCES;
+	return -EIO;
+}
+
+/* --- waiting on a non-blocking connection ------------------------------------ */
+
+/* Until a result can be taken without blocking: 0, -ETIMEDOUT at the deadline, -EIO if the connection broke.
+ */
+static int pg_ready(PGconn *c, int64_t deadline)
+{
+	for (;;) {
+		int f = PQflush(c);
+		struct pollfd p;
+		int64_t left;
+
+		if (f < 0 || !PQconsumeInput(c))
+			return -EIO;
+		if (!f && !PQisBusy(c))
+			return 0;
+		if ((left = deadline - store_pg_now()) <= 0)
+			return -ETIMEDOUT;
+		p.fd = PQsocket(c);
+		p.events = (short)(POLLIN | (f ? POLLOUT : 0));
+		if (poll(&p, 1, left > INT_MAX ? INT_MAX : (int)left) < 0 && errno != EINTR)
+			return -EIO;
+	}
+}
+
+/* The next result, NULL at the end of a query's results or with *err set (the connection is lost). */
+static PGresult *pg_next(PGconn *c, int64_t deadline, int *err)
+{
+	*err = pg_ready(c, deadline);
+	return *err ? NULL : PQgetResult(c);
+}
+
+/* Runs `sql` on a non-blocking connection: 0 (*out its last result, to clear) or -EIO / -ETIMEDOUT. */
+static int pg_exec(PGconn *c, int64_t deadline, const char *sql, int n, const char *const *vals,
+		   PGresult **out)
+{
+	PGresult *res, *last = NULL;
+	int err = 0;
+
+	*out = NULL;
+	if (!PQsendQueryParams(c, sql, n, NULL, vals, NULL, NULL, 0))
+		return -EIO;
+	while ((res = pg_next(c, deadline, &err))) {
+		PQclear(last);
+		last = res;
+	}
+	if (err) {
+		PQclear(last);
+		return err;
+	}
+	*out = last;
+	return 0;
+}
+
+/* A non-blocking connection made within the deadline (PQconnectPoll), or NULL. */
+static PGconn *connect_nb(const char *conninfo, int64_t deadline)
+{
+	const char *vals[10];
+	PostgresPollingStatusType s = PGRES_POLLING_WRITING;
+	PGconn *c;
+
+	conn_values(conninfo, vals);
+	c = PQconnectStartParams(conn_keys, vals, 1);
+	if (!c || PQstatus(c) == CONNECTION_BAD)
+		goto err;
+	while (s != PGRES_POLLING_OK) {
+		struct pollfd p = { .fd = PQsocket(c),
+				    .events = s == PGRES_POLLING_READING ? POLLIN : POLLOUT };
+		int64_t left = deadline - store_pg_now();
+
+		if (s == PGRES_POLLING_FAILED || left <= 0)
+			goto err;
+		if (poll(&p, 1, (int)left) < 0 && errno != EINTR)
+			goto err;
+		s = PQconnectPoll(c);
+	}
+	if (PQsetnonblocking(c, 1) == 0)
+		return c;
+err:
+	PQfinish(c);
+	return NULL;
+}
+
+/* Whether an idle connection is still up: reads what waits (a server gone says so by closing). */
+static bool idle_alive(PGconn *c)
+{
+	return c && PQconsumeInput(c) && PQstatus(c) == CONNECTION_OK;
+}
+
+/* --- the writer's statements ------------------------------------------------- */
+
+/* The journal's statements (JOP_*, store_journal.c's, in PostgreSQL's words), then the writer's own. */
+enum {
+	PS_ROOM_CLEAR = JOP_MAX,
+	PS_MATCH,
+	PS_SEAT,
+	PS_ACTION,
+	PS_EVENT,
+	PS_DROP,
+	PS_FENCE,
+	PS_LEDGER,
+	PS_MAX
+};
+
+#define SEQ_OF "(SELECT seq FROM matches WHERE id = $1)"
+
+static const char *const ps_sql[PS_MAX] = {
+	[JOP_PLAYER] =
+		"INSERT INTO players(id, token_hash, name, created_at, seen_at) VALUES ($1, $2, $3, $4, $4) "
+		"ON CONFLICT (id) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at",
+	/* SQLite's INSERT OR REPLACE: PS_ROOM_CLEAR first (its seats, events and log go by the cascade) */
+	[JOP_ROOM] = "INSERT INTO live_rooms(id, game, options, server_seed, created_at, creator_id, node) "
+		     "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+	[JOP_SEAT] = "INSERT INTO live_seats(room_id, seat, player_id, client_seed, bot_level) "
+		     "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (room_id, seat) DO UPDATE SET "
+		     "player_id = excluded.player_id, client_seed = excluded.client_seed, "
+		     "bot_level = excluded.bot_level",
+	[JOP_SEAT_FREE] = "DELETE FROM live_seats WHERE room_id = $1 AND seat = $2",
+	/* an unknown room is a NOT NULL violation: refused, as on SQLite */
+	[JOP_ACTION] = "INSERT INTO live_log(room, ply, seat, action, outcome, at, stand_in) "
+		       "VALUES ((SELECT key FROM live_rooms WHERE id = $1), $2, $3, $4, $5, $6, $7)",
+	[JOP_STARTED] = "UPDATE live_rooms SET started_at = $2 WHERE id = $1",
+	[JOP_EVENT] = "INSERT INTO live_events(room_id, ply, seat, kind, at) VALUES ($1, $2, $3, $4, $5)",
+	[JOP_DROP] = "DELETE FROM live_rooms WHERE id = $1",
+	[JOP_PLAYERS_EXPIRE] = "DELETE FROM players WHERE seen_at < $1 "
+			       "AND NOT EXISTS (SELECT 1 FROM live_seats s WHERE s.player_id = players.id) "
+			       "AND NOT EXISTS (SELECT 1 FROM live_rooms r WHERE r.creator_id = players.id) "
+			       "AND NOT EXISTS (SELECT 1 FROM match_seats m WHERE m.player_id = players.id)",
+	[JOP_AFTER] =
+		"INSERT INTO live_after(room_id, created_at, creator_id, bot_levels, mutes, rematch, node) "
+		"VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (room_id) DO UPDATE SET "
+		"created_at = excluded.created_at, creator_id = excluded.creator_id, "
+		"bot_levels = excluded.bot_levels, mutes = excluded.mutes, rematch = excluded.rematch, "
+		"node = excluded.node",
+	[JOP_AFTER_DROP] = "DELETE FROM live_after WHERE room_id = $1",
+	[PS_ROOM_CLEAR] = "DELETE FROM live_rooms WHERE id = $1",
+	[PS_MATCH] = "INSERT INTO matches(id, game, options, commit_hex, server_seed, client_seeds, result, "
+		     "server_version, started_at, ended_at, plies) "
+		     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+	/* the match's seq by its id: the pipeline sends everything before the first answer comes */
+	[PS_SEAT] = "INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed, "
+		    "abandoned, "
+		    "name_key) VALUES (" SEQ_OF ", $2, $3, $4, $5, $6, $7, $8, $9)",
+	[PS_ACTION] = "INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at, stand_in) "
+		      "VALUES (" SEQ_OF ", $2, $3, $4, $5, $6, $7)",
+	[PS_EVENT] = "INSERT INTO match_events(match_seq, ply, seat, kind, at) VALUES (" SEQ_OF
+		     ", $2, $3, $4, $5)",
+	[PS_DROP] = "DELETE FROM live_rooms WHERE id = $1",
+	/* raises QF001 unless the node's lease row, held FOR SHARE, still has this epoch (0001_schema.sql) */
+	[PS_FENCE] = "SELECT quinteto_fence($1, $2)",
+	/* the transaction's first write; the boot's older rows go with it (only the last can be in doubt) */
+	[PS_LEDGER] = "WITH gone AS (DELETE FROM store_ledger WHERE boot = $1 AND seq < $2) "
+		      "INSERT INTO store_ledger(boot, seq) VALUES ($1, $2)",
+};
+
+static void ps_name(int k, char *out, size_t size)
+{
+	snprintf(out, size, "quinteto_w%d", k);
+}
+
+/* What the attempt in flight sent, in order: its answers come back in that order. */
+enum sent_tag { S_BEGIN, S_FENCE, S_LEDGER, S_OP, S_MATCH, S_COMMIT };
+struct sent {
+	enum sent_tag tag;
+	size_t op;        /* S_OP: the batch's statement */
+	struct wjob *job; /* S_MATCH: the archive save */
+};
+
+struct attempt {
+	struct store *st;
+	struct wjob *j;
+	size_t n; /* sent so far */
+	bool ok;  /* every send succeeded */
+};
+
+static void drop_writer(struct store_pg *pg)
+{
+	PQfinish(pg->w);
+	pg->w = NULL;
+	pg->w_ready = false;
+}
+
+/* The writer's connection, prepared and non-blocking; false when PostgreSQL cannot be reached. */
+static bool writer_connect(struct store *st)
+{
+	struct store_pg *pg = st->pg;
+	PGresult *res;
+	char name[32];
+	int k;
+
+	if (pg->w && pg->w_ready && !idle_alive(pg->w))
+		drop_writer(pg); /* it went away while idle: no statement was in flight */
+	if (!pg->w) {
+		if (pg->gone || !(pg->w = store_pg_connect(pg->conninfo, pg->w_said))) {
+			if (!pg->w_said)
+				util_log(LOG_ERROR,
+					 "store: the writer cannot reach PostgreSQL; it keeps trying");
+			pg->w_said = true;
+			pg->gone = store_writer_quitting(st); /* closing: the last tries go without it */
+			return false;
+		}
+	}
+	if (pg->w_ready)
+		return true;
+	/* a session whose client vanished mid-transaction must not hold its locks (and ledger row) for long
+	 */
+	if (!(res = store_pg_query(pg->w, "writer session", "SET idle_in_transaction_session_timeout = '15s'",
+				   0, NULL)))
+		goto err;
+	PQclear(res);
+	for (k = 0; k < PS_MAX; k++) {
+		ps_name(k, name, sizeof(name));
+		res = PQprepare(pg->w, name, ps_sql[k], 0, NULL);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+			util_log(LOG_ERROR, "store: %s: %s", ps_sql[k], PQerrorMessage(pg->w));
+			PQclear(res);
+			goto err;
+		}
+		PQclear(res);
+	}
+	if (PQsetnonblocking(pg->w, 1))
+		goto err;
+	pg->w_ready = true;
+	if (pg->w_said)
+		util_log(LOG_INFO, "store: the writer reaches PostgreSQL again");
+	pg->w_said = false;
+	return true;
+err:
+	drop_writer(pg);
+	return false;
+}
+
+/* Sends one statement (k < 0: `sql` without parameters) and records what it was. */
+static void send_one(struct attempt *a, enum sent_tag tag, size_t op, struct wjob *job, int k,
+		     const char *sql, int n, const char *const *vals)
+{
+	struct store_pg *pg = a->st->pg;
+	struct sent *s;
+	char name[32];
+
+	if (!a->ok)
+		return;
+	if (a->n == pg->sent_cap) {
+		size_t cap = pg->sent_cap ? pg->sent_cap * 2 : 256;
+		void *p = realloc(pg->sent, cap * sizeof(*s));
+
+		if (!p) {
+			a->ok = false;
+			return;
+		}
+		pg->sent = p;
+		pg->sent_cap = cap;
+	}
+	if (k >= 0) {
+		ps_name(k, name, sizeof(name));
+		a->ok = PQsendQueryPrepared(pg->w, name, n, vals, NULL, NULL, 0) == 1;
+	} else {
+		a->ok = PQsendQueryParams(pg->w, sql, 0, NULL, NULL, NULL, NULL, 0) == 1;
+	}
+	s = (struct sent *)pg->sent + a->n++;
+	s->tag = tag;
+	s->op = op;
+	s->job = job;
+}
+
+#define I64(buf, v) (snprintf((buf), sizeof(buf), "%" PRId64, (int64_t)(v)), (const char *)(buf))
+
+/* The batch's statement k, with the node as the last parameter of a room and of a room's after row. */
+static void send_op(struct attempt *a, size_t k)
+{
+	const struct wjob *b = a->j;
+	const struct jop *o = &b->ops[k];
+	const char *vals[JOP_PARAMS + 1];
+	char ints[JOP_PARAMS][24];
+	int i, n = o->np;
+
+	for (i = 0; i < o->np; i++) {
+		const struct param *p = &o->p[i];
+
+		vals[i] = p->is_int ? I64(ints[i], p->i) : p->is_null ? NULL : b->text + p->off;
+	}
+	if (o->kind == JOP_ROOM || o->kind == JOP_AFTER)
+		vals[n++] = a->st->node[0] ? a->st->node : NULL;
+	if (o->kind == JOP_ROOM)
+		send_one(a, S_OP, k, NULL, PS_ROOM_CLEAR, NULL, 1, vals);
+	send_one(a, S_OP, k, NULL, (int)o->kind, NULL, n, vals);
+}
+
+static void send_seat(struct attempt *a, struct wjob *j, const struct store_seat *x)
+{
+	size_t len = strlen(x->name);
+	char *key = malloc(len + 1), ib[3][24];
+	const char *v[9];
+
+	if (!key) {
+		a->ok = false;
+		return;
+	}
+	name_fold(x->name, len, key);
+	v[0] = j->match->id, v[1] = I64(ib[0], x->seat), v[2] = x->role, v[3] = x->name;
+	v[4] = I64(ib[1], x->bot), v[5] = x->player_id, v[6] = x->client_seed ? x->client_seed : "";
+	v[7] = I64(ib[2], x->abandoned), v[8] = key;
+	send_one(a, S_MATCH, 0, j, PS_SEAT, NULL, 9, v);
+	free(key);
+}
+
+/* An archive save's statements; false if it is refused before it is sent (an event kind unknown: our bug). */
+static bool send_match(struct attempt *a, struct wjob *j)
+{
+	const struct store_match *m = j->match;
+	const char *v[11];
+	char ib[4][24];
+	size_t k;
+	int i;
+
+	for (k = 0; k < m->nevents; k++)
+		if (!wire_event_kind_name(m->events[k].kind))
+			return false;
+	v[0] = m->id, v[1] = m->game, v[2] = m->options, v[3] = m->commit, v[4] = m->server_seed;
+	v[5] = m->client_seeds, v[6] = m->result, v[7] = QUINTETO_VERSION;
+	v[8] = I64(ib[0], m->started_at), v[9] = I64(ib[1], m->ended_at), v[10] = I64(ib[2], m->nactions);
+	send_one(a, S_MATCH, 0, j, PS_MATCH, NULL, 11, v);
+	for (i = 0; i < m->nseats; i++)
+		send_seat(a, j, &m->seats[i]);
+	for (k = 0; k < m->nactions && a->ok; k++) {
+		const struct store_action *x = &m->actions[k];
+
+		v[1] = I64(ib[0], x->ply), v[2] = I64(ib[1], x->seat), v[3] = x->action, v[4] = x->outcome;
+		v[5] = I64(ib[2], x->at), v[6] = I64(ib[3], x->stand_in);
+		send_one(a, S_MATCH, 0, j, PS_ACTION, NULL, 7, v);
+	}
+	for (k = 0; k < m->nevents && a->ok; k++) {
+		const struct store_event *e = &m->events[k];
+
+		v[1] = I64(ib[0], e->ply), v[2] = I64(ib[1], e->seat), v[3] = wire_event_kind_name(e->kind);
+		v[4] = I64(ib[2], e->at);
+		send_one(a, S_MATCH, 0, j, PS_EVENT, NULL, 5, v);
+	}
+	send_one(a, S_MATCH, 0, j, PS_DROP, NULL, 1, v);
+	return true;
+}
+
+/* An archive save refused for its own sake: left out, answered err, its record logged. */
+static void give_up(struct wjob *m, const char *why)
+{
+	m->given_up = true;
+	m->err = -EIO;
+	util_log(
+		LOG_ERROR,
+		"store: match %s could not be archived (%s); its journal is kept and it is archived again at "
+		"the next start",
+		m->match->id, why);
+	store_archive_log_record(m->match);
+}
+
+/* Sends the whole transaction of job j. */
+static void send_all(struct attempt *a)
+{
+	struct store *st = a->st;
+	struct wjob *j = a->j, *m;
+	const char *v[2];
+	char ib[24];
+	size_t k;
+
+	send_one(a, S_BEGIN, 0, NULL, -1, "BEGIN", 0, NULL);
+	if (st->epoch) {
+		v[0] = st->node, v[1] = I64(ib, st->epoch);
+		send_one(a, S_FENCE, 0, NULL, PS_FENCE, NULL, 2, v);
+	}
+	v[0] = st->pg->boot, v[1] = I64(ib, j->txn);
+	send_one(a, S_LEDGER, 0, NULL, PS_LEDGER, NULL, 2, v);
+	for (k = 0; j->kind == WJOB_BATCH && k < j->nops; k++)
+		if (!j->ops[k].skip)
+			send_op(a, k);
+	for (m = j->kind == WJOB_BATCH ? j->matches : j; m; m = j->kind == WJOB_BATCH ? m->next : NULL)
+		if (!m->given_up && !send_match(a, m))
+			give_up(m, "an event of an unknown kind");
+	send_one(a, S_COMMIT, 0, NULL, -1, "COMMIT", 0, NULL);
+	if (a->ok)
+		a->ok = PQpipelineSync(st->pg->w) == 1;
+}
+
+enum tx {
+	TX_OK,      /* committed now */
+	TX_BEFORE,  /* committed by an earlier try whose answer was lost (its ledger row is there) */
+	TX_REFUSED, /* a statement refused for its own sake is marked: try again at once without it */
+	TX_FENCED,  /* the node's lease was taken over: never again */
+	TX_FAILED,  /* the database refused the transaction (*err says why); the connection is fine */
+	TX_BROKEN,  /* the connection broke or the deadline passed: dropped; the outcome may be unknown */
+};
+
+/* A refusal of the row itself (data exception, integrity constraint): retrying cannot change it. */
+static bool refused(const char *state)
+{
+	return state && (!strncmp(state, "22", 2) || !strncmp(state, "23", 2));
+}
+
+/* What the first failed answer means; marks a refused statement. */
+static enum tx judge(struct attempt *a, const struct sent *s, const PGresult *res, int *err)
+{
+	const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+
+	*err = store_pg_errno(res);
+	if (s->tag == S_LEDGER && state && !strcmp(state, "23505"))
+		return TX_BEFORE;
+	if (*err == STORE_E_FENCED) {
+		util_log(LOG_ERROR, "store: %s", PQresultErrorMessage(res));
+		return TX_FENCED;
+	}
+	if (s->tag == S_OP && refused(state)) {
+		a->j->ops[s->op].skip = true;
+		util_log(LOG_ERROR, "store: batch %llu: a journal write is refused and skipped: %s",
+			 (unsigned long long)a->j->seq, PQresultErrorMessage(res));
+		return TX_REFUSED;
+	}
+	if (s->tag == S_MATCH && refused(state)) {
+		give_up(s->job, PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY));
+		return TX_REFUSED;
+	}
+	util_log(LOG_ERROR, "store: PostgreSQL refuses a transaction: %s", PQresultErrorMessage(res));
+	return TX_FAILED;
+}
+
+/* Reads the answers of everything sent, then the pipeline's end; *err: why it failed. */
+static enum tx read_answers(struct attempt *a, int64_t deadline, int *err)
+{
+	PGconn *c = a->st->pg->w;
+	enum tx tx = TX_OK;
+	PGresult *res;
+	size_t i;
+	int lost = 0;
+
+	for (i = 0; i < a->n; i++) {
+		if (!(res = pg_next(c, deadline, &lost)))
+			goto broken;
+		if (PQresultStatus(res) == PGRES_FATAL_ERROR && tx == TX_OK)
+			tx = judge(a, (struct sent *)a->st->pg->sent + i, res, err);
+		PQclear(res);
+		if ((res = pg_next(c, deadline, &lost)) || lost) { /* one result a statement, then NULL */
+			PQclear(res);
+			goto broken;
+		}
+	}
+	res = pg_next(c, deadline, &lost);
+	if (!res || PQresultStatus(res) != PGRES_PIPELINE_SYNC) {
+		PQclear(res);
+		goto broken;
+	}
+	PQclear(res);
+	if (PQexitPipelineMode(c) == 1)
+		return tx;
+broken:
+	*err = lost ? lost : -EIO; /* -ETIMEDOUT: no answer by the deadline */
+	return TX_BROKEN;
+}
+
+/* One try at job j's transaction. */
+static enum tx attempt(struct store *st, struct wjob *j, int *err)
+{
+	struct store_pg *pg = st->pg;
+	struct attempt a = { st, j, 0, true };
+	int64_t deadline = store_pg_now() + STORE_PG_TXN_MS;
+	PGresult *res = NULL;
+	enum tx tx;
+
+	*err = -EIO;
+	if (!writer_connect(st))
+		return TX_BROKEN;
+	if (!PQenterPipelineMode(pg->w))
+		goto broken;
+	send_all(&a);
+	if (!a.ok)
+		goto broken;
+	tx = read_answers(&a, deadline, err);
+	if (tx == TX_BROKEN)
+		goto broken;
+	if (tx == TX_OK && store_pg_test_lose_commits > 0 && store_pg_test_lose_commits-- > 0)
+		goto broken;                              /* the test's lost answer: this COMMIT did commit */
+	if (PQtransactionStatus(pg->w) != PQTRANS_IDLE) { /* a failed transaction: roll it back */
+		if (pg_exec(pg->w, deadline, "ROLLBACK", 0, NULL, &res) ||
+		    PQresultStatus(res) != PGRES_COMMAND_OK)
+			drop_writer(pg);
+		PQclear(res);
+	}
+	return tx;
+broken:
+	if (pg->w && PQstatus(pg->w) == CONNECTION_OK && *err == -ETIMEDOUT)
+		util_log(LOG_ERROR, "store: PostgreSQL did not answer within %d ms; reconnecting",
+			 STORE_PG_TXN_MS);
+	else
+		util_log(LOG_ERROR, "store: the connection to PostgreSQL broke: %s",
+			 pg->w ? PQerrorMessage(pg->w) : "not connected");
+	drop_writer(pg);
+	*err = -EIO;
+	return TX_BROKEN;
+}
+
+/* Job j could not be written before the store closed. */
+static void lost(struct wjob *j)
+{
+	j->err = j->fail_err ? j->fail_err : -EIO;
+	if (j->kind == WJOB_MATCH) {
+		give_up(j, "closing while PostgreSQL fails");
+		j->err = j->fail_err ? j->fail_err : -EIO;
+		return;
+	}
+	util_log(LOG_ERROR, "store: closing with journal batch %llu (%zu writes) unwritten: PostgreSQL fails",
+		 (unsigned long long)j->seq, j->nops);
+	store_archive_lost(j);
+}
+
+void store_pg_run(struct store *st, struct wjob *j)
+{
+	unsigned delay = 0;
+	bool last = false, again = false;
+	int err;
+
+	if (!j->txn)
+		j->txn = ++st->pg->txn;
+	for (;;) {
+		enum tx tx = attempt(st, j, &err);
+
+		if (tx == TX_BROKEN && !delay &&
+		    !again) { /* a connection lost once: a new one at once, quietly */
+			again = true;
+			continue;
+		}
+		if (tx == TX_OK || tx == TX_BEFORE) {
+			if (tx == TX_BEFORE)
+				util_log(LOG_INFO,
+					 "store: transaction %llu had committed before its answer was lost",
+					 (unsigned long long)j->txn);
+			j->err = j->kind == WJOB_MATCH && j->given_up ? j->err : 0;
+			return;
+		}
+		if (tx == TX_REFUSED && !(j->kind == WJOB_MATCH && j->given_up))
+			continue;
+		if (tx == TX_REFUSED)
+			return; /* an archive save alone, refused: j->err is set */
+		if (!delay) {   /* the first failure of this job: tell the loop once */
+			j->fail_err = tx == TX_FENCED ? STORE_E_FENCED : err;
+			j->fail_note.type = NOTE_BATCH_FAIL;
+			store_note_post(st, &j->fail_note);
+			delay = STORE_RETRY_FIRST_MS;
+		}
+		if (tx ==
+		    TX_FENCED) { /* never retried; store.c tells the loop if its first failure was another */
+			if (j->kind == WJOB_MATCH)
+				give_up(j, "this node was fenced");
+			j->err = STORE_E_FENCED;
+			return;
+		}
+		if (last)
+			break;
+		last = !store_wait_retry(st, &delay);
+	}
+	lost(j);
+}
+
+/* --- readers, the lookup, opening and closing --------------------------------- */
+
+int store_pg_lane_ready(struct store_lane *ln)
+{
+	struct store_pg *pg = ln->st->pg;
+
+	if (ln->pg && !idle_alive(ln->pg)) {
+		if (ln->ar_ready)
+			archive_db_finish(&ln->ar);
+		ln->ar_ready = false;
+		PQfinish(ln->pg);
+		ln->pg = NULL;
+	}
+	if (!ln->pg && !(ln->pg = store_pg_connect(pg->conninfo, true)))
+		return -EIO;
+	if (!ln->ar_ready) {
+		if (archive_db_init_pg(&ln->ar, ln->pg)) {
+			if (!pg->lanes_said) /* a benign race between the two lanes: at worst said twice */
+				util_log(LOG_ERROR, "store: the archive reads on PostgreSQL: %s", ln->ar.err);
+			pg->lanes_said = true;
+			archive_db_finish(&ln->ar);
+			return -EIO;
+		}
+		ln->ar_ready = true;
+	}
+	return 0;
+}
+
+int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
+			   size_t namelen)
+{
+	struct store_pg *pg = st->pg;
+	int64_t now = store_pg_now(), deadline = now + STORE_PG_LOOKUP_MS;
+	PGresult *res = NULL;
+	int r;
+
+	if (pg->l && !idle_alive(pg->l)) {
+		PQfinish(pg->l);
+		pg->l = NULL;
+	}
+	if (!pg->l) {
+		if (now < pg->l_retry_at)
+			return -EIO;
+		if (!(pg->l = connect_nb(pg->conninfo, deadline))) {
+			pg->l_retry_at = store_pg_now() + STORE_PG_LOOKUP_PAUSE_MS;
+			util_log(LOG_WARN, "store: identity lookup: PostgreSQL cannot be reached");
+			return -EIO;
+		}
+	}
+	r = pg_exec(pg->l, deadline, "SELECT id, name FROM players WHERE token_hash = $1", 1, &token_hash,
+		    &res);
+	if (r || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		util_log(LOG_ERROR, "store: identity lookup: %s",
+			 r == -ETIMEDOUT ? "no answer in time" : PQerrorMessage(pg->l));
+		PQclear(res);
+		if (r) { /* a query may still be in flight on it */
+			PQfinish(pg->l);
+			pg->l = NULL;
+		}
+		return -EIO;
+	}
+	r = STORE_E_NOT_FOUND;
+	if (PQntuples(res) == 1) {
+		snprintf(id, idlen, "%s", PQgetvalue(res, 0, 0));
+		snprintf(name, namelen, "%s", PQgetvalue(res, 0, 1));
+		r = 0;
+	}
+	PQclear(res);
+	return r;
+}
+
+PGconn *store_pg_conn(struct store *st)
+{
+	return st && st->pg ? st->pg->w : NULL;
+}
+
+static void pg_free(struct store_pg *pg)
+{
+	if (!pg)
+		return;
+	PQfinish(pg->w);
+	PQfinish(pg->l);
+	free(pg->sent);
+	free(pg->conninfo);
+	free(pg);
+}
+
+void store_pg_close(struct store *st)
+{
+	for (int k = 0; k < STORE_LANES; k++) {
+		PQfinish(st->lanes[k].pg); /* their archive statements were finished by finalize_all() */
+		st->lanes[k].pg = NULL;
+	}
+	pg_free(st->pg);
+	st->pg = NULL;
+}
+
+/* A random boot id: this store's rows in the ledger. */
+static int boot_id(char *out)
+{
+	unsigned char b[16];
+	int r = util_random(b, sizeof(b));
+
+	for (size_t i = 0; !r && i < sizeof(b); i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	return r;
+}
+
+/* Migrations, the ledger's old rows, the readers' and the lookup's connections. */
+static int open_rest(struct store *st, const char *migrations_dir)
+{
+	struct store_pg *pg = st->pg;
+	char dir[4096];
+	PGresult *res;
+	int k;
+
+	snprintf(dir, sizeof(dir), "%s/postgres", migrations_dir);
+	if (store_pg_migrate(pg->w, dir))
+		return -EIO;
+	/* other boots' rows: no retry of theirs can still be in doubt a day later */
+	if (!(res = store_pg_query(pg->w, "the ledger",
+				   "DELETE FROM store_ledger WHERE committed_at < now() - interval '1 day'",
+				   0, NULL)))
+		return -EIO;
+	PQclear(res);
+	for (k = 0; k < STORE_LANES; k++) {
+		st->lanes[k].st = st;
+		st->lanes[k].name = k == STORE_LANE_LIGHT ? "q-reader" : "q-replay";
+		if (!(st->lanes[k].pg = store_pg_connect(pg->conninfo, false)))
+			return -EIO;
+		(void)store_pg_lane_ready(
+			&st->lanes[k]); /* reads answer -EIO until the archive reads are set up */
+	}
+	if (!(pg->l = connect_nb(pg->conninfo, store_pg_now() + STORE_PG_LOOKUP_MS)))
+		util_log(LOG_WARN, "store: identity lookup: no connection yet (tried again on use)");
+	return 0;
+}
 
 int store_open_pg(uv_loop_t *loop, const char *conninfo, const char *migrations_dir, struct store **out)
 {
+	struct store *st = calloc(1, sizeof(*st));
+	int r = -ENOMEM;
+
 	*out = NULL;
-	util_log(LOG_ERROR, "this build has no PostgreSQL store yet");
-	return -ENOTSUP;
+	if (!st || !(st->pg = calloc(1, sizeof(*st->pg))) || !(st->pg->conninfo = strdup(conninfo)))
+		goto err;
+	st->loop = loop;
+	if ((r = boot_id(st->pg->boot)))
+		goto err;
+	r = -EIO;
+	if (!(st->pg->w = store_pg_connect(conninfo, false)) || open_rest(st, migrations_dir))
+		goto err;
+	if ((r = store_sync_init(st)))
+		goto err;
+	*out = st;
+	return 0;
+err:
+	if (st) {
+		for (int k = 0; k < STORE_LANES; k++) {
+			if (st->lanes[k].ar_ready)
+				archive_db_finish(&st->lanes[k].ar);
+			PQfinish(st->lanes[k].pg);
+		}
+		pg_free(st->pg);
+	}
+	free(st);
+	return r;
 }

@@ -38,6 +38,8 @@ int store_player_lookup(struct store *st, const char *token_hash, char *id, size
 	sqlite3_stmt *s = st ? st->ldb_lookup : NULL;
 	int rc, found = STORE_E_NOT_FOUND;
 
+	if (st && st->pg)
+		return store_pg_player_lookup(st, token_hash, id, idlen, name, namelen);
 	if (!s)
 		return -EIO;
 	if (sqlite3_bind_text(s, 1, token_hash, -1, SQLITE_STATIC) != SQLITE_OK) {
