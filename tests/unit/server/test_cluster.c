@@ -186,7 +186,7 @@ struct seen {
 	int count;
 };
 
-static void seen_cb(void *ctx, const char *node, const char *json, size_t len, size_t total)
+static void seen_cb(void *ctx, const char *node, const char *json, size_t len, size_t total, uint64_t gen)
 {
 	struct seen *s = ctx;
 
