@@ -142,6 +142,7 @@ function ensureWatching(roomId, force = false) {
 
 const quiet = new Set(); // ids of the `watch` requests in flight
 const asking = new Set(); // rooms whose `watch` waits for its answer
+const held = new Set();   // rooms of seats a welcome did not name (a cluster: see welcome)
 let stateWait = null;    // after a reconnect in a seated room: asks for it if its state does not come
 
 function roomNode(roomId) {
@@ -190,6 +191,10 @@ const handlers = {
     app.identity.token = msg.token;
     app.identity.player = msg.player;
     app.seated = new Set(msg.rooms || []);
+    // A cluster's node names only the seats in the rooms it hosts: those of rooms elsewhere are kept aside
+    // until the room's node says them (a state of one without its seat: hello again, below).
+    for (const r of Object.keys(app.identity.seats)) if (roomNode(r) && !app.seated.has(r)) held.add(r);
+    for (const r of app.seated) held.delete(r);
     if (Array.isArray(msg.seats)) {
       app.identity.seats = {};
       for (const x of msg.seats) app.identity.seats[x.room] = x.seat;
@@ -222,7 +227,9 @@ const handlers = {
     rememberNode(msg.room, msg.node);
     // Without an id (net.js follows those with one): the server says where a room of ours went.
     const ours = app.route.id === msg.room || app.seated.has(msg.room);
-    if (msg.id == null && ours && !app.net.moveTo(msg.node) && inRoomView(msg.room)) app.view.unreachable('room_unreachable');
+    if (msg.id == null && ours && !app.net.moveTo(msg.node) && inRoomView(msg.room)) {
+      app.view.unreachable('room_unreachable', () => ensureWatching(msg.room, true));
+    }
   },
   rooms(msg) {
     app.rooms = Array.isArray(msg.rooms) ? msg.rooms : [];
@@ -246,6 +253,7 @@ const handlers = {
   },
   state(msg) {
     if (app.route.id === msg.room) app.net.settled();
+    if (held.delete(msg.room) && !app.seated.has(msg.room) && app.net.node) app.net.moveTo(app.net.node);
     const added = roomLog(msg);
     app.states.set(msg.room, msg);
     if (app.route.name === 'room' && app.route.id === msg.room) {

@@ -236,14 +236,15 @@ export class RoomView {
   }
 
   // A cluster's node hosting this room is down (`unavailable`, until a survivor adopts the room) or cannot
-  // be reached (`room_unreachable`: nodes sending the client to one another). Says so, on the page and in
-  // the live region; for `unavailable`, calls watch() again after a back-off with jitter, for up to
-  // FOLLOW_MS since the first; then (or at once) says the room cannot be reached and offers to try again.
-  // The room's next state (update()) ends it. A single server never answers a `watch` so.
+  // be reached (`room_unreachable`: 3 moves in a row led nowhere). Says so, on the page and in the live
+  // region, and calls watch() again after a back-off with jitter, for up to FOLLOW_MS since the first; then
+  // says the room cannot be reached and offers to try again (watch() absent: at once). The room's next
+  // state (update()) ends it. A single server never answers a `watch` so.
   unreachable(code, watch) {
     if (code !== 'unavailable' && code !== 'room_unreachable') return;
     const f = this.follow || (this.follow = { since: Date.now(), attempt: 0, timer: null, key: null });
-    const key = code === 'unavailable' && Date.now() - f.since < FOLLOW_MS ? 'room.unavailable' : 'room.unreachable';
+    // (room_unreachable too: nodes whose directories lag behind a death send the client to the dead one)
+    const key = watch && Date.now() - f.since < FOLLOW_MS ? 'room.unavailable' : 'room.unreachable';
     const retry = () => { this.followEnd(); watch(); };
     clear(this.followSlot).append(h('p', t(key)),
       key === 'room.unreachable' && watch ? h('button#room-retry', { type: 'button', onclick: retry }, t('room.retry')) : '');
