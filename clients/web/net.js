@@ -143,6 +143,9 @@ export class Net extends EventTarget {
       this.moves = 0;
       return false;
     }
+    // Sent back to the node asked for: the proxy found it down (dead, its rooms not yet adopted, while
+    // the directory still names it): again after the back-off, not at once (no storm of reconnects).
+    const again = node === this.node;
     this.node = node;
     const old = this.ws;
     this.ws = null; // its close event is ignored (open()'s handlers check this.ws)
@@ -152,8 +155,8 @@ export class Net extends EventTarget {
     this.failPending('disconnected', keep);
     this.queue = [...resend, ...this.queue.filter((m) => !keep.has(m.id))];
     for (const m of resend) { this.remember(m); this.movedId = m.id; }
-    this.attempt = 0;
-    this.open();
+    if (again) this.scheduleReconnect();
+    else this.open();
     return true;
   }
 

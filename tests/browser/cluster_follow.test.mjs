@@ -43,7 +43,7 @@ test('a page follows its room to another node, and to the survivor that adopts i
       const wsUrls = [];
       page.on('websocket', (ws) => wsUrls.push(ws.url()));
       await page.goto(`${cl.url}/?name=Ana#/`);
-      await page.waitForFunction(() => window.quinteto.connection === 'online');
+      await page.waitForFunction(() => window.quinteto?.connection === 'online');
       await page.evaluate(() => window.quinteto.app.net.moveTo('n1'));
       await page.waitForFunction(() => window.quinteto.welcomes >= 2 && window.quinteto.connection === 'online');
 
@@ -77,6 +77,7 @@ test('a page follows its room to another node, and to the survivor that adopts i
       const plies = await page.evaluate(() => window.quinteto.plies);
       for (const p of seen) assert.ok(plies.includes(p), `ply ${p} seen before the death is still in the page's history`);
       assert.ok(wsUrls.every((u) => !/token/i.test(u)), `no token in a URL: ${wsUrls}`);
+      console.log(`# the page's sockets: ${wsUrls.map((u) => new URL(u).search || '/ws').join(' ')}; adopted by ${host}`);
       // A socket refused while HAProxy had not yet seen n2 down is logged by Chromium; nothing else may be.
       const problems = page.problems.filter((p) => !/WebSocket connection to .* failed/.test(p));
       assert.deepEqual(problems, [], problems.join('\n'));
