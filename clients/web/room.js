@@ -72,7 +72,7 @@ export class RoomView {
     this.lastRematchKey = '';
     this.rulesLink = h('a.rules-link.head-link', { href: '#/' }, t('room.rules'));
     this.noticeSlot = h('div.notice-slot');
-    // The room's node in a cluster is down, or cannot be reached (app.js, showFollow); hidden otherwise.
+    // The room's node in a cluster is down, or cannot be reached (unreachable()); hidden otherwise.
     this.followSlot = h('div#room-follow.notice', { hidden: true });
     this.idleLine = h('p#idle-limit.idle-limit', { hidden: true });
     this.resultSlot = h('div.result-slot');
