@@ -5,7 +5,9 @@
 // token and joins again, and remembers n2 for the room. She plays a few plies; then n2 is SIGKILLed. The page
 // reconnects (to /ws?node=n2, which HAProxy sends to a survivor), shows and says "This room's server is not
 // answering…" while the room is not yet adopted, and, once a survivor has adopted it, resumes the match there
-// with every ply it had seen, and plays on. Every frame is schema-checked; the token is never in a URL.
+// with every ply it had seen, and plays on. Carla opens the room's link naming n3 (not its node): she is moved
+// to n2, watches, and after the death follows the room to the adopter too. Every frame is schema-checked;
+// the token is never in a URL.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,8 +27,8 @@ async function play(page, n) {
 }
 
 test('a page follows its room to another node, and to the survivor that adopts it when that node dies', { timeout: 240000 }, async () => {
-  // A lease of 3 s (the harness's 1.5 s would let the room be adopted before the page asks for it).
-  await withCluster(3, { args: ['--node-lease-ms', '3000', '--bot-delay-ms', '50'] }, async (cl) => {
+  // A lease of 2 s (the harness's 1.5 s could let the room be adopted before the page asks for it).
+  await withCluster(3, { args: ['--node-lease-ms', '2000', '--bot-delay-ms', '50'] }, async (cl) => {
     const pages = [];
     try {
       // The room, on n2: created through it, a bot in seat 1, seat 0 free for Ana.
@@ -58,6 +60,13 @@ test('a page follows its room to another node, and to the survivor that adopts i
       const seen = await page.evaluate(() => window.quinteto.plies);
       const plyBefore = seen.at(-1);
 
+      // A room link works whether or not it names a node, and whether or not that is the room's node: Carla
+      // opens it with n3 named (wrong): she watches it there, is moved to n2 and sees the match.
+      const carla = await newPlayerPage(browser(), { server: cl, label: 'Carla', ...MANUAL });
+      pages.push(carla);
+      await carla.goto(`${cl.url}/?name=Carla#/room/${room}?node=n3`);
+      await carla.waitForFunction((p) => window.quinteto?.state?.ply >= p && window.quinteto.app.net.node === 'n2', plyBefore);
+
       // n2 dies: the page says so while no survivor holds the room, then resumes on the one that adopts it.
       await bruno.close();
       await cl.kill('n2');
@@ -74,12 +83,15 @@ test('a page follows its room to another node, and to the survivor that adopts i
       const after = await page.evaluate((r) => ({ node: window.quinteto.app.net.node, known: window.quinteto.app.identity.nodes?.[r] }), room);
       assert.ok(after.known === after.node && [host, 'n2'].includes(after.node), `the page's nodes: ${JSON.stringify(after)}`);
       await play(page, 2);
+      // Carla, a spectator, followed the room to the adopter too.
+      const last = await page.evaluate(() => window.quinteto.state.ply);
+      await carla.waitForFunction((p) => window.quinteto.state.ply >= p && !document.body.dataset.follow, last, { timeout: 30000 });
       const plies = await page.evaluate(() => window.quinteto.plies);
       for (const p of seen) assert.ok(plies.includes(p), `ply ${p} seen before the death is still in the page's history`);
       assert.ok(wsUrls.every((u) => !/token/i.test(u)), `no token in a URL: ${wsUrls}`);
       console.log(`# the page's sockets: ${wsUrls.map((u) => new URL(u).search || '/ws').join(' ')}; adopted by ${host}`);
       // A socket refused while HAProxy had not yet seen n2 down is logged by Chromium; nothing else may be.
-      const problems = page.problems.filter((p) => !/WebSocket connection to .* failed/.test(p));
+      const problems = [...page.problems, ...carla.problems].filter((p) => !/WebSocket connection to .* failed/.test(p));
       assert.deepEqual(problems, [], problems.join('\n'));
     } finally {
       await closeAll(pages);
