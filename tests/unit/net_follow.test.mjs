@@ -5,8 +5,9 @@
 // Checked: a `moved` answer takes the socket to /ws?node=NODE, where it says `hello` with its token first and
 // sends the message again with its id, and the request resolves with that node's answer; later reconnects ask
 // for that node; the token is never in a URL; two nodes sending the client to each other end in the error
-// `room_unreachable` after at most 3 moves; a name that is not a node's is not followed; the reconnect delays
-// are cut by a random part of up to half (jitter); a server that never says `moved` sees /ws alone.
+// `room_unreachable` after at most 3 moves; a move back to the node asked for waits the back-off; a name that
+// is not a node's is not followed; the reconnect delays are cut by a random part of up to half (jitter); a
+// server that never says `moved` sees /ws alone; tests/lib/client.mjs's `follow` and reopen().
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -107,6 +108,26 @@ test('two nodes that send the client to each other: at most 3 moves, then room_u
     // A later request starts counting afresh (it is the person's new try).
     await assert.rejects(n.request({ type: 'join', room: 'r9' }), (e) => e.code === 'room_unreachable');
     assert.equal(c.seen.urls.length, 7);
+  } finally {
+    n.close();
+    await c.close();
+  }
+});
+
+test('moved back to the node asked for (the proxy found it down): again after the back-off, not at once', async () => {
+  // Node b's room is on b, which the proxy cannot reach: every node, b's stand-in too, says moved b.
+  const c = await nodes((node, msg, send) => {
+    if (msg.type === 'watch') send({ type: 'moved', room: msg.room, node: 'b', id: msg.id });
+  });
+  const n = net(c.url);
+  let delayed = 0;
+  const schedule = n.scheduleReconnect.bind(n);
+  n.scheduleReconnect = () => { delayed++; schedule(); };
+  try {
+    n.connect();
+    await assert.rejects(n.request({ type: 'watch', room: 'r5' }), (e) => e.code === 'room_unreachable');
+    assert.deepEqual(c.seen.urls, ['/ws', '/ws?node=b', '/ws?node=b', '/ws?node=b']);
+    assert.equal(delayed, 2, 'the first move at once, the two back to b after the back-off');
   } finally {
     n.close();
     await c.close();
