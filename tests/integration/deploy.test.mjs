@@ -43,6 +43,33 @@ test('systemd-analyze verify accepts deploy/quinteto.service without a complaint
   });
 });
 
+// The cluster's template (docs/SCALING.md): verified as an instance, as systemd would load it; it keeps
+// every line of the single server's hardening and restarts always (a fenced node exits and must come back).
+test('systemd-analyze verify accepts deploy/cluster/quinteto@.service, which keeps the hardening', async () => {
+  const unit = await readFile(path.join(SOURCE, 'deploy', 'cluster', 'quinteto@.service'), 'utf8');
+  const single = await readFile(path.join(SOURCE, 'deploy', 'quinteto.service'), 'utf8');
+  const hardening = single.slice(single.indexOf('# Hardening')).split('\n')
+    .filter((l) => /^[A-Z]\w+=/.test(l) && !l.startsWith('WantedBy='));
+  assert.ok(hardening.length > 20);
+  for (const want of [...hardening, 'Restart=always', '--config /etc/quinteto/%i.json', 'User=quinteto'])
+    assert.ok(unit.includes(`${want}\n`) || unit.includes(want), `the template has ${want}`);
+  await withDir(async (dir) => {
+    const file = path.join(dir, 'quinteto@n1.service');
+    await writeFile(file, unit.replaceAll('/usr/bin/quinteto-server', BIN));
+    const ok = verify(file);
+    assert.equal(ok.status, 0, ok.said);
+    assert.equal(ok.said, '', 'systemd-analyze has nothing to say');
+    await writeFile(file, unit.replaceAll('/usr/bin/quinteto-server', BIN).replace('ProtectSystem=strict', 'ProtectSystem=very'));
+    assert.notEqual(verify(file).said, '', 'a bad value is reported');
+  });
+  // Its example configuration (deploy/cluster/node.json) is a node's: it passes --check-config.
+  const env = serverEnv();
+  for (const k of Object.keys(env)) if (/^QUINTETO_(?!SERVER|CLI|SOURCE)/.test(k)) delete env[k];
+  const r = spawnSync(BIN, ['--config', path.join(SOURCE, 'deploy', 'cluster', 'node.json'), '--check-config'], { encoding: 'utf8', env });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^node\s+= n1\s+# file$/m);
+});
+
 test('the example configurations pass --check-config', async () => {
   await withDir(async (dir) => {
     const cert = path.join(dir, 'c.pem'), key = path.join(dir, 'k.pem');
