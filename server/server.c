@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "cluster/cluster.h"
 #include "net/net.h"
 #include "lobby/lobby.h"
 #include "store/store.h"
@@ -182,6 +183,7 @@ static void stop(struct server *srv)
 	net_stop(srv->net); /* closes every connection; they are freed later */
 	if (srv->lobby)
 		lobby_close(srv->lobby);
+	cluster_stop(srv->cluster); /* after the rooms: closing at shutdown is not leaving the directory */
 	/*
 	 * The last turn's writes are flushed here, as a turn's end does, and not by store_close():
 	 * the connections must know the batch before its commit is delivered (net_committed).
@@ -270,6 +272,8 @@ static int drain(struct server *srv)
 	srv->net = NULL;
 	lobby_free(srv->lobby);
 	srv->lobby = NULL;
+	cluster_free(srv->cluster); /* last: the lobby and the handlers no longer ask it */
+	srv->cluster = NULL;
 	buf_pool_trim(); /* every frame is freed by now: the pool's are the last */
 	err = uv_loop_close(&srv->loop);
 	if (err)
@@ -288,6 +292,11 @@ static int modules_init(struct server *srv)
 	err = lobby_new(&srv->loop, NULL, srv->cfg, &srv->metrics, net_send_cb, &srv->lobby);
 	if (err)
 		return err;
+	/* a node of a cluster (docs/SCALING.md); NULL for a single server. Connects at cluster_start(). */
+	err = cluster_new(&srv->loop, srv->cfg, &srv->metrics, &srv->cluster);
+	if (err)
+		return err;
+	lobby_set_cluster(srv->lobby, srv->cluster); /* before the restore: restored rooms are announced */
 	srv->net = net_new(srv->cfg, srv->lobby, &srv->metrics);
 	if (!srv->net)
 		return -ENOMEM;
@@ -351,6 +360,8 @@ int server_run(const struct config *cfg)
 		util_log(LOG_ERROR, "cannot resume the rooms journalled in %s", cfg->db_path);
 	if (!err && store_start(srv.store))
 		err = -EIO;
+	if (!err) /* after the restore: the node registers with the rooms it hosts */
+		err = cluster_start(srv.cluster);
 	if (!err && cfg->node[0])
 		store_lease_watch(srv.store, lease_cb, &srv);
 	if (err) {

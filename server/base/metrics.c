@@ -244,6 +244,24 @@ static void render_gauges(struct out *o, const struct metrics_gauges *g)
 	     g->checkpoints[0], g->checkpoints[1]);
 }
 
+/* A node of a cluster (docs/SCALING.md): its Redis side. A single server has none of these. */
+static void render_cluster(struct out *o, const struct metrics *m, const struct metrics_gauges *g)
+{
+	if (!g->cluster)
+		return;
+	gauge(o, "quinteto_redis_up",
+	      "1 while Redis answers; 0: the directory and the other nodes' lobby are served as last known.",
+	      g->redis_up ? 1 : 0);
+	gauge(o, "quinteto_cluster_directory_rooms", "Rooms in the directory as this node's mirror knows it.",
+	      (double)g->directory);
+	gauge(o, "quinteto_cluster_nodes_alive", "Nodes with a live registration, this one included.",
+	      (double)g->nodes_alive);
+	counter(o, "quinteto_redis_reconnects_total", "Connections to Redis made again after one was lost.",
+		m->redis_reconnects);
+	counter(o, "quinteto_redis_publications_total", "Publications of this node's lobby summaries.",
+		m->redis_publications);
+}
+
 static void render_rooms(struct out *o, const struct metrics_gauges *g)
 {
 	static const char *const status[3] = { "waiting", "playing", "finished" };
@@ -267,6 +285,7 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 		return NULL;
 	render_gauges(&o, g);
 	render_rooms(&o, g);
+	render_cluster(&o, m, g);
 	counter(&o, "quinteto_ws_opened_total", "WebSocket connections accepted.", m->ws_opened);
 	counter(&o, "quinteto_ws_closed_total", "WebSocket connections closed.", m->ws_closed);
 	counter(&o, "quinteto_http_requests_total", "HTTP API requests.", m->http_requests);

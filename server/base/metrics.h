@@ -7,6 +7,7 @@
 #ifndef QUINTETO_METRICS_H
 #define QUINTETO_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -91,6 +92,10 @@ struct metrics {
 	 * connection: released by its journal batch's commit, and written to the socket */
 	struct metrics_hist reply_released;
 	struct metrics_hist reply_write;
+
+	/* cluster mode (server/cluster/): connections to Redis made again after a loss, publications of
+	 * this node's summaries */
+	uint64_t redis_reconnects, redis_publications;
 };
 
 #define METRICS_MAX_GAMES 16
@@ -114,6 +119,9 @@ struct metrics_gauges {
 	uint64_t now_ns;      /* util_mono_ns() at the scrape: the lag maximum's window ends there */
 	size_t archive_reads; /* archive reads queued or running (http.c) */
 	size_t bot_queued, bot_running; /* bot moves waiting for a worker, being thought about */
+	/* cluster mode only (cluster set): whether Redis answers, rooms in the directory, live nodes */
+	bool cluster, redis_up;
+	size_t directory, nodes_alive;
 };
 
 /* Records one latency of `ns` nanoseconds. */

@@ -15,19 +15,27 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <uv.h>
 
 struct cluster;
 struct config;
 struct metrics;
 
-/* cfg->node empty: *out NULL and 0 (a single server). Else 0 or a negative errno. Nothing connects yet. */
+/*
+ * cfg->node empty: *out NULL and 0 (a single server). Else 0 or -ENOMEM. Nothing connects yet; the
+ * pointers are borrowed for the cluster's life. Loop thread only, as everything here.
+ */
 int cluster_new(uv_loop_t *loop, const struct config *cfg, struct metrics *m, struct cluster **out);
 
 /* Connects to Redis and registers the node (then keeps trying in the background). 0 or a negative errno. */
 int cluster_start(struct cluster *c);
 
-/* Unregisters the node (best effort: a clean stop leaves no lease to expire) and closes its handles. */
+/*
+ * Unregisters the node (best effort: a clean stop leaves no lease to expire) and closes its handles; the
+ * loop must run on (at most CLUSTER_STOP_MS, 500 ms, while Redis answers the last commands). The directory
+ * keeps our rooms: they are the node's that restarts with our name, or the survivor's that adopts them.
+ */
 void cluster_stop(struct cluster *c);
 
 /* After cluster_stop() and the loop's last turn; NULL does nothing. */
@@ -56,17 +64,31 @@ bool cluster_node_alive(const struct cluster *c, const char *node);
 /* Whether Redis answers now (for /readyz and /metrics). A NULL cluster: true. */
 bool cluster_redis_up(const struct cluster *c);
 
+/* Rooms in the directory as the mirror knows it (ours and the others'), and the live nodes (us included):
+ * for /metrics. 0 for a NULL cluster. */
+size_t cluster_directory_size(const struct cluster *c);
+size_t cluster_nodes_alive(const struct cluster *c);
+
 /* --- the merged lobby ---------------------------------------------------- */
 
 /*
  * This node's rooms, as the JSON array of room summaries that the lobby's
- * `rooms` message holds (protocol.md), to publish; the cluster throttles
- * (at most one publication a second, the last one wins).
+ * `rooms` message holds (protocol.md: its newest lobby_list_max rooms), and
+ * `total`, the count of all its live rooms, to publish (copied); the cluster
+ * throttles (at most one publication a second, the last one wins, nothing
+ * sent when it did not change). Over 1 MiB, an empty list is published
+ * with the total.
  */
-void cluster_lobby_publish(struct cluster *c, const char *rooms_json, size_t len);
+void cluster_lobby_publish(struct cluster *c, const char *rooms_json, size_t len, size_t total);
 
-/* Each other live node's last published summaries (a JSON array's text), in no particular order. */
-typedef void (*cluster_rooms_cb)(void *ctx, const char *node, const char *rooms_json, size_t len);
+/*
+ * Each other live node's last published summaries (a JSON array's text, NUL-terminated, as that node
+ * sent it: the caller checks what it uses), its total, and the text's generation (a number that changes
+ * whenever that node's text does, never 0: what the caller parsed can be kept until it changes), in no
+ * particular order.
+ */
+typedef void (*cluster_rooms_cb)(void *ctx, const char *node, const char *rooms_json, size_t len,
+				 size_t total, uint64_t gen);
 void cluster_lobby_foreach(const struct cluster *c, cluster_rooms_cb cb, void *ctx);
 
 /* Called (loop thread) when another node's summaries changed, or a node came or went. */

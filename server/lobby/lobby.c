@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/cluster.h"
 #include "store/store.h"
 
 static void changed_cb(void *ctx)
@@ -100,6 +101,7 @@ int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, st
 	tally_init(&l->live_by_addr);
 	tally_init(&l->live_by_player);
 	hmap_init(&l->paces);
+	hmap_init(&l->rnodes);
 	l->order_stale = true;
 	err = uv_timer_init(loop, &l->timer);
 	if (err)
@@ -128,6 +130,10 @@ struct player *lobby_player_add(struct lobby *l, const char *id, const char *tok
 
 static void room_remove(struct lobby *l, struct room *r)
 {
+	/* shutting down is not closing: the room stays journalled, and in the directory for whoever
+	 * hosts it next (this node restarted, or the one that adopts it) */
+	if (!l->host.stopping)
+		cluster_room_gone(l->cluster, room_id(r));
 	hmap_del(&l->rooms, room_id(r));
 	spectators_unlist(l, r);
 	l->order_stale = true;
@@ -154,6 +160,29 @@ void lobby_close(struct lobby *l)
 void lobby_set_store(struct lobby *l, struct store *store)
 {
 	l->store = l->host.store = store;
+}
+
+/* Another node's summaries changed, or a node came or went: the merged list is pushed again. */
+static void cluster_changed_cb(void *ctx)
+{
+	struct lobby *l = ctx;
+
+	l->remote_stale = true;
+	lobby_changed(l);
+}
+
+void lobby_set_cluster(struct lobby *l, struct cluster *c)
+{
+	l->cluster = c;
+	l->remote_stale = true;
+	cluster_on_change(c, cluster_changed_cb, l);
+	if (c)
+		lobby_changed(l); /* our first summaries, even with no room */
+}
+
+struct cluster *lobby_cluster(const struct lobby *l)
+{
+	return l->cluster;
 }
 
 bool lobby_stopping(const struct lobby *l)
@@ -196,6 +225,7 @@ void lobby_free(struct lobby *l)
 	l->pushed = NULL;
 	free(l->order);
 	free(l->text);
+	lobby_list_finish(l);
 	lobby_limits_finish(l);
 	room_bots_free(l->host.bots);
 	hmap_finish(&l->rooms);
@@ -297,6 +327,7 @@ int lobby_room_create(struct lobby *l, const struct player *creator, const struc
 		return -ENOMEM;
 	}
 	l->order_stale = true;
+	cluster_room_hosted(l->cluster, room_id(r));
 	lobby_changed(l);
 	*out = r;
 	return 0;
@@ -356,6 +387,7 @@ static void push_cb(uv_timer_t *t)
 
 	l->dirty = false;
 	l->pushed_ms = util_now_ms();
+	lobby_publish(l); /* to the other nodes, whether anyone here listens or not */
 	if (!l->subs)
 		return;
 	b = lobby_rooms_frame(l, NULL);

@@ -21,6 +21,7 @@
 #include <uv.h>
 
 struct buf;
+struct cluster;
 struct config;
 struct lobby;
 struct metrics;
@@ -61,6 +62,18 @@ int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, st
 
 /* The store the lobby and its rooms journal to (borrowed; before lobby_restore()). */
 void lobby_set_store(struct lobby *l, struct store *store);
+
+/*
+ * Cluster mode (docs/SCALING.md): the node's share of the cluster (borrowed;
+ * before lobby_restore(), NULL for a single server). From then on every room
+ * created or restored is announced in the directory and every room that
+ * closes leaves it, this node's summaries are published, and the room list
+ * (`rooms`, GET /api/rooms) is the merged lobby: ours and the other live
+ * nodes' rooms, the newest lobby_list_max of them, `total` of all.
+ * lobby_cluster(): that pointer, NULL for a single server.
+ */
+void lobby_set_cluster(struct lobby *l, struct cluster *c);
+struct cluster *lobby_cluster(const struct lobby *l);
 
 /*
  * Loads the player identities that hold a journalled seat, then every journalled room (start-up, before
@@ -146,10 +159,10 @@ void lobby_changed(struct lobby *l);
 
 /*
  * The room list as protocol.md caps it: the newest cfg->lobby_list_max live
- * rooms and `total`, the count of all. A `rooms` frame (id borrowed, may be
- * NULL), or GET /api/rooms' body (malloc'd, *len set). Each room's summary
- * is serialised once per change of that room (room.h's summary cache), so
- * a request costs a copy of the joined text, not a rebuild; NULL on ENOMEM.
+ * rooms and `total`, the count of all (in cluster mode, of every live node). A `rooms` frame (id borrowed,
+ * may be NULL), or GET /api/rooms' body (malloc'd, *len set). Each room's summary is serialised once per
+ * change of that room (room.h's summary cache), so a request costs a copy of the joined text, not a rebuild;
+ * NULL on ENOMEM.
  */
 struct buf *lobby_rooms_frame(struct lobby *l, const json_t *id);
 char *lobby_rooms_body(struct lobby *l, size_t *len);

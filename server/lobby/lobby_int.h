@@ -32,11 +32,21 @@ struct lobby {
 	bool order_stale; /* a room came or went: sort again */
 	char *text;       /* "[summary,...]" of the newest cfg->lobby_list_max rooms */
 	size_t textlen, textcap;
-	bool text_stale;            /* a room's summary changed since `text` was joined */
-	struct buf *pushed;         /* the last frame pushed to subscribers */
-	struct tally by_addr;       /* address -> waiting rooms created from it (lobby_limits.c) */
-	long bot_rooms;             /* live rooms with a bot in every seat */
-	int64_t players_expired_ms; /* when the database last forgot idle identities */
+	bool text_stale;    /* a room's summary changed since `text` was joined */
+	struct buf *pushed; /* the last frame pushed to subscribers */
+
+	/* cluster mode (lobby_list.c): the other live nodes' summaries, merged with ours into `mtext` */
+	struct cluster *cluster;      /* NULL: a single server */
+	struct hmap rnodes;           /* node name -> struct lobby_rnode: each one's parsed summaries */
+	struct lobby_remote **remote; /* their rooms, newest first (in rnodes) */
+	size_t nremote, remote_total; /* how many listed; their live rooms in all */
+	bool remote_stale;            /* a node's summaries changed, or a node came or went */
+	char *mtext;                  /* "[summary,...]": the newest lobby_list_max of ours and theirs */
+	size_t mtextlen, mtextcap;
+	uint64_t text_gen, mtext_gen; /* `text` rebuilt this many times; the one `mtext` was merged from */
+	struct tally by_addr;         /* address -> waiting rooms created from it (lobby_limits.c) */
+	long bot_rooms;               /* live rooms with a bot in every seat */
+	int64_t players_expired_ms;   /* when the database last forgot idle identities */
 
 	/* open rooms by opener and address, and each address's paces (lobby_limits.c) */
 	struct tally live_by_addr;   /* address -> live rooms opened from it */
@@ -50,6 +60,14 @@ struct lobby {
 	int64_t spectators_sent_ms;
 };
 
+/* A room another node lists (lobby_list.c): its summary's text as we send it. */
+struct lobby_remote {
+	int64_t created_at;
+	const char *id; /* inside `text`'s JSON: the room's id, for the order's ties (malloc'd) */
+	char *text;     /* its summary, compact JSON (malloc'd) */
+	size_t len;
+};
+
 /* A room's members see spectators come and go at most this often (a flood of watch/leave). */
 #define LOBBY_SPECTATORS_MS 250
 
@@ -59,6 +77,12 @@ struct lobby {
  * Journals nothing: the caller does when the identity is new.
  */
 struct player *lobby_player_add(struct lobby *l, const char *id, const char *token_hash, const char *name);
+
+/* Cluster mode: hands this node's own list (and count) to the cluster to publish (throttled there). */
+void lobby_publish(struct lobby *l);
+
+/* Frees the merged lobby's parts (lobby_free). */
+void lobby_list_finish(struct lobby *l);
 
 /* Frees the limits' counts (lobby_free). */
 void lobby_limits_finish(struct lobby *l);

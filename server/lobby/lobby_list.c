@@ -10,12 +10,22 @@
  * only when some room changed since. A `watch` changes one room's watcher
  * count: one summary, one join. Pushes to subscribers (lobby.c) are
  * throttled and skipped when the frame is the one pushed last.
+ *
+ * In cluster mode (docs/SCALING.md) the list is the merged lobby: this
+ * node's rooms and the other live nodes' published summaries, newest first,
+ * still lobby_list_max at most, `total` the sum of every live node's. The
+ * others' summaries are read (and checked: an array of objects each with a
+ * room id and created_at, at most lobby_list_max of them per node) once per
+ * change of theirs, not per request; this node's own list is what it
+ * publishes. A single server's list is built exactly as before.
  */
 #include "lobby/lobby_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "cluster/cluster.h"
 
 static int cmp_newest(const void *a, const void *b)
 {
@@ -90,6 +100,7 @@ static int text_build(struct lobby *l)
 	if (text_put(l, "]", 1))
 		goto fail;
 	l->text_stale = false;
+	l->text_gen++;
 	return 0;
 fail:
 	free(l->text);
@@ -98,23 +109,250 @@ fail:
 	return -ENOMEM;
 }
 
+/* One other node's parsed summaries (kept until that node publishes new ones or goes). */
+struct lobby_rnode {
+	char name[40];
+	uint64_t gen; /* the cluster's generation of the text these were parsed from (0: none yet) */
+	struct lobby_remote *rooms;
+	size_t n, total;
+	bool seen; /* listed by the last walk */
+};
+
+static void rnode_clear(struct lobby_rnode *rn)
+{
+	size_t i;
+
+	for (i = 0; i < rn->n; i++) {
+		free(rn->rooms[i].text);
+		free((char *)rn->rooms[i].id);
+	}
+	free(rn->rooms);
+	rn->rooms = NULL;
+	rn->n = 0;
+}
+
+void lobby_list_finish(struct lobby *l)
+{
+	struct lobby_rnode *rn;
+	size_t pos = 0;
+
+	while ((rn = hmap_next(&l->rnodes, &pos))) {
+		rnode_clear(rn);
+		free(rn);
+	}
+	hmap_finish(&l->rnodes);
+	free(l->remote);
+	l->remote = NULL;
+	free(l->mtext);
+	l->mtext = NULL;
+}
+
+static int cmp_remote(const void *a, const void *b)
+{
+	const struct lobby_remote *ra = *(struct lobby_remote *const *)a,
+				  *rb = *(struct lobby_remote *const *)b;
+
+	return ra->created_at < rb->created_at   ? 1
+	       : ra->created_at > rb->created_at ? -1
+						 : strcmp(ra->id, rb->id);
+}
+
+/* One room of another node's summaries, kept if it is a summary in shape. */
+static void remote_add(struct lobby_rnode *rn, json_t *sum)
+{
+	json_t *id = json_object_get(sum, "id"), *at = json_object_get(sum, "created_at");
+	struct lobby_remote *e = &rn->rooms[rn->n];
+
+	if (!json_is_object(sum) || !json_is_string(id) || !json_is_integer(at) ||
+	    json_string_length(id) > WIRE_ROOM_ID_MAX)
+		return;
+	e->created_at = json_integer_value(at);
+	e->text = json_dumps(sum, JSON_COMPACT | JSON_PRESERVE_ORDER); /* as its node wrote it */
+	e->id = e->text ? strdup(json_string_value(id)) : NULL;
+	if (!e->id) {
+		free(e->text);
+		return;
+	}
+	e->len = strlen(e->text);
+	rn->n++;
+}
+
+/* Parses a node's new summaries: its first lobby_list_max elements that are summaries in shape. */
+static void rnode_parse(struct lobby *l, struct lobby_rnode *rn, const char *json, size_t len)
+{
+	json_t *arr = json_loadb(json, len, JSON_REJECT_DUPLICATES, NULL);
+	size_t i, max = (size_t)l->cfg->lobby_list_max,
+		  n = json_array_size(arr) < max ? json_array_size(arr) : max; /* 0 for anything else */
+
+	rnode_clear(rn);
+	if (!arr)
+		util_log(LOG_WARN, "lobby: node %s published summaries that are not a JSON array", rn->name);
+	rn->rooms = n ? malloc(n * sizeof(*rn->rooms)) : NULL;
+	for (i = 0; rn->rooms && i < n; i++)
+		remote_add(rn, json_array_get(arr, i));
+	json_decref(arr);
+}
+
+static void remote_node_cb(void *ctx, const char *node, const char *rooms_json, size_t len, size_t total,
+			   uint64_t gen)
+{
+	struct lobby *l = ctx;
+	struct lobby_rnode *rn = hmap_get(&l->rnodes, node);
+
+	if (!rn) {
+		if (!(rn = calloc(1, sizeof(*rn))))
+			return;
+		snprintf(rn->name, sizeof(rn->name), "%s", node);
+		if (hmap_put(&l->rnodes, rn->name, rn)) {
+			free(rn);
+			return;
+		}
+	}
+	rn->seen = true;
+	rn->total = total;
+	if (rn->gen != gen) { /* only a node whose summaries changed is parsed again */
+		rnode_parse(l, rn, rooms_json, len);
+		rn->gen = gen;
+	}
+}
+
+/*
+ * The other live nodes' rooms, newest first, after a change of theirs: each node's parsed once per
+ * publication of its own; a room of ours (adopted from a node not yet seen dead) or listed twice (an
+ * adoption between two publications) once.
+ */
+static void remote_build(struct lobby *l)
+{
+	struct lobby_rnode *rn;
+	size_t pos = 0, i, n = 0, k = 0;
+
+	if (!l->remote_stale)
+		return;
+	while ((rn = hmap_next(&l->rnodes, &pos)))
+		rn->seen = false;
+	cluster_lobby_foreach(l->cluster, remote_node_cb, l);
+	l->remote_total = 0;
+	pos = 0;
+	while ((rn = hmap_next(&l->rnodes, &pos))) {
+		if (!rn->seen) { /* dead or gone */
+			hmap_del(&l->rnodes, rn->name);
+			rnode_clear(rn);
+			free(rn);
+			continue;
+		}
+		l->remote_total += rn->total;
+		n += rn->n;
+	}
+	free(l->remote);
+	l->remote = n ? malloc(n * sizeof(*l->remote)) : NULL;
+	pos = 0;
+	while (l->remote && (rn = hmap_next(&l->rnodes, &pos)))
+		for (i = 0; i < rn->n; i++)
+			if (!hmap_get(&l->rooms, rn->rooms[i].id))
+				l->remote[k++] = &rn->rooms[i];
+	if (k > 1)
+		qsort(l->remote, k, sizeof(*l->remote), cmp_remote);
+	for (n = k, k = 0, i = 0; i < n; i++)
+		if (!k || strcmp(l->remote[k - 1]->id, l->remote[i]->id))
+			l->remote[k++] = l->remote[i];
+	l->nremote = k;
+	l->remote_stale = false;
+	l->mtext_gen = 0; /* merge again */
+}
+
+static int mtext_put(struct lobby *l, const char *p, size_t n)
+{
+	if (!l->mtext || l->mtextlen + n + 1 > l->mtextcap) {
+		size_t cap = (l->mtextlen + n + 1) * 2;
+		char *t = realloc(l->mtext, cap);
+
+		if (!t)
+			return -ENOMEM;
+		l->mtext = t;
+		l->mtextcap = cap;
+	}
+	memcpy(l->mtext + l->mtextlen, p, n);
+	l->mtextlen += n;
+	l->mtext[l->mtextlen] = '\0';
+	return 0;
+}
+
+/* Our newest rooms (text_build's order) and the others', merged newest first into `mtext`. 0 or -ENOMEM. */
+static int merge_build(struct lobby *l)
+{
+	size_t i = 0, j = 0, k, n, max = (size_t)l->cfg->lobby_list_max, len;
+	const char *sum;
+
+	if (l->mtext && l->mtext_gen == l->text_gen)
+		return 0;
+	l->mtextlen = 0;
+	if (mtext_put(l, "[", 1))
+		goto fail;
+	n = l->norder < max ? l->norder : max;
+	for (k = 0; k < max && (i < n || j < l->nremote); k++) {
+		bool ours = j == l->nremote ||
+			    (i < n && (room_created_at(l->order[i]) > l->remote[j]->created_at ||
+				       (room_created_at(l->order[i]) == l->remote[j]->created_at &&
+					strcmp(room_id(l->order[i]), l->remote[j]->id) < 0)));
+
+		if (ours) {
+			if (!(sum = room_summary_text(l->order[i++], &len)))
+				goto fail;
+		} else {
+			sum = l->remote[j]->text;
+			len = l->remote[j++]->len;
+		}
+		if ((k && mtext_put(l, ",", 1)) || mtext_put(l, sum, len))
+			goto fail;
+	}
+	if (mtext_put(l, "]", 1))
+		goto fail;
+	l->mtext_gen = l->text_gen;
+	return 0;
+fail:
+	free(l->mtext);
+	l->mtext = NULL;
+	l->mtextlen = l->mtextcap = 0;
+	return -ENOMEM;
+}
+
+void lobby_publish(struct lobby *l)
+{
+	if (l->cluster && !text_build(l))
+		cluster_lobby_publish(l->cluster, l->text, l->textlen, l->rooms.len);
+}
+
 /* prefix + the joined list + ",\"total\":N}" into a new malloc'd text. */
 static char *wrap(struct lobby *l, const char *prefix, size_t *len)
 {
 	char tail[48];
-	size_t np = strlen(prefix), nt;
+	size_t np = strlen(prefix), nt, total = l->rooms.len;
+	const char *text;
+	size_t textlen;
 	char *out;
 
 	if (text_build(l))
 		return NULL;
-	nt = (size_t)snprintf(tail, sizeof(tail), ",\"total\":%zu}", l->rooms.len);
-	out = malloc(np + l->textlen + nt + 1);
+	text = l->text;
+	textlen = l->textlen;
+	if (l->cluster) {
+		remote_build(l);
+		if (l->nremote || l->remote_total) { /* else exactly a single server's list */
+			if (merge_build(l))
+				return NULL;
+			text = l->mtext;
+			textlen = l->mtextlen;
+			total += l->remote_total;
+		}
+	}
+	nt = (size_t)snprintf(tail, sizeof(tail), ",\"total\":%zu}", total);
+	out = malloc(np + textlen + nt + 1);
 	if (!out)
 		return NULL;
 	memcpy(out, prefix, np);
-	memcpy(out + np, l->text, l->textlen);
-	memcpy(out + np + l->textlen, tail, nt + 1);
-	*len = np + l->textlen + nt;
+	memcpy(out + np, text, textlen);
+	memcpy(out + np + textlen, tail, nt + 1);
+	*len = np + textlen + nt;
 	return out;
 }
 

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "cluster/cluster.h"
 #include "store/store.h"
 
 /* The room being rebuilt. */
@@ -73,6 +74,7 @@ static void load_room_end(void *ctx, int err)
 		room_set_absent_since(r, room_last_at(r));
 		lobby_room_update(rp->l, r, false);
 		rp->l->order_stale = true;
+		cluster_room_hosted(rp->l->cluster, room_id(r));
 		return;
 	}
 	util_log(LOG_ERROR, "restore: room %s does not replay (%d); its journal is kept for inspection",
@@ -131,6 +133,7 @@ static int load_after(void *ctx, const char *id, bool archived, int64_t ended_at
 	if (archived) {
 		lobby_room_update(l, r, false);
 		l->order_stale = true;
+		cluster_room_hosted(l->cluster, room_id(r));
 	}
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bots.h"
+#include "cluster/cluster.h"
 #include "room/room.h"
 #include "store/store.h"
 #include "base/util.h"
@@ -77,11 +78,48 @@ static bool journal_refuses(struct handlers *h, struct session *s, struct wire_m
 	return true;
 }
 
+/*
+ * A room this node does not host, in a cluster (docs/SCALING.md, "Routing"):
+ * the directory names another live node: `moved` (the client reconnects to
+ * that node and asks again); a node that is not alive (its rooms are being
+ * adopted): `unavailable`, retry. True when answered so. A single server
+ * knows no other node and never says either.
+ */
+static bool send_moved(struct handlers *h, struct session *s, struct wire_msg *m)
+{
+	struct cluster *c = lobby_cluster(h->lobby);
+	const char *node = cluster_room_node(c, m->room);
+	const json_t *id;
+	json_t *j;
+
+	if (!node || !strcmp(node, cluster_node(c)))
+		return false; /* nobody else hosts it (ours, as the directory says, but closed: unknown) */
+	if (!cluster_node_alive(c, node)) {
+		session_send_error(
+			s, WIRE_E_UNAVAILABLE,
+			"the node that hosts this room is being replaced: try again in a few seconds",
+			wire_msg_id(m));
+		return true;
+	}
+	id = wire_msg_id(m);
+	j = json_pack("{s:s, s:s, s:s}", "type", "moved", "room", m->room, "node", node);
+	if (j && id && json_object_set(j, "id", (json_t *)id)) {
+		json_decref(j);
+		j = NULL;
+	}
+	if (!j) {
+		session_send_error(s, WIRE_E_INTERNAL, "out of memory", id);
+		return true;
+	}
+	session_send_json(s, j);
+	return true;
+}
+
 static struct room *find_room(struct handlers *h, struct session *s, struct wire_msg *m)
 {
 	struct room *r = lobby_room_find(h->lobby, m->room);
 
-	if (!r)
+	if (!r && !send_moved(h, s, m))
 		session_send_error(s, WIRE_E_UNKNOWN_ROOM, "no such room", wire_msg_id(m));
 	return r;
 }

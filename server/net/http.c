@@ -15,6 +15,7 @@
 
 #include "bots.h"
 #include "config.h"
+#include "cluster/cluster.h"
 #include "room/room.h"
 #include "store/store.h"
 
@@ -446,6 +447,30 @@ static int count_rooms(struct http *api, struct metrics_rooms *out)
  * (the server does not start otherwise), journal writes commit, and the
  * server is not stopping. Else 503 with the reasons, for a load balancer.
  */
+/*
+ * A node of a cluster says which and whether its Redis answers. Redis away
+ * does not make it unready: play goes on, only the other nodes' rooms may be
+ * stale (docs/SCALING.md); it says so, for whoever looks.
+ */
+static json_t *readyz_cluster(struct http *api, json_t *j)
+{
+	struct cluster *c = lobby_cluster(api->lobby);
+	bool up = cluster_redis_up(c);
+
+	if (j && c &&
+	    json_object_set_new(
+		    j, "cluster",
+		    json_pack("{s:s, s:s, s:s}", "node", cluster_node(c), "redis", up ? "up" : "down",
+			      "message",
+			      up ? "Redis answers"
+				 : "Redis does not answer: rooms in play go on; the directory and the "
+				   "other nodes' rooms are as last known, and heal when it is back"))) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 static void readyz(struct http *api, struct http_req *h)
 {
 	json_t *reasons = json_array();
@@ -468,7 +493,8 @@ static void readyz(struct http *api, struct http_req *h)
 	}
 	n = json_array_size(reasons);
 	respond_json(h, n ? 503 : 200,
-		     json_pack("{s:s, s:o}", "status", n ? "unavailable" : "ok", "reasons", reasons));
+		     readyz_cluster(api, json_pack("{s:s, s:o}", "status", n ? "unavailable" : "ok",
+						   "reasons", reasons)));
 }
 
 static void metrics(struct http *api, struct http_req *h)
@@ -494,6 +520,14 @@ static void metrics(struct http *api, struct http_req *h)
 	char *text;
 
 	lobby_bot_counts(api->lobby, &g.bot_queued, &g.bot_running);
+	if (lobby_cluster(api->lobby)) {
+		struct cluster *c = lobby_cluster(api->lobby);
+
+		g.cluster = true;
+		g.redis_up = cluster_redis_up(c);
+		g.directory = cluster_directory_size(c);
+		g.nodes_alive = cluster_nodes_alive(c);
+	}
 	text = metrics_render(api->metrics, &g, &len);
 
 	if (!text) {

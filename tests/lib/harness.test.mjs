@@ -28,6 +28,8 @@ test('sanitizer reports in stderr are recognised', () => {
 test('frames are checked against their schema', () => {
   assert.equal(checkServerFrame('{"type":"left","room":"abc"}').error, null);
   assert.match(checkServerFrame('{"type":"left"}').error, /left\.json/);
+  assert.equal(checkServerFrame('{"type":"moved","id":3,"room":"abc","node":"node-2"}').error, null);
+  assert.match(checkServerFrame('{"type":"moved","room":"abc","node":"Node 2"}').error, /moved\.json/);
   assert.match(checkServerFrame('{"type":"no_such_message"}').error, /no schema/);
   assert.match(checkServerFrame('not json').error, /not JSON/);
 });
