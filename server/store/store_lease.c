@@ -115,8 +115,7 @@ int store_lease_take(struct store *st, const char *node, int lease_ms)
 		PQclear(res);
 		return -ENOMEM;
 	}
-	free(st->lease ? st->lease->conninfo : NULL); /* taken twice: the last one counts */
-	free(st->lease);
+	store_lease_close(st); /* taken twice (a test): the last one counts */
 	snprintf(st->node, sizeof(st->node), "%s", node);
 	st->epoch = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
 	PQclear(res);
@@ -337,8 +336,9 @@ static void send_find(struct store_lease *ls)
  * survivor's waits, then finds adopted_by set and updates nothing; the dead
  * node's writer, whose fence holds the row FOR SHARE, either committed before
  * (its rooms are then seen by the next statement, which takes a snapshot of
- * its own) or finds the new epoch and is fenced. Rooms move only if this
- * node's UPDATE won. lock_timeout: a lock held by a frozen writer does not
+ * its own) or finds the new epoch and is fenced. Rooms move (live_rooms, and
+ * live_after: finished rooms that linger with their rematch offer) only if
+ * this node's UPDATE won. lock_timeout: a lock held by a frozen writer does not
  * hang the adoption, which is tried again at a later tick.
  */
 static void send_adopt(struct store_lease *ls)
@@ -356,8 +356,10 @@ static void send_adopt(struct store_lease *ls)
 		     "adopted_by IS NULL AND expires_at < now() - %d * interval '1 millisecond' RETURNING "
 		     "epoch; "
 		     "UPDATE live_rooms SET node = %s WHERE node = %s AND EXISTS (SELECT 1 FROM node_leases "
+		     "WHERE node = %s AND adopted_by = %s); "
+		     "UPDATE live_after SET node = %s WHERE node = %s AND EXISTS (SELECT 1 FROM node_leases "
 		     "WHERE node = %s AND adopted_by = %s); COMMIT",
-		     ls->lease_ms / 3, me, d, ls->lease_ms, me, d, d, me) > 0) {
+		     ls->lease_ms / 3, me, d, ls->lease_ms, me, d, d, me, me, d, d, me) > 0) {
 		ok = PQsendQuery(ls->c, sql);
 	} else {
 		sql = NULL;
@@ -510,12 +512,15 @@ void store_lease_watch(struct store *st, store_lease_cb cb, void *ctx)
 	conn_start(ls);
 }
 
-static void tick_closed_cb(uv_handle_t *h)
+static void lease_free(struct store_lease *ls)
 {
-	struct store_lease *ls = h->data;
-
 	free(ls->conninfo);
 	free(ls);
+}
+
+static void tick_closed_cb(uv_handle_t *h)
+{
+	lease_free(h->data);
 }
 
 void store_lease_close(struct store *st)
@@ -527,9 +532,9 @@ void store_lease_close(struct store *st)
 	st->lease = NULL;
 	ls->over = true;
 	conn_drop(ls, NULL);
-	if (ls->ticking) {
-		uv_close((uv_handle_t *)&ls->tick, tick_closed_cb);
-		return;
-	}
-	tick_closed_cb((uv_handle_t *)&(uv_timer_t){ .data = ls });
+	if (ls->ticking)
+		uv_close((uv_handle_t *)&ls->tick,
+			 tick_closed_cb); /* freed once the loop lets the timer go */
+	else
+		lease_free(ls);
 }

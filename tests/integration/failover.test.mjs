@@ -125,6 +125,16 @@ test('a node dies: one survivor adopts its room, resumed by token at the same pl
 
     // 2. SIGSTOP O past its lease with a move on its way; W adopts it; SIGCONT: fenced, the move never written
     const f = await matchOn(O, 4);
+    // and a finished room that lingers on O (its rematch offer may still come): it moves too
+    const g = (await createRoom(f.a, 'ur', { autoroll: true })).id;
+    await joinRoom(f.a, g, { seat: 0 });
+    await joinRoom(f.b, g, { seat: 1 });
+    assert.equal((await f.a.request({ type: 'resign', room: g })).type, 'resigned');
+    await f.b.nextState(g, (x) => x.status === 'finished');
+    f.a.send({ type: 'rematch', room: g });
+    await f.b.nextState(g, (x) => x.rematch?.status === 'offered');
+    await until(() => psql(`SELECT count(*) FROM matches WHERE id = '${g}'`) === '1', { what: 'the resigned match archived' });
+    assert.equal(psql(`SELECT node FROM live_after WHERE room_id = '${g}'`), o);
     const plyRows = () => psql(`SELECT count(*) FROM live_actions WHERE room_id = '${f.room}'`);
     assert.equal(Number(plyRows()), f.ply);
     const turn = [f.a, f.b].find((c) => c.messages.filter((x) => x.type === 'state' && x.room === f.room).at(-1).legal.length);
@@ -144,6 +154,12 @@ test('a node dies: one survivor adopts its room, resumed by token at the same pl
     assert.equal(lastPly(turn, f.room), f.ply, `the move ${o} read was never shown`);
     const again = await resume(W, f.tokens[0], 'Ana', f.room);
     assert.equal(again.st.ply, f.ply, `resumed on ${w} at the ply the players saw`);
+    assert.equal(psql(`SELECT node FROM live_after WHERE room_id = '${g}'`), w);
+    const seen = await again.c.request({ type: 'watch', room: g });
+    assert.equal(seen.type, 'watching', `the finished room lingers on ${w}: ${JSON.stringify(seen)}`);
+    const gst = await again.c.nextState(g);
+    assert.equal(gst.status, 'finished');
+    assert.equal(gst.rematch?.status, 'offered', 'with its rematch offer');
 
     await W.stop();
     W.assertValid();

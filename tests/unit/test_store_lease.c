@@ -214,8 +214,10 @@ static void one_adopter_of_two_and_the_fence(void)
 	int adopted = 0;
 
 	REQUIRE(node_open(&a, "t-dead", true) && store_start(a.st) == 0);
+	store_live_after(a.st, "room-of-a", 1000, NULL, "[null,null]", "[0,0]", NULL);
 	REQUIRE(journal_room(&a, "room-of-a"));
 	CHECK(!strcmp(sql1("SELECT node FROM live_rooms WHERE id = $1", "room-of-a"), "t-dead"));
+	CHECK(!strcmp(sql1("SELECT node FROM live_after WHERE room_id = $1", "room-of-a"), "t-dead"));
 	REQUIRE(node_open(&b, "t-b", true) && store_start(b.st) == 0);
 	REQUIRE(node_open(&c, "t-c", true) && store_start(c.st) == 0);
 	store_lease_watch(b.st, lease_cb, &b);
@@ -235,6 +237,7 @@ static void one_adopter_of_two_and_the_fence(void)
 	CHECK(!strcmp(sql1("SELECT adopted_by FROM node_leases WHERE node = $1", "t-dead"), win->name));
 	CHECK_EQ(epoch_of("t-dead"), 2);
 	CHECK(!strcmp(sql1("SELECT node FROM live_rooms WHERE id = $1", "room-of-a"), win->name));
+	CHECK(!strcmp(sql1("SELECT node FROM live_after WHERE room_id = $1", "room-of-a"), win->name));
 	/* the survivor's store loads it now (the lobby's adoption does this) */
 	CHECK_EQ(store_load_live(win->st, &load_ops, &got), 0);
 	CHECK(!strcmp(got.ids, "room-of-a"));
