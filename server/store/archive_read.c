@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "wire.h"
+#include "store/archive_read_int.h"
 #include "store/name_fold.h"
 
 static const char *const stmt_sql[AR_MAX] = {
@@ -45,6 +46,7 @@ static const char *const stmt_sql[AR_MAX] = {
 };
 
 static void replay_free(struct archive_replay *c);
+static sqlite3_stmt *list_stmt(struct archive_db *d, int shape);
 
 static int fail(struct archive_db *d, const char *what)
 {
@@ -52,12 +54,11 @@ static int fail(struct archive_db *d, const char *what)
 	return -EIO;
 }
 
-/* PLACEHOLDER until the PostgreSQL reads land (docs/SCALING.md). */
 int archive_db_init_pg(struct archive_db *d, PGconn *pg)
 {
 	memset(d, 0, sizeof(*d));
-	snprintf(d->err, sizeof(d->err), "this build has no PostgreSQL archive reads yet");
-	return -EIO;
+	d->pg = pg;
+	return ar_pg_check(d);
 }
 
 int archive_db_init(struct archive_db *d, sqlite3 *db)
@@ -87,6 +88,89 @@ void archive_db_finish(struct archive_db *d)
 	}
 }
 
+/* --- rows: the one place that asks which database answers ------------------ */
+
+static void arg_num(struct ar_rows *r, int i, int64_t v)
+{
+	r->args[i] = (struct ar_arg){ .used = true, .num = v };
+}
+
+static void arg_text(struct ar_rows *r, int i, const char *t)
+{
+	r->args[i] = (struct ar_arg){ .used = true, .text = t };
+}
+
+static void rows_close(struct archive_db *d, struct ar_rows *r)
+{
+	if (d->pg) {
+		ar_pg_close(r);
+		return;
+	}
+	if (r->s) {
+		(void)sqlite3_reset(r->s);
+		(void)sqlite3_clear_bindings(r->s);
+		r->s = NULL;
+	}
+}
+
+/* Runs query r->q with r->args; 0, or -EIO (d->err says why; nothing left open). */
+static int rows_open(struct archive_db *d, struct ar_rows *r)
+{
+	int rc = SQLITE_OK, err;
+
+	if (d->pg)
+		return ar_pg_open(d, r);
+	r->s = r->q < AR_MAX ? d->stmt[r->q] : list_stmt(d, r->q - AR_LIST);
+	if (!r->s)
+		return -EIO;
+	for (int i = 1; rc == SQLITE_OK && i <= AR_ARGS; i++)
+		if (r->args[i].used)
+			rc = r->args[i].text
+				     ? sqlite3_bind_text(r->s, i, r->args[i].text, -1, SQLITE_TRANSIENT)
+				     : sqlite3_bind_int64(r->s, i, r->args[i].num);
+	if (rc == SQLITE_OK)
+		return 0;
+	err = fail(d, "binding a query");
+	rows_close(d, r);
+	return err;
+}
+
+/* The next row: 1, 0 after the last, or -EIO (d->err). */
+static int rows_next(struct archive_db *d, struct ar_rows *r)
+{
+	int rc;
+
+	if (d->pg)
+		return ar_pg_next(d, r);
+	rc = sqlite3_step(r->s);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : fail(d, "reading the archive");
+}
+
+/* Column `i` of the row as text, NULL for NULL. */
+static const char *col_text(const struct ar_rows *r, int i)
+{
+	return r->res ? ar_pg_text(r, i) : (const char *)sqlite3_column_text(r->s, i);
+}
+
+static int64_t col_int(const struct ar_rows *r, int i)
+{
+	const char *t;
+
+	if (!r->res)
+		return sqlite3_column_int64(r->s, i);
+	t = ar_pg_text(r, i);
+	return t ? strtoll(t, NULL, 10) : 0;
+}
+
+static const char *text(const struct ar_rows *r, int i)
+{
+	const char *t = col_text(r, i);
+
+	return t ? t : "";
+}
+
 static json_t *error_new(const char *code, const char *message)
 {
 	return json_pack("{s:s, s:s, s:s}", "error", code, "code", code, "message", message);
@@ -110,18 +194,11 @@ static int answer(struct archive_db *d, json_t *body, json_t **out)
 	return 0;
 }
 
-static json_t *load_json(const unsigned char *text)
+static json_t *load_json(const char *text)
 {
-	json_t *j = text ? json_loads((const char *)text, JSON_DECODE_ANY, NULL) : NULL;
+	json_t *j = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
 
 	return j ? j : json_null();
-}
-
-static const char *text(sqlite3_stmt *s, int i)
-{
-	const char *t = (const char *)sqlite3_column_text(s, i);
-
-	return t ? t : "";
 }
 
 /* --- one match ------------------------------------------------------------- */
@@ -142,39 +219,40 @@ static void held_finish(struct held *h, struct wire_archive *a)
 	free(a->events);
 }
 
-/* Runs `s` (bound to match `seq`), appending row(s) to a new array; NULL on failure. */
-static json_t *rows_json(struct archive_db *d, sqlite3_stmt *s, int64_t seq, json_t *(*row)(sqlite3_stmt *s))
+/* Runs query `q` for match `seq`, appending row(s) to a new array; NULL on failure. */
+static json_t *rows_json(struct archive_db *d, int q, int64_t seq, json_t *(*row)(const struct ar_rows *r))
 {
+	struct ar_rows r = { .q = q };
 	json_t *arr = json_array(), *item;
-	int rc = sqlite3_bind_int64(s, 1, seq);
+	int rc;
 
-	while (arr && rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		rc = (item = row(s)) && !json_array_append_new(arr, item) ? SQLITE_OK : SQLITE_NOMEM;
-	if (rc != SQLITE_DONE) {
-		if (rc != SQLITE_NOMEM)
-			fail(d, "reading the archive");
+	arg_num(&r, 1, seq);
+	rc = arr ? rows_open(d, &r) : -ENOMEM;
+	while (!rc && (rc = rows_next(d, &r)) == 1)
+		rc = (item = row(&r)) && !json_array_append_new(arr, item) ? 0 : -ENOMEM;
+	rows_close(d, &r);
+	if (rc) {
 		json_decref(arr);
-		arr = NULL;
+		return NULL;
 	}
-	(void)sqlite3_reset(s);
 	return arr;
 }
 
-static json_t *seat_row(sqlite3_stmt *s)
+static json_t *seat_row(const struct ar_rows *r)
 {
-	return json_pack("{s:i, s:s, s:s, s:b}", "seat", sqlite3_column_int(s, 0), "role", text(s, 1), "name",
-			 text(s, 2), "bot", sqlite3_column_int(s, 3));
+	return json_pack("{s:i, s:s, s:s, s:b}", "seat", (int)col_int(r, 0), "role", text(r, 1), "name",
+			 text(r, 2), "bot", (int)col_int(r, 3));
 }
 
-/* The matches row: strings are copied into JSON values `h` holds, so the statement can be reset. */
-static int head_read(sqlite3_stmt *s, struct wire_archive *a, struct held *h)
+/* The matches row: strings are copied into JSON values `h` holds, so the query can be closed. */
+static int head_read(const struct ar_rows *r, struct wire_archive *a, struct held *h)
 {
 	size_t i;
 
-	h->strings = json_pack("[s,s,s,s]", text(s, 1), text(s, 2), text(s, 6), text(s, 7));
-	h->options = load_json(sqlite3_column_text(s, 3));
-	h->seeds = load_json(sqlite3_column_text(s, 8));
-	h->result = load_json(sqlite3_column_text(s, 9));
+	h->strings = json_pack("[s,s,s,s]", text(r, 1), text(r, 2), text(r, 6), text(r, 7));
+	h->options = load_json(col_text(r, 3));
+	h->seeds = load_json(col_text(r, 8));
+	h->result = load_json(col_text(r, 9));
 	if (!h->strings || !json_is_array(h->seeds) || json_array_size(h->seeds) > RULES_MAX_SEATS)
 		return -EIO;
 	a->id = json_string_value(json_array_get(h->strings, 0));
@@ -183,8 +261,8 @@ static int head_read(sqlite3_stmt *s, struct wire_archive *a, struct held *h)
 	a->server_seed = json_string_value(json_array_get(h->strings, 3));
 	a->options = h->options;
 	a->result = h->result;
-	a->started_at = sqlite3_column_int64(s, 4);
-	a->ended_at = sqlite3_column_int64(s, 5);
+	a->started_at = col_int(r, 4);
+	a->ended_at = col_int(r, 5);
 	for (i = 0; i < json_array_size(h->seeds); i++) {
 		const char *seed = json_string_value(json_array_get(h->seeds, i));
 
@@ -198,7 +276,7 @@ static int seats_read(struct archive_db *d, int64_t seq, struct wire_archive *a,
 	json_t *x;
 	size_t i;
 
-	h->seats = rows_json(d, d->stmt[AR_SEATS], seq, seat_row);
+	h->seats = rows_json(d, AR_SEATS, seq, seat_row);
 	if (!h->seats || json_array_size(h->seats) > RULES_MAX_SEATS)
 		return -EIO;
 	json_array_foreach(h->seats, i, x)
@@ -229,66 +307,56 @@ static int grow(void **arr, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-/* Starts reading match `seq`'s actions from ply `from` on (actions_next, then actions_close). */
-static int actions_open(struct archive_db *d, int64_t seq, int64_t from)
+/* Starts reading match `seq`'s actions from ply `from` on into `r` (actions_next, then rows_close). */
+static int actions_open(struct archive_db *d, struct ar_rows *r, int64_t seq, int64_t from)
 {
-	sqlite3_stmt *s = d->stmt[AR_ACTIONS];
-
-	if (sqlite3_bind_int64(s, 1, seq) != SQLITE_OK || sqlite3_bind_int64(s, 2, from) != SQLITE_OK)
-		return fail(d, "reading actions");
-	return 0;
+	*r = (struct ar_rows){ .q = AR_ACTIONS };
+	arg_num(r, 1, seq);
+	arg_num(r, 2, from);
+	return rows_open(d, r);
 }
 
 /* The next action into *x, its action and outcome new references: 1, 0 after the last, or -EIO. */
-static int actions_next(struct archive_db *d, struct wire_archive_action *x)
+static int actions_next(struct archive_db *d, struct ar_rows *r, struct wire_archive_action *x)
 {
-	sqlite3_stmt *s = d->stmt[AR_ACTIONS];
-	int rc = sqlite3_step(s);
+	int rc = rows_next(d, r);
 
-	if (rc == SQLITE_DONE)
-		return 0;
-	if (rc != SQLITE_ROW)
-		return fail(d, "reading actions");
-	x->ply = sqlite3_column_int(s, 0);
-	x->seat = sqlite3_column_int(s, 1);
-	x->at = sqlite3_column_int64(s, 4);
-	x->stand_in = sqlite3_column_int(s, 5) != 0;
-	x->action = load_json(sqlite3_column_text(s, 2));
-	x->outcome = load_json(sqlite3_column_text(s, 3));
+	if (rc != 1)
+		return rc;
+	x->ply = (int)col_int(r, 0);
+	x->seat = (int)col_int(r, 1);
+	x->at = col_int(r, 4);
+	x->stand_in = col_int(r, 5) != 0;
+	x->action = load_json(col_text(r, 2));
+	x->outcome = load_json(col_text(r, 3));
 	return 1;
-}
-
-static void actions_close(struct archive_db *d)
-{
-	(void)sqlite3_reset(d->stmt[AR_ACTIONS]);
-	(void)sqlite3_clear_bindings(d->stmt[AR_ACTIONS]);
 }
 
 /* The match's events (a few: a seat resigning or forfeiting), all held. */
 static int events_read(struct archive_db *d, int64_t seq, struct wire_archive *a)
 {
-	sqlite3_stmt *s = d->stmt[AR_EVENTS];
+	struct ar_rows r = { .q = AR_EVENTS };
 	size_t cap = 0;
-	int rc = sqlite3_bind_int64(s, 1, seq);
+	int rc;
 
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	arg_num(&r, 1, seq);
+	rc = rows_open(d, &r);
+	while (!rc && (rc = rows_next(d, &r)) == 1) {
 		struct wire_archive_event *x;
 
 		if (grow((void **)&a->events, &cap, a->nevents, sizeof(*a->events))) {
-			rc = SQLITE_NOMEM;
+			rc = -ENOMEM;
 			break;
 		}
 		x = &a->events[a->nevents++];
-		x->ply = sqlite3_column_int(s, 0);
-		x->seat = sqlite3_column_int(s, 1);
-		x->kind = wire_event_kind_parse((const char *)sqlite3_column_text(s, 2));
-		x->at = sqlite3_column_int64(s, 3);
-		rc = SQLITE_OK;
+		x->ply = (int)col_int(&r, 0);
+		x->seat = (int)col_int(&r, 1);
+		x->kind = wire_event_kind_parse(col_text(&r, 2));
+		x->at = col_int(&r, 3);
+		rc = 0;
 	}
-	if (rc != SQLITE_DONE && rc != SQLITE_NOMEM)
-		fail(d, "reading events");
-	(void)sqlite3_reset(s);
-	return rc == SQLITE_DONE ? 0 : -EIO;
+	rows_close(d, &r);
+	return rc ? -EIO : 0;
 }
 
 /*
@@ -298,23 +366,23 @@ static int events_read(struct archive_db *d, int64_t seq, struct wire_archive *a
 static int match_read(struct archive_db *d, const char *id, struct wire_archive *a, struct held *h,
 		      int64_t *seq)
 {
-	sqlite3_stmt *s = d->stmt[AR_GET];
-	int rc = sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC), bad = 0;
+	struct ar_rows r = { .q = AR_GET };
+	int rc, bad = 0;
 
 	memset(a, 0, sizeof(*a));
 	memset(h, 0, sizeof(*h));
 	d->err[0] = '\0';
 	*seq = 0;
-	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		*seq = sqlite3_column_int64(s, 0);
-		bad = head_read(s, a, h);
-	} else if (rc != SQLITE_DONE)
-		fail(d, "reading a match");
-	(void)sqlite3_reset(s);
-	(void)sqlite3_clear_bindings(s);
-	if (rc == SQLITE_DONE)
+	arg_text(&r, 1, id);
+	rc = rows_open(d, &r);
+	if (!rc && (rc = rows_next(d, &r)) == 1) {
+		*seq = col_int(&r, 0);
+		bad = head_read(&r, a, h);
+	}
+	rows_close(d, &r);
+	if (!rc)
 		return STORE_E_NOT_FOUND;
-	if (rc != SQLITE_ROW || bad || seats_read(d, *seq, a, h) || events_read(d, *seq, a))
+	if (rc < 0 || bad || seats_read(d, *seq, a, h) || events_read(d, *seq, a))
 		return -EIO;
 	return 0;
 }
@@ -352,18 +420,19 @@ static int failure_out(struct archive_db *d, int err, struct json_out *out)
 static int actions_write(struct archive_db *d, int64_t seq, struct json_out *out)
 {
 	struct wire_archive_action x;
+	struct ar_rows rows;
 	json_t *rec;
-	int n = 0, r = actions_open(d, seq, 0);
+	int n = 0, r = actions_open(d, &rows, seq, 0);
 
 	if (!r)
 		r = json_out_bytes(out, "[", 1) ? -ENOMEM : 0;
-	while (!r && (r = actions_next(d, &x)) > 0) {
+	while (!r && (r = actions_next(d, &rows, &x)) > 0) {
 		rec = wire_archive_action_new(&x);
 		r = !rec || (n++ && json_out_bytes(out, ",", 1)) || json_out_value(out, rec, 0) ? -ENOMEM : 0;
 		json_decref(rec);
 		json_decref(x.action), json_decref(x.outcome);
 	}
-	actions_close(d);
+	rows_close(d, &rows);
 	return r || json_out_bytes(out, "]", 1) ? -EIO : 0;
 }
 
@@ -460,6 +529,7 @@ struct walk {
 	size_t step, event; /* the step reached (w.match is the state after it); the next event */
 	int lseat;          /* the latest action, when laction is not NULL */
 	json_t *laction, *loutcome;
+	struct ar_rows acts;      /* the actions, read a row at a time (walk_run) */
 	struct archive_replay *c; /* full pass: snapshots go here */
 	struct json_out *out;     /* page: steps [from, to) are written here */
 	size_t from, to;
@@ -547,7 +617,7 @@ static int walk_step(struct walk *k, bool *end)
 		k->step++;
 		return step_done(k, wire_archive_event_new(e->seat, e->kind));
 	}
-	if ((r = actions_next(k->d, &x)) <= 0) {
+	if ((r = actions_next(k->d, &k->acts, &x)) <= 0) {
 		*end = true;
 		return r;
 	}
@@ -565,11 +635,11 @@ static int walk_step(struct walk *k, bool *end)
 /* Steps until step `until` is reached or the match ends; *end then. */
 static int walk_run(struct walk *k, size_t until, bool *end)
 {
-	int r = actions_open(k->d, k->seq, k->w.match.ply);
+	int r = actions_open(k->d, &k->acts, k->seq, k->w.match.ply);
 
 	while (!r && !*end && k->step < until)
 		r = walk_step(k, end);
-	actions_close(k->d);
+	rows_close(k->d, &k->acts);
 	return r;
 }
 
@@ -758,30 +828,49 @@ static enum result_kind result_kind(const char *r)
 }
 
 /*
- * The statement for one filter shape. Without a player it walks matches (or
- * an index of game, reason or draws) down from the cursor; with one it walks
+ * The SQL of one filter shape. Without a player it walks matches (or an
+ * index of game, reason or draws) down from the cursor; with one it walks
  * match_seats_key down (the name folded: name_fold.h, migration 0012) and
  * joins each match. ?1 game, ?2 player (folded), ?3 the cursor, ?4 rows, ?5
  * reason.
  */
-static sqlite3_stmt *list_stmt(struct archive_db *d, bool game, bool player, enum result_kind rk)
+static void list_sql(int shape, char *sql, size_t n)
 {
-	int shape = (int)game + 2 * (int)player + 4 * (int)rk;
-	char sql[1024];
+	bool game = shape & 1, player = shape & 2;
+	enum result_kind rk = (enum result_kind)(shape / 4);
 
-	if (d->list[shape])
-		return d->list[shape];
 	if (player)
-		snprintf(sql, sizeof(sql),
+		snprintf(sql, n,
 			 "SELECT m.seq, m.id, m.game, m.started_at, m.ended_at, m.result, m.plies FROM "
 			 "match_seats s JOIN matches m ON m.seq = s.match_seq WHERE s.name_key = ?2 AND "
 			 "s.match_seq < ?3%s%s ORDER BY s.match_seq DESC LIMIT ?4",
 			 game ? " AND m.game = ?1" : "", result_sql[1][rk]);
 	else
-		snprintf(sql, sizeof(sql),
+		snprintf(sql, n,
 			 "SELECT seq, id, game, started_at, ended_at, result, plies FROM matches WHERE "
 			 "seq < ?3%s%s ORDER BY seq DESC LIMIT ?4",
 			 game ? " AND game = ?1" : "", result_sql[0][rk]);
+}
+
+int ar_sql(int q, char *sql, size_t n)
+{
+	if (q >= 0 && q < AR_MAX)
+		snprintf(sql, n, "%s", stmt_sql[q]);
+	else if (q >= AR_LIST && q < AR_LIST + ARCHIVE_LIST_SHAPES)
+		list_sql(q - AR_LIST, sql, n);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* SQLite's statement of one shape, prepared on first use; NULL (d->err) on failure. */
+static sqlite3_stmt *list_stmt(struct archive_db *d, int shape)
+{
+	char sql[1024];
+
+	if (d->list[shape])
+		return d->list[shape];
+	list_sql(shape, sql, sizeof(sql));
 	if (sqlite3_prepare_v3(d->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &d->list[shape], NULL) !=
 	    SQLITE_OK) {
 		fail(d, "preparing the list");
@@ -790,55 +879,45 @@ static sqlite3_stmt *list_stmt(struct archive_db *d, bool game, bool player, enu
 	return d->list[shape];
 }
 
-/* Binds what the shape uses (a parameter its SQL lacks answers SQLITE_RANGE, harmlessly). */
-static int list_bind(sqlite3_stmt *s, const struct archive_query *q)
+/* The shape of `q` and what it binds (`key`: the player's folded name, owned by the caller). */
+static void list_args(struct ar_rows *r, const struct archive_query *q, enum result_kind rk, int limit,
+		      const char *key)
 {
-	int rc = SQLITE_OK, limit = q->limit < 1 || q->limit > ARCHIVE_LIMIT_MAX ? 20 : q->limit;
-
-	(void)sqlite3_bind_int64(s, 3, q->before > 0 ? q->before : INT64_MAX);
+	r->q = AR_LIST + (int)(q->game != NULL) + 2 * (int)(q->player != NULL) + 4 * (int)rk;
+	arg_num(r, 3, q->before > 0 ? q->before : INT64_MAX);
 	/* one row past the page says there is a next; with a player, a name may hold several seats of a match
 	 */
-	(void)sqlite3_bind_int(s, 4, (limit + 1) * (q->player ? RULES_MAX_SEATS : 1));
+	arg_num(r, 4, (int64_t)(limit + 1) * (q->player ? RULES_MAX_SEATS : 1));
 	if (q->game)
-		rc = sqlite3_bind_text(s, 1, q->game, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK && q->player) {
-		size_t len = strlen(q->player);
-		char *key = malloc(len + 1);
-
-		if (!key)
-			return SQLITE_NOMEM;
-		name_fold(q->player, len, key);
-		rc = sqlite3_bind_text(s, 2, key, -1, SQLITE_TRANSIENT);
-		free(key);
-	}
-	if (rc == SQLITE_OK && result_kind(q->result) == R_REASON)
-		rc = sqlite3_bind_text(s, 5, q->result, -1, SQLITE_STATIC);
-	return rc;
+		arg_text(r, 1, q->game);
+	if (key)
+		arg_text(r, 2, key);
+	if (rk == R_REASON)
+		arg_text(r, 5, q->result);
 }
 
-static json_t *list_row(struct archive_db *d, sqlite3_stmt *s)
+static json_t *list_row(struct archive_db *d, const struct ar_rows *r)
 {
-	json_t *seats = rows_json(d, d->stmt[AR_SEATS], sqlite3_column_int64(s, 0), seat_row);
+	json_t *seats = rows_json(d, AR_SEATS, col_int(r, 0), seat_row);
 
 	if (!seats)
 		return NULL;
-	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:o, s:o}", "id", text(s, 1), "game", text(s, 2),
-			 "started_at", (json_int_t)sqlite3_column_int64(s, 3), "ended_at",
-			 (json_int_t)sqlite3_column_int64(s, 4), "plies",
-			 (json_int_t)sqlite3_column_int64(s, 6), "seats", seats, "result",
-			 load_json(sqlite3_column_text(s, 5)));
+	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:o, s:o}", "id", text(r, 1), "game", text(r, 2),
+			 "started_at", (json_int_t)col_int(r, 3), "ended_at", (json_int_t)col_int(r, 4),
+			 "plies", (json_int_t)col_int(r, 6), "seats", seats, "result",
+			 load_json(col_text(r, 5)));
 }
 
 /* Steps the list into `list` until a page is full; *next the cursor of a following page, or null. */
-static int list_fill(struct archive_db *d, sqlite3_stmt *s, int limit, json_t *list, json_t **next)
+static int list_fill(struct archive_db *d, struct ar_rows *r, int limit, json_t *list, json_t **next)
 {
 	int n = 0, rc;
 	int64_t seq, prev = 0;
 	char cursor[32] = "";
 	json_t *item;
 
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		seq = sqlite3_column_int64(s, 0);
+	while ((rc = rows_next(d, r)) == 1) {
+		seq = col_int(r, 0);
 		if (seq == prev)
 			continue; /* the player's second seat in the same match */
 		prev = seq;
@@ -847,11 +926,11 @@ static int list_fill(struct archive_db *d, sqlite3_stmt *s, int limit, json_t *l
 			return *next ? 0 : -ENOMEM;
 		}
 		snprintf(cursor, sizeof(cursor), "%lld", (long long)seq);
-		if (!(item = list_row(d, s)) || json_array_append_new(list, item))
+		if (!(item = list_row(d, r)) || json_array_append_new(list, item))
 			return -ENOMEM;
 	}
-	if (rc != SQLITE_DONE)
-		return fail(d, "reading the list");
+	if (rc)
+		return rc;
 	*next = json_null();
 	return 0;
 }
@@ -860,8 +939,9 @@ int archive_db_list(struct archive_db *d, const struct archive_query *q, json_t 
 {
 	enum result_kind rk = result_kind(q->result);
 	int limit = q->limit < 1 || q->limit > ARCHIVE_LIMIT_MAX ? 20 : q->limit;
-	sqlite3_stmt *s;
+	struct ar_rows r = { 0 };
 	json_t *list, *next = NULL;
+	char *key = NULL;
 	int err;
 
 	d->err[0] = '\0';
@@ -869,15 +949,18 @@ int archive_db_list(struct archive_db *d, const struct archive_query *q, json_t 
 		*out = error_new("bad_request", "result=won and result=lost need a player");
 		return *out ? STORE_E_BAD_REQUEST : -ENOMEM;
 	}
-	s = list_stmt(d, q->game != NULL, q->player != NULL, rk);
-	if (!s)
-		return answer(d, NULL, out);
+	if (q->player && (key = malloc(strlen(q->player) + 1)))
+		name_fold(q->player, strlen(q->player), key);
 	list = json_array();
-	err = !list ? -ENOMEM : list_bind(s, q) != SQLITE_OK ? fail(d, "binding the list") : 0;
+	err = !list || (q->player && !key) ? -ENOMEM : 0;
+	if (!err) {
+		list_args(&r, q, rk, limit, key);
+		err = rows_open(d, &r);
+	}
 	if (!err)
-		err = list_fill(d, s, limit, list, &next);
-	(void)sqlite3_reset(s);
-	(void)sqlite3_clear_bindings(s);
+		err = list_fill(d, &r, limit, list, &next);
+	rows_close(d, &r);
+	free(key);
 	if (err) {
 		json_decref(list);
 		return answer(d, NULL, out);
@@ -890,32 +973,31 @@ int archive_db_list(struct archive_db *d, const struct archive_query *q, json_t 
 static int player_games(struct archive_db *d, const char *name, json_t *games, json_int_t *total,
 			json_int_t *abandoned)
 {
-	sqlite3_stmt *s = d->stmt[AR_PLAYER];
-	int rc = sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	struct ar_rows r = { .q = AR_PLAYER };
+	int rc;
 
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		json_int_t n = sqlite3_column_int64(s, 1), won = sqlite3_column_int64(s, 2),
-			   drawn = sqlite3_column_int64(s, 3), gone = sqlite3_column_int64(s, 4);
+	arg_text(&r, 1, name);
+	rc = rows_open(d, &r);
+	while (!rc && (rc = rows_next(d, &r)) == 1) {
+		json_int_t n = col_int(&r, 1), won = col_int(&r, 2), drawn = col_int(&r, 3),
+			   gone = col_int(&r, 4);
 
 		*total += n;
 		*abandoned += gone;
-		rc = json_object_set_new(games, text(s, 0),
+		rc = json_object_set_new(games, text(&r, 0),
 					 json_pack("{s:I, s:I, s:I, s:I, s:I}", "matches", n, "won", won,
 						   "lost", n - won - drawn, "drawn", drawn, "abandoned",
 						   gone))
-			     ? SQLITE_NOMEM
-			     : SQLITE_OK;
+			     ? -ENOMEM
+			     : 0;
 	}
-	if (rc != SQLITE_DONE && rc != SQLITE_NOMEM)
-		fail(d, "reading a player");
-	(void)sqlite3_reset(s);
-	(void)sqlite3_clear_bindings(s);
-	return rc == SQLITE_DONE ? 0 : -EIO;
+	rows_close(d, &r);
+	return rc ? -EIO : 0;
 }
 
 int archive_db_player(struct archive_db *d, const char *name, json_t **out)
 {
-	sqlite3_stmt *s = d->stmt[AR_PLAYER_SPAN];
+	struct ar_rows r = { .q = AR_PLAYER_SPAN };
 	json_t *games = json_object(), *body = NULL;
 	json_int_t total = 0, abandoned = 0;
 
@@ -929,15 +1011,16 @@ int archive_db_player(struct archive_db *d, const char *name, json_t **out)
 		*out = error_new("not_found", "no archived match has a player of this name");
 		return *out ? STORE_E_NOT_FOUND : -ENOMEM;
 	}
-	if (sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+	arg_text(&r, 1, name);
+	if (!rows_open(d, &r) && rows_next(d, &r) == 1)
 		body = json_pack("{s:s, s:I, s:I, s:I, s:I, s:o}", "name", name, "matches", total,
-				 "abandoned", abandoned, "first_at", (json_int_t)sqlite3_column_int64(s, 0),
-				 "last_at", (json_int_t)sqlite3_column_int64(s, 1), "games", games);
+				 "abandoned", abandoned, "first_at", (json_int_t)col_int(&r, 0), "last_at",
+				 (json_int_t)col_int(&r, 1), "games", games);
 	else {
-		fail(d, "reading a player");
+		if (!d->err[0])
+			snprintf(d->err, sizeof(d->err), "reading a player: no span");
 		json_decref(games);
 	}
-	(void)sqlite3_reset(s);
-	(void)sqlite3_clear_bindings(s);
+	rows_close(d, &r);
 	return answer(d, body, out);
 }

@@ -1,0 +1,167 @@
+/*
+ * archive_read_pg.c: the archive's rows from PostgreSQL (archive_read_int.h),
+ * for archive_db_init_pg(): archive_read.c writes the answers, verifies the
+ * replays and keeps their cache for both databases, so the bytes are the
+ * same. The SQL is archive_read.c's (SQLite's) with ?N written $N, and, where
+ * the dialects differ, words of this file's own (pg_sql); the schema is
+ * migrations/postgres/0001_schema.sql, whose columns, generated `winner` and
+ * `reason`, and indexes are SQLite's, so every query walks the same index.
+ *
+ * Every query is one PQexecParams (text in, text out): the unnamed statement
+ * is planned with its arguments, so a list's filter (a reason, a player) is
+ * planned for its own rows, and nothing is left named on the borrowed
+ * connection. A query's rows are fetched whole, which a list, a match's seats
+ * and events and a player's record are small enough for; a match's actions
+ * (up to 200,008) are fetched AR_ACTIONS_CHUNK at a time, each chunk from the
+ * ply after the last (on the primary key), so a read holds one chunk, never
+ * the match, and no cursor or transaction stays open between chunks
+ * (archived rows are never rewritten).
+ *
+ * Must not: write, or block on anything but its own connection (the reader
+ * thread's, blocking by contract).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/archive_read_int.h"
+
+#define PG_TEXT_OID 25 /* pg_type.h: text */
+#define PG_INT8_OID 20 /* pg_type.h: bigint */
+
+/*
+ * PostgreSQL's words where SQLite's do not carry over: a comparison is not a
+ * number (SQLite's 0/1), so it is cast before max() and sum(); the games are
+ * ordered by their bytes, as SQLite's BINARY collation does, whatever the
+ * database's locale, since the order is the answer's.
+ */
+static const char player_sql[] =
+	"SELECT m.game, count(*), sum(x.w), sum((m.winner IS NULL)::int), sum(x.a) FROM (SELECT s.match_seq "
+	"AS seq, max((s.seat = m2.winner)::int) AS w, max(s.abandoned) AS a FROM match_seats s JOIN matches "
+	"m2 ON m2.seq = s.match_seq WHERE s.name = $1 GROUP BY s.match_seq) x JOIN matches m ON "
+	"m.seq = x.seq GROUP BY m.game ORDER BY m.game COLLATE \"C\"";
+
+/* Query q's SQL for PostgreSQL into sql (n bytes); 0 or -EINVAL. */
+static int pg_sql(int q, char *sql, size_t n)
+{
+	char *p;
+
+	if (q == AR_PLAYER) {
+		snprintf(sql, n, "%s", player_sql);
+		return 0;
+	}
+	if (ar_sql(q, sql, n))
+		return -EINVAL;
+	for (p = sql; *p; p++)
+		if (*p == '?') /* SQLite's ?N is PostgreSQL's $N; no SQL here has a '?' of its own */
+			*p = '$';
+	if (q == AR_ACTIONS) /* ORDER BY ply: the next chunk starts after this one's last ply */
+		snprintf(p, n - (size_t)(p - sql), " LIMIT %d", AR_ACTIONS_CHUNK);
+	return 0;
+}
+
+static int pg_fail(struct archive_db *d, const char *what, const PGresult *res)
+{
+	const char *why = res ? PQresultErrorMessage(res) : PQerrorMessage(d->pg);
+	size_t n;
+
+	snprintf(d->err, sizeof(d->err), "%s: %s", what, why && why[0] ? why : "no answer");
+	n = strlen(d->err);
+	while (n && (d->err[n - 1] == '\n' || d->err[n - 1] == ' '))
+		d->err[--n] = '\0';
+	return -EIO;
+}
+
+int ar_pg_check(struct archive_db *d)
+{
+	/* the list's arguments (archive_read.c): game, player, cursor, rows, reason */
+	static const Oid list_types[AR_ARGS] = { PG_TEXT_OID, PG_TEXT_OID, PG_INT8_OID, PG_INT8_OID,
+						 PG_TEXT_OID };
+	char sql[1024];
+	PGresult *res;
+
+	/* every query is parsed now, as SQLite's are prepared: a schema older than the reads fails here */
+	for (int q = 0; q < AR_LIST + ARCHIVE_LIST_SHAPES; q++) {
+		if (pg_sql(q, sql, sizeof(sql)))
+			continue;
+		res = q < AR_LIST ? PQprepare(d->pg, "", sql, 0, NULL)
+				  : PQprepare(d->pg, "", sql, AR_ARGS, list_types);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+			int err = pg_fail(d, sql, res);
+
+			PQclear(res);
+			return err;
+		}
+		PQclear(res);
+	}
+	return 0;
+}
+
+int ar_pg_open(struct archive_db *d, struct ar_rows *r)
+{
+	const char *vals[AR_ARGS];
+	char nums[AR_ARGS][24], sql[1024];
+	Oid types[AR_ARGS];
+	int n = 0;
+
+	if (pg_sql(r->q, sql, sizeof(sql))) {
+		snprintf(d->err, sizeof(d->err), "no archive query %d", r->q);
+		return -EIO;
+	}
+	for (int i = 1; i <= AR_ARGS; i++) {
+		const struct ar_arg *a = &r->args[i];
+
+		/* a shape's unused arguments are sent as typed NULLs: PostgreSQL needs every $N's type */
+		types[i - 1] = a->used && !a->text ? PG_INT8_OID : PG_TEXT_OID;
+		vals[i - 1] = a->text;
+		if (a->used && !a->text) {
+			snprintf(nums[i - 1], sizeof(nums[i - 1]), "%lld", (long long)a->num);
+			vals[i - 1] = nums[i - 1];
+		}
+		if (a->used)
+			n = i;
+	}
+	r->res = PQexecParams(d->pg, sql, n, types, vals, NULL, NULL, 0);
+	if (PQresultStatus(r->res) != PGRES_TUPLES_OK) {
+		int err = pg_fail(d, "reading the archive", r->res);
+
+		ar_pg_close(r);
+		return err;
+	}
+	r->row = -1;
+	r->nrows = PQntuples(r->res);
+	return 0;
+}
+
+int ar_pg_next(struct archive_db *d, struct ar_rows *r)
+{
+	int rc;
+
+	if (!r->res)
+		return -EIO;
+	if (r->row + 1 < r->nrows) {
+		r->row++;
+		return 1;
+	}
+	if (r->q != AR_ACTIONS || r->nrows < AR_ACTIONS_CHUNK)
+		return 0;
+	/* a full chunk: the next one starts at the ply after its last */
+	r->args[2].num = strtoll(PQgetvalue(r->res, r->nrows - 1, 0), NULL, 10) + 1;
+	ar_pg_close(r);
+	if ((rc = ar_pg_open(d, r)))
+		return rc;
+	return r->nrows ? ar_pg_next(d, r) : 0;
+}
+
+const char *ar_pg_text(const struct ar_rows *r, int col)
+{
+	return PQgetisnull(r->res, r->row, col) ? NULL : PQgetvalue(r->res, r->row, col);
+}
+
+void ar_pg_close(struct ar_rows *r)
+{
+	PQclear(r->res); /* NULL is a no-op */
+	r->res = NULL;
+	r->row = r->nrows = 0;
+}
