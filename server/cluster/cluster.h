@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <uv.h>
 
 struct cluster;
@@ -82,10 +83,12 @@ void cluster_lobby_publish(struct cluster *c, const char *rooms_json, size_t len
 
 /*
  * Each other live node's last published summaries (a JSON array's text, NUL-terminated, as that node
- * sent it: the caller checks what it uses) and its total, in no particular order.
+ * sent it: the caller checks what it uses), its total, and the text's generation (a number that changes
+ * whenever that node's text does, never 0: what the caller parsed can be kept until it changes), in no
+ * particular order.
  */
 typedef void (*cluster_rooms_cb)(void *ctx, const char *node, const char *rooms_json, size_t len,
-				 size_t total);
+				 size_t total, uint64_t gen);
 void cluster_lobby_foreach(const struct cluster *c, cluster_rooms_cb cb, void *ctx);
 
 /* Called (loop thread) when another node's summaries changed, or a node came or went. */

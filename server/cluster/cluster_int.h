@@ -48,6 +48,7 @@ struct cnode {
 	char *lobby;   /* its last summaries, a JSON array's text (malloc'd), or NULL */
 	size_t len;    /* of lobby */
 	size_t total;  /* its live rooms in all */
+	uint64_t gen;  /* changes with `lobby` (cluster_lobby_foreach) */
 	size_t nrooms; /* directory entries naming it (capped: cluster_dir_cap()) */
 	/* what the reload under way found (cluster_mirror.c) */
 	bool r_listed, r_alive;
@@ -113,6 +114,7 @@ struct cluster {
 	size_t published_len;
 	int64_t published_ms;
 
+	uint64_t lobby_gen; /* the last generation given to a node's summaries */
 	void (*change_cb)(void *ctx);
 	void *change_ctx;
 	struct util_log_limit log_limit;

@@ -279,6 +279,7 @@ static bool event_lobby(struct cluster *c, const char *p, size_t len)
 	n->lobby = copy;
 	n->len = alen;
 	n->total = total;
+	n->gen = ++c->lobby_gen;
 	return n->alive;
 }
 
@@ -430,7 +431,7 @@ void cluster_lobby_foreach(const struct cluster *c, cluster_rooms_cb cb, void *c
 		return;
 	while ((n = hmap_next(&c->nodes, &pos)))
 		if (n->alive && n->lobby)
-			cb(ctx, n->name, n->lobby, n->len, n->total);
+			cb(ctx, n->name, n->lobby, n->len, n->total, n->gen);
 }
 
 size_t cluster_directory_size(const struct cluster *c)
@@ -529,6 +530,7 @@ static void reload_finish(struct cluster *c)
 			n->lobby = n->r_lobby;
 			n->len = n->r_len;
 			n->total = n->r_total;
+			n->gen = ++c->lobby_gen;
 			n->r_lobby = NULL;
 		}
 		if (full)

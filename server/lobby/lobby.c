@@ -101,6 +101,7 @@ int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, st
 	tally_init(&l->live_by_addr);
 	tally_init(&l->live_by_player);
 	hmap_init(&l->paces);
+	hmap_init(&l->rnodes);
 	l->order_stale = true;
 	err = uv_timer_init(loop, &l->timer);
 	if (err)

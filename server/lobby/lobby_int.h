@@ -37,7 +37,8 @@ struct lobby {
 
 	/* cluster mode (lobby_list.c): the other live nodes' summaries, merged with ours into `mtext` */
 	struct cluster *cluster;      /* NULL: a single server */
-	struct lobby_remote *remote;  /* their rooms, newest first */
+	struct hmap rnodes;           /* node name -> struct lobby_rnode: each one's parsed summaries */
+	struct lobby_remote **remote; /* their rooms, newest first (in rnodes) */
 	size_t nremote, remote_total; /* how many listed; their live rooms in all */
 	bool remote_stale;            /* a node's summaries changed, or a node came or went */
 	char *mtext;                  /* "[summary,...]": the newest lobby_list_max of ours and theirs */

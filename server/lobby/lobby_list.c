@@ -109,106 +109,152 @@ fail:
 	return -ENOMEM;
 }
 
-static void remote_clear(struct lobby *l)
+/* One other node's parsed summaries (kept until that node publishes new ones or goes). */
+struct lobby_rnode {
+	char name[40];
+	uint64_t gen; /* the cluster's generation of the text these were parsed from (0: none yet) */
+	struct lobby_remote *rooms;
+	size_t n, total;
+	bool seen; /* listed by the last walk */
+};
+
+static void rnode_clear(struct lobby_rnode *rn)
 {
 	size_t i;
 
-	for (i = 0; i < l->nremote; i++) {
-		free(l->remote[i].text);
-		free((char *)l->remote[i].id);
+	for (i = 0; i < rn->n; i++) {
+		free(rn->rooms[i].text);
+		free((char *)rn->rooms[i].id);
 	}
-	free(l->remote);
-	l->remote = NULL;
-	l->nremote = l->remote_total = 0;
+	free(rn->rooms);
+	rn->rooms = NULL;
+	rn->n = 0;
 }
 
 void lobby_list_finish(struct lobby *l)
 {
-	remote_clear(l);
+	struct lobby_rnode *rn;
+	size_t pos = 0;
+
+	while ((rn = hmap_next(&l->rnodes, &pos))) {
+		rnode_clear(rn);
+		free(rn);
+	}
+	hmap_finish(&l->rnodes);
+	free(l->remote);
+	l->remote = NULL;
 	free(l->mtext);
 	l->mtext = NULL;
 }
 
 static int cmp_remote(const void *a, const void *b)
 {
-	const struct lobby_remote *ra = a, *rb = b;
+	const struct lobby_remote *ra = *(struct lobby_remote *const *)a,
+				  *rb = *(struct lobby_remote *const *)b;
 
 	return ra->created_at < rb->created_at   ? 1
 	       : ra->created_at > rb->created_at ? -1
 						 : strcmp(ra->id, rb->id);
 }
 
-/* One room of another node's summaries, kept if it is a summary in shape and not one of ours. */
-static void remote_add(struct lobby *l, json_t *sum)
+/* One room of another node's summaries, kept if it is a summary in shape. */
+static void remote_add(struct lobby_rnode *rn, json_t *sum)
 {
 	json_t *id = json_object_get(sum, "id"), *at = json_object_get(sum, "created_at");
-	struct lobby_remote *e = &l->remote[l->nremote];
+	struct lobby_remote *e = &rn->rooms[rn->n];
 
 	if (!json_is_object(sum) || !json_is_string(id) || !json_is_integer(at) ||
-	    json_string_length(id) > WIRE_ROOM_ID_MAX || hmap_get(&l->rooms, json_string_value(id)))
-		return; /* not a summary; or ours (a room adopted from a node not yet seen dead) */
+	    json_string_length(id) > WIRE_ROOM_ID_MAX)
+		return;
 	e->created_at = json_integer_value(at);
-	e->text = json_dumps(sum, JSON_COMPACT);
+	e->text = json_dumps(sum, JSON_COMPACT | JSON_PRESERVE_ORDER); /* as its node wrote it */
 	e->id = e->text ? strdup(json_string_value(id)) : NULL;
 	if (!e->id) {
 		free(e->text);
 		return;
 	}
 	e->len = strlen(e->text);
-	l->nremote++;
+	rn->n++;
 }
 
-struct remote_walk {
-	struct lobby *l;
-	size_t cap;
-};
-
-static void remote_node_cb(void *ctx, const char *node, const char *rooms_json, size_t len, size_t total)
+/* Parses a node's new summaries: its first lobby_list_max elements that are summaries in shape. */
+static void rnode_parse(struct lobby *l, struct lobby_rnode *rn, const char *json, size_t len)
 {
-	struct remote_walk *w = ctx;
-	struct lobby *l = w->l;
-	size_t i, n, max = (size_t)l->cfg->lobby_list_max;
-	json_t *arr = json_loadb(rooms_json, len, JSON_REJECT_DUPLICATES, NULL);
+	json_t *arr = json_loadb(json, len, JSON_REJECT_DUPLICATES, NULL);
+	size_t i, max = (size_t)l->cfg->lobby_list_max,
+		  n = json_array_size(arr) < max ? json_array_size(arr) : max; /* 0 for anything else */
 
-	l->remote_total += total;
-	n = json_array_size(arr) < max ? json_array_size(arr) : max; /* 0 for anything but an array */
-	if (l->nremote + n > w->cap) {
-		size_t cap = (l->nremote + n) * 2;
-		struct lobby_remote *r = realloc(l->remote, cap * sizeof(*r));
-
-		if (!r)
-			n = 0;
-		else {
-			l->remote = r;
-			w->cap = cap;
-		}
-	}
-	for (i = 0; i < n; i++)
-		remote_add(l, json_array_get(arr, i));
+	rnode_clear(rn);
 	if (!arr)
-		util_log(LOG_WARN, "lobby: node %s published summaries that are not a JSON array", node);
+		util_log(LOG_WARN, "lobby: node %s published summaries that are not a JSON array", rn->name);
+	rn->rooms = n ? malloc(n * sizeof(*rn->rooms)) : NULL;
+	for (i = 0; rn->rooms && i < n; i++)
+		remote_add(rn, json_array_get(arr, i));
 	json_decref(arr);
 }
 
-/* The other nodes' rooms, read again after a change of theirs, newest first; duplicates dropped. */
+static void remote_node_cb(void *ctx, const char *node, const char *rooms_json, size_t len, size_t total,
+			   uint64_t gen)
+{
+	struct lobby *l = ctx;
+	struct lobby_rnode *rn = hmap_get(&l->rnodes, node);
+
+	if (!rn) {
+		if (!(rn = calloc(1, sizeof(*rn))))
+			return;
+		snprintf(rn->name, sizeof(rn->name), "%s", node);
+		if (hmap_put(&l->rnodes, rn->name, rn)) {
+			free(rn);
+			return;
+		}
+	}
+	rn->seen = true;
+	rn->total = total;
+	if (rn->gen != gen) { /* only a node whose summaries changed is parsed again */
+		rnode_parse(l, rn, rooms_json, len);
+		rn->gen = gen;
+	}
+}
+
+/*
+ * The other live nodes' rooms, newest first, after a change of theirs: each node's parsed once per
+ * publication of its own; a room of ours (adopted from a node not yet seen dead) or listed twice (an
+ * adoption between two publications) once.
+ */
 static void remote_build(struct lobby *l)
 {
-	struct remote_walk w = { l, 0 };
-	size_t i, k = 0;
+	struct lobby_rnode *rn;
+	size_t pos = 0, i, n = 0, k = 0;
 
 	if (!l->remote_stale)
 		return;
-	remote_clear(l);
-	cluster_lobby_foreach(l->cluster, remote_node_cb, &w);
-	qsort(l->remote, l->nremote, sizeof(*l->remote), cmp_remote);
-	for (i = 0; i < l->nremote; i++) { /* a room two nodes list (an adoption between two publications) */
-		if (k && !strcmp(l->remote[k - 1].id, l->remote[i].id)) {
-			free(l->remote[i].text);
-			free((char *)l->remote[i].id);
+	while ((rn = hmap_next(&l->rnodes, &pos)))
+		rn->seen = false;
+	cluster_lobby_foreach(l->cluster, remote_node_cb, l);
+	l->remote_total = 0;
+	pos = 0;
+	while ((rn = hmap_next(&l->rnodes, &pos))) {
+		if (!rn->seen) { /* dead or gone */
+			hmap_del(&l->rnodes, rn->name);
+			rnode_clear(rn);
+			free(rn);
 			continue;
 		}
-		l->remote[k++] = l->remote[i];
+		l->remote_total += rn->total;
+		n += rn->n;
 	}
+	free(l->remote);
+	l->remote = n ? malloc(n * sizeof(*l->remote)) : NULL;
+	pos = 0;
+	while (l->remote && (rn = hmap_next(&l->rnodes, &pos)))
+		for (i = 0; i < rn->n; i++)
+			if (!hmap_get(&l->rooms, rn->rooms[i].id))
+				l->remote[k++] = &rn->rooms[i];
+	if (k > 1)
+		qsort(l->remote, k, sizeof(*l->remote), cmp_remote);
+	for (n = k, k = 0, i = 0; i < n; i++)
+		if (!k || strcmp(l->remote[k - 1]->id, l->remote[i]->id))
+			l->remote[k++] = l->remote[i];
 	l->nremote = k;
 	l->remote_stale = false;
 	l->mtext_gen = 0; /* merge again */
@@ -245,16 +291,16 @@ static int merge_build(struct lobby *l)
 	n = l->norder < max ? l->norder : max;
 	for (k = 0; k < max && (i < n || j < l->nremote); k++) {
 		bool ours = j == l->nremote ||
-			    (i < n && (room_created_at(l->order[i]) > l->remote[j].created_at ||
-				       (room_created_at(l->order[i]) == l->remote[j].created_at &&
-					strcmp(room_id(l->order[i]), l->remote[j].id) < 0)));
+			    (i < n && (room_created_at(l->order[i]) > l->remote[j]->created_at ||
+				       (room_created_at(l->order[i]) == l->remote[j]->created_at &&
+					strcmp(room_id(l->order[i]), l->remote[j]->id) < 0)));
 
 		if (ours) {
 			if (!(sum = room_summary_text(l->order[i++], &len)))
 				goto fail;
 		} else {
-			sum = l->remote[j].text;
-			len = l->remote[j++].len;
+			sum = l->remote[j]->text;
+			len = l->remote[j++]->len;
 		}
 		if ((k && mtext_put(l, ",", 1)) || mtext_put(l, sum, len))
 			goto fail;

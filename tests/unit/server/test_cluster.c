@@ -24,11 +24,16 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "config.h"
 #include "base/conf.h"
 #include "base/metrics.h"
 #include "base/util.h"
 #include "cluster/cluster.h"
+#include "lobby/lobby.h"
+#include "room/room.h"
+#include "store/store.h"
 #include "tap.h"
+#include "wire.h"
 
 #define LEASE_MS 900
 
@@ -120,6 +125,12 @@ static long long redis_int(const char *fmt, const char *arg)
 	return v;
 }
 
+/* Whether a (maybe NULL) name is `want`. */
+static bool same(const char *name, const char *want)
+{
+	return name && !strcmp(name, want);
+}
+
 static void ctl(const char *what)
 {
 	char cmd[512];
@@ -170,12 +181,12 @@ static bool alive_is(const void *arg)
 /* What cluster_lobby_foreach shows of one node. */
 struct seen {
 	const char *node;
-	char text[256];
+	char text[4096];
 	size_t total;
 	int count;
 };
 
-static void seen_cb(void *ctx, const char *node, const char *json, size_t len, size_t total)
+static void seen_cb(void *ctx, const char *node, const char *json, size_t len, size_t total, uint64_t gen)
 {
 	struct seen *s = ctx;
 
@@ -289,7 +300,7 @@ static void test_directory(void)
 	int i;
 
 	CHECK(run_until(room_is, &w, 2000)); /* announced at the start */
-	CHECK(!strcmp(cluster_room_node(b, "rb1"), "b"));
+	CHECK(same(cluster_room_node(b, "rb1"), "b"));
 	redis_str(v, sizeof(v), "HGET quinteto:rooms %s", "rb1");
 	CHECK(!strcmp(v, "b"));
 	cluster_room_hosted(c, "rc1");
@@ -305,7 +316,7 @@ static void test_directory(void)
 	freeReplyObject(redis("PUBLISH quinteto:events %s", "h rx x"));
 	w = (struct where){ c, "rx", "x" };
 	CHECK(run_until(room_is, &w, 2000));
-	CHECK(!strcmp(cluster_room_node(c, "rb1"), "b"));
+	CHECK(same(cluster_room_node(c, "rb1"), "b"));
 	CHECK(!cluster_node_alive(c, "x")); /* in the directory, never registered: `unavailable` */
 	/* garbage on the channel changes nothing */
 	freeReplyObject(redis("PUBLISH quinteto:events %s", "h"));
@@ -407,7 +418,7 @@ static void test_expiry_child(void)
 	CHECK(room_is(&w)); /* its room stays its own, for `unavailable` until adopted */
 	/* adopted: c hosts it now */
 	cluster_room_hosted(c, "ra");
-	CHECK(!strcmp(cluster_room_node(c, "ra"), "c"));
+	CHECK(same(cluster_room_node(c, "ra"), "c"));
 	w = (struct where){ b, "ra", "c" };
 	CHECK(run_until(room_is, &w, 2000));
 }
@@ -478,12 +489,152 @@ static void test_clean_stop(void)
 	CHECK(run_until(alive_is, &al, 1000)); /* at once: not a lease later */
 	CHECK_EQ(redis_int("EXISTS quinteto:node:%s", "b"), 0);
 	CHECK_EQ(redis_int("EXISTS quinteto:lobby:%s", "b"), 0);
-	CHECK(!strcmp(cluster_room_node(c, "rb3"), "b")); /* its rooms wait for it, or an adopter */
+	CHECK(same(cluster_room_node(c, "rb3"), "b")); /* its rooms wait for it, or an adopter */
 	cluster_stop(c);
 	run_for(700);
 	cluster_free(b);
 	cluster_free(c);
 	b = c = NULL;
+}
+
+struct two {
+	const struct cluster *x, *y;
+};
+
+static bool two_up(const void *arg)
+{
+	const struct two *t = arg;
+
+	return cluster_redis_up(t->x) && cluster_redis_up(t->y);
+}
+
+struct body_want {
+	struct lobby *l;
+	const char *has, *lacks;
+};
+
+static bool body_is(const void *arg)
+{
+	const struct body_want *w = arg;
+	size_t len;
+	char *body = lobby_rooms_body(w->l, &len);
+	bool ok = body && (!w->has || strstr(body, w->has)) && (!w->lacks || !strstr(body, w->lacks));
+
+	free(body);
+	return ok;
+}
+
+/* The place of `what` in `text`, or -1. */
+static long at(const char *text, const char *what)
+{
+	const char *p = strstr(text, what);
+
+	return p ? (long)(p - text) : -1;
+}
+
+/*
+ * The lobby's side, through the server library with a real (SQLite) store:
+ * its rooms are announced and let go, its list is published, and its list is
+ * the merged lobby: ours and another node's, newest first, capped, `total`
+ * of all, what is not a summary left out, a dead node's rooms gone.
+ */
+static void test_lobby_merge(void)
+{
+	static struct config c1, c2;
+	struct metrics mm1 = { 0 }, mm2 = { 0 };
+	struct cluster *m1 = NULL, *m2 = NULL;
+	struct two t;
+	struct lobby *l = NULL;
+	struct store *st = NULL;
+	struct player *p;
+	struct room *r1 = NULL, *r2 = NULL;
+	struct wire_room_options ropt = { 0 };
+	struct rules_options gopt = { 0 };
+	char dir[] = "/tmp/quinteto-test-cluster-XXXXXX", path[96], tok[80], sum[512], id1[40], id2[40],
+	     rm[160];
+	long long now = (long long)util_now_ms();
+	size_t len;
+	char *body;
+
+	REQUIRE(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/q.db", dir);
+	config_for(&c1, "m1");
+	config_for(&c2, "m2");
+	c1.lobby_list_max = 4;
+	REQUIRE(!cluster_new(&loop, &c1, &mm1, &m1) && !cluster_new(&loop, &c2, &mm2, &m2));
+	REQUIRE(!store_open(&loop, path, QUINTETO_SOURCE_MIGRATIONS, &st) && !store_start(st));
+	REQUIRE(!lobby_new(&loop, st, &c1, &mm1, NULL, &l));
+	lobby_set_cluster(l, m1);
+	REQUIRE(lobby_cluster(l) == m1);
+	REQUIRE(!cluster_start(m1) && !cluster_start(m2));
+	t = (struct two){ m1, m2 };
+	REQUIRE(run_until(two_up, &t, 5000));
+	REQUIRE(!lobby_player_hello(l, NULL, "Ann", tok, sizeof(tok), &p));
+	REQUIRE(!lobby_room_create(l, p, rules_game_find("ur"), wire_game_find("ur"), &ropt, &gopt, &r1));
+	REQUIRE(!lobby_room_create(l, p, rules_game_find("ur"), wire_game_find("ur"), &ropt, &gopt, &r2));
+	snprintf(id1, sizeof(id1), "\"%s\"", room_id(r1));
+	snprintf(id2, sizeof(id2), "\"%s\"", room_id(r2));
+	{ /* announced: the other node finds them */
+		struct where w = { m2, room_id(r1), "m1" };
+
+		CHECK(run_until(room_is, &w, 3000));
+	}
+	/* m2 lists 5 things: the newest room of all, a number, no created_at, an old room, an older one */
+	snprintf(sum, sizeof(sum),
+		 "[{\"id\":\"zz1\",\"created_at\":%lld},7,{\"id\":\"bad\"},{\"id\":\"zz2\",\"created_at\":%"
+		 "lld},"
+		 "{\"id\":\"zz3\",\"created_at\":%lld}]",
+		 now + 1000000, now - 1000000, now - 2000000);
+	cluster_lobby_publish(m2, sum, strlen(sum), 7);
+	{
+		struct body_want bw = { l, "zz1", NULL };
+
+		CHECK(run_until(body_is, &bw, 3000));
+	}
+	body = lobby_rooms_body(l, &len);
+	REQUIRE(body);
+	/* newest first: zz1, our two (the same ms or not: newest, then by id), zz2; zz3 past m2's first 4 */
+	CHECK(at(body, "zz1") >= 0 && at(body, "zz1") < at(body, id1) && at(body, "zz1") < at(body, id2));
+	CHECK(at(body, id1) >= 0 && at(body, id2) >= 0 && at(body, id1) < at(body, "zz2") &&
+	      at(body, id2) < at(body, "zz2"));
+	CHECK(at(body, "zz3") < 0 && at(body, "bad") < 0 && at(body, ",7,") < 0);
+	CHECK(strstr(body, "\"total\":9}") != NULL); /* our 2 and m2's 7 */
+	free(body);
+	/* ours are published: m2 sees them, with our total */
+	{
+		struct seen s;
+		int i;
+
+		for (i = 0; i < 300 && (s = seen_of(m2, "m1")).total != 2; i++)
+			run_for(10);
+		CHECK_EQ(s.total, 2);
+		CHECK(at(s.text, id1) >= 0 && at(s.text, id2) >= 0 && at(s.text, "zz1") < 0);
+	}
+	/* a room that closes leaves the directory */
+	snprintf(rm, sizeof(rm), "%s", room_id(r1));
+	lobby_room_discard(l, r1);
+	{
+		struct where w = { m2, rm, NULL };
+
+		CHECK(run_until(room_is, &w, 3000));
+	}
+	/* m2 stops: its rooms leave our list, and the list is a single server's again */
+	cluster_stop(m2);
+	{
+		struct body_want bw = { l, "\"total\":1}", "zz1" };
+
+		CHECK(run_until(body_is, &bw, 3000));
+	}
+	lobby_close(l);
+	store_close(st);
+	cluster_stop(m1);
+	run_for(700);
+	lobby_free(l);
+	cluster_free(m1);
+	cluster_free(m2);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	if (system(path))
+		printf("# %s failed\n", path);
 }
 
 int main(int argc, char **argv)
@@ -515,6 +666,7 @@ int main(int argc, char **argv)
 		TEST(test_redis_away);
 		TEST(test_redis_hangs);
 		TEST(test_clean_stop);
+		TEST(test_lobby_merge);
 	}
 	uv_close((uv_handle_t *)&waker, NULL);
 	uv_run(&loop, UV_RUN_DEFAULT);

@@ -1,0 +1,129 @@
+// Two nodes of a cluster, reached directly (no proxy: deploy's cluster tests go through HAProxy), on one
+// PostgreSQL (tests/lib/with-pg.sh) and one Redis (tests/lib/with-redis.sh, which also stops and starts
+// it): docs/SCALING.md "The directory and the lobby" and "Routing", PROTOCOL.md "Several nodes".
+// - a room on node a, asked about on node b by a player whose token was made on a: `moved` to a for every
+//   room-addressed message (id echoed, schema-valid), and the room is played on a after hello there;
+// - the merged lobby: b's `rooms` and GET /api/rooms list a's rooms, newest first, total of both, and a
+//   subscriber on b is pushed a's new room;
+// - Redis stopped: play goes on, /readyz stays 200 and says so, b's lobby is stale; Redis back (empty):
+//   a's room made meanwhile reaches b's lobby and directory;
+// - node a stopped: its room is `unavailable` on b (nobody adopts it in this test).
+import test from 'node:test';
+import { execFileSync } from 'node:child_process';
+import { Server, assert, createRoom, joinRoom, until } from './lib.mjs';
+
+const conninfo = process.env.QUINTETO_TEST_PG;
+const redis = process.env.QUINTETO_TEST_REDIS;
+const redisCtl = process.env.QUINTETO_TEST_REDIS_CTL;
+const node = (name) => ['--store', 'postgres', '--postgres', conninfo, '--node', name, '--redis', redis,
+  '--node-lease-ms', '1500'];
+const ctl = (what) => execFileSync('/bin/sh', ['-c', `${redisCtl} ${what}`], { stdio: 'inherit' });
+
+async function lobbyIds(srv) {
+  const body = await srv.getJson('/api/rooms');
+  return { ids: body.rooms.map((r) => r.id), total: body.total, rooms: body.rooms };
+}
+
+test('two nodes: moved, the merged lobby, Redis away and back, a stopped node', { timeout: 120000 }, async (t) => {
+  assert.ok(conninfo && redis && redisCtl, 'run through tests/lib/with-pg.sh and tests/lib/with-redis.sh');
+  const a = await Server.start({ args: node('a') });
+  const b = await Server.start({ args: node('b') });
+  try {
+    const ana = await a.player('Ana');
+    const room = (await createRoom(ana, 'ur')).id;
+    await joinRoom(ana, room, { seat: 0 });
+
+    await t.test('a room of node a, asked on node b: moved, with the id; a token made on a works on b', async () => {
+      const onB = await b.player('Ana', { token: ana.welcome.token });
+      assert.equal(onB.welcome.player, ana.welcome.player, 'the same player on both nodes');
+      await until(async () => (await onB.request({ type: 'watch', room })).type === 'moved',
+        { timeoutMs: 5000, what: "b's directory to know the room" });
+      for (const msg of [{ type: 'watch', room }, { type: 'join', room, seat: 1 }, { type: 'leave', room },
+        { type: 'add_bot', room, seat: 1 }, { type: 'act', room, ply: 0, action: {} },
+        { type: 'resign', room }, { type: 'chat', room, text: 'hi' }, { type: 'mute', room, seat: 0, muted: true },
+        { type: 'rematch', room }]) {
+        const r = await onB.request({ ...msg, id: `q-${msg.type}` });
+        assert.deepEqual(r, { type: 'moved', id: `q-${msg.type}`, room, node: 'a' }, msg.type);
+      }
+      const none = await onB.request({ type: 'watch', room: 'nosuchroom' });
+      assert.equal(none.code, 'unknown_room');
+      // followed: a connection to node a, hello with the token, and the same message works there
+      const back = await a.player('Ana', { token: ana.welcome.token });
+      const w = await back.request({ type: 'watch', room });
+      assert.equal(w.type, 'watching');
+      // a single server never says moved: a's own room on a is the room itself
+      assert.notEqual((await ana.request({ type: 'watch', room })).type, 'moved');
+    });
+
+    await t.test("the merged lobby: b lists a's rooms, pushes a new one, totals both", async () => {
+      const bea = await b.player('Bea');
+      const mine = (await createRoom(bea, 'ur')).id;
+      await until(async () => (await lobbyIds(b)).ids.includes(room), { timeoutMs: 5000, what: "a's room in b's lobby" });
+      await until(async () => (await lobbyIds(a)).ids.includes(mine), { timeoutMs: 5000, what: "b's room in a's lobby" });
+      const sub = await bea.request({ type: 'rooms' });
+      assert.ok(sub.rooms.some((r) => r.id === room) && sub.rooms.some((r) => r.id === mine));
+      const fresh = (await createRoom(ana, 'ur')).id;
+      const pushed = await bea.next((m) => m.type === 'rooms' && m.id === undefined && m.rooms.some((r) => r.id === fresh),
+        5000, "a push of b's lobby with a's new room");
+      assert.equal(pushed.rooms[0].id, fresh, 'newest first');
+      assert.equal(pushed.total, 3);
+      const l = await lobbyIds(b);
+      const at = l.rooms.map((r) => r.created_at);
+      assert.deepEqual(at, [...at].sort((x, y) => y - x), 'newest first');
+      assert.equal(l.total, 3);
+      // its node's metrics and readiness
+      const m = await b.metrics();
+      assert.equal(m.quinteto_redis_up, 1);
+      assert.equal(m.quinteto_cluster_nodes_alive, 2);
+      assert.ok(m.quinteto_cluster_directory_rooms >= 3);
+      assert.ok(m.quinteto_redis_publications_total >= 1);
+      const ready = await b.getJson('/readyz');
+      assert.equal(ready.status, 'ok');
+      assert.equal(ready.cluster.node, 'b');
+      assert.equal(ready.cluster.redis, 'up');
+    });
+
+    await t.test('Redis stopped: play goes on, ready but saying so, the lobby stale; back: it heals', async () => {
+      let during;
+      ctl('stop');
+      try {
+        await until(async () => (await a.getJson('/readyz')).cluster.redis === 'down', { timeoutMs: 5000, what: 'a to see Redis gone' });
+        const ready = await b.getJson('/readyz'); // 200: getJson checks the status
+        assert.equal(ready.status, 'ok');
+        assert.equal((await a.getJson('/readyz')).status, 'ok');
+        // play goes on: a bot joins Ana's room on a and the match starts
+        assert.equal((await ana.request({ type: 'add_bot', room, seat: 1 })).type, 'bot_added');
+        await ana.nextState(room, (s) => s.status === 'playing', 10000);
+        // b's mirror answers, stale: still moved, a's room still listed
+        const onB = await b.player('Cid');
+        assert.equal((await onB.request({ type: 'watch', room })).type, 'moved');
+        assert.ok((await lobbyIds(b)).ids.includes(room));
+        during = (await createRoom(ana, 'ur')).id;
+      } finally {
+        ctl('start');
+      }
+      await until(async () => (await b.getJson('/readyz')).cluster.redis === 'up', { timeoutMs: 8000, what: 'b back on Redis' });
+      await until(async () => (await lobbyIds(b)).ids.includes(during), { timeoutMs: 8000, what: "a's room made meanwhile in b's lobby" });
+      const onB = await b.player('Dee');
+      assert.equal((await onB.request({ type: 'watch', room: during })).type, 'moved');
+      const m = await b.metrics();
+      assert.ok(m.quinteto_redis_reconnects_total >= 1);
+    });
+
+    await t.test("node a stopped: its room is unavailable on b, and its rooms leave b's lobby", async () => {
+      await a.stop();
+      const onB = await b.player('Eve');
+      await until(async () => {
+        const r = await onB.request({ type: 'watch', room });
+        return r.type === 'error' && r.code === 'unavailable';
+      }, { timeoutMs: 5000, what: "b to see a's registration gone" });
+      await until(async () => !(await lobbyIds(b)).ids.includes(room), { timeoutMs: 5000, what: "a's rooms out of b's lobby" });
+      assert.equal((await lobbyIds(b)).total, 1);
+    });
+  } finally {
+    await a.stop();
+    await b.stop();
+  }
+  a.assertValid();
+  b.assertValid();
+});
