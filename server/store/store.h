@@ -1,6 +1,10 @@
 /*
- * store.h: the SQLite side of the server: player identities, the live journal
- * and the match archive. All SQL of the server lives behind this header.
+ * store.h: the server's durable store: player identities, the live journal
+ * and the match archive, on SQLite (store_open()) or PostgreSQL
+ * (store_open_pg(): docs/SCALING.md, "The store"), the same contract on both.
+ * All SQL of the server lives behind this header. What follows says SQLite;
+ * PostgreSQL's writer, readers and lookup have connections of their own the
+ * same way.
  *
  * Opening (pragmas, migrations) and the start-up loads are synchronous, before
  * store_start(). After that the event loop never waits on the disk: journal
