@@ -28,6 +28,8 @@ static void raise_fd_limit(void)
  * the one place that maps them (the tests rely on these): 0 for a clean stop
  * and after --help, --version or --check-config's report; 2 for settings that
  * are wrong; 1 when the server could not start or did not stop cleanly.
+ * A cluster node that lost its lease exits with SERVER_EXIT_FENCED (3) from
+ * inside server_run() (server.h), not through here.
  */
 static int exit_status(int err)
 {

@@ -106,10 +106,36 @@ static void turn_end_cb(uv_prepare_t *p)
 	turn_observe(srv);
 }
 
+/*
+ * Cluster mode: this node's lease was taken over (or could not be renewed in
+ * time), or its writer was fenced: another node owns its rooms, or may at any
+ * moment. It stops at once: no frame held for a write is sent, nothing is
+ * flushed, no atexit handler runs; systemd or the cluster script starts it
+ * again, empty, with a new epoch (docs/SCALING.md, docs/OPERATIONS.md).
+ */
+static void fenced_exit(const struct server *srv, const char *why)
+{
+	util_log(LOG_ERROR, "node %s: %s; stopping at once, writing nothing more (exit status %d)",
+		 srv->cfg->node, why, SERVER_EXIT_FENCED);
+	_exit(SERVER_EXIT_FENCED);
+}
+
+static void lease_cb(void *ctx, enum store_lease_event ev, const char *node)
+{
+	struct server *srv = ctx;
+
+	if (ev == STORE_LEASE_LOST)
+		fenced_exit(srv, "its lease is lost");
+	else if (!srv->stopping)
+		(void)lobby_adopt(srv->lobby, node); /* logged there; what could be read is restored */
+}
+
 static void committed_cb(void *ctx, uint64_t batch, int err)
 {
 	struct server *srv = ctx;
 
+	if (err == STORE_E_FENCED) /* before anything a client could see */
+		fenced_exit(srv, "its journal was fenced: another node took its rooms over");
 	net_committed(srv->net, batch, err);
 	if (err && !srv->told_failing) { /* their held states wait: say why, once */
 		srv->told_failing = true;
@@ -326,12 +352,18 @@ int server_run(const struct config *cfg)
 		err = net_start(srv.net, &srv.loop);
 	if (!err)
 		err = store_attach(&srv);
+	/* a node's lease before its rooms are read: from now on a node that takes this name again fences
+	 * this one, and this one loads only its own rooms (docs/SCALING.md) */
+	if (!err && cfg->node[0] && (err = store_lease_take(srv.store, cfg->node, cfg->node_lease_ms)))
+		util_log(LOG_ERROR, "node %s: cannot take its lease: %s", cfg->node, store_strerror(err));
 	if (!err && (err = lobby_restore(srv.lobby)))
 		util_log(LOG_ERROR, "cannot resume the rooms journalled in %s", cfg->db_path);
 	if (!err && store_start(srv.store))
 		err = -EIO;
 	if (!err) /* after the restore: the node registers with the rooms it hosts */
 		err = cluster_start(srv.cluster);
+	if (!err && cfg->node[0])
+		store_lease_watch(srv.store, lease_cb, &srv);
 	if (err) {
 		stop(&srv);
 		drain(&srv);

@@ -22,4 +22,11 @@
  */
 int server_run(const struct config *cfg);
 
+/*
+ * Cluster mode: the exit status of a node that lost its lease or whose
+ * writer was fenced (docs/OPERATIONS.md). It leaves at once, from inside
+ * server_run(), writing nothing more: another node owns its rooms.
+ */
+#define SERVER_EXIT_FENCED 3
+
 #endif

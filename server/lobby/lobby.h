@@ -82,6 +82,17 @@ struct cluster *lobby_cluster(const struct lobby *l);
  */
 int lobby_restore(struct lobby *l);
 
+/*
+ * Cluster mode: this node adopted dead node `node`'s rooms (store_lease_watch's
+ * STORE_LEASE_ADOPTED; the store moved them to this node). Loads them through
+ * store_load_live() as lobby_restore() does, skipping the rooms in memory
+ * already, with the identities of their seats not known yet, and their mutes
+ * and rematch offers; their players resume by token. A room that does not
+ * replay is left out with its journal kept. 0 or -EIO (what could be read is
+ * restored all the same).
+ */
+int lobby_adopt(struct lobby *l, const char *node);
+
 /* Shutting down: closes every room (keeping the journal of unfinished ones), the timer, and stops the bot
  * workers. */
 void lobby_close(struct lobby *l);

@@ -19,6 +19,9 @@ struct replay {
 	struct lobby *l;
 	struct room *r; /* NULL when the store's record was unusable */
 	int64_t started_at;
+	/* an adoption (lobby_adopt): */
+	bool skip;           /* the room is in memory already: none of its journal is applied */
+	struct hmap adopted; /* the rooms it brought, by id (borrowed) */
 };
 
 static int load_player(void *ctx, const char *id, const char *token_hash, const char *name)
@@ -142,7 +145,7 @@ static const struct store_after_ops after_ops = {
 
 int lobby_restore(struct lobby *l)
 {
-	struct replay rp = { l, NULL, 0 };
+	struct replay rp = { l, NULL, 0, false, { 0 } };
 	int err = store_load_players(l->store, &ops, &rp);
 
 	if (!err)
@@ -151,5 +154,91 @@ int lobby_restore(struct lobby *l)
 		err = store_load_after(l->store, &after_ops, &rp);
 	if (!err && l->rooms.len)
 		util_log(LOG_INFO, "restore: %zu room(s) resumed from the journal", l->rooms.len);
+	return err ? -EIO : 0;
+}
+
+/*
+ * An adoption (lobby_adopt): the store loads every room of this node, those
+ * in memory already (this node's own) included; they are skipped whole, so
+ * that only the newly owned ones are rebuilt.
+ */
+static int adopt_room(void *ctx, const char *id, const char *game, const char *options,
+		      const char *server_seed, const char *creator_id, int64_t created_at, int64_t started_at)
+{
+	struct replay *rp = ctx;
+
+	rp->r = NULL;
+	rp->skip = lobby_room_find(rp->l, id) != NULL;
+	if (rp->skip)
+		return 1;
+	return load_room(ctx, id, game, options, server_seed, creator_id, created_at, started_at);
+}
+
+static void adopt_room_end(void *ctx, int err)
+{
+	struct replay *rp = ctx;
+	struct room *r = rp->r;
+	size_t n = rp->l->rooms.len;
+
+	if (rp->skip) {
+		rp->skip = false;
+		return;
+	}
+	load_room_end(ctx, err);
+	/* r is in memory now, or was destroyed (it does not replay, or no memory): tell by the count */
+	if (r && rp->l->rooms.len > n && hmap_put(&rp->adopted, room_id(r), r))
+		util_log(LOG_WARN, "adopt: room %s: out of memory (its mutes and rematch offer not restored)",
+			 room_id(r));
+}
+
+/*
+ * The adopted rooms' mutes and rematch offers only: a room of this node's
+ * own is in memory with newer ones, and a finished room of the dead node
+ * (rebuilt here from the archive) is not brought back: its match is archived.
+ */
+static int adopt_after(void *ctx, const char *id, bool archived, int64_t ended_at, const char *mutes,
+		       const char *rematch, int err)
+{
+	struct replay *rp = ctx;
+
+	if (archived || !hmap_get(&rp->adopted, id)) {
+		if (archived && rp->r)
+			room_destroy(rp->r); /* still restoring: its row is kept */
+		rp->r = NULL;
+		return 0;
+	}
+	return load_after(ctx, id, archived, ended_at, mutes, rematch, err);
+}
+
+static const struct store_live_ops adopt_ops = {
+	load_player_once, adopt_room, load_seat, load_action, load_event, adopt_room_end,
+};
+
+static const struct store_after_ops adopt_after_ops = {
+	{ load_player_once, adopt_room, load_seat, load_action, load_event, NULL },
+	adopt_after,
+};
+
+int lobby_adopt(struct lobby *l, const char *node)
+{
+	struct replay rp = { l, NULL, 0, false, { 0 } };
+	size_t before = l->rooms.len;
+	int err;
+
+	hmap_init(&rp.adopted);
+	err = store_load_players(l->store, &adopt_ops, &rp);
+	if (!err)
+		err = store_load_live(l->store, &adopt_ops, &rp);
+	if (!err)
+		err = store_load_after(l->store, &adopt_after_ops, &rp);
+	hmap_finish(&rp.adopted);
+	if (l->rooms.len != before) {
+		util_log(LOG_INFO, "adopt: %zu room(s) of node %s resumed here from the journal",
+			 l->rooms.len - before, node);
+		lobby_changed(l);
+	}
+	if (err)
+		util_log(LOG_ERROR, "adopt: node %s's rooms could not all be read from the journal (%d)",
+			 node, err);
 	return err ? -EIO : 0;
 }

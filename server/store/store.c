@@ -656,6 +656,7 @@ void store_close(struct store *st)
 {
 	if (!st)
 		return;
+	store_lease_close(st); /* no renewal or adoption while the store closes */
 	(void)store_journal_flush(st);
 	st->closing = true;
 	stop_threads(st);

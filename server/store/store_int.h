@@ -168,6 +168,8 @@ struct store {
 	/* cluster mode (store_lease_take): set before store_start(), read by the writer; epoch 0: no lease */
 	char node[64];
 	int64_t epoch;
+	/* store_lease.c's watcher (loop thread); NULL: no lease taken */
+	struct store_lease *lease;
 	sqlite3 *db;              /* the writer's */
 	sqlite3 *ldb;             /* the loop thread's identity lookups (read-only; store_players.c) */
 	sqlite3_stmt *ldb_lookup; /* by token hash */
@@ -291,6 +293,9 @@ void store_archive_lost(struct wjob *b);
 /* Logs a match not archived (its identity and seeds as one JSON line), so an operator can find it. */
 void store_archive_log_record(const struct store_match *m);
 void store_read_run(struct store_lane *ln, struct store_req *r);
+
+/* store_lease.c: the lease watcher's handles closed and its memory freed (store_close); NULL-safe. */
+void store_lease_close(struct store *st);
 
 /* store_players.c: the loop thread's own read-only connection. 0 or -EIO; close: NULL-safe. */
 int store_players_open(struct store *st, const char *path);
