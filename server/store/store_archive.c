@@ -416,37 +416,52 @@ struct store_req *store_match_list(struct store *st, const char *game, const cha
 	return store_match_find(st, &q, cb, ctx);
 }
 
-/* Reader thread: answers r (its outcome and body). */
-void store_read_run(struct store_lane *ln, struct store_req *r)
+/* Reader thread: one try at r; its outcome, its body in *out or *body. */
+static int read_once(struct store_lane *ln, struct store_req *r, struct json_out *out, json_t **body)
 {
 	struct archive_query q = { r->a, r->b, r->c, r->before, r->limit };
-	struct json_out out = { 0 };
-	json_t *body = NULL;
-	int err;
 
-	if (ln->st->pg && store_pg_lane_ready(ln)) { /* PostgreSQL away: answered as a failing read */
-		static const char away[] = "{\"error\":\"internal\",\"code\":\"internal\",\"message\":"
-					   "\"the archive could not be read\"}";
-
-		r->err = -EIO;
-		r->body = strdup(away);
-		r->len = r->body ? sizeof(away) - 1 : 0;
-		return;
-	}
 	switch (r->kind) {
 	case RJOB_GET: /* the archive and its replay are written as bytes, a row at a time */
-		err = archive_db_get(&ln->ar, r->a, &out);
-		break;
+		return archive_db_get(&ln->ar, r->a, out);
 	case RJOB_REPLAY:
-		err = archive_db_replay(&ln->ar, r->a, (size_t)r->before, (size_t)r->limit, &out);
-		break;
+		return archive_db_replay(&ln->ar, r->a, (size_t)r->before, (size_t)r->limit, out);
 	case RJOB_PLAYER:
-		err = archive_db_player(&ln->ar, r->a, &body);
-		break;
+		return archive_db_player(&ln->ar, r->a, body);
 	default:
-		err = archive_db_list(&ln->ar, &q, &body);
-		break;
+		return archive_db_list(&ln->ar, &q, body);
 	}
+}
+
+/*
+ * Reader thread: answers r (its outcome and body). On PostgreSQL, a read
+ * whose connection broke under it (a server restarted since the last read)
+ * is tried once more on a new one.
+ */
+void store_read_run(struct store_lane *ln, struct store_req *r)
+{
+	struct json_out out = { 0 };
+	json_t *body = NULL;
+	int err, tries = 0;
+
+	do {
+		free(out.p);
+		json_decref(body);
+		out = (struct json_out){ 0 };
+		body = NULL;
+		if (ln->st->pg && store_pg_lane_ready(ln)) { /* PostgreSQL away: answered as a failing read */
+			static const char away[] =
+				"{\"error\":\"internal\",\"code\":\"internal\",\"message\":"
+				"\"the archive could not be read\"}";
+
+			util_log(LOG_ERROR, "store: reading the archive: PostgreSQL cannot be reached");
+			r->err = -EIO;
+			r->body = strdup(away);
+			r->len = r->body ? sizeof(away) - 1 : 0;
+			return;
+		}
+		err = read_once(ln, r, &out, &body);
+	} while (ln->st->pg && err && !tries++ && PQstatus(ln->pg) != CONNECTION_OK);
 	if (err && err != STORE_E_NOT_FOUND && err != STORE_E_BAD_REQUEST) /* the archive failed */
 		util_log(LOG_ERROR, "store: reading the archive: %s", ln->ar.err);
 	r->err = err;

@@ -61,6 +61,7 @@ struct jop {
 	enum jop_kind kind;
 	int np;
 	bool skip; /* PostgreSQL: refused for its own sake, left out of the batch's next attempts */
+	bool solo; /* PostgreSQL: an action written by a statement of its own, not with its neighbours */
 	struct param p[JOP_PARAMS];
 };
 

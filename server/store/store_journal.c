@@ -200,7 +200,7 @@ static void op_queue(struct store *st, enum jop_kind kind, const char *fmt, ...)
 	o = &b->ops[b->nops];
 	o->kind = kind;
 	o->np = 0;
-	o->skip = false;
+	o->skip = o->solo = false;
 	text_len = b->text_len;
 	va_start(ap, fmt);
 	for (i = 0; i < JOP_PARAMS && fmt[i]; i++, o->np++) {

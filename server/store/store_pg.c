@@ -35,6 +35,7 @@
 #include "base/util.h"
 
 _Atomic int store_pg_test_lose_commits;
+_Atomic int store_pg_txn_ms = STORE_PG_TXN_MS;
 
 /*
  * The store's defaults, before the operator's conninfo (expanded from
@@ -53,23 +54,26 @@ int64_t store_pg_now(void)
 	return (int64_t)(util_mono_ns() / 1000000u);
 }
 
-static void conn_values(const char *conninfo, const char **vals)
+/* `app`: application_name, so that pg_stat_activity tells the writer, the readers and the lookup apart. */
+static void conn_values(const char *conninfo, const char *app, const char **vals)
 {
 	static const char *const defaults[] = {
 		"5", "1", "5", "2", "3", "10000", "quinteto-server", "-c client_min_messages=warning"
 	};
 
 	memcpy(vals, defaults, sizeof(defaults));
+	vals[6] = app;
 	vals[8] = conninfo;
 	vals[9] = NULL;
 }
 
-PGconn *store_pg_connect(const char *conninfo, bool quiet)
+/* store_pg_connect() with the connection's role as its application_name. */
+static PGconn *connect_as(const char *conninfo, const char *app, bool quiet)
 {
 	const char *vals[10];
 	PGconn *c;
 
-	conn_values(conninfo, vals);
+	conn_values(conninfo, app, vals);
 	c = PQconnectdbParams(conn_keys, vals, 1);
 	if (c && PQstatus(c) == CONNECTION_OK)
 		return c;
@@ -78,6 +82,11 @@ PGconn *store_pg_connect(const char *conninfo, bool quiet)
 			 c ? PQerrorMessage(c) : "out of memory");
 	PQfinish(c); /* NULL is a no-op */
 	return NULL;
+}
+
+PGconn *store_pg_connect(const char *conninfo, bool quiet)
+{
+	return connect_as(conninfo, "quinteto-server", quiet);
 }
 
 PGresult *store_pg_query(PGconn *c, const char *what, const char *sql, int n, const char *const *vals)
@@ -174,7 +183,7 @@ static PGconn *connect_nb(const char *conninfo, int64_t deadline)
 	PostgresPollingStatusType s = PGRES_POLLING_WRITING;
 	PGconn *c;
 
-	conn_values(conninfo, vals);
+	conn_values(conninfo, "quinteto-lookup", vals);
 	c = PQconnectStartParams(conn_keys, vals, 1);
 	if (!c || PQstatus(c) == CONNECTION_BAD)
 		goto err;
@@ -196,10 +205,19 @@ err:
 	return NULL;
 }
 
-/* Whether an idle connection is still up: reads what waits (a server gone says so by closing). */
+/*
+ * Whether an idle connection is still worth a query. Nothing is due on an
+ * idle connection of ours (none LISTENs), so anything readable is a server
+ * saying goodbye (a shutdown's FATAL, then EOF) or EOF itself: the connection
+ * is taken as gone, before a query is lost on it.
+ */
 static bool idle_alive(PGconn *c)
 {
-	return c && PQconsumeInput(c) && PQstatus(c) == CONNECTION_OK;
+	struct pollfd p = { .fd = c ? PQsocket(c) : -1, .events = POLLIN };
+
+	if (!c || PQstatus(c) != CONNECTION_OK || p.fd < 0)
+		return false;
+	return poll(&p, 1, 0) == 0;
 }
 
 /* --- the writer's statements ------------------------------------------------- */
@@ -207,6 +225,7 @@ static bool idle_alive(PGconn *c)
 /* The journal's statements (JOP_*, store_journal.c's, in PostgreSQL's words), then the writer's own. */
 enum {
 	PS_ROOM_CLEAR = JOP_MAX,
+	PS_ACTIONS,
 	PS_MATCH,
 	PS_SEAT,
 	PS_ACTION,
@@ -216,6 +235,9 @@ enum {
 	PS_LEDGER,
 	PS_MAX
 };
+
+/* The most actions one PS_ACTIONS statement appends. */
+#define ACTIONS_GROUP 512
 
 #define SEQ_OF "(SELECT seq FROM matches WHERE id = $1)"
 
@@ -249,6 +271,17 @@ static const char *const ps_sql[PS_MAX] = {
 		"node = excluded.node",
 	[JOP_AFTER_DROP] = "DELETE FROM live_after WHERE room_id = $1",
 	[PS_ROOM_CLEAR] = "DELETE FROM live_rooms WHERE id = $1",
+	/*
+	 * A run of JOP_ACTIONs in one statement (arrays, one element an action):
+	 * PostgreSQL's cost is mostly per statement. Appended in their order; an
+	 * unknown room refuses the whole run, which is then written one by one.
+	 */
+	[PS_ACTIONS] =
+		"INSERT INTO live_log(room, ply, seat, action, outcome, at, stand_in) "
+		"SELECT (SELECT key FROM live_rooms WHERE id = a.room), a.ply, a.seat, a.action, a.outcome, "
+		"a.at, a.stand_in FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[], "
+		"$6::bigint[], $7::int[]) WITH ORDINALITY AS a(room, ply, seat, action, outcome, at, "
+		"stand_in, n) ORDER BY a.n",
 	[PS_MATCH] = "INSERT INTO matches(id, game, options, commit_hex, server_seed, client_seeds, result, "
 		     "server_version, started_at, ended_at, plies) "
 		     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
@@ -277,7 +310,8 @@ static void ps_name(int k, char *out, size_t size)
 enum sent_tag { S_BEGIN, S_FENCE, S_LEDGER, S_OP, S_MATCH, S_COMMIT };
 struct sent {
 	enum sent_tag tag;
-	size_t op;        /* S_OP: the batch's statement */
+	size_t op;        /* S_OP: the batch's statement (the first of a run of actions) */
+	size_t count;     /* S_OP: the statements it wrote (a run of actions: more than one) */
 	struct wjob *job; /* S_MATCH: the archive save */
 };
 
@@ -306,7 +340,7 @@ static bool writer_connect(struct store *st)
 	if (pg->w && pg->w_ready && !idle_alive(pg->w))
 		drop_writer(pg); /* it went away while idle: no statement was in flight */
 	if (!pg->w) {
-		if (pg->gone || !(pg->w = store_pg_connect(pg->conninfo, pg->w_said))) {
+		if (pg->gone || !(pg->w = connect_as(pg->conninfo, "quinteto-writer", pg->w_said))) {
 			if (!pg->w_said)
 				util_log(LOG_ERROR,
 					 "store: the writer cannot reach PostgreSQL; it keeps trying");
@@ -375,10 +409,76 @@ static void send_one(struct attempt *a, enum sent_tag tag, size_t op, struct wjo
 	s = (struct sent *)pg->sent + a->n++;
 	s->tag = tag;
 	s->op = op;
+	s->count = 1;
 	s->job = job;
 }
 
 #define I64(buf, v) (snprintf((buf), sizeof(buf), "%" PRId64, (int64_t)(v)), (const char *)(buf))
+
+/* Whether the batch's statement k is an action that may go in a run with its neighbours. */
+static bool groupable(const struct wjob *b, size_t k)
+{
+	return k < b->nops && b->ops[k].kind == JOP_ACTION && !b->ops[k].skip && !b->ops[k].solo;
+}
+
+/* Appends `v` to the arrays' buffer as an element of an array literal ("...", escaped). */
+static bool arr_put(struct store_pg *pg, size_t *len, const char *v, bool text)
+{
+	size_t need = *len + 2 * strlen(v) + 4;
+
+	if (need > pg->arr_cap) {
+		size_t cap = pg->arr_cap ? pg->arr_cap : 65536;
+		char *p;
+
+		while (cap < need)
+			cap *= 2;
+		if (!(p = realloc(pg->arr, cap)))
+			return false;
+		pg->arr = p;
+		pg->arr_cap = cap;
+	}
+	if (text)
+		pg->arr[(*len)++] = '"';
+	for (; *v; v++) {
+		if (text && (*v == '"' || *v == '\\'))
+			pg->arr[(*len)++] = '\\';
+		pg->arr[(*len)++] = *v;
+	}
+	if (text)
+		pg->arr[(*len)++] = '"';
+	return true;
+}
+
+/* Sends the run of actions [k, end) as one PS_ACTIONS: seven array literals, one a column. */
+static void send_actions(struct attempt *a, size_t k, size_t end)
+{
+	const struct wjob *b = a->j;
+	struct store_pg *pg = a->st->pg;
+	size_t off[7], len = 0, i;
+	const char *vals[7];
+	char num[24];
+	int c;
+
+	for (c = 0; c < 7 && a->ok; c++) {
+		off[c] = len;
+		a->ok = arr_put(pg, &len, "{", false);
+		for (i = k; i < end && a->ok; i++) {
+			const struct param *p = &b->ops[i].p[c];
+			const char *v = p->is_int ? I64(num, p->i) : p->is_null ? "NULL" : b->text + p->off;
+
+			a->ok = (i == k || arr_put(pg, &len, ",", false)) &&
+				arr_put(pg, &len, v, !p->is_int && !p->is_null);
+		}
+		a->ok = a->ok && arr_put(pg, &len, "}", false);
+		if (a->ok)
+			pg->arr[len++] = '\0'; /* arr_put left room for it */
+	}
+	for (c = 0; c < 7 && a->ok; c++)
+		vals[c] = pg->arr + off[c];
+	send_one(a, S_OP, k, NULL, PS_ACTIONS, NULL, 7, vals);
+	if (a->ok)
+		((struct sent *)pg->sent)[a->n - 1].count = end - k;
+}
 
 /* The batch's statement k, with the node as the last parameter of a room and of a room's after row. */
 static void send_op(struct attempt *a, size_t k)
@@ -484,9 +584,18 @@ static void send_all(struct attempt *a)
 	}
 	v[0] = st->pg->boot, v[1] = I64(ib, j->txn);
 	send_one(a, S_LEDGER, 0, NULL, PS_LEDGER, NULL, 2, v);
-	for (k = 0; j->kind == WJOB_BATCH && k < j->nops; k++)
-		if (!j->ops[k].skip)
+	for (k = 0; j->kind == WJOB_BATCH && k < j->nops; k++) {
+		size_t end = k;
+
+		while (groupable(j, end) && end - k < ACTIONS_GROUP)
+			end++;
+		if (end - k > 1) {
+			send_actions(a, k, end);
+			k = end - 1;
+		} else if (!j->ops[k].skip) {
 			send_op(a, k);
+		}
+	}
 	for (m = j->kind == WJOB_BATCH ? j->matches : j; m; m = j->kind == WJOB_BATCH ? m->next : NULL)
 		if (!m->given_up && !send_match(a, m))
 			give_up(m, "an event of an unknown kind");
@@ -521,6 +630,11 @@ static enum tx judge(struct attempt *a, const struct sent *s, const PGresult *re
 	if (*err == STORE_E_FENCED) {
 		util_log(LOG_ERROR, "store: %s", PQresultErrorMessage(res));
 		return TX_FENCED;
+	}
+	if (s->tag == S_OP && s->count > 1 && refused(state)) { /* which one: each alone, at once */
+		for (size_t k = s->op; k < s->op + s->count; k++)
+			a->j->ops[k].solo = true;
+		return TX_REFUSED;
 	}
 	if (s->tag == S_OP && refused(state)) {
 		a->j->ops[s->op].skip = true;
@@ -574,7 +688,7 @@ static enum tx attempt(struct store *st, struct wjob *j, int *err)
 {
 	struct store_pg *pg = st->pg;
 	struct attempt a = { st, j, 0, true };
-	int64_t deadline = store_pg_now() + STORE_PG_TXN_MS;
+	int64_t deadline = store_pg_now() + store_pg_txn_ms;
 	PGresult *res = NULL;
 	enum tx tx;
 
@@ -601,7 +715,7 @@ static enum tx attempt(struct store *st, struct wjob *j, int *err)
 broken:
 	if (pg->w && PQstatus(pg->w) == CONNECTION_OK && *err == -ETIMEDOUT)
 		util_log(LOG_ERROR, "store: PostgreSQL did not answer within %d ms; reconnecting",
-			 STORE_PG_TXN_MS);
+			 (int)store_pg_txn_ms);
 	else
 		util_log(LOG_ERROR, "store: the connection to PostgreSQL broke: %s",
 			 pg->w ? PQerrorMessage(pg->w) : "not connected");
@@ -685,7 +799,7 @@ int store_pg_lane_ready(struct store_lane *ln)
 		PQfinish(ln->pg);
 		ln->pg = NULL;
 	}
-	if (!ln->pg && !(ln->pg = store_pg_connect(pg->conninfo, true)))
+	if (!ln->pg && !(ln->pg = connect_as(pg->conninfo, "quinteto-reader", true)))
 		return -EIO;
 	if (!ln->ar_ready) {
 		if (archive_db_init_pg(&ln->ar, ln->pg)) {
@@ -755,6 +869,7 @@ static void pg_free(struct store_pg *pg)
 	PQfinish(pg->w);
 	PQfinish(pg->l);
 	free(pg->sent);
+	free(pg->arr);
 	free(pg->conninfo);
 	free(pg);
 }
@@ -800,7 +915,7 @@ static int open_rest(struct store *st, const char *migrations_dir)
 	for (k = 0; k < STORE_LANES; k++) {
 		st->lanes[k].st = st;
 		st->lanes[k].name = k == STORE_LANE_LIGHT ? "q-reader" : "q-replay";
-		if (!(st->lanes[k].pg = store_pg_connect(pg->conninfo, false)))
+		if (!(st->lanes[k].pg = connect_as(pg->conninfo, "quinteto-reader", false)))
 			return -EIO;
 		(void)store_pg_lane_ready(
 			&st->lanes[k]); /* reads answer -EIO until the archive reads are set up */
@@ -822,7 +937,7 @@ int store_open_pg(uv_loop_t *loop, const char *conninfo, const char *migrations_
 	if ((r = boot_id(st->pg->boot)))
 		goto err;
 	r = -EIO;
-	if (!(st->pg->w = store_pg_connect(conninfo, false)) || open_rest(st, migrations_dir))
+	if (!(st->pg->w = connect_as(conninfo, "quinteto-writer", false)) || open_rest(st, migrations_dir))
 		goto err;
 	if ((r = store_sync_init(st)))
 		goto err;

@@ -37,9 +37,11 @@ struct store_pg {
 	uint64_t txn;  /* the writer's transactions so far (store_ledger.seq) */
 	void *sent;    /* the writer's: what the attempt in flight sent, in order (store_pg.c) */
 	size_t sent_cap;
-	PGconn *l;          /* the loop thread's identity lookups */
-	int64_t l_retry_at; /* mono ms: no lookup connection before */
-	bool lanes_said;    /* a reader logged that its archive reads are not set up */
+	char *arr; /* the writer's: the array literals of a group of actions (store_pg.c) */
+	size_t arr_cap;
+	PGconn *l;               /* the loop thread's identity lookups */
+	int64_t l_retry_at;      /* mono ms: no lookup connection before */
+	_Atomic bool lanes_said; /* a reader logged that its archive reads are not set up (two threads) */
 };
 
 /*
@@ -49,6 +51,8 @@ struct store_pg {
  * transaction in store_ledger. 0 in production.
  */
 extern _Atomic int store_pg_test_lose_commits;
+/* The writer's deadline for a transaction: STORE_PG_TXN_MS; tests shorten it. */
+extern _Atomic int store_pg_txn_ms;
 
 /* Milliseconds of a monotonic clock. */
 int64_t store_pg_now(void);

@@ -2,22 +2,29 @@
 // on SQLite. A match is played against a bot, the server is SIGKILLed mid-match, every ply a client
 // saw is in PostgreSQL's journal, the restarted server resumes the seat by its token at the same
 // ply, plays on, resigns (the quickest end) and the match is archived exactly once, and the archive
-// API answers it.
-// Runs under tests/lib/with-pg.sh (a PostgreSQL of its own, its conninfo in QUINTETO_TEST_PG).
+// API answers it. Then PostgreSQL is stopped under a match: the move already accepted is shown to
+// nobody, changes are answered `unavailable`, /readyz says why; started again, the held state goes out
+// and play goes on.
+// Runs under tests/lib/with-pg.sh (a PostgreSQL of its own, its conninfo in QUINTETO_TEST_PG, its
+// folder in QUINTETO_TEST_PG_DIR for deploy/cluster/lib.sh's pg_stop and pg_up).
 import test from 'node:test';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Server, assert, autoplay, createRoom, joinRoom, until } from './lib.mjs';
+import {
+  Server, assert, autoplay, createRoom, joinRoom, parseMetrics, until, withServer,
+} from './lib.mjs';
 
 const conninfo = process.env.QUINTETO_TEST_PG;
 const PG = ['--store', 'postgres', '--postgres', conninfo];
 const psql = (q) => execFileSync('psql', [conninfo, '-XAtqc', q], { encoding: 'utf8' }).trim();
 const lastState = (c, room) => c.messages.findLast((m) => m.type === 'state' && m.room === room);
+const lib = (fn) => execFileSync('bash', ['-c', `. "$1/deploy/cluster/lib.sh" && ${fn} "$2" "$(cat "$2/pg/port")"`,
+  'lib', process.env.QUINTETO_SOURCE, process.env.QUINTETO_TEST_PG_DIR], { stdio: 'inherit' });
 const verify = (file) => execFileSync(process.env.QUINTETO_CLI, ['verify', file], { encoding: 'utf8' });
 
-test('on PostgreSQL: play, SIGKILL, restart, resume by token, finish, archived once', { timeout: 120000 }, async (t) => {
+test('on PostgreSQL: play, SIGKILL, restart, resume by token, finish, archived once', { timeout: 120000 }, async () => {
   assert.ok(conninfo, 'QUINTETO_TEST_PG is set (run through tests/lib/with-pg.sh)');
   const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-pg-'));
   try {
@@ -62,18 +69,16 @@ test('on PostgreSQL: play, SIGKILL, restart, resume by token, finish, archived o
       await until(() => psql(`SELECT count(*) FROM matches WHERE id = '${room}'`) === '1', { what: 'the archive row' });
       assert.equal(psql(`SELECT count(*) FROM live_rooms WHERE id = '${room}'`), '0', 'the journal is dropped once archived');
       assert.equal(psql(`SELECT plies FROM matches WHERE id = '${room}'`), String(fin.ply), 'every ply archived');
-      const r = await srv.http(`/api/matches/${room}`);
-      if (r.status === 200) {
-        const file = path.join(dir, 'match.json');
-        await writeFile(file, r.text);
-        assert.deepEqual(r.json.client_seeds, ['on postgres', '']);
-        assert.match(verify(file), /^verified: ur match/, 'the archive replays through the rules core');
-      } else {
-        // The archive's reads on PostgreSQL are pgread's part (archive_read_pg.c); until they are in
-        // this build the API answers the store's -EIO as a 500, never a wrong body.
-        assert.equal(r.status, 500, `GET /api/matches/${room}: ${r.status} ${r.text}`);
-        t.diagnostic('the archive API on PostgreSQL is not in this build yet: checked in the database only');
-      }
+      // The archive API reads PostgreSQL (archive_read_pg.c) on the store's reader connections.
+      const archive = await srv.archive(room);
+      const file = path.join(dir, 'match.json');
+      await writeFile(file, JSON.stringify(archive));
+      assert.deepEqual(archive.client_seeds, ['on postgres', '']);
+      assert.equal(archive.result.reason, 'resign');
+      assert.match(verify(file), /^verified: ur match/, 'the archive replays through the rules core');
+      const list = await srv.http('/api/matches?player=ana');
+      assert.equal(list.status, 200);
+      assert.deepEqual(list.json.matches.map((m) => m.id), [room], 'listed by the folded name');
     } finally {
       await srv.stop();
     }
@@ -82,3 +87,39 @@ test('on PostgreSQL: play, SIGKILL, restart, resume by token, finish, archived o
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('PostgreSQL stopped under a match: nothing unsaved shown, changes unavailable, play resumes', { timeout: 120000 }, () => withServer({ args: PG }, async (srv) => {
+  const [a, b, w] = [await srv.player('Ana'), await srv.player('Ben'), await srv.player('Watcher')];
+  const room = (await createRoom(a, 'ur')).id;
+  await joinRoom(a, room, { seat: 0 });
+  await joinRoom(b, room, { seat: 1 });
+  await w.request({ type: 'watch', room });
+  await until(() => lastState(w, room)?.status === 'playing', { what: 'the match started' });
+  const x = await srv.player('Xena');
+  let up = false;
+  lib('pg_stop');
+  try {
+    await a.send({ type: 'act', room, ply: 0, action: { roll: true } }); // accepted, journalled, held
+    const failing = async () => parseMetrics(await (await fetch(`${srv.url}/metrics`)).text()).quinteto_journal_failing;
+    await until(async () => (await failing()) === 1, { timeoutMs: 20000, what: 'the journal reported failing' });
+    for (const c of [a, b, w]) assert.equal(lastState(c, room).ply, 0, 'no unsaved state shown');
+    const e = await x.request({ type: 'create', game: 'ur', id: 'x-create' }, 3000);
+    assert.equal(e.code, 'unavailable', 'a change while PostgreSQL is away');
+    const ready = await srv.http('/readyz');
+    assert.equal(ready.status, 503);
+    assert.match(ready.json.reasons[0].message, /cannot be written or reached/);
+    lib('pg_up');
+    up = true;
+    await until(() => lastState(w, room).ply === 1, { timeoutMs: 20000, what: 'the held state, after the commit' });
+    await until(async () => (await srv.http('/readyz')).status === 200, { what: 'ready again' });
+    assert.equal(psql(`SELECT count(*) FROM live_actions WHERE room_id = '${room}'`), '1', 'journalled once');
+    const st = lastState(w, room); // play goes on: the player to act acts, and it is shown
+    const mover = (st.to_act.includes(0) ? a : b);
+    await until(() => lastState(mover, room)?.ply === st.ply, { what: 'the mover at that ply' });
+    const mine = lastState(mover, room);
+    await mover.send({ type: 'act', room, ply: mine.ply, action: mine.legal[0] });
+    await until(() => lastState(w, room).ply === st.ply + 1, { what: 'the next move shown' });
+  } finally {
+    if (!up) lib('pg_up');
+  }
+}));

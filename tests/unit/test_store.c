@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <libpq-fe.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -451,6 +452,39 @@ static void test_refused_write_is_skipped_not_retried(void)
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_events"), 1);
 	CHECK_EQ(sql_int("SELECT at FROM live_events"), 5);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats"), 1);
+}
+
+/*
+ * An action of a room the journal does not have is refused alone: the
+ * actions around it in the batch (PostgreSQL writes a run of them in one
+ * statement) are written, in their order.
+ */
+static void test_unknown_room_action_refused_alone(void)
+{
+	struct commits c = { 0 };
+	struct store *st;
+	int ply;
+
+	REQUIRE((st = fresh_started(&c)));
+	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
+	CHECK_EQ(store_journal_flush(st), 1);
+	for (ply = 0; ply < 10; ply++) {
+		store_live_action(st, "r", ply, ply % 2, "{\"a\":\"q\\\"uote\"}", "{}", 100 + ply, ply == 3);
+		if (ply == 4)
+			store_live_action(st, "nope", 0, 0, "{}", "{}", 1, false);
+	}
+	CHECK_EQ(store_journal_flush(st), 2);
+	REQUIRE(wait_commits(&c, 2));
+	CHECK_EQ(c.err[1], 0);
+	close_store(st);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_log"), 10);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_actions WHERE room_id = 'r' AND at = 100 + ply AND "
+			 "action = '{\"a\":\"q\\\"uote\"}'"),
+		 10);
+	CHECK_EQ(sql_int("SELECT sum(stand_in) FROM live_log WHERE ply = 3"), 1);
+	CHECK_EQ(
+		sql_int("SELECT count(*) FROM live_log a JOIN live_log b ON a.seq < b.seq AND a.ply > b.ply"),
+		0);
 }
 
 /*
@@ -1290,6 +1324,7 @@ static void test_pg_batch_survives_a_restart(void)
 	struct commits c = { 0 };
 	struct store *st;
 	char id[64], name[64];
+	int i, lookup;
 
 	REQUIRE((st = fresh_started(&c)));
 	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
@@ -1316,7 +1351,22 @@ static void test_pg_batch_survives_a_restart(void)
 	CHECK_EQ(c.seq[3], 3);
 	CHECK_EQ(c.err[3], 0);
 	CHECK(!store_journal_failing(st));
-	CHECK_EQ(store_player_lookup(st, "hash", id, sizeof(id), name, sizeof(name)), STORE_E_NOT_FOUND);
+	/* lookups connect again (after a failed connection they pause for STORE_PG_LOOKUP_PAUSE_MS) */
+	for (i = 0; i < 100 &&
+		    (lookup = store_player_lookup(st, "hash", id, sizeof(id), name, sizeof(name))) == -EIO;
+	     i++)
+		run_until(never, NULL, 50);
+	CHECK_EQ(lookup, STORE_E_NOT_FOUND);
+	/* the readers' connections broke too: each reconnects before its next read */
+	for (int lane = 0; lane < 2; lane++) {
+		struct reply r = { 0 };
+
+		REQUIRE(lane ? store_match_get(st, "nope", read_cb, &r)
+			     : store_match_list(st, NULL, NULL, 0, 10, read_cb, &r));
+		REQUIRE(run_until(reply_done, &r, 5000));
+		CHECK_EQ(r.err, lane ? STORE_E_NOT_FOUND : 0);
+		free(r.body);
+	}
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_actions WHERE room_id = 'r' AND ply = 0"), 1);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_seats WHERE client_seed = 'seed'"), 1);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 2);
@@ -1367,6 +1417,46 @@ static void test_pg_lost_commit_answer_applied_once(void)
 	CHECK_EQ(sql_int("SELECT count(*) FROM matches"), 1);
 	CHECK_EQ(sql_int("SELECT count(*) FROM match_actions"), 1);
 	CHECK_EQ(sql_int("SELECT count(*) FROM live_rooms"), 0);
+}
+
+/*
+ * A server that stops answering (the writer's backend frozen with SIGSTOP, as
+ * a network that hangs would look) holds the writer for the transaction's
+ * deadline only: the connection is dropped and the batch written on a new
+ * one. When the frozen backend wakes up with the old transaction still in its
+ * input, its ledger row finds the retry's committed: applied once.
+ */
+static void test_pg_hung_server_bounded(void)
+{
+	struct commits c = { 0 };
+	struct store *st;
+	long long pid;
+	char q[128];
+	int i;
+
+	REQUIRE((st = fresh_started(&c)));
+	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
+	CHECK_EQ(store_journal_flush(st), 1);
+	REQUIRE(wait_commits(&c, 1));
+	pid = sql_int("SELECT pid FROM pg_stat_activity WHERE application_name = 'quinteto-writer'");
+	REQUIRE(pid > 0);
+	store_pg_txn_ms = 300;
+	REQUIRE(!kill((pid_t)pid, SIGSTOP));
+	store_live_action(st, "r", 0, 0, "{}", "{}", 5, false);
+	CHECK_EQ(store_journal_flush(st), 2);
+	CHECK(wait_commits(&c, 2));
+	CHECK_EQ(c.seq[1], 2);
+	CHECK_EQ(c.err[1], 0); /* a connection lost once is replaced at once, quietly */
+	CHECK(!kill((pid_t)pid, SIGCONT));
+	run_until(never, NULL, 300); /* the old backend runs what it had been sent, and fails */
+	store_pg_txn_ms = STORE_PG_TXN_MS;
+	close_store(st);
+	CHECK_EQ(c.n, 2);
+	CHECK_EQ(sql_int("SELECT count(*) FROM live_log"), 1);
+	snprintf(q, sizeof(q), "SELECT count(*) FROM pg_stat_activity WHERE pid = %lld", pid);
+	for (i = 0; i < 50 && sql_int(q) != 0; i++) /* it ends, its client gone */
+		usleep(20000);
+	CHECK_EQ(sql_int(q), 0);
 }
 
 /* A started store of node `node` at lease epoch `epoch` (0: no fence) on the emptied database. */
@@ -1502,6 +1592,7 @@ int main(int argc, char **argv)
 	TEST(test_failing_batch_is_retried_whole);
 	TEST(test_close_gives_up_a_failing_batch);
 	TEST(test_refused_write_is_skipped_not_retried);
+	TEST(test_unknown_room_action_refused_alone);
 	TEST(test_write_failing_outside_itself_is_retried);
 	TEST_READS(test_archive_keeps_events_and_order);
 	TEST(test_archive_saves_in_the_batch);
@@ -1519,6 +1610,7 @@ int main(int argc, char **argv)
 	TEST_PG(test_pg_lost_commit_answer_applied_once);
 	TEST_PG(test_pg_fenced_writes_nothing);
 	TEST_PG(test_pg_node_loads_its_own_rooms);
+	TEST_PG(test_pg_hung_server_bounded);
 	TEST_PG(test_pg_batch_survives_a_restart); /* the last: it leaves PostgreSQL stopped */
 	PQfinish(pg_admin);
 	if (uv_loop_close(&loop))
