@@ -1,7 +1,8 @@
 /*
- * archive_read.h: reading the match archive out of SQLite, for the server's
- * reader thread (the HTTP API) and the `quinteto` command alike, so the two
- * answer with the same queries and the same JSON. Archives are read only
+ * archive_read.h: reading the match archive out of SQLite or PostgreSQL, for
+ * the server's reader threads (the HTTP API) and the `quinteto` command alike,
+ * so they answer with the same queries and the same JSON, byte for byte
+ * whichever database holds the archive. Archives are read only
  * through the archive codec (wire_archive_encode, wire_replay_*, the steps of
  * wire_archive_steps_new); a match and a replay's page are written as bytes,
  * their memory the answer's and not the match's.
@@ -27,7 +28,17 @@
 #include "store/store.h"
 
 /* AR_SCHEMA is never run: preparing it refuses a database older than the reads (archive_read.c). */
-enum archive_stmt { AR_GET, AR_SEATS, AR_ACTIONS, AR_EVENTS, AR_PLAYER, AR_PLAYER_SPAN, AR_SCHEMA, AR_MAX };
+enum archive_stmt {
+	AR_GET,
+	AR_SEATS,
+	AR_PAGE_SEATS,
+	AR_ACTIONS,
+	AR_EVENTS,
+	AR_PLAYER,
+	AR_PLAYER_SPAN,
+	AR_SCHEMA,
+	AR_MAX
+};
 
 #define ARCHIVE_LIST_SHAPES 20 /* game x player x 5 kinds of result filter */
 

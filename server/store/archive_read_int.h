@@ -10,8 +10,9 @@
  * the dialects differ.
  *
  * Must not: write, or know about JSON. The rows of one open query stay valid
- * until the next step or the close; several queries may be open at once (the
- * list reads each match's seats while it steps).
+ * until the next step or the close. Queries of different kinds may be open at
+ * once (SQLite keeps one statement a kind; PostgreSQL's rows are fetched
+ * before the first step), never two of the same kind.
  */
 #ifndef QUINTETO_ARCHIVE_READ_INT_H
 #define QUINTETO_ARCHIVE_READ_INT_H

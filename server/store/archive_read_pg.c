@@ -5,13 +5,15 @@
  * same. The SQL is archive_read.c's (SQLite's) with ?N written $N, and, where
  * the dialects differ, words of this file's own (pg_sql); the schema is
  * migrations/postgres/0001_schema.sql, whose columns, generated `winner` and
- * `reason`, and indexes are SQLite's, so every query walks the same index.
+ * `reason`, and indexes are SQLite's, so every query has an index to walk
+ * (docs/SCALING.md has the plans EXPLAIN showed).
  *
  * Every query is one PQexecParams (text in, text out): the unnamed statement
  * is planned with its arguments, so a list's filter (a reason, a player) is
  * planned for its own rows, and nothing is left named on the borrowed
- * connection. A query's rows are fetched whole, which a list, a match's seats
- * and events and a player's record are small enough for; a match's actions
+ * connection. A query's rows are fetched whole, which a list's page (and its
+ * seats: one query, list_seats()), a match's seats and events and a player's
+ * record are small enough for; a match's actions
  * (up to 200,008) are fetched AR_ACTIONS_CHUNK at a time, each chunk from the
  * ply after the last (on the primary key), so a read holds one chunk, never
  * the match, and no cursor or transaction stays open between chunks
@@ -42,13 +44,22 @@ static const char player_sql[] =
 	"m2 ON m2.seq = s.match_seq WHERE s.name = $1 GROUP BY s.match_seq) x JOIN matches m ON "
 	"m.seq = x.seq GROUP BY m.game ORDER BY m.game COLLATE \"C\"";
 
+/*
+ * A list page's seats in one query, oldest first (archive_read.c's
+ * list_seats(): SQLite has no such query, it looks each match's up): the
+ * page's seqs come as a JSON array, unnested for = ANY on the primary key.
+ */
+static const char page_seats_sql[] =
+	"SELECT seat, role, name, bot, match_seq FROM match_seats WHERE match_seq = ANY (ARRAY(SELECT "
+	"jsonb_array_elements_text($1::jsonb)::bigint)) ORDER BY match_seq, seat";
+
 /* Query q's SQL for PostgreSQL into sql (n bytes); 0 or -EINVAL. */
 static int pg_sql(int q, char *sql, size_t n)
 {
 	char *p;
 
-	if (q == AR_PLAYER) {
-		snprintf(sql, n, "%s", player_sql);
+	if (q == AR_PLAYER || q == AR_PAGE_SEATS) {
+		snprintf(sql, n, "%s", q == AR_PLAYER ? player_sql : page_seats_sql);
 		return 0;
 	}
 	if (ar_sql(q, sql, n))
@@ -78,9 +89,19 @@ int ar_pg_check(struct archive_db *d)
 	/* the list's arguments (archive_read.c): game, player, cursor, rows, reason */
 	static const Oid list_types[AR_ARGS] = { PG_TEXT_OID, PG_TEXT_OID, PG_INT8_OID, PG_INT8_OID,
 						 PG_TEXT_OID };
+	const char *enc = PQparameterStatus(d->pg, "client_encoding");
 	char sql[1024];
 	PGresult *res;
 
+	/* the archive's text is UTF-8, answered as stored: a connection that converts it would change the
+	 * bytes */
+	if (!enc || (strcmp(enc, "UTF8") && strcmp(enc, "SQL_ASCII"))) {
+		snprintf(d->err, sizeof(d->err),
+			 "the connection's client_encoding is %s: the archive is read as UTF-8 (set "
+			 "client_encoding=UTF8)",
+			 enc ? enc : "unknown");
+		return -EIO;
+	}
 	/* every query is parsed now, as SQLite's are prepared: a schema older than the reads fails here */
 	for (int q = 0; q < AR_LIST + ARCHIVE_LIST_SHAPES; q++) {
 		if (pg_sql(q, sql, sizeof(sql)))

@@ -430,6 +430,39 @@ static void test_tampered(void)
 	CHECK_EQ(get_both("long"), 0); /* the record itself is still shown as stored */
 }
 
+/* PostgreSQL failing answers -EIO with the reason, as SQLite does: a schema without the archive, a lost
+ * server. */
+static void test_pg_failures(void)
+{
+	PGconn *c = PQconnectdb(getenv("QUINTETO_TEST_PG"));
+	struct archive_db d;
+	struct json_out o = { 0 };
+	char sql[96];
+
+	REQUIRE(PQstatus(c) == CONNECTION_OK);
+	PQclear(PQexec(c,
+		       "SET search_path TO pg_catalog")); /* no archive here: refused at init, not misread */
+	CHECK_EQ(archive_db_init_pg(&d, c), -EIO);
+	CHECK(strstr(d.err, "does not exist") != NULL);
+	archive_db_finish(&d);
+	PQclear(PQexec(c, "SET client_encoding TO 'LATIN1'")); /* it would convert the names' bytes */
+	CHECK_EQ(archive_db_init_pg(&d, c), -EIO);
+	CHECK(strstr(d.err, "client_encoding") != NULL);
+	archive_db_finish(&d);
+	PQclear(PQexec(c, "SET client_encoding TO 'UTF8'"));
+	snprintf(sql, sizeof(sql), "SET search_path TO archive_pg_%d", (int)getpid());
+	PQclear(PQexec(c, sql));
+	REQUIRE(archive_db_init_pg(&d, c) == 0);
+	snprintf(sql, sizeof(sql), "SELECT pg_terminate_backend(%d)", PQbackendPID(c));
+	PQclear(PQexec(pg, sql)); /* the server drops the reader's connection, as a restart would */
+	CHECK_EQ(archive_db_get(&d, "m00", &o), -EIO);
+	CHECK(d.err[0] != '\0');
+	CHECK(o.p && strstr(o.p, "\"code\":\"internal\"") != NULL);
+	json_out_free(&o);
+	archive_db_finish(&d);
+	PQfinish(c);
+}
+
 static int setup(void)
 {
 	const char *conninfo = getenv("QUINTETO_TEST_PG");
@@ -483,6 +516,7 @@ int main(int argc, char **argv)
 	TEST(test_replay_pages);
 	TEST(test_players);
 	TEST(test_tampered);
+	TEST(test_pg_failures);
 	printf("# %lld reads compared byte for byte\n", (long long)compared);
 	archive_db_finish(&dl);
 	archive_db_finish(&dp);
