@@ -376,7 +376,7 @@ void cluster_room_hosted(struct cluster *c, const char *room)
 	size_t n = room ? strlen(room) : 0;
 	char *id;
 
-	if (!c || !cluster_room_ok(room, n) || hmap_get(&c->own, room))
+	if (!c || !room || !cluster_room_ok(room, n) || hmap_get(&c->own, room))
 		return;
 	id = text_dup(room, n);
 	if (!id || hmap_put(&c->own, id, id)) {

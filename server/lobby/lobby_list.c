@@ -180,13 +180,15 @@ static void remote_add(struct lobby_rnode *rn, json_t *sum)
 /* Parses a node's new summaries: its first lobby_list_max elements that are summaries in shape. */
 static void rnode_parse(struct lobby *l, struct lobby_rnode *rn, const char *json, size_t len)
 {
+	static struct util_log_limit garbage; /* a node, or whoever writes to Redis, publishing junk */
 	json_t *arr = json_loadb(json, len, JSON_REJECT_DUPLICATES, NULL);
 	size_t i, max = (size_t)l->cfg->lobby_list_max,
 		  n = json_array_size(arr) < max ? json_array_size(arr) : max; /* 0 for anything else */
 
 	rnode_clear(rn);
 	if (!arr)
-		util_log(LOG_WARN, "lobby: node %s published summaries that are not a JSON array", rn->name);
+		util_log_limited(&garbage, LOG_WARN,
+				 "lobby: node %s published summaries that are not a JSON array", rn->name);
 	rn->rooms = n ? malloc(n * sizeof(*rn->rooms)) : NULL;
 	for (i = 0; rn->rooms && i < n; i++)
 		remote_add(rn, json_array_get(arr, i));
