@@ -83,8 +83,8 @@ static const struct setting settings[] = {
 	  "postgres and redis; empty: a single server" },
 	{ "redis", T_ADDR, F(redis), 0, 0, "", "cluster mode: the Redis HOST:PORT nodes share" },
 	{ "node_lease_ms", T_INT, F(node_lease_ms), 500, 600000, "3000",
-	  "cluster mode: a node that has not renewed its lease for this long is taken as dead and its rooms "
-	  "are adopted, ms" },
+	  "cluster mode: a node's lease, renewed every third of it; a lease expired this long is taken as "
+	  "dead and its rooms are adopted, ms" },
 	{ "web", T_PATH, F(web_dir), 0, 0, NULL, "the web client to serve" },
 	{ "wasm", T_PATH, F(wasm_dir), 0, 0, NULL,
 	  "the folder of rules.wasm, the games' rules the web client runs (served as /wasm/)" },

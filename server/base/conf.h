@@ -100,7 +100,7 @@ struct config {
 	char postgres[1024];    /* libpq conninfo of the shared database */
 	char node[64];          /* this node's name in the cluster ([a-z0-9-], 1..32); empty: no cluster */
 	struct conf_addr redis; /* the cluster's Redis; needed with node */
-	int node_lease_ms;      /* a node that has not renewed its lease for this long is dead: adopted */
+	int node_lease_ms;      /* a node's lease (renewed every third of it); expired this long: adopted */
 
 	/* the archive reader's queue (http.c): past either, 503 busy */
 	int archive_reads;          /* archive reads queued or running, in all */

@@ -86,8 +86,9 @@ int lobby_restore(struct lobby *l);
  * Cluster mode: this node adopted dead node `node`'s rooms (store_lease_watch's
  * STORE_LEASE_ADOPTED; the store moved them to this node). Loads them through
  * store_load_live() as lobby_restore() does, skipping the rooms in memory
- * already, with the identities of their seats not known yet, and their mutes
- * and rematch offers; their players resume by token. A room that does not
+ * already, with the identities of their seats not known yet, their mutes
+ * and rematch offers, and the dead node's finished rooms that linger (rebuilt
+ * from the archive); their players resume by token. A room that does not
  * replay is left out with its journal kept. 0 or -EIO (what could be read is
  * restored all the same).
  */

@@ -192,19 +192,20 @@ static void adopt_room_end(void *ctx, int err)
 }
 
 /*
- * The adopted rooms' mutes and rematch offers only: a room of this node's
- * own is in memory with newer ones, and a finished room of the dead node
- * (rebuilt here from the archive) is not brought back: its match is archived.
+ * The mutes and rematch offers of the adopted rooms, and the dead node's
+ * finished rooms that linger (rebuilt from the archive, as at a start-up);
+ * never those of a room in memory already (this node's own: its state in
+ * memory is newer than any row).
  */
 static int adopt_after(void *ctx, const char *id, bool archived, int64_t ended_at, const char *mutes,
 		       const char *rematch, int err)
 {
 	struct replay *rp = ctx;
+	bool mine = archived ? rp->skip : !hmap_get(&rp->adopted, id);
 
-	if (archived || !hmap_get(&rp->adopted, id)) {
-		if (archived && rp->r)
-			room_destroy(rp->r); /* still restoring: its row is kept */
-		rp->r = NULL;
+	rp->skip = false;
+	if (mine) {
+		rp->r = NULL; /* adopt_room() rebuilt nothing */
 		return 0;
 	}
 	return load_after(ctx, id, archived, ended_at, mutes, rematch, err);

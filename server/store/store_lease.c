@@ -9,9 +9,15 @@
  * past its expiry and adopts it in one transaction.
  *
  * It never waits on the network: a query in flight has a deadline, past which
- * the connection is dropped and made again at a later tick. It stops the node
- * rather than risk two owners of a room: a renewal that finds the epoch
- * changed, or no renewal that succeeded for lease_ms, is STORE_LEASE_LOST.
+ * the connection is dropped and made again at a later tick. A renewal that
+ * finds the epoch changed is STORE_LEASE_LOST. So is no renewal that
+ * succeeded for LEASE_STALE leases: a node cut off from PostgreSQL while the
+ * others reach it has been adopted by then, and its players must leave it for
+ * the adopter (its writes are fenced whatever happens: the fence, not this,
+ * is what keeps a room to one writer); PostgreSQL away for less (a restart)
+ * only pauses play. After an outage of PostgreSQL itself every lease has
+ * expired: a node adopts others only once its own renewals have run unbroken
+ * for a whole lease, which gives every live node the time to renew first.
  * PostgreSQL's clock is the only one compared with expires_at; the loop's
  * monotonic clock measures only our own renewals' age. Loop thread only.
  */
@@ -23,6 +29,14 @@
 
 #include "base/util.h"
 #include "store/store_pg_int.h"
+
+/*
+ * Leases without a renewal that succeeded before LOST: three, so that
+ * PostgreSQL away for 5 s with the default lease of 3 s (its restart, a
+ * failover) pauses play instead of stopping every node; by then an adoption
+ * was possible for a lease already (docs/SCALING.md).
+ */
+#define LEASE_STALE 3
 
 /* What the watcher's connection is doing. */
 enum lease_phase {
@@ -50,8 +64,9 @@ struct store_lease {
 	enum lease_phase phase;
 	int64_t deadline;   /* mono ms: the connection or the query in flight is given up past it */
 	int64_t sent_at;    /* mono ms: the renewal in flight was sent */
-	int64_t renewed_at; /* mono ms: the last renewal that succeeded was sent (its lease runs from later)
+	int64_t renewed_at; /* mono ms: the last renewal that succeeded was sent (the lease runs from later)
 			     */
+	int64_t chain_at;   /* mono ms: the first of the renewals since which none came a lease late */
 	char adopting[64];  /* the dead node of the adoption in flight, or whose outcome is in doubt */
 	bool doubt;         /* an adoption was sent and its answer lost: LP_CHECK asks */
 	bool won;           /* the adoption's lease UPDATE returned its row (or LP_CHECK found it ours) */
@@ -100,8 +115,7 @@ int store_lease_take(struct store *st, const char *node, int lease_ms)
 		PQclear(res);
 		return -ENOMEM;
 	}
-	free(st->lease ? st->lease->conninfo : NULL); /* taken twice: the last one counts */
-	free(st->lease);
+	store_lease_close(st); /* taken twice (a test): the last one counts */
 	snprintf(st->node, sizeof(st->node), "%s", node);
 	st->epoch = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
 	PQclear(res);
@@ -109,7 +123,7 @@ int store_lease_take(struct store *st, const char *node, int lease_ms)
 	ls->loop = st->loop;
 	ls->lease_ms = lease_ms;
 	ls->poll_fd = -1;
-	ls->renewed_at = mono_ms(); /* the row was set just now */
+	ls->renewed_at = ls->chain_at = mono_ms(); /* the row was set just now */
 	st->lease = ls;
 	util_log(LOG_INFO, "lease: node %s holds epoch %" PRId64 " (lease %d ms)", node, st->epoch, lease_ms);
 	return 0;
@@ -322,8 +336,9 @@ static void send_find(struct store_lease *ls)
  * survivor's waits, then finds adopted_by set and updates nothing; the dead
  * node's writer, whose fence holds the row FOR SHARE, either committed before
  * (its rooms are then seen by the next statement, which takes a snapshot of
- * its own) or finds the new epoch and is fenced. Rooms move only if this
- * node's UPDATE won. lock_timeout: a lock held by a frozen writer does not
+ * its own) or finds the new epoch and is fenced. Rooms move (live_rooms, and
+ * live_after: finished rooms that linger with their rematch offer) only if
+ * this node's UPDATE won. lock_timeout: a lock held by a frozen writer does not
  * hang the adoption, which is tried again at a later tick.
  */
 static void send_adopt(struct store_lease *ls)
@@ -341,8 +356,10 @@ static void send_adopt(struct store_lease *ls)
 		     "adopted_by IS NULL AND expires_at < now() - %d * interval '1 millisecond' RETURNING "
 		     "epoch; "
 		     "UPDATE live_rooms SET node = %s WHERE node = %s AND EXISTS (SELECT 1 FROM node_leases "
+		     "WHERE node = %s AND adopted_by = %s); "
+		     "UPDATE live_after SET node = %s WHERE node = %s AND EXISTS (SELECT 1 FROM node_leases "
 		     "WHERE node = %s AND adopted_by = %s); COMMIT",
-		     ls->lease_ms / 3, me, d, ls->lease_ms, me, d, d, me) > 0) {
+		     ls->lease_ms / 3, me, d, ls->lease_ms, me, d, d, me, me, d, d, me) > 0) {
 		ok = PQsendQuery(ls->c, sql);
 	} else {
 		sql = NULL;
@@ -410,9 +427,12 @@ static void on_result(struct store_lease *ls, PGresult *res)
 			     "its row has another epoch: another node or a restart of this one took it over");
 			return;
 		}
-		if (ph == LP_RENEW)
-			ls->renewed_at = ls->sent_at, ls->said_down = false;
-		else if (ph == LP_FIND && PQntuples(res) == 1)
+		if (ph == LP_RENEW) {
+			if (ls->sent_at - ls->renewed_at > ls->lease_ms) /* its own lease may have run out */
+				ls->chain_at = ls->sent_at;
+			ls->renewed_at = ls->sent_at;
+			ls->said_down = false;
+		} else if (ph == LP_FIND && PQntuples(res) == 1)
 			snprintf(ls->adopting, sizeof(ls->adopting), "%s", PQgetvalue(res, 0, 0));
 		else if (ph == LP_ADOPT && s == PGRES_TUPLES_OK)
 			ls->won = PQntuples(res) == 1;
@@ -429,7 +449,7 @@ static void on_result(struct store_lease *ls, PGresult *res)
 	}
 	if (ph == LP_RENEW && ls->doubt && ls->adopting[0]) {
 		send_check(ls);
-	} else if (ph == LP_RENEW) {
+	} else if (ph == LP_RENEW && ls->renewed_at - ls->chain_at >= ls->lease_ms) {
 		send_find(ls);
 	} else if (ph == LP_FIND && ls->adopting[0]) {
 		ls->won = false;
@@ -453,7 +473,7 @@ static void tick_cb(uv_timer_t *t)
 
 	if (ls->over)
 		return;
-	if (now - ls->renewed_at >= ls->lease_ms) {
+	if (now - ls->renewed_at >= (int64_t)LEASE_STALE * ls->lease_ms) {
 		snprintf(why, sizeof(why),
 			 "no renewal succeeded for %" PRId64 " ms (PostgreSQL away or slow)",
 			 now - ls->renewed_at);
@@ -480,7 +500,7 @@ void store_lease_watch(struct store *st, store_lease_cb cb, void *ctx)
 	ls->ctx = ctx;
 	/* the restore between the take and now may have been long: the first renewal gets a whole lease
 	 * (if another node adopted this one meanwhile, the renewal finds the epoch changed: LOST) */
-	ls->renewed_at = mono_ms();
+	ls->renewed_at = ls->chain_at = mono_ms();
 	every = (uint64_t)(ls->lease_ms / 3);
 	if (uv_timer_init(ls->loop, &ls->tick)) {
 		util_log(LOG_ERROR, "lease: cannot start its timer");
@@ -492,12 +512,15 @@ void store_lease_watch(struct store *st, store_lease_cb cb, void *ctx)
 	conn_start(ls);
 }
 
-static void tick_closed_cb(uv_handle_t *h)
+static void lease_free(struct store_lease *ls)
 {
-	struct store_lease *ls = h->data;
-
 	free(ls->conninfo);
 	free(ls);
+}
+
+static void tick_closed_cb(uv_handle_t *h)
+{
+	lease_free(h->data);
 }
 
 void store_lease_close(struct store *st)
@@ -509,9 +532,9 @@ void store_lease_close(struct store *st)
 	st->lease = NULL;
 	ls->over = true;
 	conn_drop(ls, NULL);
-	if (ls->ticking) {
-		uv_close((uv_handle_t *)&ls->tick, tick_closed_cb);
-		return;
-	}
-	tick_closed_cb((uv_handle_t *)&(uv_timer_t){ .data = ls });
+	if (ls->ticking)
+		uv_close((uv_handle_t *)&ls->tick,
+			 tick_closed_cb); /* freed once the loop lets the timer go */
+	else
+		lease_free(ls);
 }

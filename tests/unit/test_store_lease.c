@@ -214,8 +214,10 @@ static void one_adopter_of_two_and_the_fence(void)
 	int adopted = 0;
 
 	REQUIRE(node_open(&a, "t-dead", true) && store_start(a.st) == 0);
+	store_live_after(a.st, "room-of-a", 1000, NULL, "[null,null]", "[0,0]", NULL);
 	REQUIRE(journal_room(&a, "room-of-a"));
 	CHECK(!strcmp(sql1("SELECT node FROM live_rooms WHERE id = $1", "room-of-a"), "t-dead"));
+	CHECK(!strcmp(sql1("SELECT node FROM live_after WHERE room_id = $1", "room-of-a"), "t-dead"));
 	REQUIRE(node_open(&b, "t-b", true) && store_start(b.st) == 0);
 	REQUIRE(node_open(&c, "t-c", true) && store_start(c.st) == 0);
 	store_lease_watch(b.st, lease_cb, &b);
@@ -235,6 +237,7 @@ static void one_adopter_of_two_and_the_fence(void)
 	CHECK(!strcmp(sql1("SELECT adopted_by FROM node_leases WHERE node = $1", "t-dead"), win->name));
 	CHECK_EQ(epoch_of("t-dead"), 2);
 	CHECK(!strcmp(sql1("SELECT node FROM live_rooms WHERE id = $1", "room-of-a"), win->name));
+	CHECK(!strcmp(sql1("SELECT node FROM live_after WHERE room_id = $1", "room-of-a"), win->name));
 	/* the survivor's store loads it now (the lobby's adoption does this) */
 	CHECK_EQ(store_load_live(win->st, &load_ops, &got), 0);
 	CHECK(!strcmp(got.ids, "room-of-a"));
@@ -285,6 +288,49 @@ static void lost_when_renewals_hang(void)
 	CHECK(run_until(&n.lost, 1, 10 * LEASE_MS));
 	exec("ROLLBACK");
 	node_close(&n);
+	exec("DELETE FROM node_leases");
+}
+
+/*
+ * After PostgreSQL was away from a node for longer than two leases, every
+ * lease it sees has expired: it adopts none before its own renewals have run
+ * unbroken for a lease (the others may be back and renewing too). Here node
+ * o's renewals hang on its row, locked by the test, while dead node x's lease
+ * runs out; once o renews again, x is not adopted at once, then it is.
+ */
+static void no_adoption_right_after_an_outage(void)
+{
+	struct node o, x;
+	PGconn *lock = PQconnectdb(conninfo);
+	PGresult *res;
+	char first[64];
+
+	REQUIRE(PQstatus(lock) == CONNECTION_OK);
+	REQUIRE(node_open(&o, "t-o", true) && store_start(o.st) == 0);
+	res = PQexec(lock, "BEGIN; SELECT * FROM node_leases WHERE node = 't-o' FOR UPDATE");
+	PQclear(res);
+	store_lease_watch(o.st, lease_cb, &o);
+	REQUIRE(node_open(&x, "t-x", true));
+	snprintf(first, sizeof(first), "%s",
+		 sql1("SELECT expires_at FROM node_leases WHERE node = $1", "t-o"));
+	run_for(LEASE_MS * 22 / 10); /* x is adoptable after 2 leases; o has not renewed since before */
+	CHECK_EQ(o.lost + o.adopted, 0);
+	res = PQexec(lock, "ROLLBACK");
+	PQclear(res);
+	/* o's renewal goes through: its lease runs again */
+	for (int i = 0;
+	     i < 100 && !strcmp(sql1("SELECT expires_at FROM node_leases WHERE node = $1", "t-o"), first);
+	     i++)
+		run_for(10);
+	run_for(LEASE_MS / 3);
+	CHECK_EQ(o.adopted, 0); /* not yet: o's renewals have not run a lease unbroken */
+	CHECK(run_until(&o.adopted, 1, 10 * LEASE_MS));
+	CHECK(!strcmp(o.adopted_node, "t-x"));
+	CHECK_EQ(o.lost, 0);
+	PQfinish(lock);
+	node_close(&x);
+	node_close(&o);
+	exec("DELETE FROM node_leases");
 }
 
 int main(int argc, char **argv)
@@ -305,6 +351,7 @@ int main(int argc, char **argv)
 	TEST(one_adopter_of_two_and_the_fence);
 	TEST(lost_when_taken_over);
 	TEST(lost_when_renewals_hang);
+	TEST(no_adoption_right_after_an_outage);
 	PQfinish(db);
 	uv_loop_close(&loop);
 	return tap_done();
