@@ -8,7 +8,12 @@
 # server runs on core S and the generator on core G (taskset), so each has a
 # core of its own. Every run ends by itself (the generator's --duration).
 # --journal-cpu J then moves the server's journal writer thread alone to core J.
-# Usage: tests/bench/load.sh [--pin S,G] [--journal-cpu J] [--build DIR] [--] [quinteto-load options]
+# --postgres CONNINFO: the server keeps its store in that PostgreSQL (--store postgres) instead of a
+# fresh SQLite file (its tables are not emptied: give it a database of its own, e.g. deploy/cluster/lib.sh's).
+# --attach PORT,PID: start no server, load the one already listening on 127.0.0.1:PORT whose process is
+# PID (a cluster node of deploy/cluster/dev-cluster.sh: DIR/nodes has both; give it load.sh's caps below).
+# Usage: tests/bench/load.sh [--pin S,G] [--journal-cpu J] [--build DIR] [--postgres CONNINFO | --attach PORT,PID]
+#        [--] [quinteto-load options]
 #   e.g. tests/bench/load.sh --pin 0,1 -- --rooms 200 --duration 10
 #        tests/bench/load.sh --pin 0,1 -- --rooms 200 --rate 4500 --duration 10
 # Env: MAX_CONNS_PER_ADDR (server, default 256), SERVER_ARGS (extra server options), NOFILE (the
@@ -20,11 +25,15 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 build="$src/build-release"
 pin=""
 journal_cpu=""
+postgres=""
+attach=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--pin) pin="$2"; shift 2 ;;
 	--journal-cpu) journal_cpu="$2"; shift 2 ;;
 	--build) build="$2"; shift 2 ;;
+	--postgres) postgres="$2"; shift 2 ;;
+	--attach) attach="$2"; shift 2 ;;
 	--) shift; break ;;
 	*) break ;;
 	esac
@@ -56,7 +65,7 @@ pid=""
 others=""
 cleanup() {
 	for o in $others; do kill -TERM "$o" 2>/dev/null || true; done
-	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+	if [ -z "$attach" ] && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
 		kill -TERM "$pid"
 		wait "$pid" || true
 	fi
@@ -68,20 +77,27 @@ trap cleanup EXIT INT TERM
 # in the server and in the generator (each needs a few of its own); otherwise use the hard limit as it is.
 ulimit -Hn "${NOFILE:-65536}" 2>/dev/null || true
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-# shellcheck disable=SC2086 # SERVER_ARGS and the taskset prefix are word lists
-$srv_pin "$build/server/quinteto-server" --listen "127.0.0.1:$port" --db "$tmp/q.db" \
-	--rate 1000000 --burst 1000000 --max-conns-per-addr "${MAX_CONNS_PER_ADDR:-256}" \
-	--max-rooms 4000 --max-live-rooms-per-addr 3999 --max-live-rooms-per-player 1000000 \
-	--max-matches-per-addr-hour 1000000 --max-new-players-per-addr-hour 1000000 --new-players-burst 1000000 \
-	--log-level warn ${SERVER_ARGS:-} >"$tmp/server.log" 2>&1 &
-pid=$!
-for i in $(seq 100); do
-	grep -q listening "$tmp/server.log" 2>/dev/null && break
-	kill -0 "$pid" 2>/dev/null || { cat "$tmp/server.log" >&2; exit 1; }
-	sleep 0.1
-done
-grep -q listening "$tmp/server.log" || { echo "load.sh: the server did not start" >&2; exit 1; }
-
+if [ -n "$attach" ]; then
+	port=${attach%,*}
+	pid=${attach#*,}
+	kill -0 "$pid" 2>/dev/null || { echo "load.sh: no process $pid to attach to" >&2; exit 1; }
+else
+	store_args=""
+	[ -n "$postgres" ] && store_args="--store postgres"
+	# shellcheck disable=SC2086 # SERVER_ARGS and the taskset prefix are word lists
+	$srv_pin "$build/server/quinteto-server" --listen "127.0.0.1:$port" --db "$tmp/q.db" \
+		--rate 1000000 --burst 1000000 --max-conns-per-addr "${MAX_CONNS_PER_ADDR:-256}" \
+		--max-rooms 4000 --max-live-rooms-per-addr 3999 --max-live-rooms-per-player 1000000 \
+		--max-matches-per-addr-hour 1000000 --max-new-players-per-addr-hour 1000000 --new-players-burst 1000000 \
+		--log-level warn $store_args ${postgres:+--postgres "$postgres"} ${SERVER_ARGS:-} >"$tmp/server.log" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		grep -q listening "$tmp/server.log" 2>/dev/null && break
+		kill -0 "$pid" 2>/dev/null || { cat "$tmp/server.log" >&2; exit 1; }
+		sleep 0.1
+	done
+	grep -q listening "$tmp/server.log" || { echo "load.sh: the server did not start" >&2; exit 1; }
+fi
 echo "server: $build/server/quinteto-server pid $pid port $port${pin:+, pinned to core ${pin%,*}}"
 if [ -n "$journal_cpu" ]; then # the journal writer thread alone on another core
 	for t in /proc/"$pid"/task/*; do

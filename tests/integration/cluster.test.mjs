@@ -99,6 +99,8 @@ test('a random match of every game through HAProxy: as the rules core says, arch
       const r = await a.request({ type: 'add_bot', room, seat: s });
       assert.equal(r.type, 'bot_added', `${game}: ${JSON.stringify(r)}`);
     }
+    // /ws?node=NAME reaches the room's node at once: one `moved` at most for each player (its join).
+    assert.ok(a.moves.length <= 1 && b.moves.length <= 1, `${game}: moved ${a.moves.length} and ${b.moves.length} times`);
     const plays = [a.play(room), b.play(room)];
     const finals = await Promise.all(plays.map((p) => p.done));
     assert.deepEqual(finals[0].result, finals[1].result, `${game}: both players were shown one result`);

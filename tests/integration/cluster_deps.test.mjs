@@ -70,6 +70,9 @@ test('Redis stopped 5 s, PostgreSQL stopped 5 s, HAProxy restarted: play goes on
     const unavailable = pairs.reduce((n, p) => n + p.a.unavailable + p.b.unavailable, 0) - unavailableBefore;
     const shownDuring = progress() - during;
     await cl.startPg();
+    // A shared outage is no node's death: none may have left (the issue: play resumes when it returns).
+    for (const name of cl.names)
+      assert.ok(await cl.alive(name), `${name} outlived a 5 s PostgreSQL outage; its log's end:\n${(await cl.log(name)).slice(-600)}`);
     // Every node is ready again (its store writes commit) and play resumes.
     for (const name of cl.names) {
       const node = await cl.direct(name);
