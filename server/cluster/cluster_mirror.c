@@ -487,6 +487,18 @@ static bool reload_live(struct cluster *c, const redisReply *r)
 	return true;
 }
 
+/* An MGET of the batch's keys answered as asked: an array of one value a node of the batch. */
+static bool mget_answer(struct cluster *c, const redisReply *r)
+{
+	if (!reload_live(c, r))
+		return false;
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != c->nbatch) {
+		cluster_fail(c, "MGET answered something else");
+		return false;
+	}
+	return true;
+}
+
 /* The nodes that went: forgotten once nothing names them (a cluster whose node names change must not
  * fill CLUSTER_MAX_NODES with the dead). */
 static void forget_dead(struct cluster *c)
@@ -631,12 +643,8 @@ static void lobbies_cb(redisAsyncContext *ac, void *reply, void *priv)
 	size_t i, total, alen;
 	const char *arr;
 
-	if (!reload_live(c, r))
+	if (!mget_answer(c, r))
 		return;
-	if (r->type != REDIS_REPLY_ARRAY || r->elements != c->nbatch) {
-		cluster_fail(c, "MGET answered something else");
-		return;
-	}
 	for (i = 0; i < c->nbatch; i++) {
 		struct cnode *n = c->batch[i];
 		const redisReply *v = r->element[i];
@@ -674,12 +682,8 @@ static void regs_cb(redisAsyncContext *ac, void *reply, void *priv)
 	redisReply *r = reply;
 	size_t i, k = 0;
 
-	if (!reload_live(c, r))
+	if (!mget_answer(c, r))
 		return;
-	if (r->type != REDIS_REPLY_ARRAY || r->elements != c->nbatch) {
-		cluster_fail(c, "MGET answered something else");
-		return;
-	}
 	for (i = 0; i < c->nbatch; i++) {
 		struct cnode *n = c->batch[i];
 
