@@ -63,7 +63,9 @@ def main():
               f"({out['pg_cpu_pct']}% of a core)")
     if "redis_ticks" in a and "redis_ticks" in b:
         cmds = {k: b["cmd"].get(k, 0) - a["cmd"].get(k, 0) for k in b["cmd"]}
-        cmds["info"] = cmds.get("info", 0) - 1  # the start sample's own INFO
+        # the start sample's own INFO commandstats, INFO, HLEN and STRLEN
+        for k, n in (("info", 2), ("hlen", 1), ("strlen", 1)):
+            cmds[k] = cmds.get(k, 0) - n
         cmds = {k: v for k, v in cmds.items() if v}
         total = sum(cmds.values())
         r_s = (b["redis_ticks"] - a["redis_ticks"]) / hz
@@ -72,6 +74,13 @@ def main():
         print(f"  Redis commands: {total} ({total / secs:.1f}/s), {out['redis_per_action']} per {unit}: "
               + ", ".join(f"{k} {v}" for k, v in sorted(cmds.items(), key=lambda kv: -kv[1])))
         print(f"  Redis CPU: {out['redis_cpu_us']} us ({100 * r_s / secs:.1f}% of a core)")
+        if "redis_mem" in b:
+            sent = b["redis_out"] - a["redis_out"]
+            out.update(redis_used_memory=int(b["redis_mem"]), redis_rooms=int(b["redis_rooms"]),
+                       redis_summary_bytes=int(b["redis_summary"]), redis_out_bytes_per_s=round(sent / secs))
+            print(f"  Redis at the end: used_memory {out['redis_used_memory']} bytes, {out['redis_rooms']} rooms in "
+                  f"the directory, node n1's summary {out['redis_summary_bytes']} bytes; sent "
+                  f"{out['redis_out_bytes_per_s']} bytes/s (replies and pub/sub deliveries)")
     if "archive" in b:
         n, acts_a, ev, size = b["archive"]
         out.update(archive_matches=n, archive_bytes=size,

@@ -24,7 +24,13 @@ ticks() { # utime + stime + cutime + cstime of a process, in clock ticks (comm m
 	fi
 	if [ -f "$LOAD_TMP/redis/redis.pid" ]; then
 		echo "redis_ticks $(ticks "$(cat "$LOAD_TMP/redis/redis.pid")")"
-		redis-cli -p "$(cat "$LOAD_TMP/redis/port")" INFO commandstats | tr -d '\r' |
+		rp=$(cat "$LOAD_TMP/redis/port")
+		redis-cli -p "$rp" INFO commandstats | tr -d '\r' |
 			sed -n 's/^cmdstat_\([a-z|]*\):calls=\([0-9]*\),.*/cmd \1 \2/p'
+		# memory, bytes sent (pub/sub deliveries included), the directory's rooms, node n1's summary
+		redis-cli -p "$rp" INFO | tr -d '\r' |
+			sed -n 's/^used_memory:\([0-9]*\)/redis_mem \1/p; s/^total_net_output_bytes:\([0-9]*\)/redis_out \1/p'
+		echo "redis_rooms $(redis-cli -p "$rp" HLEN quinteto:rooms)"
+		echo "redis_summary $(redis-cli -p "$rp" STRLEN quinteto:lobby:n1)"
 	fi
 } >"$out.part" && mv "$out.part" "$out"
