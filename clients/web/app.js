@@ -7,6 +7,8 @@
 // Identity (name + token, and the seat held in each room) lives in localStorage under a key that
 // includes the ?profile= URL parameter, so two tabs of one browser can be two players. ?name=
 // prefills and submits the name; ?lang= picks the language.
+// A cluster: net.js follows `moved`; here each room's node is remembered (identity.nodes) and asked for
+// first when its page opens (a link's #/room/ID?node=NAME is a hint); room.js retries `unavailable`.
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
@@ -57,8 +59,8 @@ function warmLobby() {
 // --- routing -----------------------------------------------------------------------------------
 
 function parseRoute() {
-  let m = /^#\/room\/([^/?#]+)/.exec(location.hash);
-  if (m) return { name: 'room', id: decodeURIComponent(m[1]) };
+  let m = /^#\/room\/([^/?#]+)(?:\?(.*))?/.exec(location.hash);
+  if (m) return { name: 'room', id: decodeURIComponent(m[1]), node: new URLSearchParams(m[2] || '').get('node') };
   m = /^#\/rules\/([^/?#]+)/.exec(location.hash);
   if (m) return { name: 'rules', game: decodeURIComponent(m[1]) };
   m = /^#\/learn\/([^/?#]+)/.exec(location.hash);
@@ -114,20 +116,47 @@ function onRoute() {
   showPickName();
 }
 
-// Watches the room unless this player is seated in it (the server then sends its state anyway).
-function ensureWatching(roomId) {
+// Watches the room unless this player is seated in it (the server then sends its state anyway; `force`:
+// all the same, to find its node). First moves to the room's known node (welcome comes back here).
+function ensureWatching(roomId, force = false) {
   if (app.connection !== 'online') return; // done again after welcome
-  if ((app.seated.has(roomId) && !app.away.has(roomId)) || app.watching.has(roomId)) return;
+  const node = roomNode(roomId);
+  if (node && node !== app.net.node && app.net.moveTo(node)) return;
+  if ((!force && app.seated.has(roomId) && !app.away.has(roomId)) || app.watching.has(roomId) || asking.has(roomId)) return;
   app.away.delete(roomId);
   app.watching.add(roomId);
   // Back after a drop (or to a room seen before): the server sends only what was missed (PROTOCOL.md, Reconnecting).
   const known = app.states.get(roomId);
   const msg = { type: 'watch', room: roomId };
   if (known) msg.since = known.ply;
-  app.net.request(msg).catch((e) => {
+  const req = app.net.request(msg);
+  quiet.add(req.id); // the room says `unavailable` itself, no toast
+  asking.add(roomId); // (a `moved` one is still in flight on the next socket)
+  req.finally(() => { asking.delete(roomId); quiet.delete(req.id); }).catch((e) => {
     app.watching.delete(roomId);
-    if (e.code === 'unknown_room' && app.route.id === roomId) app.view?.unknownRoom?.();
+    if (!inRoomView(roomId)) return;
+    if (e.code === 'unknown_room') app.view.unknownRoom();
+    else app.view.unreachable(e.code, () => ensureWatching(roomId));
   });
+}
+
+const quiet = new Set(); // ids of the `watch` requests in flight
+const asking = new Set(); // rooms whose `watch` waits for its answer
+const held = new Set();   // rooms of seats a welcome did not name (a cluster: see welcome)
+let stateWait = null;    // after a reconnect in a seated room: asks for it if its state does not come
+
+function roomNode(roomId) {
+  const known = (app.identity.nodes || {})[roomId]; // what a `moved` said wins over a link's hint
+  return known || (app.route.id === roomId && app.route.node) || null;
+}
+
+function rememberNode(roomId, node) {
+  const nodes = app.identity.nodes || (app.identity.nodes = {});
+  if (nodes[roomId] === node) return;
+  delete nodes[roomId]; // re-inserted last: the oldest 50 are forgotten first
+  nodes[roomId] = node;
+  for (const k of Object.keys(nodes).slice(0, -50)) delete nodes[k];
+  saveIdentity();
 }
 
 // --- server messages ---------------------------------------------------------------------------
@@ -162,6 +191,10 @@ const handlers = {
     app.identity.token = msg.token;
     app.identity.player = msg.player;
     app.seated = new Set(msg.rooms || []);
+    // A cluster's node names only the seats in the rooms it hosts: those of rooms elsewhere are kept aside
+    // until the room's node says them (a state of one without its seat: hello again, below).
+    for (const r of Object.keys(app.identity.seats)) if (roomNode(r) && !app.seated.has(r)) held.add(r);
+    for (const r of app.seated) held.delete(r);
     if (Array.isArray(msg.seats)) {
       app.identity.seats = {};
       for (const x of msg.seats) app.identity.seats[x.room] = x.seat;
@@ -178,6 +211,24 @@ const handlers = {
     if (app.route.name === 'room') {
       app.connection = 'online';
       ensureWatching(app.route.id);
+      // Back after a drop, seated: the state follows welcome, unless this node does not host the room
+      // (a cluster whose node died): then watching it finds where it is (`moved`, `unavailable`).
+      const room = app.route.id;
+      const count = app.stateCount;
+      clearTimeout(stateWait);
+      if (app.seated.has(room) && app.welcomes > 1) {
+        stateWait = setTimeout(() => {
+          if (app.route.id === room && app.stateCount === count && app.connection === 'online') ensureWatching(room, true);
+        }, 2500);
+      }
+    }
+  },
+  moved(msg) {
+    rememberNode(msg.room, msg.node);
+    // Without an id (net.js follows those with one): the server says where a room of ours went.
+    const ours = app.route.id === msg.room || app.seated.has(msg.room);
+    if (msg.id == null && ours && !app.net.moveTo(msg.node) && inRoomView(msg.room)) {
+      app.view.unreachable('room_unreachable', () => ensureWatching(msg.room, true));
     }
   },
   rooms(msg) {
@@ -201,6 +252,8 @@ const handlers = {
     if (app.route.name === 'room' && app.route.id === msg.room) toast(t('room.resigned'), 'resigned');
   },
   state(msg) {
+    if (app.route.id === msg.room) app.net.settled();
+    if (held.delete(msg.room) && !app.seated.has(msg.room) && app.net.node) app.net.moveTo(app.net.node);
     const added = roomLog(msg);
     app.states.set(msg.room, msg);
     if (app.route.name === 'room' && app.route.id === msg.room) {
@@ -232,6 +285,7 @@ const handlers = {
     }
   },
   error(msg) {
+    if (quiet.has(msg.id) && ['unavailable', 'room_unreachable'].includes(msg.code)) return;
     errorToast(msg.code || 'error', msg.message);
     // An action that did not go through: the game view takes clicks again.
     if (['stale_ply', 'illegal_action', 'not_your_turn', 'game_over', 'internal', 'rate_limited'].includes(msg.code) &&

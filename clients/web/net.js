@@ -2,13 +2,20 @@
 //
 // Owns one socket to ws(s)://<this host>/ws. On every (re)connect it sends `hello` first and holds
 // back every other message until `welcome` arrives; after a drop it reconnects with backoff
-// (0.5 s, 1 s, 2 s, 4 s, then 5 s). Messages get incrementing ids; request() resolves with the
-// direct reply (the first inbound message with the same id) and rejects on an `error` with it.
-// Every inbound message is also dispatched as a "message" event; connection changes as "status".
-// It knows nothing about games or the DOM.
+// (0.5 s, 1 s, 2 s, 4 s, then 5 s, each less up to half at random: the clients of a server that died
+// do not all come back at once). Messages get incrementing ids; request() resolves with the direct
+// reply (the first inbound message with the same id) and rejects on an `error` with it. Every inbound
+// message is also dispatched as a "message" event; connection changes as "status". It knows nothing
+// about games or the DOM.
+//
+// A cluster (PROTOCOL.md's `moved`): a message answered `moved {room, node, id}` is sent again, after
+// `hello` (the token is never in the URL), on a socket to /ws?node=NODE, which later reconnects ask
+// for too. At most MAX_MOVES moves in a row: nodes that send it to each other end in an `error`
+// `room_unreachable`. A single server never says `moved`.
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 5000];
 const REQUEST_TIMEOUT_MS = 15000;
+const MAX_MOVES = 3;
 
 export class NetError extends Error {
   constructor(code, message, id) {
@@ -22,7 +29,11 @@ export class Net extends EventTarget {
   // hello(): returns {name, token?} for the hello message, asked on every connect.
   constructor({ url, hello }) {
     super();
-    this.url = url || defaultUrl();
+    this.base = url || defaultUrl();
+    this.node = null;         // asked for in the URL: the last `moved` followed
+    this.moves = 0;           // moves in a row (until the moved message's answer, or settled())
+    this.movedId = null;      // the message sent again after the last move
+    this.recent = new Map();  // id -> message sent, not yet answered (the last 64)
     this.helloFields = hello;
     this.ws = null;
     this.nextId = 1;
@@ -34,6 +45,13 @@ export class Net extends EventTarget {
     this.stopped = false;
     this.reconnectTimer = null;
     this.welcome = null;
+  }
+
+  get url() {
+    if (!this.node) return this.base;
+    const u = new URL(this.base);
+    u.searchParams.set('node', this.node);
+    return u.href;
   }
 
   connect() {
@@ -78,6 +96,9 @@ export class Net extends EventTarget {
   }
 
   onMessage(msg) {
+    if (msg.type === 'moved' && this.onMoved(msg)) return;
+    if (msg.id != null) this.recent.delete(msg.id);
+    if (msg.id != null && msg.id === this.movedId) this.moves = 0;
     if (msg.type === 'welcome') {
       this.welcome = msg;
       this.ready = true;
@@ -100,8 +121,57 @@ export class Net extends EventTarget {
     }
   }
 
+  // A `moved` answer to a message of ours: sent again on the node named (true). Another (no id): the
+  // app's to follow or not.
+  onMoved(msg) {
+    const m = msg.id != null && this.recent.get(msg.id);
+    if (!m) return false;
+    this.recent.delete(msg.id);
+    this.dispatchEvent(new CustomEvent('message', { detail: msg }));
+    if (!this.moveTo(msg.node, [m])) {
+      this.onMessage({ type: 'error', code: 'room_unreachable', message: `room ${msg.room} could not be reached`, id: m.id });
+    }
+    return true;
+  }
+
+  // Reconnects to /ws?node=NODE and sends `resend` (messages sent before: their requests stay pending)
+  // after `welcome`; other requests in flight fail as on a drop. False, doing nothing, for a name that is
+  // not a node's (docs/SCALING.md) or past MAX_MOVES moves in a row.
+  moveTo(node, resend = []) {
+    if (typeof node !== 'string' || !/^[a-z0-9-]{1,32}$/.test(node) || this.stopped) return false;
+    if (++this.moves > MAX_MOVES) {
+      this.moves = 0;
+      return false;
+    }
+    // Sent back to the node asked for: the proxy found it down (dead, its rooms not yet adopted, while
+    // the directory still names it): again after the back-off, not at once (no storm of reconnects).
+    const again = node === this.node;
+    this.node = node;
+    const old = this.ws;
+    this.ws = null; // its close event is ignored (open()'s handlers check this.ws)
+    this.ready = false;
+    if (old) old.close();
+    const keep = new Set(resend.map((m) => m.id));
+    this.failPending('disconnected', keep);
+    this.queue = [...resend, ...this.queue.filter((m) => !keep.has(m.id))];
+    for (const m of resend) { this.remember(m); this.movedId = m.id; }
+    if (again) this.scheduleReconnect();
+    else this.open();
+    return true;
+  }
+
+  // The room followed answered (its state came): moves in a row count from zero again.
+  settled() {
+    this.moves = 0;
+  }
+
+  remember(m) {
+    this.recent.set(m.id, m);
+    if (this.recent.size > 64) this.recent.delete(this.recent.keys().next().value);
+  }
+
   scheduleReconnect() {
-    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)] * (1 - Math.random() / 2);
     this.attempt++;
     this.setStatus('reconnecting');
     clearTimeout(this.reconnectTimer);
@@ -114,14 +184,16 @@ export class Net extends EventTarget {
     this.dispatchEvent(new CustomEvent('status', { detail: s }));
   }
 
-  failPending(code) {
+  // Rejects every pending request but those in `keep` (ids).
+  failPending(code, keep = new Set()) {
     for (const [id, p] of this.pending) {
+      if (keep.has(id)) continue;
       clearTimeout(p.timer);
       p.reject(new NetError(code, 'connection lost', id));
+      this.pending.delete(id);
+      // A rejected request must not be sent later; plain sends stay queued for the next connection.
+      this.queue = this.queue.filter((m) => m.id !== id);
     }
-    // A rejected request must not be sent later; plain sends stay queued for the next connection.
-    this.queue = this.queue.filter((m) => !this.pending.has(m.id));
-    this.pending.clear();
   }
 
   rawSend(msg) {
@@ -136,21 +208,26 @@ export class Net extends EventTarget {
   // Before `welcome` (or while disconnected) the message waits in a queue.
   send(msg) {
     const m = { ...msg, id: this.nextId++ };
+    this.remember(m);
     if (!this.ready || !this.rawSend(m)) this.queue.push(m);
     return m.id;
   }
 
-  // Sends `msg` and resolves with the direct reply; rejects with a NetError on `error`.
+  // Sends `msg` and resolves with the direct reply; rejects with a NetError on `error`. The promise's
+  // `id` is the message's.
   request(msg, timeoutMs = REQUEST_TIMEOUT_MS) {
-    return new Promise((resolve, reject) => {
-      const id = this.nextId++;
+    const id = this.nextId++;
+    const p = new Promise((resolve, reject) => {
       const m = { ...msg, id };
       const timer = setTimeout(() => {
         if (this.pending.delete(id)) reject(new NetError('timeout', 'no reply', id));
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
+      this.remember(m);
       if (!this.ready || !this.rawSend(m)) this.queue.push(m);
     });
+    p.id = id;
+    return p;
   }
 
   // Test hook: closes the socket as if the network dropped it; the client reconnects by itself.

@@ -43,6 +43,7 @@ import { levelSelect, botBadge, levelLabel, standInLevel, seatName } from './lev
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 // A spectator hears whose turn it is at most this often (with five bots turns change several times a second).
 const SPECTATOR_TURN_MS = 5000;
+const FOLLOW_MS = 30000; // how long a room whose node is down is asked for again (unreachable())
 
 export class RoomView {
   constructor(app, roomId) {
@@ -71,6 +72,8 @@ export class RoomView {
     this.lastRematchKey = '';
     this.rulesLink = h('a.rules-link.head-link', { href: '#/' }, t('room.rules'));
     this.noticeSlot = h('div.notice-slot');
+    // The room's node in a cluster is down, or cannot be reached (unreachable()); hidden otherwise.
+    this.followSlot = h('div#room-follow.notice', { hidden: true });
     this.idleLine = h('p#idle-limit.idle-limit', { hidden: true });
     this.resultSlot = h('div.result-slot');
     // The board as a labelled region that focus can rest on; its description is the game's text
@@ -97,6 +100,7 @@ export class RoomView {
       h('header.room-head',
         h('a.back', { href: '#/' }, t('room.back')),
         this.title, this.optionTags, this.statusPill, this.rulesLink),
+      this.followSlot,
       this.noticeSlot,
       this.resultSlot,
       this.rematchSlot,
@@ -220,6 +224,7 @@ export class RoomView {
   }
 
   destroy() {
+    this.followEnd();
     clearInterval(this.clockTimer);
     clearTimeout(this.spectatorTimer);
     this.cue.destroy();
@@ -228,6 +233,35 @@ export class RoomView {
     clearTimeout(this.forcedTimer);
     this.local.onReady = null;
     if (this.gameView && this.gameView.destroy) this.gameView.destroy();
+  }
+
+  // A cluster's node hosting this room is down (`unavailable`, until a survivor adopts the room) or cannot
+  // be reached (`room_unreachable`: 3 moves in a row led nowhere). Says so, on the page and in the live
+  // region, and calls watch() again after a back-off with jitter, for up to FOLLOW_MS since the first; then
+  // says the room cannot be reached and offers to try again (watch() absent: at once). The room's next
+  // state (update()) ends it. A single server never answers a `watch` so.
+  unreachable(code, watch) {
+    if (code !== 'unavailable' && code !== 'room_unreachable') return;
+    const f = this.follow || (this.follow = { since: Date.now(), attempt: 0, timer: null, key: null });
+    // (room_unreachable too: nodes whose directories lag behind a death send the client to the dead one)
+    const key = watch && Date.now() - f.since < FOLLOW_MS ? 'room.unavailable' : 'room.unreachable';
+    const retry = () => { this.followEnd(); watch(); };
+    clear(this.followSlot).append(h('p', t(key)),
+      key === 'room.unreachable' && watch ? h('button#room-retry', { type: 'button', onclick: retry }, t('room.retry')) : '');
+    this.followSlot.hidden = false;
+    document.body.dataset.follow = key.slice(5);
+    if (f.key !== key) announce(t(key));
+    f.key = key;
+    clearTimeout(f.timer);
+    if (key === 'room.unavailable') f.timer = setTimeout(watch, Math.min(4000, 500 * 2 ** f.attempt++) * (1 - Math.random() / 2));
+  }
+
+  followEnd() {
+    if (!this.follow) return;
+    clearTimeout(this.follow.timer);
+    this.follow = null;
+    this.followSlot.hidden = true;
+    delete document.body.dataset.follow;
   }
 
   unknownRoom() {
@@ -262,6 +296,7 @@ export class RoomView {
 
   // `added`: the log entries this state brought (core.js roomLog), to append and to announce.
   update(st, added = []) {
+    this.followEnd();
     const first = !this.state;
     this.state = st;
     if (this.sentAt !== null && st.ply !== this.sentAt) this.setSending(null);

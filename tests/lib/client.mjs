@@ -4,6 +4,14 @@
 // Every frame a Client receives goes through its server's check() (schema validation, see
 // server.mjs), so a frame that fails its schema fails the test that received it. Replies are
 // matched to requests by `id`; next() hands each received message out at most once.
+//
+// A cluster (docs/SCALING.md): a Client made with `follow` (its option, or `srv.follow`) follows a
+// `moved` answer as the web client does: it reconnects to srv.wsUrl + `?node=NODE` (the same base
+// URL: the proxy routes on it), says `hello` again with its name and the token of its last `welcome`,
+// and sends the message again (same id); request() resolves with the answer of the node that hosts
+// the room. More than MAX_MOVES moves for one message fail the request (a loop between nodes).
+// reopen(node) does the same by hand (after a node's death: resume by token on whichever node). The
+// messages of every socket stay in one list; `moves` records the `moved` answers followed.
 
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
@@ -13,11 +21,18 @@ import { within, pick } from './util.mjs';
 export const SUBPROTOCOL = 'quinteto.v1';
 
 let nextAutoId = 1;
+const MAX_MOVES = 3;
 
 export class Client {
-  constructor(srv, label) {
+  constructor(srv, label, { follow } = {}) {
     this.srv = srv;
     this.label = label || 'client';
+    this.follow = follow ?? !!srv.follow; // follow `moved` answers (see above)
+    this.node = null;   // the node asked for (/ws?node=), after a move or reopen()
+    this.hello = null;  // the last hello sent, for the next socket's
+    this.token = null;  // from the last welcome
+    this.moves = [];    // the `moved` answers followed
+    this.listeners = new Set(); // onAny()
     this.messages = []; // every message received, parsed, in order
     this.raw = [];      // their text
     this.consumed = new Set(); // indexes handed out by next()/request()
@@ -26,23 +41,38 @@ export class Client {
     this.closeInfo = null;
   }
 
+  // The URL of the next socket: the server's, with ?node= once a node is named.
+  get url() {
+    if (!this.node) return this.srv.wsUrl;
+    const u = new URL(this.srv.wsUrl);
+    u.searchParams.set('node', this.node);
+    return u.href;
+  }
+
   open(protocols, timeoutMs) {
-    const ws = new WebSocket(this.srv.wsUrl, protocols === undefined ? SUBPROTOCOL : protocols || undefined,
+    const ws = new WebSocket(this.url, protocols === undefined ? SUBPROTOCOL : protocols || undefined,
       { perMessageDeflate: false, maxPayload: 64 << 20, handshakeTimeout: timeoutMs, ...this.srv.wsOptions });
     this.ws = ws;
+    this.closeInfo = null;
     this.srv.clients.add(this);
-    this.closed = new Promise((resolve) => {
-      ws.on('close', (code, reason) => {
-        this.closeInfo = { code, reason: reason.toString() };
-        this.srv.clients.delete(this);
-        for (const w of this.waiters.splice(0)) {
-          clearTimeout(w.timer);
-          w.reject(new Error(`${this.label}: connection closed (${code} ${reason}) while waiting for ${w.what}`));
-        }
-        resolve(this.closeInfo);
-      });
+    // One `closed` for the client, whichever socket it is on: a socket replaced by a move or reopen()
+    // does not close the client.
+    if (!this.resolveClosed) this.closed = new Promise((resolve) => { this.resolveClosed = resolve; });
+    ws.on('close', (code, reason) => {
+      if (ws !== this.ws) return;
+      this.closeInfo = { code, reason: reason.toString() };
+      this.srv.clients.delete(this);
+      for (const w of this.waiters.splice(0)) {
+        clearTimeout(w.timer);
+        w.reject(new Error(`${this.label}: connection closed (${code} ${reason}) while waiting for ${w.what}`));
+      }
+      const resolve = this.resolveClosed;
+      this.resolveClosed = null;
+      resolve(this.closeInfo);
     });
-    ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
+    ws.on('message', (data, isBinary) => {
+      if (ws === this.ws) this.onMessage(data, isBinary);
+    });
     return new Promise((resolve, reject) => {
       const fail = (e) => { this.srv.clients.delete(this); reject(e); };
       ws.once('open', () => { ws.off('error', fail); ws.on('error', () => {}); resolve(this); });
@@ -71,6 +101,7 @@ export class Client {
     const i = this.messages.length;
     this.messages.push(msg);
     this.raw.push(text);
+    for (const fn of this.listeners) fn(msg);
     for (let k = 0; k < this.waiters.length; k++) {
       const w = this.waiters[k];
       if (w.pred(msg)) {
@@ -94,8 +125,47 @@ export class Client {
 
   // Sends msg with an auto id (unless it has one) and resolves with the direct reply carrying that
   // id (an `error` too). The reply is marked consumed.
+  // With `follow`, a `moved` reply is followed (see above) and the answer of the node moved to is
+  // returned.
   async request(msg, timeoutMs = 5000) {
     if (!('id' in msg)) msg = { ...msg, id: nextAutoId++ };
+    if (msg.type === 'hello') this.hello = msg;
+    for (let moves = 0; ; moves++) {
+      const reply = await this.requestOnce(msg, timeoutMs);
+      if (reply.type === 'welcome' && reply.token) this.token = reply.token;
+      if (reply.type !== 'moved' || !this.follow) return reply;
+      assert.ok(moves < MAX_MOVES, `${this.label}: moved ${moves + 1} times in a row for ${JSON.stringify(msg).slice(0, 200)}: ` +
+        JSON.stringify(this.moves.slice(-MAX_MOVES)));
+      this.moves.push(reply);
+      await this.reopen(reply.node, { timeoutMs });
+    }
+  }
+
+  // Replaces the socket by one to node `node` (/ws?node=; null: /ws) and says hello there with the name
+  // of the last hello and the token of the last welcome, plus `extra` (e.g. {since}); resolves with the
+  // welcome (also in this.welcome).
+  async reopen(node, { timeoutMs = 5000, extra = {} } = {}) {
+    assert.ok(this.hello, `${this.label}: reopen before any hello`);
+    const old = this.ws;
+    this.node = node ?? null;
+    await this.open(undefined, timeoutMs); // this.ws is the new socket from here: the old one's close is ignored
+    if (old.readyState === WebSocket.OPEN || old.readyState === WebSocket.CONNECTING) old.terminate();
+    const hello = { type: 'hello', name: this.hello.name, id: nextAutoId++, ...extra };
+    if (this.token) hello.token = this.token;
+    const w = await this.requestOnce(hello, timeoutMs);
+    assert.equal(w.type, 'welcome', `${this.label}: hello on node ${node} answered ${JSON.stringify(w)}`);
+    this.token = w.token;
+    this.welcome = w;
+    return w;
+  }
+
+  // fn(msg) for every message received from now on, whichever socket it came on; returns the remover.
+  onAny(fn) {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  async requestOnce(msg, timeoutMs) {
     const id = msg.id;
     const p = this.next((m) => m.id !== undefined && isDeepStrictEqual(m.id, id),
       timeoutMs, `the reply to ${JSON.stringify(msg).slice(0, 200)}`);
@@ -214,7 +284,7 @@ export function autoplay(c, room, { choose = (st) => pick(st.legal), onState, si
       if (m.type === 'error' && (m.id === undefined || sentIds.has(m.id))) errors.push(m);
       if (m.type !== 'state' || m.room !== room) continue;
       if (onState) onState(m);
-      if (m.status === 'finished') { stopped = true; c.ws.off('message', listener); resolveDone(m); return; }
+      if (m.status === 'finished') { stopped = true; unlisten(); resolveDone(m); return; }
       if (m.legal.length && seen === lastStateIndex()) {
         const action = choose(m);
         if (action == null) continue; // the chooser passes: nothing sent
@@ -231,12 +301,12 @@ export function autoplay(c, room, { choose = (st) => pick(st.legal), onState, si
     return -1;
   };
   const listener = () => setImmediate(pump);
-  c.ws.on('message', listener);
+  const unlisten = c.onAny(listener);
   c.closed.then(() => { if (!stopped) { stopped = true; rejectDone(new Error(`${c.label}: closed during autoplay`)); } });
   setImmediate(pump);
   return {
     done, sent, errors,
-    stop() { stopped = true; c.ws.off('message', listener); },
+    stop() { stopped = true; unlisten(); },
   };
 }
 

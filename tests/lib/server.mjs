@@ -304,8 +304,9 @@ export class Server {
   // --- WebSocket ---
 
   // Opens a WebSocket client (subprotocol quinteto.v1 unless `protocols` says otherwise).
-  async connect({ protocols, timeoutMs = 5000, label } = {}) {
-    const c = new Client(this, label);
+  // `follow`: the client follows `moved` answers (client.mjs; this.follow is the default).
+  async connect({ protocols, timeoutMs = 5000, label, follow } = {}) {
+    const c = new Client(this, label, { follow });
     await c.open(protocols, timeoutMs);
     return c;
   }
