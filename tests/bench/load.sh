@@ -10,12 +10,20 @@
 # --journal-cpu J then moves the server's journal writer thread alone to core J.
 # --postgres CONNINFO: the server keeps its store in that PostgreSQL (--store postgres) instead of a
 # fresh SQLite file (its tables are not emptied: give it a database of its own, e.g. deploy/cluster/lib.sh's).
+# --store postgres: start a throwaway PostgreSQL 15 of our own (deploy/cluster/lib.sh, fsync on, in the run's
+# temporary folder) and run the server on it; --store node: that and a throwaway Redis, the server a cluster
+# node (--node n1 --redis ...: lease, directory, lobby summaries). Either way (and for --store sqlite, the
+# default) load_window.sh takes counters at the generator's window edges (its --window-cmd) and
+# load_counts.py prints them per action: the node's CPU (all threads), PostgreSQL's write transactions (xids
+# assigned, exact) and xact_commit (lags up to a second), rows written, WAL bytes and CPU (the postmaster
+# and all its processes), Redis's commands by name and CPU; and the archive's size per finished match.
 # --attach PORT,PID: start no server, load the one already listening on 127.0.0.1:PORT whose process is
 # PID (a cluster node of deploy/cluster/dev-cluster.sh: DIR/nodes has both; give it load.sh's caps below).
-# Usage: tests/bench/load.sh [--pin S,G] [--journal-cpu J] [--build DIR] [--postgres CONNINFO | --attach PORT,PID]
-#        [--] [quinteto-load options]
+# Usage: tests/bench/load.sh [--pin S,G] [--journal-cpu J] [--build DIR]
+#        [--store sqlite|postgres|node | --postgres CONNINFO | --attach PORT,PID] [--] [quinteto-load options]
 #   e.g. tests/bench/load.sh --pin 0,1 -- --rooms 200 --duration 10
 #        tests/bench/load.sh --pin 0,1 -- --rooms 200 --rate 4500 --duration 10
+#        tests/bench/load.sh --store node -- --rooms 200 --duration 10 --warmup 2 --no-autoroll
 # Env: MAX_CONNS_PER_ADDR (server, default 256), SERVER_ARGS (extra server options), NOFILE (the
 # descriptor limit to raise both to, default 65536, where permitted), METRICS_DIR (save the server's
 # /metrics there once a second while the generator runs, and once after: m.EPOCH files for
@@ -27,6 +35,7 @@ pin=""
 journal_cpu=""
 postgres=""
 attach=""
+store=sqlite
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--pin) pin="$2"; shift 2 ;;
@@ -34,10 +43,19 @@ while [ $# -gt 0 ]; do
 	--build) build="$2"; shift 2 ;;
 	--postgres) postgres="$2"; shift 2 ;;
 	--attach) attach="$2"; shift 2 ;;
+	--store) store="$2"; shift 2 ;;
 	--) shift; break ;;
 	*) break ;;
 	esac
 done
+case "$store" in
+sqlite | postgres | node) ;;
+*) echo "load.sh: --store sqlite|postgres|node" >&2; exit 2 ;;
+esac
+if [ "$store" != sqlite ] && [ -n "$postgres$attach" ]; then
+	echo "load.sh: --store $store starts its own engines: no --postgres or --attach with it" >&2
+	exit 2
+fi
 
 if [ ! -d "$build" ]; then
 	meson setup "$build" "$src" --buildtype=release -Dintegration_tests=false -Dbrowser_tests=false >/dev/null
@@ -63,11 +81,16 @@ done
 tmp=$(mktemp -d /tmp/quinteto-load-XXXXXX)
 pid=""
 others=""
+engines=""
 cleanup() {
 	for o in $others; do kill -TERM "$o" 2>/dev/null || true; done
 	if [ -z "$attach" ] && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
 		kill -TERM "$pid"
 		wait "$pid" || true
+	fi
+	if [ -n "$engines" ]; then # after the server: it must not see its store go first
+		redis_stop "$tmp"
+		pg_stop "$tmp"
 	fi
 	rm -rf "$tmp"
 }
@@ -83,7 +106,19 @@ if [ -n "$attach" ]; then
 	kill -0 "$pid" 2>/dev/null || { echo "load.sh: no process $pid to attach to" >&2; exit 1; }
 else
 	store_args=""
-	[ -n "$postgres" ] && store_args="--store postgres"
+	if [ "$store" != sqlite ]; then
+		# shellcheck source=../../deploy/cluster/lib.sh
+		. "$src/deploy/cluster/lib.sh"
+		engines=1
+		pg_up "$tmp" "$(free_port)"
+		postgres=$(pg_conninfo "$tmp")
+		store_args="--migrations $src/migrations"
+		if [ "$store" = node ]; then
+			redis_up "$tmp" "$(free_port)"
+			store_args="$store_args --node n1 --redis 127.0.0.1:$(cat "$tmp/redis/port")"
+		fi
+	fi
+	[ -n "$postgres" ] && store_args="$store_args --store postgres"
 	# shellcheck disable=SC2086 # SERVER_ARGS and the taskset prefix are word lists
 	$srv_pin "$build/server/quinteto-server" --listen "127.0.0.1:$port" --db "$tmp/q.db" \
 		--rate 1000000 --burst 1000000 --max-conns-per-addr "${MAX_CONNS_PER_ADDR:-256}" \
@@ -136,8 +171,10 @@ if [ "$gens" -gt 1 ]; then
 	echo "other generators: $((gens - 1)) processes, $((now - base)) connections open at the server"
 fi
 rc=0
+export LOAD_TMP="$tmp" LOAD_PID="$pid"
 # shellcheck disable=SC2086
-$gen_pin "$build/tests/bench/quinteto-load" --port "$port" --server-pid "$pid" "$@" &
+$gen_pin "$build/tests/bench/quinteto-load" --port "$port" --server-pid "$pid" \
+	--window-cmd "$src/tests/bench/load_window.sh" "$@" >"$tmp/gen.out" &
 gen=$!
 most=0
 snapshot() {
@@ -153,7 +190,18 @@ while kill -0 "$gen" 2>/dev/null; do # the most connections open at once, every 
 done
 wait "$gen" || rc=$?
 snapshot # the window's end: the generator has just stopped measuring
+cat "$tmp/gen.out"
 echo "most WebSocket connections open at the server at once (sampled each second): $most"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -f "$tmp/win.start" ] && [ -f "$tmp/win.end" ]; then
+	if [ -n "$engines" ]; then # the archive as it stands after the run: its size per finished match
+		psql "$postgres" -AtF ' ' -c "select 'archive', (select count(*) from matches),
+			(select count(*) from match_actions), (select count(*) from match_events),
+			pg_total_relation_size('matches') + pg_total_relation_size('match_seats') +
+			pg_total_relation_size('match_actions') + pg_total_relation_size('match_events')" >>"$tmp/win.end"
+	fi
+	python3 "$src/tests/bench/load_counts.py" "$tmp/win.start" "$tmp/win.end" "$tmp/gen.out" "$(getconf CLK_TCK)"
+fi
 for o in $others; do kill -INT "$o" 2>/dev/null || true; done
 [ "$rc" = 0 ] || { echo "load.sh: quinteto-load failed; server log:" >&2; tail -20 "$tmp/server.log" >&2; }
 exit $rc

@@ -106,6 +106,7 @@ static struct {
 	bool game_autoroll; /* the game has the option */
 	uv_loop_t loop;
 	uv_timer_t tick, pace;
+	uv_process_t hook[2]; /* --window-cmd at the window's start and end */
 	struct lws_context *ctx;
 	char addrs[MAX_ADDRS][24];
 	char addr_range[48];
@@ -700,12 +701,48 @@ static bool setup_done(void)
 	return true;
 }
 
+static void hook_exit_cb(uv_process_t *p, int64_t status, int sig)
+{
+	if (status || sig)
+		fprintf(stderr, "quinteto-load: --window-cmd exited %lld (signal %d)\n", (long long)status,
+			sig);
+	uv_close((uv_handle_t *)p, NULL);
+}
+
+/* --window-cmd CMD: CMD start / CMD end, run beside the load (never waited for on the loop), so that
+ * whoever started the server can take counters of its own (the store's commits, Redis' commands, other
+ * processes' CPU) over the same window as ours. The end's run keeps the loop, hence this process, alive
+ * until it is done. */
+static void window_hook(int which)
+{
+	static char start[] = "start", end[] = "end";
+	char *args[3];
+	uv_process_options_t po;
+	int rc;
+
+	if (!g.o.window_cmd)
+		return;
+	args[0] = (char *)g.o.window_cmd;
+	args[1] = which ? end : start;
+	args[2] = NULL;
+	memset(&po, 0, sizeof(po));
+	po.file = g.o.window_cmd;
+	po.args = args;
+	po.exit_cb = hook_exit_cb;
+	rc = uv_spawn(&g.loop, &g.hook[which], &po);
+	if (rc) {
+		fprintf(stderr, "quinteto-load: --window-cmd %s: %s\n", g.o.window_cmd, uv_strerror(rc));
+		uv_close((uv_handle_t *)&g.hook[which], NULL);
+	}
+}
+
 static void run_stop(void)
 {
 	struct lg_result res;
 	struct lg_sample s1;
 
 	lg_sample_take(&s1, g.o.server_pid);
+	window_hook(1);
 	memset(&res, 0, sizeof(res));
 	res.o = &g.o;
 	res.c0 = g.c0;
@@ -759,6 +796,7 @@ static void tick_cb(uv_timer_t *t)
 			return;
 		g.c0 = g.c;
 		lg_sample_take(&g.s0, g.o.server_pid);
+		window_hook(0);
 		g.phase = LG_MEASURE;
 		g.phase_end = now + (uint64_t)(g.o.duration * 1e9);
 		return;
@@ -796,6 +834,8 @@ static void usage(FILE *f)
 		"  --no-autoroll        create rooms without the autoroll option\n"
 		"  --server-pid PID     report the server's CPU per action and memory from /proc\n"
 		"  --seed N             seed of the action choices (default 1)\n"
+		"  --window-cmd CMD     run CMD start / CMD end (a program, no shell) as the window starts "
+		"and ends\n"
 		"  --json               also print one JSON line\n"
 		"  --queued-writes      write every frame from lws' WRITEABLE callback (slower; to compare)\n"
 		"exit status: 0 after a run; 1 when no action was accepted or the server closed connections\n"
@@ -842,6 +882,9 @@ static int opt_set(int ch, const char *arg)
 		return 0;
 	case 'q':
 		o->queued_writes = true;
+		return 0;
+	case 'X':
+		o->window_cmd = arg;
 		return 0;
 	}
 	if (parse_num(arg, 0, 1e9, &v))
@@ -909,6 +952,7 @@ static int opts_parse(int argc, char **argv)
 		{ "no-autoroll", no_argument, NULL, 'A' },
 		{ "server-pid", required_argument, NULL, 'P' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "window-cmd", required_argument, NULL, 'X' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "queued-writes", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },

@@ -26,8 +26,9 @@ struct lg_opts {
 	int connect_burst; /* connections in progress at once */
 	bool autoroll;
 	bool json;
-	bool queued_writes; /* every frame through lws' WRITEABLE callback (to compare) */
-	pid_t server_pid;   /* 0: no server figures */
+	bool queued_writes;     /* every frame through lws' WRITEABLE callback (to compare) */
+	pid_t server_pid;       /* 0: no server figures */
+	const char *window_cmd; /* run as `CMD start` and `CMD end` at the window's edges; NULL: none */
 	uint64_t seed;
 };
 
