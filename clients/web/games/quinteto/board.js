@@ -8,7 +8,8 @@
 // there) centred on what it stands for. Rooms are spread evenly along the pentagon, corners included, so two
 // neighbouring rooms' centres stay as far apart as a ring of 25 allows. Stones sharing a room are laid in a row
 // towards the centre, never on one another, far enough apart that each one's hit area leaves the other's centre
-// free. Room numbers sit outside the ring, clear of the home rings.
+// free; while a room is a landing, its stones stand one place further in (and a limbo's beside its box), so the
+// landing's tap and each stone's stay apart. Room numbers sit outside the ring, clear of the home rings.
 //
 // createBoard(handlers, t) builds the static part once; render(model) redraws the stones, the clickable stones
 // (a halo: "stone:<id>" to choose one of the player's stones, "kill:<die>:<id>" to kill an opponent's in the
