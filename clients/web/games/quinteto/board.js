@@ -8,7 +8,8 @@
 // there) centred on what it stands for. Rooms are spread evenly along the pentagon, corners included, so two
 // neighbouring rooms' centres stay as far apart as a ring of 25 allows. Stones sharing a room are laid in a row
 // towards the centre, never on one another, far enough apart that each one's hit area leaves the other's centre
-// free. Room numbers sit outside the ring, clear of the home rings.
+// free; while a room is a landing, its stones stand one place further in (and a limbo's beside its box), so the
+// landing's tap and each stone's stay apart. Room numbers sit outside the ring, clear of the home rings.
 //
 // createBoard(handlers, t) builds the static part once; render(model) redraws the stones, the clickable stones
 // (a halo: "stone:<id>" to choose one of the player's stones, "kill:<die>:<id>" to kill an opponent's in the
@@ -86,6 +87,13 @@ function stoneXY(key, i, n) {
   }
   const gap = n > 2 ? 30 : 2 * 20;
   return { x: c.x + (i - (n - 1) / 2) * gap, y: c.y };
+}
+
+// Where the i-th stone of a limbo cell that is a target stands: right, left, then further out, each HIT and
+// more from the centre, so the target's tap area and each stone's centre stay apart.
+function besideGoal(key, i) {
+  const c = cellXY(key);
+  return { x: c.x + (i % 2 ? -1 : 1) * (HIT + 16) * (1 + Math.floor(i / 2)), y: c.y };
 }
 
 function stoneShape(x, y, seat, k, extra) {
@@ -210,9 +218,17 @@ export function createBoard(handlers, t) {
     }
     drawCircle(layers.circle, m.circle);
     const clickStones = m.stones || new Map();
+    // A room that is a target keeps its centre for the target: its stones stand as if the target were its
+    // first stone, so a stone there that takes a tap (another of the player's own, to choose instead; an
+    // opponent's, to kill) keeps a centre of its own, outside the target's tap area, and the target keeps its
+    // own (drawn over the room's first stone, the target took every tap meant for that stone).
+    // A limbo that is a target (a stone going in with a 6) keeps its centre the same way: its stones stand
+    // on either side of the target's box, beyond its tap area.
+    const goals = new Set((m.targets || []).map((tg) => tg.key));
     for (const [key, ids] of cellsOf(m.view)) {
+      const shift = goals.has(key) && key[0] === 'r' ? 1 : 0;
       ids.forEach((k, i) => {
-        const p = stoneXY(key, i, ids.length);
+        const p = goals.has(key) && key[0] === 'l' ? besideGoal(key, i) : stoneXY(key, i + shift, ids.length + shift);
         const seat = Math.floor(k / 3);
         const landed = m.animate && (m.landed || []).includes(key);
         const shape = stoneShape(p.x, p.y, seat, k, landed ? 'just-landed' : '');
