@@ -169,6 +169,8 @@ struct rules_game {
 		     union rules_outcome *outcome);
 	int (*event)(struct rules_match *m, int seat, int kind, union rules_outcome *outcome);
 	void (*result)(const struct rules_match *m, struct rules_result *out);
+	/* optional (NULL: the default of rules_standing()); called only for a finished match */
+	void (*standing)(const struct rules_match *m, uint8_t place[RULES_MAX_SEATS]);
 };
 
 /* Each game's rules, `rules_game_<id>` in protocol/games/<id>/<id>.c. */
@@ -256,6 +258,17 @@ bool rules_seat_in_play(const struct rules_match *m, int seat);
 
 /* Reads the result (over=false while playing). */
 void rules_result(const struct rules_match *m, struct rules_result *out);
+
+/*
+ * The standing of a finished match (issue 26, the ratings): place[seat] for
+ * every seat of the game, 0 first; seats with equal places drew with each
+ * other. Two-seat games: the winner 0 and the other 1, or both 0 on a draw.
+ * Quinteto: the winner, then the duel's loser, then the hunters in the reverse
+ * order of their elimination (docs/RATINGS.md). A game without its own
+ * `standing` gets the two-seat rule (the winner first, everyone else tied
+ * behind; all tied on a draw). A match not over: every place 0.
+ */
+void rules_standing(const struct rules_match *m, uint8_t place[RULES_MAX_SEATS]);
 
 /* Byte equality of two actions built from zeroed values. */
 bool rules_action_equal(const struct rules_action *a, const struct rules_action *b);

@@ -87,12 +87,14 @@ static void fresh_db(void)
 
 	if (pg) { /* the first: an empty schema, the store migrates it; then emptied tables (faster) */
 		static bool migrated;
-		const char *empty = migrated ? "DROP FUNCTION IF EXISTS fail_fn() CASCADE; TRUNCATE players, "
-					       "matches, match_seats, "
-					       "match_actions, match_events, live_rooms, live_seats, "
-					       "live_log, live_events, "
-					       "live_after, node_leases, store_ledger RESTART IDENTITY"
-					     : "DROP SCHEMA public CASCADE; CREATE SCHEMA public";
+		const char *empty =
+			migrated ? "DROP FUNCTION IF EXISTS fail_fn() CASCADE; TRUNCATE players, "
+				   "matches, match_seats, "
+				   "match_actions, match_events, live_rooms, live_seats, "
+				   "live_log, live_events, "
+				   "live_after, node_leases, store_ledger, accounts, sessions, "
+				   "ratings, rating_history RESTART IDENTITY; UPDATE rating_clock SET n = 0"
+				 : "DROP SCHEMA public CASCADE; CREATE SCHEMA public";
 
 		if (sql(empty)) {
 			printf("# cannot empty the PostgreSQL database\n");

@@ -95,7 +95,8 @@ static void duo_result(const struct rules_match *m, struct rules_result *out)
 static const char *const roles[] = { "left", "right" };
 
 const struct rules_game duo_game = {
-	"duo", "Duo", 2, roles, false, duo_start, duo_to_act, duo_legal, duo_apply, duo_event, duo_result,
+	"duo",      "Duo",     2,         roles,     false,      duo_start,
+	duo_to_act, duo_legal, duo_apply, duo_event, duo_result, NULL,
 };
 
 static json_t *duo_view(const struct rules_match *m)
