@@ -13,8 +13,9 @@ struct player {
 	char id[16];
 	char token_hash[65]; /* hex SHA-256 of the token; the token itself is never stored */
 	char name[PLAYER_NAME_SIZE];
-	int nsessions;       /* connections that said hello with this identity */
-	struct room **rooms; /* rooms where this player holds a seat, in no order */
+	char handle[PLAYER_HANDLE_SIZE]; /* "" for a guest */
+	int nsessions;                   /* connections that said hello with this identity */
+	struct room **rooms;             /* rooms where this player holds a seat, in no order */
 	int nrooms, caprooms;
 	int nwaiting;         /* rooms it created that wait for players (lobby_limits.c) */
 	int64_t seen_ms;      /* last hello or close of one of its connections (Unix ms) */
@@ -54,6 +55,16 @@ const char *player_token_hash(const struct player *p)
 const char *player_name(const struct player *p)
 {
 	return p->name;
+}
+
+const char *player_handle(const struct player *p)
+{
+	return p->handle[0] ? p->handle : NULL;
+}
+
+void player_set_handle(struct player *p, const char *handle)
+{
+	snprintf(p->handle, sizeof(p->handle), "%s", handle ? handle : "");
 }
 
 void player_rename(struct player *p, const char *name, int64_t now)

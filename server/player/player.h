@@ -31,6 +31,18 @@ struct room;
 struct player *player_new(const char *id, const char *token_hash, const char *name);
 void player_free(struct player *p);
 
+/* Room for an account's handle (PROTOCOL.md "Accounts and ratings": 3..20 characters) and its NUL. */
+#define PLAYER_HANDLE_SIZE (20 * 4 + 1)
+
+/*
+ * The account's handle when this identity is an account (claimed, or signed
+ * in to), NULL for a guest; borrowed from p. player_set_handle(): it became an
+ * account (handle copied, cut at PLAYER_HANDLE_SIZE - 1 bytes) or, with NULL,
+ * stopped being one (deleted).
+ */
+const char *player_handle(const struct player *p);
+void player_set_handle(struct player *p, const char *handle);
+
 /* Its id, the hex SHA-256 of its token (the token itself is never kept) and its name; borrowed from p. */
 const char *player_id(const struct player *p);
 const char *player_token_hash(const struct player *p);
