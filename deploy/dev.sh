@@ -21,7 +21,7 @@ cd "$ROOT"
 
 # clang and lld (wasm-ld): the games' rules built to WebAssembly for the web client (protocol/wasm/).
 RUN_PACKAGES=(build-essential meson ninja-build pkg-config libwebsockets-dev libuv1-dev
-	libjansson-dev libsqlite3-dev zlib1g-dev clang lld libpq-dev libhiredis-dev)
+	libjansson-dev libsqlite3-dev zlib1g-dev clang lld libpq-dev libhiredis-dev libsodium-dev)
 # nginx: the nginx_front test starts its own on loopback with deploy/nginx.conf. Where services start on
 # install (not in a container with policy-rc.d), Debian also starts the system nginx on port 80:
 # `systemctl disable --now nginx` if it is not wanted.
