@@ -145,6 +145,8 @@ size_t store_queue_depth(const struct store *st);
  * in the same transaction. Strings are copied; NULL is SQL NULL.
  */
 void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name);
+/* An account's session said hello at `now`: its seen_at (the sessions list; the 21st ends the least seen). */
+void store_session_seen(struct store *st, const char *token_hash, int64_t now);
 /*
  * Journals the deletion of identities not seen since `before` (Unix ms) that
  * hold no seat, created no live room and played no archived match.

@@ -253,7 +253,7 @@ static int view(struct aconn *c, struct store_acct *a)
 {
 	struct aparam p[] = { T(a->player_id) };
 	char keep[16];
-	int64_t rows;
+	int64_t rows = 0;
 	int err;
 
 	free(a->sessions);
@@ -283,7 +283,7 @@ static int session_insert(struct aconn *c, struct store_acct *a, bool check_hash
 {
 	struct aparam p[] = { T(a->session_id), T(a->player_id), T(a->token_hash),
 			      T(a->device),     I(a->now),       T(a->pw_hash) };
-	int64_t rows;
+	int64_t rows = 0;
 	int err;
 
 	if (!check_hash)
@@ -345,7 +345,7 @@ static int sign_in(struct aconn *c, struct store_acct *a)
 static int end_sessions(struct aconn *c, struct store_acct *a)
 {
 	struct aparam p[] = { T(a->player_id), T(*a->session_id ? a->session_id : a->token_hash) };
-	int64_t rows;
+	int64_t rows = 0;
 	int err = run(c,
 		      *a->session_id
 			      ? "DELETE FROM sessions WHERE player_id = $1 AND id = $2 RETURNING token_hash"
@@ -360,7 +360,7 @@ static int password(struct aconn *c, struct store_acct *a)
 {
 	struct aparam up[] = { T(a->pw_hash), I(a->now), T(a->player_id) };
 	struct aparam del[] = { T(a->player_id), T(a->token_hash) };
-	int64_t rows;
+	int64_t rows = 0;
 	int err = run(c, "UPDATE accounts SET pw_hash = $1, pw_changed_at = $2 WHERE player_id = $3", 3, up,
 		      NULL, NULL, &rows);
 
@@ -384,7 +384,7 @@ static int delete_account(struct aconn *c, struct store_acct *a)
 		"UPDATE players SET name = '(deleted)' WHERE id = $1",
 	};
 	struct aparam p[] = { T(a->player_id) };
-	int64_t rows;
+	int64_t rows = 0;
 	int err = run(c, "DELETE FROM sessions WHERE player_id = $1 RETURNING token_hash", 1, p, ended_row, a,
 		      NULL);
 
@@ -398,7 +398,7 @@ static int delete_account(struct aconn *c, struct store_acct *a)
 static int job(struct aconn *c, struct store_acct *a)
 {
 	struct aparam key[] = { T(a->key) };
-	int64_t rows;
+	int64_t rows = 0;
 	int err;
 
 	switch (a->kind) {
