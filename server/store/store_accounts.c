@@ -68,8 +68,11 @@ static int sqlite_run(sqlite3 *db, const char *sql, int n, const struct aparam *
 		return -EIO;
 	}
 	for (k = 0; k < n; k++)
-		rc = p[k].s ? sqlite3_bind_text(s, k + 1, p[k].s, -1, SQLITE_STATIC)
-			    : sqlite3_bind_int64(s, k + 1, p[k].i);
+		if ((p[k].s ? sqlite3_bind_text(s, k + 1, p[k].s, -1, SQLITE_STATIC)
+			    : sqlite3_bind_int64(s, k + 1, p[k].i)) != SQLITE_OK) {
+			(void)sqlite3_finalize(s);
+			return -EIO;
+		}
 	*changes = 0;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		int nc = sqlite3_column_count(s) > 8 ? 8 : sqlite3_column_count(s);
@@ -459,7 +462,7 @@ void store_acct_run(struct store *st, struct wjob *j)
 		err = exec0(&c, "COMMIT");
 	if (err) {
 		(void)exec0(&c, "ROLLBACK"); /* SQLite may have rolled back by itself already */
-		if (c.pg && PQstatus(c.pg) != CONNECTION_OK) {
+		if (st->pg && c.pg && PQstatus(c.pg) != CONNECTION_OK) {
 			PQfinish(st->pg->acct);
 			st->pg->acct = NULL;
 		}
