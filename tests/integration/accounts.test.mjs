@@ -55,6 +55,9 @@ test('accounts on one server: claim, sign in elsewhere, sessions, sign out, pass
       assert.equal(claimed.name, 'Ana');
       assert.deepEqual(claimed.sessions.map((s) => [s.device, s.current]), [['laptop', true]]);
       assert.deepEqual(claimed.ratings, {});
+      const now = Date.now(); // the claim dates the account and its first session (it stored 0 once)
+      assert.ok(Math.abs(claimed.created_at - now) < 60000 && Math.abs(claimed.sessions[0].created_at - now) < 60000,
+        JSON.stringify(claimed));
       assert.equal((await claim(a, 'Other1')).code, 'already_claimed');
 
       const g = await srv.player('Guest');
