@@ -369,10 +369,12 @@ static int rows_sort(struct rebuild *b)
 	if (!where)
 		return -ENOMEM;
 	sorting = b;
-	qsort(b->hist, b->nhist, sizeof(*b->hist), hist_cmp);
+	if (b->nhist) /* none: no array at all, and qsort wants one */
+		qsort(b->hist, b->nhist, sizeof(*b->hist), hist_cmp);
 	for (size_t i = 0; i < b->nentries; i++)
 		b->entries[i].old = i;
-	qsort(b->entries, b->nentries, sizeof(*b->entries), entry_cmp);
+	if (b->nentries)
+		qsort(b->entries, b->nentries, sizeof(*b->entries), entry_cmp);
 	for (size_t i = 0; i < b->nentries; i++)
 		where[b->entries[i].old] = i;
 	for (size_t i = 0; i < b->nhist; i++)
