@@ -12,13 +12,19 @@
  *   quinteto replay ID | --file FILE | -    every ply as a line
  *   quinteto show ID|--file FILE [--ply N]  the position as text
  *   quinteto backup OUT                     an online copy of the database
+ *   quinteto ratings rebuild [--check] [--postgres CONNINFO]
+ *                                           the ratings again from the archive (ratings.c)
  *   quinteto account reset-password HANDLE  a new password from stdin (account.c; it writes)
  *
  * Every command takes `--db PATH` (anywhere on the line; default the
  * server's, var/quinteto.db) and reads the database only, never writing to it
- * (the backup writes OUT). An argument with a '/' or a '.' cannot be a match
- * id, so it is read as a file, as `quinteto verify match.json` always was. Exit statuses: 0 success, 1 an
- * archive does not verify, 2 usage, input or database errors (an unknown id included). Every command
+ * (the backup writes OUT), but for `ratings rebuild` without --check: it
+ * rewrites the derived tables `ratings` and `rating_history` in one
+ * transaction (docs/RATINGS.md), the archive itself untouched; and for
+ * `account reset-password`, which sets one account's password hash and ends
+ * its sessions (docs/HOSTING.md, Accounts). An argument with a '/' or a '.' cannot be a
+ * match id, so it is read as a file, as `quinteto verify match.json` always was. Exit statuses: 0 success, 1
+ * an archive does not verify, 2 usage, input or database errors (an unknown id included). Every command
  * returns 0 or a negative code (cli.h); exit_status() alone turns it into the exit status.
  */
 #include <errno.h>
@@ -32,6 +38,7 @@
 #include "cli.h"
 #include "config.h"
 #include "db.h"
+#include "ratings.h"
 #include "render.h"
 #include "replay.h"
 
@@ -83,6 +90,7 @@ static int cmd_show(int argc, char **argv);
 static int cmd_account(int argc, char **argv);
 static int cmd_backup(int argc, char **argv);
 static int cmd_steps(int argc, char **argv);
+static int cmd_ratings(int argc, char **argv);
 
 static const struct command commands[] = {
 	{ "help", "", "list the commands", cmd_help },
@@ -106,6 +114,10 @@ static const struct command commands[] = {
 	{ "steps", "ID | --file FILE | -",
 	  "print every step of the replay as JSON (the steps the HTTP API serves a page at a time)",
 	  cmd_steps },
+	{ "ratings", "rebuild [--check] [--postgres CONNINFO]",
+	  "derive the ratings again from the archive and rewrite them (--check: compare, write nothing;\n"
+	  "              --postgres: a cluster's PostgreSQL database instead of --db)",
+	  cmd_ratings },
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
@@ -638,6 +650,11 @@ static int cmd_backup(int argc, char **argv)
 	}
 	printf("backed up %s to %s\n", db_path, argv[1]);
 	return 0;
+}
+
+static int cmd_ratings(int argc, char **argv)
+{
+	return cli_ratings(argc, argv, db_path);
 }
 
 /* Takes `--db PATH` (or --db=PATH) out of argv wherever it is; 0, or CLI_E_USAGE when PATH is missing. */
