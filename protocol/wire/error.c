@@ -38,6 +38,8 @@ static const struct {
 	{ "too_many_rooms", "too many rooms" },
 	{ "chat_rate_limited", "chatting too fast" },
 	{ "rematch_unavailable", "no rematch available" },
+	{ "account_required", "a rated room is for accounts: claim your identity first" },
+	{ "rated_room", "bots play casual rooms only" },
 };
 
 _Static_assert(sizeof(errors) / sizeof(errors[0]) == WIRE_E_COUNT, "one string per wire error code");

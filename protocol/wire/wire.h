@@ -59,7 +59,9 @@ enum wire_error {
 	WIRE_E_TOO_MANY_ROOMS = -1118,
 	WIRE_E_CHAT_RATE_LIMITED = -1119,
 	WIRE_E_REMATCH_UNAVAILABLE = -1120,
-	WIRE_E_END_ = -1121, /* one past the last code: for (e = WIRE_E_BAD_JSON; e > WIRE_E_END_; e--) */
+	WIRE_E_ACCOUNT_REQUIRED = -1121, /* a guest's rated create or join */
+	WIRE_E_RATED_ROOM = -1122,       /* add_bot in a rated room */
+	WIRE_E_END_ = -1123, /* one past the last code: for (e = WIRE_E_BAD_JSON; e > WIRE_E_END_; e--) */
 };
 
 /* How many WIRE_E_* codes there are (a table with one entry per code). */
@@ -121,6 +123,7 @@ struct wire_msg {
 	int spectators; /* mute, optional */
 	int muted;      /* mute */
 	int accept;     /* rematch, optional (absent: true) */
+	int rated;      /* create, optional (absent: false): a rated room (PROTOCOL.md, Rated rooms) */
 	/*
 	 * An `act` read by wire_msg_scan_act(): no tree (root, action and id NULL);
 	 * the action's and a string id's bytes borrow from the frame, `room` from
@@ -372,6 +375,10 @@ struct wire_seat {
 	bool has_clock;      /* the room has a clock: `clock` below is sent */
 	int64_t clock_ms;    /* remaining at clock_since (or now, when stopped) */
 	int64_t clock_since; /* Unix ms the clock started running; 0: stopped */
+	/* an account's seat (PROTOCOL.md, Accounts and ratings); handle NULL: a guest's or a bot's */
+	const char *handle;
+	int32_t rating;   /* its rating in the room's game, rounded */
+	bool provisional; /* its rd is above RATING_PROVISIONAL_RD */
 };
 
 /* Everything a room's `state` and summary are built from. */
@@ -400,6 +407,7 @@ struct wire_room {
 	unsigned rematch_accepted; /* a mask of seats */
 	int64_t rematch_expires_at;
 	const char *rematch_room; /* once accepted */
+	bool rated;               /* a rated room: `rated: true` (absent otherwise) */
 };
 
 /*
@@ -448,6 +456,7 @@ struct wire_archive {
 	size_t nactions;
 	struct wire_archive_event *events; /* owned array (decode) */
 	size_t nevents;
+	bool rated; /* a rated match: `rated: true` after `result` (absent in a casual one) */
 };
 
 /*

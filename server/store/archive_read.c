@@ -32,7 +32,7 @@
 static const char *const stmt_sql[AR_MAX] = {
 	[AR_GET] =
 		"SELECT seq, id, game, options, started_at, ended_at, commit_hex, server_seed, client_seeds, "
-		"result FROM matches WHERE id = ?1",
+		"result, rated FROM matches WHERE id = ?1",
 	[AR_SEATS] = "SELECT seat, role, name, bot FROM match_seats WHERE match_seq = ?1 ORDER BY seat",
 	/* [AR_PAGE_SEATS]: PostgreSQL's alone (archive_read_pg.c; list_seats() says why) */
 	[AR_ACTIONS] =
@@ -269,6 +269,7 @@ static int head_read(const struct ar_rows *r, struct wire_archive *a, struct hel
 	a->result = h->result;
 	a->started_at = col_int(r, 4);
 	a->ended_at = col_int(r, 5);
+	a->rated = col_int(r, 10) != 0;
 	for (i = 0; i < json_array_size(h->seeds); i++) {
 		const char *seed = json_string_value(json_array_get(h->seeds, i));
 

@@ -38,6 +38,8 @@ enum jop_kind {
 	JOP_PLAYERS_EXPIRE,
 	JOP_AFTER,
 	JOP_AFTER_DROP,
+	JOP_ROOM_RATED,
+	JOP_AFTER_RATED,
 	JOP_MAX
 };
 
@@ -151,6 +153,10 @@ enum wstmt {
 	WS_MATCH_ACTION,
 	WS_MATCH_EVENT,
 	WS_DROP,
+	WS_RATING_GET,
+	WS_RATING_PUT,
+	WS_RATING_HISTORY,
+	WS_RATED_SEQ,
 	WS_MAX
 };
 
@@ -318,6 +324,7 @@ int store_pg_load_live(struct store *st, const struct store_live_ops *ops, void 
 int store_pg_load_after(struct store *st, const struct store_after_ops *ops, void *ctx);
 int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
 			   size_t namelen);
+int store_pg_ratings_lookup(struct store *st, const char *player_id, store_rating_cb cb, void *ctx);
 /* The writer's connection before store_start() (the loads run on it); NULL if it is not connected. */
 PGconn *store_pg_conn(struct store *st);
 /* Applies migrations/postgres in order under an advisory lock, each in a transaction. 0 or -EIO. */

@@ -270,6 +270,8 @@ static const char *const ps_sql[PS_MAX] = {
 		"bot_levels = excluded.bot_levels, mutes = excluded.mutes, rematch = excluded.rematch, "
 		"node = excluded.node",
 	[JOP_AFTER_DROP] = "DELETE FROM live_after WHERE room_id = $1",
+	[JOP_ROOM_RATED] = "UPDATE live_rooms SET rated = 1 WHERE id = $1",
+	[JOP_AFTER_RATED] = "UPDATE live_after SET rated = 1 WHERE room_id = $1",
 	[PS_ROOM_CLEAR] = "DELETE FROM live_rooms WHERE id = $1",
 	/*
 	 * A run of JOP_ACTIONs in one statement (arrays, one element an action):
@@ -814,14 +816,14 @@ int store_pg_lane_ready(struct store_lane *ln)
 	return 0;
 }
 
-int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
-			   size_t namelen)
+/* One query on the loop's lookup connection (`what` names it in the log): 0 and *res, or -EIO. */
+static int lookup_exec(struct store *st, const char *what, const char *sql, const char *arg, PGresult **res)
 {
 	struct store_pg *pg = st->pg;
 	int64_t now = store_pg_now(), deadline = now + STORE_PG_LOOKUP_MS;
-	PGresult *res = NULL;
 	int r;
 
+	*res = NULL;
 	if (pg->l && !idle_alive(pg->l)) {
 		PQfinish(pg->l);
 		pg->l = NULL;
@@ -831,22 +833,53 @@ int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, s
 			return -EIO;
 		if (!(pg->l = connect_nb(pg->conninfo, deadline))) {
 			pg->l_retry_at = store_pg_now() + STORE_PG_LOOKUP_PAUSE_MS;
-			util_log(LOG_WARN, "store: identity lookup: PostgreSQL cannot be reached");
+			util_log(LOG_WARN, "store: %s: PostgreSQL cannot be reached", what);
 			return -EIO;
 		}
 	}
-	r = pg_exec(pg->l, deadline, "SELECT id, name FROM players WHERE token_hash = $1", 1, &token_hash,
-		    &res);
-	if (r || PQresultStatus(res) != PGRES_TUPLES_OK) {
-		util_log(LOG_ERROR, "store: identity lookup: %s",
+	r = pg_exec(pg->l, deadline, sql, 1, &arg, res);
+	if (r || PQresultStatus(*res) != PGRES_TUPLES_OK) {
+		util_log(LOG_ERROR, "store: %s: %s", what,
 			 r == -ETIMEDOUT ? "no answer in time" : PQerrorMessage(pg->l));
-		PQclear(res);
+		PQclear(*res);
+		*res = NULL;
 		if (r) { /* a query may still be in flight on it */
 			PQfinish(pg->l);
 			pg->l = NULL;
 		}
 		return -EIO;
 	}
+	return 0;
+}
+
+int store_pg_ratings_lookup(struct store *st, const char *player_id, store_rating_cb cb, void *ctx)
+{
+	PGresult *res;
+	int i, r = lookup_exec(
+		       st, "ratings lookup",
+		       "SELECT game, rating, rd, vol, matches, last_at FROM ratings WHERE player_id = $1",
+		       player_id, &res);
+
+	for (i = 0; !r && i < PQntuples(res); i++) {
+		struct rating x = { strtod(PQgetvalue(res, i, 1), NULL), strtod(PQgetvalue(res, i, 2), NULL),
+				    strtod(PQgetvalue(res, i, 3), NULL), (int32_t)atol(PQgetvalue(res, i, 4)),
+				    strtoll(PQgetvalue(res, i, 5), NULL, 10) };
+
+		r = cb(ctx, PQgetvalue(res, i, 0), &x);
+	}
+	PQclear(res);
+	return r;
+}
+
+int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
+			   size_t namelen)
+{
+	PGresult *res = NULL;
+	int r = lookup_exec(st, "identity lookup", "SELECT id, name FROM players WHERE token_hash = $1",
+			    token_hash, &res);
+
+	if (r)
+		return r;
 	r = STORE_E_NOT_FOUND;
 	if (PQntuples(res) == 1) {
 		snprintf(id, idlen, "%s", PQgetvalue(res, 0, 0));

@@ -38,6 +38,8 @@ static const struct {
 	{ WIRE_E_TOO_MANY_ROOMS, "too_many_rooms" },
 	{ WIRE_E_CHAT_RATE_LIMITED, "chat_rate_limited" },
 	{ WIRE_E_REMATCH_UNAVAILABLE, "rematch_unavailable" },
+	{ WIRE_E_ACCOUNT_REQUIRED, "account_required" },
+	{ WIRE_E_RATED_ROOM, "rated_room" },
 };
 #define NWIRE (sizeof(wire_codes) / sizeof(wire_codes[0]))
 
