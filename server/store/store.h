@@ -365,6 +365,7 @@ struct archive_query {
 
 #define ARCHIVE_LIMIT_MAX 100
 #define ARCHIVE_STEPS_MAX 200 /* steps in a page of a replay */
+#define ARCHIVE_BOARD_MAX 200 /* players in a page of the leaderboard */
 
 /* Checks a `result` filter: "draw", "won", "lost" or a reason (1..24 of [a-z_]). */
 bool archive_result_valid(const char *result);
@@ -375,6 +376,9 @@ struct store_req *store_match_find(struct store *st, const struct archive_query 
 struct store_req *store_match_replay(struct store *st, const char *id, size_t from, size_t limit,
 				     store_read_cb cb, void *ctx);
 struct store_req *store_player_get(struct store *st, const char *name, store_read_cb cb, void *ctx);
+/* GET /api/leaderboard: game one of the registry's, limit 1..ARCHIVE_BOARD_MAX (else NULL). */
+struct store_req *store_leaderboard(struct store *st, const char *game, int limit, store_read_cb cb,
+				    void *ctx);
 
 /*
  * The request's callback will not be called; the store frees it. A read

@@ -506,6 +506,15 @@ struct store_req *store_player_get(struct store *st, const char *name, store_rea
 	return read_new(st, RJOB_PLAYER, &none, name, cb, ctx);
 }
 
+struct store_req *store_leaderboard(struct store *st, const char *game, int limit, store_read_cb cb,
+				    void *ctx)
+{
+	struct archive_query page = { .limit = limit };
+
+	return limit < 1 || limit > ARCHIVE_BOARD_MAX ? NULL
+						      : read_new(st, RJOB_LEADERBOARD, &page, game, cb, ctx);
+}
+
 struct store_req *store_match_find(struct store *st, const struct archive_query *q, store_read_cb cb,
 				   void *ctx)
 {
@@ -532,6 +541,8 @@ static int read_once(struct store_lane *ln, struct store_req *r, struct json_out
 		return archive_db_replay(&ln->ar, r->a, (size_t)r->before, (size_t)r->limit, out);
 	case RJOB_PLAYER:
 		return archive_db_player(&ln->ar, r->a, body);
+	case RJOB_LEADERBOARD:
+		return archive_db_leaderboard(&ln->ar, r->a, r->limit, body);
 	default:
 		return archive_db_list(&ln->ar, &q, body);
 	}

@@ -99,7 +99,7 @@ struct wjob {
 	struct note fail_note, done_note;
 };
 
-enum rjob_kind { RJOB_GET, RJOB_LIST, RJOB_REPLAY, RJOB_PLAYER };
+enum rjob_kind { RJOB_GET, RJOB_LIST, RJOB_REPLAY, RJOB_PLAYER, RJOB_LEADERBOARD };
 
 /* A read (the public struct store_req). */
 struct store_req {
