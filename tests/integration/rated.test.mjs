@@ -32,21 +32,23 @@ async function account(srv, handle, name = handle) {
   return c;
 }
 
+const lastState = (c, room) => c.messages.findLast((m) => m.type === 'state' && m.room === room);
+
 // Plays `moves` actions in a two-seat room (whoever is to act, a legal action at random), then seat
 // `resigner` resigns; resolves with the finished state.
 async function playThenResign(room, seats, moves, resigner) {
-  let st = await seats[0].nextState(room, (s) => s.status === 'playing', 10000);
-  for (let k = 0; k < moves && st.status === 'playing'; k++) {
-    const seat = st.to_act[0];
-    const c = seats[seat];
-    const mine = await c.nextState(room, (s) => s.ply === st.ply && s.legal.length > 0, 10000);
-    const r = await c.request({ type: 'act', room, ply: mine.ply, action: pick(mine.legal) });
-    assert.notEqual(r.type, 'error', `act: ${JSON.stringify(r)}`);
-    st = await seats[0].nextState(room, (s) => s.ply > st.ply || s.status === 'finished', 10000);
+  for (let k = 0; k < moves; k++) {
+    const st = lastState(seats[0], room);
+    assert.equal(st.status, 'playing', 'the match is still on before the resignation');
+    const c = seats[st.to_act[0]];
+    const mine = await until(() => { const m = lastState(c, room); return m.ply === st.ply && m.legal.length ? m : null; },
+      { what: `seat ${st.to_act[0]}'s legal actions at ply ${st.ply}` });
+    await c.send({ type: 'act', room, ply: mine.ply, action: pick(mine.legal) }); // answered by the next state
+    await until(() => lastState(seats[0], room).ply > st.ply, { what: 'the next ply' });
   }
-  assert.equal(st.status, 'playing', 'the match is still on before the resignation');
   assert.equal((await seats[resigner].request({ type: 'resign', room })).type, 'resigned');
-  return seats[0].nextState(room, (s) => s.status === 'finished', 10000);
+  return until(() => { const m = lastState(seats[0], room); return m.status === 'finished' ? m : null; },
+    { what: 'the end of the match' });
 }
 
 // The `account` pushed (without id) to c after mark that shows `matches` rated matches of `game`.
@@ -155,10 +157,12 @@ test('rated rooms: accounts only, ratings applied once in the archive\'s transac
       const k = (await ana.request({ type: 'create', game: 'ur', rated: true })).room.id;
       await joinRoom(ana, k, { seat: 0 });
       await joinRoom(bob, k, { seat: 1 });
-      let kst = await ana.nextState(k, (s) => s.status === 'playing', 10000);
+      let kst = await until(() => lastState(ana, k)?.status === 'playing' && lastState(ana, k), { what: 'the start' });
       const toAct = [ana, bob][kst.to_act[0]];
-      const mine = await toAct.nextState(k, (s) => s.ply === kst.ply && s.legal.length > 0);
-      await toAct.request({ type: 'act', room: k, ply: mine.ply, action: pick(mine.legal) });
+      const mine = await until(() => { const m = lastState(toAct, k); return m.ply === kst.ply && m.legal.length ? m : null; },
+        { what: 'the legal actions' });
+      await toAct.send({ type: 'act', room: k, ply: mine.ply, action: pick(mine.legal) });
+      await until(() => lastState(ana, k).ply > kst.ply, { what: 'the act shown' }); // committed before shown
       const port = srv.port;
       srv.proc.kill('SIGKILL');
       await srv.exited;
