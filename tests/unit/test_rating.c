@@ -148,7 +148,7 @@ static void test_six_seats_by_hand(void)
 	/* first of six new players gains what the winner of one game between two new players gains */
 	REQUIRE(rating_apply(2, two, win, 1, duel) == 0);
 	CHECK(NEAR(out[0].rating, duel[0].rating, 1e-6) && NEAR(out[0].rd, duel[0].rd, 1e-6));
-	/* a Quinteto: the arranger (5) won, the duel's loser 2, seats 2 and 4 tied */
+	/* mixed ratings, seat 5 first, seats 2 and 4 tied second (docs/RATINGS.md's second case) */
 	REQUIRE(rating_apply(6, mixed, quinteto, 1, out) == 0);
 	for (int i = 0; i < 6; i++) {
 		CHECK(NEAR(out[i].rating, mixed_r[i], 1e-8));
