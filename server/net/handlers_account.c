@@ -23,7 +23,6 @@
 
 #include "base/pwhash.h"
 #include "room/room.h"
-#include "store/handle.h"
 #include "store/store.h"
 #include "base/util.h"
 

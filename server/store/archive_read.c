@@ -28,7 +28,6 @@
 
 #include "wire.h"
 #include "store/archive_read_int.h"
-#include "store/handle.h"
 #include "store/name_fold.h"
 
 static const char *const stmt_sql[AR_MAX] = {
@@ -1236,7 +1235,7 @@ static json_t *account_new(struct archive_db *d, const char *player, const char 
 }
 
 /*
- * GET /api/players/{x}: x an account's handle (compared by key, handle.h)?
+ * GET /api/players/{x}: x an account's handle (compared by key, store.h handle_check())?
  * 1 with *out its answer (NULL when it could not be built: d->err or memory),
  * 0 when it is none (the name's record answers), -EIO.
  */

@@ -27,7 +27,7 @@ player 4 player/player.h
 cluster 5 cluster/cluster.h
 store 6 store/store.h
 bots 7 bots/bots.h
-base 8 base/util.h base/buf.h base/conf.h base/metrics.h
+base 8 base/util.h base/buf.h base/conf.h base/metrics.h base/pwhash.h
 rating 9 rating/rating.h'
 
 protocol_headers=$(find protocol -name '*.h' 2>/dev/null | sed 's|.*/||' | sort -u | tr '\n' ' ')
