@@ -137,7 +137,6 @@ int pwhash_new(uv_loop_t *loop, unsigned threads, size_t queue_max, unsigned lon
 {
 	struct pwhash *ph;
 	unsigned i;
-	int err;
 
 	*out = NULL;
 	if (sodium_once())
@@ -165,7 +164,7 @@ int pwhash_new(uv_loop_t *loop, unsigned threads, size_t queue_max, unsigned lon
 		free(ph);
 		return -ENOMEM;
 	}
-	if (uv_cond_init(&ph->cond) || (err = uv_async_init(loop, &ph->async, async_cb))) {
+	if (uv_cond_init(&ph->cond) || uv_async_init(loop, &ph->async, async_cb)) {
 		util_log(LOG_ERROR, "pwhash: cannot set up its loop handle");
 		uv_mutex_destroy(&ph->lock);
 		free(ph);

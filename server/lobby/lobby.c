@@ -359,6 +359,10 @@ int lobby_player_hello(struct lobby *l, const char *token, const char *name, cha
 		snprintf(token_out, token_out_size, "%s", token);
 		player_rename(p, name, util_now_ms());
 		lobby_player_save(l, p); /* its name, and when it was seen */
+		if (player_handle(p)) {  /* an account: this token is one of its sessions */
+			token_hash(token, hash);
+			store_session_seen(l->store, hash, util_now_ms());
+		}
 		*out = p;
 		return 0;
 	}

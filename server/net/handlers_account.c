@@ -483,7 +483,6 @@ static void end_done(struct acct_op *op, struct store_acct *a)
 	sign_out_sessions(op->h, op->s, a->ended, a->nended,
 			  op->type == WIRE_SIGN_OUT ? "signed_out" : "ended");
 	if (op->type == WIRE_SIGN_OUT || self) {
-		op->h->metrics->acct_sessions_ended += self || op->type == WIRE_SIGN_OUT;
 		sign_out_self(op, op->type == WIRE_SIGN_OUT ? "signed_out" : "ended");
 		return;
 	}

@@ -159,6 +159,8 @@ size_t store_queue_depth(const struct store *st);
  * in the same transaction. Strings are copied; NULL is SQL NULL.
  */
 void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name);
+/* An account's session said hello at `now`: its seen_at (the sessions list; the 21st ends the least seen). */
+void store_session_seen(struct store *st, const char *token_hash, int64_t now);
 /*
  * Journals the deletion of identities not seen since `before` (Unix ms) that
  * hold no seat, created no live room and played no archived match.
@@ -493,12 +495,14 @@ int store_player_lookup_account(struct store *st, const char *token_hash, char *
 				size_t namelen, char *handle, size_t handlelen);
 
 /*
- * For the command line (reset-password): sets the password hash of the
- * account whose key is `key` and ends all its sessions, in one transaction,
- * synchronously on `db` (SQLite, read-write). 0, STORE_E_NOT_FOUND or -EIO;
+ * For the command line (`quinteto account reset-password`): sets the
+ * password hash of the account whose key is `key` and ends all its sessions,
+ * in one transaction, synchronously on `db` (a read-write sqlite3 *) or, when
+ * it is NULL, on `pg` (a PGconn *). 0, STORE_E_NOT_FOUND or a negative errno;
  * *ended set to the sessions ended.
  */
-int store_acct_reset_password_sqlite(void *db, const char *key, const char *pw_hash, int64_t now, int *ended);
+int store_acct_reset_password(void *db, void *pg, const char *key, const char *pw_hash, int64_t now,
+			      int *ended);
 
 /* --- cluster mode: node leases (PostgreSQL only; docs/SCALING.md) --------- */
 

@@ -68,8 +68,11 @@ static int sqlite_run(sqlite3 *db, const char *sql, int n, const struct aparam *
 		return -EIO;
 	}
 	for (k = 0; k < n; k++)
-		rc = p[k].s ? sqlite3_bind_text(s, k + 1, p[k].s, -1, SQLITE_STATIC)
-			    : sqlite3_bind_int64(s, k + 1, p[k].i);
+		if ((p[k].s ? sqlite3_bind_text(s, k + 1, p[k].s, -1, SQLITE_STATIC)
+			    : sqlite3_bind_int64(s, k + 1, p[k].i)) != SQLITE_OK) {
+			(void)sqlite3_finalize(s);
+			return -EIO;
+		}
 	*changes = 0;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		int nc = sqlite3_column_count(s) > 8 ? 8 : sqlite3_column_count(s);
@@ -253,7 +256,7 @@ static int view(struct aconn *c, struct store_acct *a)
 {
 	struct aparam p[] = { T(a->player_id) };
 	char keep[16];
-	int64_t rows;
+	int64_t rows = 0;
 	int err;
 
 	free(a->sessions);
@@ -283,7 +286,7 @@ static int session_insert(struct aconn *c, struct store_acct *a, bool check_hash
 {
 	struct aparam p[] = { T(a->session_id), T(a->player_id), T(a->token_hash),
 			      T(a->device),     I(a->now),       T(a->pw_hash) };
-	int64_t rows;
+	int64_t rows = 0;
 	int err;
 
 	if (!check_hash)
@@ -345,7 +348,7 @@ static int sign_in(struct aconn *c, struct store_acct *a)
 static int end_sessions(struct aconn *c, struct store_acct *a)
 {
 	struct aparam p[] = { T(a->player_id), T(*a->session_id ? a->session_id : a->token_hash) };
-	int64_t rows;
+	int64_t rows = 0;
 	int err = run(c,
 		      *a->session_id
 			      ? "DELETE FROM sessions WHERE player_id = $1 AND id = $2 RETURNING token_hash"
@@ -360,7 +363,7 @@ static int password(struct aconn *c, struct store_acct *a)
 {
 	struct aparam up[] = { T(a->pw_hash), I(a->now), T(a->player_id) };
 	struct aparam del[] = { T(a->player_id), T(a->token_hash) };
-	int64_t rows;
+	int64_t rows = 0;
 	int err = run(c, "UPDATE accounts SET pw_hash = $1, pw_changed_at = $2 WHERE player_id = $3", 3, up,
 		      NULL, NULL, &rows);
 
@@ -384,7 +387,7 @@ static int delete_account(struct aconn *c, struct store_acct *a)
 		"UPDATE players SET name = '(deleted)' WHERE id = $1",
 	};
 	struct aparam p[] = { T(a->player_id) };
-	int64_t rows;
+	int64_t rows = 0;
 	int err = run(c, "DELETE FROM sessions WHERE player_id = $1 RETURNING token_hash", 1, p, ended_row, a,
 		      NULL);
 
@@ -398,7 +401,7 @@ static int delete_account(struct aconn *c, struct store_acct *a)
 static int job(struct aconn *c, struct store_acct *a)
 {
 	struct aparam key[] = { T(a->key) };
-	int64_t rows;
+	int64_t rows = 0;
 	int err;
 
 	switch (a->kind) {
@@ -459,7 +462,7 @@ void store_acct_run(struct store *st, struct wjob *j)
 		err = exec0(&c, "COMMIT");
 	if (err) {
 		(void)exec0(&c, "ROLLBACK"); /* SQLite may have rolled back by itself already */
-		if (c.pg && PQstatus(c.pg) != CONNECTION_OK) {
+		if (st->pg && c.pg && PQstatus(c.pg) != CONNECTION_OK) {
 			PQfinish(st->pg->acct);
 			st->pg->acct = NULL;
 		}
@@ -506,9 +509,10 @@ void store_acct_submit(struct store *st, struct store_acct *a)
 	store_wjob_submit(st, j, j);
 }
 
-int store_acct_reset_password_sqlite(void *db, const char *key, const char *pw_hash, int64_t now, int *ended)
+int store_acct_reset_password(void *db, void *pg, const char *key, const char *pw_hash, int64_t now,
+			      int *ended)
 {
-	struct aconn c = { .db = db, .pg = NULL };
+	struct aconn c = { .db = db, .pg = pg };
 	struct store_acct *a = store_acct_new(STORE_ACCT_FIND);
 	struct aparam kp[] = { T(key) };
 	int64_t rows = 0;
@@ -517,7 +521,8 @@ int store_acct_reset_password_sqlite(void *db, const char *key, const char *pw_h
 	*ended = 0;
 	if (!a)
 		return -ENOMEM;
-	err = exec0(&c, "BEGIN IMMEDIATE");
+	err = exec0(&c,
+		    pg ? "BEGIN" : "BEGIN IMMEDIATE"); /* SQLite: the write lock first, not at the UPDATE */
 	if (!err)
 		err = run(&c, ACCOUNT_COLS "WHERE a.handle_key = $1", 1, kp, account_row, a, &rows);
 	if (!err && !rows)

@@ -48,6 +48,7 @@ static const char *const jop_sql[JOP_MAX] = {
 	[JOP_AFTER_DROP] = "DELETE FROM live_after WHERE room_id = ?1",
 	[JOP_ROOM_RATED] = "UPDATE live_rooms SET rated = 1 WHERE id = ?1",
 	[JOP_AFTER_RATED] = "UPDATE live_after SET rated = 1 WHERE room_id = ?1",
+	[JOP_SESSION_SEEN] = "UPDATE sessions SET seen_at = ?2 WHERE token_hash = ?1",
 };
 
 /*
@@ -238,6 +239,11 @@ err_nomem:
 void store_player_save(struct store *st, const char *id, const char *token_hash, const char *name)
 {
 	op_queue(st, JOP_PLAYER, "sssi", id, token_hash, name, util_now_ms());
+}
+
+void store_session_seen(struct store *st, const char *token_hash, int64_t now)
+{
+	op_queue(st, JOP_SESSION_SEEN, "si", token_hash, now);
 }
 
 void store_players_expire(struct store *st, int64_t before)

@@ -280,6 +280,7 @@ static const char *const ps_sql[PS_MAX] = {
 	[JOP_AFTER_DROP] = "DELETE FROM live_after WHERE room_id = $1",
 	[JOP_ROOM_RATED] = "UPDATE live_rooms SET rated = 1 WHERE id = $1",
 	[JOP_AFTER_RATED] = "UPDATE live_after SET rated = 1 WHERE room_id = $1",
+	[JOP_SESSION_SEEN] = "UPDATE sessions SET seen_at = $2 WHERE token_hash = $1",
 	[PS_ROOM_CLEAR] = "DELETE FROM live_rooms WHERE id = $1",
 	/*
 	 * A run of JOP_ACTIONs in one statement (arrays, one element an action):
