@@ -12,7 +12,8 @@
  *   quinteto replay ID | --file FILE | -    every ply as a line
  *   quinteto show ID|--file FILE [--ply N]  the position as text
  *   quinteto backup OUT                     an online copy of the database
- *   quinteto ratings rebuild [--check]      the ratings again from the archive (ratings.c)
+ *   quinteto ratings rebuild [--check] [--postgres CONNINFO]
+ *                                           the ratings again from the archive (ratings.c)
  *   quinteto account reset-password HANDLE  a new password from stdin (account.c; it writes)
  *
  * Every command takes `--db PATH` (anywhere on the line; default the
@@ -111,8 +112,9 @@ static const struct command commands[] = {
 	{ "steps", "ID | --file FILE | -",
 	  "print every step of the replay as JSON (the steps the HTTP API serves a page at a time)",
 	  cmd_steps },
-	{ "ratings", "rebuild [--check]",
-	  "derive the ratings again from the archive and rewrite them (--check: compare, write nothing)",
+	{ "ratings", "rebuild [--check] [--postgres CONNINFO]",
+	  "derive the ratings again from the archive and rewrite them (--check: compare, write nothing;\n"
+	  "              --postgres: a cluster's PostgreSQL database instead of --db)",
 	  cmd_ratings },
 };
 

@@ -10,11 +10,15 @@
  * deleted account's (its rows are not written, but its matches count for its
  * opponents exactly as they did live); only accounts get rows.
  *
- * All is read in one read transaction (one snapshot of the archive); the
- * rebuild then writes in that same transaction, so a rated match that the
- * running server commits meanwhile makes SQLite refuse the write
+ * All is read in one transaction and written in the same one, so it never
+ * erases a rating it did not recompute. SQLite: a read transaction (one
+ * snapshot of the archive) that the first write upgrades; a rated match that
+ * the running server committed meanwhile makes SQLite refuse it
  * (SQLITE_BUSY_SNAPSHOT) and the whole rebuild is done again from the new
- * snapshot: it never erases a rating it did not recompute.
+ * snapshot. PostgreSQL (--postgres, a cluster's database): the rebuild first
+ * locks rating_clock's row, which every node's rated match updates first, so
+ * no rated match commits until the rebuild has; --check reads one
+ * REPEATABLE READ snapshot. The same queries serve both (struct rows).
  *
  * Must not: compute a rating any other way than rating_apply(), or read a
  * match other than through the archive codec.
@@ -52,7 +56,8 @@ struct hist {
 };
 
 struct rebuild {
-	sqlite3 *db;
+	sqlite3 *db; /* the database: SQLite's, */
+	PGconn *pg;  /* or PostgreSQL's (--postgres); the other NULL */
 	struct archive_db ad;
 	struct entry *entries;
 	size_t nentries, capentries;
@@ -155,6 +160,101 @@ static void rebuild_clear(struct rebuild *b)
 	b->nentries = b->capentries = b->capindex = b->nhist = b->caphist = b->nmatches = 0;
 }
 
+/* --- rows: one query's answer, from either database ------------------------------ */
+
+/*
+ * A query without parameters run on SQLite (stepped) or PostgreSQL (the whole
+ * answer at once, text values): the same loop reads both.
+ */
+struct rows {
+	sqlite3_stmt *s;
+	PGresult *r;
+	int row, n, rc;
+};
+
+/* Runs `lite` on SQLite or `pg` on PostgreSQL; 0, or -EIO after saying why. */
+static int rows_open(struct rebuild *b, struct rows *x, const char *lite, const char *pg)
+{
+	memset(x, 0, sizeof(*x));
+	x->row = -1;
+	if (b->pg) {
+		x->r = PQexec(b->pg, pg);
+		if (PQresultStatus(x->r) == PGRES_TUPLES_OK) {
+			x->n = PQntuples(x->r);
+			return 0;
+		}
+		fprintf(stderr, "quinteto ratings: %s", PQresultErrorMessage(x->r));
+		PQclear(x->r);
+		x->r = NULL;
+		return -EIO;
+	}
+	if (sqlite3_prepare_v2(b->db, lite, -1, &x->s, NULL) == SQLITE_OK)
+		return 0;
+	fprintf(stderr, "quinteto ratings: %s\n", sqlite3_errmsg(b->db));
+	return -EIO;
+}
+
+static bool rows_next(struct rows *x)
+{
+	if (!x->s)
+		return x->r && ++x->row < x->n;
+	x->rc = sqlite3_step(x->s);
+	return x->rc == SQLITE_ROW;
+}
+
+/* Column c of the current row: text (NULL for NULL), integer, double (PostgreSQL's shortest exact text). */
+static const char *col_text(const struct rows *x, int c)
+{
+	if (x->s)
+		return (const char *)sqlite3_column_text(x->s, c);
+	return PQgetisnull(x->r, x->row, c) ? NULL : PQgetvalue(x->r, x->row, c);
+}
+
+static int64_t col_int(const struct rows *x, int c)
+{
+	return x->s ? sqlite3_column_int64(x->s, c) : strtoll(PQgetvalue(x->r, x->row, c), NULL, 10);
+}
+
+static double col_double(const struct rows *x, int c)
+{
+	return x->s ? sqlite3_column_double(x->s, c) : strtod(PQgetvalue(x->r, x->row, c), NULL);
+}
+
+/* Frees the answer; 0, or -EIO after saying why when SQLite failed in a step. */
+static int rows_close(struct rebuild *b, struct rows *x)
+{
+	int err = 0;
+
+	if (x->s && x->rc != SQLITE_OK && x->rc != SQLITE_ROW && x->rc != SQLITE_DONE) {
+		fprintf(stderr, "quinteto ratings: %s\n", sqlite3_errmsg(b->db));
+		err = -EIO;
+	}
+	sqlite3_finalize(x->s);
+	PQclear(x->r);
+	memset(x, 0, sizeof(*x));
+	return err;
+}
+
+/* Runs a statement without an answer; 0, or the SQLite code / -EIO (PostgreSQL), said unless `quiet`. */
+static int db_exec(struct rebuild *b, const char *sql, bool quiet)
+{
+	PGresult *r;
+	int rc;
+
+	if (!b->pg) {
+		rc = sqlite3_exec(b->db, sql, NULL, NULL, NULL);
+		if (rc != SQLITE_OK && !quiet)
+			fprintf(stderr, "quinteto ratings: %s: %s\n", sql, sqlite3_errmsg(b->db));
+		return rc;
+	}
+	r = PQexec(b->pg, sql);
+	rc = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK ? 0 : -EIO;
+	if (rc && !quiet)
+		fprintf(stderr, "quinteto ratings: %s: %s", sql, PQresultErrorMessage(r));
+	PQclear(r);
+	return rc;
+}
+
 /* --- one rated match ------------------------------------------------------------ */
 
 static void last_cb(const struct wire_archive_step *s, void *data)
@@ -208,38 +308,32 @@ static int match_standing(struct rebuild *b, const char *id, const struct rules_
 /* Match `seq`'s seats' player ids, in seat order, into ids[] (owned copies); their count or a code. */
 static int match_players(struct rebuild *b, int64_t seq, const char *id, char *ids[RATING_MAX_SEATS])
 {
-	sqlite3_stmt *s = NULL;
-	int n = 0, rc = sqlite3_prepare_v2(b->db,
-					   "SELECT seat, player_id FROM match_seats WHERE match_seq = ? "
-					   "ORDER BY seat",
-					   -1, &s, NULL);
+	char sql[128];
+	struct rows x;
+	int n = 0, err;
 
-	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_int64(s, 1, seq);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *p = (const char *)sqlite3_column_text(s, 1);
+	snprintf(sql, sizeof(sql),
+		 "SELECT seat, player_id FROM match_seats WHERE match_seq = %lld ORDER BY seat",
+		 (long long)seq);
+	if ((err = rows_open(b, &x, sql, sql)))
+		return err;
+	while (!err && rows_next(&x)) {
+		const char *p = col_text(&x, 1);
 
-		if (n >= RATING_MAX_SEATS || sqlite3_column_int(s, 0) != n || !p) {
-			fprintf(stderr, "quinteto ratings: rated match %s: seat %d %s\n", id,
-				sqlite3_column_int(s, 0),
+		if (n >= RATING_MAX_SEATS || col_int(&x, 0) != n || !p) {
+			fprintf(stderr, "quinteto ratings: rated match %s: seat %lld %s\n", id,
+				(long long)col_int(&x, 0),
 				p ? "is not in seat order" : "has no player (a bot cannot be rated)");
-			rc = CLI_E_INPUT;
-			break;
-		}
-		if (!(ids[n++] = strdup(p)))
-			rc = -ENOMEM;
-		else
-			rc = SQLITE_OK;
+			err = CLI_E_INPUT;
+		} else if (!(ids[n++] = strdup(p)))
+			err = -ENOMEM;
 	}
-	if (rc != SQLITE_DONE && rc != CLI_E_INPUT && rc != -ENOMEM) {
-		fprintf(stderr, "quinteto ratings: reading the seats of %s: %s\n", id, sqlite3_errmsg(b->db));
-		rc = -EIO;
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (rows_close(b, &x) && !err)
+		err = -EIO;
+	if (err) {
 		while (n > 0)
 			free(ids[--n]);
-		return rc;
+		return err;
 	}
 	return n;
 }
@@ -254,9 +348,9 @@ static int match_apply(struct rebuild *b, int64_t seq, const char *id, int64_t r
 {
 	const struct rules_game *game = NULL;
 	uint8_t place[RULES_MAX_SEATS];
-	char *ids[RATING_MAX_SEATS];
+	char *ids[RATING_MAX_SEATS] = { NULL };
 	struct rating before[RATING_MAX_SEATS], after[RATING_MAX_SEATS];
-	struct entry *e[RATING_MAX_SEATS];
+	size_t e[RATING_MAX_SEATS]; /* indexes: entry_get() may move the entries */
 	int err = match_standing(b, id, &game, place), n;
 
 	if (err)
@@ -269,19 +363,19 @@ static int match_apply(struct rebuild *b, int64_t seq, const char *id, int64_t r
 		err = CLI_E_INPUT;
 	}
 	for (int i = 0; !err && i < n; i++) {
-		if (!(e[i] = entry_get(b, ids[i], game->id)))
+		const struct entry *x = ids[i] ? entry_get(b, ids[i], game->id) : NULL;
+
+		if (!x)
 			err = -ENOMEM;
 		else
-			before[i] = e[i]->r;
+			e[i] = (size_t)(x - b->entries), before[i] = x->r;
 	}
 	if (!err)
 		err = rating_apply(n, before, place, at, after);
 	for (int i = 0; !err && i < n; i++) {
-		struct hist h = {
-			(size_t)(e[i] - b->entries), rseq, seq, at, after[i].rating, after[i].rd, after[i].vol
-		};
+		struct hist h = { e[i], rseq, seq, at, after[i].rating, after[i].rd, after[i].vol };
 
-		e[i]->r = after[i];
+		b->entries[e[i]].r = after[i];
 		err = hist_add(b, &h);
 	}
 	for (int i = 0; i < n; i++)
@@ -290,51 +384,70 @@ static int match_apply(struct rebuild *b, int64_t seq, const char *id, int64_t r
 	return err;
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Marks the entries that are accounts (player_id in `accounts`); 0 or a code (said). */
+static int accounts_mark(struct rebuild *b)
+{
+	struct rows x;
+	char **ids = NULL;
+	size_t n = 0, cap = 0;
+	int err = rows_open(b, &x, "SELECT player_id FROM accounts", "SELECT player_id FROM accounts");
+
+	while (!err && rows_next(&x)) {
+		if (n == cap) {
+			size_t more = cap ? 2 * cap : 256;
+			char **bigger = realloc(ids, more * sizeof(*ids));
+
+			if (!bigger) {
+				err = -ENOMEM;
+				break;
+			}
+			ids = bigger;
+			cap = more;
+		}
+		if (!(ids[n] = strdup(col_text(&x, 0))))
+			err = -ENOMEM;
+		else
+			n++;
+	}
+	err = rows_close(b, &x) && !err ? -EIO : err;
+	if (!err && n)
+		qsort(ids, n, sizeof(*ids), str_cmp);
+	for (size_t i = 0; !err && n && i < b->nentries; i++)
+		b->entries[i].account = bsearch(&b->entries[i].player, ids, n, sizeof(*ids), str_cmp) != NULL;
+	while (n > 0)
+		free(ids[--n]);
+	free(ids);
+	return err;
+}
+
 /* Every rated match in rated_seq order, then who is an account; 0 or a code (said). */
 static int rebuild_compute(struct rebuild *b)
 {
-	sqlite3_stmt *s = NULL, *acc = NULL;
+	static const char sql[] = "SELECT seq, id, rated_seq, ended_at FROM matches WHERE rated = 1 "
+				  "ORDER BY rated_seq, seq";
+	struct rows x;
 	int64_t prev = 0;
-	int err = 0,
-	    rc = sqlite3_prepare_v2(b->db,
-				    "SELECT seq, id, rated_seq, ended_at FROM matches WHERE rated = 1 "
-				    "ORDER BY rated_seq, seq",
-				    -1, &s, NULL);
+	int err = rows_open(b, &x, sql, sql);
 
-	while (rc == SQLITE_OK && !err && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *id = (const char *)sqlite3_column_text(s, 1);
+	while (!err && rows_next(&x)) {
+		const char *id = col_text(&x, 1);
 
-		rc = SQLITE_OK;
-		if (sqlite3_column_type(s, 2) == SQLITE_NULL || sqlite3_column_int64(s, 2) == prev) {
+		if (!col_text(&x, 2) || col_int(&x, 2) == prev) {
 			fprintf(stderr, "quinteto ratings: rated match %s has %s rated_seq\n", id,
-				sqlite3_column_type(s, 2) == SQLITE_NULL ? "no" : "a repeated");
+				col_text(&x, 2) ? "a repeated" : "no");
 			err = CLI_E_INPUT;
 			break;
 		}
-		prev = sqlite3_column_int64(s, 2);
-		err = match_apply(b, sqlite3_column_int64(s, 0), id, prev, sqlite3_column_int64(s, 3));
+		prev = col_int(&x, 2);
+		err = match_apply(b, col_int(&x, 0), id, prev, col_int(&x, 3));
 	}
-	if (!err && rc != SQLITE_DONE) {
-		fprintf(stderr, "quinteto ratings: reading the rated matches: %s\n", sqlite3_errmsg(b->db));
-		err = -EIO;
-	}
-	sqlite3_finalize(s);
-	rc = err ? SQLITE_OK
-		 : sqlite3_prepare_v2(b->db, "SELECT 1 FROM accounts WHERE player_id = ?", -1, &acc, NULL);
-	for (size_t i = 0; !err && rc == SQLITE_OK && i < b->nentries; i++) {
-		sqlite3_reset(acc);
-		rc = sqlite3_bind_text(acc, 1, b->entries[i].player, -1, SQLITE_STATIC);
-		if (rc == SQLITE_OK && (rc = sqlite3_step(acc)) == SQLITE_ROW)
-			b->entries[i].account = true;
-		if (rc == SQLITE_ROW || rc == SQLITE_DONE)
-			rc = SQLITE_OK;
-	}
-	if (!err && rc != SQLITE_OK) {
-		fprintf(stderr, "quinteto ratings: reading the accounts: %s\n", sqlite3_errmsg(b->db));
-		err = -EIO;
-	}
-	sqlite3_finalize(acc);
-	return err;
+	err = rows_close(b, &x) && !err ? -EIO : err;
+	return err ? err : accounts_mark(b);
 }
 
 /* --- the rows: sorted as the tables' primary keys -------------------------------- */
@@ -404,19 +517,18 @@ static void rating_row_print(const char *what, const char *player, const char *g
 /* The stored `ratings` against the computed (accounts only); 0, CLI_E_MISMATCH (said) or -EIO. */
 static int check_ratings(struct rebuild *b)
 {
-	sqlite3_stmt *s = NULL;
+	struct rows x;
 	size_t i = 0;
-	int rc = sqlite3_prepare_v2(b->db,
-				    "SELECT player_id, game, rating, rd, vol, matches, last_at FROM ratings "
-				    "ORDER BY player_id, game",
-				    -1, &s, NULL);
+	int err = rows_open(b, &x,
+			    "SELECT player_id, game, rating, rd, vol, matches, last_at FROM ratings "
+			    "ORDER BY player_id, game",
+			    "SELECT player_id, game, rating, rd, vol, matches, last_at FROM ratings "
+			    "ORDER BY player_id COLLATE \"C\", game COLLATE \"C\"");
 
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *p = (const char *)sqlite3_column_text(s, 0),
-			   *g = (const char *)sqlite3_column_text(s, 1);
-		double r = sqlite3_column_double(s, 2), rd = sqlite3_column_double(s, 3),
-		       vol = sqlite3_column_double(s, 4);
-		long long n = sqlite3_column_int64(s, 5), at = sqlite3_column_int64(s, 6);
+	while (!err && rows_next(&x)) {
+		const char *p = col_text(&x, 0), *g = col_text(&x, 1);
+		double r = col_double(&x, 2), rd = col_double(&x, 3), vol = col_double(&x, 4);
+		long long n = col_int(&x, 5), at = col_int(&x, 6);
 		const struct entry *e;
 		int c;
 
@@ -438,17 +550,13 @@ static int check_ratings(struct rebuild *b)
 						 e->r.vol, e->r.matches, e->r.last_at);
 			else
 				printf("  computed: no such row\n");
-			sqlite3_finalize(s);
+			rows_close(b, &x);
 			return CLI_E_MISMATCH;
 		}
 		i++;
-		rc = SQLITE_OK;
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		fprintf(stderr, "quinteto ratings: reading ratings: %s\n", sqlite3_errmsg(b->db));
+	if (rows_close(b, &x) || err)
 		return -EIO;
-	}
 	while (i < b->nentries && !b->entries[i].account)
 		i++;
 	if (i < b->nentries) {
@@ -473,20 +581,18 @@ static void hist_row_print(const char *what, const char *player, const char *gam
 /* The stored `rating_history` against the computed (accounts only); as check_ratings(). */
 static int check_history(struct rebuild *b)
 {
-	sqlite3_stmt *s = NULL;
+	struct rows x;
 	size_t i = 0;
-	int rc = sqlite3_prepare_v2(b->db,
-				    "SELECT player_id, game, rated_seq, match_seq, rating, rd, vol, at "
-				    "FROM rating_history ORDER BY player_id, game, rated_seq",
-				    -1, &s, NULL);
+	int err = rows_open(b, &x,
+			    "SELECT player_id, game, rated_seq, match_seq, rating, rd, vol, at FROM "
+			    "rating_history ORDER BY player_id, game, rated_seq",
+			    "SELECT player_id, game, rated_seq, match_seq, rating, rd, vol, at FROM "
+			    "rating_history ORDER BY player_id COLLATE \"C\", game COLLATE \"C\", rated_seq");
 
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *p = (const char *)sqlite3_column_text(s, 0),
-			   *g = (const char *)sqlite3_column_text(s, 1);
-		long long rseq = sqlite3_column_int64(s, 2), mseq = sqlite3_column_int64(s, 3),
-			  at = sqlite3_column_int64(s, 7);
-		double r = sqlite3_column_double(s, 4), rd = sqlite3_column_double(s, 5),
-		       vol = sqlite3_column_double(s, 6);
+	while (!err && rows_next(&x)) {
+		const char *p = col_text(&x, 0), *g = col_text(&x, 1);
+		long long rseq = col_int(&x, 2), mseq = col_int(&x, 3), at = col_int(&x, 7);
+		double r = col_double(&x, 4), rd = col_double(&x, 5), vol = col_double(&x, 6);
 		const struct hist *h;
 		const struct entry *e = NULL;
 		int c = -1;
@@ -513,17 +619,13 @@ static int check_history(struct rebuild *b)
 					       (long long)h->at);
 			else
 				printf("  computed: no such row\n");
-			sqlite3_finalize(s);
+			rows_close(b, &x);
 			return CLI_E_MISMATCH;
 		}
 		i++;
-		rc = SQLITE_OK;
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		fprintf(stderr, "quinteto ratings: reading rating_history: %s\n", sqlite3_errmsg(b->db));
+	if (rows_close(b, &x) || err)
 		return -EIO;
-	}
 	while (i < b->nhist && !b->entries[b->hist[i].entry].account)
 		i++;
 	if (i < b->nhist) {
@@ -541,7 +643,7 @@ static int check_history(struct rebuild *b)
 /* --- rebuild: rewrite the tables --------------------------------------------------- */
 
 /* Rewrites both tables inside the open transaction; an SQLite code (SQLITE_DONE on success). */
-static int rows_write(struct rebuild *b)
+static int rows_write_lite(struct rebuild *b)
 {
 	sqlite3_stmt *r = NULL, *h = NULL;
 	int rc = sqlite3_exec(b->db, "DELETE FROM rating_history; DELETE FROM ratings;", NULL, NULL, NULL);
@@ -596,7 +698,109 @@ static int rows_write(struct rebuild *b)
 	return rc;
 }
 
+/* One INSERT on PostgreSQL with text parameters; 0 or -EIO (said). */
+static int pg_insert(struct rebuild *b, const char *sql, int n, const char *const *v)
+{
+	PGresult *r = PQexecParams(b->pg, sql, n, NULL, v, NULL, NULL, 0);
+	int err = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : -EIO;
+
+	if (err)
+		fprintf(stderr, "quinteto ratings: writing the ratings: %s", PQresultErrorMessage(r));
+	PQclear(r);
+	return err;
+}
+
+/*
+ * The same rewrite on PostgreSQL: doubles sent as "%.17g", which reads back as
+ * the very same double (and PostgreSQL prints them shortest-exact).
+ */
+static int rows_write_pg(struct rebuild *b)
+{
+	char d[3][32], n[4][24];
+	int err = db_exec(b, "DELETE FROM rating_history", false);
+
+	err = err ? err : db_exec(b, "DELETE FROM ratings", false);
+	for (size_t i = 0; !err && i < b->nentries; i++) {
+		const struct entry *e = &b->entries[i];
+		const char *v[7] = { e->player, e->game, d[0], d[1], d[2], n[0], n[1] };
+
+		if (!e->account)
+			continue;
+		snprintf(d[0], sizeof(d[0]), "%.17g", e->r.rating);
+		snprintf(d[1], sizeof(d[1]), "%.17g", e->r.rd);
+		snprintf(d[2], sizeof(d[2]), "%.17g", e->r.vol);
+		snprintf(n[0], sizeof(n[0]), "%lld", (long long)e->r.matches);
+		snprintf(n[1], sizeof(n[1]), "%lld", (long long)e->r.last_at);
+		err = pg_insert(b,
+				"INSERT INTO ratings(player_id, game, rating, rd, vol, matches, last_at) "
+				"VALUES ($1, $2, $3, $4, $5, $6, $7)",
+				7, v);
+	}
+	for (size_t i = 0; !err && i < b->nhist; i++) {
+		const struct hist *x = &b->hist[i];
+		const struct entry *e = &b->entries[x->entry];
+		const char *v[8] = { e->player, e->game, n[0], n[1], d[0], d[1], d[2], n[2] };
+
+		if (!e->account)
+			continue;
+		snprintf(n[0], sizeof(n[0]), "%lld", (long long)x->rated_seq);
+		snprintf(n[1], sizeof(n[1]), "%lld", (long long)x->match_seq);
+		snprintf(n[2], sizeof(n[2]), "%lld", (long long)x->at);
+		snprintf(d[0], sizeof(d[0]), "%.17g", x->rating);
+		snprintf(d[1], sizeof(d[1]), "%.17g", x->rd);
+		snprintf(d[2], sizeof(d[2]), "%.17g", x->vol);
+		err = pg_insert(
+			b,
+			"INSERT INTO rating_history(player_id, game, rated_seq, match_seq, rating, rd, vol, "
+			"at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (player_id, game, "
+			"rated_seq) DO UPDATE SET match_seq = EXCLUDED.match_seq, rating = "
+			"EXCLUDED.rating, rd = EXCLUDED.rd, vol = EXCLUDED.vol, at = EXCLUDED.at",
+			8, v);
+	}
+	return err;
+}
+
 /* --- the command ------------------------------------------------------------------ */
+
+/* The schema this command needs (0013 / postgres 0003); 0, or STORE_E_NOT_QUINTETO after saying why. */
+static int schema_check(struct rebuild *b, const char *where)
+{
+	static const char *const sql[] = { "SELECT rated, rated_seq FROM matches LIMIT 0",
+					   "SELECT player_id FROM ratings LIMIT 0",
+					   "SELECT player_id FROM rating_history LIMIT 0",
+					   "SELECT player_id FROM accounts LIMIT 0" };
+	int err = b->ad.err[0] ? -EIO : 0;
+
+	for (size_t k = 0; !err && k < sizeof(sql) / sizeof(sql[0]); k++)
+		err = db_exec(b, sql[k], true);
+	if (!err)
+		return 0;
+	fprintf(stderr,
+		"quinteto ratings: %s: not a Quinteto database of this version (%s); start the server once "
+		"to "
+		"migrate it\n",
+		where,
+		b->ad.err[0] ? b->ad.err
+		: b->pg      ? PQerrorMessage(b->pg)
+			     : sqlite3_errmsg(b->db));
+	return STORE_E_NOT_QUINTETO;
+}
+
+/* Opens PostgreSQL at `conninfo` with the archive reads; 0 or a code (said). */
+static int rebuild_open_pg(struct rebuild *b, const char *conninfo)
+{
+	memset(b, 0, sizeof(*b));
+	b->pg = PQconnectdb(conninfo);
+	if (PQstatus(b->pg) != CONNECTION_OK) {
+		fprintf(stderr, "quinteto ratings: PostgreSQL: %s", PQerrorMessage(b->pg));
+		PQfinish(b->pg);
+		b->pg = NULL;
+		return -EIO;
+	}
+	if (archive_db_init_pg(&b->ad, b->pg) && !b->ad.err[0])
+		snprintf(b->ad.err, sizeof(b->ad.err), "the archive reads cannot be prepared");
+	return schema_check(b, "PostgreSQL");
+}
 
 /* Opens the database (read-only for --check) with the archive reads; 0 or a code (said). */
 static int rebuild_open(struct rebuild *b, const char *path, bool check)
@@ -615,26 +819,11 @@ static int rebuild_open(struct rebuild *b, const char *path, bool check)
 		rc = SQLITE_READONLY;
 	if (rc != SQLITE_OK) {
 		fprintf(stderr, "quinteto ratings: %s: %s\n", path, sqlite3_errstr(rc));
-		sqlite3_close(b->db);
-		b->db = NULL;
 		return -EIO;
 	}
-	if (archive_db_init(&b->ad, b->db) ||
-	    sqlite3_exec(b->db,
-			 "SELECT rated, rated_seq FROM matches LIMIT 0; SELECT 1 FROM ratings, "
-			 "rating_history, accounts LIMIT 0",
-			 NULL, NULL, NULL) != SQLITE_OK) {
-		fprintf(stderr,
-			"quinteto ratings: %s: not a Quinteto database of this version (%s); start the "
-			"server "
-			"once to migrate it\n",
-			path, b->ad.err[0] ? b->ad.err : sqlite3_errmsg(b->db));
-		archive_db_finish(&b->ad);
-		sqlite3_close(b->db);
-		b->db = NULL;
-		return STORE_E_NOT_QUINTETO;
-	}
-	return 0;
+	if (archive_db_init(&b->ad, b->db) && !b->ad.err[0])
+		snprintf(b->ad.err, sizeof(b->ad.err), "the archive reads cannot be prepared");
+	return schema_check(b, path);
 }
 
 static void rebuild_close(struct rebuild *b)
@@ -642,18 +831,57 @@ static void rebuild_close(struct rebuild *b)
 	rebuild_clear(b);
 	archive_db_finish(&b->ad);
 	sqlite3_close(b->db);
+	PQfinish(b->pg);
+}
+
+/*
+ * The transaction of one attempt. SQLite: a read transaction that the
+ * rebuild's first write upgrades (refused if the server wrote since).
+ * PostgreSQL: --check reads one snapshot; the rebuild first locks the row of
+ * rating_clock that every rated match's transaction updates first, so none
+ * commits until the rebuild has (and one under way is waited for).
+ */
+static int rebuild_begin(struct rebuild *b, bool check)
+{
+	if (!b->pg)
+		return db_exec(b, "BEGIN", false) ? -EIO : 0;
+	if (check)
+		return db_exec(b, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", false);
+	if (db_exec(b, "BEGIN", false))
+		return -EIO;
+	return db_exec(b, "SELECT n FROM rating_clock WHERE one = 1 FOR UPDATE", false);
+}
+
+/* Writes and commits; 0, 1 (SQLite: the server wrote since the snapshot: try again) or a code (said). */
+static int rebuild_commit(struct rebuild *b)
+{
+	int rc;
+
+	if (b->pg) {
+		rc = rows_write_pg(b);
+		return rc ? rc : db_exec(b, "COMMIT", false);
+	}
+	rc = rows_write_lite(b);
+	if (rc == SQLITE_DONE)
+		rc = sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		return 0;
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+		return 1;
+	fprintf(stderr, "quinteto ratings: writing the ratings: %s (nothing changed)\n", sqlite3_errstr(rc));
+	return -EIO;
 }
 
 /* One attempt on one snapshot: compute, then compare or write. 0, a code, or 1: try again. */
 static int rebuild_once(struct rebuild *b, bool check)
 {
 	size_t accounts = 0, rows = 0;
-	int err, rc;
+	int err;
 
 	rebuild_clear(b);
-	if (sqlite3_exec(b->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		fprintf(stderr, "quinteto ratings: BEGIN: %s\n", sqlite3_errmsg(b->db));
-		return -EIO;
+	if ((err = rebuild_begin(b, check))) {
+		db_exec(b, "ROLLBACK", true);
+		return err;
 	}
 	err = rebuild_compute(b);
 	err = err ? err : rows_sort(b);
@@ -668,38 +896,39 @@ static int rebuild_once(struct rebuild *b, bool check)
 			printf("identical: %zu ratings and %zu history rows are what %zu rated matches "
 			       "give\n",
 			       accounts, rows, b->nmatches);
-	} else if (!err) {
-		rc = rows_write(b);
-		if (rc == SQLITE_DONE)
-			rc = sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL);
-		if (rc == SQLITE_OK) {
-			printf("rebuilt: %zu ratings and %zu history rows from %zu rated matches\n", accounts,
-			       rows, b->nmatches);
-			return 0;
-		}
-		sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
-		if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
-			return 1; /* the server wrote since our snapshot: again, on the new one */
-		fprintf(stderr, "quinteto ratings: writing the ratings: %s (nothing changed)\n",
-			sqlite3_errstr(rc));
-		return -EIO;
+	} else if (!err && !(err = rebuild_commit(b))) {
+		printf("rebuilt: %zu ratings and %zu history rows from %zu rated matches\n", accounts, rows,
+		       b->nmatches);
+		return 0;
 	}
-	sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
+	db_exec(b, "ROLLBACK", true);
 	return err;
 }
 
 int cli_ratings(int argc, char **argv, const char *db_path)
 {
 	struct rebuild b;
-	bool check = argc == 3 && strcmp(argv[2], "--check") == 0;
+	const char *conninfo = NULL;
+	bool check = false, bad = argc < 2 || strcmp(argv[1], "rebuild") != 0;
 	int err = 1;
 
-	if (argc < 2 || argc > 3 || strcmp(argv[1], "rebuild") != 0 || (argc == 3 && !check)) {
-		fprintf(stderr, "usage: quinteto [--db PATH] ratings rebuild [--check]\n");
+	for (int i = 2; i < argc && !bad; i++) {
+		if (strcmp(argv[i], "--check") == 0 && !check)
+			check = true;
+		else if (strcmp(argv[i], "--postgres") == 0 && i + 1 < argc && !conninfo)
+			conninfo = argv[++i];
+		else
+			bad = true;
+	}
+	if (bad) {
+		fprintf(stderr,
+			"usage: quinteto [--db PATH] ratings rebuild [--check] [--postgres CONNINFO]\n");
 		return CLI_E_USAGE;
 	}
-	if ((err = rebuild_open(&b, db_path, check)))
+	if ((err = conninfo ? rebuild_open_pg(&b, conninfo) : rebuild_open(&b, db_path, check))) {
+		rebuild_close(&b);
 		return err;
+	}
 	err = 1;
 	for (int tries = 0; err == 1 && tries < TRIES; tries++) {
 		if (tries)

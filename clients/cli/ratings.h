@@ -1,5 +1,5 @@
 /*
- * ratings.h: `quinteto ratings rebuild [--check]` (docs/RATINGS.md, "The
+ * ratings.h: `quinteto ratings rebuild [--check] [--postgres CONNINFO]` (docs/RATINGS.md, "The
  * rebuild"): the ratings derived again from the archive alone. Every rated
  * match is replayed through the archive codec and the rules core, in
  * rated_seq order, and applied with the server's own rating_apply(); then
@@ -11,7 +11,8 @@
 #define QUINTETO_CLI_RATINGS_H
 
 /*
- * The `ratings` command (argv[0] "ratings") on the database at `db_path`:
+ * The `ratings` command (argv[0] "ratings") on the SQLite database at
+ * `db_path`, or with `--postgres CONNINFO` on that PostgreSQL database:
  * 0 done (or, with --check, identical), CLI_E_MISMATCH (--check found a
  * difference, the first one printed), CLI_E_USAGE, CLI_E_INPUT (a rated
  * match that does not replay to its recorded result, named), or a store or

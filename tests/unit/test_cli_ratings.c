@@ -11,6 +11,7 @@
  * does not replay to its recorded result is exit 2, named, nothing written.
  */
 #include <dirent.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +22,14 @@
 #include "match_fixture.h"
 #include "rating/rating.h"
 #include "store/name_fold.h"
+#include "store/store_int.h"
 #include "tap.h"
 
 #define T0  1700000000000LL
 #define DAY 86400000LL
 
 static const char *cli, *migrations;
+static PGconn *pg; /* with --pg: the same on PostgreSQL (QUINTETO_TEST_PG), the command given --postgres */
 static char dir[] = "/tmp/quinteto-ratings-XXXXXX";
 static char dbpath[300];
 
@@ -38,7 +41,11 @@ static int run_db(const char *args, char *out, size_t outlen)
 	FILE *p;
 	int st;
 
-	snprintf(line, sizeof(line), "'%s' --db '%s' %s 2>&1", cli, dbpath, args);
+	if (pg)
+		snprintf(line, sizeof(line), "'%s' %s --postgres '%s' 2>&1", cli, args,
+			 getenv("QUINTETO_TEST_PG"));
+	else
+		snprintf(line, sizeof(line), "'%s' --db '%s' %s 2>&1", cli, dbpath, args);
 	p = popen(line, "r");
 	if (!p)
 		return -1;
@@ -52,14 +59,29 @@ static int run_db(const char *args, char *out, size_t outlen)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Runs `text` on SQLite's `db`, or on PostgreSQL with --pg; 0 or non-zero (said). */
 static int sql(sqlite3 *db, const char *text)
 {
-	int rc = sqlite3_exec(db, text, NULL, NULL, NULL);
+	PGresult *r;
+	int rc;
 
+	if (pg) {
+		r = PQexec(pg, text);
+		rc = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK ? 0 : 1;
+		if (rc)
+			printf("# sql: %s: %s", text, PQresultErrorMessage(r));
+		PQclear(r);
+		return rc;
+	}
+	rc = sqlite3_exec(db, text, NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
 		printf("# sql: %s: %s\n", text, sqlite3_errmsg(db));
 	return rc;
 }
+
+/* The seq of the match inserted last, and a seat's name key, in the database's own words. */
+#define LAST_SEQ (pg ? "(SELECT max(seq) FROM matches)" : "last_insert_rowid_seq()")
+#define NAME_KEY (pg ? "lower" : "quinteto_fold")
 
 static int sql_file(const struct dirent *d)
 {
@@ -127,10 +149,9 @@ static int insert(sqlite3 *db, const json_t *j, const char *const *players, int 
 	{
 		q = sqlite3_mprintf(
 			"INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed, "
-			"name_key) VALUES (last_insert_rowid_seq(), %d, %Q, %Q, 0, %Q, '', "
-			"quinteto_fold(%Q))",
-			(int)i, json_string_value(json_object_get(x, "role")), players[i], players[i],
-			players[i]);
+			"name_key) VALUES (%s, %d, %Q, %Q, 0, %Q, '', %s(%Q))",
+			LAST_SEQ, (int)i, json_string_value(json_object_get(x, "role")), players[i],
+			players[i], NAME_KEY, players[i]);
 		rc = rc ? rc : sql(db, q);
 		sqlite3_free(q);
 	}
@@ -140,8 +161,8 @@ static int insert(sqlite3 *db, const json_t *j, const char *const *players, int 
 		     *o = json_dumps(json_object_get(x, "outcome"), JSON_COMPACT);
 
 		q = sqlite3_mprintf("INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at) "
-				    "VALUES (last_insert_rowid_seq(), %d, %d, %Q, %Q, %lld)",
-				    (int)json_integer_value(json_object_get(x, "ply")),
+				    "VALUES (%s, %d, %d, %Q, %Q, %lld)",
+				    LAST_SEQ, (int)json_integer_value(json_object_get(x, "ply")),
 				    (int)json_integer_value(json_object_get(x, "seat")), a, o,
 				    (long long)json_integer_value(json_object_get(x, "at")));
 		rc = rc ? rc : sql(db, q);
@@ -150,12 +171,12 @@ static int insert(sqlite3 *db, const json_t *j, const char *const *players, int 
 	}
 	json_array_foreach(json_object_get(j, "events"), i, x)
 	{
-		q = sqlite3_mprintf(
-			"INSERT INTO match_events VALUES (last_insert_rowid_seq(), %d, %d, %Q, %lld)",
-			(int)json_integer_value(json_object_get(x, "ply")),
-			(int)json_integer_value(json_object_get(x, "seat")),
-			json_string_value(json_object_get(x, "kind")),
-			(long long)json_integer_value(json_object_get(x, "at")));
+		q = sqlite3_mprintf("INSERT INTO match_events(match_seq, ply, seat, kind, at) VALUES (%s, "
+				    "%d, %d, %Q, %lld)",
+				    LAST_SEQ, (int)json_integer_value(json_object_get(x, "ply")),
+				    (int)json_integer_value(json_object_get(x, "seat")),
+				    json_string_value(json_object_get(x, "kind")),
+				    (long long)json_integer_value(json_object_get(x, "at")));
 		rc = rc ? rc : sql(db, q);
 		sqlite3_free(q);
 	}
@@ -186,12 +207,21 @@ static int build_db(void)
 	int rc;
 
 	snprintf(dbpath, sizeof(dbpath), "%s/q.db", dir);
-	if (sqlite3_open(dbpath, &db) != SQLITE_OK)
+	if (pg) {
+		char path[1024];
+
+		db = NULL;
+		snprintf(path, sizeof(path), "%s/postgres", migrations);
+		rc = store_pg_migrate(pg, path); /* the store's own runner */
+	} else if (sqlite3_open(dbpath, &db) != SQLITE_OK) {
 		return -1;
-	rc = sqlite3_create_function(db, "last_insert_rowid_seq", 0, SQLITE_UTF8, NULL, seq_fn, NULL, NULL);
-	rc = rc ? rc : name_fold_register(db);
-	rc = rc ? rc : sql(db, "PRAGMA synchronous=OFF"); /* a test's scratch file: no fsync */
-	rc = rc ? rc : migrate(db);
+	} else {
+		rc = sqlite3_create_function(db, "last_insert_rowid_seq", 0, SQLITE_UTF8, NULL, seq_fn, NULL,
+					     NULL);
+		rc = rc ? rc : name_fold_register(db);
+		rc = rc ? rc : sql(db, "PRAGMA synchronous=OFF"); /* a test's scratch file: no fsync */
+		rc = rc ? rc : migrate(db);
+	}
 	rc = rc ? rc : sql(db, "BEGIN"); /* one commit, not thousands of fsyncs */
 	for (int k = 0; !rc && k < 6; k++) {
 		char *q = sqlite3_mprintf("INSERT INTO players(id, token_hash, name, created_at) VALUES "
@@ -230,7 +260,7 @@ static int build_db(void)
 	rc = rc ? rc : insert(db, qt, six, 3, T0 + 20 * DAY);
 	rc = rc ? rc : insert(db, ur[3], ea, 4, T0 + 60 * DAY);
 	rc = rc ? rc : sql(db, "COMMIT");
-	rc = rc ? rc : sql(db, "PRAGMA journal_mode=WAL"); /* as the server runs it */
+	rc = rc || pg ? rc : sql(db, "PRAGMA journal_mode=WAL"); /* as the server runs it */
 	sqlite3_close(db);
 	return rc;
 }
@@ -240,7 +270,9 @@ static void db_sql(const char *text)
 {
 	sqlite3 *db;
 
-	if (sqlite3_open(dbpath, &db) == SQLITE_OK) {
+	if (pg)
+		CHECK_EQ(sql(NULL, text), 0);
+	else if (sqlite3_open(dbpath, &db) == SQLITE_OK) {
 		CHECK_EQ(sql(db, text), SQLITE_OK);
 		sqlite3_close(db);
 	}
@@ -253,6 +285,14 @@ static long long db_int(const char *text)
 	sqlite3_stmt *s = NULL;
 	long long v = -1;
 
+	if (pg) {
+		PGresult *r = PQexec(pg, text);
+
+		if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0)
+			v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		PQclear(r);
+		return v;
+	}
 	if (sqlite3_open(dbpath, &db) != SQLITE_OK)
 		return -1;
 	if (sqlite3_prepare_v2(db, text, -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
@@ -269,6 +309,24 @@ static bool db_rating(const char *player, const char *game, struct rating *r)
 	sqlite3_stmt *s = NULL;
 	bool found = false;
 
+	if (pg) {
+		const char *v[2] = { player, game };
+		PGresult *x = PQexecParams(pg,
+					   "SELECT rating, rd, vol, matches, last_at FROM ratings WHERE "
+					   "player_id = $1 AND game = $2",
+					   2, NULL, v, NULL, NULL, 0);
+
+		if (PQresultStatus(x) == PGRES_TUPLES_OK && PQntuples(x) == 1) {
+			*r = (struct rating){ strtod(PQgetvalue(x, 0, 0), NULL),
+					      strtod(PQgetvalue(x, 0, 1), NULL),
+					      strtod(PQgetvalue(x, 0, 2), NULL),
+					      (int32_t)strtol(PQgetvalue(x, 0, 3), NULL, 10),
+					      strtoll(PQgetvalue(x, 0, 4), NULL, 10) };
+			found = true;
+		}
+		PQclear(x);
+		return found;
+	}
 	if (sqlite3_open(dbpath, &db) != SQLITE_OK)
 		return false;
 	if (sqlite3_prepare_v2(
@@ -385,7 +443,7 @@ static void test_unreplayable_match(void)
 	static char out[1 << 16];
 	long long before = db_int("SELECT count(*) FROM ratings");
 
-	db_sql("UPDATE matches SET result = CASE WHEN instr(result, '\"winner\":1') "
+	db_sql("UPDATE matches SET result = CASE WHEN result LIKE '%\"winner\":1%' "
 	       "THEN replace(result, '\"winner\":1', '\"winner\":0') "
 	       "ELSE replace(result, '\"winner\":0', '\"winner\":1') END WHERE id = 'u1'");
 	db_sql("DELETE FROM ratings WHERE player_id = 'pa'");
@@ -405,6 +463,15 @@ int main(int argc, char **argv)
 	}
 	cli = argv[1];
 	migrations = argv[2];
+	if (argc > 3 && strcmp(argv[3], "--pg") == 0) {
+		pg = PQconnectdb(getenv("QUINTETO_TEST_PG") ? getenv("QUINTETO_TEST_PG") : "");
+		if (PQstatus(pg) != CONNECTION_OK) {
+			printf("Bail out! PostgreSQL: %s", PQerrorMessage(pg));
+			PQfinish(pg);
+			return 1;
+		}
+		PQclear(PQexec(pg, "SET client_min_messages = warning"));
+	}
 	if (!mkdtemp(dir) || build_db() != 0) {
 		printf("Bail out! cannot build the test database in %s\n", dir);
 		return 1;
@@ -415,6 +482,7 @@ int main(int argc, char **argv)
 	for (int k = 0; k < 4; k++)
 		json_decref(ur[k]);
 	json_decref(qt);
+	PQfinish(pg);
 	{
 		char cmd[400];
 

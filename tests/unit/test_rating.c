@@ -341,6 +341,7 @@ static struct rules_result two_seat(const char *id, uint32_t salt, int resign_at
 	struct rules_action a;
 	int seat;
 
+	memset(place, 0xff, 6); /* no standing: no place */
 	if (rules_match_start(&m, rules_game_find(id), seed, NULL) != 0)
 		return r;
 	for (int ply = 0; ply < 20000; ply++) {
