@@ -166,4 +166,6 @@ test('on PostgreSQL: a rated match writes its ratings with its archive', { timeo
   assert.equal(page.ratings.ur.vol, want.after[0][2]);
   const board = await srv.getJson('/api/leaderboard?game=ur&limit=2');
   assert.deepEqual(board.players.map((p) => p.handle), ['PgAna', 'PgBen']);
+  // the archive is the one truth: a rebuild from it gives the very numbers the writer committed
+  execFileSync(process.env.QUINTETO_CLI, ['ratings', 'rebuild', '--check', '--postgres', conninfo], { stdio: 'pipe' });
 }));
