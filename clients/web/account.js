@@ -129,8 +129,9 @@ export function openAccountDialog(kind, opener = document.activeElement) {
   dialog.addEventListener('close', () => {
     dialog.remove();
     if (open === dialog) open = null;
-    if (opener && opener.isConnected) opener.focus();
-    else document.getElementById('brand')?.focus();
+    // (after a claim or a sign-in the header's buttons are gone: focus goes to the account's link there)
+    const to = opener && opener.isConnected ? opener : document.getElementById('account-link') || document.getElementById('brand');
+    to?.focus();
   });
   document.body.append(dialog);
   open = dialog;
@@ -149,7 +150,7 @@ function claimDialog() {
   const password = field('claim-password', t('account.password'), passwordInput('password', 'new-password'),
     t('account.passwordRules'));
   const confirm = field('claim-confirm', t('account.confirm'), passwordInput('confirm', 'new-password'));
-  const top = h('p#claim-message.form-error', { role: 'alert', hidden: true });
+  const top = h('p#claim-message.form-error', { hidden: true });
   const errors = new FormErrors(top, { handle, password, confirm });
   const button = h('button#claim-submit.primary', { type: 'submit' }, t('account.claimSubmit'));
   const form = h('form#claim-form.account-form', { novalidate: true,
@@ -175,7 +176,7 @@ function claimDialog() {
 function signInDialog() {
   const handle = field('signin-handle', t('account.handle'), handleInput('username'));
   const password = field('signin-password', t('account.password'), passwordInput('password', 'current-password'));
-  const top = h('p#signin-message.form-error', { role: 'alert', hidden: true });
+  const top = h('p#signin-message.form-error', { hidden: true });
   const errors = new FormErrors(top, { handle, password });
   const button = h('button#signin-submit.primary', { type: 'submit' }, t('account.signInSubmit'));
   const form = h('form#signin-form.account-form', { novalidate: true,
@@ -216,21 +217,35 @@ export class AccountView {
     else this.render();
   }
 
-  // Drawn again by app.js whenever an `account` message comes (or the person is signed out).
+  // Drawn again by app.js whenever an `account` message comes (or the person is signed out). The forms are
+  // made once per account (what is typed in them survives a push); the summary and the sessions are redrawn,
+  // and focus, if it was on something redrawn, goes back to the element of the same id (else the heading).
   render() {
     const a = this.app.account;
-    clear(this.body);
-    if (!a) {
-      this.body.append(h('p#account-guest', t('account.guestNote')),
-        h('div.form-buttons',
-          h('button#account-claim.primary', { type: 'button', onclick: (ev) => openAccountDialog('claim', ev.target) },
-            t('account.create')),
-          h('button#account-signin', { type: 'button', onclick: (ev) => openAccountDialog('signin', ev.target) },
-            t('account.signIn'))));
-      return;
+    const had = this.body.contains(document.activeElement) ? document.activeElement.id : null;
+    if (!a || !a.sessions) {
+      this.forms = null;
+      clear(this.body).append(...(a ? [h('p.loading', t('account.loading'))] : this.guest()));
+    } else {
+      if (!this.forms || this.forms.handle !== a.handle) {
+        this.forms = { handle: a.handle, summary: h('div'), sessions: h('div') };
+        clear(this.body).append(this.forms.summary, this.forms.sessions, this.passwordForm(), this.signOut(), this.deleteForm());
+      }
+      this.forms.summary.replaceWith(this.forms.summary = this.summary(a));
+      this.forms.sessions.replaceWith(this.forms.sessions = this.sessions(a));
     }
-    if (!a.sessions) { this.body.append(h('p.loading', t('account.loading'))); return; }
-    this.body.append(this.summary(a), this.sessions(a), this.passwordForm(), this.signOut(), this.deleteForm());
+    if (had !== null && !this.body.contains(document.activeElement)) {
+      (had && document.getElementById(had) || this.el.querySelector('h1')).focus({ preventScroll: true });
+    }
+  }
+
+  guest() {
+    return [h('p#account-guest', t('account.guestNote')),
+      h('div.form-buttons',
+        h('button#account-claim.primary', { type: 'button', onclick: (ev) => openAccountDialog('claim', ev.target) },
+          t('account.create')),
+        h('button#account-signin', { type: 'button', onclick: (ev) => openAccountDialog('signin', ev.target) },
+          t('account.signIn')))];
   }
 
   summary(a) {
@@ -254,7 +269,7 @@ export class AccountView {
     h('span.session-device', s.device || t('account.unknownDevice')),
     s.current ? h('span.badge.you', t('account.thisDevice')) : null,
     h('span.note', ` ${t('account.sessionSeen', { created: fmtDate(s.created_at), seen: fmtDate(s.seen_at) })}`),
-    h('button.end-session', { type: 'button', 'data-session': s.id,
+    h('button.end-session', { type: 'button', id: `end-${s.id}`, 'data-session': s.id,
       'aria-label': t('account.endSessionOf', { device: s.device || t('account.unknownDevice'), seen: fmtDate(s.seen_at) }),
       onclick: async (ev) => {
         ev.target.disabled = true;
@@ -273,7 +288,7 @@ export class AccountView {
     const old = field('password-old', t('account.oldPassword'), passwordInput('old', 'current-password'));
     const next = field('password-new', t('account.newPassword'), passwordInput('new', 'new-password'), t('account.passwordRules'));
     const confirm = field('password-confirm', t('account.confirm'), passwordInput('confirm', 'new-password'));
-    const top = h('p#password-message.form-error', { role: 'alert', hidden: true });
+    const top = h('p#password-message.form-error', { hidden: true });
     const errors = new FormErrors(top, { old, password: next, confirm }, { wrong_credentials: 'old', empty_password: 'old' });
     const button = h('button#password-submit', { type: 'submit' }, t('account.changePassword'));
     const form = h('form#password-form.account-form', { novalidate: true,
@@ -306,7 +321,7 @@ export class AccountView {
 
   deleteForm() {
     const pw = field('delete-password', t('account.password'), passwordInput('password', 'current-password'));
-    const top = h('p#delete-message.form-error', { role: 'alert', hidden: true });
+    const top = h('p#delete-message.form-error', { hidden: true });
     const errors = new FormErrors(top, { password: pw }, { wrong_credentials: 'password' });
     const button = h('button#delete-submit.danger', { type: 'submit' }, t('account.deleteSubmit'));
     const form = h('form#delete-form.account-form', { novalidate: true,
