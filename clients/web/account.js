@@ -12,10 +12,16 @@
 // the forms' to show: their ids are in app.ownErrors, so app.js does not toast them as well.
 
 import { h, clear } from './dom.js';
-import { app, announce, navigate, toast } from './core.js';
-import { t, fmtDate } from './i18n.js';
+import { app, announce, toast, saveIdentity } from './core.js';
+import { translator, fmtDate } from './i18n.js';
+import strings from './i18n/accounts.js';
 import { gameLabel } from './games/registry.js';
 import { ratingNodes } from './levels.js';
+import { loadCss } from './games/common.js';
+
+// This view's words (i18n/accounts.js), then the shell's; its stylesheet, with it rather than the first page.
+const t = translator(strings);
+await loadCss(new URL('./account.css', import.meta.url)); // (the dialogs open once it applies)
 
 // Which field a refusal concerns (the rest are said at the top of the form).
 const FIELD_OF = {
@@ -115,6 +121,67 @@ async function submitting(button, errors, send) {
   } finally {
     button.disabled = false;
   }
+}
+
+// --- the account's messages (app.js hands them over) ----------------------------------------------------
+
+let renderHeader = () => {};
+
+// app.js's header drawing, for when the account changes; returns this module.
+export function hook(fn) {
+  renderHeader = fn;
+  return { hook, onWelcome, onAccount, onSignedOut, openAccountDialog, AccountView };
+}
+
+// The account now (null: a guest): the header, the lobby's "Rated" and the account page follow it.
+function setAccount(a) {
+  const had = app.account?.handle || null;
+  app.account = a;
+  document.body.dataset.account = a ? a.handle : '';
+  if (had !== (a?.handle || null)) renderHeader();
+  app.view?.accountChanged?.();
+  if (app.view instanceof AccountView) app.view.render();
+}
+
+// A `welcome` (after a hello with an account's token, or a sign-in): `account {handle}` or none.
+function onWelcome(msg) {
+  const handle = msg.account?.handle || null;
+  if (!handle) setAccount(null);
+  else if (app.account?.handle !== handle) {
+    setAccount({ handle });
+    app.net.send({ type: 'account' }); // its sessions and ratings
+  }
+}
+
+// An `account` message (a reply, or the push after a rated match: each game whose rating moved is said, in
+// a toast and the live region, and shown by the room's result).
+function onAccount(msg) {
+  const before = app.account?.ratings;
+  const { type, id, ...a } = msg;
+  setAccount(a);
+  for (const [game, r] of Object.entries(before ? a.ratings || {} : {})) {
+    const old = before[game];
+    if (old && old.matches === r.matches) continue;
+    const ch = { game, from: old ? Math.round(old.rating) : 1500, to: Math.round(r.rating) };
+    ch.text = t('rating.changed', { ...ch, game: gameLabel(game) });
+    app.ratingChanges.push(ch);
+    toast(ch.text, 'rating-changed');
+    app.view?.ratingChanged?.(ch);
+  }
+}
+
+// `signed_out`, asked for (sign out, delete) or pushed (the session ended elsewhere, the password changed): the
+// connection is back to before hello; it says why and goes on as a new guest under the same name.
+function onSignedOut(msg) {
+  const reason = msg.reason || 'ended';
+  Object.assign(app.identity, { token: null, player: null, seats: {} });
+  app.seated = new Set();
+  saveIdentity();
+  setAccount(null);
+  const key = `account.signedOut.${reason}`;
+  toast(t(key) === key ? t('account.signedOut.ended') : t(key), `signed-out-${reason}`);
+  document.body.dataset.signedOut = reason;
+  app.net.rehello();
 }
 
 // --- the dialogs ------------------------------------------------------------------------------------
@@ -339,13 +406,3 @@ export class AccountView {
 
   destroy() {}
 }
-
-// The account's session was ended (`signed_out`, `reason`): says why, on the page and in the live region.
-export function signedOutNotice(reason) {
-  const key = `account.signedOut.${reason}`;
-  const text = t(key) === key ? t('account.signedOut.ended') : t(key);
-  toast(text, `signed-out-${reason}`);
-  return text;
-}
-
-export function goAccount() { navigate('#/account'); }

@@ -7,13 +7,8 @@
 // Identity (name + token, and the seat held in each room) lives in localStorage under a key that
 // includes the ?profile= URL parameter, so two tabs of one browser can be two players. ?name=
 // prefills and submits the name; ?lang= picks the language.
-// Accounts (issue 26, account.js, loaded when first needed): a guest plays at once; the header offers
-// "Create account" and "Sign in" (dialogs), and once signed in shows the handle, a link to #/account. The
-// account lives in app.account (from `welcome.account` and every `account` message); a sign-in's `welcome`
-// brings the account's token (kept where the guest's was) and seats; `signed_out` (asked for, or pushed when
-// the session was ended elsewhere) says why and goes on as a new guest on the same connection. A rated
-// match's new rating is said when the `account` push shows it. Player pages (#/players/<handle>) and the
-// leaderboards (#/leaderboard?game=G) are players.js, read over HTTP like the archive.
+// Accounts (issue 26): the header's "Create account" and "Sign in", or the handle; the rest is account.js
+// (loaded for an account's messages or the dialogs) and players.js (#/players/<h>, #/leaderboard).
 // A cluster: net.js follows `moved`; here each room's node is remembered (identity.nodes) and asked for
 // first when its page opens (a link's #/room/ID?node=NAME is a hint); room.js retries `unavailable`.
 
@@ -21,7 +16,6 @@ import { Net } from './net.js';
 import { h, clear } from './dom.js';
 import { app, saveIdentity, mySeat, setSeat, toast, errorToast, announce, roomLog, navigate } from './core.js';
 import { t, i18n, LANGS, currentLang, setLang } from './i18n.js';
-import { gameLabel } from './games/registry.js';
 import { LobbyView } from './lobby.js';
 
 // The room, the rules pages and the archive (with its replays, analysis board, eye and the rules
@@ -32,12 +26,11 @@ let RoomView = class {}; // `instanceof` is false until the module is here
 let RulesView;
 let MatchesView;
 let ReplayView = class {};
-let AccountView = class {};
-let account = null; // account.js, once loaded
+let AccountView;
 let PlayerView;
 let LeaderboardView;
 const LAZY_VIEWS = {
-  account: () => import('./account.js').then((m) => { account = m; AccountView = m.AccountView; }),
+  account: () => withAccount((m) => { AccountView = m.AccountView; }),
   players: () => import('./players.js').then((m) => { ({ PlayerView, LeaderboardView } = m); }),
   room: () => import('./room.js').then((m) => { RoomView = m.RoomView; }),
   rules: () => import('./rules.js').then((m) => { RulesView = m.RulesView; }),
@@ -83,15 +76,9 @@ function parseRoute() {
   m = /^#\/replay\/([^/?#]+)/.exec(location.hash);
   if (m) return { name: 'replay', id: decodeURIComponent(m[1]) };
   if (/^#\/matches(\?|$)/.test(location.hash)) return { name: 'matches' };
-  m = /^#\/players\/([^/?#]+)/.exec(location.hash);
-  if (m) return { name: 'players', handle: safeDecode(m[1]) };
-  if (/^#\/leaderboard(\?|$)/.test(location.hash)) return { name: 'leaderboard' };
-  if (/^#\/account(\?|$)/.test(location.hash)) return { name: 'account' };
+  m = /^#\/(players\/([^/?#]+)|leaderboard|account)(\?|$)/.exec(location.hash);
+  if (m) return { name: m[2] ? 'players' : m[1], handle: m[2] && decodeURIComponent(m[2]) };
   return { name: 'lobby' };
-}
-
-function safeDecode(x) {
-  try { return decodeURIComponent(x); } catch { return x; }
 }
 
 function onRoute() {
@@ -235,12 +222,7 @@ const handlers = {
     saveIdentity();
     app.watching = new Set();
     app.away = new Set();
-    const handle = msg.account?.handle || null;
-    if (!handle) setAccount(null);
-    else if (app.account?.handle !== handle) {
-      setAccount({ handle });
-      app.net.send({ type: 'account' }); // its sessions and ratings
-    }
+    if (msg.account || app.account) withAccount((m) => m.onWelcome(msg));
     renderHeader();
     app.net.send({ type: 'rooms' });
     if (app.view instanceof RoomView) app.view.actionDone(); // an act in flight may have been lost
@@ -320,30 +302,8 @@ const handlers = {
       if (msg.name !== app.identity.name) announce(t('chat.says', { name: msg.name, text: msg.text }));
     }
   },
-  account(msg) {
-    const before = app.account?.ratings || null;
-    const { type, id, ...acct } = msg;
-    setAccount(acct);
-    if (before) sayRatingChanges(before, acct.ratings || {});
-  },
-  signed_out(msg) {
-    // Asked for (sign out, delete) or pushed (the session ended elsewhere, the password changed): the
-    // connection is back to before hello; go on as a new guest under the same name.
-    const reason = msg.reason || 'ended';
-    app.identity.token = null;
-    app.identity.player = null;
-    app.identity.seats = {};
-    app.seated = new Set();
-    saveIdentity();
-    setAccount(null);
-    withAccount((m) => {
-      const text = m.signedOutNotice(reason);
-      document.body.dataset.signedOut = reason;
-      if (app.view instanceof AccountView) app.view.render();
-      return text;
-    });
-    app.net.rehello();
-  },
+  account(msg) { withAccount((m) => m.onAccount(msg)); },
+  signed_out(msg) { withAccount((m) => m.onSignedOut(msg)); },
   error(msg) {
     if (app.ownErrors.has(msg.id)) return; // a form shows it (account.js)
     if (quiet.has(msg.id) && ['unavailable', 'room_unreachable'].includes(msg.code)) return;
@@ -368,39 +328,13 @@ function onStatus(ev) {
 
 // --- the account ---------------------------------------------------------------------------------
 
-// Runs fn(account.js) once the module is here.
+// fn(account.js), once it is here (it draws the header again through the hook it is given).
 function withAccount(fn) {
-  if (account) return Promise.resolve(fn(account));
-  return import('./account.js').then((m) => { account = m; AccountView = m.AccountView; return fn(m); });
+  return import('./account.js').then((m) => fn(m.hook(renderHeader)));
 }
 
-// The account now (null: a guest); the header, the lobby's "Rated" and the account page follow it.
-function setAccount(a) {
-  const had = app.account?.handle || null;
-  app.account = a;
-  document.body.dataset.account = a ? a.handle : '';
-  if (had !== (a?.handle || null)) renderHeader();
-  if (app.view && typeof app.view.accountChanged === 'function') app.view.accountChanged();
-  if (app.view instanceof AccountView) app.view.render();
-}
-
-// The `account` push after a rated match: each game whose rating moved is said (toast and live region) and
-// shown by the room it was played in.
-function sayRatingChanges(before, after) {
-  for (const [game, r] of Object.entries(after)) {
-    const old = before[game];
-    const from = old ? Math.round(old.rating) : 1500;
-    const to = Math.round(r.rating);
-    if (old && old.matches === r.matches) continue;
-    const ch = { game, from, to };
-    app.ratingChanges.push(ch);
-    toast(t('rating.changedToast', { game: gameLabel(game), from, to }), 'rating-changed');
-    if (app.view instanceof RoomView) app.view.ratingChanged(ch);
-  }
-}
-
-// The header's account part: "Create account" and "Sign in" for a connected guest; the handle (a link to
-// #/account) for an account. Nothing before there is a name (the name form comes first).
+// The header's account part (after <main>: the start panel keeps the first Tabs): a connected guest's
+// "Create account" and "Sign in", an account's handle (a link to #/account).
 function renderAccountNav() {
   const nav = document.getElementById('account-nav');
   if (!nav) return;
@@ -409,12 +343,12 @@ function renderAccountNav() {
   if (!app.net) return;
   if (app.account) {
     nav.append(h('a#account-link.account-link', { href: '#/account', 'aria-label': t('account.linkLabel', { handle: app.account.handle }) },
-      h('span.account-icon', { 'aria-hidden': 'true' }, '●'), ' ', app.account.handle));
+      app.account.handle));
     return;
   }
   const open = (kind) => (ev) => { const b = ev.currentTarget; withAccount((m) => m.openAccountDialog(kind, b)); };
-  nav.append(h('button#header-claim.header-button', { type: 'button', onclick: open('claim') }, t('account.create')),
-    h('button#header-signin.header-button', { type: 'button', onclick: open('signin') }, t('account.signIn')));
+  nav.append(h('button#header-claim', { type: 'button', onclick: open('claim') }, t('account.create')),
+    h('button#header-signin', { type: 'button', onclick: open('signin') }, t('account.signIn')));
 }
 
 // --- header, language switch and the name form ---------------------------------------------------
@@ -541,9 +475,8 @@ window.quinteto = {
   debugDropSocket() { app.net && app.net.drop(); },
   // The replay shown (archive.js's ReplayView: its derived pages of steps, matchAt), or null.
   get replay() { return app.view instanceof ReplayView ? app.view : null; },
-  // The account (null for a guest) and the rating changes said so far ({game, from, to}).
   get account() { return app.account; },
-  get ratingChanges() { return app.ratingChanges.slice(); },
+  get ratingChanges() { return app.ratingChanges.slice(); }, // {game, from, to}, as said
   // The guided match shown (learn.js's LearnView: its lesson, state), or null.
   get learn() { return app.route.name === 'learn' && app.view?.lesson ? app.view : null; },
 };

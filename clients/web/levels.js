@@ -97,31 +97,22 @@ export function botBadge(name) {
     level ? `${t('badge.bot')} · ${levelLabel(level)}` : t('badge.bot'));
 }
 
-// --- ratings (issue 26): a seat's rating beside its name ---------------------------------------------
-
-// A rating as people read it: "1532", or "1500?" while it is provisional (few rated matches: its deviation
-// is still large), with the words a screen reader says instead ("rating 1500, provisional: ..."). r: {rating,
-// provisional} (a seat's, an account's, a leaderboard row's). null without a rating.
+// A rating (r: {rating, provisional}): "1532", "1500?" while provisional, in words for a screen reader.
 export function ratingNodes(r) {
-  if (!r || typeof r.rating !== 'number') return null;
-  const shown = `${Math.round(r.rating)}${r.provisional ? '?' : ''}`;
-  const said = t(r.provisional ? 'rating.saidProvisional' : 'rating.said', { rating: Math.round(r.rating) });
-  return h('span.rating', { 'data-rating': String(Math.round(r.rating)), 'data-provisional': r.provisional ? 'true' : null,
+  if (typeof r?.rating !== 'number') return null;
+  const n = Math.round(r.rating);
+  return h('span.rating', { 'data-rating': n, 'data-provisional': r.provisional ? 'true' : null,
     title: r.provisional ? t('rating.provisionalNote') : null },
-  h('span', { 'aria-hidden': 'true' }, shown), h('span.sr-only', said));
+  h('span', { 'aria-hidden': 'true' }, `${n}${r.provisional ? '?' : ''}`),
+  h('span.sr-only', t(r.provisional ? 'rating.saidProvisional' : 'rating.said', { rating: n })));
 }
 
-// A taken seat's player for the lobby and the room: the name (seatName), linked to the player's page when the
-// seat is an account's (`handle`, its handle shown too when the name is another), and its rating in the room's
-// game when it has one. null for a free seat.
-export function seatPlayer(s, cls = 'name') {
+// A taken seat's player: its name, an account's linked to its page (with the handle when the name is another)
+// and its rating in the room's game.
+export function seatPlayer(s) {
   const name = seatName(s);
-  if (name === null) return null;
-  if (!s.handle) return h(`span.${cls}`, name);
-  const href = `#/players/${encodeURIComponent(s.handle)}`;
-  const same = name.toLowerCase() === s.handle.toLowerCase();
-  return h(`span.${cls}`, { 'data-handle': s.handle },
-    h('a.player-link', { href, title: t('player.pageOf', { handle: s.handle }) }, name),
-    same ? null : h('span.handle', ` @${s.handle}`),
-    s.rating !== undefined ? [' ', ratingNodes(s)] : null);
+  if (!s.handle) return h('span.name', name);
+  return h('span.name', { 'data-handle': s.handle },
+    h('a', { href: `#/players/${encodeURIComponent(s.handle)}`, title: t('player.pageOf', { handle: s.handle }) }, name),
+    name.toLowerCase() === s.handle.toLowerCase() ? null : h('span.handle', ` @${s.handle}`), ' ', ratingNodes(s));
 }

@@ -14,11 +14,7 @@
 // Fewer clicks: "Create room" seats the creator at once (join right after create) in the seat chosen;
 // "Play against the computer" also fills every other seat with a bot of its level (Easy, Medium, Strong:
 // levels.js), so the match starts from one click.
-//
-// Ratings (issue 26): a seat held by an account shows its name linked to the player's page and its rating
-// (levels.js seatPlayer); a rated room is marked. "Rated" at create is offered to an account only (a guest is
-// told why it is not); a rated room is for people only, so "Play against the computer" stays casual. An
-// account's rooms (the seats it holds, wherever it signed in) are listed first, under "Your rooms".
+// Issue 26: "Rated" at create, an account's only (bots play casual); ratings beside names; "Your rooms".
 
 import { h, clear } from './dom.js';
 import { navigate, errorToast } from './core.js';
@@ -236,7 +232,7 @@ export class LobbyView {
     }
   }
 
-  // "Rated" is for an account: enabled, or disabled with the reason (app.js calls this when the account changes).
+  // (account.js calls this when the account changes)
   accountChanged() {
     const { rated, ratedNote } = this.ratedBox;
     const signedIn = !!this.app.account;
@@ -246,7 +242,7 @@ export class LobbyView {
     if (this.app.rooms) this.renderMine(this.app.rooms);
   }
 
-  // The rooms this player holds a seat in (welcome's seats: after a sign-in, the account's), each a link.
+  // The rooms this player holds a seat in (after a sign-in, the account's).
   renderMine(rooms) {
     const ids = [...this.app.seated];
     clear(this.mine).hidden = !ids.length;

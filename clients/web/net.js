@@ -230,11 +230,10 @@ export class Net extends EventTarget {
     return p;
   }
 
-  // Says `hello` again on the open socket, as after a drop (issue 26: after `signed_out` the connection is back
-  // to before hello, the identity a new guest's); what is sent meanwhile waits for the `welcome`.
+  // `hello` again on this socket (after `signed_out`); what is sent meanwhile waits for `welcome`.
   rehello() {
     this.ready = false;
-    this.rawSend({ type: 'hello', id: this.nextId++, ...this.helloFields() }); // (not open: its onopen says it)
+    this.rawSend({ type: 'hello', id: this.nextId++, ...this.helloFields() });
   }
 
   // Test hook: closes the socket as if the network dropped it; the client reconnects by itself.

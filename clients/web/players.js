@@ -7,9 +7,15 @@
 // between games (links: the current one marked aria-current). No chart library: the graph is a few SVG elements.
 
 import { h, s, clear } from './dom.js';
-import { t, fmtDate, fmtNumber } from './i18n.js';
+import { translator, fmtDate, fmtNumber } from './i18n.js';
+import strings from './i18n/accounts.js';
 import { GAMES, gameLabel } from './games/registry.js';
 import { ratingNodes } from './levels.js';
+import { loadCss } from './games/common.js';
+
+// This view's words (i18n/accounts.js, with the account page's), then the shell's; its stylesheet.
+const t = translator(strings);
+await loadCss(new URL('./account.css', import.meta.url)); // (the dialogs open once it applies)
 
 // The route's query ("#/leaderboard?game=ur" -> URLSearchParams); archive.js has the same, but is not loaded here.
 function hashParams() {

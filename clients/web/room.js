@@ -36,13 +36,17 @@
 import { h, clear } from './dom.js';
 import { app as shared, mySeat, navigate, announce, reducedMotion, savePrefs, toast } from './core.js';
 import { TurnCue } from './cue.js';
-import { t, fmtTime } from './i18n.js';
+import { translator, fmtTime } from './i18n.js';
+import strings from './i18n/room.js';
 import { gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
 import { clientSeed, seedUsed, seedField } from './seed.js';
 import { gameOptions, clockLeft, fmtClock, lowAt, clockTag, idleLine } from './clock.js';
 import { LocalRules } from './preview.js';
 import { levelSelect, botBadge, levelLabel, standInLevel, seatName, seatPlayer } from './levels.js';
+
+// This view's words (i18n/room.js, loaded with it), then the shell's.
+const t = translator(strings);
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 // A spectator hears whose turn it is at most this often (with five bots turns change several times a second).
@@ -384,13 +388,13 @@ export class RoomView {
       names.length ? h('span.result-name', ` (${names.join(', ')})`) : null,
       extra ? h('span.result-you', ` ${extra}`) : null,
       ch ? h('span#rating-change.rating-change', { 'data-from': ch.from, 'data-to': ch.to },
-        ` ${t('rating.changed', { game: gameLabel(ch.game), from: ch.from, to: ch.to })}`) : null,
+        ` ${ch.text}`) : null,
       h('a#replay-link.result-back', { href: `#/replay/${encodeURIComponent(this.roomId)}` }, t('archive.replayThis')),
       h('a.result-back', { href: '#/' }, t('room.back'))));
   }
 
-  // This player's rating in this room's game moved ({game, from, to}: app.js, from the `account` push after a
-  // rated match): shown with the result of a finished rated room.
+  // This player's rating in this room's game moved ({game, from, to, text}: account.js, from the `account` push
+  // after a rated match): shown with the result of a finished rated room.
   // (The push may come before the finished state: kept, and shown by renderResult once the match is over.)
   ratingChanged(ch) {
     if (this.state && (!this.state.rated || this.state.game !== ch.game)) return;
