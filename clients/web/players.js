@@ -136,12 +136,12 @@ export class PlayerView {
     const games = Object.entries(p.games || {});
     return h('section.player-results', h('h2', t('player.results')),
       h('p', t('player.totals', { n: p.matches ?? 0, abandoned: p.abandoned ?? 0 })),
-      games.length ? h('table.data-table#player-results',
+      games.length ? h('div.table-scroll', { tabindex: '0', role: 'region', 'aria-label': t('player.results') }, h('table.data-table#player-results',
         h('thead', h('tr', ...['game', 'matches', 'won', 'lost', 'drawn', 'abandoned'].map((k) =>
           h('th', { scope: 'col' }, t(`player.col.${k}`))))),
         h('tbody', games.map(([game, g]) => h('tr', { 'data-game': game },
           h('th', { scope: 'row' }, gameLabel(game)),
-          ...['matches', 'won', 'lost', 'drawn', 'abandoned'].map((k) => h('td', fmtNumber(g[k] ?? 0)))))))
+          ...['matches', 'won', 'lost', 'drawn', 'abandoned'].map((k) => h('td', fmtNumber(g[k] ?? 0))))))))
         : null);
   }
 
@@ -150,8 +150,8 @@ export class PlayerView {
     return h('section.player-recent', h('h2', t('player.recent')),
       list.length ? h('ul#player-recent.recent-list', list.map((m) => h('li', { 'data-match': m.id },
         h('a.replay-link', { href: `#/replay/${encodeURIComponent(m.id)}` }, `${gameLabel(m.game)} #${m.id}`), ' ',
-        h('span.recent-result', resultWord(m.result)),
-        m.rated ? h('span.tag.rated-tag', t('lobby.ratedTag')) : null, ' ',
+        h('span.recent-result', resultWord(m.result)), ' ',
+        m.rated ? [h('span.tag.rated-tag', t('lobby.ratedTag')), ' '] : null,
         h('time.match-date', { datetime: new Date(m.ended_at).toISOString() }, fmtDate(m.ended_at)))))
         : h('p.note', t('player.noRecent')));
   }
