@@ -4,8 +4,9 @@
 // #/account (the sessions, each can be ended, "this device" marked; change the password; sign out; delete the
 // account, confirmed by the password). It sends the account messages through app.net and shows each refusal
 // as a translated sentence next to the field it concerns (handle, password, confirm) or at the top of the
-// form, and says it in the live region too; app.js keeps the account (app.account) from the `account`
-// messages and handles `signed_out`, whoever asked for it.
+// form, and says it in the live region too. app.js hands it the account's messages: it keeps the account
+// (app.account) from `welcome.account` and every `account`, says a rated match's rating change, and on
+// `signed_out` (asked for, or pushed when the session ended elsewhere) says why and goes on as a new guest.
 //
 // Dialogs are native <dialog>s opened modal: focus goes to the first field, Tab stays inside, Escape or the
 // close button shuts it, and focus returns to the button that opened it. The errors these requests get are
@@ -112,7 +113,7 @@ function handleInput(autocomplete) {
 // Runs `send` with the form's button disabled; a refusal goes to `errors`; resolves with the reply or null.
 async function submitting(button, errors, send) {
   errors.reset();
-  button.disabled = true;
+  button.disabled = true; // (a disabled button loses focus: given back below unless a field took it)
   try {
     return await send();
   } catch (e) {
@@ -120,6 +121,7 @@ async function submitting(button, errors, send) {
     return null;
   } finally {
     button.disabled = false;
+    if (button.isConnected && (document.activeElement === document.body || !document.activeElement)) button.focus();
   }
 }
 
