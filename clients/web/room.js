@@ -512,11 +512,13 @@ export class RoomView {
           },
         }, t('seat.take')));
       }
-      btns.append(h('button.add-bot', {
-        type: 'button', 'data-seat': s.seat, title: t('seat.addBotLabel', { role }),
-        onclick: () => this.app.net.request({ type: 'add_bot', room: this.roomId, seat: s.seat, level: this.botLevel.value })
-          .catch(() => {}),
-      }, t('seat.addBot')));
+      if (!st.rated) { // (bots play casual only: a rated room's seats are for accounts)
+        btns.append(h('button.add-bot', {
+          type: 'button', 'data-seat': s.seat, title: t('seat.addBotLabel', { role }),
+          onclick: () => this.app.net.request({ type: 'add_bot', room: this.roomId, seat: s.seat, level: this.botLevel.value })
+            .catch(() => {}),
+        }, t('seat.addBot')));
+      }
       li.append(btns);
     }
     return li;
@@ -524,7 +526,7 @@ export class RoomView {
 
   renderSeats(st, seat) {
     const ul = clear(this.seats);
-    const adding = st.status === 'waiting' && (st.seats || []).some((x) => x.name === null || x.name === undefined);
+    const adding = st.status === 'waiting' && !st.rated && (st.seats || []).some((x) => x.name === null || x.name === undefined);
     if (adding && this.botLevelGame !== st.game) { this.botLevelGame = st.game; this.botLevel.refill(st.game); }
     this.botLevelRow.hidden = !adding;
     const toAct = new Set(st.to_act || []);
