@@ -22,6 +22,7 @@
 #include "net/net.h"
 #include "lobby/lobby.h"
 #include "store/store.h"
+#include "base/pwhash.h"
 #include "base/buf.h"
 #include "base/metrics.h"
 #include "base/util.h"
@@ -35,6 +36,7 @@ struct server {
 	struct lobby *lobby;
 	struct net *net;
 	struct cluster *cluster; /* NULL: a single server (docs/SCALING.md) */
+	struct pwhash *pwhash;   /* the accounts' password hashing (docs/ACCOUNTS.md) */
 	struct dblock dblock;    /* held for the process's life: one database, one server */
 	uv_prepare_t turn;
 	uv_check_t reaper;
@@ -188,6 +190,10 @@ static void stop(struct server *srv)
 	 * The last turn's writes are flushed here, as a turn's end does, and not by store_close():
 	 * the connections must know the batch before its commit is delivered (net_committed).
 	 */
+	/* no password hash after this: every one queued or running is answered now */
+	pwhash_free(srv->pwhash);
+	srv->pwhash = NULL;
+	net_set_pwhash(srv->net, NULL);
 	net_turn_end(srv->net, store_journal_flush(srv->store), store_journal_needed(srv->store));
 	store_close(srv->store); /* writes everything queued and delivers the commits */
 	srv->store = NULL;
@@ -314,6 +320,13 @@ static int store_attach(struct server *srv)
 		return -EIO;
 	lobby_set_store(srv->lobby, srv->store);
 	net_set_store(srv->net, srv->store);
+	/* sodium_init() and the dummy hash (one hash's time: tens of ms) */
+	if (pwhash_new(&srv->loop, (unsigned)cfg->pwhash_threads, (size_t)cfg->pwhash_queue,
+		       (unsigned long long)cfg->pwhash_ops, (size_t)cfg->pwhash_mem_kib, &srv->pwhash)) {
+		util_log(LOG_ERROR, "accounts: cannot start the password hashing (libsodium)");
+		return -EIO;
+	}
+	net_set_pwhash(srv->net, srv->pwhash);
 	store_on_commit(srv->store, committed_cb, srv);
 	return 0;
 }

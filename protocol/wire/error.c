@@ -38,6 +38,18 @@ static const struct {
 	{ "too_many_rooms", "too many rooms" },
 	{ "chat_rate_limited", "chatting too fast" },
 	{ "rematch_unavailable", "no rematch available" },
+	{ "bad_handle", "not a valid handle" },
+	{ "handle_taken", "another account has that handle" },
+	{ "bad_password", "a password is 8..128 printable characters" },
+	{ "wrong_credentials", "wrong handle or password" },
+	{ "already_claimed", "this identity is an account already" },
+	{ "not_signed_in", "not signed in to an account" },
+	{ "unknown_session", "no such session of this account" },
+	{ "signups_disabled", "this server takes no new accounts" },
+	{ "seats_held", "the account holds a seat in a room that is waiting or playing" },
+	{ "account_required", "rated rooms are for accounts" },
+	{ "rated_room", "bots play casual rooms only" },
+	{ "busy", "the server is busy: try again in a moment" },
 };
 
 _Static_assert(sizeof(errors) / sizeof(errors[0]) == WIRE_E_COUNT, "one string per wire error code");

@@ -110,6 +110,28 @@ static const struct field rematch_fields[] = {
 	F("accept", FIELD_BOOL, false, 0, 0, accept),
 	{ NULL, 0, false, 0, 0, 0 },
 };
+/* Accounts: lengths in bytes only (a password of 128 characters of 4 bytes each fits); the server judges
+ * handles and passwords itself, to answer bad_handle, bad_password or wrong_credentials. */
+#define SECRET_MAX 512
+static const struct field credentials_fields[] = {
+	F("handle", FIELD_BYTES, true, 0, 80, handle),
+	F("password", FIELD_BYTES, true, 0, SECRET_MAX, password),
+	F("device", FIELD_TEXT, false, 0, 64, device),
+	{ NULL, 0, false, 0, 0, 0 },
+};
+static const struct field password_fields[] = {
+	F("old", FIELD_BYTES, true, 0, SECRET_MAX, old_password),
+	F("new", FIELD_BYTES, true, 0, SECRET_MAX, new_password),
+	{ NULL, 0, false, 0, 0, 0 },
+};
+static const struct field end_session_fields[] = {
+	F("session", FIELD_BYTES, true, 1, 32, session),
+	{ NULL, 0, false, 0, 0, 0 },
+};
+static const struct field delete_account_fields[] = {
+	F("password", FIELD_BYTES, true, 0, SECRET_MAX, password),
+	{ NULL, 0, false, 0, 0, 0 },
+};
 static const struct field no_fields[] = {
 	{ NULL, 0, false, 0, 0, 0 },
 };
@@ -119,10 +141,25 @@ static const struct {
 	const char *name;
 	const struct field *fields;
 } msg_types[] = {
-	{ "hello", hello_fields },     { "rooms", no_fields },   { "create", create_fields },
-	{ "join", join_fields },       { "watch", seen_fields }, { "leave", room_fields },
-	{ "add_bot", add_bot_fields }, { "act", act_fields },    { "resign", room_fields },
-	{ "chat", chat_fields },       { "mute", mute_fields },  { "rematch", rematch_fields },
+	{ "hello", hello_fields },
+	{ "rooms", no_fields },
+	{ "create", create_fields },
+	{ "join", join_fields },
+	{ "watch", seen_fields },
+	{ "leave", room_fields },
+	{ "add_bot", add_bot_fields },
+	{ "act", act_fields },
+	{ "resign", room_fields },
+	{ "chat", chat_fields },
+	{ "mute", mute_fields },
+	{ "rematch", rematch_fields },
+	{ "claim", credentials_fields },
+	{ "sign_in", credentials_fields },
+	{ "sign_out", no_fields },
+	{ "account", no_fields },
+	{ "password", password_fields },
+	{ "end_session", end_session_fields },
+	{ "delete_account", delete_account_fields },
 };
 
 #define MSG_TYPE_COUNT (sizeof(msg_types) / sizeof(msg_types[0]))

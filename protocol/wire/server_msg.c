@@ -74,6 +74,62 @@ json_t *wire_welcome_new(const char *player, const char *name, const char *token
 				      token, "rooms", rooms, "seats", list));
 }
 
+/* See wire.h. */
+int wire_welcome_add_account(json_t *welcome, const char *handle)
+{
+	return json_object_set_new(welcome, "account", json_pack("{s:s}", "handle", handle)) ? -ENOMEM : 0;
+}
+
+static json_t *sessions_new(const struct wire_session *s, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < n; i++)
+		if (json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:I, s:b}", "id", s[i].id, "device",
+						       s[i].device, "created_at", (json_int_t)s[i].created_at,
+						       "seen_at", (json_int_t)s[i].seen_at, "current",
+						       s[i].current))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+static json_t *ratings_new(const struct wire_rating *r, size_t n)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; o && i < n; i++) {
+		json_t *g = json_pack("{s:I, s:I, s:b, s:I}", "rating", (json_int_t)(r[i].rating + 0.5), "rd",
+				      (json_int_t)(r[i].rd + 0.5), "provisional",
+				      r[i].rd > WIRE_PROVISIONAL_RD, "matches", (json_int_t)r[i].matches);
+
+		if (json_object_set_new(o, r[i].game, g)) {
+			json_decref(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+/* See wire.h. */
+json_t *wire_account_new(const struct wire_account *a, const json_t *id)
+{
+	return reply_finish(reply_new("account", id),
+			    json_pack("{s:s, s:s, s:s, s:I, s:o, s:o}", "handle", a->handle, "player",
+				      a->player, "name", a->name, "created_at", (json_int_t)a->created_at,
+				      "sessions", sessions_new(a->sessions, a->nsessions), "ratings",
+				      ratings_new(a->ratings, a->nratings)));
+}
+
+/* See wire.h. */
+json_t *wire_signed_out_new(const char *reason, const json_t *id)
+{
+	return reply_finish(reply_new("signed_out", id), json_pack("{s:s}", "reason", reason));
+}
+
 /* {type:"resigned", room, seat}. */
 json_t *wire_resigned_new(const char *room, int seat, const json_t *id)
 {

@@ -59,7 +59,20 @@ enum wire_error {
 	WIRE_E_TOO_MANY_ROOMS = -1118,
 	WIRE_E_CHAT_RATE_LIMITED = -1119,
 	WIRE_E_REMATCH_UNAVAILABLE = -1120,
-	WIRE_E_END_ = -1121, /* one past the last code: for (e = WIRE_E_BAD_JSON; e > WIRE_E_END_; e--) */
+	/* accounts and rated rooms (PROTOCOL.md "Accounts and ratings") */
+	WIRE_E_BAD_HANDLE = -1121,
+	WIRE_E_HANDLE_TAKEN = -1122,
+	WIRE_E_BAD_PASSWORD = -1123,
+	WIRE_E_WRONG_CREDENTIALS = -1124,
+	WIRE_E_ALREADY_CLAIMED = -1125,
+	WIRE_E_NOT_SIGNED_IN = -1126,
+	WIRE_E_UNKNOWN_SESSION = -1127,
+	WIRE_E_SIGNUPS_DISABLED = -1128,
+	WIRE_E_SEATS_HELD = -1129,
+	WIRE_E_ACCOUNT_REQUIRED = -1130,
+	WIRE_E_RATED_ROOM = -1131,
+	WIRE_E_BUSY = -1132,
+	WIRE_E_END_ = -1133, /* one past the last code: for (e = WIRE_E_BAD_JSON; e > WIRE_E_END_; e--) */
 };
 
 /* How many WIRE_E_* codes there are (a table with one entry per code). */
@@ -91,6 +104,13 @@ enum wire_type {
 	WIRE_CHAT,
 	WIRE_MUTE,
 	WIRE_REMATCH,
+	WIRE_CLAIM,
+	WIRE_SIGN_IN,
+	WIRE_SIGN_OUT,
+	WIRE_ACCOUNT,
+	WIRE_PASSWORD,
+	WIRE_END_SESSION,
+	WIRE_DELETE_ACCOUNT,
 };
 
 /*
@@ -121,6 +141,9 @@ struct wire_msg {
 	int spectators; /* mute, optional */
 	int muted;      /* mute */
 	int accept;     /* rematch, optional (absent: true) */
+	/* accounts: claim, sign_in (handle, password, device), password (old_password, new_password),
+	   end_session (session), delete_account (password); checked by the server, not here */
+	const char *handle, *password, *device, *old_password, *new_password, *session;
 	/*
 	 * An `act` read by wire_msg_scan_act(): no tree (root, action and id NULL);
 	 * the action's and a string id's bytes borrow from the frame, `room` from
@@ -327,6 +350,45 @@ const char *wire_event_kind_name(int kind);
 int wire_event_kind_parse(const char *s);
 
 /* --- Server messages. Each returns a new reference, NULL on allocation failure. */
+
+/*
+ * Accounts (PROTOCOL.md "Accounts and ratings"). wire_welcome_add_account():
+ * adds `account: {handle}` to a welcome built by wire_welcome_new() (an
+ * account's; a guest's welcome has none); 0 or -ENOMEM (welcome unchanged).
+ */
+int wire_welcome_add_account(json_t *welcome, const char *handle);
+
+/* One session of an account, as the `account` message lists it. */
+struct wire_session {
+	const char *id, *device;
+	int64_t created_at, seen_at; /* Unix ms */
+	bool current;                /* the connection asking is this session's */
+};
+
+/* One game's rating of an account (the `ratings` table's row, unrounded). */
+struct wire_rating {
+	const char *game;
+	double rating, rd;
+	int64_t matches;
+};
+
+/* What the `account` message shows; the strings are borrowed. */
+struct wire_account {
+	const char *handle, *player, *name;
+	int64_t created_at;
+	const struct wire_session *sessions;
+	size_t nsessions;
+	const struct wire_rating *ratings;
+	size_t nratings;
+};
+
+/* {type:"account", handle, player, name, created_at, sessions, ratings, id?}: rating and rd rounded,
+ * provisional when rd > 110 (WIRE_PROVISIONAL_RD). */
+#define WIRE_PROVISIONAL_RD 110.0
+json_t *wire_account_new(const struct wire_account *a, const json_t *id);
+
+/* {type:"signed_out", reason, id?}: reason "signed_out", "ended", "password" or "deleted". */
+json_t *wire_signed_out_new(const char *reason, const json_t *id);
 
 /* {type:"error", code, message, id?}; `id` is borrowed and may be NULL. */
 json_t *wire_error_new(int err, const char *message, const json_t *id);

@@ -44,6 +44,7 @@ enum conf_type {
 	T_NUM,     /* double in [min, max] */
 	T_LEVEL,   /* error, warn, info, debug */
 	T_FORMAT,  /* text, json */
+	T_BOOL,    /* true or false -> int 1 or 0 */
 	T_LISTEN,  /* HOST:PORT[,HOST:PORT...] */
 	T_ADDR,    /* one HOST:PORT, or empty */
 	T_ORIGINS, /* scheme://host[:port][,...] */
@@ -183,6 +184,34 @@ static const struct setting settings[] = {
 	{ "shutdown_timeout", T_INT, F(shutdown_timeout_s), 0, 3600, "10",
 	  "on SIGTERM or SIGINT: seconds clients get to be told (close 1012) and the journal to be written "
 	  "before the exit; 0: at once" },
+	/* accounts (docs/ACCOUNTS.md) */
+	{ "signups", T_BOOL, F(signups), 0, 0, "true",
+	  "whether guests may claim accounts; false: claim is refused (signups_disabled), signing in still "
+	  "works" },
+	{ "pwhash_ops", T_INT, F(pwhash_ops), 2, 64, "2",
+	  "Argon2id passes of a password hash (libsodium's opslimit; at least 2)" },
+	{ "pwhash_mem_kib", T_INT, F(pwhash_mem_kib), 19456, 4194304, "65536",
+	  "Argon2id memory of a password hash, KiB (libsodium's memlimit; at least 19456)" },
+	{ "pwhash_threads", T_INT, F(pwhash_threads), 1, 64, "2",
+	  "threads that hash passwords, off the event loop (each hash holds pwhash_mem_kib while it runs)" },
+	{ "pwhash_queue", T_INT, F(pwhash_queue), 1, 100000, "32",
+	  "password hashes waiting for a thread, in all; past it claim, sign_in, password and "
+	  "delete_account are answered busy" },
+	{ "sign_in_fails_per_addr", T_INT, F(sign_in_fails_per_addr), 1, 1000000, "10",
+	  "failed password checks from one address at once; then one every sign_in_fail_addr_s "
+	  "(rate_limited past it, nothing hashed)" },
+	{ "sign_in_fail_addr_s", T_INT, F(sign_in_fail_addr_s), 1, 86400, "30",
+	  "seconds that give one address back one failed password check" },
+	{ "sign_in_fails_per_handle", T_INT, F(sign_in_fails_per_handle), 1, 1000000, "5",
+	  "failed password checks on one handle at once, from anywhere; then one every "
+	  "sign_in_fail_handle_s" },
+	{ "sign_in_fail_handle_s", T_INT, F(sign_in_fail_handle_s), 1, 86400, "60",
+	  "seconds that give one handle back one failed password check" },
+	{ "account_tries_per_addr", T_INT, F(account_tries_per_addr), 1, 1000000, "20",
+	  "claims and sign-ins (each costs a hash) from one address at once; then one every "
+	  "account_try_addr_s (rate_limited past it)" },
+	{ "account_try_addr_s", T_INT, F(account_try_addr_s), 1, 86400, "10",
+	  "seconds that give one address back one claim or sign-in" },
 	{ "log_level", T_LEVEL, F(log_level), 0, 0, "info", "error, warn, info or debug" },
 	{ "log_format", T_FORMAT, F(log_format), 0, 0, "text", "text, or json (one object a line)" },
 };
@@ -199,6 +228,7 @@ static const char *const env_ignored_prefix = "QUINTETO_TEST_";
 
 static const char *const level_names[] = { "error", "warn", "info", "debug", NULL };
 static const char *const format_names[] = { "text", "json", NULL };
+static const char *const bool_names[] = { "false", "true", NULL };
 static const char *const source_names[] = { "default", "file", "env", "flag" };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -489,7 +519,11 @@ static int parse_value(const struct setting *s, struct config *c, const char *ar
 		return 0;
 	case T_LEVEL:
 	case T_FORMAT:
-		i = parse_name(s->type == T_LEVEL ? level_names : format_names, arg, err, errlen);
+	case T_BOOL:
+		i = parse_name(s->type == T_LEVEL  ? level_names
+			       : s->type == T_BOOL ? bool_names
+						   : format_names,
+			       arg, err, errlen);
 		if (i < 0)
 			return CONF_E_INVALID;
 		*(int *)field = i;
@@ -562,6 +596,9 @@ static void print_value(const struct setting *s, const struct config *c, char *o
 		return;
 	case T_FORMAT:
 		snprintf(out, len, "%s", format_names[*(const int *)field]);
+		return;
+	case T_BOOL:
+		snprintf(out, len, "%s", bool_names[*(const int *)field ? 1 : 0]);
 		return;
 	case T_ADDR:
 		if (((const struct conf_addr *)field)->host[0])
@@ -681,6 +718,12 @@ static int json_text(const struct setting *s, json_t *v, char *out, size_t len, 
 			snprintf(out, len, "%.17g", json_real_value(v));
 		else
 			return CONF_E_INVALID;
+		return 0;
+	case T_BOOL:
+		*want = "true or false";
+		if (!json_is_boolean(v))
+			return CONF_E_INVALID;
+		snprintf(out, len, "%s", json_is_true(v) ? "true" : "false");
 		return 0;
 	case T_LISTEN:
 	case T_ORIGINS:

@@ -14,7 +14,7 @@
 #define CONF_MAX_LISTEN   8
 #define CONF_MAX_ORIGINS  16
 #define CONF_MAX_PROXIES  16
-#define CONF_MAX_SETTINGS 64
+#define CONF_MAX_SETTINGS 96
 
 struct conf_addr {
 	char host[128]; /* without the brackets of an IPv6 literal */
@@ -89,6 +89,14 @@ struct config {
 	int max_matches_per_addr_hour;     /* rooms opened from one address: a burst of N, then N an hour */
 	int max_new_players_per_addr_hour; /* new identities from one address, per hour after the burst */
 	int new_players_burst;             /* new identities from one address at once */
+
+	/* accounts (docs/ACCOUNTS.md) */
+	int signups;                    /* 1: guests may claim accounts; 0: claim is refused */
+	int pwhash_ops, pwhash_mem_kib; /* Argon2id's passes and memory (KiB) */
+	int pwhash_threads, pwhash_queue;
+	int sign_in_fails_per_addr, sign_in_fail_addr_s;     /* failed checks: a burst, then one every s */
+	int sign_in_fails_per_handle, sign_in_fail_handle_s; /* the same per handle key */
+	int account_tries_per_addr, account_try_addr_s;      /* claims and sign-ins from one address */
 
 	int log_level;
 	int log_format;                          /* UTIL_LOG_TEXT or UTIL_LOG_JSON */

@@ -349,6 +349,22 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	     "quinteto_limit_refused_total{limit=\"addr_new_players\"} %llu\n",
 	     (unsigned long long)m->refused_rooms_player, (unsigned long long)m->refused_rooms_addr,
 	     (unsigned long long)m->refused_rooms_hour, (unsigned long long)m->refused_players_addr);
+	emit(&o,
+	     "# HELP quinteto_sign_ins_total sign_in requests answered, by result.\n"
+	     "# TYPE quinteto_sign_ins_total counter\n"
+	     "quinteto_sign_ins_total{result=\"ok\"} %llu\n"
+	     "quinteto_sign_ins_total{result=\"wrong\"} %llu\n"
+	     "quinteto_sign_ins_total{result=\"limited\"} %llu\n",
+	     (unsigned long long)m->acct_sign_in_ok, (unsigned long long)m->acct_sign_in_wrong,
+	     (unsigned long long)m->acct_sign_in_limited);
+	counter(&o, "quinteto_claims_total", "Guest identities claimed as accounts.", m->acct_claims);
+	counter(&o, "quinteto_sessions_ended_total", "Account sessions ended (signed out, ended, replaced).",
+		m->acct_sessions_ended);
+	counter(&o, "quinteto_pwhash_busy_total",
+		"Account requests refused busy: the hashing queue was full.", m->acct_busy);
+	counter(&o, "quinteto_pwhash_done_total", "Password hashes and checks done.", g->pwhash_done);
+	gauge(&o, "quinteto_pwhash_queue", "Password hashes waiting for a hashing thread.",
+	      (double)g->pwhash_queue);
 	render_histogram(&o, "quinteto_move_broadcast_seconds",
 			 "From an act's arrival to its state queued for every member.", &m->broadcast);
 	render_histogram(&o, "quinteto_journal_commit_seconds",

@@ -37,7 +37,7 @@ struct metrics_window_max {
 struct metrics {
 	uint64_t ws_opened, ws_closed, http_requests;
 	uint64_t messages_in, messages_out, bytes_out;
-	uint64_t errors[32]; /* by wire_error_index() of a WIRE_E_* code */
+	uint64_t errors[48]; /* by wire_error_index() of a WIRE_E_* code */
 	uint64_t actions, bot_actions, matches_started, matches_finished;
 	uint64_t archive_ok, archive_failed, players_created;
 	uint64_t slow_dropped, rate_limited, closed_too_large, closed_binary;
@@ -64,6 +64,11 @@ struct metrics {
 	uint64_t refused_rooms_addr;   /* too_many_rooms: the address's live rooms */
 	uint64_t refused_rooms_hour;   /* too_many_rooms: the address's rooms per hour */
 	uint64_t refused_players_addr; /* rate_limited: the address's new identities */
+	/* accounts (handlers_account.c; docs/ACCOUNTS.md) */
+	uint64_t acct_sign_in_ok, acct_sign_in_wrong, acct_sign_in_limited; /* sign_in answers by result */
+	uint64_t acct_claims;                                               /* accounts claimed */
+	uint64_t acct_busy;           /* requests refused busy: the hashing queue was full */
+	uint64_t acct_sessions_ended; /* sessions ended: sign_out, end_session, password, delete, the 21st */
 
 	/* the archive's read queue (http.c) */
 	uint64_t http_reads_refused;    /* archive requests refused 503: the reader's queue was full */
@@ -122,6 +127,8 @@ struct metrics_gauges {
 	/* cluster mode only (cluster set): whether Redis answers, rooms in the directory, live nodes */
 	bool cluster, redis_up;
 	size_t directory, nodes_alive;
+	size_t pwhash_queue;  /* password hashes waiting for a thread */
+	uint64_t pwhash_done; /* password hashes and checks done */
 };
 
 /* Records one latency of `ns` nanoseconds. */

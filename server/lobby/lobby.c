@@ -101,6 +101,7 @@ int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, st
 	tally_init(&l->live_by_addr);
 	tally_init(&l->live_by_player);
 	hmap_init(&l->paces);
+	hmap_init(&l->handle_paces);
 	hmap_init(&l->rnodes);
 	l->order_stale = true;
 	err = uv_timer_init(loop, &l->timer);
@@ -244,17 +245,55 @@ static void token_hash(const char *token, char out[65])
 
 struct player *lobby_player_by_token(struct lobby *l, const char *token)
 {
-	char hash[65], id[16], name[PLAYER_NAME_SIZE];
+	char hash[65], id[16], name[PLAYER_NAME_SIZE], handle[PLAYER_HANDLE_SIZE];
 	struct player *p;
 
 	token_hash(token, hash);
 	if ((p = hmap_get(&l->players, hash)))
 		return p;
-	/* not in memory: an identity idle since the start or evicted (lobby_players_housekeep) */
-	if (store_player_lookup(l->store, hash, id, sizeof(id), name, sizeof(name)) ||
-	    hmap_get(&l->players_by_id, id))
+	/* not in memory (an identity idle since the start or evicted: lobby_players_housekeep), or an
+	 * account's session, whose tokens the store alone knows */
+	if (store_player_lookup_account(l->store, hash, id, sizeof(id), name, sizeof(name), handle,
+					sizeof(handle)))
+		return NULL;
+	if (*handle)
+		return lobby_player_account(l, id, name, handle);
+	if (hmap_get(&l->players_by_id, id))
 		return NULL;
 	return lobby_player_add(l, id, hash, name);
+}
+
+static void claimed_key(const char *id, char out[65])
+{
+	snprintf(out, 65, "claimed:%s", id);
+}
+
+void lobby_player_claimed(struct lobby *l, struct player *p)
+{
+	char key[65];
+
+	claimed_key(player_id(p), key);
+	hmap_del(&l->players, player_token_hash(p));
+	player_set_token_hash(p, key);
+	if (hmap_put(&l->players, player_token_hash(p), p)) {
+		/* out of memory: keep the maps' invariant (in both or neither) by forgetting it now; its
+		 * connections and seats still hold it, so only its lookup by id is lost */
+		hmap_del(&l->players_by_id, player_id(p));
+	}
+}
+
+struct player *lobby_player_account(struct lobby *l, const char *id, const char *name, const char *handle)
+{
+	struct player *p = hmap_get(&l->players_by_id, id);
+	char key[65];
+
+	if (!p) {
+		claimed_key(id, key);
+		p = lobby_player_add(l, id, key, name);
+	}
+	if (p)
+		player_set_handle(p, handle);
+	return p;
 }
 
 int lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,

@@ -130,6 +130,32 @@ struct player *lobby_player_by_token(struct lobby *l, const char *token);
 int lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
 		       size_t token_out_size, struct player **out);
 
+/*
+ * Accounts (docs/ACCOUNTS.md). lobby_player_claimed(): `p` became an account
+ * (its handle is set): it is keyed by `claimed:<id>` from now on, its tokens
+ * being its sessions' (found through the store). lobby_player_account(): the
+ * account's identity, in memory or made from what the store read (handle
+ * set); NULL on ENOMEM.
+ */
+void lobby_player_claimed(struct lobby *l, struct player *p);
+struct player *lobby_player_account(struct lobby *l, const char *id, const char *name, const char *handle);
+
+/*
+ * The attempts that cost a password hash (lobby_limits.c), metered per
+ * address and per handle key with the lobby's paces: claims and sign-ins
+ * from an address (cfg->account_tries_per_addr, then one every
+ * account_try_addr_s), failed checks from an address and on a handle key
+ * (sign_in_fails_per_addr / _handle). lobby_account_refused(): 0, or
+ * LOBBY_E_TOO_MANY_PLAYERS with the seconds until the next is allowed in
+ * *retry_s (key NULL: the address only; try: count it as a claim or
+ * sign-in). lobby_account_tried() takes a try, lobby_account_failed() a
+ * failure. The table of handle keys is bounded: the one with the oldest
+ * meter goes first.
+ */
+int lobby_account_refused(struct lobby *l, const char *addr, const char *key, bool try, int *retry_s);
+void lobby_account_tried(struct lobby *l, const char *addr);
+void lobby_account_failed(struct lobby *l, const char *addr, const char *key);
+
 /* Creates and registers a room for `creator`. 0, ROOM_E_BAD_OPTIONS or a negative errno. */
 int lobby_room_create(struct lobby *l, const struct player *creator, const struct rules_game *g,
 		      const struct wire_game *codec, const struct wire_room_options *ropt,

@@ -52,6 +52,7 @@ struct lobby {
 	struct tally live_by_addr;   /* address -> live rooms opened from it */
 	struct tally live_by_player; /* player id -> live rooms it opened */
 	struct hmap paces;           /* address -> struct lobby_pace */
+	struct hmap handle_paces;    /* accounts: handle key -> struct lobby_pace (its fails_tat only) */
 
 	/* rooms whose spectator count their members have not seen yet, sent at most every
 	   LOBBY_SPECTATORS_MS per room (lobby.c) */

@@ -33,7 +33,11 @@
 struct lobby_pace {
 	char key[64];
 	int64_t rooms_tat, players_tat;
+	int64_t tries_tat, fails_tat; /* accounts: claims and sign-ins, failed password checks */
 };
+
+/* How many handle keys the failed-check meters remember; past it, the oldest meter goes. */
+#define LOBBY_HANDLE_PACES 10000
 
 void lobby_limits_finish(struct lobby *l)
 {
@@ -46,25 +50,34 @@ void lobby_limits_finish(struct lobby *l)
 	while ((pc = hmap_next(&l->paces, &pos)))
 		free(pc);
 	hmap_finish(&l->paces);
+	pos = 0;
+	while ((pc = hmap_next(&l->handle_paces, &pos)))
+		free(pc);
+	hmap_finish(&l->handle_paces);
 }
 
-/* The pace of `addr`, created (full) when asked to; NULL if none (or out of memory). */
-static struct lobby_pace *pace_of(struct lobby *l, const char *addr, bool create)
+/* The pace of `addr` in `map`, created (full) when asked to; NULL if none (or out of memory). */
+static struct lobby_pace *pace_in(struct hmap *map, const char *addr, bool create)
 {
 	struct lobby_pace *pc;
 	char k[64];
 
 	snprintf(k, sizeof(k), "%s", addr);
-	if ((pc = hmap_get(&l->paces, k)) || !create)
+	if ((pc = hmap_get(map, k)) || !create)
 		return pc;
 	if (!(pc = calloc(1, sizeof(*pc))))
 		return NULL;
 	memcpy(pc->key, k, sizeof(k));
-	if (hmap_put(&l->paces, pc->key, pc)) {
+	if (hmap_put(map, pc->key, pc)) {
 		free(pc);
 		return NULL;
 	}
 	return pc;
+}
+
+static struct lobby_pace *pace_of(struct lobby *l, const char *addr, bool create)
+{
+	return pace_in(&l->paces, addr, create);
 }
 
 /* Microseconds between two cells at `per_hour` an hour. */
@@ -87,6 +100,81 @@ static void pace_take(int64_t *tat, int per_hour)
 	int64_t now = util_now_ms() * 1000;
 
 	*tat = (*tat > now ? *tat : now) + cell_us(per_hour);
+}
+
+/* Whether one more cell conforms to `tat` (burst at once, then one every every_s); else *wait_s set. */
+static bool pace_allows_s(const int64_t *tat, int every_s, int burst, int *wait_s)
+{
+	int64_t now = util_now_ms() * 1000, cell = (int64_t)every_s * 1000000;
+	int64_t over = tat ? *tat - now - cell * (burst - 1) : 0;
+
+	if (over <= 0)
+		return true;
+	*wait_s = (int)((over + 999999) / 1000000);
+	return false;
+}
+
+static void pace_take_s(int64_t *tat, int every_s)
+{
+	int64_t now = util_now_ms() * 1000;
+
+	*tat = (*tat > now ? *tat : now) + (int64_t)every_s * 1000000;
+}
+
+int lobby_account_refused(struct lobby *l, const char *addr, const char *key, bool try, int *retry_s)
+{
+	const struct config *c = l->cfg;
+	struct lobby_pace *pc = pace_of(l, addr, false),
+			  *hk = key ? pace_in(&l->handle_paces, key, false) : NULL;
+	int wait = 0;
+
+	if ((try && !pace_allows_s(pc ? &pc->tries_tat : NULL, c->account_try_addr_s,
+				   c->account_tries_per_addr, &wait)) ||
+	    !pace_allows_s(pc ? &pc->fails_tat : NULL, c->sign_in_fail_addr_s, c->sign_in_fails_per_addr,
+			   &wait) ||
+	    !pace_allows_s(hk ? &hk->fails_tat : NULL, c->sign_in_fail_handle_s, c->sign_in_fails_per_handle,
+			   &wait)) {
+		*retry_s = wait;
+		return LOBBY_E_TOO_MANY_PLAYERS;
+	}
+	return 0;
+}
+
+void lobby_account_tried(struct lobby *l, const char *addr)
+{
+	struct lobby_pace *pc = pace_of(l, addr, true);
+
+	if (pc)
+		pace_take_s(&pc->tries_tat, l->cfg->account_try_addr_s);
+}
+
+/* Room for one more handle key: the meter that is full again soonest (the oldest) goes. */
+static void handle_paces_trim(struct lobby *l)
+{
+	struct lobby_pace *pc, *oldest = NULL;
+	size_t pos = 0;
+
+	if (l->handle_paces.len < LOBBY_HANDLE_PACES)
+		return;
+	while ((pc = hmap_next(&l->handle_paces, &pos)))
+		if (!oldest || pc->fails_tat < oldest->fails_tat)
+			oldest = pc;
+	hmap_del(&l->handle_paces, oldest->key);
+	free(oldest);
+}
+
+void lobby_account_failed(struct lobby *l, const char *addr, const char *key)
+{
+	struct lobby_pace *pc = pace_of(l, addr, true), *hk;
+
+	if (pc)
+		pace_take_s(&pc->fails_tat, l->cfg->sign_in_fail_addr_s);
+	if (!key)
+		return;
+	if (!hmap_get(&l->handle_paces, key))
+		handle_paces_trim(l);
+	if ((hk = pace_in(&l->handle_paces, key, true)))
+		pace_take_s(&hk->fails_tat, l->cfg->sign_in_fail_handle_s);
 }
 
 /* A refusal: its sentence in *why, its code returned. */
@@ -318,8 +406,15 @@ void lobby_players_housekeep(struct lobby *l, int64_t now)
 			player_evict(l, p);
 	pos = 0;
 	while ((pc = hmap_next(&l->paces, &pos)))
-		if (pc->rooms_tat <= now * 1000 && pc->players_tat <= now * 1000) { /* full again */
+		if (pc->rooms_tat <= now * 1000 && pc->players_tat <= now * 1000 &&
+		    pc->tries_tat <= now * 1000 && pc->fails_tat <= now * 1000) { /* full again */
 			hmap_del(&l->paces, pc->key);
+			free(pc);
+		}
+	pos = 0;
+	while ((pc = hmap_next(&l->handle_paces, &pos)))
+		if (pc->fails_tat <= now * 1000) {
+			hmap_del(&l->handle_paces, pc->key);
 			free(pc);
 		}
 	if (now - l->players_expired_ms >= every && !store_journal_failing(l->store)) {

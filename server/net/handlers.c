@@ -7,6 +7,7 @@
  */
 #include "net/handlers_int.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,15 +135,83 @@ static int follow(struct session *s, struct room *r, struct wire_msg *m)
 	return err;
 }
 
+/* The hex SHA-256 of a token: how a connection remembers which session it speaks for. */
+void handlers_token_hash(const char *token, char out[65])
+{
+	uint8_t d[RULES_SHA256_SIZE];
+
+	rules_sha256(token, strlen(token), d);
+	wire_hex_encode(d, sizeof(d), out);
+}
+
+int handlers_attach(struct handlers *h, struct session *s, struct player *p, const char *token,
+		    const json_t *id, json_t *since_map, bool renamed)
+{
+	struct wire_seat_ref *refs;
+	json_t *welcome;
+	int i, opened;
+
+	refs = malloc(((size_t)player_nrooms(p) + 1) * sizeof(*refs));
+	if (!refs)
+		return -ENOMEM;
+	s->player = p;
+	handlers_token_hash(token, s->token_hash);
+	opened = player_session_opened(p);
+	for (i = 0; i < player_nrooms(p); i++) {
+		int seat = room_seat_of(player_room(p, i), p);
+
+		refs[i] =
+			(struct wire_seat_ref){ room_id(player_room(p, i)), seat,
+						seat >= 0 ? room_game(player_room(p, i))->roles[seat] : "" };
+	}
+	welcome = wire_welcome_new(player_id(p), player_name(p), token, refs, (size_t)player_nrooms(p), id);
+	if (welcome && player_handle(p) && wire_welcome_add_account(welcome, player_handle(p))) {
+		json_decref(welcome);
+		welcome = NULL;
+	}
+	session_send_json(s, welcome);
+	free(refs);
+	for (i = 0; i < player_nrooms(p); i++) {
+		struct room *r = player_room(p, i);
+		json_t *since = json_object_get(since_map, room_id(r));
+
+		if (room_member_add(r, &s->members, s, p))
+			continue;
+		if (since)
+			room_send_missed(r, s, json_integer_value(since));
+		if (opened == 1 || renamed)
+			room_connected_changed(r); /* everyone sees the seat back, or its new name */
+		else
+			session_send(s, room_state_for(r, p));
+	}
+	return 0;
+}
+
+void handlers_detach(struct handlers *h, struct session *s)
+{
+	struct player *p = s->player;
+	int i;
+
+	while (s->members)
+		room_member_del(room_member_room(s->members), &s->members);
+	if (!p)
+		return;
+	s->player = NULL;
+	s->token_hash[0] = '\0';
+	if (player_session_closed(p, util_now_ms()) == 0 && !lobby_stopping(h->lobby)) {
+		for (i = 0; i < player_nrooms(p); i++)
+			room_connected_changed(player_room(p, i));
+		lobby_player_release(h->lobby, p); /* p may be gone now */
+	}
+}
+
 static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	struct player *p;
 	char token[80], old_name[PLAYER_NAME_SIZE];
-	struct wire_seat_ref *refs;
 	const char *refused;
-	int i, err;
-	bool renamed, created;
-	int opened;
+	int err;
+	bool created;
 
 	if (s->player) {
 		session_send_error(s, WIRE_E_BAD_MESSAGE, "hello was already said on this connection", m->id);
@@ -164,37 +233,9 @@ static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, 
 	}
 	if (created)
 		lobby_player_counted(h->lobby, s->addr);
-	refs = malloc(((size_t)player_nrooms(p) + 1) * sizeof(*refs));
-	if (!refs) {
+	if (handlers_attach(h, s, p, token, m->id, m->since_map,
+			    *old_name && strcmp(old_name, player_name(p))))
 		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
-		return;
-	}
-	renamed = *old_name && strcmp(old_name, player_name(p));
-	s->player = p;
-	opened = player_session_opened(p);
-	for (i = 0; i < player_nrooms(p); i++) {
-		int seat = room_seat_of(player_room(p, i), p);
-
-		refs[i] =
-			(struct wire_seat_ref){ room_id(player_room(p, i)), seat,
-						seat >= 0 ? room_game(player_room(p, i))->roles[seat] : "" };
-	}
-	session_send_json(s, wire_welcome_new(player_id(p), player_name(p), token, refs,
-					      (size_t)player_nrooms(p), m->id));
-	free(refs);
-	for (i = 0; i < player_nrooms(p); i++) {
-		struct room *r = player_room(p, i);
-		json_t *since = json_object_get(m->since_map, room_id(r));
-
-		if (follow(s, r, m))
-			continue;
-		if (since)
-			room_send_missed(r, s, json_integer_value(since));
-		if (opened == 1 || renamed)
-			room_connected_changed(r); /* everyone sees the seat back, or its new name */
-		else
-			session_send(s, room_state_for(r, p));
-	}
 }
 
 static void on_rooms(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
@@ -522,10 +563,25 @@ static void on_rematch(struct handlers *h, struct session *s, struct wire_msg *m
 }
 
 static handler_fn *const handlers[] = {
-	[WIRE_HELLO] = on_hello,     [WIRE_ROOMS] = on_rooms, [WIRE_CREATE] = on_create,
-	[WIRE_JOIN] = on_join,       [WIRE_WATCH] = on_watch, [WIRE_LEAVE] = on_leave,
-	[WIRE_ADD_BOT] = on_add_bot, [WIRE_ACT] = on_act,     [WIRE_RESIGN] = on_resign,
-	[WIRE_CHAT] = on_chat,       [WIRE_MUTE] = on_mute,   [WIRE_REMATCH] = on_rematch,
+	[WIRE_HELLO] = on_hello,
+	[WIRE_ROOMS] = on_rooms,
+	[WIRE_CREATE] = on_create,
+	[WIRE_JOIN] = on_join,
+	[WIRE_WATCH] = on_watch,
+	[WIRE_LEAVE] = on_leave,
+	[WIRE_ADD_BOT] = on_add_bot,
+	[WIRE_ACT] = on_act,
+	[WIRE_RESIGN] = on_resign,
+	[WIRE_CHAT] = on_chat,
+	[WIRE_MUTE] = on_mute,
+	[WIRE_REMATCH] = on_rematch,
+	[WIRE_CLAIM] = handlers_claim,
+	[WIRE_SIGN_IN] = handlers_sign_in,
+	[WIRE_SIGN_OUT] = handlers_sign_out,
+	[WIRE_ACCOUNT] = handlers_account,
+	[WIRE_PASSWORD] = handlers_password,
+	[WIRE_END_SESSION] = handlers_end_session,
+	[WIRE_DELETE_ACCOUNT] = handlers_delete_account,
 };
 
 static void dispatch(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
@@ -568,19 +624,8 @@ void handlers_receive(struct handlers *h, struct session *s, const char *data, s
 
 void handlers_closed(struct handlers *h, struct session *s)
 {
-	struct player *p = s->player;
-	int i;
-
 	lobby_unsubscribe(h->lobby, &s->lobby_sub);
-	while (s->members)
-		room_member_del(room_member_room(s->members), &s->members);
-	if (p) {
-		s->player = NULL;
-		if (player_session_closed(p, util_now_ms()) == 0 && !lobby_stopping(h->lobby)) {
-			for (i = 0; i < player_nrooms(p); i++)
-				room_connected_changed(player_room(p, i));
-			lobby_player_release(h->lobby, p); /* p may be gone now */
-		}
-	}
+	handlers_account_closed(h, s); /* its account request, if any, answered to nobody */
+	handlers_detach(h, s);
 	session_closed(s);
 }

@@ -18,13 +18,38 @@
 #include "net/session_int.h"
 
 struct store;
+struct pwhash;
+struct wire_msg;
 
 struct handlers {
 	struct lobby *lobby;
 	struct store *store;
 	struct metrics *metrics;
 	const struct config *cfg;
+	struct pwhash *pwhash; /* the password-hashing pool (accounts); NULL: accounts answer unavailable */
 };
+
+/*
+ * The connection speaks for `p` from now on (hello, sign_in): its token
+ * (whose hash it keeps), the `welcome` (with `account` for an account), and
+ * the states of p's rooms, as after hello. 0 or -ENOMEM (nothing sent).
+ * handlers_detach(): back to before hello (its rooms unfollowed, its player
+ * told the connection went).
+ */
+int handlers_attach(struct handlers *h, struct session *s, struct player *p, const char *token,
+		    const json_t *id, json_t *since_map, bool renamed);
+void handlers_detach(struct handlers *h, struct session *s);
+void handlers_token_hash(const char *token, char out[65]);
+
+/* The account messages (handlers_account.c), and a closing connection's account request dropped. */
+void handlers_claim(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
+void handlers_sign_in(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
+void handlers_sign_out(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
+void handlers_account(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
+void handlers_password(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
+void handlers_end_session(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
+void handlers_delete_account(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
+void handlers_account_closed(struct handlers *h, struct session *s);
 
 /* One complete inbound text message of `s`. */
 void handlers_receive(struct handlers *h, struct session *s, const char *data, size_t len);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bots.h"
+#include "base/pwhash.h"
 #include "config.h"
 #include "cluster/cluster.h"
 #include "room/room.h"
@@ -515,6 +516,8 @@ static void metrics(struct http *api, struct http_req *h)
 		.checkpoints = { store_checkpoints(api->store, false), store_checkpoints(api->store, true) },
 		.now_ns = util_mono_ns(),
 		.archive_reads = api->reads,
+		.pwhash_queue = pwhash_depth(api->pwhash),
+		.pwhash_done = pwhash_done(api->pwhash),
 	};
 	size_t len = 0;
 	char *text;

@@ -28,6 +28,7 @@ struct http_req;
 struct http {
 	struct lobby *lobby;
 	struct store *store;
+	struct pwhash *pwhash; /* for /metrics' hashing gauges; NULL: none */
 	struct metrics *metrics;
 	struct sessions *sessions;
 	int64_t started_ms;

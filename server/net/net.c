@@ -1045,6 +1045,11 @@ void net_set_store(struct net *n, struct store *store)
 	n->handlers->store = n->http->store = store;
 }
 
+void net_set_pwhash(struct net *n, struct pwhash *ph)
+{
+	n->handlers->pwhash = n->http->pwhash = ph;
+}
+
 int net_start(struct net *n, uv_loop_t *loop)
 {
 	static char names[CONF_MAX_LISTEN][24];

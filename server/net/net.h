@@ -40,6 +40,10 @@ struct net *net_new(const struct config *cfg, struct lobby *lobby, struct metric
 /* The store the API and the handlers read and write (borrowed; set before the loop runs). */
 void net_set_store(struct net *n, struct store *store);
 
+/* The password-hashing pool the account messages use (borrowed; NULL: they answer unavailable). */
+struct pwhash;
+void net_set_pwhash(struct net *n, struct pwhash *ph);
+
 /*
  * Watches hang-ups of the paused HTTP connections on `loop`, creates the lws
  * context on it and binds exactly every cfg->listen address (an IPv4 or IPv6

@@ -34,6 +34,7 @@ struct lws;
 struct player;
 struct member;
 struct sessions;
+struct acct_op;
 
 enum session_close {
 	SESSION_OPEN = 0,
@@ -91,6 +92,10 @@ struct session {
 	struct session *reap_next;
 	struct session *ka_prev, *ka_next; /* in ss->ka_cursor's ring: every open connection, swept in turn */
 	uint64_t id;
+	/* accounts: the hash of the token it said hello with (its session's), and its account request
+	 * in flight (handlers_account.c; one at a time) */
+	char token_hash[65];
+	struct acct_op *acct;
 	/* chat's own token bucket (cfg->chat_burst lines at once, cfg->chat_per_min sustained) */
 	double chat_tokens;
 	uint64_t chat_refill_ns;

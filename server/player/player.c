@@ -67,6 +67,11 @@ void player_set_handle(struct player *p, const char *handle)
 	snprintf(p->handle, sizeof(p->handle), "%s", handle ? handle : "");
 }
 
+void player_set_token_hash(struct player *p, const char *token_hash)
+{
+	snprintf(p->token_hash, sizeof(p->token_hash), "%s", token_hash);
+}
+
 void player_rename(struct player *p, const char *name, int64_t now)
 {
 	snprintf(p->name, sizeof(p->name), "%s", name);

@@ -43,6 +43,13 @@ void player_free(struct player *p);
 const char *player_handle(const struct player *p);
 void player_set_handle(struct player *p, const char *handle);
 
+/*
+ * A claimed account's identity is no longer reached by a token of its own
+ * (its tokens are its sessions'): the lobby keys it by `claimed:<id>` instead
+ * (the value players.token_hash gets), which no token hashes to. Copied.
+ */
+void player_set_token_hash(struct player *p, const char *token_hash);
+
 /* Its id, the hex SHA-256 of its token (the token itself is never kept) and its name; borrowed from p. */
 const char *player_id(const struct player *p);
 const char *player_token_hash(const struct player *p);

@@ -128,6 +128,7 @@ void store_wjob_free(struct wjob *j)
 	free(j->ops);
 	free(j->text);
 	store_match_free(j->match);
+	store_acct_free(j->acct);
 	free(j);
 }
 
@@ -212,6 +213,17 @@ static void deliver(struct store *st, struct note *n)
 	case NOTE_READ_DONE:
 		deliver_read(st, CONTAINER(n, struct store_req, note));
 		break;
+	case NOTE_ACCOUNT_DONE: {
+		struct store_acct *a;
+
+		j = CONTAINER(n, struct wjob, done_note);
+		st->depth--;
+		a = j->acct;
+		j->acct = NULL;
+		store_wjob_free(j);
+		a->cb(a->ctx, a); /* it owns a from here */
+		break;
+	}
 	}
 }
 
@@ -322,7 +334,9 @@ static void writer_thread(void *arg)
 	(void)pthread_setname_np(pthread_self(), "q-journal"); /* for top, perf and the load generator */
 	while ((j = writer_next(st))) {
 		j->next = NULL;
-		if (st->pg)
+		if (j->kind == WJOB_ACCOUNT)
+			store_acct_run(st, j);
+		else if (st->pg)
 			store_pg_run(st, j);
 		else if (j->kind == WJOB_BATCH)
 			store_journal_run(st, j);
@@ -695,6 +709,10 @@ const char *store_strerror(int code)
 		return "not a Quinteto database of this version";
 	case STORE_E_FENCED:
 		return "this node's lease was taken over by another node";
+	case STORE_E_TAKEN:
+		return "another account has this handle";
+	case STORE_E_STALE:
+		return "the account changed meanwhile";
 	default:
 		return code < 0 && code > -1000 ? strerror(-code) : "unknown error";
 	}

@@ -40,6 +40,8 @@ enum store_error {
 	STORE_E_NOT_QUINTETO =
 		-1204,          /* the database is not one of this version (not migrated, or not ours) */
 	STORE_E_FENCED = -1205, /* cluster: this node's lease was taken over; it must never write again */
+	STORE_E_TAKEN = -1206,  /* accounts: another account has this handle key */
+	STORE_E_STALE = -1207,  /* accounts: the account changed (its password) since it was read */
 };
 
 /* What a code means, for people and logs: a STORE_E_*, or an errno (strerror's text). */
@@ -349,6 +351,89 @@ struct store_req *store_player_get(struct store *st, const char *name, store_rea
  * answered already or req is NULL.
  */
 bool store_req_cancel(struct store_req *req);
+
+/* --- accounts (store_accounts.c; PROTOCOL.md "Accounts and ratings") ------ */
+
+/*
+ * Every account change and read is one job of the writer thread (its own
+ * transaction on SQLite, its own blocking connection on PostgreSQL), queued
+ * behind the journal writes before it, answered on the loop: a change is
+ * committed before its callback runs, or not made at all (err != 0). The
+ * loop thread never waits on it.
+ */
+enum store_acct_kind {
+	STORE_ACCT_CLAIM,    /* player_id, name, handle, key, pw_hash, token_hash, session_id, device, now */
+	STORE_ACCT_FIND,     /* key -> the account row (player_id, handle, name, pw_hash, created_at) */
+	STORE_ACCT_VIEW,     /* player_id -> the account row, sessions, ratings */
+	STORE_ACCT_SIGN_IN,  /* player_id, pw_hash (as read: else STORE_E_STALE), token_hash, session_id,
+				device,  now, max_sessions -> ended (the oldest sessions past max_sessions) */
+	STORE_ACCT_END,      /* player_id, session_id, or all but token_hash (session_id "") -> ended */
+	STORE_ACCT_PASSWORD, /* player_id, pw_hash (new), token_hash (kept), now -> ended (every other
+				session) */
+	STORE_ACCT_DELETE,   /* player_id -> ended (every session); archived seats renamed (deleted) */
+};
+
+#define STORE_HANDLE_SIZE  64  /* a handle and its key: 20 characters of up to 3 bytes, NUL */
+#define STORE_PW_HASH_SIZE 128 /* crypto_pwhash_STRBYTES */
+#define STORE_DEVICE_SIZE  260 /* 64 characters of up to 4 bytes, NUL */
+
+struct store_session {
+	char id[16], token_hash[65], device[STORE_DEVICE_SIZE];
+	int64_t created_at, seen_at;
+};
+
+struct store_rating {
+	char game[32];
+	double rating, rd;
+	int64_t matches;
+};
+
+struct store_acct {
+	enum store_acct_kind kind;
+	/* in (and out: FIND and VIEW fill the account row) */
+	char player_id[16], name[100], handle[STORE_HANDLE_SIZE], key[STORE_HANDLE_SIZE];
+	char pw_hash[STORE_PW_HASH_SIZE], token_hash[65], session_id[16], device[STORE_DEVICE_SIZE];
+	int64_t now, created_at;
+	int max_sessions;
+	/* out: 0, STORE_E_NOT_FOUND, STORE_E_TAKEN, STORE_E_STALE, STORE_E_CLOSED or a negative errno */
+	int err;
+	struct store_session *sessions; /* VIEW, and after every change but DELETE: newest seen first */
+	size_t nsessions;
+	struct store_rating *ratings; /* VIEW, CLAIM, SIGN_IN: by game */
+	size_t nratings;
+	char (*ended)[65]; /* the token hashes of the sessions a change ended */
+	size_t nended;
+	void (*cb)(void *ctx, struct store_acct *a); /* on the loop; the callee then owns `a` */
+	void *ctx;
+};
+
+/* A zeroed request; NULL on ENOMEM. store_acct_free() frees it and its outputs (NULL: nothing). */
+struct store_acct *store_acct_new(enum store_acct_kind kind);
+void store_acct_free(struct store_acct *a);
+
+/*
+ * Queues `a` (taken) behind every journal write queued so far (the open
+ * batch is flushed first). a->cb runs on the loop with a->err set, also when
+ * it could not be queued (STORE_E_CLOSED).
+ */
+void store_acct_submit(struct store *st, struct store_acct *a);
+
+/*
+ * The identity whose session or guest token has this hash (sessions first,
+ * then players.token_hash), with its account's handle (handle[0] '\0' for a
+ * guest): store_player_lookup() with the handle. Loop thread, one indexed
+ * read; 0, STORE_E_NOT_FOUND or -EIO.
+ */
+int store_player_lookup_account(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
+				size_t namelen, char *handle, size_t handlelen);
+
+/*
+ * For the command line (reset-password): sets the password hash of the
+ * account whose key is `key` and ends all its sessions, in one transaction,
+ * synchronously on `db` (SQLite, read-write). 0, STORE_E_NOT_FOUND or -EIO;
+ * *ended set to the sessions ended.
+ */
+int store_acct_reset_password_sqlite(void *db, const char *key, const char *pw_hash, int64_t now, int *ended);
 
 /* --- cluster mode: node leases (PostgreSQL only; docs/SCALING.md) --------- */
 

@@ -19,7 +19,7 @@
 #include "store/store.h"
 
 /* A completion on its way back to the loop thread (embedded in its job). */
-enum note_type { NOTE_BATCH_FAIL, NOTE_BATCH_DONE, NOTE_MATCH_DONE, NOTE_READ_DONE };
+enum note_type { NOTE_BATCH_FAIL, NOTE_BATCH_DONE, NOTE_MATCH_DONE, NOTE_READ_DONE, NOTE_ACCOUNT_DONE };
 struct note {
 	struct note *next;
 	enum note_type type;
@@ -65,7 +65,7 @@ struct jop {
 	struct param p[JOP_PARAMS];
 };
 
-enum wjob_kind { WJOB_BATCH, WJOB_MATCH };
+enum wjob_kind { WJOB_BATCH, WJOB_MATCH, WJOB_ACCOUNT };
 
 /*
  * A job of the writer thread: one journal batch or one archive save. A batch
@@ -88,6 +88,7 @@ struct wjob {
 	struct wjob *matches, *matches_tail; /* batch: archive saves in its transaction (WJOB_MATCH jobs) */
 	size_t nmatches;                     /* batch */
 	struct store_match *match;           /* archive save */
+	struct store_acct *acct;             /* account job (store_accounts.c) */
 	bool given_up;                       /* archive save in a batch: refused for its own sake, left out */
 	void (*save_cb)(void *ctx, int err);
 	void *ctx;
@@ -317,7 +318,20 @@ int store_pg_load_players(struct store *st, const struct store_live_ops *ops, vo
 int store_pg_load_live(struct store *st, const struct store_live_ops *ops, void *ctx);
 int store_pg_load_after(struct store *st, const struct store_after_ops *ops, void *ctx);
 int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
-			   size_t namelen);
+			   size_t namelen, char *handle, size_t handlelen);
+/*
+ * The identity lookup's query (both backends; `p` is the parameter's
+ * spelling): the token of an account's session first, then a guest's token,
+ * with the account's handle ('' for a guest).
+ */
+#define STORE_LOOKUP_SQL(p)                                                                                 \
+	"SELECT p.id, p.name, COALESCE(a.handle, '') FROM sessions s JOIN players p ON p.id = s.player_id " \
+	"LEFT JOIN accounts a ON a.player_id = p.id WHERE s.token_hash = " p " UNION ALL "                  \
+	"SELECT p.id, p.name, COALESCE(a.handle, '') FROM players p LEFT JOIN accounts a "                  \
+	"ON a.player_id = p.id WHERE p.token_hash = " p " LIMIT 1"
+
+/* store_accounts.c: the writer runs an account job */
+void store_acct_run(struct store *st, struct wjob *j);
 /* The writer's connection before store_start() (the loads run on it); NULL if it is not connected. */
 PGconn *store_pg_conn(struct store *st);
 /* Applies migrations/postgres in order under an advisory lock, each in a transaction. 0 or -EIO. */

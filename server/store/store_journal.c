@@ -40,7 +40,9 @@ static const char *const jop_sql[JOP_MAX] = {
 	[JOP_PLAYERS_EXPIRE] = "DELETE FROM players WHERE seen_at < ?1 "
 			       "AND NOT EXISTS (SELECT 1 FROM live_seats s WHERE s.player_id = players.id) "
 			       "AND NOT EXISTS (SELECT 1 FROM live_rooms r WHERE r.creator_id = players.id) "
-			       "AND NOT EXISTS (SELECT 1 FROM match_seats m WHERE m.player_id = players.id)",
+			       "AND NOT EXISTS (SELECT 1 FROM match_seats m WHERE m.player_id = players.id) "
+			       /* an account stays until it is deleted (its row is referenced) */
+			       "AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.player_id = players.id)",
 	[JOP_AFTER] = "INSERT OR REPLACE INTO live_after(room_id, created_at, creator_id, bot_levels, mutes, "
 		      "rematch) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[JOP_AFTER_DROP] = "DELETE FROM live_after WHERE room_id = ?1",

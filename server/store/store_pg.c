@@ -262,7 +262,9 @@ static const char *const ps_sql[PS_MAX] = {
 	[JOP_PLAYERS_EXPIRE] = "DELETE FROM players WHERE seen_at < $1 "
 			       "AND NOT EXISTS (SELECT 1 FROM live_seats s WHERE s.player_id = players.id) "
 			       "AND NOT EXISTS (SELECT 1 FROM live_rooms r WHERE r.creator_id = players.id) "
-			       "AND NOT EXISTS (SELECT 1 FROM match_seats m WHERE m.player_id = players.id)",
+			       "AND NOT EXISTS (SELECT 1 FROM match_seats m WHERE m.player_id = players.id) "
+			       /* an account stays until it is deleted (its row is referenced) */
+			       "AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.player_id = players.id)",
 	[JOP_AFTER] =
 		"INSERT INTO live_after(room_id, created_at, creator_id, bot_levels, mutes, rematch, node) "
 		"VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (room_id) DO UPDATE SET "
@@ -815,7 +817,7 @@ int store_pg_lane_ready(struct store_lane *ln)
 }
 
 int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
-			   size_t namelen)
+			   size_t namelen, char *handle, size_t handlelen)
 {
 	struct store_pg *pg = st->pg;
 	int64_t now = store_pg_now(), deadline = now + STORE_PG_LOOKUP_MS;
@@ -835,8 +837,7 @@ int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, s
 			return -EIO;
 		}
 	}
-	r = pg_exec(pg->l, deadline, "SELECT id, name FROM players WHERE token_hash = $1", 1, &token_hash,
-		    &res);
+	r = pg_exec(pg->l, deadline, STORE_LOOKUP_SQL("$1"), 1, &token_hash, &res);
 	if (r || PQresultStatus(res) != PGRES_TUPLES_OK) {
 		util_log(LOG_ERROR, "store: identity lookup: %s",
 			 r == -ETIMEDOUT ? "no answer in time" : PQerrorMessage(pg->l));
@@ -851,6 +852,7 @@ int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, s
 	if (PQntuples(res) == 1) {
 		snprintf(id, idlen, "%s", PQgetvalue(res, 0, 0));
 		snprintf(name, namelen, "%s", PQgetvalue(res, 0, 1));
+		snprintf(handle, handlelen, "%s", PQgetvalue(res, 0, 2));
 		r = 0;
 	}
 	PQclear(res);
@@ -868,6 +870,7 @@ static void pg_free(struct store_pg *pg)
 		return;
 	PQfinish(pg->w);
 	PQfinish(pg->l);
+	PQfinish(pg->acct);
 	free(pg->sent);
 	free(pg->arr);
 	free(pg->conninfo);

@@ -40,6 +40,7 @@ struct store_pg {
 	char *arr; /* the writer's: the array literals of a group of actions (store_pg.c) */
 	size_t arr_cap;
 	PGconn *l;               /* the loop thread's identity lookups */
+	PGconn *acct;            /* the writer's account jobs (store_accounts.c), blocking; NULL: none yet */
 	int64_t l_retry_at;      /* mono ms: no lookup connection before */
 	_Atomic bool lanes_said; /* a reader logged that its archive reads are not set up (two threads) */
 };

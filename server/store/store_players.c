@@ -15,8 +15,8 @@ int store_players_open(struct store *st, const char *path)
 {
 	if (store_db_open(path, true, &st->ldb))
 		return -EIO;
-	if (sqlite3_prepare_v3(st->ldb, "SELECT id, name FROM players WHERE token_hash = ?1", -1,
-			       SQLITE_PREPARE_PERSISTENT, &st->ldb_lookup, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v3(st->ldb, STORE_LOOKUP_SQL("?1"), -1, SQLITE_PREPARE_PERSISTENT,
+			       &st->ldb_lookup, NULL) != SQLITE_OK) {
 		util_log(LOG_ERROR, "store: the identity lookup: %s", sqlite3_errmsg(st->ldb));
 		return -EIO;
 	}
@@ -35,11 +35,19 @@ void store_players_close(struct store *st)
 int store_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
 			size_t namelen)
 {
+	char handle[STORE_HANDLE_SIZE];
+
+	return store_player_lookup_account(st, token_hash, id, idlen, name, namelen, handle, sizeof(handle));
+}
+
+int store_player_lookup_account(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
+				size_t namelen, char *handle, size_t handlelen)
+{
 	sqlite3_stmt *s = st ? st->ldb_lookup : NULL;
 	int rc, found = STORE_E_NOT_FOUND;
 
 	if (st && st->pg)
-		return store_pg_player_lookup(st, token_hash, id, idlen, name, namelen);
+		return store_pg_player_lookup(st, token_hash, id, idlen, name, namelen, handle, handlelen);
 	if (!s)
 		return -EIO;
 	if (sqlite3_bind_text(s, 1, token_hash, -1, SQLITE_STATIC) != SQLITE_OK) {
@@ -50,6 +58,8 @@ int store_player_lookup(struct store *st, const char *token_hash, char *id, size
 	if (rc == SQLITE_ROW && sqlite3_column_text(s, 0) && sqlite3_column_text(s, 1)) {
 		snprintf(id, idlen, "%s", (const char *)sqlite3_column_text(s, 0));
 		snprintf(name, namelen, "%s", (const char *)sqlite3_column_text(s, 1));
+		snprintf(handle, handlelen, "%s",
+			 sqlite3_column_text(s, 2) ? (const char *)sqlite3_column_text(s, 2) : "");
 		found = 0;
 	} else if (rc != SQLITE_DONE) {
 		util_log(LOG_ERROR, "store: identity lookup: %s", sqlite3_errmsg(st->ldb));

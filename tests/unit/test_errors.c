@@ -38,6 +38,18 @@ static const struct {
 	{ WIRE_E_TOO_MANY_ROOMS, "too_many_rooms" },
 	{ WIRE_E_CHAT_RATE_LIMITED, "chat_rate_limited" },
 	{ WIRE_E_REMATCH_UNAVAILABLE, "rematch_unavailable" },
+	{ WIRE_E_BAD_HANDLE, "bad_handle" },
+	{ WIRE_E_HANDLE_TAKEN, "handle_taken" },
+	{ WIRE_E_BAD_PASSWORD, "bad_password" },
+	{ WIRE_E_WRONG_CREDENTIALS, "wrong_credentials" },
+	{ WIRE_E_ALREADY_CLAIMED, "already_claimed" },
+	{ WIRE_E_NOT_SIGNED_IN, "not_signed_in" },
+	{ WIRE_E_UNKNOWN_SESSION, "unknown_session" },
+	{ WIRE_E_SIGNUPS_DISABLED, "signups_disabled" },
+	{ WIRE_E_SEATS_HELD, "seats_held" },
+	{ WIRE_E_ACCOUNT_REQUIRED, "account_required" },
+	{ WIRE_E_RATED_ROOM, "rated_room" },
+	{ WIRE_E_BUSY, "busy" },
 };
 #define NWIRE (sizeof(wire_codes) / sizeof(wire_codes[0]))
 
