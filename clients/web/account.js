@@ -232,6 +232,7 @@ function claimDialog() {
       const reply = await submitting(button, errors, () => ask({ type: 'claim', handle: handle.input.value.trim(),
         password: password.input.value, device: deviceName() }));
       if (!reply) return;
+      onAccount(reply); // (the header shows the handle before the dialog gives focus back: to it)
       form.closest('dialog').close();
       toast(t('account.claimed', { handle: reply.handle }), 'claimed');
     } },
@@ -260,6 +261,7 @@ function signInDialog() {
         password.input.value = '';
         return;
       }
+      onWelcome(reply);
       form.closest('dialog').close();
       toast(t('account.signedIn', { handle: reply.account?.handle || handle.input.value.trim() }), 'signed-in');
     } },
