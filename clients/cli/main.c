@@ -12,12 +12,15 @@
  *   quinteto replay ID | --file FILE | -    every ply as a line
  *   quinteto show ID|--file FILE [--ply N]  the position as text
  *   quinteto backup OUT                     an online copy of the database
+ *   quinteto ratings rebuild [--check]      the ratings again from the archive (ratings.c)
  *
  * Every command takes `--db PATH` (anywhere on the line; default the
  * server's, var/quinteto.db) and reads the database only, never writing to it
- * (the backup writes OUT). An argument with a '/' or a '.' cannot be a match
- * id, so it is read as a file, as `quinteto verify match.json` always was. Exit statuses: 0 success, 1 an
- * archive does not verify, 2 usage, input or database errors (an unknown id included). Every command
+ * (the backup writes OUT), but for `ratings rebuild` without --check: it
+ * rewrites the derived tables `ratings` and `rating_history` in one
+ * transaction (docs/RATINGS.md), the archive itself untouched. An argument with a '/' or a '.' cannot be a
+ * match id, so it is read as a file, as `quinteto verify match.json` always was. Exit statuses: 0 success, 1
+ * an archive does not verify, 2 usage, input or database errors (an unknown id included). Every command
  * returns 0 or a negative code (cli.h); exit_status() alone turns it into the exit status.
  */
 #include <errno.h>
@@ -30,6 +33,7 @@
 #include "cli.h"
 #include "config.h"
 #include "db.h"
+#include "ratings.h"
 #include "render.h"
 #include "replay.h"
 
@@ -80,6 +84,7 @@ static int cmd_replay(int argc, char **argv);
 static int cmd_show(int argc, char **argv);
 static int cmd_backup(int argc, char **argv);
 static int cmd_steps(int argc, char **argv);
+static int cmd_ratings(int argc, char **argv);
 
 static const struct command commands[] = {
 	{ "help", "", "list the commands", cmd_help },
@@ -101,6 +106,9 @@ static const struct command commands[] = {
 	{ "steps", "ID | --file FILE | -",
 	  "print every step of the replay as JSON (the steps the HTTP API serves a page at a time)",
 	  cmd_steps },
+	{ "ratings", "rebuild [--check]",
+	  "derive the ratings again from the archive and rewrite them (--check: compare, write nothing)",
+	  cmd_ratings },
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
@@ -628,6 +636,11 @@ static int cmd_backup(int argc, char **argv)
 	}
 	printf("backed up %s to %s\n", db_path, argv[1]);
 	return 0;
+}
+
+static int cmd_ratings(int argc, char **argv)
+{
+	return cli_ratings(argc, argv, db_path);
 }
 
 /* Takes `--db PATH` (or --db=PATH) out of argv wherever it is; 0, or CLI_E_USAGE when PATH is missing. */

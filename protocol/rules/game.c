@@ -157,6 +157,30 @@ void rules_result(const struct rules_match *m, struct rules_result *out)
 	m->game->result(m, out);
 }
 
+/*
+ * The standing of a finished match; see rules.h. The default (a game without
+ * its own): the winner first and every other seat tied behind it, all tied
+ * on a draw (or while the match is not over, so a caller's mistake rates
+ * nobody up or down).
+ */
+void rules_standing(const struct rules_match *m, uint8_t place[RULES_MAX_SEATS])
+{
+	struct rules_result r;
+
+	memset(place, 0, RULES_MAX_SEATS);
+	rules_result(m, &r);
+	if (!r.over)
+		return;
+	if (m->game->standing) {
+		m->game->standing(m, place);
+		return;
+	}
+	if (r.draw || r.winner < 0)
+		return;
+	for (int seat = 0; seat < m->game->seats && seat < RULES_MAX_SEATS; seat++)
+		place[seat] = seat == r.winner ? 0 : 1;
+}
+
 /* Actions are equal exactly when their bytes are (they are built zeroed). */
 bool rules_action_equal(const struct rules_action *a, const struct rules_action *b)
 {

@@ -264,7 +264,9 @@ void rules_result(const struct rules_match *m, struct rules_result *out);
  * every seat of the game, 0 first; seats with equal places drew with each
  * other. Two-seat games: the winner 0 and the other 1, or both 0 on a draw.
  * Quinteto: the winner, then the duel's loser, then the hunters in the reverse
- * order of their elimination (docs/RATINGS.md). A game without its own
+ * order of their elimination (a resignation or forfeit is an elimination then);
+ * on a draw all still in play tie first; an arranger leaving in phase 1 is
+ * last (docs/RATINGS.md, "Standing per game"). A game without its own
  * `standing` gets the two-seat rule (the winner first, everyone else tied
  * behind; all tied on a draw). A match not over: every place 0.
  */

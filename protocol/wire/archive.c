@@ -106,11 +106,19 @@ json_t *wire_archive_encode(const struct wire_archive *a)
 	json_t *options = a->options ? json_incref(a->options) : json_object();
 	json_t *result = a->result ? json_incref(a->result) : json_null();
 
-	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:o, s:s, s:s, s:o, s:o, s:o, s:o}", "id", a->id, "game",
-			 a->game, "options", options, "started_at", (json_int_t)a->started_at, "ended_at",
-			 (json_int_t)a->ended_at, "seats", seats_encode(a), "commit", a->commit,
-			 "server_seed", a->server_seed, "client_seeds", client_seeds_encode(a), "actions",
-			 actions_encode(a), "events", events_encode(a), "result", result);
+	json_t *o =
+		json_pack("{s:s, s:s, s:o, s:I, s:I, s:o, s:s, s:s, s:o, s:o, s:o, s:o}", "id", a->id, "game",
+			  a->game, "options", options, "started_at", (json_int_t)a->started_at, "ended_at",
+			  (json_int_t)a->ended_at, "seats", seats_encode(a), "commit", a->commit,
+			  "server_seed", a->server_seed, "client_seeds", client_seeds_encode(a), "actions",
+			  actions_encode(a), "events", events_encode(a), "result", result);
+
+	/* only a rated match says so: a casual archive's bytes are those written before issue 26 */
+	if (o && a->rated && json_object_set_new(o, "rated", json_true())) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 /* --- Decode */
@@ -268,6 +276,9 @@ static int head_decode(const json_t *j, struct wire_archive *a, const struct rul
 		return bad(why, whylen, "result must be an object or null");
 	if (json_is_null(a->result))
 		a->result = NULL;
+	if (json_object_get(j, "rated") && !json_is_true(json_object_get(j, "rated")))
+		return bad(why, whylen, "rated must be true when present");
+	a->rated = json_is_true(json_object_get(j, "rated"));
 	return WIRE_OK;
 }
 

@@ -63,6 +63,7 @@ static const struct field hello_fields[] = {
 static const struct field create_fields[] = {
 	F("game", FIELD_BYTES, true, 0, SIZE_MAX, game),
 	F("options", FIELD_ANY, false, 0, 0, options),
+	F("rated", FIELD_BOOL, false, 0, 0, rated),
 	{ NULL, 0, false, 0, 0, 0 },
 };
 static const struct field join_fields[] = {

@@ -244,7 +244,17 @@ static json_t *clock_new(const struct wire_seat *s)
 			 s->clock_since ? json_integer(s->clock_since) : json_null());
 }
 
-/* [{seat, role, name|null, bot[, connected, stand_in, clock?]}] for every seat of the game. */
+/* An account's seat: handle, rating and, while its rd is high, provisional: true. 0 or -ENOMEM. */
+static int account_add(json_t *seat, const struct wire_seat *s)
+{
+	return json_object_set_new(seat, "handle", json_string(s->handle)) ||
+			       json_object_set_new(seat, "rating", json_integer(s->rating)) ||
+			       (s->provisional && json_object_set_new(seat, "provisional", json_true()))
+		       ? -ENOMEM
+		       : 0;
+}
+
+/* [{seat, role, name|null, bot[, handle, rating, provisional?][, connected, stand_in, clock?]}]. */
 static json_t *seats_new(const struct wire_room *r, bool connected)
 {
 	json_t *list = json_array(), *seat;
@@ -253,6 +263,10 @@ static json_t *seats_new(const struct wire_room *r, bool connected)
 	for (i = 0; list && i < r->game->seats; i++) {
 		seat = json_pack("{s:i, s:s, s:s?, s:b}", "seat", i, "role", r->game->roles[i], "name",
 				 r->seats[i].name, "bot", r->seats[i].bot);
+		if (seat && r->seats[i].handle && account_add(seat, &r->seats[i])) {
+			json_decref(seat);
+			seat = NULL;
+		}
 		if (seat && connected &&
 		    (json_object_set_new(seat, "connected", json_boolean(r->seats[i].connected)) != 0 ||
 		     json_object_set_new(seat, "stand_in", json_boolean(r->seats[i].stand_in)) != 0 ||
@@ -349,6 +363,10 @@ json_t *wire_state_new(const struct wire_room *r)
 		json_decref(o);
 		return NULL;
 	}
+	if (o && r->rated && json_object_set_new(o, "rated", json_true()) != 0) {
+		json_decref(o);
+		return NULL;
+	}
 	if (o && r->server_seed && reveal_add(o, r) != 0) {
 		json_decref(o);
 		return NULL;
@@ -356,8 +374,8 @@ json_t *wire_state_new(const struct wire_room *r)
 	return o;
 }
 
-/* {id, game, status, seats, watchers, options, ply, created_at}. New reference. */
-json_t *wire_room_summary_new(const struct wire_room *r)
+/* The summary of a casual room. New reference. */
+static json_t *summary_new(const struct wire_room *r)
 {
 	return json_pack("{s:s, s:s, s:s, s:o, s:i, s:o, s:I, s:I}", "id", r->id, "game", r->game->id,
 			 "status", r->status, "seats", seats_new(r, false), "watchers", r->watchers,
@@ -365,4 +383,16 @@ json_t *wire_room_summary_new(const struct wire_room *r)
 			 wire_options_encode(r->codec, r->room_options,
 					     r->rules_options ? r->rules_options : &r->match->options, false),
 			 "ply", (json_int_t)r->match->ply, "created_at", (json_int_t)r->created_at);
+}
+
+/* {id, game, status, seats, watchers, options, ply, created_at[, rated]}. New reference. */
+json_t *wire_room_summary_new(const struct wire_room *r)
+{
+	json_t *o = summary_new(r);
+
+	if (o && r->rated && json_object_set_new(o, "rated", json_true()) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }

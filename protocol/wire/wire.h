@@ -141,6 +141,7 @@ struct wire_msg {
 	int spectators; /* mute, optional */
 	int muted;      /* mute */
 	int accept;     /* rematch, optional (absent: true) */
+	int rated;      /* create, optional (absent: false): a rated room (PROTOCOL.md, Rated rooms) */
 	/* accounts: claim, sign_in (handle, password, device), password (old_password, new_password),
 	   end_session (session), delete_account (password); checked by the server, not here */
 	const char *handle, *password, *device, *old_password, *new_password, *session;
@@ -434,6 +435,10 @@ struct wire_seat {
 	bool has_clock;      /* the room has a clock: `clock` below is sent */
 	int64_t clock_ms;    /* remaining at clock_since (or now, when stopped) */
 	int64_t clock_since; /* Unix ms the clock started running; 0: stopped */
+	/* an account's seat (PROTOCOL.md, Accounts and ratings); handle NULL: a guest's or a bot's */
+	const char *handle;
+	int32_t rating;   /* its rating in the room's game, rounded */
+	bool provisional; /* its rd is above RATING_PROVISIONAL_RD */
 };
 
 /* Everything a room's `state` and summary are built from. */
@@ -462,6 +467,7 @@ struct wire_room {
 	unsigned rematch_accepted; /* a mask of seats */
 	int64_t rematch_expires_at;
 	const char *rematch_room; /* once accepted */
+	bool rated;               /* a rated room: `rated: true` (absent otherwise) */
 };
 
 /*
@@ -510,6 +516,7 @@ struct wire_archive {
 	size_t nactions;
 	struct wire_archive_event *events; /* owned array (decode) */
 	size_t nevents;
+	bool rated; /* a rated match: `rated: true` after `result` (absent in a casual one) */
 };
 
 /*

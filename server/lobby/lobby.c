@@ -74,6 +74,8 @@ static void spectators_unlist(struct lobby *l, struct room *r)
 	hd->spectators_listed = false;
 }
 
+static void rated_cb(void *ctx, const struct store_match *m);
+
 int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, struct metrics *metrics,
 	      void (*send)(void *who, struct buf *frame), struct lobby **out)
 {
@@ -93,7 +95,8 @@ int lobby_new(uv_loop_t *loop, struct store *store, const struct config *cfg, st
 				      .send = send,
 				      .changed = changed_cb,
 				      .ctx = l,
-				      .spectators = spectators_due_cb };
+				      .spectators = spectators_due_cb,
+				      .rated = rated_cb };
 	hmap_init(&l->rooms);
 	hmap_init(&l->players);
 	hmap_init(&l->players_by_id);
@@ -260,7 +263,46 @@ struct player *lobby_player_by_token(struct lobby *l, const char *token)
 		return lobby_player_account(l, id, name, handle);
 	if (hmap_get(&l->players_by_id, id))
 		return NULL;
-	return lobby_player_add(l, id, hash, name);
+	p = lobby_player_add(l, id, hash, name);
+	if (p)
+		lobby_player_ratings_load(l, p);
+	return p;
+}
+
+static int rating_loaded(void *ctx, const char *game, const struct rating *r)
+{
+	/* a game this build no longer hosts has no seat to show it: skipped */
+	return rules_game_find(game) ? player_set_rating(ctx, game, r->rating, r->rd) : 0;
+}
+
+void lobby_player_ratings_load(struct lobby *l, struct player *p)
+{
+	/* a failed read shows the seats the default rating until the next load; play is unaffected */
+	if (l->store && store_ratings_lookup(l->store, player_id(p), rating_loaded, p))
+		util_log(LOG_WARN, "player %s: its ratings could not be read", player_id(p));
+}
+
+/* The room's rated match was archived (committed): its players' new figures, kept and told. */
+static void rated_cb(void *ctx, const struct store_match *m)
+{
+	struct lobby *l = ctx;
+
+	for (int i = 0; i < m->nseats; i++) {
+		struct player *p =
+			m->seats[i].player_id ? hmap_get(&l->players_by_id, m->seats[i].player_id) : NULL;
+
+		if (!p) /* evicted since (it had no seat left): loaded with its rows when it comes back */
+			continue;
+		(void)player_set_rating(p, m->game, m->after[i].rating, m->after[i].rd);
+		if (l->rated_hook)
+			l->rated_hook(l->rated_ctx, p);
+	}
+}
+
+void lobby_set_rated_hook(struct lobby *l, void (*hook)(void *ctx, struct player *p), void *ctx)
+{
+	l->rated_hook = hook;
+	l->rated_ctx = ctx;
 }
 
 static void claimed_key(const char *id, char out[65])
@@ -290,6 +332,8 @@ struct player *lobby_player_account(struct lobby *l, const char *id, const char 
 	if (!p) {
 		claimed_key(id, key);
 		p = lobby_player_add(l, id, key, name);
+		if (p) /* loaded now: its seats show its ratings */
+			lobby_player_ratings_load(l, p);
 	}
 	if (p)
 		player_set_handle(p, handle);

@@ -122,6 +122,19 @@ struct room *lobby_room_next(struct lobby *l, size_t *pos);
 struct player *lobby_player_by_token(struct lobby *l, const char *token);
 
 /*
+ * Issue 26's ratings. lobby_player_ratings_load(): reads the identity's
+ * ratings from the store into it (an indexed read on the loop's lookup
+ * connection), for the seats it holds to show them; done when an identity is
+ * loaded from the store (a hello's token, the restore), and to be called by
+ * whoever makes an identity an account in memory (a sign-in). A guest has
+ * none. lobby_set_rated_hook(): hook(ctx, p) runs for each player of a rated
+ * match once its new ratings are committed and kept in p (the server pushes
+ * them to p's connections).
+ */
+void lobby_player_ratings_load(struct lobby *l, struct player *p);
+void lobby_set_rated_hook(struct lobby *l, void (*hook)(void *ctx, struct player *p), void *ctx);
+
+/*
  * Resumes the player whose token this is (renaming it to `name`), or creates
  * one (unknown or absent token), into *out. Writes the player's token into
  * token_out (at least 49 bytes). 0, -EINVAL (token_out too small), -ENOMEM,

@@ -18,12 +18,14 @@ struct lobby {
 	struct store *store;
 	const struct config *cfg;
 	struct metrics *metrics;
-	struct hmap rooms;         /* id -> live room */
-	struct hmap players;       /* token_hash -> player */
-	struct hmap players_by_id; /* id -> player */
-	struct lobby_sub *subs;    /* connections that asked for `rooms` */
-	bool dirty;                /* a push is scheduled */
-	json_t *cache;             /* the rooms array; NULL = rebuild */
+	struct hmap rooms;                               /* id -> live room */
+	struct hmap players;                             /* token_hash -> player */
+	struct hmap players_by_id;                       /* id -> player */
+	void (*rated_hook)(void *ctx, struct player *p); /* lobby_set_rated_hook() */
+	void *rated_ctx;
+	struct lobby_sub *subs; /* connections that asked for `rooms` */
+	bool dirty;             /* a push is scheduled */
+	json_t *cache;          /* the rooms array; NULL = rebuild */
 	int64_t pushed_ms;
 	uv_timer_t timer; /* throttles pushes to one a second */
 	/* the capped list as text (lobby_list.c): rooms newest first, and their joined summaries */

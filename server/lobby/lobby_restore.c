@@ -26,7 +26,13 @@ struct replay {
 
 static int load_player(void *ctx, const char *id, const char *token_hash, const char *name)
 {
-	return lobby_player_add(((struct replay *)ctx)->l, id, token_hash, name) ? 0 : -ENOMEM;
+	struct lobby *l = ((struct replay *)ctx)->l;
+	struct player *p = lobby_player_add(l, id, token_hash, name);
+
+	if (!p)
+		return -ENOMEM;
+	lobby_player_ratings_load(l, p); /* its seats show them */
+	return 0;
 }
 
 static int load_room(void *ctx, const char *id, const char *game, const char *options,
@@ -62,6 +68,14 @@ static int load_event(void *ctx, int ply, int seat, int kind, int64_t at)
 	return room_restore_event(((struct replay *)ctx)->r, ply, seat, kind, at);
 }
 
+static void load_rated(void *ctx)
+{
+	struct replay *rp = ctx;
+
+	if (rp->r) /* still restoring: nothing is journalled again */
+		room_set_rated(rp->r);
+}
+
 static void load_room_end(void *ctx, int err)
 {
 	struct replay *rp = ctx;
@@ -84,7 +98,7 @@ static void load_room_end(void *ctx, int err)
 }
 
 static const struct store_live_ops ops = {
-	load_player, load_room, load_seat, load_action, load_event, load_room_end,
+	load_player, load_room, load_seat, load_action, load_event, load_room_end, load_rated,
 };
 
 /* An archived room's seat holder may be known already (a seat in a live room). */
@@ -139,7 +153,7 @@ static int load_after(void *ctx, const char *id, bool archived, int64_t ended_at
 }
 
 static const struct store_after_ops after_ops = {
-	{ load_player_once, load_room, load_seat, load_action, load_event, NULL },
+	{ load_player_once, load_room, load_seat, load_action, load_event, NULL, load_rated },
 	load_after,
 };
 
@@ -212,11 +226,11 @@ static int adopt_after(void *ctx, const char *id, bool archived, int64_t ended_a
 }
 
 static const struct store_live_ops adopt_ops = {
-	load_player_once, adopt_room, load_seat, load_action, load_event, adopt_room_end,
+	load_player_once, adopt_room, load_seat, load_action, load_event, adopt_room_end, load_rated,
 };
 
 static const struct store_after_ops adopt_after_ops = {
-	{ load_player_once, adopt_room, load_seat, load_action, load_event, NULL },
+	{ load_player_once, adopt_room, load_seat, load_action, load_event, NULL, load_rated },
 	adopt_after,
 };
 

@@ -278,6 +278,12 @@ static void on_create(struct handlers *h, struct session *s, struct wire_msg *m,
 		session_send_error(s, err, why, m->id);
 		return;
 	}
+	if (m->rated == 2 && !player_handle(s->player)) {
+		session_send_error(s, WIRE_E_ACCOUNT_REQUIRED,
+				   "a rated room is for accounts: claim your identity (or sign in) first",
+				   m->id);
+		return;
+	}
 	if ((err = lobby_room_refused(h->lobby, s->player, s->addr, &refused))) {
 		session_send_error(s, lobby_wire_code(err), refused, m->id);
 		return;
@@ -287,6 +293,8 @@ static void on_create(struct handlers *h, struct session *s, struct wire_msg *m,
 		send_room_error(s, err, m->id);
 		return;
 	}
+	if (m->rated == 2) /* journalled in the batch that journals the room: both or neither */
+		room_set_rated(r);
 	lobby_room_counted(h->lobby, r, s->player, s->addr);
 	session_send_json(s, wire_created_new(room_summary(r), m->id));
 }
@@ -300,6 +308,13 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 		return;
 	if (m->has_seat && (m->seat < 0 || m->seat >= room_game(r)->seats)) {
 		send_room_error(s, ROOM_E_BAD_SEAT, m->id);
+		return;
+	}
+	/* a seated player coming back keeps its seat whatever it is now (it was an account when it sat) */
+	if (room_rated(r) && !player_handle(s->player) && room_seat_of(r, s->player) < 0) {
+		session_send_error(s, WIRE_E_ACCOUNT_REQUIRED,
+				   "a rated room is for accounts: claim your identity (or sign in) first",
+				   m->id);
 		return;
 	}
 	err = room_join(r, s->player, m->has_seat ? (int)m->seat : -1, m->client_seed, &seat);
@@ -367,6 +382,11 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 		return;
 	if (m->has_seat && (m->seat < 0 || m->seat >= room_game(r)->seats)) {
 		send_room_error(s, ROOM_E_BAD_SEAT, m->id);
+		return;
+	}
+	if (room_rated(r)) {
+		session_send_error(s, WIRE_E_RATED_ROOM, "bots play casual rooms only: they have no rating",
+				   m->id);
 		return;
 	}
 	if (!(strategy = bot_find(room_game(r)->id, m->level ? m->level : BOT_LEVEL_DEFAULT))) {
@@ -505,6 +525,15 @@ static int rematch_open(struct handlers *h, struct session *s, struct room *old)
 				room_rules_options(old), &r);
 	if (err)
 		return err;
+	if (room_rated(old)) { /* PROTOCOL.md: a rematch of a rated room is rated; its seats are accounts */
+		bool accounts = true;
+
+		for (i = 0; i < room_game(old)->seats; i++)
+			accounts = accounts && room_seat_player(old, i) &&
+				   player_handle(room_seat_player(old, i));
+		if (accounts) /* one deleted since plays the rematch casual, as a guest must */
+			room_set_rated(r);
+	}
 	for (i = 0; i < room_game(old)->seats && !err; i++) {
 		const struct bot_strategy *bot = room_seat_bot(old, i);
 

@@ -23,7 +23,6 @@
 
 #include "base/pwhash.h"
 #include "room/room.h"
-#include "store/handle.h"
 #include "store/store.h"
 #include "base/util.h"
 
@@ -80,25 +79,64 @@ static void copy(char *dst, size_t n, const char *src)
 	snprintf(dst, n, "%s", src ? src : "");
 }
 
-/* The account message of `a` (after VIEW or a change), to the op's connection. */
-static void send_account(struct acct_op *op, const struct store_acct *a)
+/* The account message of `a` (after VIEW or a change) to connection `s`, with `id` (NULL: a push). */
+static void account_to(struct session *s, const struct store_acct *a, const json_t *id)
 {
 	struct wire_session ws[64];
 	struct wire_rating wr[32];
 	struct wire_account wa = { a->handle, a->player_id, a->name, a->created_at, ws, 0, wr, 0 };
 	size_t i;
 
-	if (!op->s)
-		return;
 	for (i = 0; i < a->nsessions && i < 64; i++)
 		ws[wa.nsessions++] =
 			(struct wire_session){ a->sessions[i].id, a->sessions[i].device,
 					       a->sessions[i].created_at, a->sessions[i].seen_at,
-					       !strcmp(a->sessions[i].token_hash, op->s->token_hash) };
+					       !strcmp(a->sessions[i].token_hash, s->token_hash) };
 	for (i = 0; i < a->nratings && i < 32; i++)
 		wr[wa.nratings++] = (struct wire_rating){ a->ratings[i].game, a->ratings[i].rating,
 							  a->ratings[i].rd, a->ratings[i].matches };
-	session_send_json(op->s, wire_account_new(&wa, op->id));
+	session_send_json(s, wire_account_new(&wa, id));
+}
+
+/* The account message of `a` (after VIEW or a change), to the op's connection. */
+static void send_account(struct acct_op *op, const struct store_acct *a)
+{
+	if (op->s)
+		account_to(op->s, a, op->id);
+}
+
+/*
+ * Issue 26 (rated rooms): the account view read after a rated match's
+ * ratings committed, pushed as `account` without id to every connection
+ * speaking for that identity now (none left: nothing is sent).
+ */
+static void rated_viewed(void *ctx, struct store_acct *a)
+{
+	struct handlers *h = ctx;
+	struct session *first = h->sessions ? h->sessions->ka_cursor : NULL, *t = first;
+
+	if (!a->err && t)
+		do {
+			if (t->player && !t->dead && !t->close_state &&
+			    !strcmp(player_id(t->player), a->player_id))
+				account_to(t, a, NULL);
+			t = t->ka_next;
+		} while (t && t != first);
+	store_acct_free(a);
+}
+
+void handlers_rated_push(void *ctx, struct player *p)
+{
+	struct handlers *h = ctx;
+	struct store_acct *a;
+
+	/* nobody connected: nothing is queued (it sees its figures when it asks or signs in) */
+	if (!player_handle(p) || !player_connected(p) || !h->store || !(a = store_acct_new(STORE_ACCT_VIEW)))
+		return;
+	copy(a->player_id, sizeof(a->player_id), player_id(p));
+	a->cb = rated_viewed;
+	a->ctx = h;
+	store_acct_submit(h->store, a);
 }
 
 /*

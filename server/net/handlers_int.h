@@ -27,7 +27,14 @@ struct handlers {
 	struct metrics *metrics;
 	const struct config *cfg;
 	struct pwhash *pwhash; /* the password-hashing pool (accounts); NULL: accounts answer unavailable */
+	struct sessions *sessions; /* every connection (a rated match's push goes to its players') */
 };
+
+/*
+ * Issue 26: lobby_set_rated_hook()'s hook (ctx: the handlers): p's new
+ * ratings, committed, pushed to its connections as `account` without id.
+ */
+void handlers_rated_push(void *ctx, struct player *p);
 
 /*
  * The connection speaks for `p` from now on (hello, sign_in): its token

@@ -730,6 +730,27 @@ static void player_get(struct http *api, struct http_req *h, const char *name)
 		respond_error(h, 500, "internal", "out of memory");
 }
 
+/* /api/leaderboard?game=G&limit=N (PROTOCOL.md, Accounts and ratings): game required, limit 1..200. */
+static void leaderboard(struct http *api, struct lws *wsi, struct http_req *h)
+{
+	char game[64] = "", limit[16] = "";
+	long long lim = 50;
+	int l;
+
+	if (arg_strict(wsi, "game=", game, sizeof(game)) != 1 || !rules_game_find(game)) {
+		bad_request(h, "game must be one of this server's games, given once");
+		return;
+	}
+	l = arg_strict(wsi, "limit=", limit, sizeof(limit));
+	if (l < 0 || (l && (!parse_count(limit, 3, &lim) || lim > ARCHIVE_BOARD_MAX))) {
+		bad_request(h, "limit must be 1..200, given once");
+		return;
+	}
+	h->pending = store_leaderboard(api->store, game, (int)lim, store_done_cb, h);
+	if (!h->pending)
+		respond_error(h, 500, "internal", "out of memory");
+}
+
 /* Appends `s` percent-encoded (all but [A-Za-z0-9_.~-]) to out[*n..cap). */
 static void pct_append(char *out, size_t cap, size_t *n, const char *s)
 {
@@ -780,6 +801,36 @@ static void page_redirect(struct lws *wsi, struct http_req *h, const char *uri)
 	respond_json(h, 302, json_pack("{s:s}", "location", target));
 }
 
+/*
+ * /players/{handle} and /leaderboard?game=G, issue 26's addresses to share:
+ * 302 to the web client's #/players/{handle} and #/leaderboard?game=G (the
+ * handle and a known game re-encoded; anything else left out).
+ */
+static void account_redirect(struct lws *wsi, struct http_req *h, const char *uri)
+{
+	char target[512], game[64];
+	size_t n;
+
+	if (!strncmp(uri, "/players/", 9)) {
+		if (!uri[9] || strchr(uri + 9, '/') || !wire_text_valid(uri + 9, WIRE_NAME_MAX)) {
+			respond_error(h, 404, "not_found", "no such player page");
+			return;
+		}
+		n = (size_t)snprintf(target, sizeof(target), "/#/players/");
+		pct_append(target, sizeof(target), &n, uri + 9);
+	} else {
+		n = (size_t)snprintf(target, sizeof(target), "/#/leaderboard");
+		if (arg(wsi, "game=", game, sizeof(game)) && rules_game_find(game))
+			n += (size_t)snprintf(target + n, sizeof(target) - n, "?game=%s", game);
+	}
+	h->location = strdup(target);
+	if (!h->location) {
+		respond_error(h, 500, "internal", "out of memory");
+		return;
+	}
+	respond_json(h, 302, json_pack("{s:s}", "location", target));
+}
+
 static void route(struct http *api, struct lws *wsi, struct http_req *h, const char *uri)
 {
 	if (!strcmp(uri, "/healthz")) {
@@ -798,6 +849,10 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 		page_redirect(wsi, h, uri);
 		return;
 	}
+	if (!strncmp(uri, "/players/", 9) || !strcmp(uri, "/leaderboard") || !strcmp(uri, "/leaderboard/")) {
+		account_redirect(wsi, h, uri);
+		return;
+	}
 	if (!strcmp(uri, "/api/games")) {
 		games_list(h);
 		return;
@@ -813,7 +868,9 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 			respond(h, 200, "application/json", body, len);
 		return;
 	}
-	if ((!strncmp(uri, "/api/matches", 12) || !strncmp(uri, "/api/players/", 13)) && !read_admit(h)) {
+	if ((!strncmp(uri, "/api/matches", 12) || !strncmp(uri, "/api/players/", 13) ||
+	     !strcmp(uri, "/api/leaderboard")) &&
+	    !read_admit(h)) {
 		respond_read_busy(h); /* the archive's endpoints all read on the reader threads */
 		return;
 	}
@@ -827,6 +884,10 @@ static void route(struct http *api, struct lws *wsi, struct http_req *h, const c
 	}
 	if (!strncmp(uri, "/api/players/", 13)) {
 		player_get(api, h, uri + 13);
+		return;
+	}
+	if (!strcmp(uri, "/api/leaderboard")) {
+		leaderboard(api, wsi, h);
 		return;
 	}
 	respond_error(h, 404, "not_found", "no such endpoint");

@@ -1030,7 +1030,9 @@ struct net *net_new(const struct config *cfg, struct lobby *lobby, struct metric
 	n->handlers = &n->own.handlers;
 	n->http = &n->own.http;
 	sessions_init(n->sessions, cfg, metrics);
-	*n->handlers = (struct handlers){ .lobby = lobby, .metrics = metrics, .cfg = cfg };
+	*n->handlers =
+		(struct handlers){ .lobby = lobby, .metrics = metrics, .cfg = cfg, .sessions = n->sessions };
+	lobby_set_rated_hook(lobby, handlers_rated_push, n->handlers);
 	*n->http = (struct http){
 		.lobby = lobby, .metrics = metrics, .sessions = n->sessions, .started_ms = util_now_ms()
 	};

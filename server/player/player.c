@@ -8,14 +8,19 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct player {
 	char id[16];
 	char token_hash[65]; /* hex SHA-256 of the token; the token itself is never stored */
 	char name[PLAYER_NAME_SIZE];
 	char handle[PLAYER_HANDLE_SIZE]; /* "" for a guest */
-	int nsessions;                   /* connections that said hello with this identity */
-	struct room **rooms;             /* rooms where this player holds a seat, in no order */
+	struct {
+		char game[16]; /* "" : a free entry */
+		double rating, rd;
+	} ratings[RULES_MAX_GAMES]; /* an account's known ratings (player_rating) */
+	int nsessions;              /* connections that said hello with this identity */
+	struct room **rooms;        /* rooms where this player holds a seat, in no order */
 	int nrooms, caprooms;
 	int nwaiting;         /* rooms it created that wait for players (lobby_limits.c) */
 	int64_t seen_ms;      /* last hello or close of one of its connections (Unix ms) */
@@ -55,6 +60,32 @@ const char *player_token_hash(const struct player *p)
 const char *player_name(const struct player *p)
 {
 	return p->name;
+}
+
+bool player_rating(const struct player *p, const char *game, double *rating, double *rd)
+{
+	for (int i = 0; i < RULES_MAX_GAMES && p->ratings[i].game[0]; i++)
+		if (!strcmp(p->ratings[i].game, game)) {
+			*rating = p->ratings[i].rating;
+			*rd = p->ratings[i].rd;
+			return true;
+		}
+	return false;
+}
+
+int player_set_rating(struct player *p, const char *game, double rating, double rd)
+{
+	int i;
+
+	for (i = 0; i < RULES_MAX_GAMES && p->ratings[i].game[0]; i++)
+		if (!strcmp(p->ratings[i].game, game))
+			break;
+	if (i == RULES_MAX_GAMES || strlen(game) >= sizeof(p->ratings[i].game))
+		return -ENOSPC;
+	snprintf(p->ratings[i].game, sizeof(p->ratings[i].game), "%s", game);
+	p->ratings[i].rating = rating;
+	p->ratings[i].rd = rd;
+	return 0;
 }
 
 const char *player_handle(const struct player *p)

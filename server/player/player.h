@@ -44,6 +44,17 @@ const char *player_handle(const struct player *p);
 void player_set_handle(struct player *p, const char *handle);
 
 /*
+ * An account's rating in one game as the server last knew it (issue 26): read
+ * from the store at start-up, then the figures of each rated match it played,
+ * once committed. player_rating(): false when none is known (a new account:
+ * the rating's defaults apply). player_set_rating(): keeps it (game: a game id
+ * of the registry; -ENOSPC past RULES_MAX_GAMES games, which the registry
+ * cannot have).
+ */
+bool player_rating(const struct player *p, const char *game, double *rating, double *rd);
+int player_set_rating(struct player *p, const char *game, double rating, double rd);
+
+/*
  * A claimed account's identity is no longer reached by a token of its own
  * (its tokens are its sessions'): the lobby keys it by `claimed:<id>` instead
  * (the value players.token_hash gets), which no token hashes to. Copied.

@@ -15,6 +15,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -324,6 +325,21 @@ enum room_status room_status(const struct room *r)
 	return r->status;
 }
 
+bool room_rated(const struct room *r)
+{
+	return r->rated;
+}
+
+void room_set_rated(struct room *r)
+{
+	if (r->rated)
+		return;
+	r->rated = true;
+	cache_clear(r); /* its summary and state say so now */
+	if (!r->restoring)
+		store_live_rated(r->host->store, r->id);
+}
+
 const char *room_creator(const struct room *r)
 {
 	return r->creator;
@@ -526,7 +542,16 @@ static void wire_room_fill(const struct room *r, struct wire_room *w)
 		w->seats[i].has_clock = room_has_clock(r) && r->status != ROOM_WAITING;
 		w->seats[i].clock_ms = r->clock_left[i];
 		w->seats[i].clock_since = r->clock_since[i];
+		if (st->player && player_handle(st->player)) { /* an account's seat shows its rating */
+			double rating = RATING_INIT.rating, rd = RATING_INIT.rd;
+
+			(void)player_rating(st->player, r->game->id, &rating, &rd);
+			w->seats[i].handle = player_handle(st->player);
+			w->seats[i].rating = (int32_t)lround(rating);
+			w->seats[i].provisional = rd > RATING_PROVISIONAL_RD;
+		}
 	}
+	w->rated = r->rated;
 	w->room_options = &r->ropt;
 	w->rules_options = &r->gopt;
 	w->has_last = r->has_last;

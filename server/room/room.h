@@ -43,6 +43,7 @@
 #include "wire.h"
 
 struct store;
+struct store_match;
 struct bot_strategy;
 struct room_bots; /* the bot workers (room_bots.c) */
 struct room;      /* opaque: read through the accessors below */
@@ -112,6 +113,12 @@ struct room_host {
 	void (*spectators)(void *ctx, struct room *r);
 	/* the bot workers (room_bots_new()); NULL: bots choose on the loop (the room's unit tests) */
 	struct room_bots *bots;
+	/*
+	 * A rated match was archived and its ratings applied (committed): m's
+	 * seats, game and new figures (m->after), borrowed for the call. NULL:
+	 * nobody is told (ctx as changed()'s).
+	 */
+	void (*rated)(void *ctx, const struct store_match *m);
 };
 
 /* --- life (room.c) ------------------------------------------------------- */
@@ -167,6 +174,15 @@ const struct rules_options *room_rules_options(const struct room *r);
 
 /* Waiting, playing or finished. */
 enum room_status room_status(const struct room *r);
+
+/*
+ * A rated room (PROTOCOL.md, Rated rooms): every seat an account's, no bots,
+ * the match's result applied to the seats' ratings when it is archived.
+ * room_set_rated(): makes a new room (before anyone sits) or a restored one
+ * rated, and journals it (not while restoring: the journal said so).
+ */
+bool room_rated(const struct room *r);
+void room_set_rated(struct room *r);
 
 /* The player id of its creator; "" when unknown (a restore of an old journal). */
 const char *room_creator(const struct room *r);

@@ -125,6 +125,7 @@ struct room {
 	size_t cache_legal_at;                              /* offset of `legal`'s "[]" in cache_all */
 	char *options_state; /* `state.options` as bytes (the options never change); NULL: not yet */
 	size_t options_state_len;
+	bool rated;     /* a rated room (room_set_rated) */
 	bool restoring; /* replaying the journal: do not journal */
 	bool dead;
 	char *summary; /* room_summary() as compact text, for the lobby list; NULL = stale */

@@ -190,23 +190,31 @@ void room_log_release(struct room *r)
 	r->nlog = r->caplog = 0;
 }
 
-/* What an archive write carries to its callback: the latency is from the match's end. */
+/*
+ * What an archive write carries to its callback: the latency is from the
+ * match's end; a rated match's record, whose new ratings the writer filled in
+ * (the record is the store's, alive until the callback returns).
+ */
 struct archive_wait {
-	struct metrics *m;
+	const struct room_host *host;
 	uint64_t start_ns;
+	const struct store_match *match;
 };
 
 static void archived_cb(void *ctx, int err)
 {
 	struct archive_wait *w = ctx;
-	struct metrics *m = w->m;
+	struct metrics *m = w->host->metrics;
 
 	metrics_observe(&m->archive, util_mono_ns() - w->start_ns);
-	free(w);
 	if (!err)
 		m->archive_ok++;
 	else
 		m->archive_failed++;
+	/* committed: the players may now be shown their new ratings */
+	if (!err && w->match->rated && w->host->rated)
+		w->host->rated(w->host->ctx, w->match);
+	free(w);
 }
 
 void room_finish(struct room *r, int64_t ended_at)
@@ -227,7 +235,14 @@ void room_finish(struct room *r, int64_t ended_at)
 		store_match_free(m);
 		return;
 	}
-	*w = (struct archive_wait){ r->host->metrics, util_mono_ns() };
+	*w = (struct archive_wait){ r->host, util_mono_ns(), m };
+	if (r->rated) {
+		uint8_t place[RULES_MAX_SEATS];
+
+		rules_standing(&r->match, place);
+		m->rated = true;
+		memcpy(m->place, place, sizeof(m->place));
+	}
 	store_match_save(r->host->store, m, archived_cb, w);
 	room_log_release(r);
 }
@@ -479,6 +494,8 @@ void room_after_journal(struct room *r)
 	if (lv && mu && (!r->rematch || re)) {
 		store_live_after(r->host->store, r->id, r->created_at, *r->creator ? r->creator : NULL, lv,
 				 mu, re);
+		if (r->rated) /* the row was written whole, its flag at the default */
+			store_live_after_rated(r->host->store, r->id);
 		r->after_journalled = true;
 	} else {
 		util_log(LOG_ERROR, "room %s: out of memory: a journal write is lost (mutes, rematch)",

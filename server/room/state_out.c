@@ -39,13 +39,17 @@ static int tree(struct json_out *o, json_t *j)
 	return r;
 }
 
-/* {"seat":i,"role":..,"name":..|null,"bot":b,"connected":b,"stand_in":b[,"clock":{..}]} */
+/* {"seat":i,"role":..,"name":..|null,"bot":b[,"handle":..,"rating":n[,"provisional":true]],"connected":b,
+ *  "stand_in":b[,"clock":{..}]} */
 static int seat_out(struct json_out *o, const struct wire_room *w, int i)
 {
 	const struct wire_seat *s = &w->seats[i];
 
 	if (LIT(o, "{\"seat\":") || json_out_int(o, i) || LIT(o, ",\"role\":") || str(o, w->game->roles[i]) ||
 	    LIT(o, ",\"name\":") || str_or_null(o, s->name) || LIT(o, ",\"bot\":") || boolean(o, s->bot) ||
+	    (s->handle &&
+	     (LIT(o, ",\"handle\":") || str(o, s->handle) || LIT(o, ",\"rating\":") ||
+	      json_out_int(o, s->rating) || (s->provisional && LIT(o, ",\"provisional\":true")))) ||
 	    LIT(o, ",\"connected\":") || boolean(o, s->connected) || LIT(o, ",\"stand_in\":") ||
 	    boolean(o, s->stand_in))
 		return -ENOMEM;
@@ -159,7 +163,8 @@ int state_out(struct json_out *o, const struct wire_room *w, const char *options
 			       LIT(o, ",\"commit\":") || str_or_null(o, w->commit) ||
 			       LIT(o, ",\"spectators\":") || json_out_int(o, w->spectators) ||
 			       LIT(o, ",\"rematch\":") || rematch_out(o, w) || LIT(o, ",\"options\":") ||
-			       json_out_bytes(o, options, options_len) || reveal_out(o, w) || LIT(o, "}")
+			       json_out_bytes(o, options, options_len) ||
+			       (w->rated && LIT(o, ",\"rated\":true")) || reveal_out(o, w) || LIT(o, "}")
 		       ? -ENOMEM
 		       : 0;
 }

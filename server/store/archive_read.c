@@ -20,6 +20,7 @@
 #include "store/archive_read.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@
 static const char *const stmt_sql[AR_MAX] = {
 	[AR_GET] =
 		"SELECT seq, id, game, options, started_at, ended_at, commit_hex, server_seed, client_seeds, "
-		"result FROM matches WHERE id = ?1",
+		"result, rated FROM matches WHERE id = ?1",
 	[AR_SEATS] = "SELECT seat, role, name, bot FROM match_seats WHERE match_seq = ?1 ORDER BY seat",
 	/* [AR_PAGE_SEATS]: PostgreSQL's alone (archive_read_pg.c; list_seats() says why) */
 	[AR_ACTIONS] =
@@ -49,6 +50,30 @@ static const char *const stmt_sql[AR_MAX] = {
 			   "m.seq = s.match_seq WHERE s.name = ?1",
 	/* the newest column the reads need (migration 0012): an older database fails archive_db_init() */
 	[AR_SCHEMA] = "SELECT name_key FROM match_seats LIMIT 0",
+	/* issue 26, each on an index: accounts.handle_key (UNIQUE), match_seats_player, the primary keys of
+	   ratings and rating_history, ratings_board */
+	[AR_ACCOUNT] = "SELECT a.player_id, a.handle, a.created_at, p.name FROM accounts a JOIN players p ON "
+		       "p.id = a.player_id WHERE a.handle_key = ?1",
+	[AR_ACCOUNT_GAMES] =
+		"SELECT m.game, count(*), sum(x.w), sum(m.winner IS NULL), sum(x.a) FROM (SELECT s.match_seq "
+		"AS seq, max(s.seat = m2.winner) AS w, max(s.abandoned) AS a FROM match_seats s JOIN matches "
+		"m2 ON m2.seq = s.match_seq WHERE s.player_id = ?1 GROUP BY s.match_seq) x JOIN matches m ON "
+		"m.seq = x.seq GROUP BY m.game ORDER BY m.game",
+	[AR_ACCOUNT_SPAN] = "SELECT min(m.started_at), max(m.ended_at) FROM match_seats s JOIN matches m ON "
+			    "m.seq = s.match_seq WHERE s.player_id = ?1",
+	[AR_RATINGS] =
+		"SELECT game, rating, rd, vol, matches FROM ratings WHERE player_id = ?1 ORDER BY game",
+	[AR_HISTORY] =
+		"SELECT h.at, h.rating, h.rd, m.id FROM rating_history h JOIN matches m ON m.seq = "
+		"h.match_seq WHERE h.player_id = ?1 AND h.game = ?2 ORDER BY h.rated_seq DESC LIMIT 200",
+	[AR_RECENT] =
+		"SELECT m.id, m.game, m.ended_at, s.seat, s.role, m.winner, m.rated FROM match_seats s "
+		"JOIN matches m ON m.seq = s.match_seq WHERE s.player_id = ?1 ORDER BY s.match_seq DESC, "
+		"s.seat LIMIT 20",
+	/* ?2: 0 the established ratings, 1 the provisional ones (listed after) */
+	[AR_BOARD] = "SELECT a.handle, p.name, r.rating, r.rd, r.matches FROM ratings r JOIN accounts a ON "
+		     "a.player_id = r.player_id JOIN players p ON p.id = r.player_id WHERE r.game = ?1 AND "
+		     "r.matches > 0 AND (r.rd > 110) = ?2 ORDER BY r.rating DESC, a.handle_key LIMIT ?3",
 };
 
 static void replay_free(struct archive_replay *c);
@@ -170,6 +195,16 @@ static int64_t col_int(const struct ar_rows *r, int i)
 	return t ? strtoll(t, NULL, 10) : 0;
 }
 
+static double col_double(const struct ar_rows *r, int i)
+{
+	const char *t;
+
+	if (!r->res)
+		return sqlite3_column_double(r->s, i);
+	t = ar_pg_text(r, i);
+	return t ? strtod(t, NULL) : 0;
+}
+
 static const char *text(const struct ar_rows *r, int i)
 {
 	const char *t = col_text(r, i);
@@ -269,6 +304,7 @@ static int head_read(const struct ar_rows *r, struct wire_archive *a, struct hel
 	a->result = h->result;
 	a->started_at = col_int(r, 4);
 	a->ended_at = col_int(r, 5);
+	a->rated = col_int(r, 10) != 0;
 	for (i = 0; i < json_array_size(h->seeds); i++) {
 		const char *seed = json_string_value(json_array_get(h->seeds, i));
 
@@ -1046,10 +1082,11 @@ int archive_db_list(struct archive_db *d, const struct archive_query *q, json_t 
 
 /* --- a player ---------------------------------------------------------------- */
 
-static int player_games(struct archive_db *d, const char *name, json_t *games, json_int_t *total,
+/* By name (AR_PLAYER) or, for an account, by identity (AR_ACCOUNT_GAMES: `name` is its player id). */
+static int player_games(struct archive_db *d, int q, const char *name, json_t *games, json_int_t *total,
 			json_int_t *abandoned)
 {
-	struct ar_rows r = { .q = AR_PLAYER };
+	struct ar_rows r = { .q = q };
 	int rc;
 
 	arg_text(&r, 1, name);
@@ -1071,6 +1108,200 @@ static int player_games(struct archive_db *d, const char *name, json_t *games, j
 	return rc ? -EIO : 0;
 }
 
+/* --- accounts and ratings (issue 26) ------------------------------------------- */
+
+#define PROVISIONAL_RD 110.0 /* rating.h's RATING_PROVISIONAL_RD: the reads link no rating code */
+
+/* {rating, rd, provisional} rounded as the `account` message shows them, plus `vol` and `matches`. */
+static json_t *rating_new(double rating, double rd, double vol, json_int_t matches)
+{
+	json_t *o = json_pack("{s:I, s:I, s:f, s:b, s:I}", "rating", (json_int_t)lround(rating), "rd",
+			      (json_int_t)lround(rd), "vol", vol, "provisional", rd > PROVISIONAL_RD,
+			      "matches", matches);
+
+	return o;
+}
+
+/* The last 200 rated matches of `player` in `game`, oldest first: [{at, rating, rd, match}]. */
+static json_t *history_new(struct archive_db *d, const char *player, const char *game)
+{
+	struct ar_rows r = { .q = AR_HISTORY };
+	json_t *list = json_array();
+	int rc;
+
+	arg_text(&r, 1, player);
+	arg_text(&r, 2, game);
+	rc = list ? rows_open(d, &r) : -ENOMEM;
+	while (!rc && (rc = rows_next(d, &r)) == 1)
+		rc = json_array_insert_new(list, 0, /* newest first from the index: reversed here */
+					   json_pack("{s:I, s:I, s:I, s:s}", "at", (json_int_t)col_int(&r, 0),
+						     "rating", (json_int_t)lround(col_double(&r, 1)), "rd",
+						     (json_int_t)lround(col_double(&r, 2)), "match",
+						     text(&r, 3)))
+			     ? -ENOMEM
+			     : 0;
+	rows_close(d, &r);
+	if (rc) {
+		json_decref(list);
+		return NULL;
+	}
+	return list;
+}
+
+/* {<game>: {rating, rd, vol, provisional, matches, history}} of identity `player`. */
+static json_t *ratings_new(struct archive_db *d, const char *player)
+{
+	struct ar_rows r = { .q = AR_RATINGS };
+	json_t *all = json_object(), *one, *hist;
+	int rc;
+
+	arg_text(&r, 1, player);
+	rc = all ? rows_open(d, &r) : -ENOMEM;
+	while (!rc && (rc = rows_next(d, &r)) == 1) {
+		one = rating_new(col_double(&r, 1), col_double(&r, 2), col_double(&r, 3), col_int(&r, 4));
+		hist = one ? history_new(d, player, text(&r, 0)) : NULL;
+		rc = !hist || json_object_set_new(one, "history", hist) ||
+				     json_object_set_new(all, text(&r, 0), one)
+			     ? -ENOMEM
+			     : 0;
+		if (rc && !hist)
+			json_decref(one);
+	}
+	rows_close(d, &r);
+	if (rc) {
+		json_decref(all);
+		return NULL;
+	}
+	return all;
+}
+
+/* The identity's 20 newest archived seats: [{id, game, ended_at, seat, role, result, rated}]. */
+static json_t *recent_new(struct archive_db *d, const char *player)
+{
+	struct ar_rows r = { .q = AR_RECENT };
+	json_t *list = json_array();
+	int rc;
+
+	arg_text(&r, 1, player);
+	rc = list ? rows_open(d, &r) : -ENOMEM;
+	while (!rc && (rc = rows_next(d, &r)) == 1) {
+		const char *result = !col_text(&r, 5)                   ? "drawn"
+				     : col_int(&r, 5) == col_int(&r, 3) ? "won"
+									: "lost";
+
+		rc = json_array_append_new(list, json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:b}", "id",
+							   text(&r, 0), "game", text(&r, 1), "ended_at",
+							   (json_int_t)col_int(&r, 2), "seat",
+							   (json_int_t)col_int(&r, 3), "role", text(&r, 4),
+							   "result", result, "rated", col_int(&r, 6) != 0))
+			     ? -ENOMEM
+			     : 0;
+	}
+	rows_close(d, &r);
+	if (rc) {
+		json_decref(list);
+		return NULL;
+	}
+	return list;
+}
+
+/* The account answer for identity `player` (its handle, created_at, name): *out, NULL when it failed. */
+static json_t *account_new(struct archive_db *d, const char *player, const char *handle, int64_t created_at,
+			   const char *name, json_t *games)
+{
+	struct ar_rows r = { .q = AR_ACCOUNT_SPAN };
+	json_int_t total = 0, abandoned = 0;
+	json_t *ratings, *recent, *first = NULL, *last = NULL;
+
+	if (player_games(d, AR_ACCOUNT_GAMES, player, games, &total, &abandoned))
+		return NULL;
+	arg_text(&r, 1, player);
+	if (!rows_open(d, &r) && rows_next(d, &r) == 1) { /* an account that played nothing: null, null */
+		first = col_text(&r, 0) ? json_integer(col_int(&r, 0)) : json_null();
+		last = col_text(&r, 1) ? json_integer(col_int(&r, 1)) : json_null();
+	}
+	rows_close(d, &r);
+	ratings = first && last ? ratings_new(d, player) : NULL;
+	recent = ratings ? recent_new(d, player) : NULL;
+	if (!recent) {
+		json_decref(first), json_decref(last), json_decref(ratings);
+		return NULL;
+	}
+	json_incref(games);
+	return json_pack("{s:s, s:b, s:I, s:o, s:o, s:s, s:I, s:I, s:o, s:o, s:o}", "handle", handle,
+			 "account", true, "created_at", (json_int_t)created_at, "ratings", ratings, "recent",
+			 recent, "name", name, "matches", total, "abandoned", abandoned, "first_at", first,
+			 "last_at", last, "games", games);
+}
+
+/*
+ * GET /api/players/{x}: x an account's handle (compared by key, store.h handle_check())?
+ * 1 with *out its answer (NULL when it could not be built: d->err or memory),
+ * 0 when it is none (the name's record answers), -EIO.
+ */
+static int account_find(struct archive_db *d, const char *name, json_t *games, json_t **out)
+{
+	struct ar_rows r = { .q = AR_ACCOUNT };
+	char key[HANDLE_SIZE], player[64], handle[HANDLE_SIZE], shown[WIRE_NAME_MAX * 4 + 1];
+	int64_t created_at;
+	int rc;
+
+	*out = NULL;
+	if (strlen(name) >= HANDLE_SIZE || handle_check(name, key))
+		return 0; /* cannot be a handle */
+	arg_text(&r, 1, key);
+	rc = rows_open(d, &r);
+	if (!rc)
+		rc = rows_next(d, &r);
+	if (rc == 1) {
+		snprintf(player, sizeof(player), "%s", text(&r, 0));
+		snprintf(handle, sizeof(handle), "%s", text(&r, 1));
+		created_at = col_int(&r, 2);
+		snprintf(shown, sizeof(shown), "%s", text(&r, 3));
+	}
+	rows_close(d, &r);
+	if (rc != 1)
+		return rc < 0 ? -EIO : 0;
+	*out = account_new(d, player, handle, created_at, shown, games);
+	json_decref(games);
+	return 1;
+}
+
+int archive_db_leaderboard(struct archive_db *d, const char *game, int limit, json_t **out)
+{
+	json_t *list = json_array();
+	int rc = list ? 0 : -ENOMEM, n = 0;
+
+	d->err[0] = '\0';
+	for (int provisional = 0; provisional < 2 && !rc && n < limit; provisional++) {
+		struct ar_rows r = { .q = AR_BOARD };
+
+		arg_text(&r, 1, game);
+		arg_num(&r, 2, provisional);
+		arg_num(&r, 3, limit - n);
+		rc = rows_open(d, &r);
+		while (!rc && (rc = rows_next(d, &r)) == 1) {
+			double rd = col_double(&r, 3);
+
+			rc = json_array_append_new(list,
+						   json_pack("{s:i, s:s, s:s, s:I, s:I, s:b, s:I}", "rank",
+							     ++n, "handle", text(&r, 0), "name", text(&r, 1),
+							     "rating", (json_int_t)lround(col_double(&r, 2)),
+							     "rd", (json_int_t)lround(rd), "provisional",
+							     rd > PROVISIONAL_RD, "matches",
+							     (json_int_t)col_int(&r, 4)))
+				     ? -ENOMEM
+				     : 0;
+		}
+		rows_close(d, &r);
+	}
+	if (rc) {
+		json_decref(list);
+		return answer(d, NULL, out);
+	}
+	return answer(d, json_pack("{s:s, s:o}", "game", game, "players", list), out);
+}
+
 int archive_db_player(struct archive_db *d, const char *name, json_t **out)
 {
 	struct ar_rows r = { .q = AR_PLAYER_SPAN };
@@ -1078,7 +1309,20 @@ int archive_db_player(struct archive_db *d, const char *name, json_t **out)
 	json_int_t total = 0, abandoned = 0;
 
 	d->err[0] = '\0';
-	if (!games || player_games(d, name, games, &total, &abandoned)) {
+	if (!games) {
+		json_decref(games);
+		return answer(d, NULL, out);
+	}
+	switch (account_find(d, name, games, out)) {
+	case 1: /* the account's answer */
+		return *out ? 0 : answer(d, NULL, out);
+	case 0: /* not an account's handle: the name's record */
+		break;
+	default:
+		json_decref(games);
+		return answer(d, NULL, out);
+	}
+	if (player_games(d, AR_PLAYER, name, games, &total, &abandoned)) {
 		json_decref(games);
 		return answer(d, NULL, out);
 	}

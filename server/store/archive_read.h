@@ -37,6 +37,13 @@ enum archive_stmt {
 	AR_PLAYER,
 	AR_PLAYER_SPAN,
 	AR_SCHEMA,
+	AR_ACCOUNT,       /* issue 26: an account by its handle's key */
+	AR_ACCOUNT_GAMES, /* AR_PLAYER over an identity's seats, not a name's */
+	AR_ACCOUNT_SPAN,
+	AR_RATINGS,
+	AR_HISTORY,
+	AR_RECENT,
+	AR_BOARD,
 	AR_MAX
 };
 
@@ -98,5 +105,13 @@ int archive_db_replay(struct archive_db *d, const char *id, size_t from, size_t 
  * or -ENOMEM.
  */
 int archive_db_player(struct archive_db *d, const char *name, json_t **out);
+
+/*
+ * GET /api/leaderboard (PROTOCOL.md, Accounts and ratings): {game, players:
+ * [{rank, handle, name, rating, rd, provisional, matches}]}, the accounts with
+ * a rated match of `game` by rating, the provisional ones after the others,
+ * at most `limit` (1..ARCHIVE_BOARD_MAX); 0, -EIO or -ENOMEM.
+ */
+int archive_db_leaderboard(struct archive_db *d, const char *game, int limit, json_t **out);
 
 #endif

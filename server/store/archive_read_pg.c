@@ -53,6 +53,20 @@ static const char page_seats_sql[] =
 	"SELECT seat, role, name, bot, match_seq FROM match_seats WHERE match_seq = ANY (ARRAY(SELECT "
 	"jsonb_array_elements_text($1::jsonb)::bigint)) ORDER BY match_seq, seat";
 
+/* Issue 26's reads where the words differ: the same casts, and orders by bytes ("C"). */
+static const char account_games_sql[] =
+	"SELECT m.game, count(*), sum(x.w), sum((m.winner IS NULL)::int), sum(x.a) FROM (SELECT s.match_seq "
+	"AS seq, max((s.seat = m2.winner)::int) AS w, max(s.abandoned) AS a FROM match_seats s JOIN matches "
+	"m2 ON m2.seq = s.match_seq WHERE s.player_id = $1 GROUP BY s.match_seq) x JOIN matches m ON "
+	"m.seq = x.seq GROUP BY m.game ORDER BY m.game COLLATE \"C\"";
+static const char ratings_sql[] =
+	"SELECT game, rating, rd, vol, matches FROM ratings WHERE player_id = $1 ORDER BY game COLLATE \"C\"";
+static const char board_sql[] =
+	"SELECT a.handle, p.name, r.rating, r.rd, r.matches FROM ratings r JOIN accounts a ON "
+	"a.player_id = r.player_id JOIN players p ON p.id = r.player_id WHERE r.game = $1 AND "
+	"r.matches > 0 AND (r.rd > 110)::int = $2 ORDER BY r.rating DESC, a.handle_key COLLATE \"C\" "
+	"LIMIT $3";
+
 /* Query q's SQL for PostgreSQL into sql (n bytes); 0 or -EINVAL. */
 static int pg_sql(int q, char *sql, size_t n)
 {
@@ -60,6 +74,13 @@ static int pg_sql(int q, char *sql, size_t n)
 
 	if (q == AR_PLAYER || q == AR_PAGE_SEATS) {
 		snprintf(sql, n, "%s", q == AR_PLAYER ? player_sql : page_seats_sql);
+		return 0;
+	}
+	if (q == AR_ACCOUNT_GAMES || q == AR_RATINGS || q == AR_BOARD) {
+		snprintf(sql, n, "%s",
+			 q == AR_ACCOUNT_GAMES ? account_games_sql
+			 : q == AR_RATINGS     ? ratings_sql
+					       : board_sql);
 		return 0;
 	}
 	if (ar_sql(q, sql, n))

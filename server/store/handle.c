@@ -1,5 +1,5 @@
 /*
- * handle.c: an account's handle checked and keyed (handle.h). Each code
+ * handle.c: an account's handle checked and keyed (store.h, "handle.c"). Each code
  * point is judged alone: ASCII letters, digits, `_` and `-` pass; any other
  * code point passes only when name_fold() turns it into exactly one ASCII
  * letter (a Latin letter with an accent). A look-alike from another script
@@ -8,7 +8,7 @@
  * surrogates), since a key must never be reached by two spellings the rules
  * did not mean.
  */
-#include "store/handle.h"
+#include "store/store.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "rating/rating.h"
+
 struct store;
 struct store_req;
 
@@ -95,6 +97,18 @@ struct store_match {
 	struct store_event *events; /* in order: by ply, then as they happened */
 	size_t nevents;
 	struct store_texts *texts; /* if set, every action's texts are in it (not freed one by one) */
+	/*
+	 * A rated match (PROTOCOL.md, Rated rooms): the transaction that archives
+	 * it also applies it to its seats' ratings (rating_apply() on the rows of
+	 * `ratings` it reads there, RATING_INIT for none), writes `ratings` and
+	 * `rating_history`, and numbers it (matches.rated_seq: the last + 1).
+	 * Every seat must have a player_id. place[]: rules_standing() of its end.
+	 */
+	bool rated;
+	uint8_t place[RATING_MAX_SEATS];
+	/* written by the writer when it committed (the done callback reads them): each seat's new rating */
+	struct rating after[RATING_MAX_SEATS];
+	int64_t rated_seq;
 };
 
 /* Frees a match record and everything it owns; NULL does nothing. */
@@ -158,6 +172,14 @@ void store_players_expire(struct store *st, int64_t before);
  */
 int store_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
 			size_t namelen);
+/*
+ * The ratings of identity `player_id` (an account's; a guest has none), one
+ * cb(ctx, game, rating) per game it played rated, read on the loop thread as
+ * store_player_lookup() reads (an indexed read on a connection of its own).
+ * A non-zero return of cb stops and is returned; else 0 or -EIO.
+ */
+typedef int (*store_rating_cb)(void *ctx, const char *game, const struct rating *r);
+int store_ratings_lookup(struct store *st, const char *player_id, store_rating_cb cb, void *ctx);
 /* creator_id: the player who created the room (r2: it may add bots without a seat); NULL: none */
 void store_live_room(struct store *st, const char *id, const char *game, const char *options,
 		     const char *server_seed, const char *creator_id, int64_t created_at);
@@ -182,6 +204,15 @@ void store_live_drop(struct store *st, const char *room);
 void store_live_after(struct store *st, const char *room, int64_t created_at, const char *creator_id,
 		      const char *bot_levels, const char *mutes, const char *rematch);
 void store_live_after_drop(struct store *st, const char *room);
+
+/*
+ * A rated room (PROTOCOL.md, Rated rooms): store_live_rated() marks its
+ * live_rooms row (queued after store_live_room()), store_live_after_rated()
+ * its live_after row (after each store_live_after(), which writes the row
+ * whole). A restart restores the flag (store_live_ops.on_rated).
+ */
+void store_live_rated(struct store *st, const char *room);
+void store_live_after_rated(struct store *st, const char *room);
 
 /*
  * Closes the open batch and hands it to the writer thread (one wake-up).
@@ -255,6 +286,9 @@ struct store_live_ops {
 	/* once per on_room() call, whatever it returned; err != 0: a callback refused (its value), the
 	   room's journal is kept */
 	void (*on_room_end)(void *ctx, int err);
+	/* optional: right after an on_room() that returned 0, when the room is rated (live_rooms.rated,
+	   or for an archived room of store_load_after(), the match's or live_after's rated) */
+	void (*on_rated)(void *ctx);
 };
 
 /* Every player identity through ops->on_player; a non-zero return stops and is returned. 0 or -EIO. */
@@ -333,6 +367,7 @@ struct archive_query {
 
 #define ARCHIVE_LIMIT_MAX 100
 #define ARCHIVE_STEPS_MAX 200 /* steps in a page of a replay */
+#define ARCHIVE_BOARD_MAX 200 /* players in a page of the leaderboard */
 
 /* Checks a `result` filter: "draw", "won", "lost" or a reason (1..24 of [a-z_]). */
 bool archive_result_valid(const char *result);
@@ -343,6 +378,9 @@ struct store_req *store_match_find(struct store *st, const struct archive_query 
 struct store_req *store_match_replay(struct store *st, const char *id, size_t from, size_t limit,
 				     store_read_cb cb, void *ctx);
 struct store_req *store_player_get(struct store *st, const char *name, store_read_cb cb, void *ctx);
+/* GET /api/leaderboard: game one of the registry's, limit 1..ARCHIVE_BOARD_MAX (else NULL). */
+struct store_req *store_leaderboard(struct store *st, const char *game, int limit, store_read_cb cb,
+				    void *ctx);
 
 /*
  * The request's callback will not be called; the store frees it. A read
@@ -351,6 +389,33 @@ struct store_req *store_player_get(struct store *st, const char *name, store_rea
  * answered already or req is NULL.
  */
 bool store_req_cancel(struct store_req *req);
+
+/*
+ * handle.c: an account's handle (PROTOCOL.md "Accounts and ratings",
+ * docs/ACCOUNTS.md): the rules a handle must follow and the key two handles
+ * are compared by. A handle is 3..20 characters: ASCII letters and digits,
+ * `_`, `-`, and the Latin letters with accents that name_fold() folds to one
+ * ASCII letter (`á`, `ñ`, `ç`, `ø`); the first is a letter. Everything else is
+ * refused, so a handle can only look like another when their keys are equal:
+ * other scripts (Cyrillic `а`, Greek `ο`), fullwidth forms, spaces, symbols,
+ * invisible and combining characters. The key is the handle folded
+ * (name_fold: lower case, no accents) with `0` read as `o`, `1` as `l` and
+ * `-` as `_`.
+ *
+ * Must not: allocate or depend on the locale.
+ */
+#define HANDLE_MIN_CHARS 3
+#define HANDLE_MAX_CHARS 20
+/* Bytes of a handle (and of its key, never longer) with its NUL: 20 characters of at most 3 bytes. */
+#define HANDLE_SIZE (HANDLE_MAX_CHARS * 3 + 1)
+
+/*
+ * Checks the NUL-terminated `handle` and writes its key into `key` (room for
+ * HANDLE_SIZE bytes). NULL when it is a handle; otherwise a sentence saying
+ * which rule it breaks (static text, for the `bad_handle` message), `key`
+ * then unspecified.
+ */
+const char *handle_check(const char *handle, char key[HANDLE_SIZE]);
 
 /* --- accounts (store_accounts.c; PROTOCOL.md "Accounts and ratings") ------ */
 

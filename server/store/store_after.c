@@ -25,7 +25,8 @@ static const char *const after_sql[Q_MAX] = {
 		"WHERE ms.player_id IS NOT NULL "
 		"AND NOT EXISTS (SELECT 1 FROM live_rooms r WHERE r.id = f.room_id))",
 	[Q_ROWS] = "SELECT f.room_id, f.created_at, f.creator_id, f.bot_levels, f.mutes, f.rematch, m.seq, "
-		   "m.game, m.options, m.server_seed, m.started_at, m.ended_at FROM live_after f "
+		   "m.game, m.options, m.server_seed, m.started_at, m.ended_at, f.rated + m.rated "
+		   "FROM live_after f "
 		   "LEFT JOIN matches m ON m.id = f.room_id "
 		   "AND NOT EXISTS (SELECT 1 FROM live_rooms r WHERE r.id = f.room_id) "
 		   "ORDER BY f.created_at, f.room_id",
@@ -85,6 +86,8 @@ static int load_archived(sqlite3_stmt **q, sqlite3_stmt *row, const struct store
 
 	err = ops->live.on_room(ctx, col(row, 0), col(row, 7), col(row, 8), col(row, 9), col(row, 2),
 				sqlite3_column_int64(row, 1), sqlite3_column_int64(row, 10));
+	if (!err && sqlite3_column_int(row, 12) && ops->live.on_rated)
+		ops->live.on_rated(ctx);
 	if (sqlite3_bind_int64(q[Q_SEATS], 1, seq) == SQLITE_OK &&
 	    sqlite3_bind_int64(q[Q_ACTIONS], 1, seq) == SQLITE_OK &&
 	    sqlite3_bind_int64(q[Q_EVENTS], 1, seq) == SQLITE_OK)

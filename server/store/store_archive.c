@@ -39,6 +39,18 @@ static const char *const wstmt_sql[WS_MAX] = {
 			    "VALUES (?1,?2,?3,?4,?5,?6,?7)",
 	[WS_MATCH_EVENT] = "INSERT INTO match_events(match_seq, ply, seat, kind, at) VALUES (?1,?2,?3,?4,?5)",
 	[WS_DROP] = "DELETE FROM live_rooms WHERE id = ?1",
+	/* a rated match (store.h): the seats' ratings now, on the primary key */
+	[WS_RATING_GET] =
+		"SELECT rating, rd, vol, matches, last_at FROM ratings WHERE player_id = ?1 AND game = ?2",
+	[WS_RATING_PUT] =
+		"INSERT OR REPLACE INTO ratings(player_id, game, rating, rd, vol, matches, last_at) "
+		"VALUES (?1,?2,?3,?4,?5,?6,?7)",
+	[WS_RATING_HISTORY] =
+		"INSERT INTO rating_history(player_id, game, rated_seq, match_seq, rating, rd, vol, "
+		"at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+	/* the next in the order ratings are applied: max() walks the partial index matches_rated */
+	[WS_RATED_SEQ] = "UPDATE matches SET rated = 1, rated_seq = (SELECT coalesce(max(rated_seq), 0) + 1 "
+			 "FROM matches WHERE rated_seq IS NOT NULL) WHERE seq = ?1 RETURNING rated_seq",
 };
 
 static int prepare_all(sqlite3 *db, const char *const *sql, sqlite3_stmt **out, int n)
@@ -161,7 +173,97 @@ static int insert_event(struct store *st, int64_t seq, const struct store_event 
 	return rc;
 }
 
-static int save_body(struct store *st, const struct store_match *m)
+/* Seat i's rating in the match's game before it (RATING_INIT when it has none yet). */
+static int rating_get(struct store *st, const struct store_match *m, int i, struct rating *out)
+{
+	sqlite3_stmt *s = st->wstmt[WS_RATING_GET];
+	int rc;
+
+	*out = RATING_INIT;
+	if (!OK(rc = sqlite3_bind_text(s, 1, m->seats[i].player_id, -1, SQLITE_STATIC)) ||
+	    !OK(rc = sqlite3_bind_text(s, 2, m->game, -1, SQLITE_STATIC)))
+		goto done;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		out->rating = sqlite3_column_double(s, 0);
+		out->rd = sqlite3_column_double(s, 1);
+		out->vol = sqlite3_column_double(s, 2);
+		out->matches = sqlite3_column_int(s, 3);
+		out->last_at = sqlite3_column_int64(s, 4);
+		rc = SQLITE_OK;
+	} else if (rc == SQLITE_DONE) {
+		rc = SQLITE_OK;
+	}
+done:
+	(void)sqlite3_reset(s);
+	(void)sqlite3_clear_bindings(s);
+	return rc;
+}
+
+/* Seat i's rating after the match: its row of `ratings` and of `rating_history`. */
+static int rating_put(struct store *st, const struct store_match *m, int64_t seq, int i)
+{
+	const struct rating *x = &m->after[i];
+	sqlite3_stmt *s = st->wstmt[WS_RATING_PUT], *h = st->wstmt[WS_RATING_HISTORY];
+	int rc;
+
+	if (OK(rc = sqlite3_bind_text(s, 1, m->seats[i].player_id, -1, SQLITE_STATIC)) &&
+	    OK(rc = sqlite3_bind_text(s, 2, m->game, -1, SQLITE_STATIC)) &&
+	    OK(rc = sqlite3_bind_double(s, 3, x->rating)) && OK(rc = sqlite3_bind_double(s, 4, x->rd)) &&
+	    OK(rc = sqlite3_bind_double(s, 5, x->vol)) && OK(rc = sqlite3_bind_int(s, 6, x->matches)) &&
+	    OK(rc = sqlite3_bind_int64(s, 7, x->last_at)))
+		rc = store_step_done(st->db, s, "rating");
+	else
+		(void)sqlite3_clear_bindings(s);
+	if (rc != SQLITE_OK)
+		return rc;
+	if (OK(rc = sqlite3_bind_text(h, 1, m->seats[i].player_id, -1, SQLITE_STATIC)) &&
+	    OK(rc = sqlite3_bind_text(h, 2, m->game, -1, SQLITE_STATIC)) &&
+	    OK(rc = sqlite3_bind_int64(h, 3, m->rated_seq)) && OK(rc = sqlite3_bind_int64(h, 4, seq)) &&
+	    OK(rc = sqlite3_bind_double(h, 5, x->rating)) && OK(rc = sqlite3_bind_double(h, 6, x->rd)) &&
+	    OK(rc = sqlite3_bind_double(h, 7, x->vol)) && OK(rc = sqlite3_bind_int64(h, 8, m->ended_at)))
+		return store_step_done(st->db, h, "rating history");
+	(void)sqlite3_clear_bindings(h);
+	return rc;
+}
+
+/*
+ * A rated match (store.h), in the transaction that archives it, as match row
+ * `seq`: numbered, its seats' ratings read, applied and written. The figures
+ * land in m->after for the done callback (the job's, read after the commit).
+ */
+static int save_rated(struct store *st, struct store_match *m, int64_t seq)
+{
+	sqlite3_stmt *s = st->wstmt[WS_RATED_SEQ];
+	struct rating before[RATING_MAX_SEATS];
+	int i, rc;
+
+	if (m->nseats < 2 || m->nseats > RATING_MAX_SEATS)
+		return SQLITE_MISMATCH; /* our bug: refuse the record rather than rate it wrongly */
+	for (i = 0; i < m->nseats; i++)
+		if (!m->seats[i].player_id)
+			return SQLITE_MISMATCH; /* a bot or a guest in a rated match: our bug */
+	if (!OK(rc = sqlite3_bind_int64(s, 1, seq)))
+		return rc;
+	rc = sqlite3_step(s);
+	m->rated_seq = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	if (rc == SQLITE_ROW)
+		rc = sqlite3_step(s);
+	(void)sqlite3_reset(s);
+	(void)sqlite3_clear_bindings(s);
+	if (rc != SQLITE_DONE)
+		return rc == SQLITE_ROW ? SQLITE_MISMATCH : rc;
+	for (i = 0; i < m->nseats; i++)
+		if ((rc = rating_get(st, m, i, &before[i])) != SQLITE_OK)
+			return rc;
+	if (rating_apply(m->nseats, before, m->place, m->ended_at, m->after))
+		return SQLITE_MISMATCH;
+	for (i = 0, rc = SQLITE_OK; i < m->nseats && rc == SQLITE_OK; i++)
+		rc = rating_put(st, m, seq, i);
+	return rc;
+}
+
+static int save_body(struct store *st, struct store_match *m)
 {
 	int64_t seq = 0;
 	int i, rc = insert_match(st, m, &seq);
@@ -173,12 +275,14 @@ static int save_body(struct store *st, const struct store_match *m)
 		rc = insert_action(st, seq, &m->actions[k]);
 	for (k = 0; rc == SQLITE_OK && k < m->nevents; k++)
 		rc = insert_event(st, seq, &m->events[k]);
+	if (rc == SQLITE_OK && m->rated)
+		rc = save_rated(st, m, seq);
 	if (rc == SQLITE_OK && OK(rc = sqlite3_bind_text(st->wstmt[WS_DROP], 1, m->id, -1, SQLITE_STATIC)))
 		rc = store_step_done(st->db, st->wstmt[WS_DROP], "drop archived journal");
 	return rc;
 }
 
-static int save_once(struct store *st, const struct store_match *m)
+static int save_once(struct store *st, struct store_match *m)
 {
 	int rc = store_step_done(st->db, st->wstmt[WS_BEGIN], "begin match");
 
@@ -402,6 +506,15 @@ struct store_req *store_player_get(struct store *st, const char *name, store_rea
 	return read_new(st, RJOB_PLAYER, &none, name, cb, ctx);
 }
 
+struct store_req *store_leaderboard(struct store *st, const char *game, int limit, store_read_cb cb,
+				    void *ctx)
+{
+	struct archive_query page = { .limit = limit };
+
+	return limit < 1 || limit > ARCHIVE_BOARD_MAX ? NULL
+						      : read_new(st, RJOB_LEADERBOARD, &page, game, cb, ctx);
+}
+
 struct store_req *store_match_find(struct store *st, const struct archive_query *q, store_read_cb cb,
 				   void *ctx)
 {
@@ -428,6 +541,8 @@ static int read_once(struct store_lane *ln, struct store_req *r, struct json_out
 		return archive_db_replay(&ln->ar, r->a, (size_t)r->before, (size_t)r->limit, out);
 	case RJOB_PLAYER:
 		return archive_db_player(&ln->ar, r->a, body);
+	case RJOB_LEADERBOARD:
+		return archive_db_leaderboard(&ln->ar, r->a, r->limit, body);
 	default:
 		return archive_db_list(&ln->ar, &q, body);
 	}

@@ -38,6 +38,8 @@ enum jop_kind {
 	JOP_PLAYERS_EXPIRE,
 	JOP_AFTER,
 	JOP_AFTER_DROP,
+	JOP_ROOM_RATED,
+	JOP_AFTER_RATED,
 	JOP_MAX
 };
 
@@ -98,7 +100,7 @@ struct wjob {
 	struct note fail_note, done_note;
 };
 
-enum rjob_kind { RJOB_GET, RJOB_LIST, RJOB_REPLAY, RJOB_PLAYER };
+enum rjob_kind { RJOB_GET, RJOB_LIST, RJOB_REPLAY, RJOB_PLAYER, RJOB_LEADERBOARD };
 
 /* A read (the public struct store_req). */
 struct store_req {
@@ -152,6 +154,10 @@ enum wstmt {
 	WS_MATCH_ACTION,
 	WS_MATCH_EVENT,
 	WS_DROP,
+	WS_RATING_GET,
+	WS_RATING_PUT,
+	WS_RATING_HISTORY,
+	WS_RATED_SEQ,
 	WS_MAX
 };
 
@@ -332,6 +338,7 @@ int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, s
 
 /* store_accounts.c: the writer runs an account job */
 void store_acct_run(struct store *st, struct wjob *j);
+int store_pg_ratings_lookup(struct store *st, const char *player_id, store_rating_cb cb, void *ctx);
 /* The writer's connection before store_start() (the loads run on it); NULL if it is not connected. */
 PGconn *store_pg_conn(struct store *st);
 /* Applies migrations/postgres in order under an advisory lock, each in a transaction. 0 or -EIO. */

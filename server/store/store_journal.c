@@ -46,6 +46,8 @@ static const char *const jop_sql[JOP_MAX] = {
 	[JOP_AFTER] = "INSERT OR REPLACE INTO live_after(room_id, created_at, creator_id, bot_levels, mutes, "
 		      "rematch) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[JOP_AFTER_DROP] = "DELETE FROM live_after WHERE room_id = ?1",
+	[JOP_ROOM_RATED] = "UPDATE live_rooms SET rated = 1 WHERE id = ?1",
+	[JOP_AFTER_RATED] = "UPDATE live_after SET rated = 1 WHERE room_id = ?1",
 };
 
 /*
@@ -297,6 +299,16 @@ void store_live_after(struct store *st, const char *room, int64_t created_at, co
 void store_live_after_drop(struct store *st, const char *room)
 {
 	op_queue(st, JOP_AFTER_DROP, "s", room);
+}
+
+void store_live_rated(struct store *st, const char *room)
+{
+	op_queue(st, JOP_ROOM_RATED, "s", room);
+}
+
+void store_live_after_rated(struct store *st, const char *room)
+{
+	op_queue(st, JOP_AFTER_RATED, "s", room);
 }
 
 uint64_t store_journal_flush(struct store *st)
@@ -641,6 +653,8 @@ static int live_room_read(struct live_stmts *q, sqlite3_stmt *room, const struct
 
 	err = ops->on_room(ctx, id, col(room, 1), col(room, 2), col(room, 3), col(room, 6),
 			   sqlite3_column_int64(room, 4), sqlite3_column_int64(room, 5));
+	if (!err && sqlite3_column_int(room, 8) && ops->on_rated)
+		ops->on_rated(ctx);
 	if (sqlite3_bind_text(q->seats, 1, id, -1, SQLITE_STATIC) == SQLITE_OK &&
 	    sqlite3_bind_text(q->events, 1, id, -1, SQLITE_STATIC) == SQLITE_OK)
 		r = live_seats_read(q, ops, ctx, &err) || live_plies_read(q, key, ops, ctx, &err) ? -EIO : 0;
@@ -660,8 +674,8 @@ int store_load_live(struct store *st, const struct store_live_ops *ops, void *ct
 	if (st->pg)
 		return store_pg_load_live(st, ops, ctx);
 	r = prepare(st->db,
-		    "SELECT id, game, options, server_seed, created_at, started_at, creator_id, key FROM "
-		    "live_rooms ORDER BY created_at, id",
+		    "SELECT id, game, options, server_seed, created_at, started_at, creator_id, key, rated "
+		    "FROM live_rooms ORDER BY created_at, id",
 		    &rooms);
 	if (!r)
 		r = prepare(

@@ -233,13 +233,19 @@ enum {
 	PS_DROP,
 	PS_FENCE,
 	PS_LEDGER,
+	PS_RATING_CLOCK,
+	PS_RATED_SEQ,
+	PS_RATINGS_GET,
+	PS_RATING_PUT,
+	PS_RATING_HISTORY,
 	PS_MAX
 };
 
 /* The most actions one PS_ACTIONS statement appends. */
 #define ACTIONS_GROUP 512
 
-#define SEQ_OF "(SELECT seq FROM matches WHERE id = $1)"
+#define SEQ_OF  "(SELECT seq FROM matches WHERE id = $1)"
+#define SEQ_OF4 "(SELECT seq FROM matches WHERE id = $4)"
 
 static const char *const ps_sql[PS_MAX] = {
 	[JOP_PLAYER] =
@@ -272,6 +278,8 @@ static const char *const ps_sql[PS_MAX] = {
 		"bot_levels = excluded.bot_levels, mutes = excluded.mutes, rematch = excluded.rematch, "
 		"node = excluded.node",
 	[JOP_AFTER_DROP] = "DELETE FROM live_after WHERE room_id = $1",
+	[JOP_ROOM_RATED] = "UPDATE live_rooms SET rated = 1 WHERE id = $1",
+	[JOP_AFTER_RATED] = "UPDATE live_after SET rated = 1 WHERE room_id = $1",
 	[PS_ROOM_CLEAR] = "DELETE FROM live_rooms WHERE id = $1",
 	/*
 	 * A run of JOP_ACTIONs in one statement (arrays, one element an action):
@@ -301,6 +309,22 @@ static const char *const ps_sql[PS_MAX] = {
 	/* the transaction's first write; the boot's older rows go with it (only the last can be in doubt) */
 	[PS_LEDGER] = "WITH gone AS (DELETE FROM store_ledger WHERE boot = $1 AND seq < $2) "
 		      "INSERT INTO store_ledger(boot, seq) VALUES ($1, $2)",
+	/*
+	 * A rated match (store.h; 0003_accounts.sql): the clock's row first, so
+	 * that transactions applying rated matches, on any node, run one at a
+	 * time, each reading the ratings the previous one wrote.
+	 */
+	[PS_RATING_CLOCK] = "UPDATE rating_clock SET n = n + 1 WHERE one = 1 RETURNING n",
+	[PS_RATED_SEQ] = "UPDATE matches SET rated = 1, rated_seq = (SELECT coalesce(max(rated_seq), 0) + 1 "
+			 "FROM matches WHERE rated_seq IS NOT NULL) WHERE id = $1 RETURNING rated_seq",
+	[PS_RATINGS_GET] = "SELECT player_id, rating, rd, vol, matches, last_at FROM ratings WHERE game = $1 "
+			   "AND player_id = ANY ($2::text[])",
+	[PS_RATING_PUT] = "INSERT INTO ratings(player_id, game, rating, rd, vol, matches, last_at) "
+			  "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (player_id, game) DO UPDATE SET "
+			  "rating = excluded.rating, rd = excluded.rd, vol = excluded.vol, "
+			  "matches = excluded.matches, last_at = excluded.last_at",
+	[PS_RATING_HISTORY] = "INSERT INTO rating_history(player_id, game, rated_seq, match_seq, rating, rd, "
+			      "vol, at) VALUES ($1, $2, $3, " SEQ_OF4 ", $5, $6, $7, $8)",
 };
 
 static void ps_name(int k, char *out, size_t size)
@@ -309,7 +333,7 @@ static void ps_name(int k, char *out, size_t size)
 }
 
 /* What the attempt in flight sent, in order: its answers come back in that order. */
-enum sent_tag { S_BEGIN, S_FENCE, S_LEDGER, S_OP, S_MATCH, S_COMMIT };
+enum sent_tag { S_BEGIN, S_FENCE, S_LEDGER, S_OP, S_MATCH, S_COMMIT, S_RATING_CLOCK, S_RATED_SEQ, S_RATINGS };
 struct sent {
 	enum sent_tag tag;
 	size_t op;        /* S_OP: the batch's statement (the first of a run of actions) */
@@ -320,8 +344,9 @@ struct sent {
 struct attempt {
 	struct store *st;
 	struct wjob *j;
-	size_t n; /* sent so far */
-	bool ok;  /* every send succeeded */
+	size_t n;   /* sent so far */
+	bool ok;    /* every send succeeded */
+	bool rated; /* the job archives a rated match: two round trips (send_rated_writes) */
 };
 
 static void drop_writer(struct store_pg *pg)
@@ -521,6 +546,127 @@ static void send_seat(struct attempt *a, struct wjob *j, const struct store_seat
 	free(key);
 }
 
+/*
+ * A rated match's reads, in the transaction after its rows: its number and
+ * its seats' ratings now (read_answers() keeps them in the record: rated_seq,
+ * and `after` as the ratings before, RATING_INIT for a seat without a row).
+ */
+static void send_rated_reads(struct attempt *a, struct wjob *j)
+{
+	struct store_match *m = j->match;
+	struct store_pg *pg = a->st->pg;
+	size_t len = 0;
+	const char *v[2];
+	int i;
+
+	m->rated_seq = 0; /* known again once this try reads it */
+	for (i = 0; i < RATING_MAX_SEATS; i++)
+		m->after[i] = RATING_INIT;
+	v[0] = m->id;
+	send_one(a, S_RATED_SEQ, 0, j, PS_RATED_SEQ, NULL, 1, v);
+	a->ok = a->ok && arr_put(pg, &len, "{", false);
+	for (i = 0; i < m->nseats && a->ok; i++)
+		a->ok = (!i || arr_put(pg, &len, ",", false)) &&
+			arr_put(pg, &len, m->seats[i].player_id ? m->seats[i].player_id : "", true);
+	a->ok = a->ok && arr_put(pg, &len, "}", false);
+	if (!a->ok)
+		return;
+	pg->arr[len] = '\0';
+	v[0] = m->game, v[1] = pg->arr;
+	send_one(a, S_RATINGS, 0, j, PS_RATINGS_GET, NULL, 2, v);
+}
+
+/* A rated match's answers: its number, then its seats' rows of `ratings` into m->after. */
+static void rated_read(const struct sent *s, const PGresult *res)
+{
+	struct store_match *m = s->job->match;
+
+	if (s->tag == S_RATED_SEQ) {
+		m->rated_seq = PQntuples(res) == 1 ? strtoll(PQgetvalue(res, 0, 0), NULL, 10) : 0;
+		return;
+	}
+	for (int k = 0; k < PQntuples(res); k++)
+		for (int i = 0; i < m->nseats; i++)
+			if (m->seats[i].player_id && !strcmp(m->seats[i].player_id, PQgetvalue(res, k, 0)))
+				m->after[i] = (struct rating){ strtod(PQgetvalue(res, k, 1), NULL),
+							       strtod(PQgetvalue(res, k, 2), NULL),
+							       strtod(PQgetvalue(res, k, 3), NULL),
+							       (int32_t)atol(PQgetvalue(res, k, 4)),
+							       strtoll(PQgetvalue(res, k, 5), NULL, 10) };
+}
+
+/* Whether job j (a batch or an archive save) archives a rated match not given up. */
+static bool job_rated(const struct wjob *j)
+{
+	for (const struct wjob *m = j->kind == WJOB_BATCH ? j->matches : j; m;
+	     m = j->kind == WJOB_BATCH ? m->next : NULL)
+		if (!m->given_up && m->match->rated)
+			return true;
+	return false;
+}
+
+/* A double as text that reads back as the same double. */
+#define DBL(buf, v) (snprintf((buf), sizeof(buf), "%.17g", (double)(v)), (const char *)(buf))
+
+static void give_up(struct wjob *m, const char *why);
+
+/*
+ * The ratings of the job's rated matches, applied (rating.h) to those the
+ * first half of the transaction read. False when one cannot be rated (our
+ * bug: a seat without its identity): it is given up, and the transaction,
+ * which holds its rows already, is rolled back and tried again without it.
+ */
+static bool rated_apply(struct wjob *j)
+{
+	bool ok = true;
+
+	for (struct wjob *m = j->kind == WJOB_BATCH ? j->matches : j; m;
+	     m = j->kind == WJOB_BATCH ? m->next : NULL) {
+		struct store_match *x = m->match;
+		int i;
+
+		if (m->given_up || !x->rated)
+			continue;
+		for (i = 0; i < x->nseats && x->seats[i].player_id; i++)
+			;
+		if (!x->rated_seq || i < x->nseats || x->nseats < 2 || x->nseats > RATING_MAX_SEATS ||
+		    rating_apply(x->nseats, x->after, x->place, x->ended_at, x->after)) {
+			give_up(m, "a rated match that cannot be rated");
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* The second half of a transaction with rated matches: their ratings and history written, then COMMIT. */
+static void send_rated_writes(struct attempt *a)
+{
+	struct wjob *j = a->j, *m;
+	char ib[4][24], db[3][32];
+	const char *v[8];
+
+	for (m = j->kind == WJOB_BATCH ? j->matches : j; m; m = j->kind == WJOB_BATCH ? m->next : NULL) {
+		struct store_match *x = m->match;
+
+		if (m->given_up || !x->rated)
+			continue;
+		for (int i = 0; i < x->nseats && a->ok; i++) {
+			const struct rating *r = &x->after[i];
+
+			v[0] = x->seats[i].player_id, v[1] = x->game, v[2] = DBL(db[0], r->rating);
+			v[3] = DBL(db[1], r->rd), v[4] = DBL(db[2], r->vol), v[5] = I64(ib[0], r->matches);
+			v[6] = I64(ib[1], r->last_at);
+			send_one(a, S_MATCH, 0, m, PS_RATING_PUT, NULL, 7, v);
+			v[2] = I64(ib[2], x->rated_seq), v[3] = x->id, v[4] = DBL(db[0], r->rating);
+			v[5] = DBL(db[1], r->rd), v[6] = DBL(db[2], r->vol), v[7] = I64(ib[3], x->ended_at);
+			send_one(a, S_MATCH, 0, m, PS_RATING_HISTORY, NULL, 8, v);
+		}
+	}
+	send_one(a, S_COMMIT, 0, NULL, -1, "COMMIT", 0, NULL);
+	if (a->ok)
+		a->ok = PQpipelineSync(a->st->pg->w) == 1;
+}
+
 /* An archive save's statements; false if it is refused before it is sent (an event kind unknown: our bug). */
 static bool send_match(struct attempt *a, struct wjob *j)
 {
@@ -554,6 +700,8 @@ static bool send_match(struct attempt *a, struct wjob *j)
 		send_one(a, S_MATCH, 0, j, PS_EVENT, NULL, 5, v);
 	}
 	send_one(a, S_MATCH, 0, j, PS_DROP, NULL, 1, v);
+	if (m->rated)
+		send_rated_reads(a, j);
 	return true;
 }
 
@@ -586,6 +734,8 @@ static void send_all(struct attempt *a)
 	}
 	v[0] = st->pg->boot, v[1] = I64(ib, j->txn);
 	send_one(a, S_LEDGER, 0, NULL, PS_LEDGER, NULL, 2, v);
+	if (a->rated)
+		send_one(a, S_RATING_CLOCK, 0, NULL, PS_RATING_CLOCK, NULL, 0, NULL);
 	for (k = 0; j->kind == WJOB_BATCH && k < j->nops; k++) {
 		size_t end = k;
 
@@ -601,7 +751,8 @@ static void send_all(struct attempt *a)
 	for (m = j->kind == WJOB_BATCH ? j->matches : j; m; m = j->kind == WJOB_BATCH ? m->next : NULL)
 		if (!m->given_up && !send_match(a, m))
 			give_up(m, "an event of an unknown kind");
-	send_one(a, S_COMMIT, 0, NULL, -1, "COMMIT", 0, NULL);
+	if (!a->rated) /* else the second half commits (send_rated_writes) */
+		send_one(a, S_COMMIT, 0, NULL, -1, "COMMIT", 0, NULL);
 	if (a->ok)
 		a->ok = PQpipelineSync(st->pg->w) == 1;
 }
@@ -666,6 +817,10 @@ static enum tx read_answers(struct attempt *a, int64_t deadline, int *err)
 			goto broken;
 		if (PQresultStatus(res) == PGRES_FATAL_ERROR && tx == TX_OK)
 			tx = judge(a, (struct sent *)a->st->pg->sent + i, res, err);
+		else if (PQresultStatus(res) == PGRES_TUPLES_OK &&
+			 (((struct sent *)a->st->pg->sent)[i].tag == S_RATED_SEQ ||
+			  ((struct sent *)a->st->pg->sent)[i].tag == S_RATINGS))
+			rated_read((struct sent *)a->st->pg->sent + i, res);
 		PQclear(res);
 		if ((res = pg_next(c, deadline, &lost)) || lost) { /* one result a statement, then NULL */
 			PQclear(res);
@@ -689,7 +844,7 @@ broken:
 static enum tx attempt(struct store *st, struct wjob *j, int *err)
 {
 	struct store_pg *pg = st->pg;
-	struct attempt a = { st, j, 0, true };
+	struct attempt a = { st, j, 0, true, job_rated(j) };
 	int64_t deadline = store_pg_now() + store_pg_txn_ms;
 	PGresult *res = NULL;
 	enum tx tx;
@@ -703,6 +858,18 @@ static enum tx attempt(struct store *st, struct wjob *j, int *err)
 	if (!a.ok)
 		goto broken;
 	tx = read_answers(&a, deadline, err);
+	if (tx == TX_OK && a.rated && !rated_apply(j))
+		tx = TX_REFUSED; /* rolled back below */
+	else if (tx == TX_OK &&
+		 a.rated) { /* the first half read the ratings: the second writes them, commits */
+		a.n = 0;
+		if (!PQenterPipelineMode(pg->w))
+			goto broken;
+		send_rated_writes(&a);
+		if (!a.ok)
+			goto broken;
+		tx = read_answers(&a, deadline, err);
+	}
 	if (tx == TX_BROKEN)
 		goto broken;
 	if (tx == TX_OK && store_pg_test_lose_commits > 0 && store_pg_test_lose_commits-- > 0)
@@ -816,14 +983,14 @@ int store_pg_lane_ready(struct store_lane *ln)
 	return 0;
 }
 
-int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
-			   size_t namelen, char *handle, size_t handlelen)
+/* One query on the loop's lookup connection (`what` names it in the log): 0 and *res, or -EIO. */
+static int lookup_exec(struct store *st, const char *what, const char *sql, const char *arg, PGresult **res)
 {
 	struct store_pg *pg = st->pg;
 	int64_t now = store_pg_now(), deadline = now + STORE_PG_LOOKUP_MS;
-	PGresult *res = NULL;
 	int r;
 
+	*res = NULL;
 	if (pg->l && !idle_alive(pg->l)) {
 		PQfinish(pg->l);
 		pg->l = NULL;
@@ -833,21 +1000,52 @@ int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, s
 			return -EIO;
 		if (!(pg->l = connect_nb(pg->conninfo, deadline))) {
 			pg->l_retry_at = store_pg_now() + STORE_PG_LOOKUP_PAUSE_MS;
-			util_log(LOG_WARN, "store: identity lookup: PostgreSQL cannot be reached");
+			util_log(LOG_WARN, "store: %s: PostgreSQL cannot be reached", what);
 			return -EIO;
 		}
 	}
-	r = pg_exec(pg->l, deadline, STORE_LOOKUP_SQL("$1"), 1, &token_hash, &res);
-	if (r || PQresultStatus(res) != PGRES_TUPLES_OK) {
-		util_log(LOG_ERROR, "store: identity lookup: %s",
+	r = pg_exec(pg->l, deadline, sql, 1, &arg, res);
+	if (r || PQresultStatus(*res) != PGRES_TUPLES_OK) {
+		util_log(LOG_ERROR, "store: %s: %s", what,
 			 r == -ETIMEDOUT ? "no answer in time" : PQerrorMessage(pg->l));
-		PQclear(res);
+		PQclear(*res);
+		*res = NULL;
 		if (r) { /* a query may still be in flight on it */
 			PQfinish(pg->l);
 			pg->l = NULL;
 		}
 		return -EIO;
 	}
+	return 0;
+}
+
+int store_pg_ratings_lookup(struct store *st, const char *player_id, store_rating_cb cb, void *ctx)
+{
+	PGresult *res;
+	int i, r = lookup_exec(
+		       st, "ratings lookup",
+		       "SELECT game, rating, rd, vol, matches, last_at FROM ratings WHERE player_id = $1",
+		       player_id, &res);
+
+	for (i = 0; !r && i < PQntuples(res); i++) {
+		struct rating x = { strtod(PQgetvalue(res, i, 1), NULL), strtod(PQgetvalue(res, i, 2), NULL),
+				    strtod(PQgetvalue(res, i, 3), NULL), (int32_t)atol(PQgetvalue(res, i, 4)),
+				    strtoll(PQgetvalue(res, i, 5), NULL, 10) };
+
+		r = cb(ctx, PQgetvalue(res, i, 0), &x);
+	}
+	PQclear(res);
+	return r;
+}
+
+int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
+			   size_t namelen, char *handle, size_t handlelen)
+{
+	PGresult *res = NULL;
+	int r = lookup_exec(st, "identity lookup", STORE_LOOKUP_SQL("$1"), token_hash, &res);
+
+	if (r)
+		return r;
 	r = STORE_E_NOT_FOUND;
 	if (PQntuples(res) == 1) {
 		snprintf(id, idlen, "%s", PQgetvalue(res, 0, 0));

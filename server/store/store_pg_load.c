@@ -234,7 +234,7 @@ enum { L_ROOMS, L_SEATS, L_ACTIONS, L_EVENTS, L_MAX };
 
 /* Every live room of this node, in the rooms' order; the other three in that order too. */
 static const char *const live_sql[L_MAX] = {
-	[L_ROOMS] = "SELECT id, game, options, server_seed, created_at, started_at, creator_id, key "
+	[L_ROOMS] = "SELECT id, game, options, server_seed, created_at, started_at, creator_id, key, rated "
 		    "FROM live_rooms r WHERE %s ORDER BY created_at, id COLLATE \"C\"",
 	[L_SEATS] = "SELECT s.room_id, s.seat, s.player_id, s.client_seed, s.bot_level FROM live_seats s "
 		    "JOIN live_rooms r ON r.id = s.room_id WHERE %s ORDER BY r.created_at, r.id COLLATE "
@@ -264,6 +264,8 @@ static void live_room(PGresult **q, int i, int *cur, const struct store_live_ops
 
 	err = ops->on_room(ctx, id, val(q[L_ROOMS], i, 1), val(q[L_ROOMS], i, 2), val(q[L_ROOMS], i, 3),
 			   val(q[L_ROOMS], i, 6), num(q[L_ROOMS], i, 4), num(q[L_ROOMS], i, 5));
+	if (!err && num(q[L_ROOMS], i, 8) && ops->on_rated)
+		ops->on_rated(ctx);
 	for (int k = cur[0]; !err && k < se; k++)
 		err = ops->on_seat(ctx, (int)num(s, k, 1), val(s, k, 2), val(s, k, 3), val(s, k, 4));
 	plies_merge(&p, ops, ctx, &err);
@@ -302,8 +304,8 @@ static const char *const after_sql[A_MAX] = {
 		"WHERE ms.player_id IS NOT NULL AND %s "
 		"AND NOT EXISTS (SELECT 1 FROM live_rooms r WHERE r.id = f.room_id))",
 	[A_ROWS] = "SELECT f.room_id, f.created_at, f.creator_id, f.bot_levels, f.mutes, f.rematch, m.seq, "
-		   "m.game, m.options, m.server_seed, m.started_at, m.ended_at FROM live_after f "
-		   "LEFT JOIN matches m ON m.id = f.room_id "
+		   "m.game, m.options, m.server_seed, m.started_at, m.ended_at, f.rated + m.rated "
+		   "FROM live_after f LEFT JOIN matches m ON m.id = f.room_id "
 		   "AND NOT EXISTS (SELECT 1 FROM live_rooms r WHERE r.id = f.room_id) "
 		   "WHERE %s ORDER BY f.created_at, f.room_id COLLATE \"C\"",
 };
@@ -339,6 +341,8 @@ static int after_archived(PGconn *c, const PGresult *rows, int i, const struct s
 
 	err = ops->live.on_room(ctx, val(rows, i, 0), val(rows, i, 7), val(rows, i, 8), val(rows, i, 9),
 				val(rows, i, 2), num(rows, i, 1), num(rows, i, 10));
+	if (!err && num(rows, i, 12) && ops->live.on_rated)
+		ops->live.on_rated(ctx);
 	s = store_pg_query(c, "load after",
 			   "SELECT seat, player_id, client_seed, bot FROM match_seats "
 			   "WHERE match_seq = $1 ORDER BY seat",

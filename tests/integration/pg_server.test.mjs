@@ -123,3 +123,47 @@ test('PostgreSQL stopped under a match: nothing unsaved shown, changes unavailab
     if (!up) lib('pg_up');
   }
 }));
+
+// Issue 26 on PostgreSQL: a rated match's ratings written in its archive's transaction (the rating_clock
+// row first, rated_seq 1, 2, ...), the very figures rating_apply() gives (rating_expect, the same C),
+// and the account's page and the leaderboard read from PostgreSQL.
+test('on PostgreSQL: a rated match writes its ratings with its archive', { timeout: 60000 }, () => withServer({ args: PG }, async (srv) => {
+  const expect = (archive, before) => JSON.parse(execFileSync(process.env.QUINTETO_TEST_RATING_EXPECT,
+    [JSON.stringify(before)], { input: JSON.stringify(archive) }).toString());
+  const claim = async (handle) => {
+    const c = await srv.player(handle);
+    assert.equal((await c.request({ type: 'claim', handle, password: 'correct horse battery' })).type, 'account');
+    return c;
+  };
+  const [a, b] = [await claim('PgAna'), await claim('PgBen')];
+  const clock = Number(psql('SELECT n FROM rating_clock'));
+  const seq = Number(psql('SELECT coalesce(max(rated_seq), 0) FROM matches'));
+  const room = (await a.request({ type: 'create', game: 'ur', rated: true })).room.id;
+  await joinRoom(a, room, { seat: 0 });
+  await joinRoom(b, room, { seat: 1 });
+  await a.nextState(room, (s) => s.status === 'playing', 10000);
+  const mark = a.mark();
+  assert.equal((await b.request({ type: 'resign', room })).type, 'resigned');
+  const push = await until(() => a.since(mark, (m) => m.type === 'account' && m.ratings?.ur).at(-1),
+    { what: 'the account push' });
+  const archive = await srv.archive(room);
+  assert.equal(archive.rated, true);
+  const want = expect(archive, [null, null]);
+  assert.equal(push.ratings.ur.rating, Math.round(want.after[0][0]));
+  assert.equal(psql(`SELECT rated || ',' || rated_seq FROM matches WHERE id = '${room}'`), `1,${seq + 1}`);
+  assert.equal(Number(psql('SELECT n FROM rating_clock')), clock + 1, 'the clock row was taken');
+  for (const [i, c] of [[0, a], [1, b]]) {
+    const row = psql(`SET extra_float_digits = 3; SELECT r.rating || ' ' || r.rd || ' ' || r.vol || ' ' || r.matches ` +
+      `FROM ratings r JOIN accounts x ON x.player_id = r.player_id WHERE x.handle = '${c.label}' AND r.game = 'ur'`)
+      .split(/\s+/).map(Number);
+    assert.deepEqual(row, want.after[i].slice(0, 4), `${c.label}'s row is rating_apply()'s, exactly`);
+    const hist = psql(`SELECT count(*) FROM rating_history h JOIN accounts x ON x.player_id = h.player_id ` +
+      `WHERE x.handle = '${c.label}'`);
+    assert.equal(hist, '1', 'one history row');
+  }
+  const page = await srv.getJson('/api/players/pgana');
+  assert.equal(page.handle, 'PgAna');
+  assert.equal(page.ratings.ur.vol, want.after[0][2]);
+  const board = await srv.getJson('/api/leaderboard?game=ur&limit=2');
+  assert.deepEqual(board.players.map((p) => p.handle), ['PgAna', 'PgBen']);
+}));

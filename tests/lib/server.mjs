@@ -118,6 +118,7 @@ export function httpSchemaFor(pathname, status) {
   if (/^\/api\/matches\/[^/]+\/replay$/.test(pathname)) return 'match-replay.json';
   if (pathname.startsWith('/api/matches/')) return 'archive.json';
   if (pathname.startsWith('/api/players/')) return 'player.json';
+  if (pathname === '/api/leaderboard') return 'leaderboard.json';
   if (pathname === '/healthz') return 'healthz.json';
   return null;
 }

@@ -4,7 +4,8 @@
 #   - a header of the same module (its own folder; server.c, main.c and
 #     server.h are the top module, "server"), private ones (*_int.h) included;
 #   - a public header (the module's face, listed below) of a LOWER module in
-#     server -> net -> lobby -> room -> player -> cluster -> store -> bots -> base;
+#     server -> net -> lobby -> room -> player -> cluster -> store -> bots -> base
+#     -> rating (Glicko-2: pure C, includes nothing of ours);
 #   - a header of protocol/ (rules.h, wire.h, ...) or the build's config.h.
 # A private header (*_int.h) is never included from another module, and since
 # the order is total, arrows only downward means no circle between modules.
@@ -26,7 +27,8 @@ player 4 player/player.h
 cluster 5 cluster/cluster.h
 store 6 store/store.h
 bots 7 bots/bots.h
-base 8 base/util.h base/buf.h base/conf.h base/metrics.h'
+base 8 base/util.h base/buf.h base/conf.h base/metrics.h base/pwhash.h
+rating 9 rating/rating.h'
 
 protocol_headers=$(find protocol -name '*.h' 2>/dev/null | sed 's|.*/||' | sort -u | tr '\n' ' ')
 

@@ -412,6 +412,77 @@ static void test_players(void)
 	}
 }
 
+/*
+ * Issue 26's reads: accounts (one with matches under two names, one that
+ * never played, a tie on the board broken by handle key), rated matches with
+ * their history, the same rows in both; the account pages, name records of
+ * names that are no handle's, every leaderboard shape and a rated match's
+ * archive compared byte for byte.
+ */
+static void test_ratings(void)
+{
+	static const char *const setup_sql[] = {
+		"INSERT INTO players(id, token_hash, name, created_at, seen_at) VALUES "
+		"('pana', 'h1', 'Ana', 1690000000000, 1690000000000), "
+		"('pbob', 'h2', 'Bob', 1690000000001, 1690000000001), "
+		"('pcy', 'h3', 'Cy', 1690000000002, 1690000000002)",
+		"INSERT INTO accounts(player_id, handle, handle_key, pw_hash, created_at, pw_changed_at) "
+		"VALUES "
+		"('pana', 'Ana_R', 'ana_r', 'x', 1690000000100, 1690000000100), "
+		"('pbob', 'B0b', 'bob', 'x', 1690000000101, 1690000000101), "
+		"('pcy', 'Cy-1', 'cy_l', 'x', 1690000000102, 1690000000102)",
+		"UPDATE match_seats SET player_id = 'pana' WHERE match_seq IN (5, 17) AND seat = 0",
+		"UPDATE match_seats SET player_id = 'pbob' WHERE match_seq IN (5, 17) AND seat = 1",
+		"UPDATE match_seats SET player_id = 'pana' WHERE match_seq = 8 AND seat = 3",
+		"UPDATE matches SET rated = 1, rated_seq = 1 WHERE seq = 5",
+		"UPDATE matches SET rated = 1, rated_seq = 2 WHERE seq = 17",
+		"INSERT INTO ratings(player_id, game, rating, rd, vol, matches, last_at) VALUES "
+		"('pana', 'ur', 1562.1234567891234, 201.49999, 0.059999912345678, 2, 1700000012500), "
+		"('pbob', 'ur', 1437.8765432108766, 201.5, 0.06000001, 2, 1700000012500), "
+		"('pcy', 'ur', 1562.1234567891234, 300.25, 0.06, 1, 1700000012500), "
+		"('pana', 'quinteto', 1610.5, 100.0, 0.0599, 7, 1700000003500)",
+		"INSERT INTO rating_history(player_id, game, rated_seq, match_seq, rating, rd, vol, at) "
+		"VALUES "
+		"('pana', 'ur', 1, 5, 1662.3, 290.2, 0.06, 1700000000500), "
+		"('pana', 'ur', 2, 17, 1562.1234567891234, 201.49999, 0.059999912345678, 1700000012500), "
+		"('pbob', 'ur', 1, 5, 1337.7, 290.2, 0.06, 1700000000500), "
+		"('pbob', 'ur', 2, 17, 1437.8765432108766, 201.5, 0.06000001, 1700000012500)",
+	};
+	static const char *const asked[] = { "Ana_R", "ana_r", "ANA_R", "Aná_R",      "B0B", "bob", "Cy-1",
+					     "cy_l",  "CY_1",  "Ana",   "Random bot", "ANA", "Zoë" };
+	static const char *const games[] = { "ur", "quinteto", "laquet" };
+	static const int limits[] = { 1, 2, 3, 200 };
+	json_t *bl, *bp, *body;
+	char what[64];
+
+	for (size_t i = 0; i < sizeof(setup_sql) / sizeof(*setup_sql); i++)
+		CHECK_EQ(put(setup_sql[i], 0, NULL), 0);
+	for (size_t i = 0; i < sizeof(asked) / sizeof(*asked); i++) {
+		int rl = archive_db_player(&dl, asked[i], &bl), rp = archive_db_player(&dp, asked[i], &bp);
+
+		CHECK_EQ(same_json(asked[i], rl, bl, rp, bp, &body), 0);
+		/* the first nine are handles of accounts (by key), the others names */
+		CHECK(json_is_true(json_object_get(body, "account")) == (i < 9));
+		json_decref(body);
+	}
+	for (size_t g = 0; g < 3; g++)
+		for (size_t k = 0; k < 4; k++) {
+			int rl = archive_db_leaderboard(&dl, games[g], limits[k], &bl),
+			    rp = archive_db_leaderboard(&dp, games[g], limits[k], &bp);
+
+			snprintf(what, sizeof(what), "leaderboard %s %d", games[g], limits[k]);
+			CHECK_EQ(same_json(what, rl, bl, rp, bp, &body), 0);
+			if (g == 0 && k == 3) /* the tie: equal ratings by handle key */
+				CHECK_EQ(strcmp(json_string_value(json_object_get(
+							json_array_get(json_object_get(body, "players"), 1),
+							"handle")),
+						"Cy-1"),
+					 0);
+			json_decref(body);
+		}
+	CHECK_EQ(get_both("m00"), 0); /* a rated match's archive: rated: true, the same bytes */
+}
+
 /* A match's record changed in both (as someone with write access could): neither serves it. */
 static void test_tampered(void)
 {
@@ -515,6 +586,7 @@ int main(int argc, char **argv)
 	TEST(test_list_cursors);
 	TEST(test_replay_pages);
 	TEST(test_players);
+	TEST(test_ratings);
 	TEST(test_tampered);
 	TEST(test_pg_failures);
 	printf("# %lld reads compared byte for byte\n", (long long)compared);

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "store/handle.h"
+#include "store/store.h"
 #include "tap.h"
 
 static int ok(const char *h, const char *want_key)

@@ -167,7 +167,7 @@ static void on_room_end(void *ctx, int err)
 	(void)ctx, (void)err;
 }
 
-static const struct store_live_ops load_ops = { NULL, on_room, NULL, NULL, NULL, on_room_end };
+static const struct store_live_ops load_ops = { NULL, on_room, NULL, NULL, NULL, on_room_end, NULL };
 
 /* --- the tests ------------------------------------------------------------------- */
 

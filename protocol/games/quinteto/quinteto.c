@@ -123,6 +123,8 @@ static void eliminate(struct quinteto_state *s, int h, struct quinteto_outcome *
 		s->rolloff[h] = 0; /* it no longer contends; after the roll-off the values stay visible */
 	s->contenders &= (uint8_t) ~(1u << h);
 	s->eliminated = 1;
+	if (s->ngone < QUINTETO_HUNTERS)
+		s->gone[s->ngone++] = (uint8_t)h; /* the standing's order (quinteto_standing) */
 	if (o && o->neliminated < QUINTETO_HUNTERS)
 		o->eliminated[o->neliminated++] = (uint8_t)h;
 }
@@ -710,6 +712,39 @@ static void quinteto_result(const struct rules_match *m, struct rules_result *ou
 	out->reason = s->over ? s->reason : RULES_REASON_NONE;
 }
 
+/*
+ * The standing of a finished match (rules.h; docs/RATINGS.md, "Standing"):
+ * the winner first, then the other duellist, then the hunters in the reverse
+ * order of their elimination (a hunter that resigned or forfeited was
+ * eliminated when it left: gone[] has it there). On a draw everyone still in
+ * play ties first: the two duellists, or in phase 1 (max_turns) the arranger
+ * with the living hunters. An arranger that resigns or forfeits in phase 1
+ * ends the match without a winner and is placed last, alone: leaving must
+ * never rate better than playing on. A hunter out of play that gone[] does
+ * not list (a position read back from a view) ties behind the listed ones.
+ */
+static void quinteto_standing(const struct rules_match *m, uint8_t place[RULES_MAX_SEATS])
+{
+	const struct quinteto_state *s = &m->s.quinteto;
+	int score[RULES_MAX_SEATS]; /* higher is better */
+
+	for (int seat = 0; seat < RULES_MAX_SEATS; seat++)
+		score[seat] =
+			seat < QUINTETO_HUNTERS && seat != s->survivor && !hunter_alive(s, seat) ? 0 : 10;
+	for (int i = 0; i < s->ngone && i < QUINTETO_HUNTERS; i++)
+		if (s->gone[i] != s->survivor && s->gone[i] < QUINTETO_HUNTERS)
+			score[s->gone[i]] = 1 + i;
+	if (s->survivor == QUINTETO_NONE && (m->out & (1u << QUINTETO_ARRANGER)))
+		score[QUINTETO_ARRANGER] = -1;
+	if (s->winner >= 0 && s->winner < RULES_MAX_SEATS)
+		score[s->winner] = 20;
+	for (int seat = 0; seat < RULES_MAX_SEATS; seat++) {
+		place[seat] = 0;
+		for (int other = 0; other < RULES_MAX_SEATS; other++)
+			place[seat] += score[other] > score[seat];
+	}
+}
+
 /* The Quinteto rules for the registry. */
 const struct rules_game rules_game_quinteto = {
 	.id = "quinteto",
@@ -723,4 +758,5 @@ const struct rules_game rules_game_quinteto = {
 	.apply = quinteto_apply,
 	.event = quinteto_event,
 	.result = quinteto_result,
+	.standing = quinteto_standing,
 };

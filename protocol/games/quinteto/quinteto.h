@@ -75,7 +75,8 @@ struct quinteto_state {
 	uint8_t draw;                      /* it ended without a winner */
 	int8_t winner;                     /* seat, -1 while playing or on a draw */
 	uint8_t reason;                    /* enum rules_reason */
-	uint8_t pad_[2];                   /* keeps `turns` aligned with no implicit padding */
+	uint8_t gone[QUINTETO_HUNTERS];    /* hunters eliminated (resigned, forfeited), in order */
+	uint8_t ngone;                     /* entries of gone[]; keeps `turns` aligned, no padding */
 	uint32_t turns;                    /* completed hunt and duel turns */
 };
 

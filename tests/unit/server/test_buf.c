@@ -88,8 +88,11 @@ static void test_ur_playouts(void)
 		w.codec = codec;
 		w.match = &m;
 		w.commit = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
-		w.seats[0] = (struct wire_seat){ names[i % 5], false, i % 2, false, false, 0, 0 };
-		w.seats[1] = (struct wire_seat){ names[(i + 1) % 5], i % 3 == 0, true, false, false, 0, 0 };
+		w.seats[0] =
+			(struct wire_seat){ names[i % 5], false, i % 2, false, false, 0, 0, NULL, 0, false };
+		w.seats[1] = (struct wire_seat){
+			names[(i + 1) % 5], i % 3 == 0, true, false, false, 0, 0, NULL, 0, false
+		};
 		for (;;) {
 			rules_result(&m, &res);
 			w.status = res.over ? "finished" : "playing";

@@ -38,7 +38,8 @@ static void changed_cb(void *ctx)
 	changes++;
 }
 
-static struct room_host host = { &loop, NULL, &cfg, &metrics, false, send_cb, changed_cb, NULL, NULL, NULL };
+static struct room_host host = { &loop,      NULL, &cfg, &metrics, false, send_cb,
+				 changed_cb, NULL, NULL, NULL,     NULL };
 static struct player *alice, *bob, *carol;
 static struct player *six[RULES_MAX_SEATS];
 

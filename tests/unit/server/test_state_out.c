@@ -63,7 +63,12 @@ static void random_room(struct wire_room *w, const struct rules_game *g)
 		s->has_clock = rnd(2);
 		s->clock_ms = rnd(4) ? (int64_t)rnd(600000) : -(int64_t)rnd(1000);
 		s->clock_since = rnd(2) ? 1700000000000LL + rnd(100000) : 0;
+		/* issue 26: an account's seat, its rating and provisional flag */
+		s->handle = rnd(3) ? NULL : names[rnd(6)];
+		s->rating = 1200 + (int32_t)rnd(900);
+		s->provisional = rnd(2);
 	}
+	w->rated = rnd(2);
 	w->spectators = (int)rnd(5);
 	w->commit = rnd(8) ? "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff" : NULL;
 	w->rematch_status = statuses[rnd(5)];
