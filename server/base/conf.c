@@ -833,7 +833,10 @@ static int read_env(struct config *c)
 	return 0;
 }
 
-enum { OPT_CONFIG = 1000, OPT_CHECK, OPT_HELP, OPT_VERSION };
+/* A setting's option value is OPT_SETTING + its row: never a character getopt returns itself ('?' is 63,
+ * which the 64th setting would be otherwise). */
+enum { OPT_SETTING = 256, OPT_CONFIG = 1000, OPT_CHECK, OPT_HELP, OPT_VERSION };
+_Static_assert(OPT_SETTING + CONF_MAX_SETTINGS <= OPT_CONFIG, "setting options below the others");
 
 static void build_options(struct option *opts, char (*flags)[64])
 {
@@ -841,7 +844,7 @@ static void build_options(struct option *opts, char (*flags)[64])
 
 	for (i = 0; i < N_SETTINGS; i++) {
 		flag_name(&settings[i], flags[i], sizeof(flags[i]));
-		opts[i] = (struct option){ flags[i], required_argument, NULL, (int)i };
+		opts[i] = (struct option){ flags[i], required_argument, NULL, OPT_SETTING + (int)i };
 	}
 	opts[i++] = (struct option){ "config", required_argument, NULL, OPT_CONFIG };
 	opts[i++] = (struct option){ "check-config", no_argument, NULL, OPT_CHECK };
@@ -1109,10 +1112,11 @@ int config_parse(struct config *c, int argc, char **argv)
 
 		if (opt >= OPT_CONFIG)
 			continue;
-		if (opt == '?' || opt < 0 || (size_t)opt >= N_SETTINGS) {
+		if (opt < OPT_SETTING || (size_t)(opt - OPT_SETTING) >= N_SETTINGS) {
 			usage(stderr);
 			return CONF_E_INVALID;
 		}
+		opt -= OPT_SETTING;
 		snprintf(where, sizeof(where), "--%s", flags[opt]);
 		if (set_from(c, &settings[opt], CONF_FLAG, where, optarg))
 			return CONF_E_INVALID;

@@ -9,6 +9,7 @@
 #include "lobby/lobby_int.h"
 
 #include <errno.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "cluster/cluster.h"
@@ -27,10 +28,19 @@ struct replay {
 static int load_player(void *ctx, const char *id, const char *token_hash, const char *name)
 {
 	struct lobby *l = ((struct replay *)ctx)->l;
+	char pid[16], pname[PLAYER_NAME_SIZE], handle[PLAYER_HANDLE_SIZE];
 	struct player *p = lobby_player_add(l, id, token_hash, name);
 
 	if (!p)
 		return -ENOMEM;
+	/* an account's identity (its token hash `claimed:<id>`, which the lookup finds as a guest's):
+	 * its handle, so that its seats show it again; a lookup that fails leaves it a guest until its
+	 * next sign-in or hello */
+	if (!strncmp(token_hash, "claimed:", 8) &&
+	    !store_player_lookup_account(l->store, token_hash, pid, sizeof(pid), pname, sizeof(pname), handle,
+					 sizeof(handle)) &&
+	    *handle)
+		player_set_handle(p, handle);
 	lobby_player_ratings_load(l, p); /* its seats show them */
 	return 0;
 }

@@ -1,46 +1,263 @@
 // accounts.test.mjs: accounts against the real server (PROTOCOL.md "Accounts and ratings",
 // docs/ACCOUNTS.md): claim, sign in elsewhere (the same identity and its seats), sessions, sign out,
-// password, delete, the limits and the hashing queue. One server for most of the file; every frame is
-// validated against its schema (Client does it; withServer asserts at the end).
+// password, delete, the limits and the hashing queue, SIGKILL, a database that cannot be written,
+// sign-ups off. Every frame is validated against its schema (Client does it; withServer asserts at
+// the end). Four servers in all: the main one (generous limits, most of the file), one with the
+// default limits (the brute force), one with a hashing queue of 1 (busy), and one killed and
+// restarted (SIGKILL, then sign-ups off).
 
 import test from 'node:test';
-import { assert, withServer, createRoom, joinRoom } from './lib.mjs';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { assert, withServer, createRoom, joinRoom, Server, until } from './lib.mjs';
 
 // The least Argon2id memory the server takes: the tests hash a few dozen passwords under ASan.
 const FAST = ['--pwhash-mem-kib', '19456'];
+const GENEROUS = [...FAST, '--account-tries-per-addr', '1000', '--sign-in-fails-per-addr', '1000',
+  '--sign-in-fails-per-handle', '1000'];
 
-test('claim, then sign in on a second connection: the same identity and its seats come back',
-  { timeout: 60000 }, async () => {
-    await withServer({ args: FAST }, async (srv) => {
+const claim = (c, handle, password = 'correct horse', device) =>
+  c.request({ type: 'claim', handle, password, ...(device ? { device } : {}) });
+
+// A second device: a new connection that signs in; resolves with {c, welcome, account}.
+async function signIn(srv, handle, password = 'correct horse', label = 'device') {
+  const c = await srv.player(label);
+  const welcome = await c.request({ type: 'sign_in', handle, password, device: label });
+  assert.equal(welcome.type, 'welcome', `sign_in answered ${JSON.stringify(welcome)}`);
+  c.token = welcome.token;
+  const account = await c.nextType('account');
+  return { c, welcome, account };
+}
+
+// A waiting room (Ana seated, nobody else) and a playing one (Ana against a bot), of `c`'s player.
+async function twoRooms(c) {
+  const waiting = (await createRoom(c, 'ur')).id;
+  await joinRoom(c, waiting, { seat: 0 });
+  const playing = (await createRoom(c, 'ur')).id;
+  await joinRoom(c, playing, { seat: 0 });
+  assert.equal((await c.request({ type: 'add_bot', room: playing, seat: 1 })).type, 'bot_added');
+  await c.nextState(playing, (s) => s.status === 'playing');
+  return { waiting, playing };
+}
+
+test('accounts on one server: claim, sign in elsewhere, sessions, sign out, password, delete, failures',
+  { timeout: 120000 }, async () => {
+    await withServer({ args: GENEROUS }, async (srv) => {
+      // --- claim; the seats come back on another device
       const a = await srv.player('Ana');
-      const room = (await createRoom(a, 'ur')).id;
-      await joinRoom(a, room);
-      const claimed = await a.request({ type: 'claim', handle: 'Aná_R', password: 'correct horse', device: 'test A' });
+      const rooms = await twoRooms(a);
+      const claimed = await claim(a, 'Aná_R', 'correct horse', 'laptop');
       assert.equal(claimed.type, 'account', JSON.stringify(claimed));
       assert.equal(claimed.handle, 'Aná_R');
       assert.equal(claimed.player, a.welcome.player);
-      assert.equal(claimed.sessions.length, 1);
-      assert.equal(claimed.sessions[0].current, true);
+      assert.equal(claimed.name, 'Ana');
+      assert.deepEqual(claimed.sessions.map((s) => [s.device, s.current]), [['laptop', true]]);
       assert.deepEqual(claimed.ratings, {});
+      assert.equal((await claim(a, 'Other1')).code, 'already_claimed');
 
-      const b = await srv.player('Phone');
-      const mark = b.mark();
-      const signed = await b.request({ type: 'sign_in', handle: 'ANA_r', password: 'correct horse', device: 'test B' });
-      assert.equal(signed.type, 'welcome', JSON.stringify(signed));
-      assert.equal(signed.player, a.welcome.player);
-      assert.deepEqual(signed.account, { handle: 'Aná_R' });
-      assert.notEqual(signed.token, a.welcome.token);
-      assert.deepEqual(signed.rooms, [room]);
-      const acc = await b.nextType('account');
-      assert.equal(acc.sessions.length, 2);
-      assert.ok(b.since(mark, (m) => m.type === 'state' && m.room === room).length >= 1, 'the room state came');
+      const g = await srv.player('Guest');
+      assert.equal((await claim(g, 'ana_r')).code, 'handle_taken', 'the same key, case and accents aside');
+      assert.equal((await claim(g, 'ANA-R')).code, 'handle_taken', '- reads as _');
+      assert.equal((await claim(g, 'Аna_R')).code, 'bad_handle', 'a Cyrillic А is refused, not folded');
+      assert.equal((await claim(g, 'ana r')).code, 'bad_handle');
+      assert.equal((await claim(g, 'b0b', 'short')).code, 'bad_password');
 
-      // the new token resumes the account on a third connection
-      const c = await srv.player('Tablet', { token: signed.token });
-      assert.equal(c.welcome.player, a.welcome.player);
-      assert.deepEqual(c.welcome.account, { handle: 'Aná_R' });
-      // and so does the claimed guest token (now the account's first session)
-      const d = await srv.player('Old', { token: a.welcome.token });
-      assert.equal(d.welcome.player, a.welcome.player);
+      const b = await signIn(srv, 'ANA_r', 'correct horse', 'phone');
+      assert.equal(b.welcome.player, a.welcome.player, 'the same identity');
+      assert.deepEqual(b.welcome.account, { handle: 'Aná_R' });
+      assert.notEqual(b.welcome.token, a.welcome.token, 'a new token: a session of its own');
+      assert.deepEqual(new Set(b.welcome.rooms), new Set([rooms.waiting, rooms.playing]), 'its seats came back');
+      assert.ok(b.c.messages.some((m) => m.type === 'state' && m.room === rooms.playing), 'and their states');
+      assert.deepEqual(b.account.sessions.map((s) => [s.device, s.current]).sort(),
+        [['laptop', false], ['phone', true]]);
+      // the claimed guest token is the account's first session: it still resumes the account
+      const again = await srv.player('Ana', { token: a.welcome.token });
+      assert.equal(again.welcome.player, a.welcome.player);
+      assert.deepEqual(again.welcome.account, { handle: 'Aná_R' });
+      again.close();
+
+      // --- end_session from the other device pushes signed_out; the ended token starts a new guest
+      const t = await signIn(srv, 'ana_r', 'correct horse', 'tablet');
+      const tabletId = t.account.sessions.find((s) => s.current).id;
+      const ended = await b.c.request({ type: 'end_session', session: tabletId });
+      assert.equal(ended.type, 'account');
+      assert.ok(!ended.sessions.some((s) => s.id === tabletId));
+      const pushed = await t.c.nextType('signed_out');
+      assert.deepEqual(pushed, { type: 'signed_out', reason: 'ended' }, 'pushed without id');
+      assert.equal((await t.c.request({ type: 'account' })).code, 'hello_required', 'back to before hello');
+      const t2 = await srv.player('Tablet', { token: t.welcome.token });
+      assert.notEqual(t2.welcome.player, a.welcome.player, 'an ended session\'s token is nobody\'s: a new guest');
+      assert.equal(t2.welcome.account, undefined);
+      assert.equal((await t2.request({ type: 'end_session', session: 'nope' })).code, 'not_signed_in');
+      assert.equal((await b.c.request({ type: 'end_session', session: 'sNoSuchOne' })).code, 'unknown_session');
+
+      // --- sign_out
+      const s = await signIn(srv, 'ana_r', 'correct horse', 'kiosk');
+      const out = await s.c.request({ type: 'sign_out', id: 'bye' });
+      assert.deepEqual(out, { type: 'signed_out', id: 'bye', reason: 'signed_out' });
+      const s2 = await srv.player('Kiosk', { token: s.welcome.token });
+      assert.notEqual(s2.welcome.player, a.welcome.player, 'the signed-out token is dead');
+      const hello2 = await s.c.request({ type: 'hello', name: 'Kiosk again' });
+      assert.equal(hello2.type, 'welcome', 'a second hello on the signed-out connection');
+
+      // --- password: every other session ends
+      const pw = await b.c.request({ type: 'password', old: 'wrong one!', new: 'battery staple' });
+      assert.equal(pw.code, 'wrong_credentials');
+      assert.equal((await b.c.request({ type: 'password', old: 'correct horse', new: 'short' })).code, 'bad_password');
+      const changed = await b.c.request({ type: 'password', old: 'correct horse', new: 'battery staple' });
+      assert.equal(changed.type, 'account', JSON.stringify(changed));
+      assert.deepEqual(changed.sessions.map((x) => x.device), ['phone']);
+      assert.deepEqual(await a.nextType('signed_out'), { type: 'signed_out', reason: 'password' });
+      const oldPw = await (await srv.player('X')).request({ type: 'sign_in', handle: 'ana_r', password: 'correct horse' });
+      assert.equal(oldPw.code, 'wrong_credentials');
+
+      // --- wrong password and unknown handle: the same answer, in about the same time
+      const probe = await srv.player('Probe');
+      const timeOf = async (handle) => {
+        const t0 = process.hrtime.bigint();
+        const r = await probe.request({ type: 'sign_in', handle, password: 'not the password' });
+        return { r, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
+      };
+      const wrong = [], unknown = [];
+      for (let i = 0; i < 5; i++) {
+        wrong.push(await timeOf('ana_r'));
+        unknown.push(await timeOf(`nobody${i}`));
+      }
+      for (const x of [...wrong, ...unknown]) {
+        assert.equal(x.r.code, 'wrong_credentials');
+        assert.equal(x.r.message, wrong[0].r.message, 'the same message');
+      }
+      const median = (xs) => xs.map((x) => x.ms).sort((p, q) => p - q)[2];
+      const [mw, mu] = [median(wrong), median(unknown)];
+      assert.ok(mw < 3 * mu && mu < 3 * mw, `medians ${mw} ms (wrong password) and ${mu} ms (unknown handle)`);
+
+      // --- delete: refused while a seat is held in a waiting or playing room
+      assert.equal((await b.c.request({ type: 'delete_account', password: 'battery staple' })).code, 'seats_held');
+      assert.equal((await b.c.request({ type: 'leave', room: rooms.waiting })).type, 'left');
+      assert.equal((await b.c.request({ type: 'resign', room: rooms.playing })).type, 'resigned');
+      await b.c.nextState(rooms.playing, (st) => st.status === 'finished');
+      await until(async () => (await srv.http(`/api/matches/${rooms.playing}`)).status === 200,
+        { what: 'the match archived' });
+      const other = await signIn(srv, 'ana_r', 'battery staple', 'other');
+      assert.equal((await b.c.request({ type: 'delete_account', password: 'nope nope' })).code, 'wrong_credentials');
+      const del = await b.c.request({ type: 'delete_account', password: 'battery staple', id: 'del' });
+      assert.deepEqual(del, { type: 'signed_out', id: 'del', reason: 'deleted' });
+      assert.deepEqual(await other.c.nextType('signed_out'), { type: 'signed_out', reason: 'deleted' });
+      const arch = (await srv.http(`/api/matches/${rooms.playing}`)).json;
+      assert.equal(arch.seats[0].name, '(deleted)', 'the archived match stays, under the neutral name');
+      assert.equal((await probe.request({ type: 'sign_in', handle: 'ana_r', password: 'battery staple' })).code,
+        'wrong_credentials');
+      const reuse = await claim(await srv.player('New Ana'), 'Ana_R');
+      assert.equal(reuse.type, 'account', 'the handle is free again');
+
+      // --- a database that cannot be written: claim is unavailable and changes nothing
+      const locked = await srv.player('Locked');
+      const release = await holdWriteLock(path.join(srv.dir, 'q.db'));
+      let r;
+      try {
+        // a journal write (a new guest's hello) fails on the lock, after SQLite's busy timeout
+        (await srv.connect({ label: 'trigger' })).send({ type: 'hello', name: 'Trigger' });
+        await until(async () => (await srv.http('/readyz')).status === 503,
+          { timeoutMs: 15000, what: 'the journal failing' });
+        r = await claim(locked, 'Zoe');
+      } finally {
+        await release();
+      }
+      assert.equal(r.code, 'unavailable', JSON.stringify(r));
+      await until(async () => (await srv.http('/readyz')).status === 200, { timeoutMs: 15000, what: 'recovery' });
+      const z = await srv.player('Zoe');
+      assert.equal((await claim(z, 'Zoe')).type, 'account', 'after the fault the handle is still free');
+      const m = await srv.metrics();
+      assert.ok(m['quinteto_claims_total'] >= 3);
+      assert.equal(m['quinteto_sign_ins_total{result="ok"}'], 4);
+      assert.ok(m['quinteto_sign_ins_total{result="wrong"}'] >= 10);
+      assert.ok(m['quinteto_sessions_ended_total'] >= 4);
+      assert.equal(m['quinteto_pwhash_queue'], 0);
     });
+  });
+
+// A sqlite3 process holding the database's write lock (as journal_failure.test.mjs does), so the
+// account's transaction cannot commit; release() lets it go.
+async function holdWriteLock(db) {
+  const p = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  p.stdout.on('data', (b) => { out += b; });
+  p.stdin.write('.timeout 5000\nBEGIN IMMEDIATE;\nSELECT \'locked\';\n');
+  await until(() => out.includes('locked'), { what: 'sqlite3 holding the write lock' });
+  return async () => {
+    p.stdin.end('ROLLBACK;\n.quit\n');
+    await new Promise((res) => p.on('exit', res));
+  };
+}
+
+test('a brute force is slowed: past the handle\'s failures, rate_limited and nothing hashed; busy past the queue',
+  { timeout: 60000 }, async () => {
+    await withServer({ args: FAST }, async (srv) => {
+      const owner = await srv.player('Owner');
+      assert.equal((await claim(owner, 'target')).type, 'account');
+      const m0 = await srv.metrics();
+      const c = await srv.player('Attacker');
+      const answers = [];
+      for (let i = 0; i < 8; i++)
+        answers.push(await c.request({ type: 'sign_in', handle: 'TARGET', password: `guess number ${i}` }));
+      assert.deepEqual(answers.map((x) => x.code), [...Array(5).fill('wrong_credentials'), ...Array(3).fill('rate_limited')]);
+      assert.match(answers[5].message, /try again in \d+ s/);
+      const m1 = await srv.metrics();
+      assert.equal(m1['quinteto_sign_ins_total{result="limited"}'] - (m0['quinteto_sign_ins_total{result="limited"}'] || 0), 3);
+      assert.equal(m1['quinteto_sign_ins_total{result="wrong"}'] - (m0['quinteto_sign_ins_total{result="wrong"}'] || 0), 5);
+      assert.equal(m1['quinteto_pwhash_done_total'] - m0['quinteto_pwhash_done_total'], 5, 'the limited ones hashed nothing');
+      // the owner, from the same address, is limited too on that handle for now; another handle is not
+      assert.equal((await c.request({ type: 'sign_in', handle: 'someone', password: 'whatever1' })).code, 'wrong_credentials');
+    });
+    await withServer({ args: [...FAST, '--pwhash-queue', '1', '--pwhash-threads', '1', '--account-tries-per-addr', '100'] },
+      async (srv) => {
+        const cs = await Promise.all(Array.from({ length: 8 }, (_, i) => srv.player(`P${i}`)));
+        const rs = await Promise.all(cs.map((c, i) => c.request({ type: 'sign_in', handle: `user${i}`, password: 'whatever1' })));
+        const codes = rs.map((x) => x.code);
+        assert.ok(codes.includes('busy'), `busy past a queue of 1: ${codes}`);
+        assert.ok(codes.every((x) => x === 'busy' || x === 'wrong_credentials'), codes.join());
+        const m = await srv.metrics();
+        assert.ok(m['quinteto_pwhash_busy_total'] >= 1);
+        // a connection that goes while its hash waits is taken out of the queue
+        const gone = await srv.player('Gone');
+        gone.send({ type: 'sign_in', handle: 'user0', password: 'whatever1' });
+        gone.terminate();
+        const late = await srv.player('Late');
+        await until(async () => (await late.request({ type: 'sign_in', handle: 'user1', password: 'whatever1' })).code === 'wrong_credentials',
+          { what: 'the queue free again' });
+      });
+  });
+
+test('SIGKILL right after `account`: the account and its session are there after the restart; sign-ups off',
+  { timeout: 60000 }, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-accounts-'));
+    try {
+      let token, player;
+      {
+        const srv = await Server.start({ dir, args: FAST });
+        const a = await srv.player('Kim');
+        token = a.welcome.token;
+        player = a.welcome.player;
+        const r = await claim(a, 'Kim');
+        assert.equal(r.type, 'account');
+        srv.proc.kill('SIGKILL');
+        await srv.exited;
+        srv.stopped = true;
+        srv.assertValid();
+      }
+      await withServer({ dir, args: [...FAST, '--signups', 'false'] }, async (srv) => {
+        const a = await srv.player('Kim', { token });
+        assert.equal(a.welcome.player, player, 'the session survived');
+        assert.deepEqual(a.welcome.account, { handle: 'Kim' });
+        const b = await signIn(srv, 'kim', 'correct horse', 'after');
+        assert.equal(b.welcome.player, player, 'signing in works with sign-ups off');
+        assert.equal(b.account.sessions.length, 2);
+        const g = await srv.player('Guest');
+        assert.equal((await claim(g, 'Newbie')).code, 'signups_disabled');
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
