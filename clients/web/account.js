@@ -165,7 +165,7 @@ function onAccount(msg) {
     const old = before[game];
     if (old && old.matches === r.matches) continue;
     const ch = { game, from: old ? Math.round(old.rating) : 1500, to: Math.round(r.rating) };
-    ch.text = t('rating.changed', { ...ch, game: gameLabel(game) });
+    ch.text = t('rating.changed', { from: String(ch.from), to: String(ch.to), game: gameLabel(game) }); // "1500", not "1,500"
     app.ratingChanges.push(ch);
     toast(ch.text, 'rating-changed');
     app.view?.ratingChanged?.(ch);

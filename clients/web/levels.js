@@ -104,7 +104,7 @@ export function ratingNodes(r) {
   return h('span.rating', { 'data-rating': n, 'data-provisional': r.provisional ? 'true' : null,
     title: r.provisional ? t('rating.provisionalNote') : null },
   h('span', { 'aria-hidden': 'true' }, `${n}${r.provisional ? '?' : ''}`),
-  h('span.sr-only', t(r.provisional ? 'rating.saidProvisional' : 'rating.said', { rating: n })));
+  h('span.sr-only', t(r.provisional ? 'rating.saidProvisional' : 'rating.said', { rating: String(n) }))); // (no "1,500")
 }
 
 // A taken seat's player: its name, an account's linked to its page (with the handle when the name is another)

@@ -44,8 +44,9 @@ export function ratingGraph(game, history, handle) {
   const y = (r) => GRAPH.h - GRAPH.pad - ((r - lo) * (GRAPH.h - 2 * GRAPH.pad)) / (hi - lo);
   const first = history[0];
   const last = history[n - 1];
-  const desc = t('player.graphDesc', { n, first: Math.round(first.rating), last: Math.round(last.rating),
-    low: Math.round(Math.min(...pts)), high: Math.round(Math.max(...pts)) });
+  const r = (x) => String(Math.round(x)); // a rating reads "1500", never "1,500"
+  const desc = t('player.graphDesc', { n, first: r(first.rating), last: r(last.rating), low: r(Math.min(...pts)),
+    high: r(Math.max(...pts)) });
   return s('svg', { class: 'rating-graph', id, viewBox: `0 0 ${GRAPH.w} ${GRAPH.h}`, role: 'img',
     'aria-labelledby': `${id}-title ${id}-desc`, 'data-points': String(n) },
   s('title', { id: `${id}-title` }, t('player.graphTitle', { handle, game: gameLabel(game) })),

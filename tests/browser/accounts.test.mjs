@@ -1,13 +1,13 @@
 // accounts.test.mjs: accounts and ratings in the web client (issue 26), in Debian's Chromium against the real
-// server. A guest plays at once (a room against the computer, a move or two), then claims its identity from the
-// header's "Create account" (a mismatched confirmation and a refused handle are said next to their fields first);
-// a second browser context, in Spanish, is refused with a wrong password (the refusal in Spanish, in the
-// form's alert), then signs in to the same account and finds the same room with the same seat. A rated room
-// created from the lobby is played against a second account (the Node test client, which claims its own
-// account over the WebSocket), whose seat shows its provisional rating; the opponent resigns, the page says the
-// rating change (the `account` push) and the player page's SVG graph has a point for that match (and axe-core
-// finds nothing on it); the leaderboard lists the account; the second context signs out from #/account and
-// goes on as a guest while the first stays signed in. One server, one Chromium.
+// server (one for the file, 40 s at most in all). A guest plays at once (a room against the computer, a move or
+// two), then claims its identity from the header's "Create account" (a mismatched confirmation and a refused
+// handle are said by their fields first); a second browser context, in Spanish, is refused a wrong password (the
+// refusal in Spanish, in the form), then signs in to the same account and finds the same room and seat. A rated
+// room created from the lobby is played against a second account (the Node test client, which claims its own
+// account over the WebSocket), whose seat shows its provisional rating (1500?, and in words for a screen
+// reader); the opponent resigns, the page says the rating change (the `account` push) and the player page's SVG
+// graph has a point for that match (axe-core finds nothing there); the leaderboard lists the account. The second
+// context signs out from #/account and goes on as a guest while the first stays signed in.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ import {
   Server, newPlayerPage, createRoom, noProblems, browserFor, closeAll, MANUAL, QUICK_BOTS, waitTurnOrResult,
   playRandomLegal,
 } from './lib.mjs';
-import { createRoom as createRoomWs, joinRoom } from '../lib/client.mjs';
+import { joinRoom } from '../lib/client.mjs';
 import { axeClean } from '../lib/axe.mjs';
 
 const SRC = process.env.QUINTETO_SOURCE;
@@ -96,6 +96,65 @@ test('a guest plays, claims from the header, and a second context signs in to th
   await b.waitForSelector(`#my-rooms [data-room="${first}"] a`);
   await b.click(`#my-rooms [data-room="${first}"] a`);
   await b.waitForSelector(`body[data-room="${first}"][data-my-seat="0"]`);
+  noProblems(a, b);
+  srv.assertValid();
+});
+
+test('a rated room against a second account: its provisional rating, the rating change said, the graph\'s point', { timeout: 12000 }, async () => {
+  // The opponent: the Node test client, which claims its own account over the WebSocket.
+  const bruno = await srv.player('Bruno');
+  try {
+    const claimed = await bruno.request({ type: 'claim', handle: 'Bruno_T', password: 'another pass 26' });
+    assert.equal(claimed.type, 'account', JSON.stringify(claimed));
+    await a.goto(`${srv.url}/?name=Ana#/`);
+    await a.waitForSelector('#new-rated:not([disabled])');
+    const rated = await createRoom(a, { game: 'ur', checks: { 'new-rated': true } });
+    await a.waitForSelector('#rated-tag');
+    assert.equal(await a.locator('.seats .add-bot').count(), 0, 'no Add bot in a rated room');
+    await joinRoom(bruno, rated, { seat: 1 });
+    await a.waitForSelector('body[data-status="playing"]');
+    const opp = a.locator('.seats [data-handle="Bruno_T"] .rating');
+    await opp.waitFor();
+    assert.match(await opp.locator('[aria-hidden="true"]').innerText(), /^1500\?$/);
+    assert.equal(await opp.locator('.sr-only').innerText(), 'rating 1500, provisional');
+    const r = await bruno.request({ type: 'resign', room: rated });
+    assert.equal(r.type, 'resigned', JSON.stringify(r));
+    await a.waitForSelector('#result');
+    await a.waitForSelector('#rating-change');
+    const ch = await a.evaluate(() => window.quinteto.ratingChanges.at(-1));
+    assert.equal(ch.game, 'ur');
+    assert.ok(ch.to > ch.from, `the winner's rating rose: ${JSON.stringify(ch)}`);
+    assert.equal(await a.locator('#rating-change').getAttribute('data-to'), String(ch.to));
+
+    // The player page: the rating, and a point of the graph for that match; axe-core finds nothing there.
+    await a.goto(`${srv.url}/?name=Ana#/players/${HANDLE}`);
+    const point = a.locator(`.rating-game[data-game="ur"] svg.rating-graph circle[data-match="${rated}"]`);
+    await point.waitFor();
+    assert.equal(Number(await point.getAttribute('data-rating')), ch.to);
+    assert.match(await a.locator('.rating-game[data-game="ur"] svg title').textContent(), /Ana_R/);
+    assert.ok(await a.locator(`#player-recent [data-match="${rated}"] a[href="#/replay/${rated}"]`).count(), 'the match among the recent ones');
+    await axeClean(a, 'the player page');
+    await a.goto(`${srv.url}/?name=Ana#/leaderboard?game=ur`);
+    await a.waitForSelector(`#leaderboard tr[data-handle="${HANDLE}"]`);
+    noProblems(a);
+    srv.assertValid();
+  } finally {
+    bruno.close();
+  }
+});
+
+test('the second context signs out from #/account and goes on as a guest; the first stays signed in', { timeout: 8000 }, async () => {
+  await b.goto(`${srv.url}/?name=Otra#/account`);
+  await b.waitForSelector('#account-sessions [data-current="true"]');
+  assert.equal(await b.locator('#account-sessions .session').count(), 2, 'a session per device');
+  await b.click('#sign-out');
+  await b.waitForSelector('#header-claim');
+  await b.waitForSelector('body[data-signed-out="signed_out"]');
+  await b.waitForSelector('#account-guest');
+  await online(b);
+  assert.equal(await b.evaluate(() => window.quinteto.account), null);
+  await b.waitForFunction(() => window.quinteto.welcomes >= 3); // hello, sign_in, then as a new guest
+  assert.ok(await a.locator('#account-link').count(), 'the first context is still signed in');
   noProblems(a, b);
   srv.assertValid();
 });
