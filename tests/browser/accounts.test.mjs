@@ -120,7 +120,7 @@ test('a rated room against a second account: its provisional rating, the rating 
     const r = await bruno.request({ type: 'resign', room: rated });
     assert.equal(r.type, 'resigned', JSON.stringify(r));
     await a.waitForSelector('#result');
-    await a.waitForSelector('#rating-change');
+    await a.waitForSelector('#rating-change', { timeout: 5000 }); // the `account` push, said with the result
     const ch = await a.evaluate(() => window.quinteto.ratingChanges.at(-1));
     assert.equal(ch.game, 'ur');
     assert.ok(ch.to > ch.from, `the winner's rating rose: ${JSON.stringify(ch)}`);
