@@ -313,6 +313,7 @@ void handlers_claim(struct handlers *h, struct session *s, struct wire_msg *m, b
 	copy(op->a->key, sizeof(op->a->key), key);
 	copy(op->a->token_hash, sizeof(op->a->token_hash), s->token_hash);
 	copy(op->a->device, sizeof(op->a->device), m->device);
+	op->a->now = util_now_ms(); /* the account's and its first session's created_at (was 0) */
 	if (new_session(op, false)) {
 		reply_error(op, WIRE_E_INTERNAL, "no random source");
 		op_free(op);
