@@ -67,10 +67,11 @@ function field(id, label, input, hint) {
 
 // A form's fields and its top message: show(code) puts a refusal where it belongs and says it; reset() clears.
 class FormErrors {
-  constructor(top, fields, own = {}) {
+  constructor(top, fields, own = {}, keys = {}) {
     this.top = top;
     this.fields = fields; // name -> field()
     this.own = own;       // code -> field name, where this form puts a refusal elsewhere than FIELD_OF says
+    this.keys = keys;     // code -> the key of this form's own sentence for it
   }
 
   reset() {
@@ -84,7 +85,7 @@ class FormErrors {
   }
 
   show(code, message, fieldName = this.own[code] || FIELD_OF[code]) {
-    const text = accountError(code, message);
+    const text = this.keys[code] ? t(this.keys[code]) : accountError(code, message);
     const f = this.fields[fieldName];
     if (f) {
       f.err.textContent = text;
@@ -305,7 +306,10 @@ export class AccountView {
       this.forms.summary.replaceWith(this.forms.summary = this.summary(a));
       this.forms.sessions.replaceWith(this.forms.sessions = this.sessions(a));
     }
-    if (had !== null && !this.body.contains(document.activeElement)) {
+    const after = this.focusAfter && document.getElementById(this.focusAfter);
+    this.focusAfter = null;
+    if (after) after.focus({ preventScroll: true });
+    else if (had !== null && !this.body.contains(document.activeElement)) {
       (had && document.getElementById(had) || this.el.querySelector('h1')).focus({ preventScroll: true });
     }
   }
@@ -344,15 +348,18 @@ export class AccountView {
       'aria-label': t('account.endSessionOf', { device: s.device || t('account.unknownDevice'), seen: fmtDate(s.seen_at) }),
       onclick: async (ev) => {
         ev.target.disabled = true;
+        this.focusAfter = 'sessions-title'; // (the list is drawn again without this button)
         try {
           await ask({ type: 'end_session', session: s.id });
           announce(t('account.sessionEnded'));
         } catch (e) {
+          this.focusAfter = null;
           ev.target.disabled = false;
+          ev.target.focus();
           toast(accountError(e.code, e.message), e.code);
         }
       } }, s.current ? t('account.endThis') : t('account.endSession')))));
-    return h('section.account-sessions', h('h2', t('account.sessions')), h('p.note', t('account.sessionsNote')), list);
+    return h('section.account-sessions', h('h2#sessions-title', { tabindex: '-1' }, t('account.sessions')), h('p.note', t('account.sessionsNote')), list);
   }
 
   passwordForm() {
@@ -360,7 +367,8 @@ export class AccountView {
     const next = field('password-new', t('account.newPassword'), passwordInput('new', 'new-password'), t('account.passwordRules'));
     const confirm = field('password-confirm', t('account.confirm'), passwordInput('confirm', 'new-password'));
     const top = h('p#password-message.form-error', { hidden: true });
-    const errors = new FormErrors(top, { old, password: next, confirm }, { wrong_credentials: 'old', empty_password: 'old' });
+    const errors = new FormErrors(top, { old, password: next, confirm }, { wrong_credentials: 'old', empty_password: 'old' },
+      { wrong_credentials: 'account.error.wrong_password' });
     const button = h('button#password-submit', { type: 'submit' }, t('account.changePassword'));
     const form = h('form#password-form.account-form', { novalidate: true,
       onsubmit: async (ev) => {
@@ -393,7 +401,8 @@ export class AccountView {
   deleteForm() {
     const pw = field('delete-password', t('account.password'), passwordInput('password', 'current-password'));
     const top = h('p#delete-message.form-error', { hidden: true });
-    const errors = new FormErrors(top, { password: pw }, { wrong_credentials: 'password' });
+    const errors = new FormErrors(top, { password: pw }, { wrong_credentials: 'password' },
+      { wrong_credentials: 'account.error.wrong_password' });
     const button = h('button#delete-submit.danger', { type: 'submit' }, t('account.deleteSubmit'));
     const form = h('form#delete-form.account-form', { novalidate: true,
       onsubmit: async (ev) => {

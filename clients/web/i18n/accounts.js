@@ -4,6 +4,7 @@
 // a rating as a screen reader says it) are in the shell's catalogues, i18n/<lang>.js. See ../i18n.js.
 export default {
   en: {
+    'account.error.wrong_password': 'That is not this account’s password.',
     'rating.changed': 'Your {game} rating: {from} → {to}.',
     'account.close': 'Close',
     'account.cancel': 'Cancel',
@@ -114,6 +115,7 @@ export default {
     'board.col.matches': 'Rated matches',
   },
   es: {
+    'account.error.wrong_password': 'Esa no es la contraseña de esta cuenta.',
     'rating.changed': 'Tu puntuación en {game}: {from} → {to}.',
     'account.close': 'Cerrar',
     'account.cancel': 'Cancelar',
@@ -224,6 +226,7 @@ export default {
     'board.col.matches': 'Partidas puntuadas',
   },
   pt: {
+    'account.error.wrong_password': 'Essa não é a senha desta conta.',
     'rating.changed': 'Sua pontuação em {game}: {from} → {to}.',
     'account.close': 'Fechar',
     'account.cancel': 'Cancelar',
