@@ -293,10 +293,16 @@ static void rated_cb(void *ctx, const struct store_match *m)
 
 		if (!p) /* evicted since (it had no seat left): loaded with its rows when it comes back */
 			continue;
-		(void)player_set_rating(p, m->game, m->after[i].rating, m->after[i].rd);
+		if (m->rated_seq) /* the figures the writer applied */
+			(void)player_set_rating(p, m->game, m->after[i].rating, m->after[i].rd);
+		else /* PostgreSQL: an earlier try had committed, its answer lost: read what it wrote */
+			lobby_player_ratings_load(l, p);
+		for (int k = 0; k < player_nrooms(p); k++) /* its other seats show the new figure */
+			room_seats_restyled(player_room(p, k));
 		if (l->rated_hook)
 			l->rated_hook(l->rated_ctx, p);
 	}
+	lobby_changed(l); /* the open rooms' summaries with it */
 }
 
 void lobby_set_rated_hook(struct lobby *l, void (*hook)(void *ctx, struct player *p), void *ctx)

@@ -340,6 +340,11 @@ void room_set_rated(struct room *r)
 		store_live_rated(r->host->store, r->id);
 }
 
+void room_seats_restyled(struct room *r)
+{
+	cache_clear(r);
+}
+
 const char *room_creator(const struct room *r)
 {
 	return r->creator;

@@ -184,6 +184,12 @@ enum room_status room_status(const struct room *r);
 bool room_rated(const struct room *r);
 void room_set_rated(struct room *r);
 
+/*
+ * A seated player's rating changed (a rated match elsewhere committed): the
+ * summary and the state are built again when next asked for, showing it.
+ */
+void room_seats_restyled(struct room *r);
+
 /* The player id of its creator; "" when unknown (a restore of an old journal). */
 const char *room_creator(const struct room *r);
 

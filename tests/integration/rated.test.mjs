@@ -227,6 +227,22 @@ test('rated rooms: accounts only, ratings applied once in the archive\'s transac
       assert.equal(red.status, 302);
       assert.equal(red.headers.get('location'), '/#/leaderboard?game=quinteto');
 
+      // --- a finished rated room's rematch offer survives a restart (live_after.rated) and its rematch is rated
+      await ana.send({ type: 'rematch', room: k });
+      await until(() => lastState(bob, k)?.rematch?.status === 'offered', { what: 'the offer' });
+      await srv.stop();
+      srv.assertValid();
+      srv = await Server.start({ dir, port });
+      for (const c of [ana, bob]) await c.reopen(null);
+      await bob.request({ type: 'watch', room: k });
+      const back = await until(() => { const m = lastState(bob, k); return m?.rematch?.status === 'offered' && m; },
+        { what: 'the offer, after the restart' });
+      assert.equal(back.rated, true, 'the finished room restored from the archive is still rated');
+      const markR = ana.mark();
+      await bob.send({ type: 'rematch', room: k });
+      const re = await ana.nextType('rematch', 5000, (m) => m.room === k);
+      await until(() => ana.since(markR, (m) => m.type === 'state' && m.room === re.new_room).length, { what: 'the rematch\'s state' });
+      assert.equal(lastState(ana, re.new_room).rated, true, 'a rematch of a rated room is rated');
       await srv.stop();
       srv.assertValid();
 
