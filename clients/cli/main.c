@@ -13,6 +13,7 @@
  *   quinteto show ID|--file FILE [--ply N]  the position as text
  *   quinteto backup OUT                     an online copy of the database
  *   quinteto ratings rebuild [--check]      the ratings again from the archive (ratings.c)
+ *   quinteto account reset-password HANDLE  a new password from stdin (account.c; it writes)
  *
  * Every command takes `--db PATH` (anywhere on the line; default the
  * server's, var/quinteto.db) and reads the database only, never writing to it
@@ -30,6 +31,7 @@
 #include <time.h>
 
 #include "arena.h"
+#include "account.h"
 #include "cli.h"
 #include "config.h"
 #include "db.h"
@@ -82,6 +84,7 @@ static int cmd_export(int argc, char **argv);
 static int cmd_verify(int argc, char **argv);
 static int cmd_replay(int argc, char **argv);
 static int cmd_show(int argc, char **argv);
+static int cmd_account(int argc, char **argv);
 static int cmd_backup(int argc, char **argv);
 static int cmd_steps(int argc, char **argv);
 static int cmd_ratings(int argc, char **argv);
@@ -100,6 +103,8 @@ static const struct command commands[] = {
 	{ "show", "ID | --file FILE | - [--ply N]", "show the position at ply N (default: the end) as text",
 	  cmd_show },
 	{ "backup", "OUT", "copy the database to OUT, safely while the server runs", cmd_backup },
+	{ "account", "reset-password HANDLE [--postgres CONNINFO] < PASSWORD",
+	  "set an account's password (one line of stdin) and end its sessions", cmd_account },
 	{ "arena",
 	  "--game G --seats L0,L1[,...] [--matches N] [--threads K] [--budget N] [--ms N] [--seed S]",
 	  "play bot-only matches through the rules core and print win rates with 95% intervals", cli_arena },
@@ -619,6 +624,11 @@ static int cmd_export(int argc, char **argv)
 	}
 	json_decref(j);
 	return 0;
+}
+
+static int cmd_account(int argc, char **argv)
+{
+	return cli_account(argc, argv, db_path);
 }
 
 static int cmd_backup(int argc, char **argv)

@@ -493,12 +493,14 @@ int store_player_lookup_account(struct store *st, const char *token_hash, char *
 				size_t namelen, char *handle, size_t handlelen);
 
 /*
- * For the command line (reset-password): sets the password hash of the
- * account whose key is `key` and ends all its sessions, in one transaction,
- * synchronously on `db` (SQLite, read-write). 0, STORE_E_NOT_FOUND or -EIO;
+ * For the command line (`quinteto account reset-password`): sets the
+ * password hash of the account whose key is `key` and ends all its sessions,
+ * in one transaction, synchronously on `db` (a read-write sqlite3 *) or, when
+ * it is NULL, on `pg` (a PGconn *). 0, STORE_E_NOT_FOUND or a negative errno;
  * *ended set to the sessions ended.
  */
-int store_acct_reset_password_sqlite(void *db, const char *key, const char *pw_hash, int64_t now, int *ended);
+int store_acct_reset_password(void *db, void *pg, const char *key, const char *pw_hash, int64_t now,
+			      int *ended);
 
 /* --- cluster mode: node leases (PostgreSQL only; docs/SCALING.md) --------- */
 

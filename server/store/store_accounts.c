@@ -506,9 +506,10 @@ void store_acct_submit(struct store *st, struct store_acct *a)
 	store_wjob_submit(st, j, j);
 }
 
-int store_acct_reset_password_sqlite(void *db, const char *key, const char *pw_hash, int64_t now, int *ended)
+int store_acct_reset_password(void *db, void *pg, const char *key, const char *pw_hash, int64_t now,
+			      int *ended)
 {
-	struct aconn c = { .db = db, .pg = NULL };
+	struct aconn c = { .db = db, .pg = pg };
 	struct store_acct *a = store_acct_new(STORE_ACCT_FIND);
 	struct aparam kp[] = { T(key) };
 	int64_t rows = 0;
@@ -517,7 +518,8 @@ int store_acct_reset_password_sqlite(void *db, const char *key, const char *pw_h
 	*ended = 0;
 	if (!a)
 		return -ENOMEM;
-	err = exec0(&c, "BEGIN IMMEDIATE");
+	err = exec0(&c,
+		    pg ? "BEGIN" : "BEGIN IMMEDIATE"); /* SQLite: the write lock first, not at the UPDATE */
 	if (!err)
 		err = run(&c, ACCOUNT_COLS "WHERE a.handle_key = $1", 1, kp, account_row, a, &rows);
 	if (!err && !rows)

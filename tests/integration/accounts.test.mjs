@@ -7,7 +7,7 @@
 // restarted (SIGKILL, then sign-ups off).
 
 import test from 'node:test';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -256,6 +256,19 @@ test('SIGKILL right after `account`: the account and its session are there after
         assert.equal(b.account.sessions.length, 2);
         const g = await srv.player('Guest');
         assert.equal((await claim(g, 'Newbie')).code, 'signups_disabled');
+
+        // the host resets the password by command, the server running: every session ends
+        const cli = (args, input) => spawnSync(process.env.QUINTETO_CLI, ['--db', path.join(dir, 'q.db'), ...args],
+          { input, encoding: 'utf8', env: { ...process.env, QUINTETO_PWHASH_MEM_KIB: '19456' } });
+        const r = cli(['account', 'reset-password', 'KIM'], 'a brand new one\n');
+        assert.equal(r.status, 0, r.stderr);
+        assert.match(r.stdout, /2 sessions ended/);
+        assert.ok(!r.stdout.includes('a brand new one') && !r.stdout.includes('argon2'), 'nothing secret printed');
+        assert.equal(cli(['account', 'reset-password', 'nobody'], 'whatever123\n').status, 2, 'an unknown handle');
+        const again = await srv.player('Kim', { token });
+        assert.notEqual(again.welcome.player, player, 'the old session is gone');
+        const c = await signIn(srv, 'kim', 'a brand new one', 'reset');
+        assert.equal(c.welcome.player, player);
       });
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1277,6 +1277,140 @@ static void test_player_lookup(void)
 	close_store(st);
 }
 
+/* --- accounts ---------------------------------------------------------------------- */
+
+static void acct_cb(void *ctx, struct store_acct *a)
+{
+	*(struct store_acct **)ctx = a;
+}
+
+static bool acct_done(const void *ctx)
+{
+	return *(struct store_acct *const *)ctx != NULL;
+}
+
+/* Submits `a` and waits for its answer; the answer (the same request), or NULL after 10 s. */
+static struct store_acct *acct_run(struct store *st, struct store_acct *a)
+{
+	struct store_acct *got = NULL;
+
+	a->cb = acct_cb;
+	a->ctx = &got;
+	store_acct_submit(st, a);
+	return run_until(acct_done, &got, 10000) ? got : NULL;
+}
+
+static struct store_acct *acct_req(enum store_acct_kind kind, const char *player, const char *key,
+				   const char *pw_hash, const char *token_hash, const char *session,
+				   int64_t now)
+{
+	struct store_acct *a = store_acct_new(kind);
+
+	if (!a)
+		return NULL;
+	snprintf(a->player_id, sizeof(a->player_id), "%s", player);
+	snprintf(a->name, sizeof(a->name), "Ana");
+	snprintf(a->handle, sizeof(a->handle), "Aná");
+	snprintf(a->key, sizeof(a->key), "%s", key);
+	snprintf(a->pw_hash, sizeof(a->pw_hash), "%s", pw_hash);
+	snprintf(a->token_hash, sizeof(a->token_hash), "%s", token_hash);
+	snprintf(a->session_id, sizeof(a->session_id), "%s", session);
+	snprintf(a->device, sizeof(a->device), "dev");
+	a->now = now;
+	a->max_sessions = 1;
+	return a;
+}
+
+/*
+ * The account jobs on the writer: a claim of a guest whose save is still queued, a handle key taken,
+ * a sign-in checked against the hash it read (stale otherwise) ending the sessions past the most,
+ * the lookup by a session's token, a password change, the ratings read, a deletion.
+ */
+static void test_accounts(void)
+{
+	struct commits c = { 0 };
+	struct store *st;
+	struct store_acct *a;
+	char id[64] = "", name[64] = "", handle[64] = "";
+
+	REQUIRE((st = fresh_started(&c)));
+	store_player_save(st, "p_ana", "hash-ana", "Ana"); /* queued, not flushed: the claim goes after it */
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_CLAIM, "p_ana", "ana", "h1", "hash-ana", "s1", 1000))));
+	CHECK_EQ(a->err, 0);
+	CHECK_EQ(a->nsessions, 1);
+	CHECK(a->nsessions == 1 && !strcmp(a->sessions[0].token_hash, "hash-ana"));
+	CHECK(!strcmp(a->handle, "Aná"));
+	store_acct_free(a);
+	CHECK_EQ(store_player_lookup_account(st, "hash-ana", id, sizeof(id), name, sizeof(name), handle,
+					     sizeof(handle)),
+		 0);
+	CHECK(!strcmp(id, "p_ana") && !strcmp(handle, "Aná"));
+
+	store_player_save(st, "p_bob", "hash-bob", "Bob");
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_CLAIM, "p_bob", "ana", "h9", "hash-bob", "s9", 1000))));
+	CHECK_EQ(a->err, STORE_E_TAKEN);
+	store_acct_free(a);
+	CHECK_EQ(store_player_lookup_account(st, "hash-bob", id, sizeof(id), name, sizeof(name), handle,
+					     sizeof(handle)),
+		 0);
+	CHECK(!strcmp(id, "p_bob") && !*handle); /* still a guest: nothing of the claim stayed */
+
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_FIND, "", "ana", "", "", "", 0))));
+	CHECK_EQ(a->err, 0);
+	CHECK(!strcmp(a->player_id, "p_ana") && !strcmp(a->pw_hash, "h1") && !strcmp(a->name, "Ana"));
+	store_acct_free(a);
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_FIND, "", "nobody", "", "", "", 0))));
+	CHECK_EQ(a->err, STORE_E_NOT_FOUND);
+	store_acct_free(a);
+
+	REQUIRE((a = acct_run(st,
+			      acct_req(STORE_ACCT_SIGN_IN, "p_ana", "ana", "stale", "hash-2", "s2", 2000))));
+	CHECK_EQ(a->err, STORE_E_STALE);
+	store_acct_free(a);
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_SIGN_IN, "p_ana", "ana", "h1", "hash-2", "s2", 2000))));
+	CHECK_EQ(a->err, 0);
+	CHECK(a->nended == 1 && !strcmp(a->ended[0], "hash-ana")); /* one session kept: the older ends */
+	CHECK(a->nsessions == 1 && !strcmp(a->sessions[0].id, "s2"));
+	store_acct_free(a);
+	CHECK_EQ(store_player_lookup_account(st, "hash-ana", id, sizeof(id), name, sizeof(name), handle,
+					     sizeof(handle)),
+		 STORE_E_NOT_FOUND);
+	CHECK_EQ(store_player_lookup_account(st, "hash-2", id, sizeof(id), name, sizeof(name), handle,
+					     sizeof(handle)),
+		 0);
+	CHECK(!strcmp(id, "p_ana"));
+
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_END, "p_ana", "ana", "", "hash-2", "s-nope", 0))));
+	CHECK_EQ(a->err, STORE_E_NOT_FOUND);
+	store_acct_free(a);
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_PASSWORD, "p_ana", "ana", "h2", "hash-2", "", 3000))));
+	CHECK_EQ(a->err, 0);
+	CHECK_EQ(a->nended, 0);
+	CHECK(!strcmp(a->pw_hash, "h2"));
+	store_acct_free(a);
+
+	CHECK_EQ(sql("INSERT INTO ratings(player_id, game, rating, rd, vol, matches, last_at) "
+		     "VALUES ('p_ana', 'ur', 1612.6, 95.4, 0.06, 7, 5)"),
+		 0);
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_VIEW, "p_ana", "", "", "", "", 0))));
+	CHECK_EQ(a->err, 0);
+	CHECK(a->nratings == 1 && !strcmp(a->ratings[0].game, "ur") && a->ratings[0].matches == 7);
+	CHECK(a->nratings == 1 && a->ratings[0].rating > 1612 && a->ratings[0].rating < 1613);
+	store_acct_free(a);
+
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_DELETE, "p_ana", "", "", "", "", 0))));
+	CHECK_EQ(a->err, 0);
+	CHECK(a->nended == 1 && !strcmp(a->ended[0], "hash-2"));
+	store_acct_free(a);
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_VIEW, "p_ana", "", "", "", "", 0))));
+	CHECK_EQ(a->err, STORE_E_NOT_FOUND);
+	store_acct_free(a);
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_CLAIM, "p_bob", "ana", "h9", "hash-bob", "s9", 4000))));
+	CHECK_EQ(a->err, 0); /* the handle is free again */
+	store_acct_free(a);
+	close_store(st);
+}
+
 /* --- PostgreSQL's own ------------------------------------------------------------ */
 
 /* Runs deploy/cluster/lib.sh's `fn` on tests/lib/with-pg.sh's PostgreSQL (pg_stop, pg_up). 0 or not. */
@@ -1578,6 +1712,7 @@ int main(int argc, char **argv)
 	TEST(test_queued_reads_dropped_and_abandoned);
 	TEST(test_load_live_merges_by_ply);
 	TEST(test_player_lookup);
+	TEST(test_accounts);
 	TEST_SQLITE(test_log_swept_live_rows_kept, "the log's sweep is SQLite's (a cascade on PostgreSQL)");
 	TEST_SQLITE(test_migration_0004_carries_resignations, "a migration of SQLite's");
 	TEST_SQLITE(test_migration_0010_carries_live_matches, "a migration of SQLite's");
