@@ -1,13 +1,14 @@
 // accounts.test.mjs: accounts and ratings in the web client (issue 26), in Debian's Chromium against the real
-// server (one for the file, 40 s at most in all). A guest plays at once (a room against the computer, a move or
-// two), then claims its identity from the header's "Create account" (a mismatched confirmation and a refused
-// handle are said by their fields first); a second browser context, in Spanish, is refused a wrong password (the
-// refusal in Spanish, in the form), then signs in to the same account and finds the same room and seat. A rated
-// room created from the lobby is played against a second account (the Node test client, which claims its own
-// account over the WebSocket), whose seat shows its provisional rating (1500?, and in words for a screen
-// reader); the opponent resigns, the page says the rating change (the `account` push) and the player page's SVG
-// graph has a point for that match (axe-core finds nothing there); the leaderboard lists the account. The second
-// context signs out from #/account and goes on as a guest while the first stays signed in.
+// server (one for the file; about 20 s, the timeouts are for a loaded machine). A guest plays at once (a room
+// against the computer, a move or two), then claims its identity from the header's "Create account" (a
+// mismatched confirmation and a refused handle are said by their fields first); a second browser context, in
+// Spanish, is refused a wrong password (the refusal in Spanish, in the form), then signs in to the same account
+// and finds the same room and seat. A rated room created from the lobby is played against a second account (the
+// Node test client, which claims its own account over the WebSocket), whose seat shows its provisional rating
+// (1500?, and in words for a screen reader); the opponent resigns, the page says the rating change (the
+// `account` push) and the player page's SVG graph has a point for that match (axe-core finds nothing there); the
+// leaderboard lists the account. The second context signs out from #/account and goes on as a guest while the
+// first stays signed in.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -40,7 +41,7 @@ let a; // the first browser context: the guest who claims
 let b; // the second, in Spanish: signs in to the same account
 test.after(async () => { await closeAll([a, b].filter(Boolean)); });
 
-test('a guest plays, claims from the header, and a second context signs in to the same room and seat', { timeout: 20000 }, async () => {
+test('a guest plays, claims from the header, and a second context signs in to the same room and seat', { timeout: 60000 }, async () => {
   a = await newPlayerPage(browser(), { server: srv, label: 'first', ...MANUAL });
   b = await newPlayerPage(browser(), { server: srv, label: 'second', locale: 'es-ES', ...MANUAL });
   // A guest plays at once: a room against the computer, a move or two.
@@ -100,7 +101,7 @@ test('a guest plays, claims from the header, and a second context signs in to th
   srv.assertValid();
 });
 
-test('a rated room against a second account: its provisional rating, the rating change said, the graph\'s point', { timeout: 12000 }, async () => {
+test('a rated room against a second account: its provisional rating, the rating change said, the graph\'s point', { timeout: 60000 }, async () => {
   // The opponent: the Node test client, which claims its own account over the WebSocket.
   const bruno = await srv.player('Bruno');
   try {
@@ -120,7 +121,7 @@ test('a rated room against a second account: its provisional rating, the rating 
     const r = await bruno.request({ type: 'resign', room: rated });
     assert.equal(r.type, 'resigned', JSON.stringify(r));
     await a.waitForSelector('#result');
-    await a.waitForSelector('#rating-change', { timeout: 5000 }); // the `account` push, said with the result
+    await a.waitForSelector('#rating-change', { timeout: 10000 }); // the `account` push, said with the result
     const ch = await a.evaluate(() => window.quinteto.ratingChanges.at(-1));
     assert.equal(ch.game, 'ur');
     assert.ok(ch.to > ch.from, `the winner's rating rose: ${JSON.stringify(ch)}`);
@@ -143,7 +144,7 @@ test('a rated room against a second account: its provisional rating, the rating 
   }
 });
 
-test('the second context signs out from #/account and goes on as a guest; the first stays signed in', { timeout: 8000 }, async () => {
+test('the second context signs out from #/account and goes on as a guest; the first stays signed in', { timeout: 60000 }, async () => {
   await b.goto(`${srv.url}/?name=Otra#/account`);
   await b.waitForSelector('#account-sessions [data-current="true"]');
   assert.equal(await b.locator('#account-sessions .session').count(), 2, 'a session per device');
