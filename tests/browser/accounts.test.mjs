@@ -148,6 +148,9 @@ test('the second context signs out from #/account and goes on as a guest; the fi
   await b.goto(`${srv.url}/?name=Otra#/account`);
   await b.waitForSelector('#account-sessions [data-current="true"]');
   assert.equal(await b.locator('#account-sessions .session').count(), 2, 'a session per device');
+  const year = String(new Date().getFullYear());
+  assert.ok((await b.locator('#account-sessions').innerText()).includes(year), 'the sessions are dated (not 1970)');
+  assert.ok((await b.locator('.account-facts').innerText()).includes(year), 'the account is dated (not 1970)');
   await b.click('#sign-out');
   await b.waitForSelector('#header-claim');
   await b.waitForSelector('body[data-signed-out="signed_out"]');
