@@ -13,10 +13,14 @@
 // was; closing the board gives it back at the step it was opened from.
 
 import { h, clear } from './dom.js';
-import { t } from './i18n.js';
+import { translator } from './i18n.js';
+import strings from './i18n/replay.js';
 import { reducedMotion } from './core.js';
 import { loadRules } from './rules-core.js';
 import { derive, stepOrder, bytesHex } from './derive.js';
+
+// This view's words (i18n/replay.js, loaded with it), then the shell's.
+const t = translator(strings);
 
 const MODULE_URL = '/wasm/rules.wasm';
 const PROBE_SEEDS = 8;      // seeds tried on each legal action to tell a roll from a move

@@ -7,6 +7,8 @@
 // Identity (name + token, and the seat held in each room) lives in localStorage under a key that
 // includes the ?profile= URL parameter, so two tabs of one browser can be two players. ?name=
 // prefills and submits the name; ?lang= picks the language.
+// Accounts (issue 26): the header's "Create account" and "Sign in", or the handle; the rest is account.js
+// (loaded for an account's messages or the dialogs) and players.js (#/players/<h>, #/leaderboard).
 // A cluster: net.js follows `moved`; here each room's node is remembered (identity.nodes) and asked for
 // first when its page opens (a link's #/room/ID?node=NAME is a hint); room.js retries `unavailable`.
 
@@ -24,12 +26,18 @@ let RoomView = class {}; // `instanceof` is false until the module is here
 let RulesView;
 let MatchesView;
 let ReplayView = class {};
+let AccountView;
+let PlayerView;
+let LeaderboardView;
 const LAZY_VIEWS = {
+  account: () => withAccount((m) => { AccountView = m.AccountView; }),
+  players: () => import('./players.js').then((m) => { ({ PlayerView, LeaderboardView } = m); }),
   room: () => import('./room.js').then((m) => { RoomView = m.RoomView; }),
   rules: () => import('./rules.js').then((m) => { RulesView = m.RulesView; }),
   archive: () => import('./archive.js').then((m) => { ({ MatchesView, ReplayView } = m); }),
 };
-const LAZY_ROUTES = { room: 'room', rules: 'rules', matches: 'archive', replay: 'archive' };
+const LAZY_ROUTES = { room: 'room', rules: 'rules', matches: 'archive', replay: 'archive', account: 'account',
+  players: 'players', leaderboard: 'players' };
 const lazyLoaded = new Map(); // LAZY_VIEWS name -> true, or the promise while it loads
 
 // Loads view `name` (once); shows the route again when it is here, if the route is still its.
@@ -68,6 +76,8 @@ function parseRoute() {
   m = /^#\/replay\/([^/?#]+)/.exec(location.hash);
   if (m) return { name: 'replay', id: decodeURIComponent(m[1]) };
   if (/^#\/matches(\?|$)/.test(location.hash)) return { name: 'matches' };
+  m = /^#\/(players\/([^/?#]+)|leaderboard|account)(\?|$)/.exec(location.hash);
+  if (m) return { name: m[2] ? 'players' : m[1], handle: m[2] && decodeURIComponent(m[2]) };
   return { name: 'lobby' };
 }
 
@@ -75,7 +85,7 @@ function onRoute() {
   const route = parseRoute();
   // The archive is read over HTTP, the rules and the guided match are drawn on the page: no name, no
   // connection needed to look at them.
-  if (!app.identity.name && !['matches', 'replay', 'rules', 'learn'].includes(route.name)) { askName(); return; }
+  if (!app.identity.name && !['matches', 'replay', 'rules', 'learn', 'players', 'leaderboard'].includes(route.name)) { askName(); return; }
   if (!viewReady(route)) return; // onRoute() again once it is here
   if (app.view && app.view.destroy) app.view.destroy();
   const sameRoom = route.name === 'room' && app.route.name === 'room' && app.route.id === route.id;
@@ -91,6 +101,11 @@ function onRoute() {
     else setBodyRoom(route.id, null);
   } else if (route.name === 'matches' || route.name === 'replay') {
     app.view = route.name === 'matches' ? new MatchesView(app) : new ReplayView(app, route.id);
+    main.append(app.view.el);
+    setBodyRoom(null, null);
+  } else if (route.name === 'players' || route.name === 'leaderboard' || route.name === 'account') {
+    app.view = route.name === 'players' ? new PlayerView(app, route.handle)
+      : route.name === 'leaderboard' ? new LeaderboardView(app) : new AccountView(app);
     main.append(app.view.el);
     setBodyRoom(null, null);
   } else if (route.name === 'learn') {
@@ -202,9 +217,12 @@ const handlers = {
       // A revision-1 server names only the rooms: keep the seats `joined` told us in those.
       for (const r of Object.keys(app.identity.seats)) if (!app.seated.has(r)) delete app.identity.seats[r];
     }
+    // The identity's name is the server's (after a sign-in, the account's).
+    if (typeof msg.name === 'string' && msg.name) app.identity.name = msg.name;
     saveIdentity();
     app.watching = new Set();
     app.away = new Set();
+    if (msg.account || app.account) withAccount((m) => m.onWelcome(msg));
     renderHeader();
     app.net.send({ type: 'rooms' });
     if (app.view instanceof RoomView) app.view.actionDone(); // an act in flight may have been lost
@@ -284,7 +302,10 @@ const handlers = {
       if (msg.name !== app.identity.name) announce(t('chat.says', { name: msg.name, text: msg.text }));
     }
   },
+  account(msg) { withAccount((m) => m.onAccount(msg)); },
+  signed_out(msg) { withAccount((m) => m.onSignedOut(msg)); },
   error(msg) {
+    if (app.ownErrors.has(msg.id)) return; // a form shows it (account.js)
     if (quiet.has(msg.id) && ['unavailable', 'room_unreachable'].includes(msg.code)) return;
     errorToast(msg.code || 'error', msg.message);
     // An action that did not go through: the game view takes clicks again.
@@ -305,6 +326,31 @@ function onStatus(ev) {
   renderHeader();
 }
 
+// --- the account ---------------------------------------------------------------------------------
+
+// fn(account.js), once it is here (it draws the header again through the hook it is given).
+function withAccount(fn) {
+  return import('./account.js').then((m) => fn(m.hook(renderHeader)));
+}
+
+// The header's account part (after <main>: the start panel keeps the first Tabs): a connected guest's
+// "Create account" and "Sign in", an account's handle (a link to #/account).
+function renderAccountNav() {
+  const nav = document.getElementById('account-nav');
+  if (!nav) return;
+  clear(nav);
+  nav.setAttribute('aria-label', t('account.nav'));
+  if (!app.net) return;
+  if (app.account) {
+    nav.append(h('a#account-link.account-link', { href: '#/account', 'aria-label': t('account.linkLabel', { handle: app.account.handle }) },
+      app.account.handle));
+    return;
+  }
+  const open = (kind) => (ev) => { const b = ev.currentTarget; withAccount((m) => m.openAccountDialog(kind, b)); };
+  nav.append(h('button#header-claim', { type: 'button', onclick: open('claim') }, t('account.create')),
+    h('button#header-signin', { type: 'button', onclick: open('signin') }, t('account.signIn')));
+}
+
 // --- header, language switch and the name form ---------------------------------------------------
 
 // Without a name there is no connection (the archive, rules and learn pages need none): the header says
@@ -317,6 +363,7 @@ function renderHeader() {
   }
   const who = document.getElementById('who');
   if (who) who.textContent = app.identity.name ? app.identity.name : '';
+  renderAccountNav();
   showPickName();
   const brand = document.getElementById('brand');
   if (brand) brand.title = t('header.lobby');
@@ -428,6 +475,8 @@ window.quinteto = {
   debugDropSocket() { app.net && app.net.drop(); },
   // The replay shown (archive.js's ReplayView: its derived pages of steps, matchAt), or null.
   get replay() { return app.view instanceof ReplayView ? app.view : null; },
+  get account() { return app.account; },
+  get ratingChanges() { return app.ratingChanges.slice(); }, // {game, from, to}, as said
   // The guided match shown (learn.js's LearnView: its lesson, state), or null.
   get learn() { return app.route.name === 'learn' && app.view?.lesson ? app.view : null; },
 };

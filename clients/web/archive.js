@@ -11,7 +11,8 @@
 
 import { h, clear } from './dom.js';
 import { navigate, reducedMotion } from './core.js';
-import { t, fmtDate } from './i18n.js';
+import { translator, fmtDate } from './i18n.js';
+import strings from './i18n/replay.js';
 import { GAMES, gameModule, gameLabel } from './games/registry.js';
 import { capitalize } from './games/common.js';
 import { loadRules } from './rules-core.js';
@@ -19,6 +20,9 @@ import { legendList } from './room.js';
 import { AnalysisBoard } from './analysis.js';
 import { EyePanel } from './eye-view.js';
 import { seatName } from './levels.js';
+
+// This view's words (i18n/replay.js, loaded with it), then the shell's.
+const t = translator(strings);
 
 async function getJson(url) {
   const r = await fetch(url, { headers: { accept: 'application/json' } });

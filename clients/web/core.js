@@ -44,6 +44,9 @@ export const app = {
   plies: [],               // plies of the states seen for the current room, in order
   sent: [],                // actions sent by the room views, in order (a test hook)
   announced: [],           // texts given to the live region, in order (a test hook)
+  account: null,           // the `account` message ({handle} until it comes); null: a guest
+  ownErrors: new Set(),    // ids of requests whose refusal a form shows (not toasted)
+  ratingChanges: [],       // said after rated matches (a test hook)
   cues: [],                // your-turn cues given in a background tab: 'title', 'sound', 'notification' (a test hook)
 };
 if (!app.identity.seats || typeof app.identity.seats !== 'object') app.identity.seats = {};

@@ -8,7 +8,11 @@
 // clicking it goes to the nearest step.
 
 import { h, s as svgEl, clear } from './dom.js';
-import { t } from './i18n.js';
+import { translator } from './i18n.js';
+import strings from './i18n/replay.js';
+
+// This view's words (i18n/replay.js, loaded with it), then the shell's.
+const t = translator(strings);
 
 // svgEl with h()'s 'name#id.class' tags (its classes joined with attrs.class).
 function svg(tag, attrs = {}, ...children) {

@@ -2,7 +2,8 @@
 // from the browser (navigator.languages) unless the person chose one, which is kept in localStorage.
 //
 // Strings live in catalogues, one per language: i18n/<lang>.js for the shell, and one object per
-// language that each game module brings (`strings` in its module, see games/base.js). A catalogue
+// language that each game module brings (`strings` in its module, see games/base.js), as do the views
+// loaded later (i18n/{room,replay,learn,accounts}.js: their words stay out of the lobby's first load). A catalogue
 // maps a key to a text with {placeholders}. English is complete by construction: a key missing in
 // English is a bug, and a test (tests/browser/i18n_keys.test.mjs) fails if any language lacks a key
 // another one has.

@@ -14,12 +14,16 @@
 // the player makes (as the room's sent actions); clicksFor(action) as in the room.
 
 import { h, clear } from './dom.js';
-import { t, translator } from './i18n.js';
+import { translator } from './i18n.js';
+import strings from './i18n/learn.js';
 import { reducedMotion } from './core.js';
 import { gameModule, gameLabel } from './games/registry.js';
 import { loadCss } from './games/common.js';
 import { rulesModule } from './preview.js';
 import { Lesson, lessonSeats } from './lesson.js';
+
+// This view's words (i18n/learn.js, loaded with it), then the shell's.
+const t = translator(strings);
 
 // Resolves once learn.css applies (the lesson is placed on the screen by its layout).
 const cssReady = loadCss(new URL('./learn.css', import.meta.url));

@@ -96,3 +96,23 @@ export function botBadge(name) {
   return h('span.badge.bot', { 'data-level': level || undefined },
     level ? `${t('badge.bot')} · ${levelLabel(level)}` : t('badge.bot'));
 }
+
+// A rating (r: {rating, provisional}): "1532", "1500?" while provisional, in words for a screen reader.
+export function ratingNodes(r) {
+  if (typeof r?.rating !== 'number') return null;
+  const n = Math.round(r.rating);
+  return h('span.rating', { 'data-rating': n, 'data-provisional': r.provisional ? 'true' : null,
+    title: r.provisional ? t('rating.provisionalNote') : null },
+  h('span', { 'aria-hidden': 'true' }, `${n}${r.provisional ? '?' : ''}`),
+  h('span.sr-only', t(r.provisional ? 'rating.saidProvisional' : 'rating.said', { rating: String(n) }))); // (no "1,500")
+}
+
+// A taken seat's player: its name, an account's linked to its page (with the handle when the name is another)
+// and its rating in the room's game.
+export function seatPlayer(s) {
+  const name = seatName(s);
+  if (!s.handle) return h('span.name', name);
+  return h('span.name', { 'data-handle': s.handle },
+    h('a', { href: `#/players/${encodeURIComponent(s.handle)}`, title: t('player.pageOf', { handle: s.handle }) }, name),
+    name.toLowerCase() === s.handle.toLowerCase() ? null : h('span.handle', ` @${s.handle}`), ' ', ratingNodes(s));
+}

@@ -14,6 +14,7 @@
 // Fewer clicks: "Create room" seats the creator at once (join right after create) in the seat chosen;
 // "Play against the computer" also fills every other seat with a bot of its level (Easy, Medium, Strong:
 // levels.js), so the match starts from one click.
+// Issue 26: "Rated" at create, an account's only (bots play casual); ratings beside names; "Your rooms".
 
 import { h, clear } from './dom.js';
 import { navigate, errorToast } from './core.js';
@@ -22,7 +23,7 @@ import { t } from './i18n.js';
 import { GAMES, gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
 import { gameOptions, clockTag, clockFields } from './clock.js';
-import { levelSelect, botBadge, gameLevels, levelLabel, seatName } from './levels.js';
+import { levelSelect, botBadge, gameLevels, levelLabel, seatPlayer } from './levels.js';
 
 function roleLabel(game, role) {
   const m = gameModule(game);
@@ -64,12 +65,15 @@ export class LobbyView {
   constructor(app) {
     this.app = app;
     this.list = h('div#room-list.room-list');
+    this.mine = h('div#my-rooms.card.my-rooms', { hidden: true });
     this.el = h('section.lobby',
       h('h1.page-title', t('lobby.title')),
       h('div.lobby-grid',
         this.newRoomForm(wantedGame()),
         h('div.rooms-column',
+          this.mine,
           h('p.archive-link', h('a#archive-link', { href: '#/matches' }, t('archive.lobbyLink'))),
+          h('p.archive-link', h('a#leaderboard-link', { href: '#/leaderboard' }, t('board.lobbyLink'))),
           h('div.card.rooms-card',
             h('h2', t('lobby.rooms')),
             this.list))));
@@ -155,6 +159,10 @@ export class LobbyView {
     fillSeats();
     fillSeatLevels();
     const clock = clockFields();
+    const rated = h('input#new-rated', { type: 'checkbox', name: 'rated', 'aria-describedby': 'new-rated-note' });
+    const ratedNote = h('p#new-rated-note.note');
+    this.ratedBox = { rated, ratedNote };
+    this.accountChanged();
     const button = h('button#create-room.primary', { type: 'submit' }, t('lobby.create'));
     const vsBot = h('button#play-bot.primary.play-bot', { type: 'button' }, t('lobby.vsBot'));
     const run = async (bots) => {
@@ -166,7 +174,8 @@ export class LobbyView {
         if (standInLevel.value) own.stand_in_level = standInLevel.value;
         const n = (gameModule(select.value)?.roles || []).length;
         const levels = bots ? Array.from({ length: n }, (_, s) => perSeat[s] || botLevel.value) : null;
-        await this.createAndSit(select.value, own, { seat: Number(seatSelect.value) || 0, bots: levels });
+        await this.createAndSit(select.value, own, { seat: Number(seatSelect.value) || 0, bots: levels,
+          rated: !bots && rated.checked && !rated.disabled });
       } finally {
         button.disabled = vsBot.disabled = false;
       }
@@ -190,15 +199,18 @@ export class LobbyView {
     h('div.level-fields',
       h('div.level-row', h('label', { for: 'stand-in-level' }, t('level.standIn')), standInLevel.el)),
     seedSlot,
+    h('div.rated-field', h('label.check', { for: 'new-rated' }, rated, ' ', t('lobby.rated')), ratedNote),
     h('div.new-room-buttons', button));
   }
 
   // create, then join `seat` (the first seat when the game has no such seat), add a bot in every other
   // seat at its level when `bots` (a level per seat) is given, and open the room.
-  async createAndSit(game, options, { seat = 0, bots = null } = {}) {
+  async createAndSit(game, options, { seat = 0, bots = null, rated = false } = {}) {
     const net = this.app.net;
     try {
-      const reply = await net.request({ type: 'create', game, options });
+      const create = { type: 'create', game, options };
+      if (rated) create.rated = true;
+      const reply = await net.request(create);
       const room = reply.room || {};
       if (!room.id) return;
       // The reply is the room's summary (r2): list it now, before the lobby's next push.
@@ -220,7 +232,31 @@ export class LobbyView {
     }
   }
 
+  // (account.js calls this when the account changes)
+  accountChanged() {
+    const { rated, ratedNote } = this.ratedBox;
+    const signedIn = !!this.app.account;
+    rated.disabled = !signedIn;
+    if (!signedIn) rated.checked = false;
+    ratedNote.textContent = t(signedIn ? 'lobby.ratedNote' : 'lobby.ratedGuest');
+    if (this.app.rooms) this.renderMine(this.app.rooms);
+  }
+
+  // The rooms this player holds a seat in (after a sign-in, the account's).
+  renderMine(rooms) {
+    const ids = [...this.app.seated];
+    clear(this.mine).hidden = !ids.length;
+    if (!ids.length) return;
+    const byId = new Map(rooms.map((r) => [r.id, r]));
+    this.mine.append(h('h2', t('lobby.myRooms')), h('ul.my-room-list', ids.map((id) => {
+      const r = byId.get(id);
+      return h('li', { 'data-room': id }, h('a.my-room', { href: `#/room/${encodeURIComponent(id)}` },
+        r ? `${gameLabel(r.game)} #${id}` : `#${id}`), r ? [' ', h('span.pill', { class: `pill-${r.status}` }, t(`status.${r.status}`))] : null);
+    })));
+  }
+
   update(rooms) {
+    this.renderMine(rooms);
     const list = clear(this.list);
     const sorted = [...rooms].sort((a, b) => (b.created_at || 0) - (a.created_at || 0));
     if (!sorted.length) {
@@ -251,14 +287,15 @@ export class LobbyView {
     };
     const opts = optionTags(r.game, r.options).map((x) => h('span.tag', x));
     const label = gameLabel(r.game);
-    return h('article.room-row', { 'data-room': r.id, 'data-status': r.status },
+    return h('article.room-row', { 'data-room': r.id, 'data-status': r.status, 'data-rated': r.rated ? 'true' : null },
       h('div.room-title',
         h('h3.room-game', label),
         h('span.room-id', `#${r.id}`), opts,
+        r.rated ? h('span.tag.rated-tag', { title: t('lobby.ratedTitle') }, t('lobby.ratedTag')) : null,
         h('span.pill', { class: `pill-${r.status}` }, t(`status.${r.status}`))),
       h('ul.room-seats', seats.map((s) => h('li', { class: [s.name == null ? 'free' : '', `seat-c${s.seat}`], 'data-seat': s.seat },
         h('span.role', seatLabel(r.game, s.seat, s.role)), ' ',
-        s.name == null ? h('em', t('seat.free')) : h('span.name', seatName(s)),
+        s.name == null ? h('em', t('seat.free')) : seatPlayer(s),
         s.bot ? botBadge(s.name) : null))),
       h('div.room-meta', t('lobby.watchers', { n: r.watchers || 0 }), r.ply ? ` · ${t('lobby.ply', { n: r.ply })}` : ''),
       h('div.room-buttons',

@@ -230,6 +230,12 @@ export class Net extends EventTarget {
     return p;
   }
 
+  // `hello` again on this socket (after `signed_out`); what is sent meanwhile waits for `welcome`.
+  rehello() {
+    this.ready = false;
+    this.rawSend({ type: 'hello', id: this.nextId++, ...this.helloFields() });
+  }
+
   // Test hook: closes the socket as if the network dropped it; the client reconnects by itself.
   drop() {
     if (this.ws) this.ws.close();

@@ -28,17 +28,25 @@
 // When this player's seat has legal actions, the position is rebuilt locally by the rules module
 // (preview.js) and the game view may ask what an action would do (ctx.preview) before sending it;
 // every state replaces that position: the server stays the authority.
+//
+// Ratings (issue 26): a seat held by an account shows its name linked to its player page and its rating in the
+// room's game (levels.js seatPlayer); a rated room has a "Rated" tag; when a rated match here ends and this
+// player's rating moves (the `account` push, app.js), the result says by how much.
 
 import { h, clear } from './dom.js';
 import { app as shared, mySeat, navigate, announce, reducedMotion, savePrefs, toast } from './core.js';
 import { TurnCue } from './cue.js';
-import { t, fmtTime } from './i18n.js';
+import { translator, fmtTime } from './i18n.js';
+import strings from './i18n/room.js';
 import { gameModule, gameLabel } from './games/registry.js';
 import { capitalize, describeOptionsDefault } from './games/common.js';
 import { clientSeed, seedUsed, seedField } from './seed.js';
 import { gameOptions, clockLeft, fmtClock, lowAt, clockTag, idleLine } from './clock.js';
 import { LocalRules } from './preview.js';
-import { levelSelect, botBadge, levelLabel, standInLevel, seatName } from './levels.js';
+import { levelSelect, botBadge, levelLabel, standInLevel, seatName, seatPlayer } from './levels.js';
+
+// This view's words (i18n/room.js, loaded with it), then the shell's.
+const t = translator(strings);
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 // A spectator hears whose turn it is at most this often (with five bots turns change several times a second).
@@ -347,7 +355,8 @@ export class RoomView {
       ? this.module.describeOptions(own) : describeOptionsDefault(own);
     const clock = clockTag(st.options);
     if (clock) tags.push(clock);
-    clear(this.optionTags).append(...tags.map((x) => h('span.tag', x)));
+    clear(this.optionTags).append(...tags.map((x) => h('span.tag', x)),
+      st.rated ? h('span.tag.rated-tag#rated-tag', { title: t('lobby.ratedTitle') }, t('lobby.ratedTag')) : '');
     this.optionTags.dataset.options = JSON.stringify(st.options || {});
     const idle = st.status !== 'finished' ? idleLine(st.options) : null;
     this.idleLine.textContent = idle || '';
@@ -373,12 +382,24 @@ export class RoomView {
     let extra = '';
     if (seat !== null && winners.length) extra = winners.includes(seat) ? t('result.win') : t('result.lose');
     const names = winners.map((w) => seatName(st.seats[w])).filter(Boolean);
+    const ch = st.rated && this.ratingChange?.game === st.game ? this.ratingChange : null;
     this.resultSlot.append(h('div.result-banner',
       h('span#result', r.text),
       names.length ? h('span.result-name', ` (${names.join(', ')})`) : null,
       extra ? h('span.result-you', ` ${extra}`) : null,
+      ch ? h('span#rating-change.rating-change', { 'data-from': ch.from, 'data-to': ch.to },
+        ` ${ch.text}`) : null,
       h('a#replay-link.result-back', { href: `#/replay/${encodeURIComponent(this.roomId)}` }, t('archive.replayThis')),
       h('a.result-back', { href: '#/' }, t('room.back'))));
+  }
+
+  // This player's rating in this room's game moved ({game, from, to, text}: account.js, from the `account` push
+  // after a rated match): shown with the result of a finished rated room.
+  // (The push may come before the finished state: kept, and shown by renderResult once the match is over.)
+  ratingChanged(ch) {
+    if (this.state && (!this.state.rated || this.state.game !== ch.game)) return;
+    this.ratingChange = ch;
+    if (this.state) this.renderResult(this.state, mySeat(this.roomId));
   }
 
   renderSpectators(st) {
@@ -460,7 +481,7 @@ export class RoomView {
     h('span.dot', { class: free ? 'dot-free' : on ? 'dot-on' : 'dot-off', title: conn }),
     h('span.token', { 'aria-hidden': 'true' }),
     h('span.role', role),
-    h('span.name', free ? h('em', t('seat.free')) : seatName(s)),
+    free ? h('span.name', h('em', t('seat.free'))) : seatPlayer(s), // an account's: linked, with its rating
     s.bot ? botBadge(s.name) : null,
     s.stand_in ? h('span.badge.stand-in', { title: t('seat.standInLabel'), 'data-level': standInLevel(st) },
       `${t('badge.standIn')} · ${levelLabel(standInLevel(st))}`) : null,
@@ -491,11 +512,13 @@ export class RoomView {
           },
         }, t('seat.take')));
       }
-      btns.append(h('button.add-bot', {
-        type: 'button', 'data-seat': s.seat, title: t('seat.addBotLabel', { role }),
-        onclick: () => this.app.net.request({ type: 'add_bot', room: this.roomId, seat: s.seat, level: this.botLevel.value })
-          .catch(() => {}),
-      }, t('seat.addBot')));
+      if (!st.rated) { // (bots play casual only: a rated room's seats are for accounts)
+        btns.append(h('button.add-bot', {
+          type: 'button', 'data-seat': s.seat, title: t('seat.addBotLabel', { role }),
+          onclick: () => this.app.net.request({ type: 'add_bot', room: this.roomId, seat: s.seat, level: this.botLevel.value })
+            .catch(() => {}),
+        }, t('seat.addBot')));
+      }
       li.append(btns);
     }
     return li;
@@ -503,7 +526,7 @@ export class RoomView {
 
   renderSeats(st, seat) {
     const ul = clear(this.seats);
-    const adding = st.status === 'waiting' && (st.seats || []).some((x) => x.name === null || x.name === undefined);
+    const adding = st.status === 'waiting' && !st.rated && (st.seats || []).some((x) => x.name === null || x.name === undefined);
     if (adding && this.botLevelGame !== st.game) { this.botLevelGame = st.game; this.botLevel.refill(st.game); }
     this.botLevelRow.hidden = !adding;
     const toAct = new Set(st.to_act || []);

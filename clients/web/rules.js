@@ -12,11 +12,15 @@
 // inert (nothing on it can be pressed); the text beside it walks through that turn in words.
 
 import { h, clear } from './dom.js';
-import { currentLang, t } from './i18n.js';
+import { currentLang, translator } from './i18n.js';
+import strings from './i18n/learn.js';
 import { gameModule, gameLabel } from './games/registry.js';
 import { loadCss } from './games/common.js';
 import { legendList } from './room.js';
 import { rulesModule } from './preview.js';
+
+// This view's words (i18n/learn.js, loaded with it), then the shell's.
+const t = translator(strings);
 
 function inline(text) {
   return text.split(/(\*\*[^*]+\*\*)/).filter(Boolean)

@@ -1,7 +1,8 @@
 // axe_all.test.mjs: axe-core finds no violation, of any impact (tests/lib/axe.mjs), on every page of the web
 // client in its three languages (issue 23): the lobby, each game's rules page, each game's room mid-match
 // (on the player's turn) and finished, Quinteto's room with the player's hunter out of play while the match
-// goes on, the archive and a replay. One server and one Chromium; rooms against quick bots, ended by resigning.
+// goes on, the archive and a replay; (issue 26) the create-account dialog, the account page, the player pages
+// (an account's, a name's) and a leaderboard. One server and one Chromium; rooms against quick bots, ended by resigning.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,6 +64,29 @@ test('axe-core: no violation on any page, in English, Spanish and Portuguese', {
         await page.goto(`${base}#/replay/${finishedRoom}`);
         await page.waitForSelector('body[data-replay-steps]');
         await check(page, `${lang} replay`);
+        // Issue 26: the create-account dialog (open), the account page, a player page (an account's, and the
+        // name record of a name no account has) and a leaderboard.
+        await page.goto(`${base}#/`);
+        await page.click('#header-claim');
+        await page.waitForSelector('#claim-dialog[open]');
+        await check(page, `${lang} create-account dialog`);
+        await page.fill('#claim-handle', `Axe_${lang}`);
+        await page.fill('#claim-password', 'axe password 26');
+        await page.fill('#claim-confirm', 'axe password 26');
+        await page.click('#claim-submit');
+        await page.waitForSelector('#account-link');
+        await page.goto(`${base}#/account`);
+        await page.waitForSelector('#account-sessions');
+        await check(page, `${lang} account page`);
+        await page.goto(`${base}#/players/Axe_${lang}`);
+        await page.waitForSelector(`.player-page[data-handle="Axe_${lang}"] .player-results`);
+        await check(page, `${lang} player page`);
+        await page.goto(`${base}#/players/Axe${lang}`);
+        await page.waitForSelector('#player-name-record');
+        await check(page, `${lang} player page of a name`);
+        await page.goto(`${base}#/leaderboard?game=ur`);
+        await page.waitForSelector('#leaderboard:not([aria-busy])');
+        await check(page, `${lang} leaderboard`);
         noProblems(page);
       } finally {
         await closeAll([page]);
@@ -70,5 +94,5 @@ test('axe-core: no violation on any page, in English, Spanish and Portuguese', {
     }
     t.diagnostic(`${found.length} pages with violations`);
     assert.deepEqual(found, [], `axe-core violations:\n${found.join('\n')}`);
-  }, QUICK_BOTS);
+  }, { ...QUICK_BOTS, args: ['--pwhash-mem-kib', '19456'] }); // the least Argon2id memory: three claims under ASan
 });

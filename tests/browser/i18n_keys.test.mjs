@@ -1,5 +1,6 @@
 // i18n_keys.test.mjs: the web client's catalogues are complete in every language. The shell's
-// (clients/web/i18n/<lang>.js) and each game's (clients/web/games/<id>/strings.js) must have the
+// (clients/web/i18n/<lang>.js; the lazily loaded views' clients/web/i18n/{replay,accounts,learn,room}.js)
+// and each game's (clients/web/games/<id>/strings.js) must have the
 // same keys in es, pt and en, with the same {placeholders} and plural forms; every key the source
 // asks for by name (t('...')) must exist; every protocol error code has a sentence; each game has
 // its rules page in the three languages and the keys the shell needs from it (label, role.<role>).
@@ -132,9 +133,27 @@ test('the shell catalogue has every key in es, pt and en', async () => {
   const cats = Object.fromEntries(await Promise.all(LANGS.map(async (l) => [l, await load(path.join(WEB, 'i18n', `${l}.js`))])));
   const problems = [...compare('shell', cats), ...countsWithoutPlural('shell', cats)];
   const en = gather(cats.en);
-  const used = await keysUsed(await jsFiles(WEB));
-  problems.push(...await pluralsWithoutCount(await jsFiles(WEB), (k) => typeof en[k] === 'object'));
-  for (const [key, file] of used) if (!(key in en)) problems.push(`shell: "${key}" used in ${file} is in no catalogue`);
+  // The lazily loaded views' own catalogues (i18n/<name>.js, {en, es, pt}, loaded with them, not with the
+  // lobby): the same checks; a key those views ask for may be in theirs or in the shell's (their translator
+  // reads both), a key any other file asks for must be in the shell's.
+  const VIEWS = { replay: ['archive.js', 'analysis.js', 'eye-view.js'], accounts: ['account.js', 'players.js'],
+    learn: ['learn.js', 'rules.js'], room: ['room.js'] };
+  const files = await jsFiles(WEB);
+  const viewEn = {};
+  for (const [name, users] of Object.entries(VIEWS)) {
+    const cat = await load(path.join(WEB, 'i18n', `${name}.js`));
+    problems.push(...compare(name, cat), ...countsWithoutPlural(name, cat));
+    viewEn[name] = gather(cat.en);
+    for (const [key, file] of await keysUsed(files.filter((f) => users.includes(path.basename(f))))) {
+      if (!(key in en) && !(key in viewEn[name])) problems.push(`${name}: "${key}" used in ${file} is in no catalogue`);
+    }
+  }
+  const plural = (k) => [en, ...Object.values(viewEn)].some((c) => typeof c[k] === 'object');
+  problems.push(...await pluralsWithoutCount(files, plural));
+  const viewFiles = Object.values(VIEWS).flat();
+  for (const [key, file] of await keysUsed(files.filter((f) => !viewFiles.includes(path.basename(f))))) {
+    if (!(key in en)) problems.push(`shell: "${key}" used in ${file} is in no catalogue`);
+  }
   // The keys built at run time: connection states, room states, languages, log kinds, error codes.
   const schema = JSON.parse(await readFile(path.join(SRC, 'protocol/schema/error.json'), 'utf8'));
   const dynamic = [
@@ -146,7 +165,14 @@ test('the shell catalogue has every key in es, pt and en', async () => {
     'error.timeout', 'error.disconnected', 'error.bad_name',
     ...['random', 'greedy', 'strong'].map((l) => `botName.${l}`), // levels.js botName()
   ];
-  for (const key of dynamic) if (!(key in en)) problems.push(`shell: "${key}" (built at run time) is in no catalogue`);
+  // The codes only the account requests get (PROTOCOL.md, "Accounts and ratings") are said by their forms,
+  // account.js's account.error.<code> (i18n/accounts.js), never by the shell's toast.
+  const accountOnly = ['bad_handle', 'handle_taken', 'bad_password', 'wrong_credentials', 'already_claimed',
+    'not_signed_in', 'unknown_session', 'signups_disabled', 'seats_held', 'busy'].map((c) => `error.${c}`);
+  for (const key of dynamic) {
+    if (key in en || (accountOnly.includes(key) && `account.${key}` in viewEn.accounts)) continue;
+    problems.push(`shell: "${key}" (built at run time) is in no catalogue`);
+  }
   assert.deepEqual(problems, []);
 });
 

@@ -97,6 +97,11 @@ test('every key of every catalogue reads as text in every language and count: no
   const shell = { en: (await import(pathToFileURL(path.join(WEB, 'i18n/en.js')).href)).default };
   const dirs = (await readdir(path.join(WEB, 'games'), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
   const cats = [['shell', t, shell.en]];
+  // the views' own catalogues (i18n/<name>.js, {en, es, pt}: the archive's, the accounts', the rules and learn pages', the room's)
+  for (const name of ['replay', 'accounts', 'learn', 'room']) {
+    const strings = (await import(pathToFileURL(path.join(WEB, 'i18n', `${name}.js`)).href)).default;
+    cats.push([name, translator(strings), strings.en]);
+  }
   for (const id of dirs) {
     const strings = (await import(pathToFileURL(path.join(WEB, 'games', id, 'strings.js')).href)).default;
     cats.push([id, translator(strings), strings.en]);

@@ -53,10 +53,10 @@ async function shot(page, name) {
   await page.screenshot({ path: path.join(await artifactsDir(), `${name}.png`) });
 }
 
-// Every keyed text of the shell's catalogue that shows up raw on the page means a missing string.
+// Every keyed text of the shell's (and the room's) catalogue that shows up raw on the page means a missing string.
 async function noRawKeys(page, what) {
   const raw = await page.evaluate(async () => {
-    const en = (await import('./i18n/en.js')).default;
+    const en = { ...(await import('./i18n/en.js')).default, ...(await import('./i18n/room.js')).default.en }; // the room's own too
     const text = document.body.innerText;
     // a plural written as sibling keys ("x.one", "x.other") shows as "x" when missing
     const keys = new Set(Object.keys(en).map((k) => /\{n\}/.test(en[k]) ? k.replace(/\.(zero|one|two|few|many|other)$/, '') : k));
