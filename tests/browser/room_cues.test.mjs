@@ -204,6 +204,9 @@ test('Quinteto: a hunter who resigns is out of play while the match goes on; the
       await page.locator('button.resign').click();
       assert.equal(dialogs, 1);
       await page.waitForSelector('.seat[data-seat="0"][data-out="true"] .badge.out');
+      // Where the bots' moves to check begin: as soon as the hunter is out, not after the checks below (on a
+      // busy machine the bots finished the match while those ran, and no move was left to check).
+      const ply0 = await page.evaluate(() => window.quinteto.state.ply);
       assert.equal(await page.evaluate(() => window.quinteto.state.status), 'playing', 'the match goes on');
       assert.match(await page.locator('.seat[data-seat="0"] .badge.out').textContent(), /out of play/);
       assert.equal(await page.locator('button.resign').isVisible(), false, 'no Resign once out');
@@ -218,7 +221,7 @@ test('Quinteto: a hunter who resigns is out of play while the match goes on; the
 
       // The bots play on; some moves later, no other seat's move was said (they are in the log), and a
       // seat out of play heard whose turn it is at most once every five seconds.
-      const { ply0, from } = await page.evaluate(() => ({ ply0: window.quinteto.state.ply, from: window.__said.length }));
+      const from = await page.evaluate(() => window.__said.length);
       await page.waitForFunction((p) => window.quinteto.state.status === 'finished' || window.quinteto.state.ply >= p + 25, ply0, { timeout: 60000 });
       const { moves, said } = await page.evaluate(({ p, f }) => ({
         moves: [...document.querySelectorAll('.log-action:not(.seat-c0) .log-move')].filter((b) => Number(b.dataset.ply) > p)
@@ -239,7 +242,7 @@ test('Quinteto: a hunter who resigns is out of play while the match goes on; the
     } finally {
       await closeAll([page]);
     }
-  }); // bots at their usual pace (50 ms): quick ones can finish the match before the checks
+  }, { botDelayMs: 150 }); // bots slower than the usual 50 ms: quick ones can finish the match before the checks
 });
 
 test('a game without dice: no dice seed, no "Fair dice"', { timeout: 60000 }, async () => {
