@@ -13,7 +13,7 @@
 # installed from tests/package-lock.json only when it changed, and the build
 # directory is configured once. Environment: BUILD_DIR (default build),
 # QUINTETO_LISTEN (default 127.0.0.1:8080), QUINTETO_DB (default var/quinteto.db),
-# QUINTETO_TEST_JOBS (tests run at a time by `test`, default 2).
+# QUINTETO_TEST_JOBS (tests run at a time by `test`, default 3).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -97,13 +97,12 @@ cmd_test() {
 	ninja -C "$BUILD_DIR"
 	log "running every test"
 	local rc=0
-	# Two tests at a time on a 2-core machine; QUINTETO_TEST_JOBS sets another number. The integration tests
-	# mostly wait on sockets and timers (a tenth to a third of a core each, measured), so a third slot would
-	# fill cores that idle while they run (tests/meson.build says more); it stays at two until a full run on
-	# a quiet machine shows the long browser matches keep within their deadlines with three.
+	# Three tests at a time on a 2-core machine; QUINTETO_TEST_JOBS sets another number. The integration tests
+	# mostly wait on sockets and timers (a tenth to a third of a core each, measured), so with two slots the
+	# cores idled while they ran (tests/meson.build says more); a third slot fills them.
 	ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}" \
 	UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
-		meson test -C "$BUILD_DIR" --print-errorlogs --num-processes "${QUINTETO_TEST_JOBS:-2}" "$@" >&2 || rc=$?
+		meson test -C "$BUILD_DIR" --print-errorlogs --num-processes "${QUINTETO_TEST_JOBS:-3}" "$@" >&2 || rc=$?
 	node "$ROOT/tests/summary.mjs" "$BUILD_DIR/meson-logs/testlog.json" || rc=1
 	return $rc
 }
