@@ -612,10 +612,38 @@ static bool job_rated(const struct wjob *j)
 static void give_up(struct wjob *m, const char *why);
 
 /*
+ * A player's rating in a game as the rated matches of job j before `upto`
+ * left it (their `after`, already applied), into *r; false when none of them
+ * had the player in that game (then what the first half read stands). The
+ * first half read every match's ratings before any was written, so a player
+ * in two rated matches of one batch must take the first one's figures into
+ * the second here, in rated_seq order (the list's), as SQLite, which applies
+ * one match after another, and the rebuild do.
+ */
+static bool rated_carried(const struct wjob *j, const struct wjob *upto, const char *game, const char *player,
+			  struct rating *r)
+{
+	bool found = false;
+
+	for (const struct wjob *m = j->kind == WJOB_BATCH ? j->matches : j; m && m != upto;
+	     m = j->kind == WJOB_BATCH ? m->next : NULL) {
+		const struct store_match *x = m->match;
+
+		if (m->given_up || !x->rated || strcmp(x->game, game))
+			continue;
+		for (int i = 0; i < x->nseats; i++)
+			if (x->seats[i].player_id && !strcmp(x->seats[i].player_id, player))
+				*r = x->after[i], found = true;
+	}
+	return found;
+}
+
+/*
  * The ratings of the job's rated matches, applied (rating.h) to those the
- * first half of the transaction read. False when one cannot be rated (our
- * bug: a seat without its identity): it is given up, and the transaction,
- * which holds its rows already, is rolled back and tried again without it.
+ * first half of the transaction read, or to what an earlier rated match of
+ * the same job made of them. False when one cannot be rated (our bug: a seat
+ * without its identity): it is given up, and the transaction, which holds its
+ * rows already, is rolled back and tried again without it.
  */
 static bool rated_apply(struct wjob *j)
 {
@@ -628,6 +656,9 @@ static bool rated_apply(struct wjob *j)
 
 		if (m->given_up || !x->rated)
 			continue;
+		for (i = 0; i < x->nseats; i++)
+			if (x->seats[i].player_id)
+				rated_carried(j, m, x->game, x->seats[i].player_id, &x->after[i]);
 		for (i = 0; i < x->nseats && x->seats[i].player_id; i++)
 			;
 		if (!x->rated_seq || i < x->nseats || x->nseats < 2 || x->nseats > RATING_MAX_SEATS ||

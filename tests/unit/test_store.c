@@ -658,6 +658,54 @@ static bool slots_done(const void *ctx)
 }
 
 /*
+ * Two rated matches of the same two players archived in one batch: the
+ * second starts from the figures the first left (rated_seq order), as the
+ * rebuild replays them. PostgreSQL reads every match's ratings in the first
+ * half of the transaction, before any is written, so it must carry them
+ * forward itself.
+ */
+static void test_rated_matches_in_one_batch(void)
+{
+	static const uint8_t place[2] = { 0, 1 };
+	struct save_slot s[2] = { { 0 } };
+	struct rating r[2] = { RATING_INIT, RATING_INIT };
+	struct commits c = { 0 };
+	struct store *st;
+	char q[256];
+	int k;
+
+	REQUIRE((st = fresh_started(&c)));
+	for (k = 0; k < 2; k++) {
+		struct store_match *m = sample_match(k ? "rm2" : "rm1");
+
+		store_live_room(st, m->id, "ur", "{}", "00", NULL,
+				1 + k); /* a journal write: the saves join its batch */
+		m->seats[1].player_id = strdup("p_bo");
+		m->seats[1].bot = 0;
+		m->rated = true;
+		memcpy(m->place, place, sizeof(place));
+		m->ended_at = 20 + k;
+		store_match_save(st, m, slot_cb, &s[k]);
+		REQUIRE(!rating_apply(2, r, place, 20 + k, r));
+	}
+	CHECK_EQ(store_journal_flush(st), 1); /* one batch, one transaction */
+	REQUIRE(run_until(slots_done, s, 5000));
+	CHECK_EQ(s[0].err, 1);
+	CHECK_EQ(s[1].err, 1);
+	CHECK_EQ(sql_int("SELECT max(rated_seq) FROM matches WHERE rated = 1"), 2);
+	for (k = 0; k < 2; k++) {
+		snprintf(q, sizeof(q),
+			 "SELECT count(*) FROM ratings WHERE player_id = '%s' AND matches = 2 AND rating = "
+			 "%.17g "
+			 "AND rd = %.17g AND vol = %.17g",
+			 k ? "p_bo" : "p_ana", r[k].rating, r[k].rd, r[k].vol);
+		CHECK_EQ(sql_int(q), 1);
+	}
+	CHECK_EQ(sql_int("SELECT count(*) FROM rating_history"), 4);
+	close_store(st);
+}
+
+/*
  * Archive saves queued while a batch is open are written in that batch's
  * transaction, after its writes, and answered with its commit: one commit for
  * all. A save refused for its own sake (a match id archived already) is given
@@ -1735,6 +1783,7 @@ int main(int argc, char **argv)
 	TEST(test_write_failing_outside_itself_is_retried);
 	TEST(test_archive_keeps_events_and_order);
 	TEST(test_archive_saves_in_the_batch);
+	TEST(test_rated_matches_in_one_batch);
 	TEST(test_batch_texts_kept_whole);
 	TEST(test_reads_answered_while_writer_is_held);
 	TEST(test_cancelled_reads_are_never_called);
