@@ -246,6 +246,11 @@ static void token_hash(const char *token, char out[65])
 	wire_hex_encode(h, sizeof(h), out);
 }
 
+struct player *lobby_player_by_id(struct lobby *l, const char *id)
+{
+	return hmap_get(&l->players_by_id, id);
+}
+
 struct player *lobby_player_by_token(struct lobby *l, const char *token)
 {
 	char hash[65], id[16], name[PLAYER_NAME_SIZE], handle[PLAYER_HANDLE_SIZE];

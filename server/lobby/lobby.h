@@ -121,6 +121,9 @@ struct room *lobby_room_next(struct lobby *l, size_t *pos);
  */
 struct player *lobby_player_by_token(struct lobby *l, const char *token);
 
+/* The identity with public id `id` if it is in memory, else NULL (nothing is loaded). */
+struct player *lobby_player_by_id(struct lobby *l, const char *id);
+
 /*
  * Issue 26's ratings. lobby_player_ratings_load(): reads the identity's
  * ratings from the store into it (an indexed read on the loop's lookup

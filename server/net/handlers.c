@@ -278,6 +278,10 @@ static void on_create(struct handlers *h, struct session *s, struct wire_msg *m,
 		session_send_error(s, err, why, m->id);
 		return;
 	}
+	if (player_deleting(s->player)) {
+		session_send_error(s, WIRE_E_SEATS_HELD, "this account is being deleted", m->id);
+		return;
+	}
 	if (m->rated == 2 && !player_handle(s->player)) {
 		session_send_error(s, WIRE_E_ACCOUNT_REQUIRED,
 				   "a rated room is for accounts: claim your identity (or sign in) first",
@@ -308,6 +312,10 @@ static void on_join(struct handlers *h, struct session *s, struct wire_msg *m, b
 		return;
 	if (m->has_seat && (m->seat < 0 || m->seat >= room_game(r)->seats)) {
 		send_room_error(s, ROOM_E_BAD_SEAT, m->id);
+		return;
+	}
+	if (player_deleting(s->player)) {
+		session_send_error(s, WIRE_E_SEATS_HELD, "this account is being deleted", m->id);
 		return;
 	}
 	/* a seated player coming back keeps its seat whatever it is now (it was an account when it sat) */
@@ -575,6 +583,11 @@ static void on_rematch(struct handlers *h, struct session *s, struct wire_msg *m
 		session_send_error(s, WIRE_E_NOT_IN_ROOM, "only the room's seated players rematch", m->id);
 		return;
 	}
+	if (player_deleting(s->player)) {
+		session_send_error(s, WIRE_E_SEATS_HELD, "this account is being deleted", m->id);
+		return;
+	}
+
 	room_rematch_save(r, &saved);
 	err = room_rematch(r, seat, m->accept != 1, &complete);
 	if (!err && complete && (err = lobby_room_open_refused(h->lobby, s->player, s->addr, &refused))) {

@@ -27,6 +27,7 @@
 #include "base/util.h"
 
 #define WRONG_CREDENTIALS "wrong handle or password"
+#define SEATS_HELD        "leave or finish your waiting and playing rooms first"
 #define SESSIONS_MAX      20 /* an account's sessions; the least recently seen ends past it */
 
 enum acct_step { STEP_HASH, STEP_VERIFY, STEP_STORE };
@@ -150,7 +151,7 @@ static void sign_out_sessions(struct handlers *h, struct session *except, char (
 	struct session *t, *first;
 	size_t i;
 
-	if (!except || !n || !(first = except->ss->ka_cursor))
+	if (!n || !(first = h->sessions ? h->sessions->ka_cursor : NULL))
 		return;
 	h->metrics->acct_sessions_ended += n;
 	t = first;
@@ -161,6 +162,8 @@ static void sign_out_sessions(struct handlers *h, struct session *except, char (
 			for (i = 0; i < n; i++)
 				if (!strcmp(t->token_hash, ended[i])) {
 					session_send_json(t, wire_signed_out_new(reason, NULL));
+					/* a request it had in flight no longer speaks for the account */
+					handlers_account_closed(h, t);
 					handlers_detach(h, t);
 					break;
 				}
@@ -512,19 +515,23 @@ void handlers_password(struct handlers *h, struct session *s, struct wire_msg *m
 	store_send(op); /* the hash to check the old one against, read off the loop */
 }
 
+/* Whether p holds a seat in a room that is waiting or playing (delete_account's seats_held). */
+static bool holds_open_seat(const struct player *p)
+{
+	for (int i = 0; i < player_nrooms(p); i++)
+		if (room_status(player_room(p, i)) != ROOM_FINISHED)
+			return true;
+	return false;
+}
+
 void handlers_delete_account(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	struct acct_op *op;
-	int i;
 
-	if (player_handle(s->player))
-		for (i = 0; i < player_nrooms(s->player); i++)
-			if (room_status(player_room(s->player, i)) != ROOM_FINISHED) {
-				session_send_error(s, WIRE_E_SEATS_HELD,
-						   "leave or finish your waiting and playing rooms first",
-						   m->id);
-				return;
-			}
+	if (player_handle(s->player) && holds_open_seat(s->player)) {
+		session_send_error(s, WIRE_E_SEATS_HELD, SEATS_HELD, m->id);
+		return;
+	}
 	if (!(op = account_op(h, s, m, STORE_ACCT_VIEW)))
 		return;
 	if (limited(h, s, m, op->a->key, false)) {
@@ -552,6 +559,16 @@ static void secret_checked(struct acct_op *op, bool match)
 		return;
 	}
 	if (op->type == WIRE_DELETE_ACCOUNT) {
+		struct player *p = op->s->player;
+
+		/* a seat taken while the password was checked: refused now, before anything is deleted */
+		if (p && holds_open_seat(p)) {
+			reply_error(op, WIRE_E_SEATS_HELD, SEATS_HELD);
+			op_free(op);
+			return;
+		}
+		if (p) /* join, create and rematch refuse it until the deletion is answered */
+			player_set_deleting(p, true);
 		op->a->kind = STORE_ACCT_DELETE;
 		store_send(op);
 		return;
@@ -572,10 +589,10 @@ static void password_done(struct acct_op *op, struct store_acct *a)
 
 static void delete_done(struct acct_op *op, struct store_acct *a)
 {
-	struct player *p = op->s->player;
+	struct player *p = lobby_player_by_id(op->h->lobby, a->player_id);
 
 	sign_out_sessions(op->h, op->s, a->ended, a->nended, "deleted");
-	if (p && !strcmp(player_id(p), a->player_id)) {
+	if (p && !a->err) {
 		/* the live identity is a guest nobody can reach: no token leads to it any more */
 		player_set_handle(p, NULL);
 		player_rename(p, "(deleted)", util_now_ms());
@@ -619,7 +636,18 @@ static void store_cb(void *ctx, struct store_acct *a)
 	struct acct_op *op = ctx;
 
 	op->in_store = false;
-	if (!op->s) {
+	if (op->type == WIRE_DELETE_ACCOUNT && a->kind == STORE_ACCT_DELETE && a->err) {
+		struct player *p = lobby_player_by_id(op->h->lobby, a->player_id);
+
+		if (p) /* nothing was deleted: it may take seats again */
+			player_set_deleting(p, false);
+	}
+	if (!op->s) { /* answered to nobody; what committed still takes effect on the other connections */
+		if (!a->err && a->kind == STORE_ACCT_DELETE)
+			delete_done(op, a);
+		else if (!a->err && (a->kind == STORE_ACCT_PASSWORD || a->kind == STORE_ACCT_END))
+			sign_out_sessions(op->h, NULL, a->ended, a->nended,
+					  a->kind == STORE_ACCT_PASSWORD ? "password" : "ended");
 		op_free(op);
 		return;
 	}

@@ -15,6 +15,7 @@ struct player {
 	char token_hash[65]; /* hex SHA-256 of the token; the token itself is never stored */
 	char name[PLAYER_NAME_SIZE];
 	char handle[PLAYER_HANDLE_SIZE]; /* "" for a guest */
+	bool deleting;                   /* its account's deletion is out (player_set_deleting) */
 	struct {
 		char game[16]; /* "" : a free entry */
 		double rating, rd;
@@ -101,6 +102,16 @@ void player_set_handle(struct player *p, const char *handle)
 void player_set_token_hash(struct player *p, const char *token_hash)
 {
 	snprintf(p->token_hash, sizeof(p->token_hash), "%s", token_hash);
+}
+
+bool player_deleting(const struct player *p)
+{
+	return p->deleting;
+}
+
+void player_set_deleting(struct player *p, bool deleting)
+{
+	p->deleting = deleting;
 }
 
 void player_rename(struct player *p, const char *name, int64_t now)

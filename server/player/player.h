@@ -44,6 +44,14 @@ const char *player_handle(const struct player *p);
 void player_set_handle(struct player *p, const char *handle);
 
 /*
+ * An account whose deletion is out (its password checked, the store not yet
+ * answered): it must take no new seat meanwhile (join, create and rematch
+ * refuse it with seats_held), or the deleted account would play on.
+ */
+bool player_deleting(const struct player *p);
+void player_set_deleting(struct player *p, bool deleting);
+
+/*
  * An account's rating in one game as the server last knew it (issue 26): read
  * from the store at start-up, then the figures of each rated match it played,
  * once committed. player_rating(): false when none is known (a new account:

@@ -143,6 +143,14 @@ test('accounts on one server: claim, sign in elsewhere, sessions, sign out, pass
       await b.c.nextState(rooms.playing, (st) => st.status === 'finished');
       await until(async () => (await srv.http(`/api/matches/${rooms.playing}`)).status === 200,
         { what: 'the match archived' });
+      // --- a seat taken while the deletion's password is being checked: the deletion is refused, never both
+      const race = (await b.c.request({ type: 'create', game: 'ur' })).room.id;
+      const [dr, jr] = await Promise.all([
+        b.c.request({ type: 'delete_account', password: 'battery staple', id: 'race' }),
+        b.c.request({ type: 'join', room: race, id: 'race-join' })]);
+      assert.equal(jr.type, 'joined', JSON.stringify(jr));
+      assert.equal(dr.code, 'seats_held', `the seat came before the password was checked: ${JSON.stringify(dr)}`);
+      assert.equal((await b.c.request({ type: 'leave', room: race })).type, 'left');
       const other = await signIn(srv, 'ana_r', 'battery staple', 'other');
       assert.equal((await b.c.request({ type: 'delete_account', password: 'nope nope' })).code, 'wrong_credentials');
       const del = await b.c.request({ type: 'delete_account', password: 'battery staple', id: 'del' });
