@@ -591,6 +591,11 @@ static void delete_done(struct acct_op *op, struct store_acct *a)
 {
 	struct player *p = lobby_player_by_id(op->h->lobby, a->player_id);
 
+	if (a->err == STORE_E_TAKEN) { /* a seat in a room of another node: nothing was deleted */
+		reply_error(op, WIRE_E_SEATS_HELD, SEATS_HELD);
+		return;
+	}
+
 	sign_out_sessions(op->h, op->s, a->ended, a->nended, "deleted");
 	if (p && !a->err) {
 		/* the live identity is a guest nobody can reach: no token leads to it any more */

@@ -388,9 +388,14 @@ static int delete_account(struct aconn *c, struct store_acct *a)
 	};
 	struct aparam p[] = { T(a->player_id) };
 	int64_t rows = 0;
-	int err = run(c, "DELETE FROM sessions WHERE player_id = $1 RETURNING token_hash", 1, p, ended_row, a,
-		      NULL);
+	/* a seat in a live room of any node (the loop checked its own node's only): STORE_E_TAKEN, nothing
+	 * done */
+	int err = run(c, "SELECT 1 FROM live_seats WHERE player_id = $1 LIMIT 1", 1, p, NULL, NULL, &rows);
 
+	if (!err && rows)
+		return STORE_E_TAKEN;
+	err = run(c, "DELETE FROM sessions WHERE player_id = $1 RETURNING token_hash", 1, p, ended_row, a,
+		  NULL);
 	for (size_t k = 0; !err && k < sizeof(sql) / sizeof(sql[0]); k++)
 		err = run(c, sql[k], 1, p, NULL, NULL, NULL);
 	if (!err)

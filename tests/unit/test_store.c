@@ -1475,6 +1475,16 @@ static void test_accounts(void)
 	CHECK(!a->err && !strcmp(a->pw_hash, "h3"));
 	store_acct_free(a);
 
+	/* a seat in a live room (of any node: the store is their one view) refuses the deletion whole */
+	REQUIRE(!sql("INSERT INTO live_rooms (id, game, options, server_seed, created_at) "
+		     "VALUES ('seated', 'ur', '{}', '00', 1)"));
+	REQUIRE(!sql("INSERT INTO live_seats (room_id, seat, player_id) VALUES ('seated', 0, 'p_ana')"));
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_DELETE, "p_ana", "", "", "", "", 0))));
+	CHECK_EQ(a->err, STORE_E_TAKEN);
+	store_acct_free(a);
+	CHECK_EQ(sql_int("SELECT count(*) FROM accounts WHERE player_id = 'p_ana'"), 1);
+	REQUIRE(!sql("DELETE FROM live_rooms WHERE id = 'seated'"));
+	REQUIRE(!sql("DELETE FROM live_seats WHERE room_id = 'seated'"));
 	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_DELETE, "p_ana", "", "", "", "", 0))));
 	CHECK_EQ(a->err, 0);
 	CHECK_EQ(a->nended, 0);
