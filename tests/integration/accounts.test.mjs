@@ -280,6 +280,15 @@ test('SIGKILL right after `account`: the account and its session are there after
         assert.notEqual(again.welcome.player, player, 'the old session is gone');
         const c = await signIn(srv, 'kim', 'a brand new one', 'reset');
         assert.equal(c.welcome.player, player);
+
+        // the accounts are in the backup (`quinteto backup`, the server running): the copy knows the handle
+        const bak = path.join(dir, 'backup.db');
+        const made = spawnSync(process.env.QUINTETO_CLI, ['--db', path.join(dir, 'q.db'), 'backup', bak],
+          { encoding: 'utf8' });
+        assert.equal(made.status, 0, made.stderr);
+        const onCopy = spawnSync(process.env.QUINTETO_CLI, ['--db', bak, 'account', 'reset-password', 'kim'],
+          { input: 'from the backup\n', encoding: 'utf8', env: { ...process.env, QUINTETO_PWHASH_MEM_KIB: '19456' } });
+        assert.equal(onCopy.status, 0, `the backup has the account: ${onCopy.stderr}`);
       });
     } finally {
       await rm(dir, { recursive: true, force: true });
