@@ -7,11 +7,11 @@
 // restarted (SIGKILL, then sign-ups off).
 
 import test from 'node:test';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assert, withServer, createRoom, joinRoom, Server, until } from './lib.mjs';
+import { assert, withServer, createRoom, holdWriteLock, joinRoom, Server, until } from './lib.mjs';
 
 // The least Argon2id memory the server takes: the tests hash a few dozen passwords under ASan.
 const FAST = ['--pwhash-mem-kib', '19456'];
@@ -188,20 +188,6 @@ test('accounts on one server: claim, sign in elsewhere, sessions, sign out, pass
       assert.equal(m['quinteto_pwhash_queue'], 0);
     });
   });
-
-// A sqlite3 process holding the database's write lock (as journal_failure.test.mjs does), so the
-// account's transaction cannot commit; release() lets it go.
-async function holdWriteLock(db) {
-  const p = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  p.stdout.on('data', (b) => { out += b; });
-  p.stdin.write('.timeout 5000\nBEGIN IMMEDIATE;\nSELECT \'locked\';\n');
-  await until(() => out.includes('locked'), { what: 'sqlite3 holding the write lock' });
-  return async () => {
-    p.stdin.end('ROLLBACK;\n.quit\n');
-    await new Promise((res) => p.on('exit', res));
-  };
-}
 
 test('a brute force is slowed: past the handle\'s failures, rate_limited and nothing hashed; busy past the queue',
   { timeout: 60000 }, async () => {

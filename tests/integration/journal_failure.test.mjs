@@ -4,24 +4,10 @@
 // answered `unavailable` at once and change nothing, and /metrics says the journal is failing. When the
 // lock goes, the retry commits and the held state goes out; play resumes.
 import test from 'node:test';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { assert, createRoom, joinRoom, parseMetrics, sleep, until, withServer } from './lib.mjs';
+import { assert, createRoom, holdWriteLock, joinRoom, parseMetrics, sleep, until, withServer } from './lib.mjs';
 
 const lastState = (c, room) => c.messages.findLast((m) => m.type === 'state' && m.room === room);
-
-// A sqlite3 process holding the write lock until release() is called.
-async function holdWriteLock(db) {
-  const p = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  p.stdout.on('data', (b) => { out += b; });
-  p.stdin.write('.timeout 5000\nBEGIN IMMEDIATE;\nSELECT \'locked\';\n');
-  await until(() => out.includes('locked'), { what: 'sqlite3 holding the write lock' });
-  return async () => {
-    p.stdin.end('ROLLBACK;\n.quit\n');
-    await new Promise((r) => p.on('exit', r));
-  };
-}
 
 test('a failing journal: nothing unsaved is shown, changes are refused with unavailable, play resumes after', { timeout: 60000 }, () => withServer(async (srv) => {
   const [a, b, w] = [await srv.player('Ana'), await srv.player('Ben'), await srv.player('Watcher')];

@@ -14,7 +14,7 @@
 
 export {
   sleep, within, until, pick, schemas, schemaCheck, serverSchemaFor, freePort, Server, parseMetrics,
-  withServer, assert,
+  withServer, assert, holdWriteLock,
 } from '../lib/server.mjs';
 export {
   SUBPROTOCOL, Client, createRoom, joinRoom, seatedPair, watchRoom, autoplay, WebSocket,

@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
-import { sleep, within } from './util.mjs';
+import { sleep, within, until } from './util.mjs';
 import { Client } from './client.mjs';
 
 export { sleep, within, until, pick, rng } from './util.mjs';
@@ -158,7 +158,20 @@ export function serverEnv(base = process.env) {
   return env;
 }
 
-// A sanitizer report in `stderr`, or null. Caught even if an option above were overridden.
+// A sqlite3 process holding database `db`'s write lock (BEGIN IMMEDIATE), so the server's transactions
+// cannot commit (SQLite answers SQLITE_BUSY after its timeout); resolves with release(), which lets it go.
+export async function holdWriteLock(db) {
+  const p = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  p.stdout.on('data', (b) => { out += b; });
+  p.stdin.write('.timeout 5000\nBEGIN IMMEDIATE;\nSELECT \'locked\';\n');
+  await until(() => out.includes('locked'), { what: 'sqlite3 holding the write lock' });
+  return async () => {
+    p.stdin.end('ROLLBACK;\n.quit\n');
+    await new Promise((r) => p.on('exit', r));
+  };
+}
+
 // Starts the server binary with `args` as they are (no harness options, no schema checks: for tests of
 // start-up and configuration); resolves {proc, stdout, stderr, exit, port} once it listens or has exited
 // (port 0 then: the test reads stderr).
@@ -176,6 +189,7 @@ export async function spawnServer(args, env = serverEnv(), bin = process.env.QUI
   return out;
 }
 
+// A sanitizer report in `stderr`, or null. Caught even if an option above were overridden.
 export function sanitizerReport(stderr) {
   const m = /(ERROR: (Address|Leak)Sanitizer[^\n]*|runtime error:[^\n]*)/.exec(stderr);
   return m ? m[1] : null;
