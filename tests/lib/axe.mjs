@@ -15,6 +15,9 @@ export async function axeViolations(page) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE);
   await page.mouse.move(0, 0).catch(() => {});
   await page.waitForTimeout(300);
+  // A toast fading out (.5 s, then removed) is half transparent for a moment: axe would measure its
+  // contrast mid-fade (seen once on the account page). It is let go first, as a person sees it go.
+  await page.waitForFunction(() => !document.querySelector('.toast.fade'), null, { timeout: 3000 }).catch(() => {});
   return page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
