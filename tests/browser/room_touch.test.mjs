@@ -27,9 +27,15 @@ test('every tappable part of every game\'s room is at least 44x44 on a phone, up
       try {
         await page.goto(`${srv.url}/?name=Tess&profile=${screen}#/`);
         for (const game of GAMES) {
-          await createRoom(page, { game, vsBot: true });
-          const result = await waitTurnOrResult(page).then(() => page.locator('#result').count());
-          assert.equal(result, 0, `${game} ended before the player's first turn`);
+          // In Quinteto the bots may take the person's hunter before it ever has a choice (its throws are
+          // made for it) and play the match out: then another room, up to three.
+          for (let tries = 1; ; tries++) {
+            await createRoom(page, { game, vsBot: true });
+            const result = await waitTurnOrResult(page).then(() => page.locator('#result').count());
+            if (!result) break;
+            assert.ok(tries < 3, `${game} ended before the player's first turn, ${tries} times`);
+            await page.goto(`${srv.url}/?name=Tess&profile=${screen}#/`);
+          }
           await page.evaluate(() => window.scrollTo(0, 0));
           const all = await smallTargets(page, 'body'); // the room and the page's header above it
           const inGame = new Set([...await smallTargets(page, 'section.room .game-column'),
