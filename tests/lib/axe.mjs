@@ -18,9 +18,18 @@ export async function axeViolations(page) {
   // A toast fading out (.5 s, then removed) is half transparent for a moment: axe would measure its
   // contrast mid-fade (seen once on the account page). It is let go first, as a person sees it go.
   await page.waitForFunction(() => !document.querySelector('.toast.fade'), null, { timeout: 3000 }).catch(() => {});
+  // A toast still shown may start its fade during the run (it fades 4.2 s after it came; a run takes a second
+  // or more on a loaded machine): each is held opaque until axe is done, as it was when the run began. (Its
+  // inline style, through the CSSOM: the server's CSP refuses a <style> element.)
   return page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    const held = [...document.querySelectorAll('.toast')];
+    for (const el of held) { el.style.setProperty('opacity', '1', 'important'); el.style.setProperty('transition', 'none', 'important'); }
+    try {
+      const r = await window.axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    } finally {
+      for (const el of held) { el.style.removeProperty('opacity'); el.style.removeProperty('transition'); }
+    }
   });
 }
 
