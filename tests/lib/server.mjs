@@ -178,7 +178,8 @@ export async function holdWriteLock(db) {
 export async function spawnServer(args, env = serverEnv(), bin = process.env.QUINTETO_SERVER) {
   const proc = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const out = { proc, stdout: '', stderr: '' };
-  out.exit = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  // 'close', not 'exit': Node may report the exit before it has read the last of the process's output.
+  out.exit = new Promise((resolve) => proc.on('close', (code, signal) => resolve({ code, signal })));
   proc.stderr.on('data', (b) => { out.stderr += b; });
   await within(new Promise((resolve) => {
     proc.stdout.on('data', (b) => { out.stdout += b; if (/listening on/.test(out.stdout)) resolve(); });
@@ -239,7 +240,8 @@ export class Server {
       try { await access(bin); break; } catch { await sleep(200); }
     }
     srv.proc = spawn(bin, srv.args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...serverEnv(), ...env } });
-    srv.exited = new Promise((resolve) => srv.proc.on('exit', (code, signal) => resolve({ code, signal })));
+    // 'close', not 'exit': Node may report the exit before it has read the last of stderr (a test reads it then).
+    srv.exited = new Promise((resolve) => srv.proc.on('close', (code, signal) => resolve({ code, signal })));
     srv.proc.stderr.on('data', (b) => { srv.stderr += b.toString(); });
     try {
       await srv.waitListening(timeoutMs);
