@@ -372,8 +372,9 @@ export class Server {
     return r.json;
   }
 
-  // GET /api/matches/{id}, retrying briefly: the archive is written asynchronously.
-  async archive(id, { timeoutMs = 5000 } = {}) {
+  // GET /api/matches/{id}, retrying: the archive is written asynchronously (off the loop, in its own transaction:
+  // seconds on a loaded machine; the answer is taken as soon as it is there).
+  async archive(id, { timeoutMs = 15000 } = {}) {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const r = await this.http(`/api/matches/${encodeURIComponent(id)}`);
