@@ -20,7 +20,21 @@ export async function axeViolations(page) {
   await page.waitForFunction(() => !document.querySelector('.toast.fade'), null, { timeout: 3000 }).catch(() => {});
   // A toast still shown may start its fade during the run (it fades 4.2 s after it came; a run takes a second
   // or more on a loaded machine): each is held opaque until axe is done, as it was when the run began. (Its
-  // inline style, through the CSSOM: the server's CSP refuses a <style> element.)
+  // inline style, through the CSSOM: the server's CSP refuses a <style> element.) And a button whose state
+  // changes during the run (a bot moved, the match went on) has no colour transition for axe to read
+  // half-way: reduced motion is emulated for the run (style.css turns every transition off then), and the
+  // page's own setting given back after.
+  const reduced = await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches);
+  if (!reduced) await page.emulateMedia({ reducedMotion: 'reduce' });
+  try {
+    return await run(page);
+  } finally {
+    if (!reduced) await page.emulateMedia({ reducedMotion: 'no-preference' }).catch(() => {});
+  }
+}
+
+// axe-core's run over the whole page, the toasts shown held opaque (above).
+function run(page) {
   return page.evaluate(async () => {
     const held = [...document.querySelectorAll('.toast')];
     for (const el of held) { el.style.setProperty('opacity', '1', 'important'); el.style.setProperty('transition', 'none', 'important'); }
