@@ -495,24 +495,36 @@ static void end_done(struct acct_op *op, struct store_acct *a)
 
 /* --- password, delete_account (the current password checked first) ------------- */
 
-void handlers_password(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+/*
+ * password and delete_account: an account request metered on its handle; the password it gives to check
+ * (`current`) and, for password, the new one kept; then the account's hash is read off the loop, to check
+ * `current` against.
+ */
+static void secret_request(struct handlers *h, struct session *s, struct wire_msg *m, const char *current,
+			   const char *new_password)
 {
-	struct acct_op *op;
+	struct acct_op *op = account_op(h, s, m, STORE_ACCT_VIEW);
 
-	if (player_handle(s->player) && !password_valid(m->new_password)) {
-		session_send_error(s, WIRE_E_BAD_PASSWORD, "a password is 8 to 128 printable characters",
-				   m->id);
-		return;
-	}
-	if (!(op = account_op(h, s, m, STORE_ACCT_VIEW)))
+	if (!op)
 		return;
 	if (limited(h, s, m, op->a->key, false)) {
 		op_free(op);
 		return;
 	}
-	copy(op->password, sizeof(op->password), m->new_password);
-	copy(op->old, sizeof(op->old), m->old_password);
-	store_send(op); /* the hash to check the old one against, read off the loop */
+	copy(op->old, sizeof(op->old), current);
+	if (new_password)
+		copy(op->password, sizeof(op->password), new_password);
+	store_send(op);
+}
+
+void handlers_password(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	if (player_handle(s->player) && !password_valid(m->new_password)) {
+		session_send_error(s, WIRE_E_BAD_PASSWORD, "a password is 8 to 128 printable characters",
+				   m->id);
+		return;
+	}
+	secret_request(h, s, m, m->old_password, m->new_password);
 }
 
 /* Whether p holds a seat in a room that is waiting or playing (delete_account's seats_held). */
@@ -526,20 +538,11 @@ static bool holds_open_seat(const struct player *p)
 
 void handlers_delete_account(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
-	struct acct_op *op;
-
 	if (player_handle(s->player) && holds_open_seat(s->player)) {
 		session_send_error(s, WIRE_E_SEATS_HELD, SEATS_HELD, m->id);
 		return;
 	}
-	if (!(op = account_op(h, s, m, STORE_ACCT_VIEW)))
-		return;
-	if (limited(h, s, m, op->a->key, false)) {
-		op_free(op);
-		return;
-	}
-	copy(op->old, sizeof(op->old), m->password);
-	store_send(op);
+	secret_request(h, s, m, m->password, NULL);
 }
 
 /* The account read: check the password the request gave against its hash. */
