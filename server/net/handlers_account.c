@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/pwhash.h"
+#include "cluster/cluster.h"
 #include "room/room.h"
 #include "store/store.h"
 #include "base/util.h"
@@ -140,12 +141,7 @@ void handlers_rated_push(void *ctx, struct player *p)
 	store_acct_submit(h->store, a);
 }
 
-/*
- * Every connection (but `except`) speaking for one of the sessions ended
- * (their token hashes) is told `signed_out` without id and is back to
- * before hello.
- */
-static void sign_out_sessions(struct handlers *h, struct session *except, char (*ended)[65], size_t n,
+void handlers_sign_out_tokens(struct handlers *h, struct session *except, char (*hashes)[65], size_t n,
 			      const char *reason)
 {
 	struct session *t, *first;
@@ -153,14 +149,13 @@ static void sign_out_sessions(struct handlers *h, struct session *except, char (
 
 	if (!n || !(first = h->sessions ? h->sessions->ka_cursor : NULL))
 		return;
-	h->metrics->acct_sessions_ended += n;
 	t = first;
 	do {
 		struct session *next = t->ka_next;
 
 		if (t != except && t->player && !t->dead && !t->close_state)
 			for (i = 0; i < n; i++)
-				if (!strcmp(t->token_hash, ended[i])) {
+				if (!strcmp(t->token_hash, hashes[i])) {
 					session_send_json(t, wire_signed_out_new(reason, NULL));
 					/* a request it had in flight no longer speaks for the account */
 					handlers_account_closed(h, t);
@@ -169,6 +164,20 @@ static void sign_out_sessions(struct handlers *h, struct session *except, char (
 				}
 		t = next;
 	} while (t && t != first);
+}
+
+/*
+ * The sessions this node ended (their token hashes; committed): counted, their connections here (but
+ * `except`) signed out, and the other nodes told, which sign out theirs (docs/ACCOUNTS.md).
+ */
+static void sign_out_sessions(struct handlers *h, struct session *except, char (*ended)[65], size_t n,
+			      const char *reason)
+{
+	if (!n)
+		return;
+	h->metrics->acct_sessions_ended += n;
+	cluster_sessions_ended(lobby_cluster(h->lobby), reason, ended, n);
+	handlers_sign_out_tokens(h, except, ended, n, reason);
 }
 
 /* The op's connection is signed out (its own request ended its session). */
@@ -656,6 +665,11 @@ static void store_cb(void *ctx, struct store_acct *a)
 		else if (!a->err && (a->kind == STORE_ACCT_PASSWORD || a->kind == STORE_ACCT_END))
 			sign_out_sessions(op->h, NULL, a->ended, a->nended,
 					  a->kind == STORE_ACCT_PASSWORD ? "password" : "ended");
+		op_free(op);
+		return;
+	}
+	if (a->err == STORE_E_SIGNED_OUT) { /* its session was ended elsewhere meanwhile: nothing changed */
+		sign_out_self(op, "revoked");
 		op_free(op);
 		return;
 	}

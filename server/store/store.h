@@ -44,6 +44,8 @@ enum store_error {
 	STORE_E_FENCED = -1205, /* cluster: this node's lease was taken over; it must never write again */
 	STORE_E_TAKEN = -1206,  /* accounts: another account has this handle key */
 	STORE_E_STALE = -1207,  /* accounts: the account changed (its password) since it was read */
+	/* accounts: the requester's session was ended (elsewhere) meanwhile */
+	STORE_E_SIGNED_OUT = -1208,
 };
 
 /* What a code means, for people and logs: a STORE_E_*, or an errno (strerror's text). */
@@ -438,7 +440,17 @@ enum store_acct_kind {
 	STORE_ACCT_PASSWORD, /* player_id, pw_hash (new), token_hash (kept), now -> ended (every other
 				session) */
 	STORE_ACCT_DELETE,   /* player_id -> ended (every session); archived seats renamed (deleted) */
+	STORE_ACCT_CHECK,    /* check[0..ncheck) (token hashes, at most STORE_CHECK_MAX) -> ended: those of
+				them that are no session (any more) */
 };
+
+/*
+ * END, PASSWORD, DELETE and VIEW with a token_hash act for the connection of that session: each first
+ * checks, in its transaction, that the session is still there (holding its row on PostgreSQL); when it
+ * is not, nothing changes and err is STORE_E_SIGNED_OUT (END of the requester's own session excepted:
+ * STORE_E_NOT_FOUND, as before). A VIEW with an empty token_hash (the rated push) checks nothing.
+ */
+#define STORE_CHECK_MAX 256
 
 #define STORE_HANDLE_SIZE  64  /* a handle and its key: 20 characters of up to 3 bytes, NUL */
 #define STORE_PW_HASH_SIZE 128 /* crypto_pwhash_STRBYTES */
@@ -462,7 +474,10 @@ struct store_acct {
 	char pw_hash[STORE_PW_HASH_SIZE], token_hash[65], session_id[16], device[STORE_DEVICE_SIZE];
 	int64_t now, created_at;
 	int max_sessions;
-	/* out: 0, STORE_E_NOT_FOUND, STORE_E_TAKEN, STORE_E_STALE, STORE_E_CLOSED or a negative errno */
+	char (*check)[65]; /* CHECK: the token hashes to look up (malloc'd; freed with the request) */
+	size_t ncheck;
+	/* out: 0, STORE_E_NOT_FOUND, STORE_E_TAKEN, STORE_E_STALE, STORE_E_SIGNED_OUT, STORE_E_CLOSED or a
+	 * negative errno */
 	int err;
 	struct store_session *sessions; /* VIEW, and after every change but DELETE: newest seen first */
 	size_t nsessions;
