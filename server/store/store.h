@@ -445,10 +445,11 @@ enum store_acct_kind {
 };
 
 /*
- * END, PASSWORD, DELETE and VIEW with a token_hash act for the connection of that session: each first
- * checks, in its transaction, that the session is still there (holding its row on PostgreSQL); when it
- * is not, nothing changes and err is STORE_E_SIGNED_OUT (END of the requester's own session excepted:
- * STORE_E_NOT_FOUND, as before). A VIEW with an empty token_hash (the rated push) checks nothing.
+ * END (of a session_id), PASSWORD, DELETE and VIEW with a token_hash act for the connection of that
+ * session: each first checks, in its transaction, that the session is still there (holding its row on
+ * PostgreSQL); when it is not, nothing changes and err is STORE_E_SIGNED_OUT. END without a session_id
+ * (sign_out: the requester's own) answers STORE_E_NOT_FOUND for a session gone, as before. An empty
+ * token_hash (the rated push's VIEW) checks nothing. CHECK looks up only 64 lowercase hex digits.
  */
 #define STORE_CHECK_MAX 256
 

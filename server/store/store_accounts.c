@@ -425,12 +425,11 @@ static bool for_requester(const struct store_acct *a)
 {
 	switch (a->kind) {
 	case STORE_ACCT_VIEW:
-		return a->token_hash[0] != '\0';
-	case STORE_ACCT_END:
-		return a->session_id[0] != '\0'; /* sign_out: its own session, gone or not, ends */
 	case STORE_ACCT_PASSWORD:
 	case STORE_ACCT_DELETE:
-		return true;
+		return a->token_hash[0] != '\0';
+	case STORE_ACCT_END: /* sign_out: its own session, gone or not, ends */
+		return a->session_id[0] != '\0' && a->token_hash[0] != '\0';
 	default:
 		return false;
 	}
