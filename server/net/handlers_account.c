@@ -669,6 +669,10 @@ static void store_cb(void *ctx, struct store_acct *a)
 		return;
 	}
 	if (a->err == STORE_E_SIGNED_OUT) { /* its session was ended elsewhere meanwhile: nothing changed */
+		char gone[1][65];
+
+		memcpy(gone[0], op->s->token_hash, sizeof(gone[0])); /* its other connections here go too */
+		handlers_sign_out_tokens(op->h, op->s, gone, 1, "revoked");
 		sign_out_self(op, "revoked");
 		op_free(op);
 		return;
