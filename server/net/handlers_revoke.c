@@ -139,8 +139,8 @@ int handlers_check_start(struct handlers *h, uv_loop_t *loop)
 
 void handlers_check_stop(struct handlers *h)
 {
-	h->check.stopping =
-		true; /* a chunk out is answered (by store_close at the latest) and goes nowhere */
+	/* a chunk out is answered (by store_close at the latest) and goes nowhere */
+	h->check.stopping = true;
 	if (h->check.on) {
 		uv_close((uv_handle_t *)&h->check.timer, NULL);
 		h->check.on = false;

@@ -446,8 +446,11 @@ static int check_sessions(struct aconn *c, struct store_acct *a)
 		return -ENOMEM;
 	*w++ = '[';
 	for (size_t k = 0; k < a->ncheck; k++) {
-		size_t n = strspn(a->check[k], "0123456789abcdef");
+		size_t n = 0;
 
+		while (n < 64 && ((a->check[k][n] >= '0' && a->check[k][n] <= '9') ||
+				  (a->check[k][n] >= 'a' && a->check[k][n] <= 'f')))
+			n++;
 		if (n != 64 || a->check[k][64]) /* only our own hex hashes: nothing to quote */
 			continue;
 		w += sprintf(w, "%s\"%s\"", w > json + 1 ? "," : "", a->check[k]);
