@@ -141,14 +141,14 @@ void handlers_rated_push(void *ctx, struct player *p)
 	store_acct_submit(h->store, a);
 }
 
-void handlers_sign_out_tokens(struct handlers *h, struct session *except, char (*hashes)[65], size_t n,
-			      const char *reason)
+size_t handlers_sign_out_tokens(struct handlers *h, struct session *except, char (*hashes)[65], size_t n,
+				const char *reason)
 {
 	struct session *t, *first;
-	size_t i;
+	size_t i, out = 0;
 
 	if (!n || !(first = h->sessions ? h->sessions->ka_cursor : NULL))
-		return;
+		return 0;
 	t = first;
 	do {
 		struct session *next = t->ka_next;
@@ -160,10 +160,12 @@ void handlers_sign_out_tokens(struct handlers *h, struct session *except, char (
 					/* a request it had in flight no longer speaks for the account */
 					handlers_account_closed(h, t);
 					handlers_detach(h, t);
+					out++;
 					break;
 				}
 		t = next;
 	} while (t && t != first);
+	return out;
 }
 
 /*
@@ -177,7 +179,7 @@ static void sign_out_sessions(struct handlers *h, struct session *except, char (
 		return;
 	h->metrics->acct_sessions_ended += n;
 	cluster_sessions_ended(lobby_cluster(h->lobby), reason, ended, n);
-	handlers_sign_out_tokens(h, except, ended, n, reason);
+	(void)handlers_sign_out_tokens(h, except, ended, n, reason);
 }
 
 /* The op's connection is signed out (its own request ended its session). */
@@ -672,7 +674,7 @@ static void store_cb(void *ctx, struct store_acct *a)
 		char gone[1][65];
 
 		memcpy(gone[0], op->s->token_hash, sizeof(gone[0])); /* its other connections here go too */
-		handlers_sign_out_tokens(op->h, op->s, gone, 1, "revoked");
+		(void)handlers_sign_out_tokens(op->h, op->s, gone, 1, "revoked");
 		sign_out_self(op, "revoked");
 		op_free(op);
 		return;

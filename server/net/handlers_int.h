@@ -74,11 +74,11 @@ void handlers_account_closed(struct handlers *h, struct session *s);
 /*
  * Every connection (but `except`, may be NULL) speaking for one of the sessions of these token hashes
  * (borrowed) gets `signed_out` without id, with `reason` (a value of signed_out.json), and is back to
- * before hello; its account request in flight is dropped. Counts nothing and tells no other node: the
- * caller does (handlers_account.c, for the ends it committed).
+ * before hello; its account request in flight is dropped. Returns how many. Counts nothing and tells no
+ * other node: the caller does (handlers_account.c, for the ends it committed).
  */
-void handlers_sign_out_tokens(struct handlers *h, struct session *except, char (*hashes)[65], size_t n,
-			      const char *reason);
+size_t handlers_sign_out_tokens(struct handlers *h, struct session *except, char (*hashes)[65], size_t n,
+				const char *reason);
 
 /*
  * The periodic check (handlers_revoke.c, docs/ACCOUNTS.md): starts its timer (every cfg->session_check_s)

@@ -80,7 +80,8 @@ static void checked_cb(void *ctx, struct store_acct *a)
 
 	h->check.out = false;
 	if (!err && !h->check.stopping)
-		handlers_sign_out_tokens(h, NULL, a->ended, a->nended, "revoked");
+		h->metrics->acct_revoked_check +=
+			handlers_sign_out_tokens(h, NULL, a->ended, a->nended, "revoked");
 	store_acct_free(a);
 	if (err) /* the store failed: the next period tries again */
 		h->check.next = h->check.n;
@@ -162,5 +163,5 @@ void handlers_sessions_ended_cb(void *ctx, const char *reason, char (*hashes)[65
 	struct handlers *h = ctx;
 
 	if (!h->check.stopping)
-		handlers_sign_out_tokens(h, NULL, hashes, n, reason);
+		h->metrics->acct_revoked_cluster += handlers_sign_out_tokens(h, NULL, hashes, n, reason);
 }

@@ -305,6 +305,9 @@ test('sessions ended elsewhere: the command line\'s reset signs the open connect
     // back to before hello, as after a local end_session
     assert.equal((await a.request({ type: 'join', room })).code, 'hello_required');
     assert.equal((await guest.request({ type: 'watch', room })).type, 'watching', 'the guest plays on');
+    const m = await srv.metrics();
+    assert.equal(m['quinteto_sessions_revoked_total{by="check"}'], 2);
+    assert.equal(m['quinteto_sessions_revoked_total{by="cluster"}'], 0);
     const again = await signIn(srv, 'kim', 'a brand new one', 'after');
     assert.equal(again.welcome.player, a.welcome.player);
   });

@@ -45,6 +45,9 @@ test('a session ended on n1 signs out its connection on n2: through Redis at onc
         assert.ok(!ended.sessions.some((s) => s.id === b.session));
         assert.deepEqual(await b.c.nextType('signed_out', 15000), { type: 'signed_out', reason: 'ended' });
         assert.equal((await b.c.request({ type: 'account' })).code, 'hello_required', 'back to before hello');
+        const m2 = await (await cl.direct('n2')).metrics();
+        assert.equal(m2['quinteto_sessions_revoked_total{by="cluster"}'], 1);
+        assert.equal(m2['quinteto_sessions_revoked_total{by="check"}'], 0);
 
         // the check: n2 again with a period of 1 s, Redis away (n1's message is lost)
         await checkEvery(file, 1);
@@ -57,6 +60,8 @@ test('a session ended on n1 signs out its connection on n2: through Redis at onc
         assert.equal(again.type, 'account', JSON.stringify(again));
         assert.deepEqual(await c.c.nextType('signed_out', 15000), { type: 'signed_out', reason: 'revoked' });
         assert.equal((await c.c.request({ type: 'account' })).code, 'hello_required', 'back to before hello');
+        const m3 = await (await cl.direct('n2')).metrics();
+        assert.equal(m3['quinteto_sessions_revoked_total{by="check"}'], 1);
         await cl.startRedis();
       });
     } finally {
