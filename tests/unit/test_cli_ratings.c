@@ -329,6 +329,15 @@ static void test_check_finds_tampering(void)
 	      out);
 	CHECK(strstr(out, "computed: no such row") != NULL);
 	CHECK_EQ(run_db("ratings rebuild", out, sizeof(out)), 0);
+	/* a history row's value: both rows named */
+	db_sql("UPDATE rating_history SET match_seq = 1 WHERE player_id = 'pa' AND game = 'ur' AND rated_seq "
+	       "= 4");
+	CHECK_EQ(run_db("ratings rebuild --check", out, sizeof(out)), 1);
+	CHECK(strstr(out,
+		     "DIFFERENT: rating_history: the first row that differs\n  stored  : player pa game ur "
+		     "rated_seq 4 match_seq 1 ") == out);
+	CHECK(strstr(out, "\n  computed: player pa game ur rated_seq 4 match_seq 5 ") != NULL);
+	CHECK_EQ(run_db("ratings rebuild", out, sizeof(out)), 0);
 	CHECK_EQ(db_int("SELECT count(*) FROM ratings WHERE player_id = 'pf'"), 0);
 	CHECK_EQ(db_int("SELECT count(*) FROM rating_history"), 11);
 	CHECK_EQ(db_int("SELECT sum(rating) * 1000 + count(*) FROM ratings"), sum);
