@@ -262,6 +262,8 @@ static bool hash_send(struct acct_op *op, const char *password, bool verify, con
 				 : pwhash_hash(op->h->pwhash, password, hash_cb, op);
 	if (op->job)
 		return true;
+	if (verify && op->s) /* nothing checked: the failure reserved for it goes back */
+		lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key);
 	op->h->metrics->acct_busy++;
 	reply_error(op, WIRE_E_BUSY, "the server is busy checking passwords: try again in a moment");
 	op_free(op);
@@ -358,6 +360,7 @@ void handlers_sign_in(struct handlers *h, struct session *s, struct wire_msg *m,
 	if (limited(h, s, m, key, true) || !(op = op_new(h, s, m, STORE_ACCT_FIND)))
 		return;
 	lobby_account_tried(h->lobby, s->addr);
+	lobby_account_failed(h->lobby, s->addr, key); /* reserved: given back if the password matches */
 	copy(op->a->key, sizeof(op->a->key), key);
 	copy(op->a->device, sizeof(op->a->device), m->device);
 	copy(op->password, sizeof(op->password), m->password);
@@ -369,6 +372,7 @@ static void sign_in_found(struct acct_op *op, struct store_acct *a)
 	bool found = !a->err;
 
 	if (a->err && a->err != STORE_E_NOT_FOUND) {
+		lobby_account_unfailed(op->h->lobby, op->s->addr, a->key); /* nothing checked */
 		reply_error(op, WIRE_E_UNAVAILABLE,
 			    "the server cannot read its database right now; try again");
 		op_free(op);
@@ -384,13 +388,13 @@ static void sign_in_checked(struct acct_op *op, bool match)
 {
 	struct store_acct *a = op->a;
 
-	if (!match) {
+	if (!match) { /* the failure reserved when it was accepted stands */
 		op->h->metrics->acct_sign_in_wrong++;
-		lobby_account_failed(op->h->lobby, op->s->addr, a->key);
 		reply_error(op, WIRE_E_WRONG_CREDENTIALS, WRONG_CREDENTIALS);
 		op_free(op);
 		return;
 	}
+	lobby_account_unfailed(op->h->lobby, op->s->addr, a->key);
 	a->kind = STORE_ACCT_SIGN_IN;
 	a->now = util_now_ms();
 	a->max_sessions = SESSIONS_MAX;
@@ -510,6 +514,7 @@ void handlers_password(struct handlers *h, struct session *s, struct wire_msg *m
 		op_free(op);
 		return;
 	}
+	lobby_account_failed(h->lobby, s->addr, op->a->key); /* reserved, as in sign_in */
 	copy(op->password, sizeof(op->password), m->new_password);
 	copy(op->old, sizeof(op->old), m->old_password);
 	store_send(op); /* the hash to check the old one against, read off the loop */
@@ -538,6 +543,7 @@ void handlers_delete_account(struct handlers *h, struct session *s, struct wire_
 		op_free(op);
 		return;
 	}
+	lobby_account_failed(h->lobby, s->addr, op->a->key); /* as in handlers_password() */
 	copy(op->old, sizeof(op->old), m->password);
 	store_send(op);
 }
@@ -552,12 +558,12 @@ static void secret_read(struct acct_op *op, struct store_acct *a)
 
 static void secret_checked(struct acct_op *op, bool match)
 {
-	if (!match) {
-		lobby_account_failed(op->h->lobby, op->s->addr, op->a->key);
+	if (!match) { /* the failure reserved stands */
 		reply_error(op, WIRE_E_WRONG_CREDENTIALS, WRONG_CREDENTIALS);
 		op_free(op);
 		return;
 	}
+	lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key);
 	if (op->type == WIRE_DELETE_ACCOUNT) {
 		struct player *p = op->s->player;
 

@@ -227,6 +227,40 @@ test('a brute force is slowed: past the handle\'s failures, rate_limited and not
       });
   });
 
+// Issue 26's leftover: a failure is reserved when a check is accepted, so checks sent at once cannot go past
+// a meter (charged only once they failed, all of them ran: up to the hash queue more). No refill during
+// the test (one an hour); the addresses' tries are generous, their failures and the handles' the defaults.
+test('failures sent at once: exactly the meters\' allowance is hashed, the rest rate_limited; a match gives it back',
+  { timeout: 60000 }, async () => {
+    await withServer({ args: [...FAST, '--account-tries-per-addr', '100', '--sign-in-fail-addr-s', '3600',
+      '--sign-in-fail-handle-s', '3600'] }, async (srv) => {
+      const owner = await srv.player('Owner');
+      assert.equal((await claim(owner, 'keeper')).type, 'account');
+      // the right password gives its reservation back: more sign-ins than either meter allows failures
+      for (let i = 0; i < 6; i++)
+        (await signIn(srv, 'keeper', 'correct horse', `device ${i}`)).c.close();
+      const atOnce = async (handle) => {
+        const cs = await Promise.all(Array.from({ length: 15 }, (_, i) => srv.player(`P${i}`)));
+        const m0 = await srv.metrics();
+        const codes = (await Promise.all(cs.map((c, i) =>
+          c.request({ type: 'sign_in', handle: handle(i), password: `guess number ${i}` })))).map((x) => x.code);
+        const m1 = await srv.metrics();
+        cs.forEach((c) => c.close());
+        return { codes, hashed: m1['quinteto_pwhash_done_total'] - m0['quinteto_pwhash_done_total'] };
+      };
+      const count = (codes, code) => codes.filter((x) => x === code).length;
+      // one handle: its 5 failures
+      const one = await atOnce(() => 'KEEPER');
+      assert.deepEqual([count(one.codes, 'wrong_credentials'), count(one.codes, 'rate_limited')], [5, 10], one.codes.join());
+      assert.equal(one.hashed, 5, 'only the reserved ones hashed');
+      // fifteen handles: the address's 10 failures, 5 of them spent above
+      const many = await atOnce((i) => `nobody${i}`);
+      assert.deepEqual([count(many.codes, 'wrong_credentials'), count(many.codes, 'rate_limited')], [5, 10], many.codes.join());
+      assert.equal(many.hashed, 5, 'only the reserved ones hashed');
+      assert.equal((await srv.metrics())['quinteto_pwhash_queue'], 0);
+    });
+  });
+
 test('SIGKILL right after `account`: the account and its session are there after the restart; sign-ups off',
   { timeout: 60000 }, async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-accounts-'));
