@@ -335,6 +335,10 @@ static void claim_done(struct acct_op *op, struct store_acct *a)
 		reply_error(op, WIRE_E_HANDLE_TAKEN, "another account has that handle (or one too like it)");
 		return;
 	}
+	if (a->err == STORE_E_CLAIMED) { /* another tab of this guest claimed it a moment ago */
+		reply_error(op, WIRE_E_ALREADY_CLAIMED, "this identity is an account already");
+		return;
+	}
 	if (!p || strcmp(player_id(p), a->player_id)) /* the connection signed in elsewhere meanwhile */
 		return;
 	op->h->metrics->acct_claims++;
@@ -671,7 +675,8 @@ static void store_cb(void *ctx, struct store_acct *a)
 		secret_read(op, a);
 		return;
 	}
-	if (a->err && a->err != STORE_E_TAKEN && a->err != STORE_E_NOT_FOUND && a->err != STORE_E_STALE) {
+	if (a->err && a->err != STORE_E_TAKEN && a->err != STORE_E_NOT_FOUND && a->err != STORE_E_STALE &&
+	    a->err != STORE_E_CLAIMED) {
 		reply_error(op, WIRE_E_UNAVAILABLE,
 			    "the server cannot save to its database right now; nothing changed, try again");
 	} else {

@@ -59,6 +59,17 @@ test('accounts on one server: claim, sign in elsewhere, sessions, sign out, pass
       assert.ok(Math.abs(claimed.created_at - now) < 60000 && Math.abs(claimed.sessions[0].created_at - now) < 60000,
         JSON.stringify(claimed));
       assert.equal((await claim(a, 'Other1')).code, 'already_claimed');
+      // two tabs of one guest claiming at once (both past the loop's check, the second decided in the
+      // store): one account, the other tab already_claimed (a taken handle would be false: it is free)
+      const tab1 = await srv.player('Tabs');
+      const tab2 = await srv.player('Tabs', { token: tab1.welcome.token });
+      assert.equal(tab2.welcome.player, tab1.welcome.player);
+      const both = await Promise.all([claim(tab1, 'TabOne'), claim(tab2, 'TabTwo')]);
+      assert.deepEqual(both.map((x) => x.code ?? x.type).sort(), ['account', 'already_claimed'], JSON.stringify(both));
+      const won = both.find((x) => x.type === 'account').handle;
+      assert.equal((await tab2.request({ type: 'account' })).handle, won, 'both tabs speak for the account');
+      tab1.close();
+      tab2.close();
 
       const g = await srv.player('Guest');
       assert.equal((await claim(g, 'ana_r')).code, 'handle_taken', 'the same key, case and accents aside');
