@@ -670,10 +670,12 @@ static void store_cb(void *ctx, struct store_acct *a)
 		sign_in_found(op, a);
 		return;
 	}
-	if (a->kind == STORE_ACCT_VIEW && (op->type == WIRE_PASSWORD || op->type == WIRE_DELETE_ACCOUNT) &&
-	    !a->err) {
-		secret_read(op, a);
-		return;
+	if (a->kind == STORE_ACCT_VIEW && (op->type == WIRE_PASSWORD || op->type == WIRE_DELETE_ACCOUNT)) {
+		if (!a->err) {
+			secret_read(op, a);
+			return;
+		}
+		lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key); /* nothing checked */
 	}
 	if (a->err && a->err != STORE_E_TAKEN && a->err != STORE_E_NOT_FOUND && a->err != STORE_E_STALE &&
 	    a->err != STORE_E_CLAIMED) {
