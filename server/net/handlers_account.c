@@ -262,6 +262,8 @@ static bool hash_send(struct acct_op *op, const char *password, bool verify, con
 				 : pwhash_hash(op->h->pwhash, password, hash_cb, op);
 	if (op->job)
 		return true;
+	if (verify && op->s) /* nothing checked: the failure reserved for it goes back */
+		lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key);
 	op->h->metrics->acct_busy++;
 	reply_error(op, WIRE_E_BUSY, "the server is busy checking passwords: try again in a moment");
 	op_free(op);
@@ -333,6 +335,10 @@ static void claim_done(struct acct_op *op, struct store_acct *a)
 		reply_error(op, WIRE_E_HANDLE_TAKEN, "another account has that handle (or one too like it)");
 		return;
 	}
+	if (a->err == STORE_E_CLAIMED) { /* another tab of this guest claimed it a moment ago */
+		reply_error(op, WIRE_E_ALREADY_CLAIMED, "this identity is an account already");
+		return;
+	}
 	if (!p || strcmp(player_id(p), a->player_id)) /* the connection signed in elsewhere meanwhile */
 		return;
 	op->h->metrics->acct_claims++;
@@ -358,6 +364,7 @@ void handlers_sign_in(struct handlers *h, struct session *s, struct wire_msg *m,
 	if (limited(h, s, m, key, true) || !(op = op_new(h, s, m, STORE_ACCT_FIND)))
 		return;
 	lobby_account_tried(h->lobby, s->addr);
+	lobby_account_failed(h->lobby, s->addr, key); /* reserved: given back if the password matches */
 	copy(op->a->key, sizeof(op->a->key), key);
 	copy(op->a->device, sizeof(op->a->device), m->device);
 	copy(op->password, sizeof(op->password), m->password);
@@ -369,6 +376,7 @@ static void sign_in_found(struct acct_op *op, struct store_acct *a)
 	bool found = !a->err;
 
 	if (a->err && a->err != STORE_E_NOT_FOUND) {
+		lobby_account_unfailed(op->h->lobby, op->s->addr, a->key); /* nothing checked */
 		reply_error(op, WIRE_E_UNAVAILABLE,
 			    "the server cannot read its database right now; try again");
 		op_free(op);
@@ -384,13 +392,13 @@ static void sign_in_checked(struct acct_op *op, bool match)
 {
 	struct store_acct *a = op->a;
 
-	if (!match) {
+	if (!match) { /* the failure reserved when it was accepted stands */
 		op->h->metrics->acct_sign_in_wrong++;
-		lobby_account_failed(op->h->lobby, op->s->addr, a->key);
 		reply_error(op, WIRE_E_WRONG_CREDENTIALS, WRONG_CREDENTIALS);
 		op_free(op);
 		return;
 	}
+	lobby_account_unfailed(op->h->lobby, op->s->addr, a->key);
 	a->kind = STORE_ACCT_SIGN_IN;
 	a->now = util_now_ms();
 	a->max_sessions = SESSIONS_MAX;
@@ -510,6 +518,7 @@ void handlers_password(struct handlers *h, struct session *s, struct wire_msg *m
 		op_free(op);
 		return;
 	}
+	lobby_account_failed(h->lobby, s->addr, op->a->key); /* reserved, as in sign_in */
 	copy(op->password, sizeof(op->password), m->new_password);
 	copy(op->old, sizeof(op->old), m->old_password);
 	store_send(op); /* the hash to check the old one against, read off the loop */
@@ -538,6 +547,7 @@ void handlers_delete_account(struct handlers *h, struct session *s, struct wire_
 		op_free(op);
 		return;
 	}
+	lobby_account_failed(h->lobby, s->addr, op->a->key); /* as in handlers_password() */
 	copy(op->old, sizeof(op->old), m->password);
 	store_send(op);
 }
@@ -552,12 +562,12 @@ static void secret_read(struct acct_op *op, struct store_acct *a)
 
 static void secret_checked(struct acct_op *op, bool match)
 {
-	if (!match) {
-		lobby_account_failed(op->h->lobby, op->s->addr, op->a->key);
+	if (!match) { /* the failure reserved stands */
 		reply_error(op, WIRE_E_WRONG_CREDENTIALS, WRONG_CREDENTIALS);
 		op_free(op);
 		return;
 	}
+	lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key);
 	if (op->type == WIRE_DELETE_ACCOUNT) {
 		struct player *p = op->s->player;
 
@@ -660,12 +670,15 @@ static void store_cb(void *ctx, struct store_acct *a)
 		sign_in_found(op, a);
 		return;
 	}
-	if (a->kind == STORE_ACCT_VIEW && (op->type == WIRE_PASSWORD || op->type == WIRE_DELETE_ACCOUNT) &&
-	    !a->err) {
-		secret_read(op, a);
-		return;
+	if (a->kind == STORE_ACCT_VIEW && (op->type == WIRE_PASSWORD || op->type == WIRE_DELETE_ACCOUNT)) {
+		if (!a->err) {
+			secret_read(op, a);
+			return;
+		}
+		lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key); /* nothing checked */
 	}
-	if (a->err && a->err != STORE_E_TAKEN && a->err != STORE_E_NOT_FOUND && a->err != STORE_E_STALE) {
+	if (a->err && a->err != STORE_E_TAKEN && a->err != STORE_E_NOT_FOUND && a->err != STORE_E_STALE &&
+	    a->err != STORE_E_CLAIMED) {
 		reply_error(op, WIRE_E_UNAVAILABLE,
 			    "the server cannot save to its database right now; nothing changed, try again");
 	} else {

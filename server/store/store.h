@@ -40,10 +40,11 @@ enum store_error {
 	STORE_E_BAD_REQUEST = -1202, /* a read that cannot be answered as asked (the reason in its answer) */
 	STORE_E_UNVERIFIED = -1203,  /* an archived match does not verify: its replay disagrees with it */
 	STORE_E_NOT_QUINTETO =
-		-1204,          /* the database is not one of this version (not migrated, or not ours) */
-	STORE_E_FENCED = -1205, /* cluster: this node's lease was taken over; it must never write again */
-	STORE_E_TAKEN = -1206,  /* accounts: another account has this handle key */
-	STORE_E_STALE = -1207,  /* accounts: the account changed (its password) since it was read */
+		-1204,           /* the database is not one of this version (not migrated, or not ours) */
+	STORE_E_FENCED = -1205,  /* cluster: this node's lease was taken over; it must never write again */
+	STORE_E_TAKEN = -1206,   /* accounts: another account has this handle key */
+	STORE_E_STALE = -1207,   /* accounts: the account changed (its password) since it was read */
+	STORE_E_CLAIMED = -1208, /* accounts: a claim of an identity that is an account already */
 };
 
 /* What a code means, for people and logs: a STORE_E_*, or an errno (strerror's text). */
@@ -462,7 +463,8 @@ struct store_acct {
 	char pw_hash[STORE_PW_HASH_SIZE], token_hash[65], session_id[16], device[STORE_DEVICE_SIZE];
 	int64_t now, created_at;
 	int max_sessions;
-	/* out: 0, STORE_E_NOT_FOUND, STORE_E_TAKEN, STORE_E_STALE, STORE_E_CLOSED or a negative errno */
+	/* out: 0, STORE_E_NOT_FOUND, STORE_E_TAKEN, STORE_E_STALE, STORE_E_CLAIMED, STORE_E_CLOSED or a
+	 * negative errno */
 	int err;
 	struct store_session *sessions; /* VIEW, and after every change but DELETE: newest seen first */
 	size_t nsessions;
