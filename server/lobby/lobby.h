@@ -165,12 +165,15 @@ struct player *lobby_player_account(struct lobby *l, const char *id, const char 
  * LOBBY_E_TOO_MANY_PLAYERS with the seconds until the next is allowed in
  * *retry_s (key NULL: the address only; try: count it as a claim or
  * sign-in). lobby_account_tried() takes a try, lobby_account_failed() a
- * failure. The table of handle keys is bounded: the one with the oldest
- * meter goes first.
+ * failure: taken when a check is accepted, before it is queued, so that
+ * the checks in flight never go past the limit; lobby_account_unfailed()
+ * gives it back (the password matched, or nothing was checked). The table
+ * of handle keys is bounded: the one with the oldest meter goes first.
  */
 int lobby_account_refused(struct lobby *l, const char *addr, const char *key, bool try, int *retry_s);
 void lobby_account_tried(struct lobby *l, const char *addr);
 void lobby_account_failed(struct lobby *l, const char *addr, const char *key);
+void lobby_account_unfailed(struct lobby *l, const char *addr, const char *key);
 
 /* Creates and registers a room for `creator`. 0, ROOM_E_BAD_OPTIONS or a negative errno. */
 int lobby_room_create(struct lobby *l, const struct player *creator, const struct rules_game *g,

@@ -273,6 +273,8 @@ static bool hash_send(struct acct_op *op, const char *password, bool verify, con
 				 : pwhash_hash(op->h->pwhash, password, hash_cb, op);
 	if (op->job)
 		return true;
+	if (verify && op->s) /* nothing checked: the failure reserved for it goes back */
+		lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key);
 	op->h->metrics->acct_busy++;
 	reply_error(op, WIRE_E_BUSY, "the server is busy checking passwords: try again in a moment");
 	op_free(op);
@@ -344,6 +346,10 @@ static void claim_done(struct acct_op *op, struct store_acct *a)
 		reply_error(op, WIRE_E_HANDLE_TAKEN, "another account has that handle (or one too like it)");
 		return;
 	}
+	if (a->err == STORE_E_CLAIMED) { /* another tab of this guest claimed it a moment ago */
+		reply_error(op, WIRE_E_ALREADY_CLAIMED, "this identity is an account already");
+		return;
+	}
 	if (!p || strcmp(player_id(p), a->player_id)) /* the connection signed in elsewhere meanwhile */
 		return;
 	op->h->metrics->acct_claims++;
@@ -369,6 +375,7 @@ void handlers_sign_in(struct handlers *h, struct session *s, struct wire_msg *m,
 	if (limited(h, s, m, key, true) || !(op = op_new(h, s, m, STORE_ACCT_FIND)))
 		return;
 	lobby_account_tried(h->lobby, s->addr);
+	lobby_account_failed(h->lobby, s->addr, key); /* reserved: given back if the password matches */
 	copy(op->a->key, sizeof(op->a->key), key);
 	copy(op->a->device, sizeof(op->a->device), m->device);
 	copy(op->password, sizeof(op->password), m->password);
@@ -380,6 +387,7 @@ static void sign_in_found(struct acct_op *op, struct store_acct *a)
 	bool found = !a->err;
 
 	if (a->err && a->err != STORE_E_NOT_FOUND) {
+		lobby_account_unfailed(op->h->lobby, op->s->addr, a->key); /* nothing checked */
 		reply_error(op, WIRE_E_UNAVAILABLE,
 			    "the server cannot read its database right now; try again");
 		op_free(op);
@@ -395,13 +403,13 @@ static void sign_in_checked(struct acct_op *op, bool match)
 {
 	struct store_acct *a = op->a;
 
-	if (!match) {
+	if (!match) { /* the failure reserved when it was accepted stands */
 		op->h->metrics->acct_sign_in_wrong++;
-		lobby_account_failed(op->h->lobby, op->s->addr, a->key);
 		reply_error(op, WIRE_E_WRONG_CREDENTIALS, WRONG_CREDENTIALS);
 		op_free(op);
 		return;
 	}
+	lobby_account_unfailed(op->h->lobby, op->s->addr, a->key);
 	a->kind = STORE_ACCT_SIGN_IN;
 	a->now = util_now_ms();
 	a->max_sessions = SESSIONS_MAX;
@@ -522,6 +530,7 @@ static void secret_request(struct handlers *h, struct session *s, struct wire_ms
 		op_free(op);
 		return;
 	}
+	lobby_account_failed(h->lobby, s->addr, op->a->key); /* reserved, as in sign_in */
 	copy(op->old, sizeof(op->old), current);
 	if (new_password)
 		copy(op->password, sizeof(op->password), new_password);
@@ -566,12 +575,12 @@ static void secret_read(struct acct_op *op, struct store_acct *a)
 
 static void secret_checked(struct acct_op *op, bool match)
 {
-	if (!match) {
-		lobby_account_failed(op->h->lobby, op->s->addr, op->a->key);
+	if (!match) { /* the failure reserved stands */
 		reply_error(op, WIRE_E_WRONG_CREDENTIALS, WRONG_CREDENTIALS);
 		op_free(op);
 		return;
 	}
+	lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key);
 	if (op->type == WIRE_DELETE_ACCOUNT) {
 		struct player *p = op->s->player;
 
@@ -673,6 +682,9 @@ static void store_cb(void *ctx, struct store_acct *a)
 	if (a->err == STORE_E_SIGNED_OUT) { /* its session was ended elsewhere meanwhile: nothing changed */
 		char gone[1][65];
 
+		if (a->kind == STORE_ACCT_VIEW &&
+		    (op->type == WIRE_PASSWORD || op->type == WIRE_DELETE_ACCOUNT))
+			lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key); /* nothing checked */
 		memcpy(gone[0], op->s->token_hash, sizeof(gone[0])); /* its other connections here go too */
 		(void)handlers_sign_out_tokens(op->h, op->s, gone, 1, "revoked");
 		sign_out_self(op, "revoked");
@@ -683,12 +695,15 @@ static void store_cb(void *ctx, struct store_acct *a)
 		sign_in_found(op, a);
 		return;
 	}
-	if (a->kind == STORE_ACCT_VIEW && (op->type == WIRE_PASSWORD || op->type == WIRE_DELETE_ACCOUNT) &&
-	    !a->err) {
-		secret_read(op, a);
-		return;
+	if (a->kind == STORE_ACCT_VIEW && (op->type == WIRE_PASSWORD || op->type == WIRE_DELETE_ACCOUNT)) {
+		if (!a->err) {
+			secret_read(op, a);
+			return;
+		}
+		lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key); /* nothing checked */
 	}
-	if (a->err && a->err != STORE_E_TAKEN && a->err != STORE_E_NOT_FOUND && a->err != STORE_E_STALE) {
+	if (a->err && a->err != STORE_E_TAKEN && a->err != STORE_E_NOT_FOUND && a->err != STORE_E_STALE &&
+	    a->err != STORE_E_CLAIMED) {
 		reply_error(op, WIRE_E_UNAVAILABLE,
 			    "the server cannot save to its database right now; nothing changed, try again");
 	} else {

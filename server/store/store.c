@@ -713,6 +713,8 @@ const char *store_strerror(int code)
 		return "another account has this handle";
 	case STORE_E_STALE:
 		return "the account changed meanwhile";
+	case STORE_E_CLAIMED:
+		return "this identity is an account already";
 	case STORE_E_SIGNED_OUT:
 		return "the session was ended meanwhile";
 	default:

@@ -40,12 +40,13 @@ enum store_error {
 	STORE_E_BAD_REQUEST = -1202, /* a read that cannot be answered as asked (the reason in its answer) */
 	STORE_E_UNVERIFIED = -1203,  /* an archived match does not verify: its replay disagrees with it */
 	STORE_E_NOT_QUINTETO =
-		-1204,          /* the database is not one of this version (not migrated, or not ours) */
-	STORE_E_FENCED = -1205, /* cluster: this node's lease was taken over; it must never write again */
-	STORE_E_TAKEN = -1206,  /* accounts: another account has this handle key */
-	STORE_E_STALE = -1207,  /* accounts: the account changed (its password) since it was read */
+		-1204,           /* the database is not one of this version (not migrated, or not ours) */
+	STORE_E_FENCED = -1205,  /* cluster: this node's lease was taken over; it must never write again */
+	STORE_E_TAKEN = -1206,   /* accounts: another account has this handle key */
+	STORE_E_STALE = -1207,   /* accounts: the account changed (its password) since it was read */
+	STORE_E_CLAIMED = -1208, /* accounts: a claim of an identity that is an account already */
 	/* accounts: the requester's session was ended (elsewhere) meanwhile */
-	STORE_E_SIGNED_OUT = -1208,
+	STORE_E_SIGNED_OUT = -1209,
 };
 
 /* What a code means, for people and logs: a STORE_E_*, or an errno (strerror's text). */
@@ -477,8 +478,8 @@ struct store_acct {
 	int max_sessions;
 	char (*check)[65]; /* CHECK: the token hashes to look up (malloc'd; freed with the request) */
 	size_t ncheck;
-	/* out: 0, STORE_E_NOT_FOUND, STORE_E_TAKEN, STORE_E_STALE, STORE_E_SIGNED_OUT, STORE_E_CLOSED or a
-	 * negative errno */
+	/* out: 0, STORE_E_NOT_FOUND, STORE_E_TAKEN, STORE_E_STALE, STORE_E_CLAIMED, STORE_E_SIGNED_OUT,
+	 * STORE_E_CLOSED or a negative errno */
 	int err;
 	struct store_session *sessions; /* VIEW, and after every change but DELETE: newest seen first */
 	size_t nsessions;

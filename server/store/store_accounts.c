@@ -308,6 +308,7 @@ static int claim(struct aconn *c, struct store_acct *a)
 {
 	struct aparam pl[] = { T(a->player_id), T(a->name), I(a->now) };
 	struct aparam ac[] = { T(a->player_id), T(a->handle), T(a->key), T(a->pw_hash), I(a->now) };
+	int64_t rows = 0;
 	int err;
 
 	/* the guest's row, in case its save is still in a batch not written: the batch's upsert then
@@ -317,6 +318,13 @@ static int claim(struct aconn *c, struct store_acct *a)
 		  "VALUES ($1, 'claimed:' || $1, $2, $3, $3) "
 		  "ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash",
 		  3, pl, NULL, NULL, NULL);
+	/* two claims of one guest at once (two tabs): the second is already_claimed, not a taken
+	 * handle. After the upsert, whose row lock makes a second claim on PostgreSQL wait for the
+	 * first to commit, so that this read (a statement of its own, READ COMMITTED) sees it */
+	if (!err)
+		err = run(c, "SELECT 1 FROM accounts WHERE player_id = $1", 1, pl, NULL, NULL, &rows);
+	if (!err && rows)
+		return STORE_E_CLAIMED;
 	if (!err)
 		err = run(c,
 			  "INSERT INTO accounts(player_id, handle, handle_key, pw_hash, created_at, "

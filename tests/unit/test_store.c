@@ -1430,6 +1430,10 @@ static void test_accounts(void)
 					     sizeof(handle)),
 		 0);
 	CHECK(!strcmp(id, "p_ana") && !strcmp(handle, "Aná"));
+	/* the same guest claiming again (another tab, another handle): already claimed, not taken */
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_CLAIM, "p_ana", "zed", "h2", "hash-ana", "s3", 1000))));
+	CHECK_EQ(a->err, STORE_E_CLAIMED);
+	store_acct_free(a);
 
 	store_player_save(st, "p_bob", "hash-bob", "Bob");
 	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_CLAIM, "p_bob", "ana", "h9", "hash-bob", "s9", 1000))));
