@@ -360,6 +360,13 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	counter(&o, "quinteto_claims_total", "Guest identities claimed as accounts.", m->acct_claims);
 	counter(&o, "quinteto_sessions_ended_total", "Account sessions ended (signed out, ended, replaced).",
 		m->acct_sessions_ended);
+	emit(&o,
+	     "# HELP quinteto_sessions_revoked_total Connections signed out because their session was ended "
+	     "elsewhere, by what found it: the periodic check or another node's word.\n"
+	     "# TYPE quinteto_sessions_revoked_total counter\n"
+	     "quinteto_sessions_revoked_total{by=\"check\"} %llu\n"
+	     "quinteto_sessions_revoked_total{by=\"cluster\"} %llu\n",
+	     (unsigned long long)m->acct_revoked_check, (unsigned long long)m->acct_revoked_cluster);
 	counter(&o, "quinteto_pwhash_busy_total",
 		"Account requests refused busy: the hashing queue was full.", m->acct_busy);
 	counter(&o, "quinteto_pwhash_done_total", "Password hashes and checks done.", g->pwhash_done);

@@ -69,6 +69,9 @@ struct metrics {
 	uint64_t acct_claims;                                               /* accounts claimed */
 	uint64_t acct_busy;           /* requests refused busy: the hashing queue was full */
 	uint64_t acct_sessions_ended; /* sessions ended: sign_out, end_session, password, delete, the 21st */
+	/* connections signed out for a session ended elsewhere: found by the periodic check, told by a node
+	 */
+	uint64_t acct_revoked_check, acct_revoked_cluster;
 
 	/* the archive's read queue (http.c) */
 	uint64_t http_reads_refused;    /* archive requests refused 503: the reader's queue was full */

@@ -29,6 +29,7 @@
 #include <sys/socket.h>
 
 #include "wire.h"
+#include "cluster/cluster.h"
 
 #define RX_CHUNK 2048 /* lws receive buffer per connection; bigger messages arrive in pieces */
 
@@ -1033,6 +1034,8 @@ struct net *net_new(const struct config *cfg, struct lobby *lobby, struct metric
 	*n->handlers =
 		(struct handlers){ .lobby = lobby, .metrics = metrics, .cfg = cfg, .sessions = n->sessions };
 	lobby_set_rated_hook(lobby, handlers_rated_push, n->handlers);
+	/* sessions another node ended: their connections here are signed out at once */
+	cluster_on_sessions_ended(lobby_cluster(lobby), handlers_sessions_ended_cb, n->handlers);
 	*n->http = (struct http){
 		.lobby = lobby, .metrics = metrics, .sessions = n->sessions, .started_ms = util_now_ms()
 	};
@@ -1116,6 +1119,11 @@ int net_start(struct net *n, uv_loop_t *loop)
 	uv_timer_start(&n->ka_timer, ka_cb, KA_PERIOD_MS, KA_PERIOD_MS);
 	uv_unref((uv_handle_t *)&n->ka_timer);
 	n->ka_on = true;
+	err = handlers_check_start(n->handlers, loop); /* sessions ended elsewhere (docs/ACCOUNTS.md) */
+	if (err) {
+		util_log(LOG_ERROR, "net: cannot start the sessions' check: %s", uv_strerror(err));
+		return err;
+	}
 	if (!uv_signal_init(loop, &n->sighup)) { /* always: SIGHUP's default action would end the server */
 		n->sighup.data = n;
 		uv_signal_start(&n->sighup, sighup_cb, SIGHUP);
@@ -1242,6 +1250,7 @@ void net_stop(struct net *n)
 		uv_close((uv_handle_t *)&n->ka_timer, NULL);
 		n->ka_on = false;
 	}
+	handlers_check_stop(n->handlers);
 	if (n->sighup_on) {
 		uv_close((uv_handle_t *)&n->sighup, NULL);
 		n->sighup_on = false;
@@ -1263,6 +1272,7 @@ void net_free(struct net *n)
 	if (!n)
 		return;
 	sessions_reap(n->sessions);
+	handlers_check_finish(n->handlers);
 	http_finish(n->http);
 	webfiles_unref(n->web);
 	free(n);

@@ -715,6 +715,8 @@ const char *store_strerror(int code)
 		return "the account changed meanwhile";
 	case STORE_E_CLAIMED:
 		return "this identity is an account already";
+	case STORE_E_SIGNED_OUT:
+		return "the session was ended meanwhile";
 	default:
 		return code < 0 && code > -1000 ? strerror(-code) : "unknown error";
 	}

@@ -45,6 +45,8 @@ enum store_error {
 	STORE_E_TAKEN = -1206,   /* accounts: another account has this handle key */
 	STORE_E_STALE = -1207,   /* accounts: the account changed (its password) since it was read */
 	STORE_E_CLAIMED = -1208, /* accounts: a claim of an identity that is an account already */
+	/* accounts: the requester's session was ended (elsewhere) meanwhile */
+	STORE_E_SIGNED_OUT = -1209,
 };
 
 /* What a code means, for people and logs: a STORE_E_*, or an errno (strerror's text). */
@@ -439,7 +441,18 @@ enum store_acct_kind {
 	STORE_ACCT_PASSWORD, /* player_id, pw_hash (new), token_hash (kept), now -> ended (every other
 				session) */
 	STORE_ACCT_DELETE,   /* player_id -> ended (every session); archived seats renamed (deleted) */
+	STORE_ACCT_CHECK,    /* check[0..ncheck) (token hashes, at most STORE_CHECK_MAX) -> ended: those of
+				them that are no session (any more) */
 };
+
+/*
+ * END (of a session_id), PASSWORD, DELETE and VIEW with a token_hash act for the connection of that
+ * session: each first checks, in its transaction, that the session is still there (holding its row on
+ * PostgreSQL); when it is not, nothing changes and err is STORE_E_SIGNED_OUT. END without a session_id
+ * (sign_out: the requester's own) answers STORE_E_NOT_FOUND for a session gone, as before. An empty
+ * token_hash (the rated push's VIEW) checks nothing. CHECK looks up only 64 lowercase hex digits.
+ */
+#define STORE_CHECK_MAX 256
 
 #define STORE_HANDLE_SIZE  64  /* a handle and its key: 20 characters of up to 3 bytes, NUL */
 #define STORE_PW_HASH_SIZE 128 /* crypto_pwhash_STRBYTES */
@@ -463,8 +476,10 @@ struct store_acct {
 	char pw_hash[STORE_PW_HASH_SIZE], token_hash[65], session_id[16], device[STORE_DEVICE_SIZE];
 	int64_t now, created_at;
 	int max_sessions;
-	/* out: 0, STORE_E_NOT_FOUND, STORE_E_TAKEN, STORE_E_STALE, STORE_E_CLAIMED, STORE_E_CLOSED or a
-	 * negative errno */
+	char (*check)[65]; /* CHECK: the token hashes to look up (malloc'd; freed with the request) */
+	size_t ncheck;
+	/* out: 0, STORE_E_NOT_FOUND, STORE_E_TAKEN, STORE_E_STALE, STORE_E_CLAIMED, STORE_E_SIGNED_OUT,
+	 * STORE_E_CLOSED or a negative errno */
 	int err;
 	struct store_session *sessions; /* VIEW, and after every change but DELETE: newest seen first */
 	size_t nsessions;

@@ -1391,6 +1391,25 @@ static int reset_password(const char *key, int *ended)
 	return err;
 }
 
+#define HEX_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define HEX_B "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+
+/* STORE_ACCT_CHECK of two token hashes (and one not ours, which is not asked); the answer, or NULL. */
+static struct store_acct *acct_check(struct store *st, const char *h1, const char *h2)
+{
+	struct store_acct *a = store_acct_new(STORE_ACCT_CHECK);
+
+	if (!a || !(a->check = calloc(3, sizeof(*a->check)))) {
+		store_acct_free(a);
+		return NULL;
+	}
+	snprintf(a->check[0], sizeof(a->check[0]), "%s", h1);
+	snprintf(a->check[1], sizeof(a->check[1]), "%s", "not-a-hash\"]");
+	snprintf(a->check[2], sizeof(a->check[2]), "%s", h2);
+	a->ncheck = 3;
+	return acct_run(st, a);
+}
+
 static void test_accounts(void)
 {
 	struct commits c = { 0 };
@@ -1468,16 +1487,42 @@ static void test_accounts(void)
 	CHECK(a->nratings == 1 && a->ratings[0].rating > 1612 && a->ratings[0].rating < 1613);
 	store_acct_free(a);
 
+	/* the periodic check: which of these token hashes are no session (only our hex hashes are asked) */
+	REQUIRE(!sql("INSERT INTO sessions(id, player_id, token_hash, device, created_at, seen_at) VALUES "
+		     "('s3', 'p_ana', '" HEX_A "', '', 1, 1)"));
+	REQUIRE((a = acct_check(st, HEX_A, HEX_B)));
+	CHECK_EQ(a->err, 0);
+	CHECK(a->nended == 1 && !strcmp(a->ended[0], HEX_B));
+	store_acct_free(a);
+
 	/* the command line's reset, on a connection of its own beside the running store */
 	CHECK_EQ(reset_password("nobody", &ended), STORE_E_NOT_FOUND);
 	CHECK_EQ(reset_password("ana", &ended), 0);
-	CHECK_EQ(ended, 1);
+	CHECK_EQ(ended, 2);
 	CHECK_EQ(store_player_lookup_account(st, "hash-2", id, sizeof(id), name, sizeof(name), handle,
 					     sizeof(handle)),
 		 STORE_E_NOT_FOUND);
 	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_FIND, "", "ana", "", "", "", 0))));
 	CHECK(!a->err && !strcmp(a->pw_hash, "h3"));
 	store_acct_free(a);
+	REQUIRE((a = acct_check(st, HEX_A, HEX_B)));
+	CHECK(!a->err && a->nended == 2);
+	store_acct_free(a);
+
+	/* a request of a session ended meanwhile (here by the reset) changes nothing: STORE_E_SIGNED_OUT */
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_PASSWORD, "p_ana", "ana", "h4", "hash-2", "", 3600))));
+	CHECK_EQ(a->err, STORE_E_SIGNED_OUT);
+	store_acct_free(a);
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_VIEW, "p_ana", "ana", "", "hash-2", "", 0))));
+	CHECK_EQ(a->err, STORE_E_SIGNED_OUT);
+	store_acct_free(a);
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_END, "p_ana", "ana", "", "hash-2", "s3", 0))));
+	CHECK_EQ(a->err, STORE_E_SIGNED_OUT);
+	store_acct_free(a);
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_DELETE, "p_ana", "ana", "", "hash-2", "", 0))));
+	CHECK_EQ(a->err, STORE_E_SIGNED_OUT);
+	store_acct_free(a);
+	CHECK_EQ(sql_int("SELECT count(*) FROM accounts WHERE player_id = 'p_ana' AND pw_hash = 'h3'"), 1);
 
 	/* a seat in a live room (of any node: the store is their one view) refuses the deletion whole */
 	REQUIRE(!sql("INSERT INTO live_rooms (id, game, options, server_seed, created_at) "
