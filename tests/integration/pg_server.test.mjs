@@ -4,7 +4,9 @@
 // ply, plays on, resigns (the quickest end) and the match is archived exactly once, and the archive
 // API answers it. Then PostgreSQL is stopped under a match: the move already accepted is shown to
 // nobody, changes are answered `unavailable`, /readyz says why; started again, the held state goes out
-// and play goes on.
+// and play goes on. And a hello whose token is not in memory waits for PostgreSQL on the store's lookup
+// thread, not on the loop: with that connection's backend paused (SIGSTOP) the other clients are still
+// answered, a client that hangs up meanwhile has its read dropped, and the hello completes after.
 // Runs under tests/lib/with-pg.sh (a PostgreSQL of its own, its conninfo in QUINTETO_TEST_PG, its
 // folder in QUINTETO_TEST_PG_DIR for deploy/cluster/lib.sh's pg_stop and pg_up).
 import test from 'node:test';
@@ -168,4 +170,49 @@ test('on PostgreSQL: a rated match writes its ratings with its archive', { timeo
   assert.deepEqual(board.players.map((p) => p.handle), ['PgAna', 'PgBen']);
   // the archive is the one truth: a rebuild from it gives the very numbers the writer committed
   execFileSync(process.env.QUINTETO_CLI, ['ratings', 'rebuild', '--check', '--postgres', conninfo], { stdio: 'pipe' });
+}));
+
+// A hello's identity read on PostgreSQL (docs/ARCHITECTURE.md, "Threads"): the backend of the lookup
+// thread's connection (application_name quinteto-hello) is paused, so the read waits (up to its
+// deadline, STORE_PG_LOAD_MS); the loop serves everyone else meanwhile.
+test('on PostgreSQL: a hello waiting for its identity read does not stop the loop', { timeout: 60000 }, () => withServer({ args: PG }, async (srv) => {
+  const a = await srv.player('Ana');
+  const gus = await srv.player('Gus'); // an identity that leaves memory once its connection goes
+  const token = gus.welcome.token;
+  const known = (await srv.metrics()).quinteto_players_known;
+  gus.terminate();
+  await until(async () => (await srv.metrics()).quinteto_players_known === known - 1, { what: 'Gus out of memory' });
+  const warm = await srv.player('Warm', { token: 'a token nobody has' }); // the lookup thread connects
+  assert.equal(warm.welcome.type, 'welcome');
+  const pid = Number(psql(`SELECT pid FROM pg_stat_activity WHERE application_name = 'quinteto-hello'`));
+  assert.ok(pid > 0, 'the lookup thread\'s backend');
+  process.kill(pid, 'SIGSTOP');
+  let stopped = true;
+  try {
+    const b = await srv.connect({ label: 'Gus back' });
+    b.send({ type: 'hello', name: 'Gus', token, id: 'hb' });
+    await until(async () => (await srv.metrics()).quinteto_hello_reads_waiting === 1, { what: 'the read waiting' });
+    // the loop answers the others while the read waits
+    assert.equal((await a.request({ type: 'rooms' })).type, 'rooms');
+    assert.equal((await srv.http('/healthz')).status, 200);
+    assert.equal(b.messages.length, 0, 'the hello is not answered yet');
+    // a client that hangs up while its read waits: the read is dropped, the connection closed
+    const c = await srv.connect({ label: 'gone' });
+    c.send({ type: 'hello', name: 'Gone', token: 'another unknown token', id: 'hc' });
+    await until(async () => (await srv.metrics()).quinteto_hello_reads_waiting === 2, { what: 'two reads waiting' });
+    c.terminate();
+    await until(async () => (await srv.metrics()).quinteto_hello_reads_dropped_total === 1, { what: 'the read dropped' });
+    assert.equal((await srv.metrics()).quinteto_hello_reads_waiting, 1);
+    process.kill(pid, 'SIGCONT');
+    stopped = false;
+    // answered once PostgreSQL answers: Gus again, or `unavailable` if the deadline passed first
+    const w = await b.next((m) => m.id === 'hb', 15000);
+    const back = w.type === 'welcome' ? w : await b.request({ type: 'hello', name: 'Gus', token }, 10000);
+    if (w.type !== 'welcome') assert.equal(w.code, 'unavailable', `the hello answered ${JSON.stringify(w)}`);
+    assert.equal(back.type, 'welcome');
+    assert.equal(back.player, gus.welcome.player, 'Gus\'s identity, read from PostgreSQL');
+    assert.equal((await b.request({ type: 'rooms' })).type, 'rooms', 'the connection goes on');
+  } finally {
+    if (stopped) process.kill(pid, 'SIGCONT');
+  }
 }));
