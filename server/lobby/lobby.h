@@ -117,7 +117,7 @@ void lobby_bot_counts(struct lobby *l, size_t *queued, size_t *running);
 struct room *lobby_room_next(struct lobby *l, size_t *pos);
 
 /*
- * Identities by token (docs/ARCHITECTURE.md, "Threads"). lobby_player_find():
+ * Identities by token (docs/ARCHITECTURE.md, "No disk on the loop"). lobby_player_find():
  * the identity whose token hash this is, if it is in memory (nothing is
  * read). One that is not (idle since the start, or evicted; or an account's
  * session, whose tokens the store alone knows) is read off the loop by the

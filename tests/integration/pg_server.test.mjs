@@ -172,7 +172,7 @@ test('on PostgreSQL: a rated match writes its ratings with its archive', { timeo
   execFileSync(process.env.QUINTETO_CLI, ['ratings', 'rebuild', '--check', '--postgres', conninfo], { stdio: 'pipe' });
 }));
 
-// A hello's identity read on PostgreSQL (docs/ARCHITECTURE.md, "Threads"): the backend of the lookup
+// A hello's identity read on PostgreSQL (docs/ARCHITECTURE.md, "No disk on the loop"): the backend of the lookup
 // thread's connection (application_name quinteto-hello) is paused, so the read waits (up to its
 // deadline, STORE_PG_LOAD_MS); the loop serves everyone else meanwhile.
 test('on PostgreSQL: a hello waiting for its identity read does not stop the loop', { timeout: 60000 }, () => withServer({ args: PG }, async (srv) => {
@@ -189,29 +189,35 @@ test('on PostgreSQL: a hello waiting for its identity read does not stop the loo
   process.kill(pid, 'SIGSTOP');
   let stopped = true;
   try {
+    const known2 = (await srv.metrics()).quinteto_players_known;
     const b = await srv.connect({ label: 'Gus back' });
+    const b2 = await srv.connect({ label: 'Gus again' });
     b.send({ type: 'hello', name: 'Gus', token, id: 'hb' });
-    await until(async () => (await srv.metrics()).quinteto_hello_reads_waiting === 1, { what: 'the read waiting' });
+    b2.send({ type: 'hello', name: 'Gus', token, id: 'hb' }); // the same token at once: one player
+    await until(async () => (await srv.metrics()).quinteto_hello_reads_waiting === 2, { what: 'the reads waiting' });
     // the loop answers the others while the read waits
     assert.equal((await a.request({ type: 'rooms' })).type, 'rooms');
     assert.equal((await srv.http('/healthz')).status, 200);
-    assert.equal(b.messages.length, 0, 'the hello is not answered yet');
+    assert.equal(b.messages.length + b2.messages.length, 0, 'the hellos are not answered yet');
     // a client that hangs up while its read waits: the read is dropped, the connection closed
     const c = await srv.connect({ label: 'gone' });
     c.send({ type: 'hello', name: 'Gone', token: 'another unknown token', id: 'hc' });
-    await until(async () => (await srv.metrics()).quinteto_hello_reads_waiting === 2, { what: 'two reads waiting' });
+    await until(async () => (await srv.metrics()).quinteto_hello_reads_waiting === 3, { what: 'three reads waiting' });
     c.terminate();
     await until(async () => (await srv.metrics()).quinteto_hello_reads_dropped_total === 1, { what: 'the read dropped' });
-    assert.equal((await srv.metrics()).quinteto_hello_reads_waiting, 1);
+    assert.equal((await srv.metrics()).quinteto_hello_reads_waiting, 2);
     process.kill(pid, 'SIGCONT');
     stopped = false;
     // answered once PostgreSQL answers: Gus again, or `unavailable` if the deadline passed first
-    const w = await b.next((m) => m.id === 'hb', 15000);
-    const back = w.type === 'welcome' ? w : await b.request({ type: 'hello', name: 'Gus', token }, 10000);
-    if (w.type !== 'welcome') assert.equal(w.code, 'unavailable', `the hello answered ${JSON.stringify(w)}`);
-    assert.equal(back.type, 'welcome');
-    assert.equal(back.player, gus.welcome.player, 'Gus\'s identity, read from PostgreSQL');
-    assert.equal((await b.request({ type: 'rooms' })).type, 'rooms', 'the connection goes on');
+    for (const x of [b, b2]) {
+      const w = await x.next((m) => m.id === 'hb', 15000);
+      const back = w.type === 'welcome' ? w : await x.request({ type: 'hello', name: 'Gus', token }, 10000);
+      if (w.type !== 'welcome') assert.equal(w.code, 'unavailable', `the hello answered ${JSON.stringify(w)}`);
+      assert.equal(back.type, 'welcome');
+      assert.equal(back.player, gus.welcome.player, 'Gus\'s identity, read from PostgreSQL');
+      assert.equal((await x.request({ type: 'rooms' })).type, 'rooms', 'the connection goes on');
+    }
+    assert.equal((await srv.metrics()).quinteto_players_known, known2 + 1, 'one object for the two hellos');
   } finally {
     if (stopped) process.kill(pid, 'SIGCONT');
   }
