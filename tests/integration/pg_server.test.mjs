@@ -6,7 +6,9 @@
 // nobody, changes are answered `unavailable`, /readyz says why; started again, the held state goes out
 // and play goes on. And a hello whose token is not in memory waits for PostgreSQL on the store's lookup
 // thread, not on the loop: with that connection's backend paused (SIGSTOP) the other clients are still
-// answered, a client that hangs up meanwhile has its read dropped, and the hello completes after.
+// answered, a client that hangs up meanwhile has its read dropped, and the hello completes after; with
+// PostgreSQL stopped it is `unavailable` (it used to become a new identity, with a new token, once
+// PostgreSQL was back).
 // Runs under tests/lib/with-pg.sh (a PostgreSQL of its own, its conninfo in QUINTETO_TEST_PG, its
 // folder in QUINTETO_TEST_PG_DIR for deploy/cluster/lib.sh's pg_stop and pg_up).
 import test from 'node:test';
@@ -220,5 +222,28 @@ test('on PostgreSQL: a hello waiting for its identity read does not stop the loo
     assert.equal((await srv.metrics()).quinteto_players_known, known2 + 1, 'one object for the two hellos');
   } finally {
     if (stopped) process.kill(pid, 'SIGCONT');
+  }
+  // PostgreSQL away: a hello whose token cannot be read is `unavailable`, nothing made (not a new
+  // identity in place of the token's own); once it is back, the same hello resumes the identity
+  const known3 = (await srv.metrics()).quinteto_players_known;
+  warm.terminate();
+  await until(async () => (await srv.metrics()).quinteto_players_known === known3 - 1, { what: 'Warm out of memory' });
+  const created = (await srv.metrics()).quinteto_players_created_total;
+  let up = false;
+  lib('pg_stop');
+  try {
+    const h = await srv.connect({ label: 'Warm again' });
+    const e = await h.request({ type: 'hello', name: 'Warm', token: warm.welcome.token }, 15000);
+    assert.equal(e.code, 'unavailable', `the hello answered ${JSON.stringify(e)}`);
+    assert.equal((await srv.metrics()).quinteto_players_created_total, created, 'no identity made');
+    lib('pg_up');
+    up = true;
+    const w = await until(async () => {
+      const r = await h.request({ type: 'hello', name: 'Warm', token: warm.welcome.token }, 15000);
+      return r.type === 'welcome' ? r : null;
+    }, { timeoutMs: 30000, what: 'the hello answered once PostgreSQL is back' });
+    assert.equal(w.player, warm.welcome.player, 'the same identity');
+  } finally {
+    if (!up) lib('pg_up');
   }
 }));
