@@ -1074,7 +1074,7 @@ static int identity_rows(const PGresult *res, struct store_identity *who)
 int store_pg_identity(struct store_lane *ln, bool by_id, const char *arg, struct store_identity *who)
 {
 	PGresult *res;
-	int r = lookup_exec(ln->st, &ln->pg, "quinteto-hello", &ln->pg_retry_at, STORE_PG_LOAD_MS,
+	int r = lookup_exec(ln->st, &ln->pg, "quinteto-hello", &ln->pg_retry_at, ln->st->pg->load_ms,
 			    by_id ? STORE_RATINGS_SQL("$1") : STORE_IDENTITY_SQL("$1"), arg, &res);
 
 	if (!r)
@@ -1175,6 +1175,13 @@ int store_open_pg(uv_loop_t *loop, const char *conninfo, const char *migrations_
 	if (!st || !(st->pg = calloc(1, sizeof(*st->pg))) || !(st->pg->conninfo = strdup(conninfo)))
 		goto err;
 	st->loop = loop;
+	st->pg->load_ms = STORE_PG_LOAD_MS;
+	if (getenv("QUINTETO_TEST_HELLO_READ_MS")) { /* tests that pause PostgreSQL under a hello's read */
+		st->pg->load_ms = strtoll(getenv("QUINTETO_TEST_HELLO_READ_MS"), NULL, 10);
+		util_log(LOG_WARN,
+			 "QUINTETO_TEST_HELLO_READ_MS is set: a hello's read waits %lld ms (tests only)",
+			 (long long)st->pg->load_ms);
+	}
 	if ((r = boot_id(st->pg->boot)))
 		goto err;
 	r = -EIO;

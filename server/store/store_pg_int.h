@@ -46,9 +46,10 @@ struct store_pg {
 	size_t sent_cap;
 	char *arr; /* the writer's: the array literals of a group of actions (store_pg.c) */
 	size_t arr_cap;
-	PGconn *l;               /* the loop thread's identity reads (start-up, adoption) */
-	PGconn *acct;            /* the writer's account jobs (store_accounts.c), blocking; NULL: none yet */
-	int64_t l_retry_at;      /* mono ms: no lookup connection before */
+	PGconn *l;          /* the loop thread's identity reads (start-up, adoption) */
+	PGconn *acct;       /* the writer's account jobs (store_accounts.c), blocking; NULL: none yet */
+	int64_t l_retry_at; /* mono ms: no lookup connection before */
+	int64_t load_ms;    /* a hello's read's deadline: STORE_PG_LOAD_MS, or $QUINTETO_TEST_HELLO_READ_MS */
 	_Atomic bool lanes_said; /* a reader logged that its archive reads are not set up (two threads) */
 };
 

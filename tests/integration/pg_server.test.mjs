@@ -6,7 +6,8 @@
 // nobody, changes are answered `unavailable`, /readyz says why; started again, the held state goes out
 // and play goes on. And a hello whose token is not in memory waits for PostgreSQL on the store's lookup
 // thread, not on the loop: with that connection's backend paused (SIGSTOP) the other clients are still
-// answered, a client that hangs up meanwhile has its read dropped, and the hello completes after; with
+// answered, clients that hang up meanwhile have their reads dropped, an address's 33rd waiting read is
+// refused `rate_limited`, and the hello completes after; with
 // PostgreSQL stopped it is `unavailable` (it used to become a new identity, with a new token, once
 // PostgreSQL was back).
 // Runs under tests/lib/with-pg.sh (a PostgreSQL of its own, its conninfo in QUINTETO_TEST_PG, its
@@ -177,7 +178,9 @@ test('on PostgreSQL: a rated match writes its ratings with its archive', { timeo
 // A hello's identity read on PostgreSQL (docs/ARCHITECTURE.md, "No disk on the loop"): the backend of the lookup
 // thread's connection (application_name quinteto-hello) is paused, so the read waits (up to its
 // deadline, STORE_PG_LOAD_MS); the loop serves everyone else meanwhile.
-test('on PostgreSQL: a hello waiting for its identity read does not stop the loop', { timeout: 60000 }, () => withServer({ args: PG }, async (srv) => {
+// The read's deadline is long here (QUINTETO_TEST_HELLO_READ_MS), so that a loaded machine's slowness never
+// ends the wait before the test does.
+test('on PostgreSQL: a hello waiting for its identity read does not stop the loop', { timeout: 90000 }, () => withServer({ args: PG, env: { QUINTETO_TEST_HELLO_READ_MS: '60000' } }, async (srv) => {
   const a = await srv.player('Ana');
   const gus = await srv.player('Gus'); // an identity that leaves memory once its connection goes
   const token = gus.welcome.token;
@@ -201,13 +204,23 @@ test('on PostgreSQL: a hello waiting for its identity read does not stop the loo
     assert.equal((await a.request({ type: 'rooms' })).type, 'rooms');
     assert.equal((await srv.http('/healthz')).status, 200);
     assert.equal(b.messages.length + b2.messages.length, 0, 'the hellos are not answered yet');
-    // a client that hangs up while its read waits: the read is dropped, the connection closed
-    const c = await srv.connect({ label: 'gone' });
-    c.send({ type: 'hello', name: 'Gone', token: 'another unknown token', id: 'hc' });
-    await until(async () => (await srv.metrics()).quinteto_hello_reads_waiting === 3, { what: 'three reads waiting' });
-    c.terminate();
-    await until(async () => (await srv.metrics()).quinteto_hello_reads_dropped_total === 1, { what: 'the read dropped' });
+    // clients that hang up while their reads wait: the reads are dropped, the connections closed
+    const gone = [];
+    for (let i = 0; i < 30; i++) {
+      const c = await srv.connect({ label: `gone ${i}` });
+      c.send({ type: 'hello', name: 'Gone', token: `another unknown token ${i}`, id: 'hc' });
+      gone.push(c);
+    }
+    await until(async () => (await srv.metrics()).quinteto_hello_reads_waiting === 32, { what: '32 reads waiting' });
+    // the address's 33rd waiting read is refused (no strike), the connection open
+    const over = await srv.connect({ label: 'over' });
+    const refused = await over.request({ type: 'hello', name: 'Over', token: 'one token too many' });
+    assert.equal(refused.code, 'rate_limited');
+    assert.equal((await srv.metrics()).quinteto_hello_reads_refused_total, 1);
+    for (const c of gone) c.terminate();
+    await until(async () => (await srv.metrics()).quinteto_hello_reads_dropped_total === 30, { what: 'the reads dropped' });
     assert.equal((await srv.metrics()).quinteto_hello_reads_waiting, 2);
+    assert.equal((await over.request({ type: 'rooms' })).code, 'hello_required', 'the refused connection goes on');
     process.kill(pid, 'SIGCONT');
     stopped = false;
     // answered once PostgreSQL answers: Gus again, or `unavailable` if the deadline passed first
