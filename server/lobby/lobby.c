@@ -5,8 +5,9 @@
  * hello (those holding a journalled seat at start-up), so a token outlives a
  * restart: the hello's read runs on the store's lookup thread, with the
  * identity's ratings, and its answer makes the player here
- * (lobby_player_loaded); nothing here waits on the database. The room list (lobby_list.c) is pushed to the
- * connections that asked for it, at most once a second, serialised once for all.
+ * (lobby_player_loaded); nothing here waits on the database. The room list
+ * (lobby_list.c) is pushed to the connections that asked for it, at most
+ * once a second, serialised once for all.
  *
  * Invariants: every room in `rooms` is live (not dead); a player is in both
  * maps or in neither.
