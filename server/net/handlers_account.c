@@ -433,7 +433,8 @@ static void sign_in_done(struct acct_op *op, struct store_acct *a)
 	}
 	h->metrics->acct_sign_in_ok++;
 	sign_out_sessions(h, op->s, a->ended, a->nended, "ended");
-	p = lobby_player_account(h->lobby, a->player_id, a->name, a->handle);
+	/* its ratings were read in the sign-in's own transaction: nothing more is read here */
+	p = lobby_player_account(h->lobby, a->player_id, a->name, a->handle, a->ratings, a->nratings);
 	if (!p) {
 		reply_error(op, WIRE_E_INTERNAL, "out of memory");
 		return;

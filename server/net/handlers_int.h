@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <uv.h>
 
+#include "base/util.h"
 #include "lobby/lobby.h"
 #include "net/session_int.h"
 
@@ -41,6 +42,12 @@ struct handlers {
 	struct pwhash *pwhash; /* the password-hashing pool (accounts); NULL: accounts answer unavailable */
 	struct sessions *sessions; /* every connection (a rated match's push goes to its players') */
 	struct handlers_check check;
+	/* hellos waiting for the store's read of their token (handlers_hello.c), in all and by address */
+	size_t hellos;
+	struct tally hellos_by_addr;
+	int hup_fd;    /* epoll set of their sockets, for hang-ups; or -1 */
+	uv_poll_t hup; /* the loop watches hup_fd */
+	bool hup_on;
 };
 
 /*
@@ -90,6 +97,24 @@ int handlers_check_start(struct handlers *h, uv_loop_t *loop);
 void handlers_check_stop(struct handlers *h);
 void handlers_check_finish(struct handlers *h);
 void handlers_sessions_ended_cb(void *ctx, const char *reason, char (*hashes)[65], size_t n);
+
+/*
+ * hello (handlers_hello.c). A token not in memory is read off the loop
+ * (store_player_load, identity and ratings together): meanwhile the
+ * connection is not read (lws rx flow control), so the messages behind its
+ * hello wait in order, in the socket, and its hang-up is watched for on an
+ * epoll set of our own. At most HELLO_LOOKUPS reads wait in all (one more:
+ * `busy`) and HELLO_LOOKUPS_PER_ADDR from one address (`rate_limited`).
+ * handlers_hello_closed(): the connection closed: its read is dropped.
+ * handlers_hello_start() / _stop(): the hang-up watch on `loop` (0 or a
+ * negative errno); stop at shutdown, a second call doing nothing.
+ */
+#define HELLO_LOOKUPS          256
+#define HELLO_LOOKUPS_PER_ADDR 32
+void handlers_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
+void handlers_hello_closed(struct handlers *h, struct session *s);
+int handlers_hello_start(struct handlers *h, uv_loop_t *loop);
+void handlers_hello_stop(struct handlers *h);
 
 /* One complete inbound text message of `s`. */
 void handlers_receive(struct handlers *h, struct session *s, const char *data, size_t len);

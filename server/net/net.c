@@ -477,7 +477,10 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
 		return 0;
 	case LWS_CALLBACK_TIMER:
-		if (pss->s && !pss->s->player && !pss->s->close_state) {
+		if (pss->s && pss->s->hello && !pss->s->close_state) {
+			/* its hello was said and waits for the store (bounded by the read's deadline) */
+			lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
+		} else if (pss->s && !pss->s->player && !pss->s->close_state) {
 			n->metrics->closed_no_hello++;
 			session_close(pss->s, LWS_CLOSE_STATUS_POLICY_VIOLATION, "no hello in time");
 		} else if (pss->s && pss->rx_timer && !pss->s->close_state) {
@@ -1036,9 +1039,13 @@ struct net *net_new(const struct config *cfg, struct lobby *lobby, struct metric
 	lobby_set_rated_hook(lobby, handlers_rated_push, n->handlers);
 	/* sessions another node ended: their connections here are signed out at once */
 	cluster_on_sessions_ended(lobby_cluster(lobby), handlers_sessions_ended_cb, n->handlers);
-	*n->http = (struct http){
-		.lobby = lobby, .metrics = metrics, .sessions = n->sessions, .started_ms = util_now_ms()
-	};
+	*n->http = (struct http){ .lobby = lobby,
+				  .metrics = metrics,
+				  .sessions = n->sessions,
+				  .hellos = &n->handlers->hellos,
+				  .started_ms = util_now_ms() };
+	n->handlers->hup_fd = -1;
+	tally_init(&n->handlers->hellos_by_addr);
 	http_init(n->http, cfg);
 	tally_init(&n->addrs);
 	hmap_init(&n->conn_addrs);
@@ -1068,6 +1075,11 @@ int net_start(struct net *n, uv_loop_t *loop)
 	if (err) {
 		util_log(LOG_ERROR, "server: cannot watch HTTP connections for hang-ups: %s",
 			 uv_strerror(err));
+		return err;
+	}
+	err = handlers_hello_start(n->handlers, loop);
+	if (err) {
+		util_log(LOG_ERROR, "server: cannot watch WebSockets for hang-ups: %s", uv_strerror(err));
 		return err;
 	}
 	err = load_web(cfg, &n->web, "");
@@ -1265,6 +1277,7 @@ void net_stop(struct net *n)
 		free(a);
 	hmap_finish(&n->conn_addrs);
 	http_stop(n->http);
+	handlers_hello_stop(n->handlers);
 }
 
 void net_free(struct net *n)
@@ -1274,6 +1287,7 @@ void net_free(struct net *n)
 	sessions_reap(n->sessions);
 	handlers_check_finish(n->handlers);
 	http_finish(n->http);
+	tally_finish(&n->handlers->hellos_by_addr);
 	webfiles_unref(n->web);
 	free(n);
 }

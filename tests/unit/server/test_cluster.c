@@ -635,7 +635,7 @@ static void test_lobby_merge(void)
 	REQUIRE(!cluster_start(m1) && !cluster_start(m2));
 	t = (struct two){ m1, m2 };
 	REQUIRE(run_until(two_up, &t, 5000));
-	REQUIRE(!lobby_player_hello(l, NULL, "Ann", tok, sizeof(tok), &p));
+	REQUIRE(!lobby_player_hello(l, NULL, NULL, "Ann", tok, sizeof(tok), &p));
 	REQUIRE(!lobby_room_create(l, p, rules_game_find("ur"), wire_game_find("ur"), &ropt, &gopt, &r1));
 	REQUIRE(!lobby_room_create(l, p, rules_game_find("ur"), wire_game_find("ur"), &ropt, &gopt, &r2));
 	snprintf(id1, sizeof(id1), "\"%s\"", room_id(r1));
