@@ -506,119 +506,207 @@ static bool same_double(double a, double b)
 	return memcmp(&a, &b, sizeof(a)) == 0;
 }
 
-/* Prints one stored or computed row of `ratings` for the difference report. */
-static void rating_row_print(const char *what, const char *player, const char *game, double r, double rd,
-			     double vol, long long matches, long long last_at)
+/* A row of `ratings`, stored or computed (the strings borrowed from the answer or the entries). */
+struct rating_row {
+	const char *player, *game;
+	double rating, rd, vol;
+	long long matches, last_at;
+};
+
+/* A row of `rating_history`, stored or computed. */
+struct hist_row {
+	const char *player, *game;
+	long long rated_seq, match_seq;
+	double rating, rd, vol;
+	long long at;
+};
+
+union check_row {
+	struct rating_row rating;
+	struct hist_row hist;
+};
+
+/*
+ * One table --check compares: its stored rows read in key order, walked beside
+ * the computed ones sorted alike (rows_sort()). Only accounts have rows, so a
+ * computed row of another player is passed over.
+ */
+struct check_table {
+	const char *name;
+	const char *lite, *pg; /* the stored rows in key order, on SQLite and on PostgreSQL */
+	size_t (*count)(const struct rebuild *b); /* computed rows, accounts' or not */
+	/* computed row i into *row; false when it is no account's */
+	bool (*computed)(const struct rebuild *b, size_t i, union check_row *row);
+	void (*stored)(const struct rows *x, union check_row *row); /* the current row of the answer */
+	int (*key_cmp)(const union check_row *a, const union check_row *b);
+	/* every other column equal, the doubles bit for bit */
+	bool (*same)(const union check_row *a, const union check_row *b);
+	void (*print)(const char *what, const union check_row *row);
+};
+
+static int key_cmp(const char *p1, const char *g1, const char *p2, const char *g2)
 {
+	int c = strcmp(p1, p2);
+
+	return c ? c : strcmp(g1, g2);
+}
+
+static size_t rating_count(const struct rebuild *b)
+{
+	return b->nentries;
+}
+
+static bool rating_computed(const struct rebuild *b, size_t i, union check_row *row)
+{
+	const struct entry *e = &b->entries[i];
+
+	row->rating = (struct rating_row){ e->player, e->game,      e->r.rating, e->r.rd,
+					   e->r.vol,  e->r.matches, e->r.last_at };
+	return e->account;
+}
+
+static void rating_stored(const struct rows *x, union check_row *row)
+{
+	row->rating =
+		(struct rating_row){ col_text(x, 0),   col_text(x, 1), col_double(x, 2), col_double(x, 3),
+				     col_double(x, 4), col_int(x, 5),  col_int(x, 6) };
+}
+
+static int rating_key_cmp(const union check_row *a, const union check_row *b)
+{
+	return key_cmp(a->rating.player, a->rating.game, b->rating.player, b->rating.game);
+}
+
+static bool rating_same(const union check_row *a, const union check_row *b)
+{
+	const struct rating_row *x = &a->rating, *y = &b->rating;
+
+	return same_double(x->rating, y->rating) && same_double(x->rd, y->rd) &&
+	       same_double(x->vol, y->vol) && x->matches == y->matches && x->last_at == y->last_at;
+}
+
+static void rating_print(const char *what, const union check_row *row)
+{
+	const struct rating_row *x = &row->rating;
+
 	printf("  %s: player %s game %s rating %.17g rd %.17g vol %.17g matches %lld last_at %lld\n", what,
-	       player, game, r, rd, vol, matches, last_at);
+	       x->player, x->game, x->rating, x->rd, x->vol, x->matches, x->last_at);
 }
 
-/* The stored `ratings` against the computed (accounts only); 0, CLI_E_MISMATCH (said) or -EIO. */
-static int check_ratings(struct rebuild *b)
+static const struct check_table ratings_table = {
+	"ratings",
+	"SELECT player_id, game, rating, rd, vol, matches, last_at FROM ratings ORDER BY player_id, game",
+	"SELECT player_id, game, rating, rd, vol, matches, last_at FROM ratings "
+	"ORDER BY player_id COLLATE \"C\", game COLLATE \"C\"",
+	rating_count,
+	rating_computed,
+	rating_stored,
+	rating_key_cmp,
+	rating_same,
+	rating_print,
+};
+
+static size_t hist_count(const struct rebuild *b)
 {
-	struct rows x;
-	size_t i = 0;
-	int err = rows_open(b, &x,
-			    "SELECT player_id, game, rating, rd, vol, matches, last_at FROM ratings "
-			    "ORDER BY player_id, game",
-			    "SELECT player_id, game, rating, rd, vol, matches, last_at FROM ratings "
-			    "ORDER BY player_id COLLATE \"C\", game COLLATE \"C\"");
-
-	while (!err && rows_next(&x)) {
-		const char *p = col_text(&x, 0), *g = col_text(&x, 1);
-		double r = col_double(&x, 2), rd = col_double(&x, 3), vol = col_double(&x, 4);
-		long long n = col_int(&x, 5), at = col_int(&x, 6);
-		const struct entry *e;
-		int c;
-
-		while (i < b->nentries && !b->entries[i].account)
-			i++;
-		e = i < b->nentries ? &b->entries[i] : NULL;
-		c = e ? strcmp(p, e->player) : -1;
-		c = c ? c : strcmp(g, e->game);
-		if (c || !same_double(r, e->r.rating) || !same_double(rd, e->r.rd) ||
-		    !same_double(vol, e->r.vol) || n != e->r.matches || at != e->r.last_at) {
-			/* c < 0: a stored row the archive does not give; c > 0: a computed row not stored */
-			printf("DIFFERENT: ratings: the first row that differs\n");
-			if (c <= 0)
-				rating_row_print("stored  ", p, g, r, rd, vol, n, at);
-			else
-				printf("  stored  : no such row\n");
-			if (c >= 0)
-				rating_row_print("computed", e->player, e->game, e->r.rating, e->r.rd,
-						 e->r.vol, e->r.matches, e->r.last_at);
-			else
-				printf("  computed: no such row\n");
-			rows_close(b, &x);
-			return CLI_E_MISMATCH;
-		}
-		i++;
-	}
-	if (rows_close(b, &x) || err)
-		return -EIO;
-	while (i < b->nentries && !b->entries[i].account)
-		i++;
-	if (i < b->nentries) {
-		const struct entry *e = &b->entries[i];
-
-		printf("DIFFERENT: ratings: the first row that differs\n  stored  : no such row\n");
-		rating_row_print("computed", e->player, e->game, e->r.rating, e->r.rd, e->r.vol, e->r.matches,
-				 e->r.last_at);
-		return CLI_E_MISMATCH;
-	}
-	return 0;
+	return b->nhist;
 }
 
-static void hist_row_print(const char *what, const char *player, const char *game, long long rseq,
-			   long long mseq, double r, double rd, double vol, long long at)
+static bool hist_computed(const struct rebuild *b, size_t i, union check_row *row)
 {
+	const struct hist *h = &b->hist[i];
+	const struct entry *e = &b->entries[h->entry];
+
+	row->hist = (struct hist_row){ e->player, e->game, h->rated_seq, h->match_seq,
+				       h->rating, h->rd,   h->vol,       h->at };
+	return e->account;
+}
+
+static void hist_stored(const struct rows *x, union check_row *row)
+{
+	row->hist = (struct hist_row){ col_text(x, 0),   col_text(x, 1),   col_int(x, 2),    col_int(x, 3),
+				       col_double(x, 4), col_double(x, 5), col_double(x, 6), col_int(x, 7) };
+}
+
+static int hist_key_cmp(const union check_row *a, const union check_row *b)
+{
+	const struct hist_row *x = &a->hist, *y = &b->hist;
+	int c = key_cmp(x->player, x->game, y->player, y->game);
+
+	return c ? c : (x->rated_seq > y->rated_seq) - (x->rated_seq < y->rated_seq);
+}
+
+static bool hist_same(const union check_row *a, const union check_row *b)
+{
+	const struct hist_row *x = &a->hist, *y = &b->hist;
+
+	return x->match_seq == y->match_seq && x->at == y->at && same_double(x->rating, y->rating) &&
+	       same_double(x->rd, y->rd) && same_double(x->vol, y->vol);
+}
+
+static void hist_print(const char *what, const union check_row *row)
+{
+	const struct hist_row *x = &row->hist;
+
 	printf("  %s: player %s game %s rated_seq %lld match_seq %lld rating %.17g rd %.17g vol %.17g at "
 	       "%lld\n",
-	       what, player, game, rseq, mseq, r, rd, vol, at);
+	       what, x->player, x->game, x->rated_seq, x->match_seq, x->rating, x->rd, x->vol, x->at);
 }
 
-/* The stored `rating_history` against the computed (accounts only); as check_ratings(). */
-static int check_history(struct rebuild *b)
+static const struct check_table history_table = {
+	"rating_history",
+	"SELECT player_id, game, rated_seq, match_seq, rating, rd, vol, at FROM rating_history "
+	"ORDER BY player_id, game, rated_seq",
+	"SELECT player_id, game, rated_seq, match_seq, rating, rd, vol, at FROM rating_history "
+	"ORDER BY player_id COLLATE \"C\", game COLLATE \"C\", rated_seq",
+	hist_count,
+	hist_computed,
+	hist_stored,
+	hist_key_cmp,
+	hist_same,
+	hist_print,
+};
+
+/* The next computed row that is an account's, from *i on, into *row; false past the last. */
+static bool computed_next(const struct rebuild *b, const struct check_table *t, size_t *i,
+			  union check_row *row)
 {
+	for (; *i < t->count(b); ++*i) {
+		if (t->computed(b, *i, row))
+			return true;
+	}
+	return false;
+}
+
+/* The difference report: order < 0, a stored row the archive does not give; > 0, a computed row not stored.
+ */
+static void check_report(const struct check_table *t, int order, const union check_row *stored,
+			 const union check_row *computed)
+{
+	printf("DIFFERENT: %s: the first row that differs\n", t->name);
+	if (order <= 0)
+		t->print("stored  ", stored);
+	else
+		printf("  stored  : no such row\n");
+	if (order >= 0)
+		t->print("computed", computed);
+	else
+		printf("  computed: no such row\n");
+}
+
+/* A stored table against the computed rows (accounts only); 0, CLI_E_MISMATCH (the first difference said) or
+ * -EIO. */
+static int check_table(struct rebuild *b, const struct check_table *t)
+{
+	union check_row stored, computed;
 	struct rows x;
 	size_t i = 0;
-	int err = rows_open(b, &x,
-			    "SELECT player_id, game, rated_seq, match_seq, rating, rd, vol, at FROM "
-			    "rating_history ORDER BY player_id, game, rated_seq",
-			    "SELECT player_id, game, rated_seq, match_seq, rating, rd, vol, at FROM "
-			    "rating_history ORDER BY player_id COLLATE \"C\", game COLLATE \"C\", rated_seq");
+	int order, err = rows_open(b, &x, t->lite, t->pg);
 
 	while (!err && rows_next(&x)) {
-		const char *p = col_text(&x, 0), *g = col_text(&x, 1);
-		long long rseq = col_int(&x, 2), mseq = col_int(&x, 3), at = col_int(&x, 7);
-		double r = col_double(&x, 4), rd = col_double(&x, 5), vol = col_double(&x, 6);
-		const struct hist *h;
-		const struct entry *e = NULL;
-		int c = -1;
-
-		while (i < b->nhist && !b->entries[b->hist[i].entry].account)
-			i++;
-		h = i < b->nhist ? &b->hist[i] : NULL;
-		if (h) {
-			e = &b->entries[h->entry];
-			c = strcmp(p, e->player);
-			c = c ? c : strcmp(g, e->game);
-			c = c ? c : (rseq > h->rated_seq) - (rseq < h->rated_seq);
-		}
-		if (c || mseq != h->match_seq || at != h->at || !same_double(r, h->rating) ||
-		    !same_double(rd, h->rd) || !same_double(vol, h->vol)) {
-			printf("DIFFERENT: rating_history: the first row that differs\n");
-			if (c <= 0)
-				hist_row_print("stored  ", p, g, rseq, mseq, r, rd, vol, at);
-			else
-				printf("  stored  : no such row\n");
-			if (c >= 0)
-				hist_row_print("computed", e->player, e->game, (long long)h->rated_seq,
-					       (long long)h->match_seq, h->rating, h->rd, h->vol,
-					       (long long)h->at);
-			else
-				printf("  computed: no such row\n");
+		t->stored(&x, &stored);
+		order = computed_next(b, t, &i, &computed) ? t->key_cmp(&stored, &computed) : -1;
+		if (order || !t->same(&stored, &computed)) {
+			check_report(t, order, &stored, &computed); /* before the answer's strings go */
 			rows_close(b, &x);
 			return CLI_E_MISMATCH;
 		}
@@ -626,18 +714,10 @@ static int check_history(struct rebuild *b)
 	}
 	if (rows_close(b, &x) || err)
 		return -EIO;
-	while (i < b->nhist && !b->entries[b->hist[i].entry].account)
-		i++;
-	if (i < b->nhist) {
-		const struct hist *h = &b->hist[i];
-		const struct entry *e = &b->entries[h->entry];
-
-		printf("DIFFERENT: rating_history: the first row that differs\n  stored  : no such row\n");
-		hist_row_print("computed", e->player, e->game, (long long)h->rated_seq,
-			       (long long)h->match_seq, h->rating, h->rd, h->vol, (long long)h->at);
-		return CLI_E_MISMATCH;
-	}
-	return 0;
+	if (!computed_next(b, t, &i, &computed))
+		return 0;
+	check_report(t, 1, NULL, &computed);
+	return CLI_E_MISMATCH;
 }
 
 /* --- rebuild: rewrite the tables --------------------------------------------------- */
@@ -890,8 +970,8 @@ static int rebuild_once(struct rebuild *b, bool check)
 	for (size_t i = 0; i < b->nhist; i++)
 		rows += b->entries[b->hist[i].entry].account;
 	if (!err && check) {
-		err = check_ratings(b);
-		err = err ? err : check_history(b);
+		err = check_table(b, &ratings_table);
+		err = err ? err : check_table(b, &history_table);
 		if (!err)
 			printf("identical: %zu ratings and %zu history rows are what %zu rated matches "
 			       "give\n",

@@ -177,6 +177,18 @@ void lobby_account_failed(struct lobby *l, const char *addr, const char *key)
 		pace_take_s(&hk->fails_tat, l->cfg->sign_in_fail_handle_s);
 }
 
+void lobby_account_unfailed(struct lobby *l, const char *addr, const char *key)
+{
+	struct lobby_pace *pc = pace_of(l, addr, false),
+			  *hk = key ? pace_in(&l->handle_paces, key, false) : NULL;
+
+	/* a take never starts before now, so a meter given back can be full but never fuller */
+	if (pc)
+		pc->fails_tat -= (int64_t)l->cfg->sign_in_fail_addr_s * 1000000;
+	if (hk)
+		hk->fails_tat -= (int64_t)l->cfg->sign_in_fail_handle_s * 1000000;
+}
+
 /* A refusal: its sentence in *why, its code returned. */
 static int refuse(const char **why, int code, const char *sentence)
 {

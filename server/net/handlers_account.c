@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/pwhash.h"
+#include "cluster/cluster.h"
 #include "room/room.h"
 #include "store/store.h"
 #include "base/util.h"
@@ -140,35 +141,45 @@ void handlers_rated_push(void *ctx, struct player *p)
 	store_acct_submit(h->store, a);
 }
 
-/*
- * Every connection (but `except`) speaking for one of the sessions ended
- * (their token hashes) is told `signed_out` without id and is back to
- * before hello.
- */
-static void sign_out_sessions(struct handlers *h, struct session *except, char (*ended)[65], size_t n,
-			      const char *reason)
+size_t handlers_sign_out_tokens(struct handlers *h, struct session *except, char (*hashes)[65], size_t n,
+				const char *reason)
 {
 	struct session *t, *first;
-	size_t i;
+	size_t i, out = 0;
 
 	if (!n || !(first = h->sessions ? h->sessions->ka_cursor : NULL))
-		return;
-	h->metrics->acct_sessions_ended += n;
+		return 0;
 	t = first;
 	do {
 		struct session *next = t->ka_next;
 
 		if (t != except && t->player && !t->dead && !t->close_state)
 			for (i = 0; i < n; i++)
-				if (!strcmp(t->token_hash, ended[i])) {
+				if (!strcmp(t->token_hash, hashes[i])) {
 					session_send_json(t, wire_signed_out_new(reason, NULL));
 					/* a request it had in flight no longer speaks for the account */
 					handlers_account_closed(h, t);
 					handlers_detach(h, t);
+					out++;
 					break;
 				}
 		t = next;
 	} while (t && t != first);
+	return out;
+}
+
+/*
+ * The sessions this node ended (their token hashes; committed): counted, their connections here (but
+ * `except`) signed out, and the other nodes told, which sign out theirs (docs/ACCOUNTS.md).
+ */
+static void sign_out_sessions(struct handlers *h, struct session *except, char (*ended)[65], size_t n,
+			      const char *reason)
+{
+	if (!n)
+		return;
+	h->metrics->acct_sessions_ended += n;
+	cluster_sessions_ended(lobby_cluster(h->lobby), reason, ended, n);
+	(void)handlers_sign_out_tokens(h, except, ended, n, reason);
 }
 
 /* The op's connection is signed out (its own request ended its session). */
@@ -262,6 +273,8 @@ static bool hash_send(struct acct_op *op, const char *password, bool verify, con
 				 : pwhash_hash(op->h->pwhash, password, hash_cb, op);
 	if (op->job)
 		return true;
+	if (verify && op->s) /* nothing checked: the failure reserved for it goes back */
+		lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key);
 	op->h->metrics->acct_busy++;
 	reply_error(op, WIRE_E_BUSY, "the server is busy checking passwords: try again in a moment");
 	op_free(op);
@@ -333,6 +346,10 @@ static void claim_done(struct acct_op *op, struct store_acct *a)
 		reply_error(op, WIRE_E_HANDLE_TAKEN, "another account has that handle (or one too like it)");
 		return;
 	}
+	if (a->err == STORE_E_CLAIMED) { /* another tab of this guest claimed it a moment ago */
+		reply_error(op, WIRE_E_ALREADY_CLAIMED, "this identity is an account already");
+		return;
+	}
 	if (!p || strcmp(player_id(p), a->player_id)) /* the connection signed in elsewhere meanwhile */
 		return;
 	op->h->metrics->acct_claims++;
@@ -358,6 +375,7 @@ void handlers_sign_in(struct handlers *h, struct session *s, struct wire_msg *m,
 	if (limited(h, s, m, key, true) || !(op = op_new(h, s, m, STORE_ACCT_FIND)))
 		return;
 	lobby_account_tried(h->lobby, s->addr);
+	lobby_account_failed(h->lobby, s->addr, key); /* reserved: given back if the password matches */
 	copy(op->a->key, sizeof(op->a->key), key);
 	copy(op->a->device, sizeof(op->a->device), m->device);
 	copy(op->password, sizeof(op->password), m->password);
@@ -369,6 +387,7 @@ static void sign_in_found(struct acct_op *op, struct store_acct *a)
 	bool found = !a->err;
 
 	if (a->err && a->err != STORE_E_NOT_FOUND) {
+		lobby_account_unfailed(op->h->lobby, op->s->addr, a->key); /* nothing checked */
 		reply_error(op, WIRE_E_UNAVAILABLE,
 			    "the server cannot read its database right now; try again");
 		op_free(op);
@@ -384,13 +403,13 @@ static void sign_in_checked(struct acct_op *op, bool match)
 {
 	struct store_acct *a = op->a;
 
-	if (!match) {
+	if (!match) { /* the failure reserved when it was accepted stands */
 		op->h->metrics->acct_sign_in_wrong++;
-		lobby_account_failed(op->h->lobby, op->s->addr, a->key);
 		reply_error(op, WIRE_E_WRONG_CREDENTIALS, WRONG_CREDENTIALS);
 		op_free(op);
 		return;
 	}
+	lobby_account_unfailed(op->h->lobby, op->s->addr, a->key);
 	a->kind = STORE_ACCT_SIGN_IN;
 	a->now = util_now_ms();
 	a->max_sessions = SESSIONS_MAX;
@@ -414,7 +433,8 @@ static void sign_in_done(struct acct_op *op, struct store_acct *a)
 	}
 	h->metrics->acct_sign_in_ok++;
 	sign_out_sessions(h, op->s, a->ended, a->nended, "ended");
-	p = lobby_player_account(h->lobby, a->player_id, a->name, a->handle);
+	/* its ratings were read in the sign-in's own transaction: nothing more is read here */
+	p = lobby_player_account(h->lobby, a->player_id, a->name, a->handle, a->ratings, a->nratings);
 	if (!p) {
 		reply_error(op, WIRE_E_INTERNAL, "out of memory");
 		return;
@@ -495,24 +515,37 @@ static void end_done(struct acct_op *op, struct store_acct *a)
 
 /* --- password, delete_account (the current password checked first) ------------- */
 
-void handlers_password(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+/*
+ * password and delete_account: an account request metered on its handle; the password it gives to check
+ * (`current`) and, for password, the new one kept; then the account's hash is read off the loop, to check
+ * `current` against.
+ */
+static void secret_request(struct handlers *h, struct session *s, struct wire_msg *m, const char *current,
+			   const char *new_password)
 {
-	struct acct_op *op;
+	struct acct_op *op = account_op(h, s, m, STORE_ACCT_VIEW);
 
-	if (player_handle(s->player) && !password_valid(m->new_password)) {
-		session_send_error(s, WIRE_E_BAD_PASSWORD, "a password is 8 to 128 printable characters",
-				   m->id);
-		return;
-	}
-	if (!(op = account_op(h, s, m, STORE_ACCT_VIEW)))
+	if (!op)
 		return;
 	if (limited(h, s, m, op->a->key, false)) {
 		op_free(op);
 		return;
 	}
-	copy(op->password, sizeof(op->password), m->new_password);
-	copy(op->old, sizeof(op->old), m->old_password);
-	store_send(op); /* the hash to check the old one against, read off the loop */
+	lobby_account_failed(h->lobby, s->addr, op->a->key); /* reserved, as in sign_in */
+	copy(op->old, sizeof(op->old), current);
+	if (new_password)
+		copy(op->password, sizeof(op->password), new_password);
+	store_send(op);
+}
+
+void handlers_password(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	if (player_handle(s->player) && !password_valid(m->new_password)) {
+		session_send_error(s, WIRE_E_BAD_PASSWORD, "a password is 8 to 128 printable characters",
+				   m->id);
+		return;
+	}
+	secret_request(h, s, m, m->old_password, m->new_password);
 }
 
 /* Whether p holds a seat in a room that is waiting or playing (delete_account's seats_held). */
@@ -526,20 +559,11 @@ static bool holds_open_seat(const struct player *p)
 
 void handlers_delete_account(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
-	struct acct_op *op;
-
 	if (player_handle(s->player) && holds_open_seat(s->player)) {
 		session_send_error(s, WIRE_E_SEATS_HELD, SEATS_HELD, m->id);
 		return;
 	}
-	if (!(op = account_op(h, s, m, STORE_ACCT_VIEW)))
-		return;
-	if (limited(h, s, m, op->a->key, false)) {
-		op_free(op);
-		return;
-	}
-	copy(op->old, sizeof(op->old), m->password);
-	store_send(op);
+	secret_request(h, s, m, m->password, NULL);
 }
 
 /* The account read: check the password the request gave against its hash. */
@@ -552,12 +576,12 @@ static void secret_read(struct acct_op *op, struct store_acct *a)
 
 static void secret_checked(struct acct_op *op, bool match)
 {
-	if (!match) {
-		lobby_account_failed(op->h->lobby, op->s->addr, op->a->key);
+	if (!match) { /* the failure reserved stands */
 		reply_error(op, WIRE_E_WRONG_CREDENTIALS, WRONG_CREDENTIALS);
 		op_free(op);
 		return;
 	}
+	lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key);
 	if (op->type == WIRE_DELETE_ACCOUNT) {
 		struct player *p = op->s->player;
 
@@ -656,16 +680,31 @@ static void store_cb(void *ctx, struct store_acct *a)
 		op_free(op);
 		return;
 	}
+	if (a->err == STORE_E_SIGNED_OUT) { /* its session was ended elsewhere meanwhile: nothing changed */
+		char gone[1][65];
+
+		if (a->kind == STORE_ACCT_VIEW &&
+		    (op->type == WIRE_PASSWORD || op->type == WIRE_DELETE_ACCOUNT))
+			lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key); /* nothing checked */
+		memcpy(gone[0], op->s->token_hash, sizeof(gone[0])); /* its other connections here go too */
+		(void)handlers_sign_out_tokens(op->h, op->s, gone, 1, "revoked");
+		sign_out_self(op, "revoked");
+		op_free(op);
+		return;
+	}
 	if (a->kind == STORE_ACCT_FIND) {
 		sign_in_found(op, a);
 		return;
 	}
-	if (a->kind == STORE_ACCT_VIEW && (op->type == WIRE_PASSWORD || op->type == WIRE_DELETE_ACCOUNT) &&
-	    !a->err) {
-		secret_read(op, a);
-		return;
+	if (a->kind == STORE_ACCT_VIEW && (op->type == WIRE_PASSWORD || op->type == WIRE_DELETE_ACCOUNT)) {
+		if (!a->err) {
+			secret_read(op, a);
+			return;
+		}
+		lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key); /* nothing checked */
 	}
-	if (a->err && a->err != STORE_E_TAKEN && a->err != STORE_E_NOT_FOUND && a->err != STORE_E_STALE) {
+	if (a->err && a->err != STORE_E_TAKEN && a->err != STORE_E_NOT_FOUND && a->err != STORE_E_STALE &&
+	    a->err != STORE_E_CLAIMED) {
 		reply_error(op, WIRE_E_UNAVAILABLE,
 			    "the server cannot save to its database right now; nothing changed, try again");
 	} else {

@@ -63,9 +63,15 @@ static const char *const stmt_sql[AR_MAX] = {
 			    "m.seq = s.match_seq WHERE s.player_id = ?1",
 	[AR_RATINGS] =
 		"SELECT game, rating, rd, vol, matches FROM ratings WHERE player_id = ?1 ORDER BY game",
+	/* every rated game's last 200 at once: for each ratings row (CROSS JOIN: SQLite keeps this order) the
+	   subquery finds the game's 200th newest rated_seq, from which its range is walked on the primary
+	   key, never its whole history (PostgreSQL's plan does the same) */
 	[AR_HISTORY] =
-		"SELECT h.at, h.rating, h.rd, m.id FROM rating_history h JOIN matches m ON m.seq = "
-		"h.match_seq WHERE h.player_id = ?1 AND h.game = ?2 ORDER BY h.rated_seq DESC LIMIT 200",
+		"SELECT h.game, h.at, h.rating, h.rd, m.id FROM ratings r CROSS JOIN rating_history h JOIN "
+		"matches m ON m.seq = h.match_seq WHERE r.player_id = ?1 AND h.player_id = r.player_id AND "
+		"h.game = r.game AND h.rated_seq >= coalesce((SELECT x.rated_seq FROM rating_history x WHERE "
+		"x.player_id = r.player_id AND x.game = r.game ORDER BY x.rated_seq DESC LIMIT 1 OFFSET "
+		"199), 0) ORDER BY h.game, h.rated_seq",
 	[AR_RECENT] =
 		"SELECT m.id, m.game, m.ended_at, s.seat, s.role, m.winner, m.rated FROM match_seats s "
 		"JOIN matches m ON m.seq = s.match_seq WHERE s.player_id = ?1 ORDER BY s.match_seq DESC, "
@@ -1122,44 +1128,51 @@ static json_t *rating_new(double rating, double rd, double vol, json_int_t match
 	return o;
 }
 
-/* The last 200 rated matches of `player` in `game`, oldest first: [{at, rating, rd, match}]. */
-static json_t *history_new(struct archive_db *d, const char *player, const char *game)
+/*
+ * The last 200 rated matches of `player` in each game it has a rating in, in
+ * one query: {<game>: [{at, rating, rd, match}] oldest first}; NULL on failure.
+ */
+static json_t *histories_new(struct archive_db *d, const char *player)
 {
 	struct ar_rows r = { .q = AR_HISTORY };
-	json_t *list = json_array();
-	int rc;
-
-	arg_text(&r, 1, player);
-	arg_text(&r, 2, game);
-	rc = list ? rows_open(d, &r) : -ENOMEM;
-	while (!rc && (rc = rows_next(d, &r)) == 1)
-		rc = json_array_insert_new(list, 0, /* newest first from the index: reversed here */
-					   json_pack("{s:I, s:I, s:I, s:s}", "at", (json_int_t)col_int(&r, 0),
-						     "rating", (json_int_t)lround(col_double(&r, 1)), "rd",
-						     (json_int_t)lround(col_double(&r, 2)), "match",
-						     text(&r, 3)))
-			     ? -ENOMEM
-			     : 0;
-	rows_close(d, &r);
-	if (rc) {
-		json_decref(list);
-		return NULL;
-	}
-	return list;
-}
-
-/* {<game>: {rating, rd, vol, provisional, matches, history}} of identity `player`. */
-static json_t *ratings_new(struct archive_db *d, const char *player)
-{
-	struct ar_rows r = { .q = AR_RATINGS };
-	json_t *all = json_object(), *one, *hist;
+	json_t *all = json_object(), *list;
 	int rc;
 
 	arg_text(&r, 1, player);
 	rc = all ? rows_open(d, &r) : -ENOMEM;
 	while (!rc && (rc = rows_next(d, &r)) == 1) {
+		if (!(list = json_object_get(all, text(&r, 0))) &&
+		    json_object_set_new(all, text(&r, 0), list = json_array()))
+			list = NULL;
+		rc = !list || json_array_append_new(
+				      list,
+				      json_pack("{s:I, s:I, s:I, s:s}", "at", (json_int_t)col_int(&r, 1),
+						"rating", (json_int_t)lround(col_double(&r, 2)), "rd",
+						(json_int_t)lround(col_double(&r, 3)), "match", text(&r, 4)))
+			     ? -ENOMEM
+			     : 0;
+	}
+	rows_close(d, &r);
+	if (rc) {
+		json_decref(all);
+		return NULL;
+	}
+	return all;
+}
+
+/* {<game>: {rating, rd, vol, provisional, matches, history}} of identity `player`: two queries in all. */
+static json_t *ratings_new(struct archive_db *d, const char *player)
+{
+	struct ar_rows r = { .q = AR_RATINGS };
+	json_t *hists = histories_new(d, player), *all = json_object(), *one, *hist;
+	int rc;
+
+	arg_text(&r, 1, player);
+	rc = hists && all ? rows_open(d, &r) : -ENOMEM;
+	while (!rc && (rc = rows_next(d, &r)) == 1) {
 		one = rating_new(col_double(&r, 1), col_double(&r, 2), col_double(&r, 3), col_int(&r, 4));
-		hist = one ? history_new(d, player, text(&r, 0)) : NULL;
+		hist = json_object_get(hists, text(&r, 0)); /* none: a rating with no history row */
+		hist = one ? (hist ? json_incref(hist) : json_array()) : NULL;
 		rc = !hist || json_object_set_new(one, "history", hist) ||
 				     json_object_set_new(all, text(&r, 0), one)
 			     ? -ENOMEM
@@ -1168,6 +1181,7 @@ static json_t *ratings_new(struct archive_db *d, const char *player)
 			json_decref(one);
 	}
 	rows_close(d, &r);
+	json_decref(hists);
 	if (rc) {
 		json_decref(all);
 		return NULL;

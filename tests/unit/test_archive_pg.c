@@ -412,6 +412,27 @@ static void test_players(void)
 	}
 }
 
+/* SQLite's statements run, counted (sqlite3_trace_v2). */
+static int stmts_cb(unsigned type, void *ctx, void *p, void *x)
+{
+	(void)type, (void)p, (void)x;
+	++*(int *)ctx;
+	return 0;
+}
+
+/* How many statements an account page costs on SQLite. */
+static int page_stmts(const char *handle)
+{
+	int n = 0;
+	json_t *body = NULL;
+
+	sqlite3_trace_v2(lite, SQLITE_TRACE_STMT, stmts_cb, &n);
+	CHECK_EQ(archive_db_player(&dl, handle, &body), 0);
+	sqlite3_trace_v2(lite, 0, NULL, NULL);
+	json_decref(body);
+	return n;
+}
+
 /*
  * Issue 26's reads: accounts (one with matches under two names, one that
  * never played, a tie on the board broken by handle key), rated matches with
@@ -440,13 +461,18 @@ static void test_ratings(void)
 		"('pana', 'ur', 1562.1234567891234, 201.49999, 0.059999912345678, 2, 1700000012500), "
 		"('pbob', 'ur', 1437.8765432108766, 201.5, 0.06000001, 2, 1700000012500), "
 		"('pcy', 'ur', 1562.1234567891234, 300.25, 0.06, 1, 1700000012500), "
-		"('pana', 'quinteto', 1610.5, 100.0, 0.0599, 7, 1700000003500)",
+		"('pana', 'quinteto', 1610.5, 100.0, 0.0599, 7, 1700000003500), "
+		"('pbob', 'laquet', 1730.25, 60.5, 0.058, 230, 1700000000230)",
 		"INSERT INTO rating_history(player_id, game, rated_seq, match_seq, rating, rd, vol, at) "
 		"VALUES "
 		"('pana', 'ur', 1, 5, 1662.3, 290.2, 0.06, 1700000000500), "
 		"('pana', 'ur', 2, 17, 1562.1234567891234, 201.49999, 0.059999912345678, 1700000012500), "
 		"('pbob', 'ur', 1, 5, 1337.7, 290.2, 0.06, 1700000000500), "
 		"('pbob', 'ur', 2, 17, 1437.8765432108766, 201.5, 0.06000001, 1700000012500)",
+		/* more rated matches in one game than the page shows (its last 200), beside another game */
+		"INSERT INTO rating_history(player_id, game, rated_seq, match_seq, rating, rd, vol, at) "
+		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 230) "
+		"SELECT 'pbob', 'laquet', i, 5, 1500 + i, 300 - i, 0.06, 1700000000000 + i FROM n",
 	};
 	static const char *const asked[] = { "Ana_R", "ana_r", "ANA_R", "Aná_R",      "B0B", "bob", "Cy-1",
 					     "cy_l",  "CY_1",  "Ana",   "Random bot", "ANA", "Zoë" };
@@ -463,6 +489,17 @@ static void test_ratings(void)
 		CHECK_EQ(same_json(asked[i], rl, bl, rp, bp, &body), 0);
 		/* the first nine are handles of accounts (by key), the others names */
 		CHECK(json_is_true(json_object_get(body, "account")) == (i < 9));
+		if (!strcmp(asked[i], "bob")) { /* laquet's newest 200 of 230, oldest first; ur's 2 beside */
+			json_t *r = json_object_get(body, "ratings"),
+			       *h = json_object_get(json_object_get(r, "laquet"), "history");
+
+			CHECK_EQ(json_array_size(h), 200);
+			CHECK_EQ(json_integer_value(json_object_get(json_array_get(h, 0), "at")),
+				 1700000000031);
+			CHECK_EQ(json_integer_value(json_object_get(json_array_get(h, 199), "at")),
+				 1700000000230);
+			CHECK_EQ(json_array_size(json_object_get(json_object_get(r, "ur"), "history")), 2);
+		}
 		json_decref(body);
 	}
 	for (size_t g = 0; g < 3; g++)
@@ -481,6 +518,9 @@ static void test_ratings(void)
 			json_decref(body);
 		}
 	CHECK_EQ(get_both("m00"), 0); /* a rated match's archive: rated: true, the same bytes */
+	/* the histories in one query, not one per game: Ana (2 games) and Bob (2) cost what Cy (1) does */
+	CHECK_EQ(page_stmts("Ana_R"), page_stmts("Cy-1"));
+	CHECK_EQ(page_stmts("B0b"), page_stmts("Cy-1"));
 }
 
 /* A match's record changed in both (as someone with write access could): neither serves it. */

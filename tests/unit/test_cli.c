@@ -8,7 +8,6 @@
  * from a file or from the database; 2 for what is no archive or no match.
  * matches, export, verify --all, show and backup are checked on the database.
  */
-#include <dirent.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "archive_rows.h"
 #include "match_fixture.h"
-#include "store/name_fold.h"
 #include "tap.h"
 
 static const char *cli, *migrations;
@@ -206,117 +205,6 @@ static int sql(sqlite3 *db, const char *text)
 	return sqlite3_exec(db, text, NULL, NULL, NULL);
 }
 
-static int sql_file(const struct dirent *d)
-{
-	size_t n = strlen(d->d_name);
-
-	return n > 4 && strcmp(d->d_name + n - 4, ".sql") == 0;
-}
-
-/* Applies every migration in the folder in name order, as the server's runner does. */
-static int migrate(sqlite3 *db)
-{
-	struct dirent **list;
-	char path[512], *text;
-	int count, k, err = 0;
-	FILE *f;
-	long n;
-
-	count = scandir(migrations, &list, sql_file, alphasort);
-	if (count <= 0)
-		return -1;
-	for (k = 0; k < count; k++) {
-		snprintf(path, sizeof(path), "%s/%s", migrations, list[k]->d_name);
-		text = NULL;
-		f = err ? NULL : fopen(path, "rb");
-		if (!err && (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-			     !(text = calloc(1, (size_t)n + 1)) ||
-			     fread(text, 1, (size_t)n, f) != (size_t)n || sql(db, text) != SQLITE_OK)) {
-			printf("# %s: %s\n", path, sqlite3_errmsg(db));
-			err = -1;
-		}
-		free(text);
-		if (f)
-			fclose(f);
-		free(list[k]);
-	}
-	free(list);
-	return err;
-}
-
-/* Archives `j` as the server's writer does (same tables and columns). */
-static int insert(sqlite3 *db, const json_t *j)
-{
-	char *q, *opt = json_dumps(json_object_get(j, "options"), JSON_COMPACT),
-		 *seeds = json_dumps(json_object_get(j, "client_seeds"), JSON_COMPACT),
-		 *res = json_dumps(json_object_get(j, "result"), JSON_COMPACT | JSON_ENCODE_ANY);
-	json_t *x;
-	size_t i;
-	int rc;
-
-	q = sqlite3_mprintf("INSERT INTO matches(id, game, options, commit_hex, server_seed, client_seeds, "
-			    "result, server_version, started_at, ended_at, plies) VALUES "
-			    "(%Q,%Q,%Q,%Q,%Q,%Q,%Q,'test',%lld,%lld,%d)",
-			    json_string_value(json_object_get(j, "id")),
-			    json_string_value(json_object_get(j, "game")), opt,
-			    json_string_value(json_object_get(j, "commit")),
-			    json_string_value(json_object_get(j, "server_seed")), seeds, res,
-			    (long long)json_integer_value(json_object_get(j, "started_at")),
-			    (long long)json_integer_value(json_object_get(j, "ended_at")),
-			    (int)json_array_size(json_object_get(j, "actions")));
-	rc = sql(db, q);
-	sqlite3_free(q);
-	free(opt), free(seeds), free(res);
-	json_array_foreach(json_object_get(j, "seats"), i, x)
-	{
-		q = sqlite3_mprintf(
-			"INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed, "
-			"name_key) "
-			"VALUES (last_insert_rowid_seq(), %d, %Q, %Q, %d, NULL, '', quinteto_fold(%Q))",
-			(int)json_integer_value(json_object_get(x, "seat")),
-			json_string_value(json_object_get(x, "role")),
-			json_string_value(json_object_get(x, "name")),
-			json_is_true(json_object_get(x, "bot")),
-			json_string_value(json_object_get(x, "name")));
-		rc = rc ? rc : sql(db, q);
-		sqlite3_free(q);
-	}
-	json_array_foreach(json_object_get(j, "actions"), i, x)
-	{
-		char *a = json_dumps(json_object_get(x, "action"), JSON_COMPACT),
-		     *o = json_dumps(json_object_get(x, "outcome"), JSON_COMPACT);
-
-		q = sqlite3_mprintf("INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at) "
-				    "VALUES (last_insert_rowid_seq(), %d, %d, %Q, %Q, %lld)",
-				    (int)json_integer_value(json_object_get(x, "ply")),
-				    (int)json_integer_value(json_object_get(x, "seat")), a, o,
-				    (long long)json_integer_value(json_object_get(x, "at")));
-		rc = rc ? rc : sql(db, q);
-		sqlite3_free(q);
-		free(a), free(o);
-	}
-	json_array_foreach(json_object_get(j, "events"), i, x)
-	{
-		q = sqlite3_mprintf(
-			"INSERT INTO match_events VALUES (last_insert_rowid_seq(), %d, %d, %Q, %lld)",
-			(int)json_integer_value(json_object_get(x, "ply")),
-			(int)json_integer_value(json_object_get(x, "seat")),
-			json_string_value(json_object_get(x, "kind")),
-			(long long)json_integer_value(json_object_get(x, "at")));
-		rc = rc ? rc : sql(db, q);
-		sqlite3_free(q);
-	}
-	return rc;
-}
-
-/* The seq of the match inserted last: the rows of its children point at it. */
-static void seq_fn(sqlite3_context *ctx, int n, sqlite3_value **v)
-{
-	(void)n;
-	(void)v;
-	sqlite3_result_int64(ctx, sqlite3_last_insert_rowid(sqlite3_context_db_handle(ctx)));
-}
-
 /* A database with three archives: m1 (Ana resigns at 40), m2 (played out), m3 (Ana resigns at 10). */
 static json_t *db_archive[3];
 
@@ -324,20 +212,19 @@ static int build_db(void)
 {
 	static const char *const ids[] = { "m1", "m2", "m3" };
 	static const int resign[] = { 40, -1, 10 };
+	struct archive_rows rows = { archive_rows_sqlite_exec, NULL, false, NULL, 0 };
 	sqlite3 *db;
-	int rc, k;
+	int rc = 0;
 
 	snprintf(dbpath, sizeof(dbpath), "%s/q.db", dir);
-	if (sqlite3_open(dbpath, &db) != SQLITE_OK)
+	if (archive_rows_sqlite_open(dbpath, migrations, &db) != 0)
 		return -1;
-	rc = sqlite3_create_function(db, "last_insert_rowid_seq", 0, SQLITE_UTF8, NULL, seq_fn, NULL, NULL);
-	rc = rc ? rc : name_fold_register(db); /* migration 0012 and the seats' name_key */
-	rc = rc ? rc : migrate(db);
-	for (k = 0; !rc && k < 3; k++) {
+	rows.ctx = db; /* the archives' names, no player ids, casual */
+	for (int k = 0; !rc && k < 3; k++) {
 		db_archive[k] = fixture_archive("ur", 11 + (uint32_t)k, resign[k], 0);
 		json_object_set_new(db_archive[k], "id", json_string(ids[k]));
 		/* matches rows first, then children: last_insert_rowid must be the match's seq */
-		rc = insert(db, db_archive[k]);
+		rc = archive_rows_insert(db_archive[k], &rows);
 	}
 	sqlite3_close(db);
 	return rc;

@@ -10,7 +10,6 @@
  * rating is off by one bit or a history row is missing; a rated match that
  * does not replay to its recorded result is exit 2, named, nothing written.
  */
-#include <dirent.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -19,9 +18,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "archive_rows.h"
 #include "match_fixture.h"
 #include "rating/rating.h"
-#include "store/name_fold.h"
 #include "store/store_int.h"
 #include "tap.h"
 
@@ -79,116 +78,20 @@ static int sql(sqlite3 *db, const char *text)
 	return rc;
 }
 
-/* The seq of the match inserted last, and a seat's name key, in the database's own words. */
-#define LAST_SEQ (pg ? "(SELECT max(seq) FROM matches)" : "last_insert_rowid_seq()")
-#define NAME_KEY (pg ? "lower" : "quinteto_fold")
-
-static int sql_file(const struct dirent *d)
+/* archive_rows' exec: `text` on SQLite's `db` (ctx), or on PostgreSQL with --pg. */
+static int exec_cb(void *ctx, const char *text)
 {
-	size_t n = strlen(d->d_name);
-
-	return n > 4 && strcmp(d->d_name + n - 4, ".sql") == 0;
-}
-
-/* Applies every migration in the folder in name order, as the server's runner does. */
-static int migrate(sqlite3 *db)
-{
-	struct dirent **list;
-	char path[512];
-	int count, err = 0;
-
-	count = scandir(migrations, &list, sql_file, alphasort);
-	if (count <= 0)
-		return -1;
-	for (int k = 0; k < count; k++) {
-		FILE *f;
-		char *text = NULL;
-		long n;
-
-		snprintf(path, sizeof(path), "%s/%s", migrations, list[k]->d_name);
-		f = err ? NULL : fopen(path, "rb");
-		if (!err && (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-			     !(text = calloc(1, (size_t)n + 1)) ||
-			     fread(text, 1, (size_t)n, f) != (size_t)n || sql(db, text) != SQLITE_OK))
-			err = -1;
-		free(text);
-		if (f)
-			fclose(f);
-		free(list[k]);
-	}
-	free(list);
-	return err;
+	return sql(ctx, text);
 }
 
 /* Archives `j` as the server's writer does, seat i held by players[i], rated as rated_seq (0: casual). */
-static int insert(sqlite3 *db, const json_t *j, const char *const *players, int rated_seq, int64_t ended_at)
+static int insert(sqlite3 *db, json_t *j, const char *const *players, int rated_seq, int64_t ended_at)
 {
-	char *q, *opt = json_dumps(json_object_get(j, "options"), JSON_COMPACT),
-		 *seeds = json_dumps(json_object_get(j, "client_seeds"), JSON_COMPACT),
-		 *res = json_dumps(json_object_get(j, "result"), JSON_COMPACT | JSON_ENCODE_ANY);
-	char rseq[16] = "NULL";
-	json_t *x;
-	size_t i;
-	int rc;
+	const struct archive_rows o = { exec_cb, db, pg != NULL, players, rated_seq };
 
-	if (rated_seq > 0)
-		snprintf(rseq, sizeof(rseq), "%d", rated_seq);
-	q = sqlite3_mprintf("INSERT INTO matches(id, game, options, commit_hex, server_seed, client_seeds, "
-			    "result, server_version, started_at, ended_at, plies, rated, rated_seq) VALUES "
-			    "(%Q,%Q,%Q,%Q,%Q,%Q,%Q,'test',%lld,%lld,%d,%d,%s)",
-			    json_string_value(json_object_get(j, "id")),
-			    json_string_value(json_object_get(j, "game")), opt,
-			    json_string_value(json_object_get(j, "commit")),
-			    json_string_value(json_object_get(j, "server_seed")), seeds, res,
-			    (long long)(ended_at - DAY), (long long)ended_at,
-			    (int)json_array_size(json_object_get(j, "actions")), rated_seq > 0, rseq);
-	rc = sql(db, q);
-	sqlite3_free(q);
-	free(opt), free(seeds), free(res);
-	json_array_foreach(json_object_get(j, "seats"), i, x)
-	{
-		q = sqlite3_mprintf(
-			"INSERT INTO match_seats(match_seq, seat, role, name, bot, player_id, client_seed, "
-			"name_key) VALUES (%s, %d, %Q, %Q, 0, %Q, '', %s(%Q))",
-			LAST_SEQ, (int)i, json_string_value(json_object_get(x, "role")), players[i],
-			players[i], NAME_KEY, players[i]);
-		rc = rc ? rc : sql(db, q);
-		sqlite3_free(q);
-	}
-	json_array_foreach(json_object_get(j, "actions"), i, x)
-	{
-		char *a = json_dumps(json_object_get(x, "action"), JSON_COMPACT),
-		     *o = json_dumps(json_object_get(x, "outcome"), JSON_COMPACT);
-
-		q = sqlite3_mprintf("INSERT INTO match_actions(match_seq, ply, seat, action, outcome, at) "
-				    "VALUES (%s, %d, %d, %Q, %Q, %lld)",
-				    LAST_SEQ, (int)json_integer_value(json_object_get(x, "ply")),
-				    (int)json_integer_value(json_object_get(x, "seat")), a, o,
-				    (long long)json_integer_value(json_object_get(x, "at")));
-		rc = rc ? rc : sql(db, q);
-		sqlite3_free(q);
-		free(a), free(o);
-	}
-	json_array_foreach(json_object_get(j, "events"), i, x)
-	{
-		q = sqlite3_mprintf("INSERT INTO match_events(match_seq, ply, seat, kind, at) VALUES (%s, "
-				    "%d, %d, %Q, %lld)",
-				    LAST_SEQ, (int)json_integer_value(json_object_get(x, "ply")),
-				    (int)json_integer_value(json_object_get(x, "seat")),
-				    json_string_value(json_object_get(x, "kind")),
-				    (long long)json_integer_value(json_object_get(x, "at")));
-		rc = rc ? rc : sql(db, q);
-		sqlite3_free(q);
-	}
-	return rc;
-}
-
-/* The seq of the match inserted last: the rows of its children point at it. */
-static void seq_fn(sqlite3_context *ctx, int n, sqlite3_value **v)
-{
-	(void)n;
-	(void)v;
-	sqlite3_result_int64(ctx, sqlite3_last_insert_rowid(sqlite3_context_db_handle(ctx)));
+	json_object_set_new(j, "started_at", json_integer(ended_at - DAY));
+	json_object_set_new(j, "ended_at", json_integer(ended_at));
+	return archive_rows_insert(j, &o);
 }
 
 /*
@@ -213,14 +116,8 @@ static int build_db(void)
 		db = NULL;
 		snprintf(path, sizeof(path), "%s/postgres", migrations);
 		rc = store_pg_migrate(pg, path); /* the store's own runner */
-	} else if (sqlite3_open(dbpath, &db) != SQLITE_OK) {
-		return -1;
 	} else {
-		rc = sqlite3_create_function(db, "last_insert_rowid_seq", 0, SQLITE_UTF8, NULL, seq_fn, NULL,
-					     NULL);
-		rc = rc ? rc : name_fold_register(db);
-		rc = rc ? rc : sql(db, "PRAGMA synchronous=OFF"); /* a test's scratch file: no fsync */
-		rc = rc ? rc : migrate(db);
+		rc = archive_rows_sqlite_open(dbpath, migrations, &db);
 	}
 	rc = rc ? rc : sql(db, "BEGIN"); /* one commit, not thousands of fsyncs */
 	for (int k = 0; !rc && k < 6; k++) {
@@ -431,6 +328,15 @@ static void test_check_finds_tampering(void)
 		     "DIFFERENT: ratings: the first row that differs\n  stored  : player pf game quinteto") ==
 	      out);
 	CHECK(strstr(out, "computed: no such row") != NULL);
+	CHECK_EQ(run_db("ratings rebuild", out, sizeof(out)), 0);
+	/* a history row's value: both rows named */
+	db_sql("UPDATE rating_history SET match_seq = 1 WHERE player_id = 'pa' AND game = 'ur' AND rated_seq "
+	       "= 4");
+	CHECK_EQ(run_db("ratings rebuild --check", out, sizeof(out)), 1);
+	CHECK(strstr(out,
+		     "DIFFERENT: rating_history: the first row that differs\n  stored  : player pa game ur "
+		     "rated_seq 4 match_seq 1 ") == out);
+	CHECK(strstr(out, "\n  computed: player pa game ur rated_seq 4 match_seq 5 ") != NULL);
 	CHECK_EQ(run_db("ratings rebuild", out, sizeof(out)), 0);
 	CHECK_EQ(db_int("SELECT count(*) FROM ratings WHERE player_id = 'pf'"), 0);
 	CHECK_EQ(db_int("SELECT count(*) FROM rating_history"), 11);
