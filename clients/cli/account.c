@@ -6,9 +6,10 @@
  * the table's rules live in one place. It prints nothing secret: neither the
  * password nor its hash.
  *
- * Connections that are open with an ended session keep their identity until
- * they reconnect: the command cannot reach a running server's memory; their
- * next hello starts a new guest.
+ * The command cannot reach a running server's memory: the server finds the
+ * sessions gone at its next periodic check (session_check_s, docs/ACCOUNTS.md)
+ * and signs their connections out then; a hello with an ended token starts a
+ * new guest.
  */
 #include "account.h"
 

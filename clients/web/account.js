@@ -377,7 +377,8 @@ export class AccountView {
         if (!old.input.value) { errors.show('empty_password'); return; }
         if (next.input.value !== confirm.input.value) { errors.show('mismatch'); return; }
         const reply = await submitting(button, errors, () => ask({ type: 'password', old: old.input.value, new: next.input.value }));
-        if (!reply) return;
+        // `signed_out` (revoked): the session was ended elsewhere meanwhile, nothing changed; app.js made the page a guest's
+        if (!reply || reply.type !== 'account') return;
         for (const f of [old, next, confirm]) f.input.value = '';
         toast(t('account.passwordChanged'), 'password-changed');
       } },

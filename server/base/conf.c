@@ -218,6 +218,9 @@ static const struct setting settings[] = {
 	  "account_try_addr_s (rate_limited past it)" },
 	{ "account_try_addr_s", T_INT, F(account_try_addr_s), 1, 86400, "10",
 	  "seconds that give one address back one claim or sign-in" },
+	{ "session_check_s", T_INT, F(session_check_s), 1, 86400, "10",
+	  "seconds between two checks that the sessions of the open account connections still exist (a "
+	  "connection whose session was ended elsewhere is signed out)" },
 	{ "log_level", T_LEVEL, F(log_level), 0, 0, "info", "error, warn, info or debug" },
 	{ "log_format", T_FORMAT, F(log_format), 0, 0, "text", "text, or json (one object a line)" },
 };

@@ -97,6 +97,7 @@ struct config {
 	int sign_in_fails_per_addr, sign_in_fail_addr_s;     /* failed checks: a burst, then one every s */
 	int sign_in_fails_per_handle, sign_in_fail_handle_s; /* the same per handle key */
 	int account_tries_per_addr, account_try_addr_s;      /* claims and sign-ins from one address */
+	int session_check_s; /* the open account connections' sessions are checked this often (seconds) */
 
 	int log_level;
 	int log_format;                          /* UTIL_LOG_TEXT or UTIL_LOG_JSON */

@@ -229,6 +229,8 @@ static void render_gauges(struct out *o, const struct metrics_gauges *g)
 	gauge(o, "quinteto_store_queue", "Jobs waiting for the database thread.", (double)g->store_queue);
 	gauge(o, "quinteto_archive_reads", "Archive reads queued or running (at most --archive-reads).",
 	      (double)g->archive_reads);
+	gauge(o, "quinteto_hello_reads_waiting", "Hellos waiting for the store's read of their token.",
+	      (double)g->hello_reads);
 	gauge(o, "quinteto_bot_jobs_queued", "Bot moves waiting for a worker thread.", (double)g->bot_queued);
 	gauge(o, "quinteto_bot_jobs_running", "Bot moves being thought about on a worker thread.",
 	      (double)g->bot_running);
@@ -360,8 +362,24 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 	counter(&o, "quinteto_claims_total", "Guest identities claimed as accounts.", m->acct_claims);
 	counter(&o, "quinteto_sessions_ended_total", "Account sessions ended (signed out, ended, replaced).",
 		m->acct_sessions_ended);
+	emit(&o,
+	     "# HELP quinteto_sessions_revoked_total Connections signed out because their session was ended "
+	     "elsewhere, by what found it: the periodic check or another node's word.\n"
+	     "# TYPE quinteto_sessions_revoked_total counter\n"
+	     "quinteto_sessions_revoked_total{by=\"check\"} %llu\n"
+	     "quinteto_sessions_revoked_total{by=\"cluster\"} %llu\n",
+	     (unsigned long long)m->acct_revoked_check, (unsigned long long)m->acct_revoked_cluster);
 	counter(&o, "quinteto_pwhash_busy_total",
 		"Account requests refused busy: the hashing queue was full.", m->acct_busy);
+	counter(&o, "quinteto_hello_reads_total",
+		"Hellos whose token was not in memory, sent to the store's lookup thread.", m->hello_reads);
+	counter(&o, "quinteto_hello_reads_refused_total",
+		"Hellos refused (busy, rate_limited) because too many token reads were waiting.",
+		m->hello_reads_refused);
+	counter(&o, "quinteto_hello_reads_failed_total",
+		"Hellos answered unavailable: the store could not read their token.", m->hello_reads_failed);
+	counter(&o, "quinteto_hello_reads_dropped_total",
+		"Token reads dropped because their connection closed first.", m->hello_reads_dropped);
 	counter(&o, "quinteto_pwhash_done_total", "Password hashes and checks done.", g->pwhash_done);
 	gauge(&o, "quinteto_pwhash_queue", "Password hashes waiting for a hashing thread.",
 	      (double)g->pwhash_queue);

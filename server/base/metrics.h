@@ -69,10 +69,17 @@ struct metrics {
 	uint64_t acct_claims;                                               /* accounts claimed */
 	uint64_t acct_busy;           /* requests refused busy: the hashing queue was full */
 	uint64_t acct_sessions_ended; /* sessions ended: sign_out, end_session, password, delete, the 21st */
+	/* connections signed out for a session ended elsewhere: found by the periodic check, told by a node
+	 */
+	uint64_t acct_revoked_check, acct_revoked_cluster;
 
 	/* the archive's read queue (http.c) */
 	uint64_t http_reads_refused;    /* archive requests refused 503: the reader's queue was full */
 	uint64_t archive_reads_dropped; /* archive reads not computed: their client hung up first */
+	/* hellos whose token the store reads (handlers_hello.c): sent to the store, refused past the
+	   caps (busy or rate_limited), answered unavailable (the store could not read), dropped (the
+	   connection closed first) */
+	uint64_t hello_reads, hello_reads_refused, hello_reads_failed, hello_reads_dropped;
 
 	/* the bot workers (room_bots.c) */
 	uint64_t bot_jobs;       /* moves handed to a worker */
@@ -123,6 +130,7 @@ struct metrics_gauges {
 	int n_games;
 	uint64_t now_ns;      /* util_mono_ns() at the scrape: the lag maximum's window ends there */
 	size_t archive_reads; /* archive reads queued or running (http.c) */
+	size_t hello_reads;   /* hellos waiting for the store's read of their token (handlers_hello.c) */
 	size_t bot_queued, bot_running; /* bot moves waiting for a worker, being thought about */
 	/* cluster mode only (cluster set): whether Redis answers, rooms in the directory, live nodes */
 	bool cluster, redis_up;

@@ -646,3 +646,81 @@ void cluster_free(struct cluster *c)
 	free(c->published);
 	free(c);
 }
+
+/* --- sessions ended ---------------------------------------------------------------------------------- */
+
+/* The reasons a node may give (signed_out.json's, but "revoked": that one is no node's word). */
+static const char *const session_reasons[] = { "signed_out", "ended", "password", "deleted" };
+
+static const char *known_reason(const char *p, size_t n)
+{
+	for (size_t i = 0; i < sizeof(session_reasons) / sizeof(session_reasons[0]); i++)
+		if (strlen(session_reasons[i]) == n && !memcmp(p, session_reasons[i], n))
+			return session_reasons[i];
+	return NULL;
+}
+
+void cluster_sessions_ended(struct cluster *c, const char *reason, char (*hashes)[65], size_t n)
+{
+	/* "s " NODE " " REASON, then " " and 64 hex digits a hash */
+	char msg[2 + CLUSTER_NAME_MAX + 1 + 16 + CLUSTER_SESSIONS_MAX * 65 + 1];
+	const char *pub[] = { "PUBLISH", CLUSTER_EVENTS, msg };
+	size_t lens[3], k = 0, len;
+
+	if (!c || c->state != CLUSTER_UP || !known_reason(reason, strlen(reason)))
+		return;
+	while (k < n) {
+		len = (size_t)snprintf(msg, sizeof(msg), "s %s %s", c->self, reason);
+		for (size_t i = 0; i < CLUSTER_SESSIONS_MAX && k < n; i++, k++)
+			len += (size_t)snprintf(msg + len, sizeof(msg) - len, " %.64s", hashes[k]);
+		lens[0] = 7, lens[1] = strlen(CLUSTER_EVENTS), lens[2] = len;
+		(void)cluster_send(c, NULL, 3, pub, lens); /* lost with Redis: the check finds them */
+	}
+}
+
+void cluster_on_sessions_ended(struct cluster *c, cluster_sessions_cb cb, void *ctx)
+{
+	if (!c)
+		return;
+	c->sessions_cb = cb;
+	c->sessions_ctx = ctx;
+}
+
+/* The next space-separated word of p[*at..len): its start, its length in *n (0: none). */
+static const char *next_word(const char *p, size_t len, size_t *at, size_t *n)
+{
+	size_t b = *at;
+
+	while (b < len && p[b] == ' ')
+		b++;
+	*at = b;
+	while (*at < len && p[*at] != ' ')
+		++*at;
+	*n = *at - b;
+	return p + b;
+}
+
+void cluster_sessions_event(struct cluster *c, const char *p, size_t len)
+{
+	char hashes[CLUSTER_SESSIONS_MAX][65];
+	size_t at = 0, n, nh = 0;
+	const char *w = next_word(p, len, &at, &n), *reason;
+
+	if (!n || !cluster_name_ok(w, n) || (n == strlen(c->self) && !memcmp(w, c->self, n)))
+		return; /* ours: our own connections were signed out when we ended them */
+	w = next_word(p, len, &at, &n);
+	if (!(reason = known_reason(w, n)))
+		return;
+	for (w = next_word(p, len, &at, &n); n; w = next_word(p, len, &at, &n)) {
+		size_t hex = 0;
+
+		while (hex < n && ((w[hex] >= '0' && w[hex] <= '9') || (w[hex] >= 'a' && w[hex] <= 'f')))
+			hex++;
+		if (n != 64 || hex != 64 || nh == CLUSTER_SESSIONS_MAX)
+			return; /* not what a node writes: all of it ignored */
+		memcpy(hashes[nh], w, 64);
+		hashes[nh++][64] = '\0';
+	}
+	if (nh && c->sessions_cb)
+		c->sessions_cb(c->sessions_ctx, reason, hashes, nh);
+}

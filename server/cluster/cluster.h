@@ -101,4 +101,22 @@ void cluster_lobby_foreach(const struct cluster *c, cluster_rooms_cb cb, void *c
 /* Called (loop thread) when another node's summaries changed, or a node came or went. */
 void cluster_on_change(struct cluster *c, void (*cb)(void *ctx), void *ctx);
 
+/* --- sessions ended (docs/ACCOUNTS.md) --------------------------------------- */
+
+/* The most token hashes one message carries (an account keeps at most 20 sessions). */
+#define CLUSTER_SESSIONS_MAX 20
+
+/*
+ * This node committed the end of these sessions (their token hashes, 64 hex digits; borrowed): every
+ * other node is told at once, on the events channel, and signs out its connections of them with `reason`
+ * (a value of signed_out.json). Best effort: with Redis away nothing is sent (the nodes' periodic check
+ * finds them). A NULL cluster does nothing.
+ */
+void cluster_sessions_ended(struct cluster *c, const char *reason, char (*hashes)[65], size_t n);
+
+/* Called (loop thread) with what another node said it ended: a known reason, 1..CLUSTER_SESSIONS_MAX hashes.
+ */
+typedef void (*cluster_sessions_cb)(void *ctx, const char *reason, char (*hashes)[65], size_t n);
+void cluster_on_sessions_ended(struct cluster *c, cluster_sessions_cb cb, void *ctx);
+
 #endif

@@ -11,7 +11,8 @@
  *   rooms       a hash room -> node: the directory
  *   lobby:NAME  NAME's summaries: "TOTAL\n[summary,...]" (its newest lobby_list_max rooms, `total` all)
  *   events      the channel: "h ROOM NODE" (hosted), "g ROOM NODE" (gone), "u NODE" (registered),
- *               "d NODE" (unregistered), "l NODE TOTAL\n[...]" (new summaries)
+ *               "d NODE" (unregistered), "l NODE TOTAL\n[...]" (new summaries), "s NODE REASON
+ *               HASH..." (sessions NODE ended: their token hashes, at most CLUSTER_SESSIONS_MAX)
  */
 #ifndef QUINTETO_CLUSTER_INT_H
 #define QUINTETO_CLUSTER_INT_H
@@ -120,6 +121,8 @@ struct cluster {
 	uint64_t lobby_gen; /* the last generation given to a node's summaries */
 	void (*change_cb)(void *ctx);
 	void *change_ctx;
+	cluster_sessions_cb sessions_cb; /* another node ended sessions (cluster_on_sessions_ended) */
+	void *sessions_ctx;
 	struct util_log_limit log_limit;
 };
 
@@ -133,6 +136,9 @@ void cluster_fail(struct cluster *c, const char *why);
 
 /* Tells the lobby (cluster_on_change) that another node's summaries changed or a node came or went. */
 void cluster_changed(struct cluster *c);
+
+/* "s NODE REASON HASH..." from the channel (the text after "s "): another node ended sessions. */
+void cluster_sessions_event(struct cluster *c, const char *p, size_t len);
 
 /* --- cluster_mirror.c ---------------------------------------------------------------------------- */
 

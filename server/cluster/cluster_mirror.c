@@ -313,6 +313,11 @@ static bool apply(struct cluster *c, const char *msg, size_t len)
 
 void cluster_event(struct cluster *c, const char *msg, size_t len)
 {
+	if (len > 2 && msg[0] == 's' &&
+	    msg[1] == ' ') { /* sessions ended: nothing of the mirror, never replayed */
+		cluster_sessions_event(c, msg + 2, len - 2);
+		return;
+	}
 	if (c->refreshing && !c->log_overflow) { /* applied again on top of the reload's reads */
 		char *copy = NULL;
 

@@ -3,8 +3,11 @@
  * SHA-256 of its token (the token itself is never kept); identities are
  * saved through the store thread and read back by token hash when they say
  * hello (those holding a journalled seat at start-up), so a token outlives a
- * restart. The room list (lobby_list.c) is pushed to the connections that
- * asked for it, at most once a second, serialised once for all.
+ * restart: the hello's read runs on the store's lookup thread, with the
+ * identity's ratings, and its answer makes the player here
+ * (lobby_player_loaded); nothing here waits on the database. The room list
+ * (lobby_list.c) is pushed to the connections that asked for it, at most
+ * once a second, serialised once for all.
  *
  * Invariants: every room in `rooms` is live (not dead); a player is in both
  * maps or in neither.
@@ -251,40 +254,74 @@ struct player *lobby_player_by_id(struct lobby *l, const char *id)
 	return hmap_get(&l->players_by_id, id);
 }
 
-struct player *lobby_player_by_token(struct lobby *l, const char *token)
+struct player *lobby_player_find(struct lobby *l, const char *token_hash)
 {
-	char hash[65], id[16], name[PLAYER_NAME_SIZE], handle[PLAYER_HANDLE_SIZE];
-	struct player *p;
+	return hmap_get(&l->players, token_hash);
+}
 
-	token_hash(token, hash);
-	if ((p = hmap_get(&l->players, hash)))
+void lobby_player_ratings_set(struct player *p, const struct store_rating *r, size_t n)
+{
+	/* a game this build no longer hosts has no seat to show it: skipped */
+	for (size_t i = 0; i < n; i++)
+		if (rules_game_find(r[i].game))
+			(void)player_set_rating(p, r[i].game, r[i].rating, r[i].rd);
+}
+
+struct player *lobby_player_loaded(struct lobby *l, const char *token_hash, const struct store_identity *who)
+{
+	struct player *p = hmap_get(&l->players, token_hash);
+
+	if (p) /* another hello with this token was answered first: the one in memory, and its figures */
 		return p;
-	/* not in memory (an identity idle since the start or evicted: lobby_players_housekeep), or an
-	 * account's session, whose tokens the store alone knows */
-	if (store_player_lookup_account(l->store, hash, id, sizeof(id), name, sizeof(name), handle,
-					sizeof(handle)))
+	if (*who->handle)
+		return lobby_player_account(l, who->id, who->name, who->handle, who->ratings, who->nratings);
+	if (hmap_get(&l->players_by_id, who->id)) /* a guest in memory under another token: none */
 		return NULL;
-	if (*handle)
-		return lobby_player_account(l, id, name, handle);
-	if (hmap_get(&l->players_by_id, id))
-		return NULL;
-	p = lobby_player_add(l, id, hash, name);
+	p = lobby_player_add(l, who->id, token_hash, who->name);
 	if (p)
-		lobby_player_ratings_load(l, p);
+		lobby_player_ratings_set(p, who->ratings, who->nratings);
 	return p;
 }
 
-static int rating_loaded(void *ctx, const char *game, const struct rating *r)
+/* A rated match's figures, read again (rated_cb on PostgreSQL): its player, if still here. */
+struct reread {
+	struct lobby *l;
+	char id[16];
+};
+
+static void reread_cb(void *ctx, int err, const struct store_identity *who)
 {
-	/* a game this build no longer hosts has no seat to show it: skipped */
-	return rules_game_find(game) ? player_set_rating(ctx, game, r->rating, r->rd) : 0;
+	struct reread *rr = ctx;
+	struct lobby *l = rr->l;
+	struct player *p = lobby_stopping(l) ? NULL : hmap_get(&l->players_by_id, rr->id);
+
+	if (err && err != STORE_E_CLOSED) /* its seats show the figures before until the next load */
+		util_log(LOG_WARN, "player %s: its new ratings could not be read (%s)", rr->id,
+			 store_strerror(err));
+	if (p && !err) {
+		lobby_player_ratings_set(p, who->ratings, who->nratings);
+		for (int k = 0; k < player_nrooms(p); k++) /* its other seats show the new figure */
+			room_seats_restyled(player_room(p, k));
+		if (l->rated_hook)
+			l->rated_hook(l->rated_ctx, p);
+		lobby_changed(l);
+	}
+	free(rr);
 }
 
-void lobby_player_ratings_load(struct lobby *l, struct player *p)
+/* PostgreSQL: an earlier try had committed, its answer lost: what it wrote is read off the loop. */
+static void ratings_reread(struct lobby *l, struct player *p)
 {
-	/* a failed read shows the seats the default rating until the next load; play is unaffected */
-	if (l->store && store_ratings_lookup(l->store, player_id(p), rating_loaded, p))
-		util_log(LOG_WARN, "player %s: its ratings could not be read", player_id(p));
+	struct reread *rr = calloc(1, sizeof(*rr));
+
+	if (rr) {
+		rr->l = l;
+		snprintf(rr->id, sizeof(rr->id), "%s", player_id(p));
+	}
+	if (!rr || !store_ratings_load(l->store, rr->id, reread_cb, rr)) {
+		util_log(LOG_WARN, "player %s: its new ratings could not be read", player_id(p));
+		free(rr);
+	}
 }
 
 /* The room's rated match was archived (committed): its players' new figures, kept and told. */
@@ -298,10 +335,11 @@ static void rated_cb(void *ctx, const struct store_match *m)
 
 		if (!p) /* evicted since (it had no seat left): loaded with its rows when it comes back */
 			continue;
-		if (m->rated_seq) /* the figures the writer applied */
-			(void)player_set_rating(p, m->game, m->after[i].rating, m->after[i].rd);
-		else /* PostgreSQL: an earlier try had committed, its answer lost: read what it wrote */
-			lobby_player_ratings_load(l, p);
+		if (!m->rated_seq) { /* PostgreSQL: the figures are read again; told when they come */
+			ratings_reread(l, p);
+			continue;
+		}
+		(void)player_set_rating(p, m->game, m->after[i].rating, m->after[i].rd);
 		for (int k = 0; k < player_nrooms(p); k++) /* its other seats show the new figure */
 			room_seats_restyled(player_room(p, k));
 		if (l->rated_hook)
@@ -335,7 +373,8 @@ void lobby_player_claimed(struct lobby *l, struct player *p)
 	}
 }
 
-struct player *lobby_player_account(struct lobby *l, const char *id, const char *name, const char *handle)
+struct player *lobby_player_account(struct lobby *l, const char *id, const char *name, const char *handle,
+				    const struct store_rating *ratings, size_t nratings)
 {
 	struct player *p = hmap_get(&l->players_by_id, id);
 	char key[65];
@@ -343,20 +382,19 @@ struct player *lobby_player_account(struct lobby *l, const char *id, const char 
 	if (!p) {
 		claimed_key(id, key);
 		p = lobby_player_add(l, id, key, name);
-		if (p) /* loaded now: its seats show its ratings */
-			lobby_player_ratings_load(l, p);
+		if (p) /* loaded now: its seats show the ratings the store read with it */
+			lobby_player_ratings_set(p, ratings, nratings);
 	}
 	if (p)
 		player_set_handle(p, handle);
 	return p;
 }
 
-int lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
-		       size_t token_out_size, struct player **out)
+int lobby_player_hello(struct lobby *l, struct player *p, const char *token, const char *name,
+		       char *token_out, size_t token_out_size, struct player **out)
 {
 	uint8_t raw[24];
 	char hash[65], id[16];
-	struct player *p = token ? lobby_player_by_token(l, token) : NULL;
 	int err;
 
 	*out = NULL;

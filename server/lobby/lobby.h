@@ -30,6 +30,8 @@ struct room;
 struct rules_game;
 struct rules_options;
 struct store;
+struct store_identity;
+struct store_rating;
 struct wire_game;
 struct wire_room_options;
 
@@ -115,46 +117,55 @@ void lobby_bot_counts(struct lobby *l, size_t *queued, size_t *running);
 struct room *lobby_room_next(struct lobby *l, size_t *pos);
 
 /*
- * The player holding `token` (in memory, or loaded from the store), or NULL:
- * no identity to resume (unknown, or it could not be loaded now; the hello
- * then makes a new one).
+ * Identities by token (docs/ARCHITECTURE.md, "No disk on the loop"). lobby_player_find():
+ * the identity whose token hash this is, if it is in memory (nothing is
+ * read). One that is not (idle since the start, or evicted; or an account's
+ * session, whose tokens the store alone knows) is read off the loop by the
+ * caller (store_player_load(), identity and ratings together), and its answer
+ * given to lobby_player_loaded(): the identity in memory if another hello
+ * with this token (or a sign-in of the account) made it meanwhile, so there
+ * is one object per identity; else one made from `who`, its ratings kept. NULL:
+ * none to resume (a guest that is in memory under another token, or out of
+ * memory: the hello then makes a new one).
  */
-struct player *lobby_player_by_token(struct lobby *l, const char *token);
+struct player *lobby_player_find(struct lobby *l, const char *token_hash);
+struct player *lobby_player_loaded(struct lobby *l, const char *token_hash, const struct store_identity *who);
 
 /* The identity with public id `id` if it is in memory, else NULL (nothing is loaded). */
 struct player *lobby_player_by_id(struct lobby *l, const char *id);
 
 /*
- * Issue 26's ratings. lobby_player_ratings_load(): reads the identity's
- * ratings from the store into it (an indexed read on the loop's lookup
- * connection), for the seats it holds to show them; done when an identity is
- * loaded from the store (a hello's token, the restore), and to be called by
- * whoever makes an identity an account in memory (a sign-in). A guest has
- * none. lobby_set_rated_hook(): hook(ctx, p) runs for each player of a rated
- * match once its new ratings are committed and kept in p (the server pushes
- * them to p's connections).
+ * Issue 26's ratings. An identity's ratings come with it from the store (a
+ * hello's read, a sign-in's answer, the start-up load), for the seats it
+ * holds to show them; a guest has none. lobby_set_rated_hook(): hook(ctx, p)
+ * runs for each player of a rated match once its new ratings are committed
+ * and kept in p (the server pushes them to p's connections); on PostgreSQL,
+ * after an archive whose commit answer was lost, once they are read again
+ * (off the loop).
  */
-void lobby_player_ratings_load(struct lobby *l, struct player *p);
 void lobby_set_rated_hook(struct lobby *l, void (*hook)(void *ctx, struct player *p), void *ctx);
 
 /*
- * Resumes the player whose token this is (renaming it to `name`), or creates
- * one (unknown or absent token), into *out. Writes the player's token into
- * token_out (at least 49 bytes). 0, -EINVAL (token_out too small), -ENOMEM,
- * or the random source's negative errno.
+ * Resumes `p` (found by `token`: lobby_player_find() or lobby_player_loaded()),
+ * renaming it to `name`, or creates a player (p NULL: an unknown or absent
+ * token), into *out. Writes the player's token into token_out (at least 49
+ * bytes). 0, -EINVAL (token_out too small), -ENOMEM, or the random source's
+ * negative errno.
  */
-int lobby_player_hello(struct lobby *l, const char *token, const char *name, char *token_out,
-		       size_t token_out_size, struct player **out);
+int lobby_player_hello(struct lobby *l, struct player *p, const char *token, const char *name,
+		       char *token_out, size_t token_out_size, struct player **out);
 
 /*
  * Accounts (docs/ACCOUNTS.md). lobby_player_claimed(): `p` became an account
  * (its handle is set): it is keyed by `claimed:<id>` from now on, its tokens
  * being its sessions' (found through the store). lobby_player_account(): the
  * account's identity, in memory or made from what the store read (handle
- * set); NULL on ENOMEM.
+ * set; its `nratings` ratings, read in the same transaction, kept when it is
+ * made: a sign-in's store answer); NULL on ENOMEM.
  */
 void lobby_player_claimed(struct lobby *l, struct player *p);
-struct player *lobby_player_account(struct lobby *l, const char *id, const char *name, const char *handle);
+struct player *lobby_player_account(struct lobby *l, const char *id, const char *name, const char *handle,
+				    const struct store_rating *ratings, size_t nratings);
 
 /*
  * The attempts that cost a password hash (lobby_limits.c), metered per

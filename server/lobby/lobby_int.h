@@ -81,6 +81,9 @@ struct lobby_remote {
  */
 struct player *lobby_player_add(struct lobby *l, const char *id, const char *token_hash, const char *name);
 
+/* Keeps the `n` ratings `r` (a store's answer) in p; games this build does not host are skipped. */
+void lobby_player_ratings_set(struct player *p, const struct store_rating *r, size_t n);
+
 /* Cluster mode: hands this node's own list (and count) to the cluster to publish (throttled there). */
 void lobby_publish(struct lobby *l);
 

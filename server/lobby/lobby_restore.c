@@ -28,20 +28,24 @@ struct replay {
 static int load_player(void *ctx, const char *id, const char *token_hash, const char *name)
 {
 	struct lobby *l = ((struct replay *)ctx)->l;
-	char pid[16], pname[PLAYER_NAME_SIZE], handle[PLAYER_HANDLE_SIZE];
+	struct store_identity who;
 	struct player *p = lobby_player_add(l, id, token_hash, name);
 
 	if (!p)
 		return -ENOMEM;
-	/* an account's identity (its token hash `claimed:<id>`, which the lookup finds as a guest's):
-	 * its handle, so that its seats show it again; a lookup that fails leaves it a guest until its
-	 * next sign-in or hello */
-	if (!strncmp(token_hash, "claimed:", 8) &&
-	    !store_player_lookup_account(l->store, token_hash, pid, sizeof(pid), pname, sizeof(pname), handle,
-					 sizeof(handle)) &&
-	    *handle)
-		player_set_handle(p, handle);
-	lobby_player_ratings_load(l, p); /* its seats show them */
+	/*
+	 * An account's identity (its token hash `claimed:<id>`, which the read finds as a guest's): its
+	 * handle and its ratings, so that its seats show them again (a guest has neither). Read
+	 * synchronously: this runs at start-up, before the loop serves anyone, and in a cluster's
+	 * adoption, whose whole load is synchronous (lobby_adopt); a hello's read never is
+	 * (store_player_load). A read that fails leaves it a guest until its next sign-in or hello.
+	 */
+	if (!strncmp(token_hash, "claimed:", 8) && !store_player_read(l->store, token_hash, &who)) {
+		if (*who.handle)
+			player_set_handle(p, who.handle);
+		lobby_player_ratings_set(p, who.ratings, who.nratings);
+		store_identity_finish(&who);
+	}
 	return 0;
 }
 

@@ -205,39 +205,6 @@ void handlers_detach(struct handlers *h, struct session *s)
 	}
 }
 
-static void on_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
-{
-	struct player *p;
-	char token[80], old_name[PLAYER_NAME_SIZE];
-	const char *refused;
-	int err;
-	bool created;
-
-	if (s->player) {
-		session_send_error(s, WIRE_E_BAD_MESSAGE, "hello was already said on this connection", m->id);
-		return;
-	}
-	p = m->token ? lobby_player_by_token(h->lobby, m->token) : NULL;
-	if (!p && journal_refuses(h, s, m)) /* a new player must be saved before its welcome */
-		return;
-	if (!p && (err = lobby_player_refused(h->lobby, s->addr, &refused))) {
-		/* not session_rate_refuse(): no strike, the connection may still say hello with a token */
-		session_send_error(s, lobby_wire_code(err), refused, m->id);
-		return;
-	}
-	created = !p;
-	snprintf(old_name, sizeof(old_name), "%s", p ? player_name(p) : "");
-	if (lobby_player_hello(h->lobby, m->token, m->name, token, sizeof(token), &p)) {
-		session_send_error(s, WIRE_E_INTERNAL, "could not create a player", m->id);
-		return;
-	}
-	if (created)
-		lobby_player_counted(h->lobby, s->addr);
-	if (handlers_attach(h, s, p, token, m->id, m->since_map,
-			    *old_name && strcmp(old_name, player_name(p))))
-		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
-}
-
 static void on_rooms(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
 	struct buf *b = lobby_rooms_frame(h->lobby, m->id);
@@ -605,7 +572,7 @@ static void on_rematch(struct handlers *h, struct session *s, struct wire_msg *m
 }
 
 static handler_fn *const handlers[] = {
-	[WIRE_HELLO] = on_hello,
+	[WIRE_HELLO] = handlers_hello,
 	[WIRE_ROOMS] = on_rooms,
 	[WIRE_CREATE] = on_create,
 	[WIRE_JOIN] = on_join,
@@ -668,6 +635,7 @@ void handlers_closed(struct handlers *h, struct session *s)
 {
 	lobby_unsubscribe(h->lobby, &s->lobby_sub);
 	handlers_account_closed(h, s); /* its account request, if any, answered to nobody */
+	handlers_hello_closed(h, s);   /* its hello's read, if any, dropped */
 	handlers_detach(h, s);
 	session_closed(s);
 }

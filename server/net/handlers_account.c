@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/pwhash.h"
+#include "cluster/cluster.h"
 #include "room/room.h"
 #include "store/store.h"
 #include "base/util.h"
@@ -140,35 +141,45 @@ void handlers_rated_push(void *ctx, struct player *p)
 	store_acct_submit(h->store, a);
 }
 
-/*
- * Every connection (but `except`) speaking for one of the sessions ended
- * (their token hashes) is told `signed_out` without id and is back to
- * before hello.
- */
-static void sign_out_sessions(struct handlers *h, struct session *except, char (*ended)[65], size_t n,
-			      const char *reason)
+size_t handlers_sign_out_tokens(struct handlers *h, struct session *except, char (*hashes)[65], size_t n,
+				const char *reason)
 {
 	struct session *t, *first;
-	size_t i;
+	size_t i, out = 0;
 
 	if (!n || !(first = h->sessions ? h->sessions->ka_cursor : NULL))
-		return;
-	h->metrics->acct_sessions_ended += n;
+		return 0;
 	t = first;
 	do {
 		struct session *next = t->ka_next;
 
 		if (t != except && t->player && !t->dead && !t->close_state)
 			for (i = 0; i < n; i++)
-				if (!strcmp(t->token_hash, ended[i])) {
+				if (!strcmp(t->token_hash, hashes[i])) {
 					session_send_json(t, wire_signed_out_new(reason, NULL));
 					/* a request it had in flight no longer speaks for the account */
 					handlers_account_closed(h, t);
 					handlers_detach(h, t);
+					out++;
 					break;
 				}
 		t = next;
 	} while (t && t != first);
+	return out;
+}
+
+/*
+ * The sessions this node ended (their token hashes; committed): counted, their connections here (but
+ * `except`) signed out, and the other nodes told, which sign out theirs (docs/ACCOUNTS.md).
+ */
+static void sign_out_sessions(struct handlers *h, struct session *except, char (*ended)[65], size_t n,
+			      const char *reason)
+{
+	if (!n)
+		return;
+	h->metrics->acct_sessions_ended += n;
+	cluster_sessions_ended(lobby_cluster(h->lobby), reason, ended, n);
+	(void)handlers_sign_out_tokens(h, except, ended, n, reason);
 }
 
 /* The op's connection is signed out (its own request ended its session). */
@@ -422,7 +433,8 @@ static void sign_in_done(struct acct_op *op, struct store_acct *a)
 	}
 	h->metrics->acct_sign_in_ok++;
 	sign_out_sessions(h, op->s, a->ended, a->nended, "ended");
-	p = lobby_player_account(h->lobby, a->player_id, a->name, a->handle);
+	/* its ratings were read in the sign-in's own transaction: nothing more is read here */
+	p = lobby_player_account(h->lobby, a->player_id, a->name, a->handle, a->ratings, a->nratings);
 	if (!p) {
 		reply_error(op, WIRE_E_INTERNAL, "out of memory");
 		return;
@@ -503,25 +515,37 @@ static void end_done(struct acct_op *op, struct store_acct *a)
 
 /* --- password, delete_account (the current password checked first) ------------- */
 
-void handlers_password(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+/*
+ * password and delete_account: an account request metered on its handle; the password it gives to check
+ * (`current`) and, for password, the new one kept; then the account's hash is read off the loop, to check
+ * `current` against.
+ */
+static void secret_request(struct handlers *h, struct session *s, struct wire_msg *m, const char *current,
+			   const char *new_password)
 {
-	struct acct_op *op;
+	struct acct_op *op = account_op(h, s, m, STORE_ACCT_VIEW);
 
-	if (player_handle(s->player) && !password_valid(m->new_password)) {
-		session_send_error(s, WIRE_E_BAD_PASSWORD, "a password is 8 to 128 printable characters",
-				   m->id);
-		return;
-	}
-	if (!(op = account_op(h, s, m, STORE_ACCT_VIEW)))
+	if (!op)
 		return;
 	if (limited(h, s, m, op->a->key, false)) {
 		op_free(op);
 		return;
 	}
 	lobby_account_failed(h->lobby, s->addr, op->a->key); /* reserved, as in sign_in */
-	copy(op->password, sizeof(op->password), m->new_password);
-	copy(op->old, sizeof(op->old), m->old_password);
-	store_send(op); /* the hash to check the old one against, read off the loop */
+	copy(op->old, sizeof(op->old), current);
+	if (new_password)
+		copy(op->password, sizeof(op->password), new_password);
+	store_send(op);
+}
+
+void handlers_password(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	if (player_handle(s->player) && !password_valid(m->new_password)) {
+		session_send_error(s, WIRE_E_BAD_PASSWORD, "a password is 8 to 128 printable characters",
+				   m->id);
+		return;
+	}
+	secret_request(h, s, m, m->old_password, m->new_password);
 }
 
 /* Whether p holds a seat in a room that is waiting or playing (delete_account's seats_held). */
@@ -535,21 +559,11 @@ static bool holds_open_seat(const struct player *p)
 
 void handlers_delete_account(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
 {
-	struct acct_op *op;
-
 	if (player_handle(s->player) && holds_open_seat(s->player)) {
 		session_send_error(s, WIRE_E_SEATS_HELD, SEATS_HELD, m->id);
 		return;
 	}
-	if (!(op = account_op(h, s, m, STORE_ACCT_VIEW)))
-		return;
-	if (limited(h, s, m, op->a->key, false)) {
-		op_free(op);
-		return;
-	}
-	lobby_account_failed(h->lobby, s->addr, op->a->key); /* as in handlers_password() */
-	copy(op->old, sizeof(op->old), m->password);
-	store_send(op);
+	secret_request(h, s, m, m->password, NULL);
 }
 
 /* The account read: check the password the request gave against its hash. */
@@ -663,6 +677,18 @@ static void store_cb(void *ctx, struct store_acct *a)
 		else if (!a->err && (a->kind == STORE_ACCT_PASSWORD || a->kind == STORE_ACCT_END))
 			sign_out_sessions(op->h, NULL, a->ended, a->nended,
 					  a->kind == STORE_ACCT_PASSWORD ? "password" : "ended");
+		op_free(op);
+		return;
+	}
+	if (a->err == STORE_E_SIGNED_OUT) { /* its session was ended elsewhere meanwhile: nothing changed */
+		char gone[1][65];
+
+		if (a->kind == STORE_ACCT_VIEW &&
+		    (op->type == WIRE_PASSWORD || op->type == WIRE_DELETE_ACCOUNT))
+			lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key); /* nothing checked */
+		memcpy(gone[0], op->s->token_hash, sizeof(gone[0])); /* its other connections here go too */
+		(void)handlers_sign_out_tokens(op->h, op->s, gone, 1, "revoked");
+		sign_out_self(op, "revoked");
 		op_free(op);
 		return;
 	}

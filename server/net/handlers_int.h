@@ -12,14 +12,27 @@
 #ifndef QUINTETO_HANDLERS_INT_H
 #define QUINTETO_HANDLERS_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <uv.h>
 
+#include "base/util.h"
 #include "lobby/lobby.h"
 #include "net/session_int.h"
 
 struct store;
 struct pwhash;
 struct wire_msg;
+
+/* The periodic check of the sessions (handlers_revoke.c). */
+struct handlers_check {
+	uv_timer_t timer;
+	bool on;            /* the timer is initialised and not closed */
+	bool out;           /* a chunk is with the store */
+	bool stopping;      /* the server stops: answers go nowhere */
+	char (*hashes)[65]; /* the check under way: the token hashes gathered (sorted, each once) */
+	size_t n, next;     /* of hashes; the first not sent yet */
+};
 
 struct handlers {
 	struct lobby *lobby;
@@ -28,6 +41,13 @@ struct handlers {
 	const struct config *cfg;
 	struct pwhash *pwhash; /* the password-hashing pool (accounts); NULL: accounts answer unavailable */
 	struct sessions *sessions; /* every connection (a rated match's push goes to its players') */
+	struct handlers_check check;
+	/* hellos waiting for the store's read of their token (handlers_hello.c), in all and by address */
+	size_t hellos;
+	struct tally hellos_by_addr;
+	int hup_fd;    /* epoll set of their sockets, for hang-ups; or -1 */
+	uv_poll_t hup; /* the loop watches hup_fd */
+	bool hup_on;
 };
 
 /*
@@ -57,6 +77,44 @@ void handlers_password(struct handlers *h, struct session *s, struct wire_msg *m
 void handlers_end_session(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
 void handlers_delete_account(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
 void handlers_account_closed(struct handlers *h, struct session *s);
+
+/*
+ * Every connection (but `except`, may be NULL) speaking for one of the sessions of these token hashes
+ * (borrowed) gets `signed_out` without id, with `reason` (a value of signed_out.json), and is back to
+ * before hello; its account request in flight is dropped. Returns how many. Counts nothing and tells no
+ * other node: the caller does (handlers_account.c, for the ends it committed).
+ */
+size_t handlers_sign_out_tokens(struct handlers *h, struct session *except, char (*hashes)[65], size_t n,
+				const char *reason);
+
+/*
+ * The periodic check (handlers_revoke.c, docs/ACCOUNTS.md): starts its timer (every cfg->session_check_s)
+ * on `loop`; 0 or a libuv error. _stop(): no new check, answers go nowhere (at net_stop); _finish(): frees
+ * what is left (at net_free). handlers_sessions_ended_cb() is cluster_on_sessions_ended()'s callback
+ * (ctx: the handlers): another node ended these sessions.
+ */
+int handlers_check_start(struct handlers *h, uv_loop_t *loop);
+void handlers_check_stop(struct handlers *h);
+void handlers_check_finish(struct handlers *h);
+void handlers_sessions_ended_cb(void *ctx, const char *reason, char (*hashes)[65], size_t n);
+
+/*
+ * hello (handlers_hello.c). A token not in memory is read off the loop
+ * (store_player_load, identity and ratings together): meanwhile the
+ * connection is not read (lws rx flow control), so the messages behind its
+ * hello wait in order, in the socket, and its hang-up is watched for on an
+ * epoll set of our own. At most HELLO_LOOKUPS reads wait in all (one more:
+ * `busy`) and HELLO_LOOKUPS_PER_ADDR from one address (`rate_limited`).
+ * handlers_hello_closed(): the connection closed: its read is dropped.
+ * handlers_hello_start() / _stop(): the hang-up watch on `loop` (0 or a
+ * negative errno); stop at shutdown, a second call doing nothing.
+ */
+#define HELLO_LOOKUPS          256
+#define HELLO_LOOKUPS_PER_ADDR 32
+void handlers_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
+void handlers_hello_closed(struct handlers *h, struct session *s);
+int handlers_hello_start(struct handlers *h, uv_loop_t *loop);
+void handlers_hello_stop(struct handlers *h);
 
 /* One complete inbound text message of `s`. */
 void handlers_receive(struct handlers *h, struct session *s, const char *data, size_t len);

@@ -527,6 +527,7 @@ static void metrics(struct http *api, struct http_req *h)
 		.checkpoints = { store_checkpoints(api->store, false), store_checkpoints(api->store, true) },
 		.now_ns = util_mono_ns(),
 		.archive_reads = api->reads,
+		.hello_reads = api->hellos ? *api->hellos : 0,
 		.pwhash_queue = pwhash_depth(api->pwhash),
 		.pwhash_done = pwhash_done(api->pwhash),
 	};

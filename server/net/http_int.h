@@ -31,6 +31,7 @@ struct http {
 	struct pwhash *pwhash; /* for /metrics' hashing gauges; NULL: none */
 	struct metrics *metrics;
 	struct sessions *sessions;
+	const size_t *hellos; /* the handlers' hellos waiting for the store (for /metrics) */
 	int64_t started_ms;
 	struct http_req *held; /* answers waiting for a journal batch (http_committed) */
 	bool stopping;         /* SIGTERM: /readyz says so while connections close */

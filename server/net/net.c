@@ -29,6 +29,7 @@
 #include <sys/socket.h>
 
 #include "wire.h"
+#include "cluster/cluster.h"
 
 #define RX_CHUNK 2048 /* lws receive buffer per connection; bigger messages arrive in pieces */
 
@@ -476,7 +477,10 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
 		return 0;
 	case LWS_CALLBACK_TIMER:
-		if (pss->s && !pss->s->player && !pss->s->close_state) {
+		if (pss->s && pss->s->hello && !pss->s->close_state) {
+			/* its hello was said and waits for the store (bounded by the read's deadline) */
+			lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
+		} else if (pss->s && !pss->s->player && !pss->s->close_state) {
 			n->metrics->closed_no_hello++;
 			session_close(pss->s, LWS_CLOSE_STATUS_POLICY_VIOLATION, "no hello in time");
 		} else if (pss->s && pss->rx_timer && !pss->s->close_state) {
@@ -1033,9 +1037,15 @@ struct net *net_new(const struct config *cfg, struct lobby *lobby, struct metric
 	*n->handlers =
 		(struct handlers){ .lobby = lobby, .metrics = metrics, .cfg = cfg, .sessions = n->sessions };
 	lobby_set_rated_hook(lobby, handlers_rated_push, n->handlers);
-	*n->http = (struct http){
-		.lobby = lobby, .metrics = metrics, .sessions = n->sessions, .started_ms = util_now_ms()
-	};
+	/* sessions another node ended: their connections here are signed out at once */
+	cluster_on_sessions_ended(lobby_cluster(lobby), handlers_sessions_ended_cb, n->handlers);
+	*n->http = (struct http){ .lobby = lobby,
+				  .metrics = metrics,
+				  .sessions = n->sessions,
+				  .hellos = &n->handlers->hellos,
+				  .started_ms = util_now_ms() };
+	n->handlers->hup_fd = -1;
+	tally_init(&n->handlers->hellos_by_addr);
 	http_init(n->http, cfg);
 	tally_init(&n->addrs);
 	hmap_init(&n->conn_addrs);
@@ -1065,6 +1075,11 @@ int net_start(struct net *n, uv_loop_t *loop)
 	if (err) {
 		util_log(LOG_ERROR, "server: cannot watch HTTP connections for hang-ups: %s",
 			 uv_strerror(err));
+		return err;
+	}
+	err = handlers_hello_start(n->handlers, loop);
+	if (err) {
+		util_log(LOG_ERROR, "server: cannot watch WebSockets for hang-ups: %s", uv_strerror(err));
 		return err;
 	}
 	err = load_web(cfg, &n->web, "");
@@ -1116,6 +1131,11 @@ int net_start(struct net *n, uv_loop_t *loop)
 	uv_timer_start(&n->ka_timer, ka_cb, KA_PERIOD_MS, KA_PERIOD_MS);
 	uv_unref((uv_handle_t *)&n->ka_timer);
 	n->ka_on = true;
+	err = handlers_check_start(n->handlers, loop); /* sessions ended elsewhere (docs/ACCOUNTS.md) */
+	if (err) {
+		util_log(LOG_ERROR, "net: cannot start the sessions' check: %s", uv_strerror(err));
+		return err;
+	}
 	if (!uv_signal_init(loop, &n->sighup)) { /* always: SIGHUP's default action would end the server */
 		n->sighup.data = n;
 		uv_signal_start(&n->sighup, sighup_cb, SIGHUP);
@@ -1242,6 +1262,7 @@ void net_stop(struct net *n)
 		uv_close((uv_handle_t *)&n->ka_timer, NULL);
 		n->ka_on = false;
 	}
+	handlers_check_stop(n->handlers);
 	if (n->sighup_on) {
 		uv_close((uv_handle_t *)&n->sighup, NULL);
 		n->sighup_on = false;
@@ -1256,6 +1277,7 @@ void net_stop(struct net *n)
 		free(a);
 	hmap_finish(&n->conn_addrs);
 	http_stop(n->http);
+	handlers_hello_stop(n->handlers);
 }
 
 void net_free(struct net *n)
@@ -1263,7 +1285,9 @@ void net_free(struct net *n)
 	if (!n)
 		return;
 	sessions_reap(n->sessions);
+	handlers_check_finish(n->handlers);
 	http_finish(n->http);
+	tally_finish(&n->handlers->hellos_by_addr);
 	webfiles_unref(n->web);
 	free(n);
 }

@@ -35,6 +35,7 @@ struct player;
 struct member;
 struct sessions;
 struct acct_op;
+struct hello_op;
 
 enum session_close {
 	SESSION_OPEN = 0,
@@ -96,6 +97,9 @@ struct session {
 	 * in flight (handlers_account.c; one at a time) */
 	char token_hash[65];
 	struct acct_op *acct;
+	/* its hello waiting for the store's read of its token (handlers_hello.c): the connection is not
+	 * read meanwhile; NULL: none */
+	struct hello_op *hello;
 	/* chat's own token bucket (cfg->chat_burst lines at once, cfg->chat_per_min sustained) */
 	double chat_tokens;
 	uint64_t chat_refill_ns;

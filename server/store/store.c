@@ -135,6 +135,7 @@ void store_wjob_free(struct wjob *j)
 void store_req_free(struct store_req *r)
 {
 	free(r->a), free(r->b), free(r->c), free(r->body);
+	store_identity_finish(&r->who);
 	free(r);
 }
 
@@ -158,7 +159,9 @@ void store_note_post(struct store *st, struct note *n)
 static void deliver_read(struct store *st, struct store_req *r)
 {
 	st->depth--;
-	if (!r->cancelled && r->cb) {
+	if (!r->cancelled && r->icb) {
+		r->icb(r->ctx, r->err, &r->who);
+	} else if (!r->cancelled && r->cb) {
 		char *body = r->body;
 
 		r->body = NULL;
@@ -403,7 +406,10 @@ static void reader_thread(void *arg)
 		ln->cur = r;
 		ln->stop = false;
 		uv_mutex_unlock(&ln->lock);
-		store_read_run(ln, r);
+		if (r->kind == RJOB_IDENTITY || r->kind == RJOB_RATINGS)
+			store_lookup_run(ln, r);
+		else
+			store_read_run(ln, r);
 		uv_mutex_lock(&ln->lock);
 		ln->cur = NULL;
 		uv_mutex_unlock(&ln->lock);
@@ -418,7 +424,9 @@ int store_read_submit(struct store *st, struct store_req *r)
 
 	if (!st || st->closing)
 		return STORE_E_CLOSED;
-	ln = &st->lanes[r->kind == RJOB_GET || r->kind == RJOB_REPLAY ? STORE_LANE_HEAVY : STORE_LANE_LIGHT];
+	ln = &st->lanes[r->kind == RJOB_IDENTITY || r->kind == RJOB_RATINGS ? STORE_LANE_LOOKUP
+			: r->kind == RJOB_GET || r->kind == RJOB_REPLAY     ? STORE_LANE_HEAVY
+									    : STORE_LANE_LIGHT];
 	r->next = NULL;
 	r->st = st;
 	r->lane = ln;
@@ -519,7 +527,7 @@ err_wlock:
 /* The readers' read-only connections, after the migrations (they see every table). */
 static int lanes_open(struct store *st, const char *path)
 {
-	static const char *const names[STORE_LANES] = { "q-reader", "q-replay" };
+	static const char *const names[STORE_LANES] = { "q-reader", "q-replay", "q-lookup" };
 	int k, r;
 
 	for (k = 0; k < STORE_LANES; k++) {
@@ -715,6 +723,8 @@ const char *store_strerror(int code)
 		return "the account changed meanwhile";
 	case STORE_E_CLAIMED:
 		return "this identity is an account already";
+	case STORE_E_SIGNED_OUT:
+		return "the session was ended meanwhile";
 	default:
 		return code < 0 && code > -1000 ? strerror(-code) : "unknown error";
 	}

@@ -45,6 +45,8 @@ enum store_error {
 	STORE_E_TAKEN = -1206,   /* accounts: another account has this handle key */
 	STORE_E_STALE = -1207,   /* accounts: the account changed (its password) since it was read */
 	STORE_E_CLAIMED = -1208, /* accounts: a claim of an identity that is an account already */
+	/* accounts: the requester's session was ended (elsewhere) meanwhile */
+	STORE_E_SIGNED_OUT = -1209,
 };
 
 /* What a code means, for people and logs: a STORE_E_*, or an errno (strerror's text). */
@@ -167,22 +169,6 @@ void store_session_seen(struct store *st, const char *token_hash, int64_t now);
  * hold no seat, created no live room and played no archived match.
  */
 void store_players_expire(struct store *st, int64_t before);
-/*
- * The identity with this token hash, read on the loop thread (an indexed
- * point read on a connection of its own): 0 (id and name filled),
- * STORE_E_NOT_FOUND, or -EIO. One written in a batch not yet committed is
- * not found.
- */
-int store_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
-			size_t namelen);
-/*
- * The ratings of identity `player_id` (an account's; a guest has none), one
- * cb(ctx, game, rating) per game it played rated, read on the loop thread as
- * store_player_lookup() reads (an indexed read on a connection of its own).
- * A non-zero return of cb stops and is returned; else 0 or -EIO.
- */
-typedef int (*store_rating_cb)(void *ctx, const char *game, const struct rating *r);
-int store_ratings_lookup(struct store *st, const char *player_id, store_rating_cb cb, void *ctx);
 /* creator_id: the player who created the room (r2: it may add bots without a seat); NULL: none */
 void store_live_room(struct store *st, const char *id, const char *game, const char *options,
 		     const char *server_seed, const char *creator_id, int64_t created_at);
@@ -439,7 +425,18 @@ enum store_acct_kind {
 	STORE_ACCT_PASSWORD, /* player_id, pw_hash (new), token_hash (kept), now -> ended (every other
 				session) */
 	STORE_ACCT_DELETE,   /* player_id -> ended (every session); archived seats renamed (deleted) */
+	STORE_ACCT_CHECK,    /* check[0..ncheck) (token hashes, at most STORE_CHECK_MAX) -> ended: those of
+				them that are no session (any more) */
 };
+
+/*
+ * END (of a session_id), PASSWORD, DELETE and VIEW with a token_hash act for the connection of that
+ * session: each first checks, in its transaction, that the session is still there (holding its row on
+ * PostgreSQL); when it is not, nothing changes and err is STORE_E_SIGNED_OUT. END without a session_id
+ * (sign_out: the requester's own) answers STORE_E_NOT_FOUND for a session gone, as before. An empty
+ * token_hash (the rated push's VIEW) checks nothing. CHECK looks up only 64 lowercase hex digits.
+ */
+#define STORE_CHECK_MAX 256
 
 #define STORE_HANDLE_SIZE  64  /* a handle and its key: 20 characters of up to 3 bytes, NUL */
 #define STORE_PW_HASH_SIZE 128 /* crypto_pwhash_STRBYTES */
@@ -463,8 +460,10 @@ struct store_acct {
 	char pw_hash[STORE_PW_HASH_SIZE], token_hash[65], session_id[16], device[STORE_DEVICE_SIZE];
 	int64_t now, created_at;
 	int max_sessions;
-	/* out: 0, STORE_E_NOT_FOUND, STORE_E_TAKEN, STORE_E_STALE, STORE_E_CLAIMED, STORE_E_CLOSED or a
-	 * negative errno */
+	char (*check)[65]; /* CHECK: the token hashes to look up (malloc'd; freed with the request) */
+	size_t ncheck;
+	/* out: 0, STORE_E_NOT_FOUND, STORE_E_TAKEN, STORE_E_STALE, STORE_E_CLAIMED, STORE_E_SIGNED_OUT,
+	 * STORE_E_CLOSED or a negative errno */
 	int err;
 	struct store_session *sessions; /* VIEW, and after every change but DELETE: newest seen first */
 	size_t nsessions;
@@ -487,14 +486,48 @@ void store_acct_free(struct store_acct *a);
  */
 void store_acct_submit(struct store *st, struct store_acct *a);
 
+/* --- identities by token (store_players.c) ------------------------------------- */
+
+/*
+ * An identity as the store knows it: its id, name and handle ("" for a
+ * guest), and its ratings (an account's; a guest has none), read together in
+ * one statement, so they agree.
+ */
+struct store_identity {
+	char id[16], name[100], handle[STORE_HANDLE_SIZE];
+	struct store_rating *ratings; /* by game; NULL when none (malloc'd, the store's) */
+	size_t nratings;
+};
+
+/* The answer of a load: err 0 (who filled), STORE_E_NOT_FOUND, STORE_E_CLOSED or -EIO; who is borrowed. */
+typedef void (*store_identity_cb)(void *ctx, int err, const struct store_identity *who);
+
 /*
  * The identity whose session or guest token has this hash (sessions first,
- * then players.token_hash), with its account's handle (handle[0] '\0' for a
- * guest): store_player_lookup() with the handle. Loop thread, one indexed
- * read; 0, STORE_E_NOT_FOUND or -EIO.
+ * then players.token_hash), with its ratings: store_player_load(); the
+ * identity `player_id` with its ratings: store_ratings_load() (a rated
+ * match's figures read again). Both run on the store's lookup thread (its
+ * own read-only connection on SQLite, its own connection on PostgreSQL, a
+ * deadline of STORE_PG_LOAD_MS there) and answer on the loop; one written
+ * in a batch not yet committed is not found. The handle is a store_req, as
+ * the archive reads': valid until cb runs or store_req_cancel() (after which
+ * cb never runs); NULL when it could not be queued (out of memory, store
+ * closed): cb is not called then.
  */
-int store_player_lookup_account(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
-				size_t namelen, char *handle, size_t handlelen);
+struct store_req *store_player_load(struct store *st, const char *token_hash, store_identity_cb cb,
+				    void *ctx);
+struct store_req *store_ratings_load(struct store *st, const char *player_id, store_identity_cb cb,
+				     void *ctx);
+
+/*
+ * store_player_load()'s read, synchronous on the calling thread: start-up
+ * only (lobby_restore(), before the loop serves; and a cluster's adoption,
+ * whose whole load is synchronous), on a connection of the loop thread's
+ * own. 0 (*who filled; store_identity_finish() frees its ratings),
+ * STORE_E_NOT_FOUND or -EIO.
+ */
+int store_player_read(struct store *st, const char *token_hash, struct store_identity *who);
+void store_identity_finish(struct store_identity *who);
 
 /*
  * For the command line (`quinteto account reset-password`): sets the

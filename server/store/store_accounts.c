@@ -411,13 +411,82 @@ static int delete_account(struct aconn *c, struct store_acct *a)
 	return !err && !rows ? STORE_E_NOT_FOUND : err;
 }
 
+/*
+ * The requester's session is still there (docs/ACCOUNTS.md): a change or a read that acts for a connection
+ * whose session was ended meanwhile (another node, the command line) does nothing. PostgreSQL holds the
+ * row FOR SHARE, so an end committing on another node waits for this transaction, or this one sees it gone.
+ */
+static int requester_alive(struct aconn *c, const struct store_acct *a)
+{
+	struct aparam p[] = { T(a->token_hash), T(a->player_id) };
+	int64_t rows = 0;
+	int err = run(c,
+		      c->pg ? "SELECT 1 FROM sessions WHERE token_hash = $1 AND player_id = $2 FOR SHARE"
+			    : "SELECT 1 FROM sessions WHERE token_hash = $1 AND player_id = $2",
+		      2, p, NULL, NULL, &rows);
+
+	return !err && !rows ? STORE_E_SIGNED_OUT : err;
+}
+
+/* Whether `a` acts for its requester's session (store.h: STORE_ACCT_CHECK's comment). */
+static bool for_requester(const struct store_acct *a)
+{
+	switch (a->kind) {
+	case STORE_ACCT_VIEW:
+	case STORE_ACCT_PASSWORD:
+	case STORE_ACCT_DELETE:
+		return a->token_hash[0] != '\0';
+	case STORE_ACCT_END: /* sign_out: its own session, gone or not, ends */
+		return a->session_id[0] != '\0' && a->token_hash[0] != '\0';
+	default:
+		return false;
+	}
+}
+
+/* CHECK: which of the token hashes are no session; one statement, the hashes as a JSON array. */
+static int check_sessions(struct aconn *c, struct store_acct *a)
+{
+	struct aparam p[1];
+	char *json = malloc(a->ncheck * 67 + 3), *w = json;
+	int err;
+
+	if (!json)
+		return -ENOMEM;
+	*w++ = '[';
+	for (size_t k = 0; k < a->ncheck; k++) {
+		size_t n = 0;
+
+		while (n < 64 && ((a->check[k][n] >= '0' && a->check[k][n] <= '9') ||
+				  (a->check[k][n] >= 'a' && a->check[k][n] <= 'f')))
+			n++;
+		if (n != 64 || a->check[k][64]) /* only our own hex hashes: nothing to quote */
+			continue;
+		w += sprintf(w, "%s\"%s\"", w > json + 1 ? "," : "", a->check[k]);
+	}
+	*w++ = ']';
+	*w = '\0';
+	p[0] = T(json);
+	err = run(c,
+		  c->pg ? "SELECT value FROM json_array_elements_text(CAST($1 AS JSON)) AS h(value) "
+			  "WHERE NOT EXISTS (SELECT 1 FROM sessions WHERE token_hash = h.value)"
+			: "SELECT value FROM json_each($1) "
+			  "WHERE NOT EXISTS (SELECT 1 FROM sessions WHERE token_hash = value)",
+		  1, p, ended_row, a, NULL);
+	free(json);
+	return err;
+}
+
 static int job(struct aconn *c, struct store_acct *a)
 {
 	struct aparam key[] = { T(a->key) };
 	int64_t rows = 0;
 	int err;
 
+	if (for_requester(a) && (err = requester_alive(c, a)))
+		return err;
 	switch (a->kind) {
+	case STORE_ACCT_CHECK:
+		return check_sessions(c, a);
 	case STORE_ACCT_FIND:
 		err = run(c, ACCOUNT_COLS "WHERE a.handle_key = $1", 1, key, account_row, a, &rows);
 		return !err && !rows ? STORE_E_NOT_FOUND : err;
@@ -467,8 +536,13 @@ void store_acct_run(struct store *st, struct wjob *j)
 		a->err = -EIO;
 		return;
 	}
-	/* a read in a transaction too: the account row, its sessions and its ratings agree */
-	err = exec0(&c, "BEGIN");
+	/* a read in a transaction too: the account row, its sessions and its ratings agree; a change takes
+	 * SQLite's write lock first, so its check of the requester's session sees what another process (the
+	 * command line) committed before it, never a snapshot it cannot write on */
+	err = exec0(&c, st->pg || a->kind == STORE_ACCT_VIEW || a->kind == STORE_ACCT_FIND ||
+					a->kind == STORE_ACCT_CHECK
+				? "BEGIN"
+				: "BEGIN IMMEDIATE");
 	if (!err)
 		err = job(&c, a);
 	if (!err)
@@ -502,6 +576,7 @@ void store_acct_free(struct store_acct *a)
 	free(a->sessions);
 	free(a->ratings);
 	free(a->ended);
+	free(a->check);
 	free(a);
 }
 

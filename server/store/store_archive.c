@@ -71,7 +71,7 @@ int store_archive_prepare(struct store *st)
 {
 	int r = prepare_all(st->db, wstmt_sql, st->wstmt, WS_MAX);
 
-	for (int i = 0; !r && i < STORE_LANES; i++)
+	for (int i = 0; !r && i < STORE_LANE_LOOKUP; i++) /* the archive's lanes */
 		if (archive_db_init(&st->lanes[i].ar, st->lanes[i].db)) {
 			util_log(LOG_ERROR, "store: %s", st->lanes[i].ar.err);
 			r = -EIO;
@@ -87,7 +87,7 @@ void store_archive_finalize(struct store *st)
 		(void)sqlite3_finalize(st->wstmt[k]); /* NULL is a no-op */
 		st->wstmt[k] = NULL;
 	}
-	for (k = 0; k < STORE_LANES; k++)
+	for (k = 0; k < STORE_LANE_LOOKUP; k++)
 		archive_db_finish(&st->lanes[k].ar);
 }
 

@@ -101,7 +101,16 @@ struct wjob {
 	struct note fail_note, done_note;
 };
 
-enum rjob_kind { RJOB_GET, RJOB_LIST, RJOB_REPLAY, RJOB_PLAYER, RJOB_LEADERBOARD };
+/* RJOB_IDENTITY and RJOB_RATINGS are the lookup thread's (store_players.c), the others the archive's */
+enum rjob_kind {
+	RJOB_GET,
+	RJOB_LIST,
+	RJOB_REPLAY,
+	RJOB_PLAYER,
+	RJOB_LEADERBOARD,
+	RJOB_IDENTITY,
+	RJOB_RATINGS
+};
 
 /* A read (the public struct store_req). */
 struct store_req {
@@ -115,6 +124,8 @@ struct store_req {
 	char *body;
 	size_t len;
 	store_read_cb cb;
+	store_identity_cb icb;     /* RJOB_IDENTITY, RJOB_RATINGS: their callback (cb unused) */
+	struct store_identity who; /* their answer */
 	void *ctx;
 	struct note note;
 	struct store *st;        /* set when queued, for store_req_cancel() */
@@ -122,18 +133,21 @@ struct store_req {
 };
 
 /*
- * The archive's readers, each a thread with its own read-only connection,
+ * The store's readers, each a thread with its own read-only connection,
  * statements and queue: lists and player records on one, whole matches and
  * replays (whose cost grows with the match) on the other, so that the cheap
- * reads never wait behind the long ones.
+ * reads never wait behind the long ones; and the identities that say hello
+ * (store_player_load) on a third, so that a hello never waits behind an
+ * archive read. The first STORE_LANE_LOOKUP lanes are the archive's.
  */
-enum store_lane_id { STORE_LANE_LIGHT, STORE_LANE_HEAVY, STORE_LANES };
+enum store_lane_id { STORE_LANE_LIGHT, STORE_LANE_HEAVY, STORE_LANE_LOOKUP, STORE_LANES };
 
 struct store_lane {
 	struct store *st;
 	const char *name;     /* the thread's name */
 	sqlite3 *db;          /* read-only */
 	PGconn *pg;           /* PostgreSQL: its own connection (NULL while it cannot connect) */
+	int64_t pg_retry_at;  /* PostgreSQL, the lookup lane: mono ms, no new connection before */
 	bool ar_ready;        /* PostgreSQL: `ar` is set up on `pg` */
 	struct archive_db ar; /* its statements (and its replay snapshots) */
 	uv_thread_t thread;
@@ -179,9 +193,8 @@ struct store {
 	int64_t epoch;
 	/* store_lease.c's watcher (loop thread); NULL: no lease taken */
 	struct store_lease *lease;
-	sqlite3 *db;              /* the writer's */
-	sqlite3 *ldb;             /* the loop thread's identity lookups (read-only; store_players.c) */
-	sqlite3_stmt *ldb_lookup; /* by token hash */
+	sqlite3 *db;  /* the writer's */
+	sqlite3 *ldb; /* the loop thread's, for start-up's identity reads (read-only; store_players.c) */
 	sqlite3_stmt *jstmt[JOP_MAX];
 	sqlite3_stmt *wstmt[WS_MAX];
 	sqlite3_stmt *lstmt[LOG_MAX];  /* the writer's: the log's sweep */
@@ -306,7 +319,7 @@ void store_read_run(struct store_lane *ln, struct store_req *r);
 /* store_lease.c: the lease watcher's handles closed and its memory freed (store_close); NULL-safe. */
 void store_lease_close(struct store *st);
 
-/* store_players.c: the loop thread's own read-only connection. 0 or -EIO; close: NULL-safe. */
+/* store_players.c: the loop thread's own read-only connection (start-up). 0 or -EIO; close: NULL-safe. */
 int store_players_open(struct store *st, const char *path);
 void store_players_close(struct store *st);
 
@@ -324,22 +337,45 @@ void store_pg_close(struct store *st);
 int store_pg_load_players(struct store *st, const struct store_live_ops *ops, void *ctx);
 int store_pg_load_live(struct store *st, const struct store_live_ops *ops, void *ctx);
 int store_pg_load_after(struct store *st, const struct store_after_ops *ops, void *ctx);
-int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
-			   size_t namelen, char *handle, size_t handlelen);
 /*
- * The identity lookup's query (both backends; `p` is the parameter's
+ * The identity read's query (both backends; `p` is the parameter's
  * spelling): the token of an account's session first, then a guest's token,
- * with the account's handle ('' for a guest).
+ * with the account's handle ('' for a guest), and a row per rating of the
+ * identity (game NULL for none): id, name, handle, game, rating, rd, matches.
+ * STORE_RATINGS_SQL: the same columns for the identity with id `p`.
  */
-#define STORE_LOOKUP_SQL(p)                                                                                 \
-	"SELECT p.id, p.name, COALESCE(a.handle, '') FROM sessions s JOIN players p ON p.id = s.player_id " \
-	"LEFT JOIN accounts a ON a.player_id = p.id WHERE s.token_hash = " p " UNION ALL "                  \
-	"SELECT p.id, p.name, COALESCE(a.handle, '') FROM players p LEFT JOIN accounts a "                  \
-	"ON a.player_id = p.id WHERE p.token_hash = " p " LIMIT 1"
+#define STORE_IDENTITY_SQL(p)                                                                              \
+	"WITH who(id, name, handle) AS (SELECT p.id, p.name, COALESCE(a.handle, '') FROM sessions s "      \
+	"JOIN players p ON p.id = s.player_id LEFT JOIN accounts a ON a.player_id = p.id "                 \
+	"WHERE s.token_hash = " p " UNION ALL SELECT p.id, p.name, COALESCE(a.handle, '') FROM players p " \
+	"LEFT JOIN accounts a ON a.player_id = p.id WHERE p.token_hash = " p " LIMIT 1) "                  \
+	"SELECT who.id, who.name, who.handle, r.game, r.rating, r.rd, r.matches FROM who "                 \
+	"LEFT JOIN ratings r ON r.player_id = who.id ORDER BY r.game"
+#define STORE_RATINGS_SQL(p)                                                                             \
+	"SELECT p.id, p.name, COALESCE(a.handle, ''), r.game, r.rating, r.rd, r.matches FROM players p " \
+	"LEFT JOIN accounts a ON a.player_id = p.id LEFT JOIN ratings r ON r.player_id = p.id "          \
+	"WHERE p.id = " p " ORDER BY r.game"
+
+/*
+ * store_players.c: the lookup lane runs RJOB_IDENTITY or RJOB_RATINGS (reader
+ * thread). store_identity_add(): one row of those queries into *who (the
+ * first fills id, name and handle; a row with a game adds a rating); 0 or
+ * -ENOMEM.
+ */
+void store_lookup_run(struct store_lane *ln, struct store_req *r);
+int store_identity_add(struct store_identity *who, const char *id, const char *name, const char *handle,
+		       const char *game, double rating, double rd, int64_t matches);
+/*
+ * store_pg.c: the same reads on PostgreSQL. store_pg_identity(): on the
+ * lookup lane's connection (by_id: STORE_RATINGS_SQL); store_pg_player_read():
+ * on the loop thread's (start-up and adoption). 0, STORE_E_NOT_FOUND, -ENOMEM
+ * or -EIO.
+ */
+int store_pg_identity(struct store_lane *ln, bool by_id, const char *arg, struct store_identity *who);
+int store_pg_player_read(struct store *st, const char *token_hash, struct store_identity *who);
 
 /* store_accounts.c: the writer runs an account job */
 void store_acct_run(struct store *st, struct wjob *j);
-int store_pg_ratings_lookup(struct store *st, const char *player_id, store_rating_cb cb, void *ctx);
 /* The writer's connection before store_start() (the loads run on it); NULL if it is not connected. */
 PGconn *store_pg_conn(struct store *st);
 /* Applies migrations/postgres in order under an advisory lock, each in a transaction. 0 or -EIO. */

@@ -54,7 +54,7 @@ int64_t store_pg_now(void)
 	return (int64_t)(util_mono_ns() / 1000000u);
 }
 
-/* `app`: application_name, so that pg_stat_activity tells the writer, the readers and the lookup apart. */
+/* `app`: application_name, so that pg_stat_activity tells the writer, the readers and the lookups apart. */
 static void conn_values(const char *conninfo, const char *app, const char **vals)
 {
 	static const char *const defaults[] = {
@@ -177,13 +177,13 @@ static int pg_exec(PGconn *c, int64_t deadline, const char *sql, int n, const ch
 }
 
 /* A non-blocking connection made within the deadline (PQconnectPoll), or NULL. */
-static PGconn *connect_nb(const char *conninfo, int64_t deadline)
+static PGconn *connect_nb(const char *conninfo, const char *app, int64_t deadline)
 {
 	const char *vals[10];
 	PostgresPollingStatusType s = PGRES_POLLING_WRITING;
 	PGconn *c;
 
-	conn_values(conninfo, "quinteto-lookup", vals);
+	conn_values(conninfo, app, vals);
 	c = PQconnectStartParams(conn_keys, vals, 1);
 	if (!c || PQstatus(c) == CONNECTION_BAD)
 		goto err;
@@ -1015,76 +1015,82 @@ int store_pg_lane_ready(struct store_lane *ln)
 	return 0;
 }
 
-/* One query on the loop's lookup connection (`what` names it in the log): 0 and *res, or -EIO. */
-static int lookup_exec(struct store *st, const char *what, const char *sql, const char *arg, PGresult **res)
+/*
+ * One query on a lookup connection (*conn: the loop thread's `l` at start-up,
+ * or the lookup lane's), made again as needed within the deadline; after a
+ * connection that failed, none is tried before *retry_at. 0 and *res, or
+ * -EIO.
+ */
+static int lookup_exec(struct store *st, PGconn **conn, const char *app, int64_t *retry_at, int64_t ms,
+		       const char *sql, const char *arg, PGresult **res)
 {
 	struct store_pg *pg = st->pg;
-	int64_t now = store_pg_now(), deadline = now + STORE_PG_LOOKUP_MS;
+	int64_t now = store_pg_now(), deadline = now + ms;
 	int r;
 
 	*res = NULL;
-	if (pg->l && !idle_alive(pg->l)) {
-		PQfinish(pg->l);
-		pg->l = NULL;
+	if (*conn && !idle_alive(*conn)) {
+		PQfinish(*conn);
+		*conn = NULL;
 	}
-	if (!pg->l) {
-		if (now < pg->l_retry_at)
+	if (!*conn) {
+		if (now < *retry_at)
 			return -EIO;
-		if (!(pg->l = connect_nb(pg->conninfo, deadline))) {
-			pg->l_retry_at = store_pg_now() + STORE_PG_LOOKUP_PAUSE_MS;
-			util_log(LOG_WARN, "store: %s: PostgreSQL cannot be reached", what);
+		if (!(*conn = connect_nb(pg->conninfo, app, deadline))) {
+			*retry_at = store_pg_now() + STORE_PG_LOOKUP_PAUSE_MS;
+			util_log(LOG_WARN, "store: identity read: PostgreSQL cannot be reached");
 			return -EIO;
 		}
 	}
-	r = pg_exec(pg->l, deadline, sql, 1, &arg, res);
+	r = pg_exec(*conn, deadline, sql, 1, &arg, res);
 	if (r || PQresultStatus(*res) != PGRES_TUPLES_OK) {
-		util_log(LOG_ERROR, "store: %s: %s", what,
-			 r == -ETIMEDOUT ? "no answer in time" : PQerrorMessage(pg->l));
+		util_log(LOG_ERROR, "store: identity read: %s",
+			 r == -ETIMEDOUT ? "no answer in time" : PQerrorMessage(*conn));
 		PQclear(*res);
 		*res = NULL;
 		if (r) { /* a query may still be in flight on it */
-			PQfinish(pg->l);
-			pg->l = NULL;
+			PQfinish(*conn);
+			*conn = NULL;
 		}
 		return -EIO;
 	}
 	return 0;
 }
 
-int store_pg_ratings_lookup(struct store *st, const char *player_id, store_rating_cb cb, void *ctx)
+/* The rows of STORE_IDENTITY_SQL or STORE_RATINGS_SQL into *who: 0, STORE_E_NOT_FOUND or -ENOMEM. */
+static int identity_rows(const PGresult *res, struct store_identity *who)
+{
+	int i, r = 0;
+
+	for (i = 0; !r && i < PQntuples(res); i++)
+		r = store_identity_add(
+			who, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1), PQgetvalue(res, i, 2),
+			PQgetisnull(res, i, 3) ? NULL : PQgetvalue(res, i, 3),
+			strtod(PQgetvalue(res, i, 4), NULL), strtod(PQgetvalue(res, i, 5), NULL),
+			strtoll(PQgetvalue(res, i, 6), NULL, 10));
+	return r ? r : who->id[0] ? 0 : STORE_E_NOT_FOUND;
+}
+
+int store_pg_identity(struct store_lane *ln, bool by_id, const char *arg, struct store_identity *who)
 {
 	PGresult *res;
-	int i, r = lookup_exec(
-		       st, "ratings lookup",
-		       "SELECT game, rating, rd, vol, matches, last_at FROM ratings WHERE player_id = $1",
-		       player_id, &res);
+	int r = lookup_exec(ln->st, &ln->pg, "quinteto-hello", &ln->pg_retry_at, ln->st->pg->load_ms,
+			    by_id ? STORE_RATINGS_SQL("$1") : STORE_IDENTITY_SQL("$1"), arg, &res);
 
-	for (i = 0; !r && i < PQntuples(res); i++) {
-		struct rating x = { strtod(PQgetvalue(res, i, 1), NULL), strtod(PQgetvalue(res, i, 2), NULL),
-				    strtod(PQgetvalue(res, i, 3), NULL), (int32_t)atol(PQgetvalue(res, i, 4)),
-				    strtoll(PQgetvalue(res, i, 5), NULL, 10) };
-
-		r = cb(ctx, PQgetvalue(res, i, 0), &x);
-	}
+	if (!r)
+		r = identity_rows(res, who);
 	PQclear(res);
 	return r;
 }
 
-int store_pg_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
-			   size_t namelen, char *handle, size_t handlelen)
+int store_pg_player_read(struct store *st, const char *token_hash, struct store_identity *who)
 {
-	PGresult *res = NULL;
-	int r = lookup_exec(st, "identity lookup", STORE_LOOKUP_SQL("$1"), token_hash, &res);
+	PGresult *res;
+	int r = lookup_exec(st, &st->pg->l, "quinteto-lookup", &st->pg->l_retry_at, STORE_PG_LOOKUP_MS,
+			    STORE_IDENTITY_SQL("$1"), token_hash, &res);
 
-	if (r)
-		return r;
-	r = STORE_E_NOT_FOUND;
-	if (PQntuples(res) == 1) {
-		snprintf(id, idlen, "%s", PQgetvalue(res, 0, 0));
-		snprintf(name, namelen, "%s", PQgetvalue(res, 0, 1));
-		snprintf(handle, handlelen, "%s", PQgetvalue(res, 0, 2));
-		r = 0;
-	}
+	if (!r)
+		r = identity_rows(res, who);
 	PQclear(res);
 	return r;
 }
@@ -1145,7 +1151,9 @@ static int open_rest(struct store *st, const char *migrations_dir)
 				   0, NULL)))
 		return -EIO;
 	PQclear(res);
-	for (k = 0; k < STORE_LANES; k++) {
+	st->lanes[STORE_LANE_LOOKUP].st = st; /* connects at its first read (lookup_exec) */
+	st->lanes[STORE_LANE_LOOKUP].name = "q-lookup";
+	for (k = 0; k < STORE_LANE_LOOKUP; k++) {
 		st->lanes[k].st = st;
 		st->lanes[k].name = k == STORE_LANE_LIGHT ? "q-reader" : "q-replay";
 		if (!(st->lanes[k].pg = connect_as(pg->conninfo, "quinteto-reader", false)))
@@ -1153,7 +1161,7 @@ static int open_rest(struct store *st, const char *migrations_dir)
 		(void)store_pg_lane_ready(
 			&st->lanes[k]); /* reads answer -EIO until the archive reads are set up */
 	}
-	if (!(pg->l = connect_nb(pg->conninfo, store_pg_now() + STORE_PG_LOOKUP_MS)))
+	if (!(pg->l = connect_nb(pg->conninfo, "quinteto-lookup", store_pg_now() + STORE_PG_LOOKUP_MS)))
 		util_log(LOG_WARN, "store: identity lookup: no connection yet (tried again on use)");
 	return 0;
 }
@@ -1167,6 +1175,13 @@ int store_open_pg(uv_loop_t *loop, const char *conninfo, const char *migrations_
 	if (!st || !(st->pg = calloc(1, sizeof(*st->pg))) || !(st->pg->conninfo = strdup(conninfo)))
 		goto err;
 	st->loop = loop;
+	st->pg->load_ms = STORE_PG_LOAD_MS;
+	if (getenv("QUINTETO_TEST_HELLO_READ_MS")) { /* tests that pause PostgreSQL under a hello's read */
+		st->pg->load_ms = strtoll(getenv("QUINTETO_TEST_HELLO_READ_MS"), NULL, 10);
+		util_log(LOG_WARN,
+			 "QUINTETO_TEST_HELLO_READ_MS is set: a hello's read waits %lld ms (tests only)",
+			 (long long)st->pg->load_ms);
+	}
 	if ((r = boot_id(st->pg->boot)))
 		goto err;
 	r = -EIO;

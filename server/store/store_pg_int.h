@@ -5,8 +5,9 @@
  * store_pg_* functions only.
  *
  * Every connection is one thread's: the writer's `w` (also the start-up
- * loads', before store_start()), each reader lane's own, and the loop
- * thread's `l` for identity lookups. Each waits on the network with a
+ * loads', before store_start()), each reader lane's own (the lookup
+ * lane's for the hellos' identity reads), and the loop thread's `l` for the
+ * identity reads of start-up and adoption. Each waits on the network with a
  * deadline (libpq's non-blocking mode and poll()), or, where it blocks in
  * libpq (connecting at open, the synchronous loads, the readers), within the
  * TCP keep-alives and tcp_user_timeout every connection is given, so a
@@ -22,8 +23,14 @@
 
 /* A writer's transaction (journal batch, archive save) gets this long, from BEGIN to COMMIT's answer. */
 #define STORE_PG_TXN_MS 10000
-/* The loop thread's identity lookup, connecting included: its one wait on the network (store.h). */
+/* The loop thread's identity read at start-up and adoption, connecting included (store_player_read). */
 #define STORE_PG_LOOKUP_MS 1000
+/*
+ * A hello's identity read on the lookup thread, connecting included
+ * (store_player_load): longer, as no loop waits on it; a PostgreSQL that
+ * does not answer in time answers `unavailable` to the hellos behind it.
+ */
+#define STORE_PG_LOAD_MS 5000
 /* After a failed lookup connection, lookups answer -EIO at once for this long instead of trying again. */
 #define STORE_PG_LOOKUP_PAUSE_MS 1000
 
@@ -39,9 +46,10 @@ struct store_pg {
 	size_t sent_cap;
 	char *arr; /* the writer's: the array literals of a group of actions (store_pg.c) */
 	size_t arr_cap;
-	PGconn *l;               /* the loop thread's identity lookups */
-	PGconn *acct;            /* the writer's account jobs (store_accounts.c), blocking; NULL: none yet */
-	int64_t l_retry_at;      /* mono ms: no lookup connection before */
+	PGconn *l;          /* the loop thread's identity reads (start-up, adoption) */
+	PGconn *acct;       /* the writer's account jobs (store_accounts.c), blocking; NULL: none yet */
+	int64_t l_retry_at; /* mono ms: no lookup connection before */
+	int64_t load_ms;    /* a hello's read's deadline: STORE_PG_LOAD_MS, or $QUINTETO_TEST_HELLO_READ_MS */
 	_Atomic bool lanes_said; /* a reader logged that its archive reads are not set up (two threads) */
 };
 

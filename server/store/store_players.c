@@ -1,71 +1,149 @@
 /*
- * store_players.c: identities looked up by token hash when they say hello,
- * instead of every identity loaded at start-up (an unbounded number: every
- * tokenless hello makes one). The loop thread has its own read-only
- * connection for this, so it never touches the writer's or the reader's;
- * the lookup is one indexed point read (players.token_hash is UNIQUE).
+ * store_players.c: identities read by token hash when they say hello, with
+ * their ratings, instead of every identity loaded at start-up (an unbounded
+ * number: every tokenless hello makes one). A hello's read runs on the
+ * store's lookup thread (lane STORE_LANE_LOOKUP: its own read-only
+ * connection, its own queue) and is answered on the loop, so the loop never
+ * waits on the database for it; the identity and its ratings come from one
+ * statement (one snapshot). Start-up reads the identities of the journal's
+ * seats synchronously, before the loop serves, on the loop thread's own
+ * read-only connection (`ldb`), which nothing else touches.
+ *
+ * Must not: run a read on the loop thread once the loop serves (but a
+ * cluster's adoption, whose whole load is synchronous: lobby_restore.c).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "store/store_int.h"
 #include "base/util.h"
 
 int store_players_open(struct store *st, const char *path)
 {
-	if (store_db_open(path, true, &st->ldb))
-		return -EIO;
-	if (sqlite3_prepare_v3(st->ldb, STORE_LOOKUP_SQL("?1"), -1, SQLITE_PREPARE_PERSISTENT,
-			       &st->ldb_lookup, NULL) != SQLITE_OK) {
-		util_log(LOG_ERROR, "store: the identity lookup: %s", sqlite3_errmsg(st->ldb));
-		return -EIO;
-	}
-	return 0;
+	return store_db_open(path, true, &st->ldb) ? -EIO : 0;
 }
 
 void store_players_close(struct store *st)
 {
-	(void)sqlite3_finalize(st->ldb_lookup);
-	st->ldb_lookup = NULL;
 	if (st->ldb && sqlite3_close(st->ldb) != SQLITE_OK)
 		util_log(LOG_ERROR, "store: the lookup connection did not close cleanly");
 	st->ldb = NULL;
 }
 
-int store_player_lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
-			size_t namelen)
+void store_identity_finish(struct store_identity *who)
 {
-	char handle[STORE_HANDLE_SIZE];
-
-	return store_player_lookup_account(st, token_hash, id, idlen, name, namelen, handle, sizeof(handle));
+	if (!who)
+		return;
+	free(who->ratings);
+	who->ratings = NULL;
+	who->nratings = 0;
 }
 
-int store_player_lookup_account(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
-				size_t namelen, char *handle, size_t handlelen)
+int store_identity_add(struct store_identity *who, const char *id, const char *name, const char *handle,
+		       const char *game, double rating, double rd, int64_t matches)
 {
-	sqlite3_stmt *s = st ? st->ldb_lookup : NULL;
-	int rc, found = STORE_E_NOT_FOUND;
+	struct store_rating *grown, *r;
 
-	if (st && st->pg)
-		return store_pg_player_lookup(st, token_hash, id, idlen, name, namelen, handle, handlelen);
-	if (!s)
-		return -EIO;
-	if (sqlite3_bind_text(s, 1, token_hash, -1, SQLITE_STATIC) != SQLITE_OK) {
-		(void)sqlite3_reset(s);
+	if (!who->id[0]) {
+		snprintf(who->id, sizeof(who->id), "%s", id ? id : "");
+		snprintf(who->name, sizeof(who->name), "%s", name ? name : "");
+		snprintf(who->handle, sizeof(who->handle), "%s", handle ? handle : "");
+	}
+	if (!game)
+		return 0;
+	grown = realloc(who->ratings, (who->nratings + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	who->ratings = grown;
+	r = &grown[who->nratings++];
+	snprintf(r->game, sizeof(r->game), "%s", game);
+	r->rating = rating;
+	r->rd = rd;
+	r->matches = matches;
+	return 0;
+}
+
+/* One read of STORE_IDENTITY_SQL or STORE_RATINGS_SQL on SQLite connection `db`. */
+static int sqlite_identity(sqlite3 *db, const char *sql, const char *arg, struct store_identity *who)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, err = 0;
+
+	/* prepared at each read: a hello's lookup is rare beside its cost to the loop it no longer has */
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC) != SQLITE_OK) {
+		util_log(LOG_ERROR, "store: identity read: %s", sqlite3_errmsg(db));
+		(void)sqlite3_finalize(s);
 		return -EIO;
 	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW && sqlite3_column_text(s, 0) && sqlite3_column_text(s, 1)) {
-		snprintf(id, idlen, "%s", (const char *)sqlite3_column_text(s, 0));
-		snprintf(name, namelen, "%s", (const char *)sqlite3_column_text(s, 1));
-		snprintf(handle, handlelen, "%s",
-			 sqlite3_column_text(s, 2) ? (const char *)sqlite3_column_text(s, 2) : "");
-		found = 0;
-	} else if (rc != SQLITE_DONE) {
-		util_log(LOG_ERROR, "store: identity lookup: %s", sqlite3_errmsg(st->ldb));
-		found = -EIO;
+	while (!err && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		err = store_identity_add(
+			who, (const char *)sqlite3_column_text(s, 0), (const char *)sqlite3_column_text(s, 1),
+			(const char *)sqlite3_column_text(s, 2), (const char *)sqlite3_column_text(s, 3),
+			sqlite3_column_double(s, 4), sqlite3_column_double(s, 5), sqlite3_column_int64(s, 6));
+	if (!err && rc != SQLITE_DONE) {
+		if (rc != SQLITE_INTERRUPT) /* a cancelled read, or the store closing: nobody waits */
+			util_log(LOG_ERROR, "store: identity read: %s", sqlite3_errmsg(db));
+		err = -EIO;
 	}
-	(void)sqlite3_reset(s);
-	(void)sqlite3_clear_bindings(s);
-	return found;
+	(void)sqlite3_finalize(s);
+	return err ? err : who->id[0] ? 0 : STORE_E_NOT_FOUND;
+}
+
+int store_player_read(struct store *st, const char *token_hash, struct store_identity *who)
+{
+	int err;
+
+	memset(who, 0, sizeof(*who));
+	if (!st)
+		return -EIO;
+	err = st->pg    ? store_pg_player_read(st, token_hash, who)
+	      : st->ldb ? sqlite_identity(st->ldb, STORE_IDENTITY_SQL("?1"), token_hash, who)
+			: -EIO;
+	if (err)
+		store_identity_finish(who);
+	return err;
+}
+
+void store_lookup_run(struct store_lane *ln, struct store_req *r)
+{
+	bool by_id = r->kind == RJOB_RATINGS;
+
+	r->err = ln->st->pg
+			 ? store_pg_identity(ln, by_id, r->a, &r->who)
+			 : sqlite_identity(ln->db, by_id ? STORE_RATINGS_SQL("?1") : STORE_IDENTITY_SQL("?1"),
+					   r->a, &r->who);
+	if (r->err)
+		store_identity_finish(&r->who);
+}
+
+static struct store_req *load(struct store *st, enum rjob_kind kind, const char *arg, store_identity_cb cb,
+			      void *ctx)
+{
+	struct store_req *r = calloc(1, sizeof(*r));
+
+	if (!r || !(r->a = strdup(arg))) {
+		free(r);
+		return NULL;
+	}
+	r->kind = kind;
+	r->icb = cb;
+	r->ctx = ctx;
+	if (store_read_submit(st, r)) {
+		store_req_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct store_req *store_player_load(struct store *st, const char *token_hash, store_identity_cb cb, void *ctx)
+{
+	return load(st, RJOB_IDENTITY, token_hash, cb, ctx);
+}
+
+struct store_req *store_ratings_load(struct store *st, const char *player_id, store_identity_cb cb, void *ctx)
+{
+	return load(st, RJOB_RATINGS, player_id, cb, ctx);
 }

@@ -2,12 +2,14 @@
 // docs/ACCOUNTS.md): claim, sign in elsewhere (the same identity and its seats), sessions, sign out,
 // password, delete, the limits and the hashing queue, SIGKILL, a database that cannot be written,
 // sign-ups off. Every frame is validated against its schema (Client does it; withServer asserts at
-// the end). Four servers in all: the main one (generous limits, most of the file), one with the
-// default limits (the brute force), one with a hashing queue of 1 (busy), and one killed and
-// restarted (SIGKILL, then sign-ups off).
+// the end). Six servers in all: the main one (generous limits, most of the file), one with the
+// default limits (the brute force), one with a hashing queue of 1 (busy), one killed and
+// restarted (SIGKILL, then sign-ups off), and two for sessions ended elsewhere (the periodic check
+// after the command line's reset; a request whose session another process ends while it waits).
 
 import test from 'node:test';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -325,3 +327,61 @@ test('SIGKILL right after `account`: the account and its session are there after
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+// The command line as the host runs it against the live database (HOSTING.md, "Accounts").
+const resetPassword = (db, handle, password) => spawnSync(process.env.QUINTETO_CLI,
+  ['--db', db, 'account', 'reset-password', handle],
+  { input: `${password}\n`, encoding: 'utf8', env: { ...process.env, QUINTETO_PWHASH_MEM_KIB: '19456' } });
+
+test('sessions ended elsewhere: the command line\'s reset signs the open connections out within session_check_s; ' +
+  'a password request whose session another process ended while it waited changes nothing', { timeout: 60000 }, async () => {
+  await withServer({ args: [...GENEROUS, '--session-check-s', '1'] }, async (srv) => {
+    const a = await srv.player('Kim');
+    assert.equal((await claim(a, 'Kim')).type, 'account');
+    const b = await signIn(srv, 'kim', 'correct horse', 'phone');
+    const guest = await srv.player('Guest'); // a guest's connection is nobody's session: left alone
+    const room = (await createRoom(guest, 'ur')).id;
+    const r = resetPassword(path.join(srv.dir, 'q.db'), 'KIM', 'a brand new one');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /2 sessions ended/);
+    // the server is not told: its periodic check finds both sessions gone (the test allows far more than 1 s)
+    for (const c of [a, b.c])
+      assert.deepEqual(await c.nextType('signed_out', 15000), { type: 'signed_out', reason: 'revoked' });
+    // back to before hello, as after a local end_session
+    assert.equal((await a.request({ type: 'join', room })).code, 'hello_required');
+    assert.equal((await guest.request({ type: 'watch', room })).type, 'watching', 'the guest plays on');
+    const m = await srv.metrics();
+    assert.equal(m['quinteto_sessions_revoked_total{by="check"}'], 2);
+    assert.equal(m['quinteto_sessions_revoked_total{by="cluster"}'], 0);
+    const again = await signIn(srv, 'kim', 'a brand new one', 'after');
+    assert.equal(again.welcome.player, a.welcome.player);
+  });
+  // (c) A `password` whose session is ended by another process (here the same transaction the command line's
+  // reset commits, less the hash) after its old password was checked and before the store runs the change:
+  // the sqlite3 process deletes the session and holds the write lock, the server's change waits for it, the
+  // delete commits first. No periodic check meanwhile (an hour): the store's own check must catch it.
+  await withServer({ args: [...GENEROUS, '--session-check-s', '3600'] }, async (srv) => {
+    const a = await srv.player('Lee');
+    assert.equal((await claim(a, 'Lee')).type, 'account');
+    const hash = createHash('sha256').update(a.welcome.token).digest('hex');
+    const done0 = (await srv.metrics())['quinteto_pwhash_done_total'];
+    const release = await holdWriteLock(path.join(srv.dir, 'q.db'),
+      { sql: `DELETE FROM sessions WHERE token_hash = '${hash}';` });
+    let reply;
+    try {
+      reply = a.request({ type: 'password', old: 'correct horse', new: 'stolen at last', id: 'pw' }, 30000);
+      // the old one checked and the new one hashed: the change is with the store, waiting for the lock
+      await until(async () => (await srv.metrics())['quinteto_pwhash_done_total'] >= done0 + 2,
+        { timeoutMs: 15000, what: 'both hashes done' });
+    } finally {
+      await release();
+    }
+    assert.deepEqual(await reply, { type: 'signed_out', id: 'pw', reason: 'revoked' });
+    assert.equal((await a.request({ type: 'account' })).code, 'hello_required');
+    const probe = await srv.player('Probe');
+    assert.equal((await probe.request({ type: 'sign_in', handle: 'lee', password: 'stolen at last' })).code,
+      'wrong_credentials', 'the new password was not set');
+    const back = await signIn(srv, 'lee', 'correct horse', 'again');
+    assert.equal(back.welcome.player, a.welcome.player, 'the old password still works');
+  });
+});

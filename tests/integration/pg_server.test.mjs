@@ -4,7 +4,12 @@
 // ply, plays on, resigns (the quickest end) and the match is archived exactly once, and the archive
 // API answers it. Then PostgreSQL is stopped under a match: the move already accepted is shown to
 // nobody, changes are answered `unavailable`, /readyz says why; started again, the held state goes out
-// and play goes on.
+// and play goes on. And a hello whose token is not in memory waits for PostgreSQL on the store's lookup
+// thread, not on the loop: with that connection's backend paused (SIGSTOP) the other clients are still
+// answered, clients that hang up meanwhile have their reads dropped, an address's 33rd waiting read is
+// refused `rate_limited`, and the hello completes after; with
+// PostgreSQL stopped it is `unavailable` (it used to become a new identity, with a new token, once
+// PostgreSQL was back).
 // Runs under tests/lib/with-pg.sh (a PostgreSQL of its own, its conninfo in QUINTETO_TEST_PG, its
 // folder in QUINTETO_TEST_PG_DIR for deploy/cluster/lib.sh's pg_stop and pg_up).
 import test from 'node:test';
@@ -168,4 +173,90 @@ test('on PostgreSQL: a rated match writes its ratings with its archive', { timeo
   assert.deepEqual(board.players.map((p) => p.handle), ['PgAna', 'PgBen']);
   // the archive is the one truth: a rebuild from it gives the very numbers the writer committed
   execFileSync(process.env.QUINTETO_CLI, ['ratings', 'rebuild', '--check', '--postgres', conninfo], { stdio: 'pipe' });
+}));
+
+// A hello's identity read on PostgreSQL (docs/ARCHITECTURE.md, "No disk on the loop"): the backend of the lookup
+// thread's connection (application_name quinteto-hello) is paused, so the read waits (up to its
+// deadline, STORE_PG_LOAD_MS); the loop serves everyone else meanwhile.
+// The read's deadline is long here (QUINTETO_TEST_HELLO_READ_MS), so that a loaded machine's slowness never
+// ends the wait before the test does.
+test('on PostgreSQL: a hello waiting for its identity read does not stop the loop', { timeout: 90000 }, () => withServer({ args: PG, env: { QUINTETO_TEST_HELLO_READ_MS: '60000' } }, async (srv) => {
+  const a = await srv.player('Ana');
+  const gus = await srv.player('Gus'); // an identity that leaves memory once its connection goes
+  const token = gus.welcome.token;
+  const known = (await srv.metrics()).quinteto_players_known;
+  gus.terminate();
+  await until(async () => (await srv.metrics()).quinteto_players_known === known - 1, { what: 'Gus out of memory' });
+  const warm = await srv.player('Warm', { token: 'a token nobody has' }); // the lookup thread connects
+  assert.equal(warm.welcome.type, 'welcome');
+  const pid = Number(psql(`SELECT pid FROM pg_stat_activity WHERE application_name = 'quinteto-hello'`));
+  assert.ok(pid > 0, 'the lookup thread\'s backend');
+  process.kill(pid, 'SIGSTOP');
+  let stopped = true;
+  try {
+    const known2 = (await srv.metrics()).quinteto_players_known;
+    const b = await srv.connect({ label: 'Gus back' });
+    const b2 = await srv.connect({ label: 'Gus again' });
+    b.send({ type: 'hello', name: 'Gus', token, id: 'hb' });
+    b2.send({ type: 'hello', name: 'Gus', token, id: 'hb' }); // the same token at once: one player
+    await until(async () => (await srv.metrics()).quinteto_hello_reads_waiting === 2, { what: 'the reads waiting' });
+    // the loop answers the others while the read waits
+    assert.equal((await a.request({ type: 'rooms' })).type, 'rooms');
+    assert.equal((await srv.http('/healthz')).status, 200);
+    assert.equal(b.messages.length + b2.messages.length, 0, 'the hellos are not answered yet');
+    // clients that hang up while their reads wait: the reads are dropped, the connections closed
+    const gone = [];
+    for (let i = 0; i < 30; i++) {
+      const c = await srv.connect({ label: `gone ${i}` });
+      c.send({ type: 'hello', name: 'Gone', token: `another unknown token ${i}`, id: 'hc' });
+      gone.push(c);
+    }
+    await until(async () => (await srv.metrics()).quinteto_hello_reads_waiting === 32, { what: '32 reads waiting' });
+    // the address's 33rd waiting read is refused (no strike), the connection open
+    const over = await srv.connect({ label: 'over' });
+    const refused = await over.request({ type: 'hello', name: 'Over', token: 'one token too many' });
+    assert.equal(refused.code, 'rate_limited');
+    assert.equal((await srv.metrics()).quinteto_hello_reads_refused_total, 1);
+    for (const c of gone) c.terminate();
+    await until(async () => (await srv.metrics()).quinteto_hello_reads_dropped_total === 30, { what: 'the reads dropped' });
+    assert.equal((await srv.metrics()).quinteto_hello_reads_waiting, 2);
+    assert.equal((await over.request({ type: 'rooms' })).code, 'hello_required', 'the refused connection goes on');
+    process.kill(pid, 'SIGCONT');
+    stopped = false;
+    // answered once PostgreSQL answers: Gus again, or `unavailable` if the deadline passed first
+    for (const x of [b, b2]) {
+      const w = await x.next((m) => m.id === 'hb', 15000);
+      const back = w.type === 'welcome' ? w : await x.request({ type: 'hello', name: 'Gus', token }, 10000);
+      if (w.type !== 'welcome') assert.equal(w.code, 'unavailable', `the hello answered ${JSON.stringify(w)}`);
+      assert.equal(back.type, 'welcome');
+      assert.equal(back.player, gus.welcome.player, 'Gus\'s identity, read from PostgreSQL');
+      assert.equal((await x.request({ type: 'rooms' })).type, 'rooms', 'the connection goes on');
+    }
+    assert.equal((await srv.metrics()).quinteto_players_known, known2 + 1, 'one object for the two hellos');
+  } finally {
+    if (stopped) process.kill(pid, 'SIGCONT');
+  }
+  // PostgreSQL away: a hello whose token cannot be read is `unavailable`, nothing made (not a new
+  // identity in place of the token's own); once it is back, the same hello resumes the identity
+  const known3 = (await srv.metrics()).quinteto_players_known;
+  warm.terminate();
+  await until(async () => (await srv.metrics()).quinteto_players_known === known3 - 1, { what: 'Warm out of memory' });
+  const created = (await srv.metrics()).quinteto_players_created_total;
+  let up = false;
+  lib('pg_stop');
+  try {
+    const h = await srv.connect({ label: 'Warm again' });
+    const e = await h.request({ type: 'hello', name: 'Warm', token: warm.welcome.token }, 15000);
+    assert.equal(e.code, 'unavailable', `the hello answered ${JSON.stringify(e)}`);
+    assert.equal((await srv.metrics()).quinteto_players_created_total, created, 'no identity made');
+    lib('pg_up');
+    up = true;
+    const w = await until(async () => {
+      const r = await h.request({ type: 'hello', name: 'Warm', token: warm.welcome.token }, 15000);
+      return r.type === 'welcome' ? r : null;
+    }, { timeoutMs: 30000, what: 'the hello answered once PostgreSQL is back' });
+    assert.equal(w.player, warm.welcome.player, 'the same identity');
+  } finally {
+    if (!up) lib('pg_up');
+  }
 }));

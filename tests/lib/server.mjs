@@ -160,14 +160,16 @@ export function serverEnv(base = process.env) {
 
 // A sqlite3 process holding database `db`'s write lock (BEGIN IMMEDIATE), so the server's transactions
 // cannot commit (SQLite answers SQLITE_BUSY after its timeout); resolves with release(), which lets it go.
-export async function holdWriteLock(db) {
+// With `sql`, the transaction runs it first, and release() commits it (another process's change, made
+// while the server's next write waits for the lock); without, release() rolls back.
+export async function holdWriteLock(db, { sql = '' } = {}) {
   const p = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   p.stdout.on('data', (b) => { out += b; });
-  p.stdin.write('.timeout 5000\nBEGIN IMMEDIATE;\nSELECT \'locked\';\n');
+  p.stdin.write(`.timeout 5000\nBEGIN IMMEDIATE;\n${sql}\nSELECT 'locked';\n`);
   await until(() => out.includes('locked'), { what: 'sqlite3 holding the write lock' });
   return async () => {
-    p.stdin.end('ROLLBACK;\n.quit\n');
+    p.stdin.end(`${sql ? 'COMMIT' : 'ROLLBACK'};\n.quit\n`);
     await new Promise((r) => p.on('exit', r));
   };
 }

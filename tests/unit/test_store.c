@@ -1305,7 +1305,66 @@ static void test_migration_0012_folds_names(void)
 
 /* --- identities --------------------------------------------------------------- */
 
-/* The loop thread's lookup by token hash finds what a committed batch wrote, not what is only queued. */
+/* A load's answer (store_player_load, store_ratings_load), copied out of the callback. */
+struct loaded {
+	int calls, err;
+	struct store_identity who;
+};
+
+static void loaded_cb(void *ctx, int err, const struct store_identity *who)
+{
+	struct loaded *ld = ctx;
+
+	ld->calls++;
+	ld->err = err;
+	store_identity_finish(&ld->who);
+	ld->who = *who;
+	ld->who.ratings = NULL;
+	if (who->nratings && (ld->who.ratings = malloc(who->nratings * sizeof(*who->ratings))))
+		memcpy(ld->who.ratings, who->ratings, who->nratings * sizeof(*who->ratings));
+}
+
+static bool loaded_done(const void *ctx)
+{
+	return ((const struct loaded *)ctx)->calls > 0;
+}
+
+/* A load on the lookup thread, waited for: its err (*ld its answer), or -1000 if it did not answer. */
+static int load_wait(struct store *st, bool by_id, const char *arg, struct loaded *ld)
+{
+	memset(ld, 0, sizeof(*ld));
+	if (!(by_id ? store_ratings_load(st, arg, loaded_cb, ld)
+		    : store_player_load(st, arg, loaded_cb, ld)) ||
+	    !run_until(loaded_done, ld, 10000))
+		return -1000;
+	return ld->err;
+}
+
+/* The identity of a token hash as a hello reads it (off the loop), into id, name and handle. */
+static int lookup_account(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
+			  size_t namelen, char *handle, size_t handlelen)
+{
+	struct loaded ld;
+	int err = load_wait(st, false, token_hash, &ld);
+
+	if (!err) {
+		snprintf(id, idlen, "%s", ld.who.id);
+		snprintf(name, namelen, "%.63s", ld.who.name);
+		snprintf(handle, handlelen, "%.63s", ld.who.handle);
+	}
+	store_identity_finish(&ld.who);
+	return err;
+}
+
+static int lookup(struct store *st, const char *token_hash, char *id, size_t idlen, char *name,
+		  size_t namelen)
+{
+	char handle[64];
+
+	return lookup_account(st, token_hash, id, idlen, name, namelen, handle, sizeof(handle));
+}
+
+/* The lookup thread's read by token hash finds what a committed batch wrote, not what is only queued. */
 static void test_player_lookup(void)
 {
 	struct commits c = { 0 };
@@ -1314,15 +1373,101 @@ static void test_player_lookup(void)
 
 	REQUIRE((st = fresh_started(&c)));
 	store_player_save(st, "p_ana", "hash-ana", "Ana");
-	CHECK_EQ(store_player_lookup(st, "hash-ana", id, sizeof(id), name, sizeof(name)), STORE_E_NOT_FOUND);
+	CHECK_EQ(lookup(st, "hash-ana", id, sizeof(id), name, sizeof(name)), STORE_E_NOT_FOUND);
 	CHECK_EQ(store_journal_flush(st), 1);
 	REQUIRE(wait_commits(&c, 1));
-	CHECK_EQ(store_player_lookup(st, "hash-ana", id, sizeof(id), name, sizeof(name)), 0);
+	CHECK_EQ(lookup(st, "hash-ana", id, sizeof(id), name, sizeof(name)), 0);
 	CHECK(!strcmp(id, "p_ana"));
 	CHECK(!strcmp(name, "Ana"));
-	CHECK_EQ(store_player_lookup(st, "hash-nobody", id, sizeof(id), name, sizeof(name)),
-		 STORE_E_NOT_FOUND);
+	CHECK_EQ(lookup(st, "hash-nobody", id, sizeof(id), name, sizeof(name)), STORE_E_NOT_FOUND);
 	close_store(st);
+}
+
+/* Another writer holds the database (PostgreSQL: a table) and a journal batch waits behind it. */
+static sqlite3 *held;
+
+static void hold_writer(struct store *st)
+{
+	if (pg) {
+		CHECK(!sql("BEGIN; LOCK TABLE live_rooms IN ACCESS EXCLUSIVE MODE"));
+	} else {
+		CHECK(sqlite3_open(dbpath, &held) == SQLITE_OK);
+		CHECK(sqlite3_exec(held, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK);
+	}
+	store_live_room(st, "held", "ur", "{}", "00", NULL, 1);
+	CHECK(store_journal_flush(st) > 0);
+}
+
+static void release_writer(struct store *st)
+{
+	if (pg) {
+		CHECK(!sql("ROLLBACK"));
+	} else {
+		CHECK(sqlite3_exec(held, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK);
+		sqlite3_close(held);
+		held = NULL;
+	}
+}
+
+/*
+ * A hello's read brings the identity and its ratings together, on the lookup
+ * thread, answered while the writer is held (it never waits behind the
+ * journal); by session token or by id (store_ratings_load); start-up's
+ * synchronous read agrees; a cancelled load is never answered, and one
+ * queued when the store closes is answered STORE_E_CLOSED.
+ */
+static void test_identity_with_ratings(void)
+{
+	struct commits c = { 0 };
+	struct store *st;
+	struct store_identity who;
+	struct loaded ld, gone = { 0 };
+	struct store_req *req;
+
+	REQUIRE((st = fresh_started(&c)));
+	REQUIRE(!sql("INSERT INTO players(id, token_hash, name, created_at, seen_at) VALUES "
+		     "('p_ana', 'claimed:p_ana', 'Ana', 1, 1), ('p_bo', 'hash-bo', 'Bo', 1, 1)"));
+	REQUIRE(!sql(
+		"INSERT INTO accounts(player_id, handle, handle_key, pw_hash, created_at, pw_changed_at) "
+		"VALUES ('p_ana', 'Ana', 'ana', 'h', 1, 1)"));
+	REQUIRE(!sql("INSERT INTO sessions(id, player_id, token_hash, device, created_at, seen_at) "
+		     "VALUES ('s1', 'p_ana', 'hash-s1', '', 1, 1)"));
+	REQUIRE(!sql(
+		"INSERT INTO ratings(player_id, game, rating, rd, vol, matches, last_at) VALUES "
+		"('p_ana', 'ur', 1612.625, 95.5, 0.06, 7, 5), ('p_ana', 'laquet', 1400.25, 80, 0.06, 2, 5)"));
+	hold_writer(st); /* a journal batch out and waiting: the hellos' reads go on */
+	CHECK_EQ(load_wait(st, false, "hash-s1", &ld), 0);
+	CHECK(!strcmp(ld.who.id, "p_ana") && !strcmp(ld.who.name, "Ana") && !strcmp(ld.who.handle, "Ana"));
+	REQUIRE(ld.who.nratings == 2 && ld.who.ratings);
+	CHECK(!strcmp(ld.who.ratings[0].game, "laquet") && ld.who.ratings[0].rating == 1400.25);
+	CHECK(!strcmp(ld.who.ratings[1].game, "ur") && ld.who.ratings[1].rating == 1612.625);
+	CHECK(ld.who.ratings[1].rd == 95.5 && ld.who.ratings[1].matches == 7);
+	store_identity_finish(&ld.who);
+	CHECK_EQ(load_wait(st, false, "hash-bo", &ld), 0); /* a guest: no handle, no ratings */
+	CHECK(!strcmp(ld.who.id, "p_bo") && !*ld.who.handle && ld.who.nratings == 0);
+	CHECK_EQ(load_wait(st, true, "p_ana", &ld), 0);
+	CHECK(!strcmp(ld.who.handle, "Ana") && ld.who.nratings == 2);
+	store_identity_finish(&ld.who);
+	CHECK_EQ(load_wait(st, true, "p_nobody", &ld), STORE_E_NOT_FOUND);
+	CHECK_EQ(load_wait(st, false, "hash-nobody", &ld), STORE_E_NOT_FOUND);
+	release_writer(st);
+	/* start-up's read: the same answer, on the calling thread */
+	CHECK_EQ(store_player_read(st, "claimed:p_ana", &who), 0);
+	CHECK(!strcmp(who.id, "p_ana") && !strcmp(who.handle, "Ana") && who.nratings == 2);
+	store_identity_finish(&who);
+	CHECK_EQ(store_player_read(st, "hash-nobody", &who), STORE_E_NOT_FOUND);
+	/* cancelled: never called */
+	memset(&ld, 0, sizeof(ld));
+	REQUIRE((req = store_player_load(st, "hash-s1", loaded_cb, &ld)));
+	store_req_cancel(req);
+	run_until(never, NULL, 200);
+	CHECK_EQ(ld.calls, 0);
+	/* queued as the store closes: answered, STORE_E_CLOSED or read */
+	REQUIRE(store_player_load(st, "hash-s1", loaded_cb, &gone));
+	close_store(st);
+	CHECK_EQ(gone.calls, 1);
+	CHECK(gone.err == STORE_E_CLOSED || gone.err == 0);
+	store_identity_finish(&gone.who);
 }
 
 /* --- accounts ---------------------------------------------------------------------- */
@@ -1391,6 +1536,25 @@ static int reset_password(const char *key, int *ended)
 	return err;
 }
 
+#define HEX_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define HEX_B "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+
+/* STORE_ACCT_CHECK of two token hashes (and one not ours, which is not asked); the answer, or NULL. */
+static struct store_acct *acct_check(struct store *st, const char *h1, const char *h2)
+{
+	struct store_acct *a = store_acct_new(STORE_ACCT_CHECK);
+
+	if (!a || !(a->check = calloc(3, sizeof(*a->check)))) {
+		store_acct_free(a);
+		return NULL;
+	}
+	snprintf(a->check[0], sizeof(a->check[0]), "%s", h1);
+	snprintf(a->check[1], sizeof(a->check[1]), "%s", "not-a-hash\"]");
+	snprintf(a->check[2], sizeof(a->check[2]), "%s", h2);
+	a->ncheck = 3;
+	return acct_run(st, a);
+}
+
 static void test_accounts(void)
 {
 	struct commits c = { 0 };
@@ -1407,8 +1571,7 @@ static void test_accounts(void)
 	CHECK(a->nsessions == 1 && !strcmp(a->sessions[0].token_hash, "hash-ana"));
 	CHECK(!strcmp(a->handle, "Aná"));
 	store_acct_free(a);
-	CHECK_EQ(store_player_lookup_account(st, "hash-ana", id, sizeof(id), name, sizeof(name), handle,
-					     sizeof(handle)),
+	CHECK_EQ(lookup_account(st, "hash-ana", id, sizeof(id), name, sizeof(name), handle, sizeof(handle)),
 		 0);
 	CHECK(!strcmp(id, "p_ana") && !strcmp(handle, "Aná"));
 	/* the same guest claiming again (another tab, another handle): already claimed, not taken */
@@ -1420,8 +1583,7 @@ static void test_accounts(void)
 	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_CLAIM, "p_bob", "ana", "h9", "hash-bob", "s9", 1000))));
 	CHECK_EQ(a->err, STORE_E_TAKEN);
 	store_acct_free(a);
-	CHECK_EQ(store_player_lookup_account(st, "hash-bob", id, sizeof(id), name, sizeof(name), handle,
-					     sizeof(handle)),
+	CHECK_EQ(lookup_account(st, "hash-bob", id, sizeof(id), name, sizeof(name), handle, sizeof(handle)),
 		 0);
 	CHECK(!strcmp(id, "p_bob") && !*handle); /* still a guest: nothing of the claim stayed */
 
@@ -1442,12 +1604,9 @@ static void test_accounts(void)
 	CHECK(a->nended == 1 && !strcmp(a->ended[0], "hash-ana")); /* one session kept: the older ends */
 	CHECK(a->nsessions == 1 && !strcmp(a->sessions[0].id, "s2"));
 	store_acct_free(a);
-	CHECK_EQ(store_player_lookup_account(st, "hash-ana", id, sizeof(id), name, sizeof(name), handle,
-					     sizeof(handle)),
+	CHECK_EQ(lookup_account(st, "hash-ana", id, sizeof(id), name, sizeof(name), handle, sizeof(handle)),
 		 STORE_E_NOT_FOUND);
-	CHECK_EQ(store_player_lookup_account(st, "hash-2", id, sizeof(id), name, sizeof(name), handle,
-					     sizeof(handle)),
-		 0);
+	CHECK_EQ(lookup_account(st, "hash-2", id, sizeof(id), name, sizeof(name), handle, sizeof(handle)), 0);
 	CHECK(!strcmp(id, "p_ana"));
 
 	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_END, "p_ana", "ana", "", "hash-2", "s-nope", 0))));
@@ -1468,16 +1627,41 @@ static void test_accounts(void)
 	CHECK(a->nratings == 1 && a->ratings[0].rating > 1612 && a->ratings[0].rating < 1613);
 	store_acct_free(a);
 
+	/* the periodic check: which of these token hashes are no session (only our hex hashes are asked) */
+	REQUIRE(!sql("INSERT INTO sessions(id, player_id, token_hash, device, created_at, seen_at) VALUES "
+		     "('s3', 'p_ana', '" HEX_A "', '', 1, 1)"));
+	REQUIRE((a = acct_check(st, HEX_A, HEX_B)));
+	CHECK_EQ(a->err, 0);
+	CHECK(a->nended == 1 && !strcmp(a->ended[0], HEX_B));
+	store_acct_free(a);
+
 	/* the command line's reset, on a connection of its own beside the running store */
 	CHECK_EQ(reset_password("nobody", &ended), STORE_E_NOT_FOUND);
 	CHECK_EQ(reset_password("ana", &ended), 0);
-	CHECK_EQ(ended, 1);
-	CHECK_EQ(store_player_lookup_account(st, "hash-2", id, sizeof(id), name, sizeof(name), handle,
-					     sizeof(handle)),
+	CHECK_EQ(ended, 2);
+	CHECK_EQ(lookup_account(st, "hash-2", id, sizeof(id), name, sizeof(name), handle, sizeof(handle)),
 		 STORE_E_NOT_FOUND);
 	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_FIND, "", "ana", "", "", "", 0))));
 	CHECK(!a->err && !strcmp(a->pw_hash, "h3"));
 	store_acct_free(a);
+	REQUIRE((a = acct_check(st, HEX_A, HEX_B)));
+	CHECK(!a->err && a->nended == 2);
+	store_acct_free(a);
+
+	/* a request of a session ended meanwhile (here by the reset) changes nothing: STORE_E_SIGNED_OUT */
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_PASSWORD, "p_ana", "ana", "h4", "hash-2", "", 3600))));
+	CHECK_EQ(a->err, STORE_E_SIGNED_OUT);
+	store_acct_free(a);
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_VIEW, "p_ana", "ana", "", "hash-2", "", 0))));
+	CHECK_EQ(a->err, STORE_E_SIGNED_OUT);
+	store_acct_free(a);
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_END, "p_ana", "ana", "", "hash-2", "s3", 0))));
+	CHECK_EQ(a->err, STORE_E_SIGNED_OUT);
+	store_acct_free(a);
+	REQUIRE((a = acct_run(st, acct_req(STORE_ACCT_DELETE, "p_ana", "ana", "", "hash-2", "", 0))));
+	CHECK_EQ(a->err, STORE_E_SIGNED_OUT);
+	store_acct_free(a);
+	CHECK_EQ(sql_int("SELECT count(*) FROM accounts WHERE player_id = 'p_ana' AND pw_hash = 'h3'"), 1);
 
 	/* a seat in a live room (of any node: the store is their one view) refuses the deletion whole */
 	REQUIRE(!sql("INSERT INTO live_rooms (id, game, options, server_seed, created_at) "
@@ -1554,7 +1738,7 @@ static void test_pg_batch_survives_a_restart(void)
 	struct commits c = { 0 };
 	struct store *st;
 	char id[64], name[64];
-	int i, lookup;
+	int i, found;
 
 	REQUIRE((st = fresh_started(&c)));
 	store_live_room(st, "r", "ur", "{}", "00", NULL, 1);
@@ -1571,7 +1755,7 @@ static void test_pg_batch_survives_a_restart(void)
 	CHECK_EQ(c.err[1], -EIO);
 	CHECK_EQ(store_failure(st), -EIO);
 	CHECK(strstr(store_failure_text(store_failure(st)), "reached") != NULL);
-	CHECK_EQ(store_player_lookup(st, "hash", id, sizeof(id), name, sizeof(name)), -EIO);
+	CHECK_EQ(lookup(st, "hash", id, sizeof(id), name, sizeof(name)), -EIO);
 	run_until(never, NULL, 300); /* retries: still one failure call, batch 3 waits */
 	CHECK_EQ(c.n, 2);
 	REQUIRE(!lib_sh("pg_up"));
@@ -1582,11 +1766,9 @@ static void test_pg_batch_survives_a_restart(void)
 	CHECK_EQ(c.err[3], 0);
 	CHECK(!store_journal_failing(st));
 	/* lookups connect again (after a failed connection they pause for STORE_PG_LOOKUP_PAUSE_MS) */
-	for (i = 0; i < 100 &&
-		    (lookup = store_player_lookup(st, "hash", id, sizeof(id), name, sizeof(name))) == -EIO;
-	     i++)
+	for (i = 0; i < 100 && (found = lookup(st, "hash", id, sizeof(id), name, sizeof(name))) == -EIO; i++)
 		run_until(never, NULL, 50);
-	CHECK_EQ(lookup, STORE_E_NOT_FOUND);
+	CHECK_EQ(found, STORE_E_NOT_FOUND);
 	/* the readers' connections broke too: each reconnects before its next read */
 	for (int lane = 0; lane < 2; lane++) {
 		struct reply r = { 0 };
@@ -1804,6 +1986,7 @@ int main(int argc, char **argv)
 	TEST(test_queued_reads_dropped_and_abandoned);
 	TEST(test_load_live_merges_by_ply);
 	TEST(test_player_lookup);
+	TEST(test_identity_with_ratings);
 	TEST(test_accounts);
 	TEST_SQLITE(test_log_swept_live_rows_kept, "the log's sweep is SQLite's (a cascade on PostgreSQL)");
 	TEST_SQLITE(test_migration_0004_carries_resignations, "a migration of SQLite's");

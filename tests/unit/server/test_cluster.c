@@ -14,8 +14,9 @@
  * and heals: the node registers again, announces its rooms, forgets in Redis
  * a room it closed meanwhile), Redis hung (the renewal's watchdog), a clean
  * stop (gone at once), a node whose password Redis refuses (never up, never
- * registered, the reason kept without the password), and a single server's
- * NULL cluster.
+ * registered, the reason kept without the password), a single server's NULL
+ * cluster, and the sessions a node ended told to the others (bounded,
+ * garbage ignored).
  */
 #include <hiredis/hiredis.h>
 #include <signal.h>
@@ -440,6 +441,71 @@ static void test_lobby(void)
 	CHECK_EQ(seen_of(b, "b").count, 0);
 }
 
+/* What a node's cluster_on_sessions_ended callback got: calls, hashes in all, the last reason and hash. */
+struct ended {
+	int calls;
+	size_t hashes;
+	char reason[16], last[65];
+};
+static struct ended ended_b, ended_c;
+
+static void ended_cb(void *ctx, const char *reason, char (*hashes)[65], size_t n)
+{
+	struct ended *e = ctx;
+
+	e->calls++;
+	e->hashes += n;
+	snprintf(e->reason, sizeof(e->reason), "%s", reason);
+	snprintf(e->last, sizeof(e->last), "%s", hashes[n - 1]);
+}
+
+static bool ended_hashes_is(const void *arg)
+{
+	return ended_c.hashes == *(const size_t *)arg;
+}
+
+/* Sessions ended (docs/ACCOUNTS.md): told to the other nodes, 20 hashes a message; what is not in the
+ * shape a node writes is ignored whole; a node does not hear its own. */
+static void test_sessions(void)
+{
+	char hashes[25][65], msg[2048];
+	size_t want = 25, len;
+	int i;
+
+	cluster_on_sessions_ended(b, ended_cb, &ended_b);
+	cluster_on_sessions_ended(c, ended_cb, &ended_c);
+	for (i = 0; i < 25; i++)
+		snprintf(hashes[i], sizeof(hashes[i]), "%064x", i);
+	cluster_sessions_ended(b, "password", hashes, 25);
+	CHECK(run_until(ended_hashes_is, &want, 3000));
+	CHECK_EQ(ended_c.calls, 2); /* 20, then 5 */
+	CHECK(!strcmp(ended_c.reason, "password") && !strcmp(ended_c.last, hashes[24]));
+	cluster_sessions_ended(b, "revoked", hashes, 1); /* no node's word: not sent */
+	/* garbage: an unknown reason, a hash not ours, 21 hashes, a node's name not ours, nothing */
+	snprintf(msg, sizeof(msg), "s x nope %s", hashes[0]);
+	freeReplyObject(redis("PUBLISH quinteto:events %s", msg));
+	snprintf(msg, sizeof(msg), "s x ended %s %.63sG", hashes[0], hashes[1]);
+	freeReplyObject(redis("PUBLISH quinteto:events %s", msg));
+	len = (size_t)snprintf(msg, sizeof(msg), "s x ended");
+	for (i = 0; i < 21; i++)
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, " %s", hashes[i]);
+	freeReplyObject(redis("PUBLISH quinteto:events %s", msg));
+	snprintf(msg, sizeof(msg), "s X ended %s", hashes[0]);
+	freeReplyObject(redis("PUBLISH quinteto:events %s", msg));
+	freeReplyObject(redis("PUBLISH quinteto:events %s", "s x ended"));
+	/* and then one that is right: the only one taken */
+	snprintf(msg, sizeof(msg), "s x deleted %s", hashes[3]);
+	freeReplyObject(redis("PUBLISH quinteto:events %s", msg));
+	want = 26;
+	CHECK(run_until(ended_hashes_is, &want, 3000));
+	run_for(200);
+	CHECK_EQ(ended_c.calls, 3);
+	CHECK_EQ(ended_c.hashes, 26);
+	CHECK(!strcmp(ended_c.reason, "deleted") && !strcmp(ended_c.last, hashes[3]));
+	CHECK_EQ(ended_b.calls, 1); /* the right one only: its own 25 are its echo */
+	CHECK_EQ(ended_b.hashes, 1);
+}
+
 static void test_expiry_child(void)
 {
 	pid_t pid = fork();
@@ -620,7 +686,7 @@ static void test_lobby_merge(void)
 	REQUIRE(!cluster_start(m1) && !cluster_start(m2));
 	t = (struct two){ m1, m2 };
 	REQUIRE(run_until(two_up, &t, 5000));
-	REQUIRE(!lobby_player_hello(l, NULL, "Ann", tok, sizeof(tok), &p));
+	REQUIRE(!lobby_player_hello(l, NULL, NULL, "Ann", tok, sizeof(tok), &p));
 	REQUIRE(!lobby_room_create(l, p, rules_game_find("ur"), wire_game_find("ur"), &ropt, &gopt, &r1));
 	REQUIRE(!lobby_room_create(l, p, rules_game_find("ur"), wire_game_find("ur"), &ropt, &gopt, &r2));
 	snprintf(id1, sizeof(id1), "\"%s\"", room_id(r1));
@@ -716,6 +782,7 @@ int main(int argc, char **argv)
 	if (b && c) {
 		TEST(test_directory);
 		TEST(test_lobby);
+		TEST(test_sessions);
 		TEST(test_expiry_child);
 		TEST(test_redis_away);
 		TEST(test_redis_hangs);

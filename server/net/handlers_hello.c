@@ -1,0 +1,280 @@
+/*
+ * handlers_hello.c: `hello`, the first message of a connection. A token
+ * whose identity is in memory is answered at once. One that is not (an
+ * identity idle since the start or evicted, or an account's session, whose
+ * tokens the store alone knows) is read on the store's lookup thread,
+ * identity and ratings together (store_player_load), and its answer
+ * completes the hello on the loop: the loop never waits on the database for
+ * a hello.
+ *
+ * While the read is out the connection is not read (lws rx flow control):
+ * the messages sent behind the hello stay in the socket (or in lws' buffer)
+ * in their order and are handled, none refused, once the welcome is queued;
+ * this costs no memory of ours and TCP pushes back on a client that sends on
+ * (a queue of messages would need a bound, and a refusal past it). A paused
+ * connection's hang-up is seen on an epoll set of our own (EPOLLRDHUP, as
+ * http.c does for its paused requests): its read is cancelled and the
+ * connection closed. A connection that closes otherwise has its read
+ * cancelled (handlers_hello_closed): its answer is never delivered, so
+ * nothing is done for a connection that is gone; the answer also checks the
+ * connection's id against the one that asked.
+ *
+ * Bounded: HELLO_LOOKUPS reads out in all (past it `busy`: the server is at
+ * a limit of work) and HELLO_LOOKUPS_PER_ADDR from one address (past it
+ * `rate_limited`, no strike: the sender's own address). A store that cannot
+ * read (PostgreSQL away, no answer in time) answers `unavailable`, the
+ * connection open: nothing is made, the client says hello again later.
+ */
+#include "net/handlers_int.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <libwebsockets.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include "player/player.h"
+#include "store/store.h"
+#include "wire.h"
+
+#define CANNOT_READ "the server cannot read its database right now; try again shortly"
+
+struct hello_op {
+	struct handlers *h;
+	struct session *s;     /* the op ends before its connection closes (handlers_hello_closed) */
+	uint64_t sid;          /* s->id when it asked: the answer checks it */
+	struct store_req *req; /* the read; NULL once answered */
+	json_t *root;          /* the hello's tree: name, token, id and since borrow from it */
+	const char *name, *token;
+	json_t *id, *since;
+	char hash[65]; /* the token's */
+	bool counted;  /* in hellos_by_addr */
+	int fd;        /* its socket in the hang-up set, or -1 */
+};
+
+/*
+ * The hello of `s`, its player known: `p` found by `token` (in memory or
+ * read), or NULL: a new identity (absent or unknown token). As before the
+ * read went off the loop: a new identity is refused while the journal fails
+ * or past its address's allowance.
+ */
+static void hello_finish(struct handlers *h, struct session *s, struct player *p, const char *token,
+			 const char *name, const json_t *id, json_t *since)
+{
+	char out[80], old_name[PLAYER_NAME_SIZE];
+	const char *refused;
+	bool created = !p;
+
+	if (!p && store_journal_failing(h->store)) { /* a new player must be saved before its welcome */
+		h->metrics->journal_refused++;
+		session_send_refusal(s, WIRE_E_UNAVAILABLE,
+				     "the server cannot save to its database right now; try again shortly",
+				     id);
+		return;
+	}
+	if (!p && lobby_player_refused(h->lobby, s->addr, &refused)) {
+		/* not session_rate_refuse(): no strike, the connection may still say hello with a token */
+		session_send_error(s, WIRE_E_RATE_LIMITED, refused, id);
+		return;
+	}
+	snprintf(old_name, sizeof(old_name), "%s", p ? player_name(p) : "");
+	if (lobby_player_hello(h->lobby, p, token, name, out, sizeof(out), &p)) {
+		session_send_error(s, WIRE_E_INTERNAL, "could not create a player", id);
+		return;
+	}
+	if (created)
+		lobby_player_counted(h->lobby, s->addr);
+	if (handlers_attach(h, s, p, out, id, since, *old_name && strcmp(old_name, player_name(p))))
+		session_send_error(s, WIRE_E_INTERNAL, "out of memory", id);
+}
+
+/* The op is over: its counts, its watch and its pause go; `resume`: lws reads the connection again. */
+static void op_end(struct hello_op *op, bool resume)
+{
+	struct handlers *h = op->h;
+	struct session *s = op->s;
+
+	h->hellos--;
+	if (op->counted)
+		(void)tally_add(&h->hellos_by_addr, s->addr, -1);
+	if (op->fd >= 0 && h->hup_fd >= 0)
+		(void)epoll_ctl(h->hup_fd, EPOLL_CTL_DEL, op->fd, NULL);
+	s->hello = NULL;
+	if (resume && s->wsi && !s->dead && !s->ss->stopping)
+		(void)lws_rx_flow_control(s->wsi, 1); /* what waited behind the hello is read now */
+	json_decref(op->root);
+	free(op);
+}
+
+static void loaded_cb(void *ctx, int err, const struct store_identity *who)
+{
+	struct hello_op *op = ctx;
+	struct handlers *h = op->h;
+	struct session *s = op->s;
+
+	op->req = NULL;
+	/* a read is cancelled when its connection closes, and a cancelled read is never answered
+	 * (store_req_cancel): this is the connection that asked, still there */
+	assert(s->hello == op && s->id == op->sid);
+	if (s->dead || s->close_state || lobby_stopping(h->lobby)) {
+		op_end(op, false);
+		return;
+	}
+	if (err && err != STORE_E_NOT_FOUND) { /* nothing is made: it says hello again later */
+		h->metrics->hello_reads_failed++;
+		session_send_refusal(s, WIRE_E_UNAVAILABLE, CANNOT_READ, op->id);
+	} else {
+		hello_finish(h, s, err ? NULL : lobby_player_loaded(h->lobby, op->hash, who), op->token,
+			     op->name, op->id, op->since);
+	}
+	op_end(op, true); /* after the welcome: what waited behind the hello is answered after it */
+}
+
+/* Pauses `s` while its read is out, and watches its socket for a hang-up. */
+static void pause_conn(struct handlers *h, struct hello_op *op)
+{
+	struct epoll_event ev = { .events = EPOLLRDHUP, .data.ptr = op };
+	int fd = lws_get_socket_fd(op->s->wsi);
+
+	(void)lws_rx_flow_control(op->s->wsi, 0); /* takes effect before lws parses the next byte */
+	if (h->hup_fd >= 0 && fd >= 0 && !epoll_ctl(h->hup_fd, EPOLL_CTL_ADD, fd, &ev))
+		op->fd = fd;
+}
+
+/* A token that is not in memory: its read goes to the store, within the caps. */
+static void lookup_start(struct handlers *h, struct session *s, struct wire_msg *m, const char *hash)
+{
+	struct hello_op *op;
+
+	if (h->hellos >= HELLO_LOOKUPS) {
+		h->metrics->hello_reads_refused++;
+		session_send_error(s, WIRE_E_BUSY,
+				   "the server is busy reading identities: try again in a moment", m->id);
+		return;
+	}
+	if (tally_get(&h->hellos_by_addr, s->addr) >= HELLO_LOOKUPS_PER_ADDR) {
+		h->metrics->hello_reads_refused++;
+		session_send_error(
+			s, WIRE_E_RATE_LIMITED,
+			"too many hellos from this address wait for the database: try again in a moment",
+			m->id);
+		return;
+	}
+	if (!(op = calloc(1, sizeof(*op)))) {
+		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
+		return;
+	}
+	*op = (struct hello_op){ .h = h,
+				 .s = s,
+				 .sid = s->id,
+				 .root = json_incref(m->root),
+				 .name = m->name,
+				 .token = m->token,
+				 .id = m->id,
+				 .since = m->since_map,
+				 .fd = -1 };
+	snprintf(op->hash, sizeof(op->hash), "%s", hash);
+	op->req = store_player_load(h->store, hash, loaded_cb, op);
+	if (!op->req) {
+		json_decref(op->root);
+		free(op);
+		h->metrics->hello_reads_failed++;
+		session_send_refusal(s, WIRE_E_UNAVAILABLE, CANNOT_READ, m->id);
+		return;
+	}
+	h->hellos++;
+	h->metrics->hello_reads++;
+	op->counted = !tally_add(&h->hellos_by_addr, s->addr, 1); /* out of memory: counted in all only */
+	s->hello = op;
+	pause_conn(h, op);
+}
+
+void handlers_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
+{
+	char hash[65];
+	struct player *p = NULL;
+
+	if (s->player) {
+		session_send_error(s, WIRE_E_BAD_MESSAGE, "hello was already said on this connection", m->id);
+		return;
+	}
+	if (m->token) {
+		handlers_token_hash(m->token, hash);
+		p = lobby_player_find(h->lobby, hash);
+		if (!p && h->store) {
+			lookup_start(h, s, m, hash);
+			return;
+		}
+	}
+	hello_finish(h, s, p, m->token, m->name, m->id, m->since_map);
+}
+
+void handlers_hello_closed(struct handlers *h, struct session *s)
+{
+	struct hello_op *op = s->hello;
+
+	if (!op)
+		return;
+	h->metrics->hello_reads_dropped++;
+	(void)store_req_cancel(op->req); /* its callback will not run, whether it was read yet or not */
+	op_end(op, false);
+}
+
+/* Every hang-up of a paused connection seen so far: its read is dropped, the connection closed. */
+static void hup_cb(uv_poll_t *w, int status, int events)
+{
+	struct handlers *h = w->data;
+	struct epoll_event ev[64];
+	int n, i;
+
+	(void)status, (void)events;
+	do {
+		n = h->hup_fd >= 0 ? epoll_wait(h->hup_fd, ev, 64, 0) : 0;
+		for (i = 0; i < n; i++) {
+			struct hello_op *op = ev[i].data.ptr;
+			struct session *s = op->s;
+
+			handlers_hello_closed(h, s);
+			/* closed at lws' next service (LWS_CALLBACK_CLOSED then finds no read) */
+			lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+		}
+	} while (n == 64);
+}
+
+int handlers_hello_start(struct handlers *h, uv_loop_t *loop)
+{
+	int err;
+
+	h->hup_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (h->hup_fd < 0)
+		return -errno;
+	err = uv_poll_init(loop, &h->hup, h->hup_fd);
+	if (err) {
+		close(h->hup_fd);
+		h->hup_fd = -1;
+		return err;
+	}
+	h->hup.data = h;
+	h->hup_on = true;
+	err = uv_poll_start(&h->hup, UV_READABLE, hup_cb);
+	if (err)
+		handlers_hello_stop(h);
+	return err;
+}
+
+static void hup_closed_cb(uv_handle_t *w)
+{
+	close((int)(intptr_t)w->data);
+}
+
+void handlers_hello_stop(struct handlers *h)
+{
+	if (!h->hup_on)
+		return;
+	h->hup_on = false;
+	h->hup.data = (void *)(intptr_t)h->hup_fd; /* closed once the handle is */
+	h->hup_fd = -1;                            /* ops that end later leave it alone */
+	uv_close((uv_handle_t *)&h->hup, hup_closed_cb);
+}
