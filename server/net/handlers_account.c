@@ -153,7 +153,9 @@ size_t handlers_sign_out_tokens(struct handlers *h, struct session *except, char
 	do {
 		struct session *next = t->ka_next;
 
-		if (t != except && t->player && !t->dead && !t->close_state)
+		if (t != except && !t->player && !t->dead && !t->close_state)
+			(void)handlers_hello_revoke(t, hashes, n); /* its read may have found the session */
+		else if (t != except && t->player && !t->dead && !t->close_state)
 			for (i = 0; i < n; i++)
 				if (!strcmp(t->token_hash, hashes[i])) {
 					session_send_json(t, wire_signed_out_new(reason, NULL));

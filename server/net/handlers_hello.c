@@ -17,7 +17,10 @@
  * connection closed. A connection that closes otherwise has its read
  * cancelled (handlers_hello_closed): its answer is never delivered, so
  * nothing is done for a connection that is gone; the answer also checks the
- * connection's id against the one that asked.
+ * connection's id against the one that asked. A session ended while its
+ * hello's read is out (handlers_sign_out_tokens: here, or another node's
+ * word) marks the op: whatever the read found, the hello is answered as for
+ * an unknown token, a new guest, as a hello after the end would be.
  *
  * Bounded: HELLO_LOOKUPS reads out in all (past it `busy`: the server is at
  * a limit of work) and HELLO_LOOKUPS_PER_ADDR from one address (past it
@@ -51,6 +54,7 @@ struct hello_op {
 	json_t *id, *since;
 	char hash[65]; /* the token's */
 	bool counted;  /* in hellos_by_addr */
+	bool revoked;  /* its session ended while the read was out: answered as an unknown token */
 	int fd;        /* its socket in the hang-up set, or -1 */
 };
 
@@ -122,12 +126,12 @@ static void loaded_cb(void *ctx, int err, const struct store_identity *who)
 		op_end(op, false);
 		return;
 	}
-	if (err && err != STORE_E_NOT_FOUND) { /* nothing is made: it says hello again later */
+	if (err && err != STORE_E_NOT_FOUND && !op->revoked) { /* nothing made: it says hello again later */
 		h->metrics->hello_reads_failed++;
 		session_send_refusal(s, WIRE_E_UNAVAILABLE, CANNOT_READ, op->id);
 	} else {
-		hello_finish(h, s, err ? NULL : lobby_player_loaded(h->lobby, op->hash, who), op->token,
-			     op->name, op->id, op->since);
+		hello_finish(h, s, err || op->revoked ? NULL : lobby_player_loaded(h->lobby, op->hash, who),
+			     op->token, op->name, op->id, op->since);
 	}
 	op_end(op, true); /* after the welcome: what waited behind the hello is answered after it */
 }
@@ -220,6 +224,16 @@ void handlers_hello_closed(struct handlers *h, struct session *s)
 	h->metrics->hello_reads_dropped++;
 	(void)store_req_cancel(op->req); /* its callback will not run, whether it was read yet or not */
 	op_end(op, false);
+}
+
+bool handlers_hello_revoke(struct session *s, char (*hashes)[65], size_t n)
+{
+	struct hello_op *op = s->hello;
+
+	for (size_t i = 0; op && i < n; i++)
+		if (!strcmp(op->hash, hashes[i]))
+			return op->revoked = true;
+	return false;
 }
 
 /* Every hang-up of a paused connection seen so far: its read is dropped, the connection closed. */
