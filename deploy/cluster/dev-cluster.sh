@@ -17,6 +17,10 @@
 #   wait DIR NAME                wait until node NAME answers /readyz 200 and HAProxy sees it up
 #   stop-redis DIR, start-redis DIR, stop-pg DIR, start-pg DIR, restart-haproxy DIR
 #
+# Redis requires passwords (deploy/cluster/lib.sh; REDIS_AUTH=none: none): the nodes sign in as its ACL
+# user `quinteto` (--redis-user, QUINTETO_REDIS_PASSWORD from DIR/redis/node-password); the default user's
+# password, for redis-cli, is DIR/redis/password.
+#
 # The node binary: $QUINTETO_SERVER, else build/ then build-test/ of this tree. Each node's log is
 # DIR/NAME.log, its exit status (when it ends) DIR/NAME.exit. Needs: postgresql-15, redis-server, haproxy,
 # curl, python3 (deploy/dev.sh installs them).
@@ -74,13 +78,21 @@ start_node() {
 	rm -f "$dir/$name.exit" "$dir/$name.pid"
 	local args=(--node "$name" --store postgres --postgres "$PG_CONNINFO" --redis "127.0.0.1:$REDIS_PORT"
 		--listen "127.0.0.1:$port" --db "$dir/$name.db" --web "$src/clients/web"
-		--migrations "$src/migrations" --trusted-proxies 127.0.0.1 "${NODE_ARGS[@]}")
+		--migrations "$src/migrations" --trusted-proxies 127.0.0.1)
+	# Redis' ACL user for the nodes (lib.sh: only what a node needs), its password in the environment,
+	# as a host would give it (never on the command line); NODE ARGS come last and may override.
+	[ -n "$(redis_password "$dir")" ] && args+=(--redis-user quinteto)
+	args+=("${NODE_ARGS[@]}")
 	(
 		cd "$dir" || exit 1
 		# The server refuses QUINTETO_* variables it does not know: the caller's test settings stay out.
 		for v in $(compgen -e); do
 			case "$v" in QUINTETO_SERVER | QUINTETO_CLI | QUINTETO_SOURCE) ;; QUINTETO_*) unset "$v" ;; esac
 		done
+		if [ -n "$(redis_password "$dir")" ]; then
+			QUINTETO_REDIS_PASSWORD=$(cat "$dir/redis/node-password")
+			export QUINTETO_REDIS_PASSWORD
+		fi
 		export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1}"
 		export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 		trap '' HUP

@@ -11,7 +11,12 @@
 #                       nothing, returns non-zero with the log's tail on failure
 #   pg_conninfo DIR     the conninfo of that database ("host=... port=...")
 #   pg_stop DIR         stop it (fast shutdown); pg_kill DIR: SIGKILL it
-#   redis_up DIR PORT   a Redis on 127.0.0.1:PORT, no persistence, in DIR/redis
+#   redis_up DIR PORT   a Redis on 127.0.0.1:PORT, no persistence, in DIR/redis,
+#                       with passwords (docs/SCALING.md, "Redis with a password"):
+#                       the default user's in DIR/redis/password, and an ACL
+#                       user `quinteto` with only what a node needs, its password
+#                       in DIR/redis/node-password (both made once per DIR, kept
+#                       across a restart); REDIS_AUTH=none: no password at all
 #   redis_stop DIR      stop it
 #   free_port           a TCP port nobody listens on now, on 127.0.0.1
 
@@ -76,19 +81,48 @@ pg_kill() {
 	return 0
 }
 
+# The commands a node sends (server/cluster/: the scripts' HSET, HGET, HDEL and PUBLISH are checked too),
+# on the keys and channels under quinteto: only. docs/SCALING.md lists the same.
+REDIS_NODE_ACL='resetkeys ~quinteto:* resetchannels &quinteto:* -@all +subscribe +publish +set +del +mget +sadd +srem +smembers +hscan +hset +hget +hdel +eval'
+
 redis_up() {
 	local dir="$1" port="$2" r="$1/redis"
 	mkdir -p "$r"
-	redis-server --port "$port" --bind 127.0.0.1 --dir "$r" --save '' --appendonly no \
-		--daemonize yes --pidfile "$r/redis.pid" --logfile "$r/log" || return 1
+	(
+		umask 077
+		[ -s "$r/password" ] || head -c 18 /dev/urandom | base64 | tr '+/' '-_' >"$r/password"
+		[ -s "$r/node-password" ] || head -c 18 /dev/urandom | base64 | tr '+/' '-_' >"$r/node-password"
+		{
+			echo "port $port"
+			echo "bind 127.0.0.1"
+			echo "dir $r"
+			echo "save \"\""
+			echo "appendonly no"
+			echo "daemonize yes"
+			echo "pidfile $r/redis.pid"
+			echo "logfile $r/log"
+			if [ "${REDIS_AUTH:-}" != none ]; then
+				echo "requirepass $(cat "$r/password")"
+				echo "user quinteto on >$(cat "$r/node-password") $REDIS_NODE_ACL"
+			fi
+		} >"$r/redis.conf"
+	)
+	# The passwords are in the file (mode 600), not on a command line every user sees.
+	redis-server "$r/redis.conf" || return 1
 	echo "$port" >"$r/port"
 	local i
 	for i in $(seq 100); do
-		redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && return 0
+		REDISCLI_AUTH=$(redis_password "$dir") redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && return 0
 		sleep 0.05
 	done
 	tail -20 "$r/log" >&2
 	return 1
+}
+
+# redis_password DIR: the password of the default user of DIR's Redis (empty: none, REDIS_AUTH=none).
+redis_password() {
+	grep -q '^requirepass ' "$1/redis/redis.conf" 2>/dev/null && cat "$1/redis/password"
+	return 0
 }
 
 redis_stop() {

@@ -83,6 +83,12 @@ static const struct setting settings[] = {
 	  "cluster mode: this node's name ([a-z0-9-], 1..32 characters), unique in the cluster; needs store "
 	  "postgres and redis; empty: a single server" },
 	{ "redis", T_ADDR, F(redis), 0, 0, "", "cluster mode: the Redis HOST:PORT nodes share" },
+	{ "redis_user", T_STR, F(redis_user), 0, 0, "",
+	  "cluster mode: the Redis ACL user the node signs in as (AUTH USER PASSWORD); empty: the default "
+	  "user" },
+	{ "redis_password", T_SECRET, F(redis_password), 0, 0, "",
+	  "cluster mode: the password sent with AUTH first on each connection to Redis (requirepass, or "
+	  "redis_user's); empty: no AUTH" },
 	{ "node_lease_ms", T_INT, F(node_lease_ms), 500, 600000, "3000",
 	  "cluster mode: a node's lease, renewed every third of it; a lease expired this long is taken as "
 	  "dead and its rooms are adopted, ms" },
@@ -992,6 +998,13 @@ static int cross_check(const struct config *c)
 			return CONF_E_INVALID;
 		}
 	}
+	if (c->redis_user[0] && !c->redis_password[0]) {
+		fprintf(stderr,
+			"quinteto-server: bad value for redis_user (from %s): an ACL user needs "
+			"redis_password\n",
+			source_names[c->source[find_setting("redis_user") - settings]]);
+		return CONF_E_INVALID;
+	}
 	if (c->max_rooms > 1 && c->max_live_rooms_per_addr >= c->max_rooms) {
 		fprintf(stderr,
 			"quinteto-server: bad value for max_live_rooms_per_addr (from %s): %d is not under "
@@ -1040,21 +1053,37 @@ static void warn_readable(const char *what, const char *path)
 
 /*
  * At start-up: the files that hold a secret (the TLS key; the configuration
- * file when metrics_token comes from it) readable by others than their
- * owner, and a token on the command line, which every user sees in ps.
+ * file when metrics_token or redis_password comes from it) readable by others
+ * than their owner, and a secret on the command line, which every user sees
+ * in ps. Never the secret itself.
  */
 static void warn_secrets(const struct config *c)
 {
-	const struct setting *token = find_setting("metrics_token");
+	static const char *const named[][2] = { { "metrics_token", "token" },
+						{ "redis_password", "password" } };
+	size_t i;
 
 	if (c->tls_key[0])
 		warn_readable("tls_key", c->tls_key);
-	if (c->metrics_token[0] && c->source[token - settings] == CONF_FILE)
-		warn_readable("the configuration file (metrics_token)", c->config_path);
-	if (c->metrics_token[0] && c->source[token - settings] == CONF_FLAG)
-		util_log(LOG_WARN,
-			 "conf: --metrics-token shows the token to every user of this machine (ps): "
-			 "set QUINTETO_METRICS_TOKEN or metrics_token in a configuration file of mode 600");
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		const struct setting *s = find_setting(named[i][0]);
+		char what[64], env[64], flag[64];
+
+		if (!*((const char *)c + s->off))
+			continue;
+		if (c->source[s - settings] == CONF_FILE) {
+			snprintf(what, sizeof(what), "the configuration file (%s)", s->name);
+			warn_readable(what, c->config_path);
+		} else if (c->source[s - settings] == CONF_FLAG) {
+			env_name(s, env, sizeof(env));
+			flag_name(s, flag, sizeof(flag));
+			util_log(
+				LOG_WARN,
+				"conf: --%s shows the %s to every user of this machine (ps): set %s or %s in "
+				"a configuration file of mode 600",
+				flag, named[i][1], env, s->name);
+		}
+	}
 }
 
 static void print_config(const struct config *c)

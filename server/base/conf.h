@@ -105,11 +105,13 @@ struct config {
 	unsigned char source[CONF_MAX_SETTINGS]; /* enum conf_source, by row of the table */
 
 	/* cluster mode (docs/SCALING.md); node empty: a single server (the default) */
-	char store[16];         /* "sqlite" (db_path) or "postgres" (postgres) */
-	char postgres[1024];    /* libpq conninfo of the shared database */
-	char node[64];          /* this node's name in the cluster ([a-z0-9-], 1..32); empty: no cluster */
-	struct conf_addr redis; /* the cluster's Redis; needed with node */
-	int node_lease_ms;      /* a node's lease (renewed every third of it); expired this long: adopted */
+	char store[16];           /* "sqlite" (db_path) or "postgres" (postgres) */
+	char postgres[1024];      /* libpq conninfo of the shared database */
+	char node[64];            /* this node's name in the cluster ([a-z0-9-], 1..32); empty: no cluster */
+	struct conf_addr redis;   /* the cluster's Redis; needed with node */
+	char redis_user[128];     /* Redis ACL user for AUTH; empty: the default user */
+	char redis_password[512]; /* sent with AUTH first on every connection; empty: no AUTH */
+	int node_lease_ms;        /* a node's lease (renewed every third of it); expired this long: adopted */
 
 	/* the archive reader's queue (http.c): past either, 503 busy */
 	int archive_reads;          /* archive reads queued or running, in all */

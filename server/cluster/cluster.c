@@ -6,6 +6,13 @@
  * every third of it), announces the rooms it hosts and its summaries, and
  * reloads its mirror of the others (cluster_mirror.c).
  *
+ * Each connection's first command is AUTH (redis_user, redis_password), or
+ * PING when no password is set: nothing else (SUBSCRIBE included) is sent
+ * until it is answered OK. An error answer (WRONGPASS, NOAUTH, a password
+ * sent to a Redis without one, NOPERM) is a configuration error: logged
+ * once until the node is up again, /readyz unready meanwhile
+ * (cluster_redis_refused), and tried again on the usual back-off.
+ *
  * Nothing waits for Redis: a command is sent and its answer handled when it
  * comes; the mirror answers every question meanwhile. When Redis goes (an
  * error, a closed connection, no answer to a renewal within a lease, no
@@ -78,6 +85,11 @@ bool cluster_redis_up(const struct cluster *c)
 	return !c || c->state == CLUSTER_UP;
 }
 
+const char *cluster_redis_refused(const struct cluster *c)
+{
+	return c && c->refused ? c->refused_why : NULL;
+}
+
 void cluster_on_change(struct cluster *c, void (*cb)(void *ctx), void *ctx)
 {
 	if (!c)
@@ -130,7 +142,7 @@ static void drop(struct cluster *c)
 	redisAsyncContext *a = c->cmd, *b = c->sub;
 
 	c->cmd = c->sub = NULL;
-	c->subscribed = false;
+	c->cmd_ready = c->subscribed = false;
 	c->renew_sent_ms = 0;
 	cluster_reload_abandon(c);
 	if (a)
@@ -158,21 +170,67 @@ static void teardown_cb(uv_timer_t *t)
 	uv_timer_start(&c->retry, retry_cb, (uint64_t)c->backoff_ms, 0);
 }
 
-void cluster_fail(struct cluster *c, const char *why)
+/* cluster_fail(), logged or not (quiet: the caller said why). */
+static void fail(struct cluster *c, const char *why, bool quiet)
 {
 	if (c->state == CLUSTER_IDLE || c->state == CLUSTER_STOPPING || c->state == CLUSTER_WAITING)
 		return;
-	if (c->state == CLUSTER_UP)
+	if (!quiet && c->state == CLUSTER_UP)
 		util_log(LOG_WARN,
 			 "redis %s:%d: %s; the directory and the lobby of the other nodes are served as last "
 			 "known until it is back",
 			 c->cfg->redis.host, c->cfg->redis.port, why);
-	else
+	else if (!quiet)
 		util_log_limited(&c->log_limit, LOG_WARN, "redis %s:%d: %s; trying again", c->cfg->redis.host,
 				 c->cfg->redis.port, why);
 	c->state = CLUSTER_WAITING;
 	cluster_reload_abandon(c);
 	uv_timer_start(&c->retry, teardown_cb, 0, 0);
+}
+
+void cluster_fail(struct cluster *c, const char *why)
+{
+	fail(c, why, false);
+}
+
+/* What to do about Redis' answer `text` to our credentials (or to a command they do not allow). */
+static const char *refusal_hint(const struct cluster *c, const char *text)
+{
+	if (!strncmp(text, "NOAUTH", 6))
+		return "Redis wants a password: set redis_password";
+	if (strstr(text, "without any password configured"))
+		return "redis_password is set but this Redis has none (requirepass) and no such user: set it "
+		       "there, or unset redis_password";
+	if (!strncmp(text, "NOPERM", 6))
+		return "redis_user's ACL lacks what a node needs (docs/SCALING.md lists it)";
+	return c->cfg->redis_user[0] ? "redis_user and redis_password do not match an enabled ACL user"
+				     : "redis_password is not the password of Redis' default user";
+}
+
+/*
+ * Redis refused us (`text`, its answer): a configuration error, not an outage. Logged once until the node
+ * is up again, never with the password (a Redis answer that held it is not shown); /readyz says it from
+ * here on; then dropped and tried again on the back-off like any failure.
+ */
+static void refuse(struct cluster *c, const char *text)
+{
+	const char *pw = c->cfg->redis_password;
+
+	if (pw[0] && strstr(text, pw))
+		text = "(an answer that quoted the password: not shown)";
+	if (!c->refused)
+		util_log(
+			LOG_ERROR,
+			"redis %s:%d refused node %s (%s%s%s): \"%s\": %s; the node is not ready until it is "
+			"accepted, and tries again (at most %d ms apart)",
+			c->cfg->redis.host, c->cfg->redis.port, c->self,
+			c->cfg->redis_user[0] ? "redis_user " : "",
+			c->cfg->redis_user[0] ? c->cfg->redis_user : "the default user",
+			pw[0] ? " with redis_password" : ", no redis_password", text, refusal_hint(c, text),
+			CLUSTER_BACKOFF_MAX_MS);
+	c->refused = true;
+	snprintf(c->refused_why, sizeof(c->refused_why), "\"%s\": %s", text, refusal_hint(c, text));
+	fail(c, "refused", true);
 }
 
 static void forget(struct cluster *c, const redisAsyncContext *ac)
@@ -200,6 +258,9 @@ static void disconnect_cb(const redisAsyncContext *ac, int status)
 	forget(c, ac);
 	if (c->state == CLUSTER_STOPPING)
 		stopped_maybe(c);
+	else if (status != REDIS_OK && c->state == CLUSTER_CONNECTING &&
+		 (!strncmp(ac->errstr, "NOAUTH", 6) || !strncmp(ac->errstr, "NOPERM", 6)))
+		refuse(c, ac->errstr); /* the SUBSCRIBE itself refused: hiredis closes on such an answer */
 	else
 		cluster_fail(c, status == REDIS_OK ? "the connection closed" : ac->errstr);
 }
@@ -242,6 +303,10 @@ static void up(struct cluster *c)
 	uv_timer_stop(&c->retry);
 	c->state = CLUSTER_UP;
 	c->backoff_ms = 0;
+	if (c->refused)
+		util_log(LOG_INFO, "redis %s:%d: node %s's credentials are accepted now", c->cfg->redis.host,
+			 c->cfg->redis.port, c->self);
+	c->refused = false;
 	if (c->ever_up) {
 		c->m->redis_reconnects++;
 		util_log(LOG_INFO, "redis %s:%d: back; node %s registers again and reloads its mirror",
@@ -271,11 +336,52 @@ static void sub_cb(redisAsyncContext *ac, void *reply, void *priv)
 		return;
 	if (!strcmp(kind->str, "subscribe")) {
 		c->subscribed = true;
-		if (c->state == CLUSTER_CONNECTING && c->cmd && (c->cmd->c.flags & REDIS_CONNECTED))
+		if (c->state == CLUSTER_CONNECTING && c->cmd_ready)
 			up(c);
 	} else if (!strcmp(kind->str, "message") && r->element[2]->type == REDIS_REPLY_STRING) {
 		cluster_event(c, r->element[2]->str, r->element[2]->len);
 	}
+}
+
+/* The answer to a connection's first command, AUTH or PING: only then does anything else go out on it. */
+static void hello_cb(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct cluster *c = ac->data;
+	redisReply *r = reply;
+
+	(void)priv;
+	if (!r || (ac != c->cmd && ac != c->sub) || c->state != CLUSTER_CONNECTING)
+		return;
+	if (r->type == REDIS_REPLY_ERROR) {
+		refuse(c, r->str);
+		return;
+	}
+	if (ac == c->sub) {
+		if (redisAsyncCommand(c->sub, sub_cb, NULL, "SUBSCRIBE %s", CLUSTER_EVENTS) != REDIS_OK)
+			cluster_fail(c, "cannot subscribe");
+		return;
+	}
+	c->cmd_ready = true;
+	if (c->subscribed)
+		up(c);
+}
+
+/* AUTH [user] password when a password is set, else PING (which a Redis that wants one answers NOAUTH). */
+static int send_hello(struct cluster *c, redisAsyncContext *ac)
+{
+	const char *argv[3] = { "AUTH" };
+	size_t lens[3] = { 4 };
+	int n = 1;
+
+	if (!c->cfg->redis_password[0])
+		return redisAsyncCommand(ac, hello_cb, NULL, "PING");
+	if (c->cfg->redis_user[0]) {
+		argv[n] = c->cfg->redis_user;
+		lens[n++] = strlen(c->cfg->redis_user);
+	}
+	argv[n] = c->cfg->redis_password;
+	lens[n++] = strlen(c->cfg->redis_password);
+	return redisAsyncCommandArgv(ac, hello_cb, NULL, n, argv, lens);
 }
 
 static void connect_cb(const redisAsyncContext *ac, int status)
@@ -289,12 +395,8 @@ static void connect_cb(const redisAsyncContext *ac, int status)
 		cluster_fail(c, ac->errstr[0] ? ac->errstr : "cannot connect");
 		return;
 	}
-	if (ac == c->sub) {
-		if (redisAsyncCommand(c->sub, sub_cb, NULL, "SUBSCRIBE %s", CLUSTER_EVENTS) != REDIS_OK)
-			cluster_fail(c, "cannot subscribe");
-	} else if (c->subscribed && c->state == CLUSTER_CONNECTING) {
-		up(c);
-	}
+	if (send_hello(c, ac == c->cmd ? c->cmd : c->sub) != REDIS_OK)
+		cluster_fail(c, "cannot send AUTH");
 }
 
 static redisAsyncContext *open_ctx(struct cluster *c, const char *ip)

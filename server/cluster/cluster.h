@@ -64,6 +64,13 @@ bool cluster_node_alive(const struct cluster *c, const char *node);
 /* Whether Redis answers now (for /readyz and /metrics). A NULL cluster: true. */
 bool cluster_redis_up(const struct cluster *c);
 
+/*
+ * Why Redis refuses this node (its credentials: redis_password, redis_user; or the user's ACL), as Redis
+ * answered, never the password; NULL while it does not (up, or merely away). For /readyz: a node refused
+ * is not ready. A NULL cluster: NULL.
+ */
+const char *cluster_redis_refused(const struct cluster *c);
+
 /* Rooms in the directory as the mirror knows it (ours and the others'), and the live nodes (us included):
  * for /metrics. 0 for a NULL cluster. */
 size_t cluster_directory_size(const struct cluster *c);

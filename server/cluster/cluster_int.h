@@ -81,7 +81,10 @@ struct cluster {
 	char reg[192]; /* our registration's value */
 	enum cluster_state state;
 	redisAsyncContext *cmd, *sub; /* commands; the subscription (NULL: none) */
+	bool cmd_ready;               /* the command connection answered its AUTH (or PING) */
 	bool subscribed;
+	bool refused;          /* Redis refused our credentials since we were last up (logged once) */
+	char refused_why[320]; /* what it answered, for /readyz (never the password) */
 	int backoff_ms;
 	bool ever_up;
 	uv_getaddrinfo_t resolve;

@@ -451,7 +451,8 @@ static int count_rooms(struct http *api, struct metrics_rooms *out)
 /*
  * A node of a cluster says which and whether its Redis answers. Redis away
  * does not make it unready: play goes on, only the other nodes' rooms may be
- * stale (docs/SCALING.md); it says so, for whoever looks.
+ * stale (docs/SCALING.md); it says so, for whoever looks. Redis refusing the
+ * node's credentials does (readyz: a configuration error, redis_refused).
  */
 static json_t *readyz_cluster(struct http *api, json_t *j)
 {
@@ -461,11 +462,15 @@ static json_t *readyz_cluster(struct http *api, json_t *j)
 	if (j && c &&
 	    json_object_set_new(
 		    j, "cluster",
-		    json_pack("{s:s, s:s, s:s}", "node", cluster_node(c), "redis", up ? "up" : "down",
-			      "message",
-			      up ? "Redis answers"
-				 : "Redis does not answer: rooms in play go on; the directory and the "
-				   "other nodes' rooms are as last known, and heal when it is back"))) {
+		    json_pack(
+			    "{s:s, s:s, s:s}", "node", cluster_node(c), "redis", up ? "up" : "down",
+			    "message",
+			    up ? "Redis answers"
+			    : cluster_redis_refused(c)
+				    ? "Redis refuses this node (see reasons): it takes no new players until "
+				      "its credentials are accepted"
+				    : "Redis does not answer: rooms in play go on; the directory and the "
+				      "other nodes' rooms are as last known, and heal when it is back"))) {
 		json_decref(j);
 		return NULL;
 	}
@@ -475,7 +480,7 @@ static json_t *readyz_cluster(struct http *api, json_t *j)
 static void readyz(struct http *api, struct http_req *h)
 {
 	json_t *reasons = json_array();
-	char why[160];
+	char why[400];
 	int err = store_failure(api->store);
 	size_t n;
 
@@ -488,6 +493,12 @@ static void readyz(struct http *api, struct http_req *h)
 	if (api->stopping)
 		(void)json_array_append_new(reasons, json_pack("{s:s, s:s}", "code", "stopping", "message",
 							       "the server is stopping"));
+	if (cluster_redis_refused(lobby_cluster(api->lobby))) {
+		snprintf(why, sizeof(why), "Redis refuses this node: %s",
+			 cluster_redis_refused(lobby_cluster(api->lobby)));
+		(void)json_array_append_new(reasons,
+					    json_pack("{s:s, s:s}", "code", "redis_refused", "message", why));
+	}
 	if (!reasons) {
 		respond_error(h, 500, "internal", "out of memory");
 		return;

@@ -116,6 +116,9 @@ else
 		if [ "$store" = node ]; then
 			redis_up "$tmp" "$(free_port)"
 			store_args="$store_args --node n1 --redis 127.0.0.1:$(cat "$tmp/redis/port")"
+			# lib.sh's Redis wants a password: the node gets it as a host gives it, in the environment
+			QUINTETO_REDIS_PASSWORD=$(redis_password "$tmp")
+			export QUINTETO_REDIS_PASSWORD
 		fi
 	fi
 	[ -n "$postgres" ] && store_args="$store_args --store postgres"

@@ -25,6 +25,8 @@ ticks() { # utime + stime + cutime + cstime of a process, in clock ticks (comm m
 	if [ -f "$LOAD_TMP/redis/redis.pid" ]; then
 		echo "redis_ticks $(ticks "$(cat "$LOAD_TMP/redis/redis.pid")")"
 		rp=$(cat "$LOAD_TMP/redis/port")
+		REDISCLI_AUTH=$(cat "$LOAD_TMP/redis/password") # lib.sh's Redis has one (its AUTHs count here too)
+		export REDISCLI_AUTH
 		redis-cli -p "$rp" INFO commandstats | tr -d '\r' |
 			sed -n 's/^cmdstat_\([a-z|]*\):calls=\([0-9]*\),.*/cmd \1 \2/p'
 		# memory, bytes sent (pub/sub deliveries included), the directory's rooms, node n1's summary

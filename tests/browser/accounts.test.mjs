@@ -8,7 +8,11 @@
 // (1500?, and in words for a screen reader); the opponent resigns, the page says the rating change (the
 // `account` push) and the player page's SVG graph has a point for that match (axe-core finds nothing there); the
 // leaderboard lists the account. The second context signs out from #/account and goes on as a guest while the
-// first stays signed in.
+// first stays signed in. Then, from the first context's #/account: a password change signs the second context
+// (signed in again) out, and its page is a guest's; the old password is refused, the new one signs it in; the
+// second context's session is ended from the sessions list (signed out again); the account is deleted (its
+// room resigned first): the player page answers that nobody has played under the handle, the leaderboard
+// leaves it out, and the archived rated match shows its seat as "(deleted)".
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,6 +40,7 @@ const online = (page) => page.waitForFunction(() => window.quinteto && window.qu
 const HANDLE = 'Ana_R';
 const PASSWORD = 'correct horse 26';
 let first; // the room the guest plays in
+let rated; // the rated match against Bruno_T
 
 let a; // the first browser context: the guest who claims
 let b; // the second, in Spanish: signs in to the same account
@@ -109,7 +114,7 @@ test('a rated room against a second account: its provisional rating, the rating 
     assert.equal(claimed.type, 'account', JSON.stringify(claimed));
     await a.goto(`${srv.url}/?name=Ana#/`);
     await a.waitForSelector('#new-rated:not([disabled])');
-    const rated = await createRoom(a, { game: 'ur', checks: { 'new-rated': true } });
+    rated = await createRoom(a, { game: 'ur', checks: { 'new-rated': true } });
     await a.waitForSelector('#rated-tag');
     assert.equal(await a.locator('.seats .add-bot').count(), 0, 'no Add bot in a rated room');
     await joinRoom(bruno, rated, { seat: 1 });
@@ -162,3 +167,92 @@ test('the second context signs out from #/account and goes on as a guest; the fi
   noProblems(a, b);
   srv.assertValid();
 });
+
+// Signs page `p` in to the account from the header (the Spanish context's words need not be read).
+async function signIn(p, password) {
+  await p.click('#header-signin');
+  await p.waitForSelector('#signin-dialog[open]');
+  await p.fill('#signin-handle', HANDLE);
+  await p.fill('#signin-password', password);
+  await p.click('#signin-submit');
+}
+
+test('#/account: a password change signs the other device out, a session is ended from the list, the account is deleted', { timeout: 60000 }, async () => {
+  const NEW = 'battery staple 26';
+  // The second context signs in again: the password change must sign it out.
+  await b.goto(`${srv.url}/?name=Otra#/`);
+  await online(b);
+  await signIn(b, PASSWORD);
+  await b.waitForSelector('#account-link');
+  await a.goto(`${srv.url}/?name=Ana#/account`);
+  await a.waitForSelector('#password-form');
+  await a.fill('#password-old', PASSWORD);
+  await a.fill('#password-new', NEW);
+  await a.fill('#password-confirm', NEW);
+  await a.click('#password-submit');
+  // The toast is read from the element waited for: it leaves after 4.8 s.
+  const changed = await a.waitForSelector('.toast[data-code="password-changed"]');
+  assert.equal(await changed.textContent(), en['account.passwordChanged']);
+  await b.waitForSelector('body[data-signed-out="password"]');
+  await b.waitForSelector('#header-claim');
+  assert.equal(await b.evaluate(() => window.quinteto.account), null, 'the other context is a guest again');
+  assert.equal(await a.evaluate(() => window.quinteto.account?.handle), HANDLE, 'this one stays signed in');
+
+  // The old password no longer signs in; the new one does.
+  await online(b);
+  await signIn(b, PASSWORD);
+  await b.waitForSelector('#signin-message:not([hidden])');
+  assert.equal(await b.textContent('#signin-message'), acc.es['account.error.wrong_credentials']);
+  await b.fill('#signin-password', NEW);
+  await b.click('#signin-submit');
+  await b.waitForSelector('#account-link');
+
+  // The first context ends the second's session from its list (this device's is marked, the other is not).
+  await a.reload();
+  await online(a);
+  await a.waitForFunction(() => document.querySelectorAll('#account-sessions .session').length === 2);
+  const other = a.locator('#account-sessions .session:not([data-current="true"]) button.end-session');
+  assert.equal(await other.count(), 1, 'one session besides this device\'s');
+  await other.click();
+  await b.waitForSelector('body[data-signed-out="ended"]');
+  await b.waitForSelector('#header-claim');
+  assert.equal(await b.evaluate(() => window.quinteto.account), null, 'the ended session\'s page is a guest\'s');
+  await a.waitForFunction(() => document.querySelectorAll('#account-sessions .session').length === 1);
+  assert.equal(await a.locator('#account-sessions .session[data-current="true"]').count(), 1, 'this device\'s session is left');
+
+  // Delete the account: the room it still plays in is resigned first (a seat held refuses the deletion).
+  await a.goto(`${srv.url}/?name=Ana#/room/${first}`);
+  await a.waitForSelector(`body[data-room="${first}"][data-status]`);
+  if (await a.evaluate(() => document.body.dataset.status) === 'playing') {
+    a.once('dialog', (d) => d.accept());
+    await a.click('button.resign');
+    await a.waitForSelector('#result');
+  }
+  await a.goto(`${srv.url}/?name=Ana#/account`);
+  await a.click('details.account-delete summary'); // the form is folded away until opened
+  await a.waitForSelector('#delete-form');
+  await a.fill('#delete-password', NEW);
+  await a.click('#delete-submit');
+  await a.waitForSelector('body[data-signed-out="deleted"]');
+  await a.waitForSelector('#header-claim');
+  assert.equal(await a.evaluate(() => window.quinteto.account), null, 'a guest after the deletion');
+
+  // The handle is nobody's: the player page says so, the leaderboard leaves it out; the archived match stays,
+  // its seat renamed.
+  await a.goto(`${srv.url}/?name=Ana#/players/${HANDLE}`);
+  await a.waitForSelector('#player-missing');
+  assert.equal(await a.textContent('#player-missing'), en['player.unknown'].replace('{name}', HANDLE));
+  a.problems = a.problems.filter((p) => !/status of 404/.test(p)); // the browser logs the API's 404 answer
+  await a.goto(`${srv.url}/?name=Ana#/leaderboard?game=ur`);
+  await a.waitForSelector('#leaderboard tr[data-handle="Bruno_T"]');
+  assert.equal(await a.locator(`#leaderboard tr[data-handle="${HANDLE}"]`).count(), 0, 'the leaderboard leaves it out');
+  await a.goto(`${srv.url}/?name=Ana#/matches`);
+  const row = a.locator(`[data-match="${rated}"] .match-players`);
+  await row.waitFor();
+  const players = await row.innerText();
+  assert.match(players, /\(deleted\)/, `the archived match's seat: ${players}`);
+  assert.match(players, /Bruno/);
+  noProblems(a, b);
+  srv.assertValid();
+});
+

@@ -29,8 +29,10 @@ async function play(page, n) {
 }
 
 test('a page follows its room to another node, and to the survivor that adopts it when that node dies', { timeout: 240000 }, async () => {
-  // A lease of 2 s (the harness's 1.5 s could let the room be adopted before the page asks for it).
-  await withCluster(3, { args: ['--node-lease-ms', '2000', '--bot-delay-ms', '50', '--pwhash-mem-kib', '19456'] }, async (cl) => {
+  // A lease of 4 s (the harness's 1.5 s could let the room be adopted before the page asks for it; so could
+  // 2 s on a loaded machine, where the page's reconnects, a backoff of up to 0.5 s then 1 s, and HAProxy's
+  // view of n2 come late): the page must be told `unavailable` before a survivor adopts the room.
+  await withCluster(3, { args: ['--node-lease-ms', '4000', '--bot-delay-ms', '50', '--pwhash-mem-kib', '19456'] }, async (cl) => {
     const pages = [];
     try {
       // The room, on n2: created through it, a bot in seat 1, seat 0 free for Ana.

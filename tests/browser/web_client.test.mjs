@@ -10,12 +10,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { Server, launchBrowser, newPlayerPage, artifactsDir, createRoom, noProblems, closeAll } from './lib.mjs';
+import { axeViolations } from '../lib/axe.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 const SIZES = [[1366, 768], [390, 844], [844, 390]];
 const LANGS = [
   { lang: 'es', locale: 'es-AR', create: 'Crear sala', vsBot: 'Jugar contra la máquina', rules: /^Cómo se juega al Juego Real de Ur$/, threw: /Claras sacan [0145]/, bot: /^Bot (aleatorio|voraz|fuerte) 2$/ },
@@ -34,18 +31,10 @@ test.after(async () => {
   if (srv) await srv.stop();
 });
 
-// axe-core on the page as it is now: no serious or critical violation.
+// axe-core on the page as it is now (tests/lib/axe.mjs: the pointer moved off, toasts let go or held
+// opaque): no serious or critical violation.
 async function axe(page, what) {
-  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE);
-  // The pointer off every control and the buttons' colour transitions (.15 s) finished: axe reads the
-  // colours a person sees, not a frame in the middle of a hover fading in or out.
-  await page.mouse.move(0, 0);
-  await page.waitForTimeout(300);
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  });
+  const found = (await axeViolations(page)).filter((v) => /^\S+ \((serious|critical)\):/.test(v));
   assert.deepEqual(found, [], `axe on ${what}`);
 }
 
@@ -171,8 +160,9 @@ test('the language can be switched, and server errors read as sentences', { time
     await page.evaluate(() => { location.hash = '#/room/nosuchroom'; });
     await page.waitForSelector('.room .card p');
     await page.evaluate(() => window.quinteto.app.net.request({ type: 'join', room: 'nosuchroom' }).catch(() => {}));
-    await page.waitForSelector('.toast[data-code="unknown_room"]');
-    assert.equal((await page.textContent('.toast[data-code="unknown_room"]')).trim(), 'Essa sala não existe (ou já não existe).');
+    // The toast itself, read even if it faded and left (4.8 s) before a loaded machine's next round trip.
+    const toast = await page.waitForSelector('.toast[data-code="unknown_room"]');
+    assert.equal((await toast.textContent()).trim(), 'Essa sala não existe (ou já não existe).');
     noProblems(page);
   } finally {
     await closeAll([page]);

@@ -145,9 +145,13 @@ test('accounts on one server: claim, sign in elsewhere, sessions, sign out, pass
         assert.equal(x.r.code, 'wrong_credentials');
         assert.equal(x.r.message, wrong[0].r.message, 'the same message');
       }
-      const median = (xs) => xs.map((x) => x.ms).sort((p, q) => p - q)[2];
-      const [mw, mu] = [median(wrong), median(unknown)];
-      assert.ok(mw < 3 * mu && mu < 3 * mw, `medians ${mw} ms (wrong password) and ${mu} ms (unknown handle)`);
+      // Each kind's fastest answer: a loaded machine only adds time, to some answers more than others (three of
+      // five of one kind stalled can make their median three times the other's), while an unknown handle answered
+      // without a hash would be that much faster every time.
+      const ms = (xs) => xs.map((x) => Math.round(x.ms));
+      const [mw, mu] = [Math.min(...ms(wrong)), Math.min(...ms(unknown))];
+      assert.ok(mw < 3 * mu && mu < 3 * mw,
+        `fastest ${mw} ms (wrong password: ${ms(wrong)}) and ${mu} ms (unknown handle: ${ms(unknown)})`);
 
       // --- delete: refused while a seat is held in a waiting or playing room
       assert.equal((await b.c.request({ type: 'delete_account', password: 'battery staple' })).code, 'seats_held');

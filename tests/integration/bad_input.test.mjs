@@ -401,11 +401,13 @@ test('rate_limited: a flood is refused, the connection stays, accepted acts are 
     const b = await srv.player('Calm');
     await sleep(1100); // refill after hello
     const ids = [...Array(30).keys()].map((i) => `f${i}`);
+    const sentAt = Date.now();
     const replies = await Promise.all(ids.map((id) => a.request({ type: 'rooms', id })));
+    const took = Date.now() - sentAt; // the server read them within this: 5 tokens a second came back meanwhile
     const ok = replies.filter((r) => r.type === 'rooms').length;
     const limited = replies.filter((r) => r.type === 'error' && r.code === 'rate_limited').length;
     assert.equal(ok + limited, 30, `only rooms or rate_limited: ${JSON.stringify(replies.filter((r) => r.type === 'error' && r.code !== 'rate_limited'))}`);
-    assert.ok(ok >= 5 && ok <= 8, `about the burst got through: ${ok}`);
+    assert.ok(ok >= 5 && ok <= Math.max(8, 6 + Math.ceil(5 * took / 1000)), `about the burst got through: ${ok} in ${took} ms`);
     assert.ok(limited >= 20, `the rest was refused: ${limited}`);
     assert.ok(a.isOpen, 'still open');
     await sleep(1100);
@@ -421,18 +423,27 @@ test('rate_limited: a flood is refused, the connection stays, accepted acts are 
     await Promise.all([...Array(8).keys()].map(() => a.request({ type: 'rooms' }))); // empty A's bucket
     const pa = autoplay(a, id, { since: 0 }), pb = autoplay(b, id, { since: 0 });
     const t0 = Date.now();
-    const st = await a.nextState(id, (s) => s.ply >= 40 || s.status === 'finished', 15000);
+    // Forty plies at least, and on until A has sent more acts than the rate allows (a loaded machine's hiccup
+    // can hold the first forty back under it): the count and the time are read together.
+    let secs = 0, sent = 0, st = null;
+    await until(() => {
+      secs = (Date.now() - t0) / 1000;
+      sent = pa.sent.length;
+      st = a.messages.findLast((m) => m.type === 'state' && m.room === id);
+      return st && ((st.ply >= 40 && sent > 5 * secs + 5) || st.status === 'finished');
+    }, { timeoutMs: 30000, interval: 5, what: 'forty plies and A beyond the rate, or the end' });
     pa.stop(); pb.stop();
-    const secs = (Date.now() - t0) / 1000;
     assert.deepEqual([...pa.errors, ...pb.errors], [], `no act refused (${st.ply} plies in ${secs.toFixed(2)} s)`);
-    assert.ok(pa.sent.length > 5 * secs + 5, `A sent ${pa.sent.length} acts in ${secs.toFixed(2)} s, beyond the rate`);
+    assert.ok(sent > 5 * secs + 5, `A sent ${sent} acts in ${secs.toFixed(2)} s, beyond the rate`);
 
     assert.equal((await srv.getJson('/healthz')).status, 'ok');
   });
 });
 
 test('rate_limited: a connection that stays over the limit is closed with 1008', { timeout: 30000 }, async () => {
-  await withServer({ args: ['--rate', '1', '--burst', '1'] }, async (srv) => {
+  // Six refusals in a row close it (not the default 40): one request at a time, 40 round trips of a loaded
+  // machine can last a second, and the token that comes back then is served and starts the count again.
+  await withServer({ args: ['--rate', '1', '--burst', '1', '--rate-strikes', '6'] }, async (srv) => {
     const c = await srv.player('Stubborn'); // the hello took the only token
     const other = await srv.player('Patient');
     // One request at a time (so the server has read everything when it closes: no RST), until

@@ -69,8 +69,15 @@ test('SIGSTOP a node past its lease, then SIGCONT: it never writes again', { tim
     for (const p of plays) p.stop();
     await sleep(100);
     const old = [a.c, b.c];
-    const frozenAt = Math.max(a.lastPly(room), b.lastPly(room));
     await cl.kill('n2', 'STOP');
+    // What the node sent before it froze counts as before: an act sent just before the players stopped may be
+    // answered late (its journal commit first) on a loaded machine, until the node really stops. Once stopped
+    // (its state T), whatever it wrote is in our sockets and read within a turn of this loop.
+    const pid = (await cl.nodes()).find((x) => x.name === 'n2').pid;
+    await until(() => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].startsWith('T'),
+      { timeoutMs: 5000, what: 'n2 stopped' });
+    await sleep(100);
+    const frozenAt = Math.max(a.lastPly(room), b.lastPly(room));
     // The seat to act sends its act to the frozen node: it waits, unread, in the socket.
     const st = [a, b].map((p) => p.lastState(room)).find((s) => s && s.legal.length);
     assert.ok(st, 'a seat is to act');

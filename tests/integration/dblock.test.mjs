@@ -19,7 +19,8 @@ async function second(dir, port) {
   let stdout = '', stderr = '';
   proc.stdout.on('data', (b) => { stdout += b; });
   proc.stderr.on('data', (b) => { stderr += b; });
-  const exit = await within(new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal }))), 20000);
+  // 'close' (its output all read), not 'exit', which Node may report first
+  const exit = await within(new Promise((resolve) => proc.on('close', (code, signal) => resolve({ code, signal }))), 20000);
   if (!exit) {
     proc.kill('SIGKILL');
     assert.fail(`the second server on the same database is still running after 20 s\n${stdout}${stderr}`);

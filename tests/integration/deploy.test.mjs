@@ -65,6 +65,8 @@ test('systemd-analyze verify accepts deploy/cluster/quinteto@.service, which kee
   const r = spawnSync(BIN, ['--config', path.join(SOURCE, 'deploy', 'cluster', 'node.json'), '--check-config'], { encoding: 'utf8', env });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^node\s+= n1\s+# file$/m);
+  assert.match(r.stdout, /^redis_password\s+= \(set\)\s+# file$/m);
+  assert.ok(!`${r.stdout}${r.stderr}`.includes('change-me-too'), 'the Redis password is never printed');
 });
 
 test('the example configurations pass --check-config', async () => {

@@ -164,7 +164,7 @@ async function stderrWithDb(dir, format) {
   const err = [];
   proc.stdout.on('data', (b) => { out += b; });
   proc.stderr.on('data', (b) => err.push(b));
-  const exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
+  const exited = new Promise((resolve) => proc.on('close', (code) => resolve(code))); // its stderr all read
   await until(() => out.includes('listening on') || proc.exitCode !== null, { timeoutMs: 20000, what: 'the server listening' });
   proc.kill('SIGTERM');
   assert.equal(await exited, 0, Buffer.concat(err).toString('latin1'));

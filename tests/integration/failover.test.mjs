@@ -22,7 +22,9 @@ const LEASE_MS = 1000; // adoption at most 7/3 of it after a death (docs/SCALING
 const psql = (q) => execFileSync('psql', [PG, '-XAtqc', q], { encoding: 'utf8' }).trim();
 const lib = (fn, ...args) => execFileSync('bash', ['-c', `. "$0" && ${fn} "$@"`, LIB, ...args], { encoding: 'utf8' });
 
-const startNode = (name, redisPort) => Server.start({
+// Redis' password (lib.sh's redis_up sets one), given as a host would: in the environment.
+const startNode = (name, redisPort, redisPassword) => Server.start({
+  env: { QUINTETO_REDIS_PASSWORD: redisPassword },
   args: ['--store', 'postgres', '--postgres', PG, '--node', name, '--redis', `127.0.0.1:${redisPort}`,
     '--node-lease-ms', String(LEASE_MS)],
 });
@@ -86,9 +88,10 @@ test('a node dies: one survivor adopts its room, resumed by token at the same pl
   const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-failover-'));
   const redisPort = await freePort();
   lib('redis_up', dir, String(redisPort));
+  const redisPassword = lib('redis_password', dir).trim();
   const nodes = {};
   try {
-    for (const name of ['fa', 'fb', 'fc']) nodes[name] = await startNode(name, redisPort);
+    for (const name of ['fa', 'fb', 'fc']) nodes[name] = await startNode(name, redisPort, redisPassword);
     const m = await matchOn(nodes.fa, 6);
     assert.equal(psql(`SELECT node FROM live_rooms WHERE id = '${m.room}'`), 'fa');
 

@@ -19,7 +19,7 @@ async function run(listen, dir, migrations = path.join(SOURCE, 'migrations')) {
     '--web', path.join(SOURCE, 'clients', 'web'), '--migrations', migrations],
   { stdio: ['ignore', 'pipe', 'pipe'] });
   const out = { proc, stdout: '', stderr: '' };
-  out.exit = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  out.exit = new Promise((resolve) => proc.on('close', (code, signal) => resolve({ code, signal }))); // output all read
   proc.stderr.on('data', (b) => { out.stderr += b; });
   await within(new Promise((resolve) => {
     proc.stdout.on('data', (b) => { out.stdout += b; if (out.stdout.includes('listening on')) resolve(); });

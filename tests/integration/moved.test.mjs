@@ -9,17 +9,34 @@
 //   a's room made meanwhile reaches b's lobby and directory;
 // - welcome.elsewhere: a player's seats in a's live rooms, said by b (hello with a token b does not hold,
 //   one it holds, sign_in), not those of b's own rooms; none once the room is over;
+// - Redis' password (with-redis.sh sets one; the nodes get it in QUINTETO_REDIS_PASSWORD): a node with a
+//   wrong one, one with none, and one with a password against a Redis that has none are not ready
+//   (/readyz 503 redis_refused, saying why), log the refusal once without the password, never register,
+//   while a and b beside them work;
 // - node a stopped: its room is `unavailable` on b (nobody adopts it in this test), still in elsewhere.
 import test from 'node:test';
 import { execFileSync } from 'node:child_process';
-import { Server, assert, createRoom, joinRoom, until } from './lib.mjs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Server, assert, createRoom, freePort, joinRoom, until } from './lib.mjs';
 
 const conninfo = process.env.QUINTETO_TEST_PG;
 const redis = process.env.QUINTETO_TEST_REDIS;
 const redisCtl = process.env.QUINTETO_TEST_REDIS_CTL;
-const node = (name) => ['--store', 'postgres', '--postgres', conninfo, '--node', name, '--redis', redis,
+const redisPassword = process.env.QUINTETO_TEST_REDIS_PASSWORD;
+const node = (name, r = redis) => ['--store', 'postgres', '--postgres', conninfo, '--node', name, '--redis', r,
   '--node-lease-ms', '1500', '--pwhash-mem-kib', '19456'];
 const ctl = (what) => execFileSync('/bin/sh', ['-c', `${redisCtl} ${what}`], { stdio: 'inherit' });
+// A node of the test's Redis, with its password in the environment as a host gives it.
+const startNode = (name, password = redisPassword, r = redis) =>
+  Server.start({ args: node(name, r), env: password ? { QUINTETO_REDIS_PASSWORD: password } : {} });
+// redis-cli as the default user; its output's lines.
+const cli = (...args) => execFileSync('redis-cli', ['-h', redis.split(':')[0], '-p', redis.split(':')[1], ...args],
+  { encoding: 'utf8', env: { ...process.env, REDISCLI_AUTH: redisPassword } }).trim().split('\n');
+const LIB = path.join(process.env.QUINTETO_SOURCE, 'deploy', 'cluster', 'lib.sh');
+const lib = (fn, env, ...args) => execFileSync('bash', ['-c', `. "$0" && ${fn} "$@"`, LIB, ...args],
+  { encoding: 'utf8', env: { ...process.env, ...env } });
 
 async function lobbyIds(srv) {
   const body = await srv.getJson('/api/rooms');
@@ -27,9 +44,9 @@ async function lobbyIds(srv) {
 }
 
 test('two nodes: moved, the merged lobby, Redis away and back, a stopped node', { timeout: 120000 }, async (t) => {
-  assert.ok(conninfo && redis && redisCtl, 'run through tests/lib/with-pg.sh and tests/lib/with-redis.sh');
-  const a = await Server.start({ args: node('a') });
-  const b = await Server.start({ args: node('b') });
+  assert.ok(conninfo && redis && redisCtl && redisPassword, 'run through tests/lib/with-pg.sh and tests/lib/with-redis.sh');
+  const a = await startNode('a');
+  const b = await startNode('b');
   try {
     const ana = await a.player('Ana');
     const room = (await createRoom(ana, 'ur')).id;
@@ -124,6 +141,57 @@ test('two nodes: moved, the merged lobby, Redis away and back, a stopped node', 
       assert.equal((await gus.request({ type: 'resign', room: onA })).type, 'resigned');
       await until(async () => (await b.player('Gus', { token: gus.welcome.token })).welcome.elsewhere.length === 0,
         { timeoutMs: 10000, what: "b's welcome to leave out the finished room" });
+    });
+
+    await t.test('credentials Redis refuses: the node is not ready, says why once, never registers; a and b work', async () => {
+      const secret = `wrong-${Math.random().toString(36).slice(2)}-secret`;
+      const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-nopass-'));
+      const openPort = await freePort();
+      lib('redis_up', { REDIS_AUTH: 'none' }, dir, String(openPort)); // a Redis without a password
+      cli('ACL', 'LOG', 'RESET');
+      const cases = [
+        { name: 'wrong', password: secret, says: /WRONGPASS.*redis_password is not the password/ },
+        { name: 'none', password: '', says: /NOAUTH.*Redis wants a password: set redis_password/ },
+        { name: 'open', password: secret, r: `127.0.0.1:${openPort}`, says: /without any password configured.*has none/ },
+      ];
+      const started = [];
+      try {
+        for (const k of cases) started.push(k.srv = await startNode(k.name, k.password, k.r));
+        for (const k of cases) {
+          await until(async () => (await k.srv.http('/readyz')).status === 503, { timeoutMs: 8000, what: `${k.name} unready` });
+          const r = await k.srv.http('/readyz');
+          assert.equal(r.json.status, 'unavailable');
+          assert.deepEqual(r.json.reasons.map((x) => x.code), ['redis_refused']);
+          assert.match(r.json.reasons[0].message, k.says);
+          assert.equal(r.json.cluster.redis, 'down');
+          assert.ok(!r.text.includes(secret), `${k.name}: /readyz never shows the password`);
+        }
+        // the wrong password tried again and again (Redis' ACL LOG counts the failed AUTHs): one log line
+        await until(() => {
+          const lines = cli('ACL', 'LOG');
+          return lines.reduce((n, l, i) => (l === 'count' ? n + Number(lines[i + 1]) : n), 0) >= 3;
+        }, { timeoutMs: 15000, what: 'three refused AUTHs' });
+        for (const k of cases) {
+          const log = k.srv.log();
+          assert.ok(!log.includes(secret), `${k.name}: the log never shows the password`);
+          const lines = log.split('\n').filter((l) => /refused node/.test(l));
+          assert.equal(lines.length, 1, `${k.name}: the refusal logged once:\n${log}`);
+          assert.match(lines[0], k.password ? /with redis_password/ : /no redis_password/);
+          assert.match(lines[0], k.says);
+        }
+        // never registered, never in the others' view; a and b beside them are up and ready
+        for (const name of ['wrong', 'none'])
+          assert.deepEqual([cli('EXISTS', `quinteto:node:${name}`)[0], cli('SISMEMBER', 'quinteto:nodes', name)[0]], ['0', '0']);
+        assert.equal((await b.metrics()).quinteto_cluster_nodes_alive, 2);
+        for (const srv of [a, b]) assert.equal((await srv.getJson('/readyz')).cluster.redis, 'up');
+        const onB = await b.player('Fay');
+        assert.equal((await onB.request({ type: 'watch', room })).type, 'moved');
+      } finally {
+        for (const srv of started) await srv.stop(); // a refused node stops cleanly (status 0)
+        lib('redis_stop', {}, dir);
+        await rm(dir, { recursive: true, force: true });
+      }
+      for (const srv of started) srv.assertValid();
     });
 
     await t.test('Redis stopped: play goes on, ready but saying so, the lobby stale; back: it heals', async () => {

@@ -18,9 +18,32 @@ export async function axeViolations(page) {
   // A toast fading out (.5 s, then removed) is half transparent for a moment: axe would measure its
   // contrast mid-fade (seen once on the account page). It is let go first, as a person sees it go.
   await page.waitForFunction(() => !document.querySelector('.toast.fade'), null, { timeout: 3000 }).catch(() => {});
+  // A toast still shown may start its fade during the run (it fades 4.2 s after it came; a run takes a second
+  // or more on a loaded machine): each is held opaque until axe is done, as it was when the run began. (Its
+  // inline style, through the CSSOM: the server's CSP refuses a <style> element.) And a button whose state
+  // changes during the run (a bot moved, the match went on) has no colour transition for axe to read
+  // half-way: reduced motion is emulated for the run (style.css turns every transition off then), and the
+  // page's own setting given back after.
+  const reduced = await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches);
+  if (!reduced) await page.emulateMedia({ reducedMotion: 'reduce' });
+  try {
+    return await run(page);
+  } finally {
+    if (!reduced) await page.emulateMedia({ reducedMotion: 'no-preference' }).catch(() => {});
+  }
+}
+
+// axe-core's run over the whole page, the toasts shown held opaque (above).
+function run(page) {
   return page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    const held = [...document.querySelectorAll('.toast')];
+    for (const el of held) { el.style.setProperty('opacity', '1', 'important'); el.style.setProperty('transition', 'none', 'important'); }
+    try {
+      const r = await window.axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    } finally {
+      for (const el of held) { el.style.removeProperty('opacity'); el.style.removeProperty('transition'); }
+    }
   });
 }
 

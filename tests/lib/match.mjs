@@ -120,8 +120,9 @@ export async function playAgainstBots(srv, game, {
 }
 
 // Two people (names) seated in a new room of `game` (seats 0 and 1) play at random until the second
-// sees ply `plies` (within 5 s); then they stop, the messages settle (50 ms) and both clients are
-// drained. Resolves {a, b, id}: the match is on, at ply `plies` or a little past it.
+// sees ply `plies` (within 20 s: a few round trips, slow only on a loaded machine); then they stop, the
+// messages settle (50 ms) and both clients are drained. Resolves {a, b, id}: the match is on, at ply
+// `plies` or a little past it (a state that comes later is still to be read: tests wait with a predicate).
 export async function playFirstPlies(srv, game, plies, { names = ['Ana', 'Bruno'] } = {}) {
   const a = await srv.player(names[0]);
   const b = await srv.player(names[1]);
@@ -129,7 +130,7 @@ export async function playFirstPlies(srv, game, plies, { names = ['Ana', 'Bruno'
   await joinRoom(a, id, { seat: 0 });
   await joinRoom(b, id, { seat: 1 });
   const pa = autoplay(a, id, { since: 0 }), pb = autoplay(b, id, { since: 0 });
-  await b.nextState(id, (s) => s.ply >= plies, 5000);
+  await b.nextState(id, (s) => s.ply >= plies, 20000);
   pa.stop(); pb.stop();
   await sleep(50);
   a.drain(); b.drain();

@@ -180,7 +180,8 @@ export async function holdWriteLock(db, { sql = '' } = {}) {
 export async function spawnServer(args, env = serverEnv(), bin = process.env.QUINTETO_SERVER) {
   const proc = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const out = { proc, stdout: '', stderr: '' };
-  out.exit = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  // 'close', not 'exit': Node may report the exit before it has read the last of the process's output.
+  out.exit = new Promise((resolve) => proc.on('close', (code, signal) => resolve({ code, signal })));
   proc.stderr.on('data', (b) => { out.stderr += b; });
   await within(new Promise((resolve) => {
     proc.stdout.on('data', (b) => { out.stdout += b; if (/listening on/.test(out.stdout)) resolve(); });
@@ -241,7 +242,8 @@ export class Server {
       try { await access(bin); break; } catch { await sleep(200); }
     }
     srv.proc = spawn(bin, srv.args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...serverEnv(), ...env } });
-    srv.exited = new Promise((resolve) => srv.proc.on('exit', (code, signal) => resolve({ code, signal })));
+    // 'close', not 'exit': Node may report the exit before it has read the last of stderr (a test reads it then).
+    srv.exited = new Promise((resolve) => srv.proc.on('close', (code, signal) => resolve({ code, signal })));
     srv.proc.stderr.on('data', (b) => { srv.stderr += b.toString(); });
     try {
       await srv.waitListening(timeoutMs);
@@ -372,8 +374,9 @@ export class Server {
     return r.json;
   }
 
-  // GET /api/matches/{id}, retrying briefly: the archive is written asynchronously.
-  async archive(id, { timeoutMs = 5000 } = {}) {
+  // GET /api/matches/{id}, retrying: the archive is written asynchronously (off the loop, in its own transaction:
+  // seconds on a loaded machine; the answer is taken as soon as it is there).
+  async archive(id, { timeoutMs = 15000 } = {}) {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const r = await this.http(`/api/matches/${encodeURIComponent(id)}`);

@@ -11,8 +11,10 @@ export function within(promise, ms) {
     .finally(() => clearTimeout(timer));
 }
 
-// Waits until cond() is truthy (it may be async), polling; fails after timeoutMs.
-export async function until(cond, { timeoutMs = 5000, interval = 20, what = 'a condition' } = {}) {
+// Waits until cond() is truthy (it may be async), polling; fails after timeoutMs (by default 15 s: what the
+// tests wait for is the server's work, which a loaded machine can hold back for seconds; a quiet run waits no
+// longer than the condition takes).
+export async function until(cond, { timeoutMs = 15000, interval = 20, what = 'a condition' } = {}) {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await cond();

@@ -1,7 +1,8 @@
 /*
  * test_cluster.c: the cluster module (server/cluster/) against a real Redis
- * (tests/lib/with-redis.sh starts one: QUINTETO_TEST_REDIS, and
- * QUINTETO_TEST_REDIS_CTL to stop, start, pause and resume it). Nodes `b` and
+ * (tests/lib/with-redis.sh starts one: QUINTETO_TEST_REDIS, its password
+ * QUINTETO_TEST_REDIS_PASSWORD, and QUINTETO_TEST_REDIS_CTL to stop, start,
+ * pause and resume it). Nodes `b` and
  * `c` live in this process on one loop, as two servers would on two; node
  * `a` is this program again in a child process (--child), so that it can be
  * SIGKILLed and its lease left to expire.
@@ -12,8 +13,10 @@
  * ignored), Redis stopped and started empty (the mirror answers meanwhile
  * and heals: the node registers again, announces its rooms, forgets in Redis
  * a room it closed meanwhile), Redis hung (the renewal's watchdog), a clean
- * stop (gone at once), a single server's NULL cluster, and the sessions a
- * node ended told to the others (bounded, garbage ignored).
+ * stop (gone at once), a node whose password Redis refuses (never up, never
+ * registered, the reason kept without the password), a single server's NULL
+ * cluster, and the sessions a node ended told to the others (bounded,
+ * garbage ignored).
  */
 #include <hiredis/hiredis.h>
 #include <signal.h>
@@ -43,6 +46,7 @@ static uv_timer_t waker;
 static char redis_host[64] = "127.0.0.1";
 static int redis_port;
 static const char *redis_ctl;
+static const char *redis_pass = ""; /* the default user's (requirepass); empty: none */
 
 static struct config cfg_b, cfg_c;
 static struct metrics m_b, m_c;
@@ -85,6 +89,7 @@ static void config_for(struct config *cfg, const char *node)
 	snprintf(cfg->node, sizeof(cfg->node), "%s", node);
 	snprintf(cfg->redis.host, sizeof(cfg->redis.host), "%s", redis_host);
 	cfg->redis.port = redis_port;
+	snprintf(cfg->redis_password, sizeof(cfg->redis_password), "%s", redis_pass);
 	cfg->node_lease_ms = LEASE_MS;
 	cfg->max_rooms = 10; /* the directory keeps 2 * 10 + 100 rooms of one node */
 	cfg->port = 4242;
@@ -100,6 +105,11 @@ static redisReply *redis(const char *fmt, ...)
 	if (!rc || rc->err) {
 		redisFree(rc);
 		return NULL;
+	}
+	if (redis_pass[0]) {
+		r = redisCommand(rc, "AUTH %s", redis_pass);
+		freeReplyObject(r);
+		r = NULL;
 	}
 	va_start(ap, fmt);
 	r = redisvCommand(rc, fmt, ap);
@@ -263,6 +273,47 @@ static void test_single_server(void)
 	cluster_lobby_publish(NULL, "[]", 2, 0);
 	cluster_stop(NULL);
 	cluster_free(NULL);
+}
+
+/* Whether cluster `arg` holds a refusal. */
+static bool refused(const void *arg)
+{
+	return cluster_redis_refused(arg) != NULL;
+}
+
+/*
+ * Redis refuses the node's credentials: a wrong password (WRONGPASS), none (NOAUTH): it is never up, never
+ * registers, keeps Redis' reason without the password, and goes on trying (no crash, no giving up).
+ */
+static void test_refused(void)
+{
+	static struct config cfg;
+	static struct metrics m;
+	const char *pw[] = { "not-the-password-x9", "" }, *want[] = { "WRONGPASS", "NOAUTH" };
+	struct cluster *x;
+	int i;
+
+	if (!redis_pass[0]) {
+		printf("# SKIP test_refused: this Redis has no password\n");
+		return;
+	}
+	for (i = 0; i < 2; i++) {
+		config_for(&cfg, "x");
+		snprintf(cfg.redis_password, sizeof(cfg.redis_password), "%s", pw[i]);
+		REQUIRE(cluster_new(&loop, &cfg, &m, &x) == 0 && x);
+		CHECK(cluster_redis_refused(x) == NULL);
+		CHECK_EQ(cluster_start(x), 0);
+		CHECK(run_until(refused, x, 3000));
+		run_for(500); /* tried again on the back-off meanwhile: still refused, still not up */
+		CHECK(!cluster_redis_up(x));
+		CHECK(cluster_redis_refused(x) && strstr(cluster_redis_refused(x), want[i]));
+		CHECK(!pw[i][0] || !strstr(cluster_redis_refused(x), pw[i]));
+		CHECK_EQ(redis_int("EXISTS quinteto:node:%s", "x"), 0);
+		CHECK_EQ(redis_int("SISMEMBER quinteto:nodes %s", "x"), 0);
+		cluster_stop(x);
+		run_for(100);
+		cluster_free(x);
+	}
 }
 
 static void test_register(void)
@@ -709,6 +760,8 @@ int main(int argc, char **argv)
 	const char *colon = addr ? strrchr(addr, ':') : NULL;
 
 	redis_ctl = getenv("QUINTETO_TEST_REDIS_CTL");
+	if (getenv("QUINTETO_TEST_REDIS_PASSWORD"))
+		redis_pass = getenv("QUINTETO_TEST_REDIS_PASSWORD");
 	if (!colon || !redis_ctl) {
 		printf("1..0 # SKIP no Redis: run through tests/lib/with-redis.sh\n");
 		return 0;
@@ -724,6 +777,7 @@ int main(int argc, char **argv)
 	config_for(&cfg_b, "b");
 	config_for(&cfg_c, "c");
 	TEST(test_single_server);
+	TEST(test_refused);
 	TEST(test_register);
 	if (b && c) {
 		TEST(test_directory);

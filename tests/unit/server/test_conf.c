@@ -3,10 +3,15 @@
  * only through a few addresses: trusted-proxy matching (prefix boundaries in
  * the middle of a byte, /0, IPv6, IPv4 peers seen as ::ffff:a.b.c.d, what
  * is not an address), list parsing (spaces, empty items, the cap), and that
- * the defaults, a flag and the derived host/port agree.
+ * the defaults, a flag and the derived host/port agree; the secrets
+ * (redis_password) read from the environment and from a file, and never
+ * printed: not by --check-config, not by the warnings about where they are.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/conf.h"
 #include "tap.h"
@@ -96,6 +101,87 @@ static void test_defaults(void)
 	CHECK_EQ(c.max_frame, 300);
 }
 
+/* config_parse(argc, argv) over the defaults with stdout and stderr in `out` (what it printed); its result.
+ */
+static int parse_printed(struct config *c, int argc, char **argv, char *out, size_t n)
+{
+	char path[] = "/tmp/quinteto-conf-XXXXXX";
+	int fd = mkstemp(path), o1 = dup(1), o2 = dup(2), r;
+	ssize_t len;
+
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	config_defaults(c);
+	r = config_parse(c, argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(o1, 1);
+	dup2(o2, 2);
+	close(o1);
+	close(o2);
+	lseek(fd, 0, SEEK_SET);
+	len = read(fd, out, n - 1);
+	out[len > 0 ? len : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return r;
+}
+
+static void test_secret_env(void)
+{
+	static struct config c;
+	static char out[65536];
+	char *check[] = { "quinteto-server", "--check-config", NULL }, *run[] = { "quinteto-server", NULL };
+
+	setenv("QUINTETO_REDIS_PASSWORD", "pw-from-env-7Qx", 1);
+	setenv("QUINTETO_REDIS_USER", "quinteto", 1);
+	REQUIRE(parse_printed(&c, 1, run, out, sizeof(out)) == 0);
+	CHECK(!strcmp(c.redis_password, "pw-from-env-7Qx"));
+	CHECK(!strcmp(c.redis_user, "quinteto"));
+	CHECK(strstr(out, "pw-from-env") == NULL); /* nothing printed about it: the environment is the way */
+	CHECK(parse_printed(&c, 2, check, out, sizeof(out)) == CONF_E_DONE);
+	CHECK(strstr(out, "redis_password") && strstr(out, "(set)"));
+	CHECK(strstr(out, "quinteto ") != NULL); /* the user is no secret */
+	CHECK(strstr(out, "pw-from-env") == NULL);
+	unsetenv("QUINTETO_REDIS_PASSWORD");
+	/* a user without a password is refused, naming the setting */
+	CHECK(parse_printed(&c, 1, run, out, sizeof(out)) == CONF_E_INVALID);
+	CHECK(strstr(out, "redis_user") && strstr(out, "redis_password"));
+	unsetenv("QUINTETO_REDIS_USER");
+}
+
+static void test_secret_file_and_flag(void)
+{
+	static struct config c;
+	static char out[65536];
+	char path[] = "/tmp/quinteto-conf-file-XXXXXX";
+	char *check[] = { "quinteto-server", "--config", path, "--check-config", NULL };
+	char *flag[] = { "quinteto-server", "--redis-password", "pw-on-the-flag-3Rz", NULL };
+	int fd = mkstemp(path);
+	const char *json = "{\"redis_password\": \"pw-in-the-file-9Kd\", \"redis_user\": \"node-user\"}";
+
+	REQUIRE(fd >= 0 && write(fd, json, strlen(json)) == (ssize_t)strlen(json));
+	close(fd);
+	chmod(path, 0644); /* readable by every user: warned about, the password not shown */
+	CHECK(parse_printed(&c, 4, check, out, sizeof(out)) == CONF_E_DONE);
+	CHECK(!strcmp(c.redis_password, "pw-in-the-file-9Kd"));
+	CHECK(!strcmp(c.redis_user, "node-user"));
+	CHECK(strstr(out, "holds a secret") && strstr(out, "(redis_password)"));
+	CHECK(strstr(out, "(set)") != NULL);
+	CHECK(strstr(out, "pw-in-the-file") == NULL);
+	chmod(path, 0600); /* as it should be: quiet */
+	CHECK(parse_printed(&c, 4, check, out, sizeof(out)) == CONF_E_DONE);
+	CHECK(strstr(out, "holds a secret") == NULL);
+	unlink(path);
+	/* on the command line it works, with a warning that every user sees it, which does not repeat it */
+	REQUIRE(parse_printed(&c, 3, flag, out, sizeof(out)) == 0);
+	CHECK(!strcmp(c.redis_password, "pw-on-the-flag-3Rz"));
+	CHECK(strstr(out, "--redis-password shows the password") && strstr(out, "QUINTETO_REDIS_PASSWORD"));
+	CHECK(strstr(out, "pw-on-the-flag") == NULL);
+}
+
 int main(void)
 {
 	clearenv(); /* a QUINTETO_* variable of the caller's would be read */
@@ -103,5 +189,7 @@ int main(void)
 	TEST(test_proxy_all_and_none);
 	TEST(test_lists);
 	TEST(test_defaults);
+	TEST(test_secret_env);
+	TEST(test_secret_file_and_flag);
 	return tap_done();
 }
