@@ -1197,6 +1197,7 @@ static int open_rest(struct store *st, const char *migrations_dir)
 int store_open_pg(uv_loop_t *loop, const char *conninfo, const char *migrations_dir, struct store **out)
 {
 	struct store *st = calloc(1, sizeof(*st));
+	const char *test_ms;
 	int r = -ENOMEM;
 
 	*out = NULL;
@@ -1204,8 +1205,9 @@ int store_open_pg(uv_loop_t *loop, const char *conninfo, const char *migrations_
 		goto err;
 	st->loop = loop;
 	st->pg->load_ms = STORE_PG_LOAD_MS;
-	if (getenv("QUINTETO_TEST_HELLO_READ_MS")) { /* tests that pause PostgreSQL under a hello's read */
-		st->pg->load_ms = strtoll(getenv("QUINTETO_TEST_HELLO_READ_MS"), NULL, 10);
+	/* tests that pause PostgreSQL under a hello's read */
+	if ((test_ms = getenv("QUINTETO_TEST_HELLO_READ_MS"))) {
+		st->pg->load_ms = strtoll(test_ms, NULL, 10);
 		util_log(LOG_WARN,
 			 "QUINTETO_TEST_HELLO_READ_MS is set: a hello's read waits %lld ms (tests only)",
 			 (long long)st->pg->load_ms);
