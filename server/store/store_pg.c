@@ -1017,15 +1017,15 @@ int store_pg_lane_ready(struct store_lane *ln)
 
 /*
  * One query on a lookup connection (*conn: the loop thread's `l` at start-up,
- * or the lookup lane's), made again as needed within the deadline; after a
- * connection that failed, none is tried before *retry_at. 0 and *res, or
- * -EIO.
+ * or the lookup lane's), made again as needed before `deadline` (mono ms);
+ * after a connection that failed, none is tried before *retry_at. `n`
+ * parameters. 0 and *res, or -EIO.
  */
-static int lookup_exec(struct store *st, PGconn **conn, const char *app, int64_t *retry_at, int64_t ms,
-		       const char *sql, const char *arg, PGresult **res)
+static int lookup_exec(struct store *st, PGconn **conn, const char *app, int64_t *retry_at, int64_t deadline,
+		       const char *sql, int n, const char *const *args, PGresult **res)
 {
 	struct store_pg *pg = st->pg;
-	int64_t now = store_pg_now(), deadline = now + ms;
+	int64_t now = store_pg_now();
 	int r;
 
 	*res = NULL;
@@ -1042,7 +1042,7 @@ static int lookup_exec(struct store *st, PGconn **conn, const char *app, int64_t
 			return -EIO;
 		}
 	}
-	r = pg_exec(*conn, deadline, sql, 1, &arg, res);
+	r = pg_exec(*conn, deadline, sql, n, args, res);
 	if (r || PQresultStatus(*res) != PGRES_TUPLES_OK) {
 		util_log(LOG_ERROR, "store: identity read: %s",
 			 r == -ETIMEDOUT ? "no answer in time" : PQerrorMessage(*conn));
@@ -1071,23 +1071,51 @@ static int identity_rows(const PGresult *res, struct store_identity *who)
 	return r ? r : who->id[0] ? 0 : STORE_E_NOT_FOUND;
 }
 
-int store_pg_identity(struct store_lane *ln, bool by_id, const char *arg, struct store_identity *who)
+/* STORE_HELD_SQL for `player_id` on the lookup lane's connection into who->held: 0, -ENOMEM or -EIO. */
+static int held_read(struct store_lane *ln, const char *player_id, int64_t deadline,
+		     struct store_identity *who)
 {
+	const char *args[2] = { player_id, ln->st->node };
 	PGresult *res;
-	int r = lookup_exec(ln->st, &ln->pg, "quinteto-hello", &ln->pg_retry_at, ln->st->pg->load_ms,
-			    by_id ? STORE_RATINGS_SQL("$1") : STORE_IDENTITY_SQL("$1"), arg, &res);
+	int i, r = lookup_exec(ln->st, &ln->pg, "quinteto-hello", &ln->pg_retry_at, deadline, STORE_HELD_SQL,
+			       2, args, &res);
 
+	for (i = 0; !r && i < PQntuples(res); i++)
+		r = store_held_add(&who->held, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1),
+				   PQgetvalue(res, i, 2), PQgetvalue(res, i, 3));
+	PQclear(res);
+	if (r)
+		store_held_clear(&who->held);
+	who->held.read = !r;
+	return r;
+}
+
+int store_pg_identity(struct store_lane *ln, enum rjob_kind kind, const char *arg, struct store_identity *who)
+{
+	int64_t deadline = store_pg_now() + ln->st->pg->load_ms; /* for the whole read */
+	bool cluster = ln->st->node[0] != '\0';
+	PGresult *res;
+	int r;
+
+	if (kind == RJOB_HELD)
+		return cluster ? held_read(ln, arg, deadline, who) : 0;
+	r = lookup_exec(ln->st, &ln->pg, "quinteto-hello", &ln->pg_retry_at, deadline,
+			kind == RJOB_RATINGS ? STORE_RATINGS_SQL("$1") : STORE_IDENTITY_SQL("$1"), 1, &arg,
+			&res);
 	if (!r)
 		r = identity_rows(res, who);
 	PQclear(res);
+	if (!r && kind == RJOB_IDENTITY && cluster) /* failing, the welcome goes without them */
+		(void)held_read(ln, who->id, deadline, who);
 	return r;
 }
 
 int store_pg_player_read(struct store *st, const char *token_hash, struct store_identity *who)
 {
 	PGresult *res;
-	int r = lookup_exec(st, &st->pg->l, "quinteto-lookup", &st->pg->l_retry_at, STORE_PG_LOOKUP_MS,
-			    STORE_IDENTITY_SQL("$1"), token_hash, &res);
+	int r = lookup_exec(st, &st->pg->l, "quinteto-lookup", &st->pg->l_retry_at,
+			    store_pg_now() + STORE_PG_LOOKUP_MS, STORE_IDENTITY_SQL("$1"), 1, &token_hash,
+			    &res);
 
 	if (!r)
 		r = identity_rows(res, who);
@@ -1169,6 +1197,7 @@ static int open_rest(struct store *st, const char *migrations_dir)
 int store_open_pg(uv_loop_t *loop, const char *conninfo, const char *migrations_dir, struct store **out)
 {
 	struct store *st = calloc(1, sizeof(*st));
+	const char *test_ms;
 	int r = -ENOMEM;
 
 	*out = NULL;
@@ -1176,8 +1205,9 @@ int store_open_pg(uv_loop_t *loop, const char *conninfo, const char *migrations_
 		goto err;
 	st->loop = loop;
 	st->pg->load_ms = STORE_PG_LOAD_MS;
-	if (getenv("QUINTETO_TEST_HELLO_READ_MS")) { /* tests that pause PostgreSQL under a hello's read */
-		st->pg->load_ms = strtoll(getenv("QUINTETO_TEST_HELLO_READ_MS"), NULL, 10);
+	/* tests that pause PostgreSQL under a hello's read */
+	if ((test_ms = getenv("QUINTETO_TEST_HELLO_READ_MS"))) {
+		st->pg->load_ms = strtoll(test_ms, NULL, 10);
 		util_log(LOG_WARN,
 			 "QUINTETO_TEST_HELLO_READ_MS is set: a hello's read waits %lld ms (tests only)",
 			 (long long)st->pg->load_ms);
