@@ -1017,15 +1017,15 @@ int store_pg_lane_ready(struct store_lane *ln)
 
 /*
  * One query on a lookup connection (*conn: the loop thread's `l` at start-up,
- * or the lookup lane's), made again as needed within the deadline; after a
- * connection that failed, none is tried before *retry_at. 0 and *res, or
- * -EIO.
+ * or the lookup lane's), connecting as needed, within `deadline` (mono ms);
+ * after a connection that failed, none is tried before *retry_at. 0 and
+ * *res, or -EIO.
  */
-static int lookup_exec(struct store *st, PGconn **conn, const char *app, int64_t *retry_at, int64_t ms,
+static int lookup_exec(struct store *st, PGconn **conn, const char *app, int64_t *retry_at, int64_t deadline,
 		       const char *sql, const char *arg, PGresult **res)
 {
 	struct store_pg *pg = st->pg;
-	int64_t now = store_pg_now(), deadline = now + ms;
+	int64_t now = store_pg_now();
 	int r;
 
 	*res = NULL;
@@ -1074,7 +1074,8 @@ static int identity_rows(const PGresult *res, struct store_identity *who)
 int store_pg_identity(struct store_lane *ln, bool by_id, const char *arg, struct store_identity *who)
 {
 	PGresult *res;
-	int r = lookup_exec(ln->st, &ln->pg, "quinteto-hello", &ln->pg_retry_at, ln->st->pg->load_ms,
+	/* the deadline counts from when the read was queued (store_lookup_run): its wait is in it */
+	int r = lookup_exec(ln->st, &ln->pg, "quinteto-hello", &ln->pg_retry_at, ln->deadline_at,
 			    by_id ? STORE_RATINGS_SQL("$1") : STORE_IDENTITY_SQL("$1"), arg, &res);
 
 	if (!r)
@@ -1086,8 +1087,8 @@ int store_pg_identity(struct store_lane *ln, bool by_id, const char *arg, struct
 int store_pg_player_read(struct store *st, const char *token_hash, struct store_identity *who)
 {
 	PGresult *res;
-	int r = lookup_exec(st, &st->pg->l, "quinteto-lookup", &st->pg->l_retry_at, STORE_PG_LOOKUP_MS,
-			    STORE_IDENTITY_SQL("$1"), token_hash, &res);
+	int r = lookup_exec(st, &st->pg->l, "quinteto-lookup", &st->pg->l_retry_at,
+			    store_pg_now() + STORE_PG_LOOKUP_MS, STORE_IDENTITY_SQL("$1"), token_hash, &res);
 
 	if (!r)
 		r = identity_rows(res, who);
@@ -1175,13 +1176,7 @@ int store_open_pg(uv_loop_t *loop, const char *conninfo, const char *migrations_
 	if (!st || !(st->pg = calloc(1, sizeof(*st->pg))) || !(st->pg->conninfo = strdup(conninfo)))
 		goto err;
 	st->loop = loop;
-	st->pg->load_ms = STORE_PG_LOAD_MS;
-	if (getenv("QUINTETO_TEST_HELLO_READ_MS")) { /* tests that pause PostgreSQL under a hello's read */
-		st->pg->load_ms = strtoll(getenv("QUINTETO_TEST_HELLO_READ_MS"), NULL, 10);
-		util_log(LOG_WARN,
-			 "QUINTETO_TEST_HELLO_READ_MS is set: a hello's read waits %lld ms (tests only)",
-			 (long long)st->pg->load_ms);
-	}
+	store_lookup_init(st);
 	if ((r = boot_id(st->pg->boot)))
 		goto err;
 	r = -EIO;
