@@ -11,6 +11,8 @@
 // (loaded for an account's messages or the dialogs) and players.js (#/players/<h>, #/leaderboard).
 // A cluster: net.js follows `moved`; here each room's node is remembered (identity.nodes) and asked for
 // first when its page opens (a link's #/room/ID?node=NAME is a hint); room.js retries `unavailable`.
+// A node's `welcome.elsewhere` names the seats held on other nodes: kept in app.elsewhere (the lobby lists
+// them among the player's rooms) and their nodes remembered, so opening one moves there.
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
@@ -210,9 +212,18 @@ const handlers = {
     // until the room's node says them (a state of one without its seat: hello again, below).
     for (const r of Object.keys(app.identity.seats)) if (roomNode(r) && !app.seated.has(r)) held.add(r);
     for (const r of app.seated) held.delete(r);
+    // And (after revision 3) the seats it holds in the rooms other nodes host: listed with this node's,
+    // each opened on its node (remembered, as after `moved`). A new device learns them here.
+    app.elsewhere = new Map();
+    for (const x of Array.isArray(msg.elsewhere) ? msg.elsewhere : []) {
+      if (!x || typeof x.room !== 'string' || app.seated.has(x.room) || !/^[a-z0-9-]{1,32}$/.test(x.node)) continue;
+      app.elsewhere.set(x.room, x);
+      rememberNode(x.room, x.node);
+    }
     if (Array.isArray(msg.seats)) {
       app.identity.seats = {};
       for (const x of msg.seats) app.identity.seats[x.room] = x.seat;
+      for (const x of app.elsewhere.values()) app.identity.seats[x.room] = x.seat;
     } else {
       // A revision-1 server names only the rooms: keep the seats `joined` told us in those.
       for (const r of Object.keys(app.identity.seats)) if (!app.seated.has(r)) delete app.identity.seats[r];

@@ -5,7 +5,8 @@
 //
 // The seat this player holds in a room comes only from the server's word about this player:
 // `joined` {room, seat}, and `welcome.seats` [{room, seat, role}] on every (re)connect; `left`
-// forgets it. Never from names (not unique) or from `to_act`.
+// forgets it. Never from names (not unique) or from `to_act`. A node of a cluster also names, in
+// `welcome.elsewhere`, the seats held in the rooms other nodes host (app.elsewhere).
 
 import { h } from './dom.js';
 import { errorText } from './i18n.js';
@@ -30,6 +31,7 @@ export const app = {
   net: null,
   connection: 'connecting',
   seated: new Set(),       // rooms this player holds a seat in (welcome + joined - left)
+  elsewhere: new Map(),    // a cluster: room id -> {room, seat, role, node}, seats held on other nodes (welcome)
   states: new Map(),       // room id -> latest state
   chats: new Map(),        // room id -> [chat]
   mutes: new Map(),        // room id -> {seats, spectators}: whose chat this player hides there (`muted`)

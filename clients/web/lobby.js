@@ -242,15 +242,18 @@ export class LobbyView {
     if (this.app.rooms) this.renderMine(this.app.rooms);
   }
 
-  // The rooms this player holds a seat in (after a sign-in, the account's).
+  // The rooms this player holds a seat in (after a sign-in, the account's), on this node and (a cluster's
+  // welcome.elsewhere) on the others: a link to one of those names its node.
   renderMine(rooms) {
-    const ids = [...this.app.seated];
+    const ids = [...this.app.seated, ...[...this.app.elsewhere.keys()].filter((id) => !this.app.seated.has(id))];
     clear(this.mine).hidden = !ids.length;
     if (!ids.length) return;
     const byId = new Map(rooms.map((r) => [r.id, r]));
     this.mine.append(h('h2', t('lobby.myRooms')), h('ul.my-room-list', ids.map((id) => {
       const r = byId.get(id);
-      return h('li', { 'data-room': id }, h('a.my-room', { href: `#/room/${encodeURIComponent(id)}` },
+      const node = this.app.seated.has(id) ? null : this.app.elsewhere.get(id).node;
+      const href = `#/room/${encodeURIComponent(id)}${node ? `?node=${encodeURIComponent(node)}` : ''}`;
+      return h('li', { 'data-room': id, 'data-node': node }, h('a.my-room', { href },
         r ? `${gameLabel(r.game)} #${id}` : `#${id}`), r ? [' ', h('span.pill', { class: `pill-${r.status}` }, t(`status.${r.status}`))] : null);
     })));
   }
@@ -268,7 +271,7 @@ export class LobbyView {
 
   row(r) {
     const seats = r.seats || [];
-    const seated = this.app.seated.has(r.id);
+    const seated = this.app.seated.has(r.id) || this.app.elsewhere.has(r.id);
     const free = seats.some((s) => s.name === null || s.name === undefined);
     const open = () => navigate(`#/room/${encodeURIComponent(r.id)}`);
     const join = async () => {

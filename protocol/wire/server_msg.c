@@ -80,6 +80,21 @@ int wire_welcome_add_account(json_t *welcome, const char *handle)
 	return json_object_set_new(welcome, "account", json_pack("{s:s}", "handle", handle)) ? -ENOMEM : 0;
 }
 
+/* See wire.h. */
+int wire_welcome_add_elsewhere(json_t *welcome, const struct wire_elsewhere *e, size_t n)
+{
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; list && i < n; i++)
+		if (json_array_append_new(list, json_pack("{s:s, s:i, s:s, s:s}", "room", e[i].room, "seat",
+							  e[i].seat, "role", e[i].role, "node", e[i].node))) {
+			json_decref(list);
+			return -ENOMEM;
+		}
+	return json_object_set_new(welcome, "elsewhere", list) ? -ENOMEM : 0;
+}
+
 static json_t *sessions_new(const struct wire_session *s, size_t n)
 {
 	json_t *a = json_array();

@@ -359,6 +359,20 @@ int wire_event_kind_parse(const char *s);
  */
 int wire_welcome_add_account(json_t *welcome, const char *handle);
 
+/* A seat held in a room another node hosts (PROTOCOL.md, "Several nodes"); the strings are borrowed. */
+struct wire_elsewhere {
+	const char *room;
+	int seat;
+	const char *role, *node;
+};
+
+/*
+ * Adds `elsewhere: [{room, seat, role, node}]` (in the order given; an empty
+ * array when n is 0) to a welcome built by wire_welcome_new(): a node of a
+ * cluster's. 0 or -ENOMEM (welcome unchanged).
+ */
+int wire_welcome_add_elsewhere(json_t *welcome, const struct wire_elsewhere *e, size_t n);
+
 /* One session of an account, as the `account` message lists it. */
 struct wire_session {
 	const char *id, *device;

@@ -144,8 +144,40 @@ void handlers_token_hash(const char *token, char out[65])
 	wire_hex_encode(d, sizeof(d), out);
 }
 
+/*
+ * welcome.elsewhere (PROTOCOL.md, "Several nodes"): of the seats the store
+ * read, those in rooms this node does not host, with the node that hosts
+ * each as the directory knows it (the one `moved` would name), else as the
+ * store does (live_rooms.node). A node that is dead, its rooms not adopted
+ * yet, is named all the same: the room exists, and a message for it is
+ * answered `unavailable` until a survivor adopts it, then `moved` there.
+ * Only a node of a cluster says it; 0 or -ENOMEM.
+ */
+static int add_elsewhere(struct handlers *h, json_t *welcome, const struct store_held_list *held)
+{
+	struct cluster *c = lobby_cluster(h->lobby);
+	struct wire_elsewhere e[STORE_HELD_MAX];
+	size_t i, n = 0;
+
+	if (!c || !held || !held->read)
+		return 0;
+	for (i = 0; i < held->n && n < STORE_HELD_MAX; i++) {
+		const struct store_held *x = &held->rows[i];
+		const struct rules_game *g = rules_game_find(x->game);
+		const char *node = cluster_room_node(c, x->room);
+
+		if (!node)
+			node = x->node;
+		if (lobby_room_find(h->lobby, x->room) || !strcmp(node, cluster_node(c)) || !g ||
+		    x->seat >= g->seats)
+			continue; /* here (its seat is in `seats`), or a game this build does not host */
+		e[n++] = (struct wire_elsewhere){ x->room, x->seat, g->roles[x->seat], node };
+	}
+	return wire_welcome_add_elsewhere(welcome, e, n);
+}
+
 int handlers_attach(struct handlers *h, struct session *s, struct player *p, const char *token,
-		    const json_t *id, json_t *since_map, bool renamed)
+		    const json_t *id, json_t *since_map, bool renamed, const struct store_held_list *held)
 {
 	struct wire_seat_ref *refs;
 	json_t *welcome;
@@ -165,7 +197,8 @@ int handlers_attach(struct handlers *h, struct session *s, struct player *p, con
 						seat >= 0 ? room_game(player_room(p, i))->roles[seat] : "" };
 	}
 	welcome = wire_welcome_new(player_id(p), player_name(p), token, refs, (size_t)player_nrooms(p), id);
-	if (welcome && player_handle(p) && wire_welcome_add_account(welcome, player_handle(p))) {
+	if (welcome && ((player_handle(p) && wire_welcome_add_account(welcome, player_handle(p))) ||
+			add_elsewhere(h, welcome, held))) {
 		json_decref(welcome);
 		welcome = NULL;
 	}

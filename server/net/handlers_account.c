@@ -440,7 +440,7 @@ static void sign_in_done(struct acct_op *op, struct store_acct *a)
 		return;
 	}
 	handlers_detach(h, op->s);
-	if (handlers_attach(h, op->s, p, op->token, op->id, NULL, false)) {
+	if (handlers_attach(h, op->s, p, op->token, op->id, NULL, false, &a->held)) {
 		reply_error(op, WIRE_E_INTERNAL, "out of memory");
 		return;
 	}

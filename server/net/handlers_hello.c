@@ -5,7 +5,11 @@
  * tokens the store alone knows) is read on the store's lookup thread,
  * identity and ratings together (store_player_load), and its answer
  * completes the hello on the loop: the loop never waits on the database for
- * a hello.
+ * a hello. On a node of a cluster the same read also finds the seats the
+ * identity holds on other nodes (the welcome's `elsewhere`), and a token
+ * whose identity is in memory has those seats read the same way, within the
+ * same caps, before its welcome (past the caps it is welcomed at once
+ * without them: never refused for them).
  *
  * While the read is out the connection is not read (lws rx flow control):
  * the messages sent behind the hello stay in the socket (or in lws' buffer)
@@ -51,6 +55,7 @@ struct hello_op {
 	json_t *id, *since;
 	char hash[65]; /* the token's */
 	bool counted;  /* in hellos_by_addr */
+	bool held;     /* its identity was in memory: only its seats on other nodes are read */
 	int fd;        /* its socket in the hang-up set, or -1 */
 };
 
@@ -58,11 +63,14 @@ struct hello_op {
  * The hello of `s`, its player known: `p` found by `token` (in memory or
  * read), or NULL: a new identity (absent or unknown token). As before the
  * read went off the loop: a new identity is refused while the journal fails
- * or past its address's allowance.
+ * or past its address's allowance. `held`: the seats on other nodes read
+ * with it (a cluster's; NULL: not read).
  */
 static void hello_finish(struct handlers *h, struct session *s, struct player *p, const char *token,
-			 const char *name, const json_t *id, json_t *since)
+			 const char *name, const json_t *id, json_t *since,
+			 const struct store_held_list *held)
 {
+	static const struct store_held_list none = { .read = true };
 	char out[80], old_name[PLAYER_NAME_SIZE];
 	const char *refused;
 	bool created = !p;
@@ -84,9 +92,11 @@ static void hello_finish(struct handlers *h, struct session *s, struct player *p
 		session_send_error(s, WIRE_E_INTERNAL, "could not create a player", id);
 		return;
 	}
-	if (created)
+	if (created) {
 		lobby_player_counted(h->lobby, s->addr);
-	if (handlers_attach(h, s, p, out, id, since, *old_name && strcmp(old_name, player_name(p))))
+		held = &none; /* a new identity holds no seat anywhere */
+	}
+	if (handlers_attach(h, s, p, out, id, since, *old_name && strcmp(old_name, player_name(p)), held))
 		session_send_error(s, WIRE_E_INTERNAL, "out of memory", id);
 }
 
@@ -108,6 +118,31 @@ static void op_end(struct hello_op *op, bool resume)
 	free(op);
 }
 
+static void loaded_cb(void *ctx, int err, const struct store_identity *who);
+
+/*
+ * The seats elsewhere of an identity that was in memory: its welcome, with
+ * them when they were read (a failed read leaves them out: the identity is
+ * known, and it plays here all the same). True when the identity left
+ * memory meanwhile (nothing held it): read whole, as any token not in
+ * memory, the op going on (its answer finds it, committed before it left).
+ */
+static bool held_done(struct handlers *h, struct hello_op *op, int err, const struct store_identity *who)
+{
+	struct player *p = lobby_player_find(h->lobby, op->hash);
+
+	if (p) {
+		hello_finish(h, op->s, p, op->token, op->name, op->id, op->since, err ? NULL : &who->held);
+		return false;
+	}
+	op->held = false;
+	if ((op->req = store_player_load(h->store, op->hash, loaded_cb, op)))
+		return true;
+	h->metrics->hello_reads_failed++;
+	session_send_refusal(op->s, WIRE_E_UNAVAILABLE, CANNOT_READ, op->id);
+	return false;
+}
+
 static void loaded_cb(void *ctx, int err, const struct store_identity *who)
 {
 	struct hello_op *op = ctx;
@@ -122,12 +157,15 @@ static void loaded_cb(void *ctx, int err, const struct store_identity *who)
 		op_end(op, false);
 		return;
 	}
-	if (err && err != STORE_E_NOT_FOUND) { /* nothing is made: it says hello again later */
+	if (op->held) { /* held_done() true: read again, whole, the op going on */
+		if (held_done(h, op, err, who))
+			return;
+	} else if (err && err != STORE_E_NOT_FOUND) { /* nothing is made: it says hello again later */
 		h->metrics->hello_reads_failed++;
 		session_send_refusal(s, WIRE_E_UNAVAILABLE, CANNOT_READ, op->id);
 	} else {
 		hello_finish(h, s, err ? NULL : lobby_player_loaded(h->lobby, op->hash, who), op->token,
-			     op->name, op->id, op->since);
+			     op->name, op->id, op->since, err ? NULL : &who->held);
 	}
 	op_end(op, true); /* after the welcome: what waited behind the hello is answered after it */
 }
@@ -143,6 +181,55 @@ static void pause_conn(struct handlers *h, struct hello_op *op)
 		op->fd = fd;
 }
 
+/* The read `op` asked for is out: the op is counted and its connection paused until the answer. */
+static void op_begin(struct handlers *h, struct session *s, struct wire_msg *m, const char *hash,
+		     struct hello_op *op)
+{
+	op->h = h;
+	op->s = s;
+	op->sid = s->id;
+	op->root = json_incref(m->root);
+	op->name = m->name;
+	op->token = m->token;
+	op->id = m->id;
+	op->since = m->since_map;
+	op->fd = -1;
+	snprintf(op->hash, sizeof(op->hash), "%s", hash);
+	h->hellos++;
+	h->metrics->hello_reads++;
+	op->counted = !tally_add(&h->hellos_by_addr, s->addr, 1); /* out of memory: counted in all only */
+	s->hello = op;
+	pause_conn(h, op);
+}
+
+/* Whether another read may start now for the address of `s` (the caps). */
+static bool lookup_room(struct handlers *h, struct session *s)
+{
+	return h->hellos < HELLO_LOOKUPS && tally_get(&h->hellos_by_addr, s->addr) < HELLO_LOOKUPS_PER_ADDR;
+}
+
+/*
+ * A token whose identity `p` is in memory, on a node of a cluster: the seats
+ * it holds on other nodes are read as a token not in memory is, within the
+ * same caps, before its welcome (so that what it sends behind its hello is
+ * still answered after the welcome, in order). Past the caps, or when the
+ * read cannot be queued, the welcome goes at once without them: the
+ * identity is known, and it plays here all the same.
+ */
+static void held_start(struct handlers *h, struct session *s, struct wire_msg *m, const char *hash,
+		       struct player *p)
+{
+	struct hello_op *op = lookup_room(h, s) ? calloc(1, sizeof(*op)) : NULL;
+
+	if (op && (op->req = store_held_load(h->store, player_id(p), loaded_cb, op))) {
+		op->held = true;
+		op_begin(h, s, m, hash, op);
+		return;
+	}
+	free(op);
+	hello_finish(h, s, p, m->token, m->name, m->id, m->since_map, NULL);
+}
+
 /* A token that is not in memory: its read goes to the store, within the caps. */
 static void lookup_start(struct handlers *h, struct session *s, struct wire_msg *m, const char *hash)
 {
@@ -154,7 +241,7 @@ static void lookup_start(struct handlers *h, struct session *s, struct wire_msg 
 				   "the server is busy reading identities: try again in a moment", m->id);
 		return;
 	}
-	if (tally_get(&h->hellos_by_addr, s->addr) >= HELLO_LOOKUPS_PER_ADDR) {
+	if (!lookup_room(h, s)) {
 		h->metrics->hello_reads_refused++;
 		session_send_error(
 			s, WIRE_E_RATE_LIMITED,
@@ -166,29 +253,14 @@ static void lookup_start(struct handlers *h, struct session *s, struct wire_msg 
 		session_send_error(s, WIRE_E_INTERNAL, "out of memory", m->id);
 		return;
 	}
-	*op = (struct hello_op){ .h = h,
-				 .s = s,
-				 .sid = s->id,
-				 .root = json_incref(m->root),
-				 .name = m->name,
-				 .token = m->token,
-				 .id = m->id,
-				 .since = m->since_map,
-				 .fd = -1 };
-	snprintf(op->hash, sizeof(op->hash), "%s", hash);
 	op->req = store_player_load(h->store, hash, loaded_cb, op);
 	if (!op->req) {
-		json_decref(op->root);
 		free(op);
 		h->metrics->hello_reads_failed++;
 		session_send_refusal(s, WIRE_E_UNAVAILABLE, CANNOT_READ, m->id);
 		return;
 	}
-	h->hellos++;
-	h->metrics->hello_reads++;
-	op->counted = !tally_add(&h->hellos_by_addr, s->addr, 1); /* out of memory: counted in all only */
-	s->hello = op;
-	pause_conn(h, op);
+	op_begin(h, s, m, hash, op);
 }
 
 void handlers_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed)
@@ -203,12 +275,16 @@ void handlers_hello(struct handlers *h, struct session *s, struct wire_msg *m, b
 	if (m->token) {
 		handlers_token_hash(m->token, hash);
 		p = lobby_player_find(h->lobby, hash);
-		if (!p && h->store) {
+		if (h->store && p && lobby_cluster(h->lobby)) {
+			held_start(h, s, m, hash, p);
+			return;
+		}
+		if (h->store && !p) {
 			lookup_start(h, s, m, hash);
 			return;
 		}
 	}
-	hello_finish(h, s, p, m->token, m->name, m->id, m->since_map);
+	hello_finish(h, s, p, m->token, m->name, m->id, m->since_map, NULL);
 }
 
 void handlers_hello_closed(struct handlers *h, struct session *s)

@@ -58,13 +58,17 @@ void handlers_rated_push(void *ctx, struct player *p);
 
 /*
  * The connection speaks for `p` from now on (hello, sign_in): its token
- * (whose hash it keeps), the `welcome` (with `account` for an account), and
- * the states of p's rooms, as after hello. 0 or -ENOMEM (nothing sent).
+ * (whose hash it keeps), the `welcome` (with `account` for an account; on a
+ * node of a cluster, with `elsewhere`, made of `held` when it was read: the
+ * seats in rooms this node does not host, each with the node the directory
+ * names, else the store's), and the states of p's rooms, as after hello. 0
+ * or -ENOMEM (nothing sent). `held` is borrowed; NULL: not read.
  * handlers_detach(): back to before hello (its rooms unfollowed, its player
  * told the connection went).
  */
+struct store_held_list;
 int handlers_attach(struct handlers *h, struct session *s, struct player *p, const char *token,
-		    const json_t *id, json_t *since_map, bool renamed);
+		    const json_t *id, json_t *since_map, bool renamed, const struct store_held_list *held);
 void handlers_detach(struct handlers *h, struct session *s);
 void handlers_token_hash(const char *token, char out[65]);
 

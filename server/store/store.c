@@ -407,7 +407,7 @@ static void reader_thread(void *arg)
 		ln->cur = r;
 		ln->stop = false;
 		uv_mutex_unlock(&ln->lock);
-		if (r->kind == RJOB_IDENTITY || r->kind == RJOB_RATINGS)
+		if (RJOB_LOOKUP(r->kind))
 			store_lookup_run(ln, r);
 		else
 			store_read_run(ln, r);
@@ -425,9 +425,9 @@ int store_read_submit(struct store *st, struct store_req *r)
 
 	if (!st || st->closing)
 		return STORE_E_CLOSED;
-	ln = &st->lanes[r->kind == RJOB_IDENTITY || r->kind == RJOB_RATINGS ? STORE_LANE_LOOKUP
-			: r->kind == RJOB_GET || r->kind == RJOB_REPLAY     ? STORE_LANE_HEAVY
-									    : STORE_LANE_LIGHT];
+	ln = &st->lanes[RJOB_LOOKUP(r->kind)                            ? STORE_LANE_LOOKUP
+			: r->kind == RJOB_GET || r->kind == RJOB_REPLAY ? STORE_LANE_HEAVY
+									: STORE_LANE_LIGHT];
 	r->next = NULL;
 	r->st = st;
 	r->lane = ln;

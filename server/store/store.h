@@ -406,6 +406,31 @@ bool store_req_cancel(struct store_req *req);
  */
 const char *handle_check(const char *handle, char key[HANDLE_SIZE]);
 
+/* --- seats held on other nodes (store_players.c) ------------------------------ */
+
+/*
+ * Cluster mode (a store with a node's lease: store_lease_take()): the seats
+ * an identity holds in live rooms that other nodes journal (live_seats of
+ * the live_rooms rows whose node is set and is not this store's), the
+ * newest rooms first, at most STORE_HELD_MAX (a player's seats are not
+ * otherwise capped: the lobby caps only the rooms it opens, 50 by default).
+ * `node` is the room's live_rooms.node: the node that journals it, the
+ * adopter once a dead node's rooms were adopted. PROTOCOL.md's
+ * `welcome.elsewhere` is made of them.
+ */
+#define STORE_HELD_MAX 50
+
+struct store_held {
+	char room[33], game[32], node[33];
+	int seat;
+};
+
+struct store_held_list {
+	struct store_held *rows; /* malloc'd, the store's; NULL when none */
+	size_t n;
+	bool read; /* they were read (cluster mode, and the read answered); else n is 0 */
+};
+
 /* --- accounts (store_accounts.c; PROTOCOL.md "Accounts and ratings") ------ */
 
 /*
@@ -471,6 +496,7 @@ struct store_acct {
 	size_t nratings;
 	char (*ended)[65]; /* the token hashes of the sessions a change ended */
 	size_t nended;
+	struct store_held_list held; /* SIGN_IN in cluster mode: the seats held on other nodes */
 	void (*cb)(void *ctx, struct store_acct *a); /* on the loop; the callee then owns `a` */
 	void *ctx;
 };
@@ -491,12 +517,14 @@ void store_acct_submit(struct store *st, struct store_acct *a);
 /*
  * An identity as the store knows it: its id, name and handle ("" for a
  * guest), and its ratings (an account's; a guest has none), read together in
- * one statement, so they agree.
+ * one statement, so they agree; in cluster mode, also the seats it holds on
+ * other nodes (a second statement of the same read).
  */
 struct store_identity {
 	char id[16], name[100], handle[STORE_HANDLE_SIZE];
 	struct store_rating *ratings; /* by game; NULL when none (malloc'd, the store's) */
 	size_t nratings;
+	struct store_held_list held; /* store_player_load(), store_held_load(): not read elsewhere */
 };
 
 /* The answer of a load: err 0 (who filled), STORE_E_NOT_FOUND, STORE_E_CLOSED or -EIO; who is borrowed. */
@@ -522,6 +550,16 @@ struct store_req *store_ratings_load(struct store *st, const char *player_id, st
 				     void *ctx);
 /* Those reads' deadline, ms from when they are queued (STORE_LOOKUP_MS or a test's); st may be NULL. */
 int64_t store_lookup_deadline_ms(const struct store *st);
+
+/*
+ * Cluster mode: store_player_load() also reads the seats the identity holds
+ * on other nodes (who->held; not read, held.read false, when that second
+ * statement fails: the identity is still answered). store_held_load() reads
+ * only them, for the identity `player_id` (who->id), on the same thread
+ * with the same deadline: err 0 (who->held filled) or -EIO. Outside cluster
+ * mode neither reads them (held.read false, err 0).
+ */
+struct store_req *store_held_load(struct store *st, const char *player_id, store_identity_cb cb, void *ctx);
 
 /*
  * store_player_load()'s read, synchronous on the calling thread: start-up

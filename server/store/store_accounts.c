@@ -54,6 +54,7 @@ typedef int row_fn(void *ctx, int ncols, const char *const *cols);
 struct aconn {
 	sqlite3 *db;
 	PGconn *pg;
+	const char *node; /* cluster mode: this node's name; "" otherwise */
 };
 
 static int sqlite_run(sqlite3 *db, const char *sql, int n, const struct aparam *p, row_fn *fn, void *ctx,
@@ -229,6 +230,14 @@ static int rating_row(void *ctx, int nc, const char *const *c)
 	return 0;
 }
 
+/* room, seat, game, node (STORE_HELD_SQL) */
+static int held_row(void *ctx, int nc, const char *const *c)
+{
+	struct store_acct *a = ctx;
+
+	return nc < 4 ? -EIO : store_held_add(&a->held, c[0], c[1], c[2], c[3]);
+}
+
 /* a token hash */
 static int ended_row(void *ctx, int nc, const char *const *c)
 {
@@ -351,6 +360,20 @@ static int sign_in(struct aconn *c, struct store_acct *a)
 		 "token_hash",
 		 a->max_sessions > 0 ? a->max_sessions : 20);
 	return run(c, sql, 1, p, ended_row, a, NULL);
+}
+
+/* Cluster mode: the seats the account holds on other nodes, for the sign-in's welcome. */
+static int held(struct aconn *c, struct store_acct *a)
+{
+	struct aparam p[] = { T(a->player_id), T(c->node) };
+	int err;
+
+	store_held_clear(&a->held);
+	if (!*c->node)
+		return 0;
+	err = run(c, STORE_HELD_SQL, 2, p, held_row, a, NULL);
+	a->held.read = !err;
+	return err;
 }
 
 static int end_sessions(struct aconn *c, struct store_acct *a)
@@ -511,7 +534,9 @@ static int job(struct aconn *c, struct store_acct *a)
 	default:
 		return -EINVAL;
 	}
-	return err ? err : view(c, a);
+	if (!err)
+		err = view(c, a);
+	return !err && a->kind == STORE_ACCT_SIGN_IN ? held(c, a) : err;
 }
 
 /* The PostgreSQL connection of the account jobs, (re)made as needed; NULL: it cannot be reached. */
@@ -531,7 +556,7 @@ static PGconn *pg_conn(struct store *st)
 void store_acct_run(struct store *st, struct wjob *j)
 {
 	struct store_acct *a = j->acct;
-	struct aconn c = { .db = st->db, .pg = NULL };
+	struct aconn c = { .db = st->db, .pg = NULL, .node = st->node };
 	int err;
 
 	if (st->pg && !(c.pg = pg_conn(st))) {
@@ -579,6 +604,7 @@ void store_acct_free(struct store_acct *a)
 	free(a->ratings);
 	free(a->ended);
 	free(a->check);
+	store_held_clear(&a->held);
 	free(a);
 }
 

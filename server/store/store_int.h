@@ -101,7 +101,8 @@ struct wjob {
 	struct note fail_note, done_note;
 };
 
-/* RJOB_IDENTITY and RJOB_RATINGS are the lookup thread's (store_players.c), the others the archive's */
+/* RJOB_IDENTITY, RJOB_RATINGS and RJOB_HELD are the lookup thread's (store_players.c: RJOB_LOOKUP()), the
+ * others the archive's */
 enum rjob_kind {
 	RJOB_GET,
 	RJOB_LIST,
@@ -109,8 +110,10 @@ enum rjob_kind {
 	RJOB_PLAYER,
 	RJOB_LEADERBOARD,
 	RJOB_IDENTITY,
-	RJOB_RATINGS
+	RJOB_RATINGS,
+	RJOB_HELD
 };
+#define RJOB_LOOKUP(k) ((k) == RJOB_IDENTITY || (k) == RJOB_RATINGS || (k) == RJOB_HELD)
 
 /* A read (the public struct store_req). */
 struct store_req {
@@ -124,7 +127,7 @@ struct store_req {
 	char *body;
 	size_t len;
 	store_read_cb cb;
-	store_identity_cb icb;     /* RJOB_IDENTITY, RJOB_RATINGS: their callback (cb unused) */
+	store_identity_cb icb;     /* RJOB_LOOKUP() kinds: their callback (cb unused) */
 	struct store_identity who; /* their answer */
 	void *ctx;
 	struct note note;
@@ -361,24 +364,38 @@ int store_pg_load_after(struct store *st, const struct store_after_ops *ops, voi
 	"WHERE p.id = " p " ORDER BY r.game"
 
 /*
- * A hello's identity read (store_player_load) gets this long from when it is
- * queued, its wait behind the reads before it included, connecting and
- * SQLite's busy waits too: a read queued longer is answered -EIO unrun, a
- * read that runs past it is stopped (-EIO). A database that answers slowly
- * or not at all makes the hellos behind it `unavailable` within about this
- * long, not this long each in turn.
+ * The seats identity $1 holds in live rooms journalled by a node other than
+ * $2 (cluster mode: store.h's struct store_held): room, seat, game, node,
+ * the newest rooms first. live_seats_player finds the identity's seats.
+ */
+#define STORE_HELD_STR_(x) #x
+#define STORE_HELD_STR(x)  STORE_HELD_STR_(x)
+#define STORE_HELD_SQL                                                                                      \
+	"SELECT s.room_id, s.seat, r.game, r.node FROM live_seats s JOIN live_rooms r ON r.id = s.room_id " \
+	"WHERE s.player_id = $1 AND r.node <> $2 ORDER BY r.created_at DESC, r.id LIMIT " STORE_HELD_STR(   \
+		STORE_HELD_MAX)
+
+/*
+ * A lookup lane's read (store_player_load and the other RJOB_LOOKUP() kinds)
+ * gets this long from when it is queued, its wait behind the reads before it
+ * included, connecting and SQLite's busy waits too: a read queued longer is
+ * answered -EIO unrun, a read that runs past it is stopped (-EIO). A
+ * database that answers slowly or not at all makes the hellos behind it
+ * `unavailable` within about this long, not this long each in turn.
  */
 #define STORE_LOOKUP_MS 5000
 
 /*
- * store_players.c: the lookup lane runs RJOB_IDENTITY or RJOB_RATINGS (reader
- * thread), unless it was cancelled (ln->stop) or queued past st->lookup_ms.
+ * store_players.c: the lookup lane runs the RJOB_LOOKUP() kinds (reader
+ * thread), unless cancelled (ln->stop) or queued past st->lookup_ms.
  * store_lookup_init(): st->lookup_ms, STORE_LOOKUP_MS or
  * $QUINTETO_TEST_HELLO_READ_MS (tests). store_lookup_busy_cb(): the lookup
  * lane's SQLite busy handler, which waits no longer than its read's deadline
  * (`arg` is the lane). store_lookup_now(): mono ms. store_identity_add(): one
  * row of those queries into *who (the first fills id, name and handle; a row
- * with a game adds a rating); 0 or -ENOMEM.
+ * with a game adds a rating); 0 or -ENOMEM. store_held_add(): one row of
+ * STORE_HELD_SQL (columns as text) into *l; 0, -EIO (a row not of its shape)
+ * or -ENOMEM. store_held_clear() empties *l.
  */
 void store_lookup_init(struct store *st);
 void store_lookup_run(struct store_lane *ln, struct store_req *r);
@@ -386,13 +403,21 @@ int store_lookup_busy_cb(void *arg, int count);
 int64_t store_lookup_now(void);
 int store_identity_add(struct store_identity *who, const char *id, const char *name, const char *handle,
 		       const char *game, double rating, double rd, int64_t matches);
+int store_held_add(struct store_held_list *l, const char *room, const char *seat, const char *game,
+		   const char *node);
+void store_held_clear(struct store_held_list *l);
 /*
  * store_pg.c: the same reads on PostgreSQL. store_pg_identity(): on the
- * lookup lane's connection (by_id: STORE_RATINGS_SQL); store_pg_player_read():
- * on the loop thread's (start-up and adoption). 0, STORE_E_NOT_FOUND, -ENOMEM
- * or -EIO.
+ * lookup lane's connection, the read of `kind` (RJOB_RATINGS:
+ * STORE_RATINGS_SQL by id; RJOB_IDENTITY: STORE_IDENTITY_SQL by token hash,
+ * then in cluster mode STORE_HELD_SQL for the identity found; RJOB_HELD:
+ * STORE_HELD_SQL alone for the id `arg`), all within one deadline;
+ * store_pg_player_read(): on the loop thread's (start-up and adoption). 0,
+ * STORE_E_NOT_FOUND, -ENOMEM or -EIO (RJOB_IDENTITY: not for its seats, whose
+ * failure leaves who->held unread).
  */
-int store_pg_identity(struct store_lane *ln, bool by_id, const char *arg, struct store_identity *who);
+int store_pg_identity(struct store_lane *ln, enum rjob_kind kind, const char *arg,
+		      struct store_identity *who);
 int store_pg_player_read(struct store *st, const char *token_hash, struct store_identity *who);
 
 /* store_accounts.c: the writer runs an account job */

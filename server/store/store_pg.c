@@ -1018,11 +1018,11 @@ int store_pg_lane_ready(struct store_lane *ln)
 /*
  * One query on a lookup connection (*conn: the loop thread's `l` at start-up,
  * or the lookup lane's), connecting as needed, within `deadline` (mono ms);
- * after a connection that failed, none is tried before *retry_at. 0 and
- * *res, or -EIO.
+ * after a connection that failed, none is tried before *retry_at. `n`
+ * parameters. 0 and *res, or -EIO.
  */
 static int lookup_exec(struct store *st, PGconn **conn, const char *app, int64_t *retry_at, int64_t deadline,
-		       const char *sql, const char *arg, PGresult **res)
+		       const char *sql, int n, const char *const *args, PGresult **res)
 {
 	struct store_pg *pg = st->pg;
 	int64_t now = store_pg_now();
@@ -1042,7 +1042,7 @@ static int lookup_exec(struct store *st, PGconn **conn, const char *app, int64_t
 			return -EIO;
 		}
 	}
-	r = pg_exec(*conn, deadline, sql, 1, &arg, res);
+	r = pg_exec(*conn, deadline, sql, n, args, res);
 	if (r || PQresultStatus(*res) != PGRES_TUPLES_OK) {
 		util_log(LOG_ERROR, "store: identity read: %s",
 			 r == -ETIMEDOUT ? "no answer in time" : PQerrorMessage(*conn));
@@ -1071,16 +1071,43 @@ static int identity_rows(const PGresult *res, struct store_identity *who)
 	return r ? r : who->id[0] ? 0 : STORE_E_NOT_FOUND;
 }
 
-int store_pg_identity(struct store_lane *ln, bool by_id, const char *arg, struct store_identity *who)
+/* STORE_HELD_SQL for `player_id` on the lookup lane's connection into who->held: 0, -ENOMEM or -EIO. */
+static int held_read(struct store_lane *ln, const char *player_id, int64_t deadline,
+		     struct store_identity *who)
 {
+	const char *args[2] = { player_id, ln->st->node };
 	PGresult *res;
-	/* the deadline counts from when the read was queued (store_lookup_run): its wait is in it */
-	int r = lookup_exec(ln->st, &ln->pg, "quinteto-hello", &ln->pg_retry_at, ln->deadline_at,
-			    by_id ? STORE_RATINGS_SQL("$1") : STORE_IDENTITY_SQL("$1"), arg, &res);
+	int i, r = lookup_exec(ln->st, &ln->pg, "quinteto-hello", &ln->pg_retry_at, deadline, STORE_HELD_SQL,
+			       2, args, &res);
 
+	for (i = 0; !r && i < PQntuples(res); i++)
+		r = store_held_add(&who->held, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1),
+				   PQgetvalue(res, i, 2), PQgetvalue(res, i, 3));
+	PQclear(res);
+	if (r)
+		store_held_clear(&who->held);
+	who->held.read = !r;
+	return r;
+}
+
+int store_pg_identity(struct store_lane *ln, enum rjob_kind kind, const char *arg, struct store_identity *who)
+{
+	/* for the whole read, from when it was queued (store_lookup_run): its wait is in it */
+	int64_t deadline = ln->deadline_at;
+	bool cluster = ln->st->node[0] != '\0';
+	PGresult *res;
+	int r;
+
+	if (kind == RJOB_HELD)
+		return cluster ? held_read(ln, arg, deadline, who) : 0;
+	r = lookup_exec(ln->st, &ln->pg, "quinteto-hello", &ln->pg_retry_at, deadline,
+			kind == RJOB_RATINGS ? STORE_RATINGS_SQL("$1") : STORE_IDENTITY_SQL("$1"), 1, &arg,
+			&res);
 	if (!r)
 		r = identity_rows(res, who);
 	PQclear(res);
+	if (!r && kind == RJOB_IDENTITY && cluster) /* failing, the welcome goes without them */
+		(void)held_read(ln, who->id, deadline, who);
 	return r;
 }
 
@@ -1088,7 +1115,8 @@ int store_pg_player_read(struct store *st, const char *token_hash, struct store_
 {
 	PGresult *res;
 	int r = lookup_exec(st, &st->pg->l, "quinteto-lookup", &st->pg->l_retry_at,
-			    store_pg_now() + STORE_PG_LOOKUP_MS, STORE_IDENTITY_SQL("$1"), token_hash, &res);
+			    store_pg_now() + STORE_PG_LOOKUP_MS, STORE_IDENTITY_SQL("$1"), 1, &token_hash,
+			    &res);
 
 	if (!r)
 		r = identity_rows(res, who);

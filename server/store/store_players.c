@@ -7,7 +7,10 @@
  * waits on the database for it; the identity and its ratings come from one
  * statement (one snapshot). Start-up reads the identities of the journal's
  * seats synchronously, before the loop serves, on the loop thread's own
- * read-only connection (`ldb`), which nothing else touches.
+ * read-only connection (`ldb`), which nothing else touches. In cluster mode
+ * the same read also finds the seats the identity holds on other nodes (a
+ * second statement: the welcome's `elsewhere`), and store_held_load() reads
+ * only those for an identity already in memory.
  *
  * Must not: run a read on the loop thread once the loop serves (but a
  * cluster's adoption, whose whole load is synchronous: lobby_restore.c).
@@ -32,6 +35,36 @@ void store_players_close(struct store *st)
 	st->ldb = NULL;
 }
 
+void store_held_clear(struct store_held_list *l)
+{
+	free(l->rows);
+	*l = (struct store_held_list){ 0 };
+}
+
+int store_held_add(struct store_held_list *l, const char *room, const char *seat, const char *game,
+		   const char *node)
+{
+	struct store_held *grown, *h;
+	char *end;
+	long n;
+
+	if (!room || !seat || !game || !node || l->n >= STORE_HELD_MAX)
+		return -EIO;
+	n = strtol(seat, &end, 10);
+	if (*end || n < 0 || n > 255)
+		return -EIO;
+	grown = realloc(l->rows, (l->n + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	l->rows = grown;
+	h = &grown[l->n++];
+	snprintf(h->room, sizeof(h->room), "%s", room);
+	snprintf(h->game, sizeof(h->game), "%s", game);
+	snprintf(h->node, sizeof(h->node), "%s", node);
+	h->seat = (int)n;
+	return 0;
+}
+
 void store_identity_finish(struct store_identity *who)
 {
 	if (!who)
@@ -39,6 +72,7 @@ void store_identity_finish(struct store_identity *who)
 	free(who->ratings);
 	who->ratings = NULL;
 	who->nratings = 0;
+	store_held_clear(&who->held);
 }
 
 int store_identity_add(struct store_identity *who, const char *id, const char *name, const char *handle,
@@ -140,6 +174,7 @@ int store_lookup_busy_cb(void *arg, int count)
 	return 1;
 }
 
+/* The seats held elsewhere are a cluster's (a lease: PostgreSQL only); SQLite never reads them. */
 void store_lookup_run(struct store_lane *ln, struct store_req *r)
 {
 	bool by_id = r->kind == RJOB_RATINGS;
@@ -159,10 +194,16 @@ void store_lookup_run(struct store_lane *ln, struct store_req *r)
 		const char *sql = by_id ? STORE_RATINGS_SQL("?1") : STORE_IDENTITY_SQL("?1");
 
 		ln->late_said = false;
-		r->err = ln->st->pg ? store_pg_identity(ln, by_id, r->a, &r->who)
-				    : sqlite_identity(ln->db, sql, r->a, &r->who);
+		if (ln->st->pg)
+			r->err = store_pg_identity(ln, r->kind, r->a, &r->who);
+		else if (r->kind == RJOB_HELD)
+			r->err = 0;
+		else
+			r->err = sqlite_identity(ln->db, sql, r->a, &r->who);
 	}
 	ln->deadline_at = 0;
+	if (r->kind == RJOB_HELD)
+		snprintf(r->who.id, sizeof(r->who.id), "%s", r->a);
 	if (r->err)
 		store_identity_finish(&r->who);
 }
@@ -194,4 +235,9 @@ struct store_req *store_player_load(struct store *st, const char *token_hash, st
 struct store_req *store_ratings_load(struct store *st, const char *player_id, store_identity_cb cb, void *ctx)
 {
 	return load(st, RJOB_RATINGS, player_id, cb, ctx);
+}
+
+struct store_req *store_held_load(struct store *st, const char *player_id, store_identity_cb cb, void *ctx)
+{
+	return load(st, RJOB_HELD, player_id, cb, ctx);
 }

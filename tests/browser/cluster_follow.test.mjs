@@ -5,7 +5,9 @@
 // token and joins again, and remembers n2 for the room. She plays a few plies; then n2 is SIGKILLed. The page
 // reconnects (to /ws?node=n2, which HAProxy sends to a survivor), shows and says "This room's server is not
 // answering…" while the room is not yet adopted, and, once a survivor has adopted it, resumes the match there
-// with every ply it had seen, and plays on. Carla opens the room's link naming n3 (not its node): she is moved
+// with every ply it had seen, and plays on. Before the death, Ana's identity becomes an account and signs in
+// from a second browser context on n1: its lobby lists the room of n2 (welcome.elsewhere) and opens it there,
+// in her seat. Carla opens the room's link naming n3 (not its node): she is moved
 // to n2, watches, and after the death follows the room to the adopter too. Every frame is schema-checked;
 // the token is never in a URL.
 
@@ -30,7 +32,7 @@ test('a page follows its room to another node, and to the survivor that adopts i
   // A lease of 4 s (the harness's 1.5 s could let the room be adopted before the page asks for it; so could
   // 2 s on a loaded machine, where the page's reconnects, a backoff of up to 0.5 s then 1 s, and HAProxy's
   // view of n2 come late): the page must be told `unavailable` before a survivor adopts the room.
-  await withCluster(3, { args: ['--node-lease-ms', '4000', '--bot-delay-ms', '50'] }, async (cl) => {
+  await withCluster(3, { args: ['--node-lease-ms', '4000', '--bot-delay-ms', '50', '--pwhash-mem-kib', '19456'] }, async (cl) => {
     const pages = [];
     try {
       // The room, on n2: created through it, a bot in seat 1, seat 0 free for Ana.
@@ -61,6 +63,28 @@ test('a page follows its room to another node, and to the survivor that adopts i
       await play(page, 3);
       const seen = await page.evaluate(() => window.quinteto.plies);
       const plyBefore = seen.at(-1);
+
+      // Another device: Ana's identity made an account, signed in from a new browser context whose socket is
+      // on n1: its welcome names the seat of n2's room (welcome.elsewhere), the lobby lists the room among
+      // its rooms, and opening it goes to n2, in seat 0.
+      const handle = `ana_${Math.random().toString(36).slice(2, 7)}`;
+      const claimed = await page.evaluate((hd) => window.quinteto.app.net.request({ type: 'claim', handle: hd,
+        password: 'correct horse' }, 30000).then((m) => m.type), handle);
+      assert.equal(claimed, 'account');
+      const phone = await newPlayerPage(browser(), { server: cl, label: 'Ana-phone', ...MANUAL });
+      pages.push(phone);
+      await phone.goto(`${cl.url}/?name=Phone#/`);
+      await phone.waitForFunction(() => window.quinteto?.connection === 'online');
+      await phone.evaluate(() => window.quinteto.app.net.moveTo('n1'));
+      await phone.waitForFunction(() => window.quinteto.welcomes >= 2 && window.quinteto.connection === 'online');
+      const elsewhere = await phone.evaluate((hd) => window.quinteto.app.net.request({ type: 'sign_in', handle: hd,
+        password: 'correct horse' }, 30000).then((m) => m.elsewhere), handle);
+      assert.deepEqual(elsewhere, [{ room, seat: 0, role: 'light', node: 'n2' }]);
+      await phone.locator(`#my-rooms li[data-room="${room}"][data-node="n2"] a.my-room`).click({ timeout: 20000 });
+      await phone.waitForFunction((r) => window.quinteto.state?.room === r && window.quinteto.mySeat === 0 &&
+        window.quinteto.app.net.node === 'n2', room, { timeout: 20000 });
+      assert.deepEqual(phone.problems, [], phone.problems.join('\n'));
+      await phone.context().close();
 
       // A room link works whether or not it names a node, and whether or not that is the room's node: Carla
       // opens it with n3 named (wrong): she watches it there, is moved to n2 and sees the match.

@@ -59,6 +59,7 @@ test('hello with a token not in memory: identity and rating read off the loop, l
       assert.equal(w1.player, ids.gus, 'the guest\'s identity back');
       assert.equal(w2.player, ids.gus);
       assert.equal(w1.token, tokens.gus);
+      assert.ok(!('elsewhere' in w1) && !('elsewhere' in w2), 'a single server never names seats elsewhere');
       assert.equal((await srv.metrics()).quinteto_players_known, 1, 'one object for the two');
 
       // the account's session token, with messages right behind its hello (not awaited): answered in
@@ -97,6 +98,7 @@ test('hello with a token not in memory: identity and rating read off the loop, l
       const signed = await zed.request({ type: 'sign_in', handle: 'Bob_L', password: PASSWORD });
       assert.equal(signed.type, 'welcome');
       assert.equal(signed.player, ids.bob);
+      assert.ok(!('elsewhere' in signed), 'nor in a sign-in\'s welcome');
       await joinRoom(zed, created, { seat: 1 });
       const st2 = await until(() => zed.messages.findLast((m) => m.type === 'state' && m.room === created &&
         m.seats[1]?.handle), { what: 'Bob seated' });

@@ -7,11 +7,13 @@
 //   subscriber on b is pushed a's new room;
 // - Redis stopped: play goes on, /readyz stays 200 and says so, b's lobby is stale; Redis back (empty):
 //   a's room made meanwhile reaches b's lobby and directory;
+// - welcome.elsewhere: a player's seats in a's live rooms, said by b (hello with a token b does not hold,
+//   one it holds, sign_in), not those of b's own rooms; none once the room is over;
 // - Redis' password (with-redis.sh sets one; the nodes get it in QUINTETO_REDIS_PASSWORD): a node with a
 //   wrong one, one with none, and one with a password against a Redis that has none are not ready
 //   (/readyz 503 redis_refused, saying why), log the refusal once without the password, never register,
 //   while a and b beside them work;
-// - node a stopped: its room is `unavailable` on b (nobody adopts it in this test).
+// - node a stopped: its room is `unavailable` on b (nobody adopts it in this test), still in elsewhere.
 import test from 'node:test';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -24,7 +26,7 @@ const redis = process.env.QUINTETO_TEST_REDIS;
 const redisCtl = process.env.QUINTETO_TEST_REDIS_CTL;
 const redisPassword = process.env.QUINTETO_TEST_REDIS_PASSWORD;
 const node = (name, r = redis) => ['--store', 'postgres', '--postgres', conninfo, '--node', name, '--redis', r,
-  '--node-lease-ms', '1500'];
+  '--node-lease-ms', '1500', '--pwhash-mem-kib', '19456'];
 const ctl = (what) => execFileSync('/bin/sh', ['-c', `${redisCtl} ${what}`], { stdio: 'inherit' });
 // A node of the test's Redis, with its password in the environment as a host gives it.
 const startNode = (name, password = redisPassword, r = redis) =>
@@ -49,6 +51,7 @@ test('two nodes: moved, the merged lobby, Redis away and back, a stopped node', 
     const ana = await a.player('Ana');
     const room = (await createRoom(ana, 'ur')).id;
     await joinRoom(ana, room, { seat: 0 });
+    let bRoom; // Bea's, on b (the merged lobby)
 
     await t.test('a room of node a, asked on node b: moved, with the id; a token made on a works on b', async () => {
       const onB = await b.player('Ana', { token: ana.welcome.token });
@@ -74,7 +77,7 @@ test('two nodes: moved, the merged lobby, Redis away and back, a stopped node', 
 
     await t.test("the merged lobby: b lists a's rooms, pushes a new one, totals both", async () => {
       const bea = await b.player('Bea');
-      const mine = (await createRoom(bea, 'ur')).id;
+      const mine = bRoom = (await createRoom(bea, 'ur')).id;
       await until(async () => (await lobbyIds(b)).ids.includes(room), { timeoutMs: 5000, what: "a's room in b's lobby" });
       await until(async () => (await lobbyIds(a)).ids.includes(mine), { timeoutMs: 5000, what: "b's room in a's lobby" });
       const sub = await bea.request({ type: 'rooms' });
@@ -98,6 +101,46 @@ test('two nodes: moved, the merged lobby, Redis away and back, a stopped node', 
       assert.equal(ready.status, 'ok');
       assert.equal(ready.cluster.node, 'b');
       assert.equal(ready.cluster.redis, 'up');
+    });
+
+    await t.test("welcome.elsewhere: a player's seats on a, said on b (a token not in memory, in memory, " +
+      'a sign-in), not its seats on b; gone once the room is over', async () => {
+      const gus = await a.player('Gus');
+      const onA = (await createRoom(gus, 'ur')).id;
+      const { joined } = await joinRoom(gus, onA, { seat: 0 });
+      const seat = { room: onA, seat: 0, role: joined.role, node: 'a' };
+      assert.equal(gus.welcome.elsewhere?.length, 0, 'a node says it, empty when there are none');
+      // its token is not in memory on b: read with its identity
+      const first = await b.player('Gus', { token: gus.welcome.token });
+      assert.deepEqual(first.welcome.elsewhere, [seat]);
+      assert.deepEqual(first.welcome.rooms, []);
+      // a seat on b (in Bea's room): in rooms and seats there, and in a's elsewhere, never in b's
+      const onB = bRoom;
+      const { joined: joinedB } = await joinRoom(first, onB, { seat: 1 });
+      const again = await b.player('Gus', { token: gus.welcome.token }); // in memory on b now
+      assert.deepEqual(again.welcome.rooms, [onB]);
+      assert.deepEqual(again.welcome.elsewhere, [seat]);
+      await until(async () => {
+        const w = (await a.player('Gus', { token: gus.welcome.token })).welcome;
+        return w.elsewhere.length === 1 && w.elsewhere[0].room === onB;
+      }, { timeoutMs: 5000, what: "a's welcome to name b's room" });
+      const back = await a.player('Gus', { token: gus.welcome.token });
+      assert.deepEqual(back.welcome.elsewhere, [{ room: onB, seat: 1, role: joinedB.role, node: 'b' }]);
+      // an account signed in on b, from a new connection
+      const handle = `gus_${Math.random().toString(36).slice(2, 7)}`;
+      const claimed = await gus.request({ type: 'claim', handle, password: 'correct horse' }, 30000);
+      assert.equal(claimed.type, 'account', JSON.stringify(claimed));
+      const device = await b.player('Someone');
+      const signed = await device.request({ type: 'sign_in', handle, password: 'correct horse' }, 30000);
+      assert.equal(signed.type, 'welcome', JSON.stringify(signed));
+      assert.deepEqual(signed.elsewhere, [seat]);
+      assert.deepEqual(signed.rooms, [onB]);
+      // the room on a is over (a bot joins, Gus resigns): its seat is no longer listed
+      assert.equal((await gus.request({ type: 'add_bot', room: onA, seat: 1 })).type, 'bot_added');
+      await gus.nextState(onA, (st) => st.status === 'playing', 10000);
+      assert.equal((await gus.request({ type: 'resign', room: onA })).type, 'resigned');
+      await until(async () => (await b.player('Gus', { token: gus.welcome.token })).welcome.elsewhere.length === 0,
+        { timeoutMs: 10000, what: "b's welcome to leave out the finished room" });
     });
 
     await t.test('credentials Redis refuses: the node is not ready, says why once, never registers; a and b work', async () => {
@@ -186,6 +229,9 @@ test('two nodes: moved, the merged lobby, Redis away and back, a stopped node', 
         return r.type === 'error' && r.code === 'unavailable';
       }, { timeoutMs: 5000, what: "b to see a's registration gone" });
       await until(async () => !(await lobbyIds(b)).ids.includes(room), { timeoutMs: 5000, what: "a's rooms out of b's lobby" });
+      // its seats are still named, with node a: the room is answered unavailable there until it is adopted
+      const ana2 = await b.player('Ana', { token: ana.welcome.token });
+      assert.ok(ana2.welcome.elsewhere.some((x) => x.room === room && x.node === 'a'), JSON.stringify(ana2.welcome));
       assert.equal((await lobbyIds(b)).total, 1);
     });
   } finally {
