@@ -304,11 +304,9 @@ void handlers_hello_expired(struct handlers *h, struct session *s)
 
 	if (!op)
 		return;
-	h->metrics->hello_reads_failed++;
 	h->metrics->hello_reads_expired++;
 	(void)store_req_cancel(op->req); /* its callback will not run, whether it was read yet or not */
-	session_send_refusal(s, WIRE_E_UNAVAILABLE, CANNOT_READ, op->id);
-	op_end(op, true);
+	loaded_cb(op, -ETIMEDOUT, NULL); /* answered as a read that failed (who is not read then) */
 }
 
 /* Every hang-up of a paused connection seen so far: its read is dropped, the connection closed. */

@@ -111,7 +111,9 @@ void handlers_sessions_ended_cb(void *ctx, const char *reason, char (*hashes)[65
  * `busy`) and HELLO_LOOKUPS_PER_ADDR from one address (`rate_limited`).
  * handlers_hello_closed(): the connection closed: its read is dropped.
  * handlers_hello_expired(): the read outlived its bound (net.c's timer): it
- * is dropped and the hello answered `unavailable`, the connection read again.
+ * is dropped and the hello answered as for a read that failed (`unavailable`,
+ * the connection read again; a cluster's read of the seats elsewhere: the
+ * welcome without them), s->hello NULL after unless another read began.
  * handlers_hello_start() / _stop(): the hang-up watch on `loop` (0 or a
  * negative errno); stop at shutdown, a second call doing nothing.
  */

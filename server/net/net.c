@@ -433,9 +433,10 @@ static void rx_timer_update(struct net *n, struct lws *wsi, struct pss *pss)
  * A hello that waits for its read (s->hello) is answered by the read within
  * its deadline, counted from when it was queued (store_lookup_deadline_ms);
  * the timer is the bound should the read not answer: twice that after the
- * hello, it drops the read and answers `unavailable` itself (the connection
- * open, as for a read that fails), and the connection has hello_timeout_s
- * for another hello. `start`: the wait begins; else the timer fired.
+ * hello, it drops the read and answers as for a read that fails
+ * (`unavailable`, the connection open), and the connection has
+ * hello_timeout_s for another hello. `start`: the wait begins; else the
+ * timer fired.
  */
 static void hello_wait(struct net *n, struct lws *wsi, struct pss *pss, bool start)
 {
@@ -449,7 +450,10 @@ static void hello_wait(struct net *n, struct lws *wsi, struct pss *pss, bool sta
 		return;
 	}
 	handlers_hello_expired(n->handlers, pss->s);
-	lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
+	if (pss->s->hello && !pss->s->close_state) /* its identity left memory: read whole, a new wait */
+		hello_wait(n, wsi, pss, true);
+	else
+		lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
 }
 
 static int on_receive(struct net *n, struct lws *wsi, struct session *s, void *in, size_t len)
