@@ -298,6 +298,17 @@ void handlers_hello_closed(struct handlers *h, struct session *s)
 	op_end(op, false);
 }
 
+void handlers_hello_expired(struct handlers *h, struct session *s)
+{
+	struct hello_op *op = s->hello;
+
+	if (!op)
+		return;
+	h->metrics->hello_reads_expired++;
+	(void)store_req_cancel(op->req); /* its callback will not run, whether it was read yet or not */
+	loaded_cb(op, -ETIMEDOUT, NULL); /* answered as a read that failed (who is not read then) */
+}
+
 /* Every hang-up of a paused connection seen so far: its read is dropped, the connection closed. */
 static void hup_cb(uv_poll_t *w, int status, int events)
 {
