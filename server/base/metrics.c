@@ -380,6 +380,9 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
 		"Hellos answered unavailable: the store could not read their token.", m->hello_reads_failed);
 	counter(&o, "quinteto_hello_reads_dropped_total",
 		"Token reads dropped because their connection closed first.", m->hello_reads_dropped);
+	counter(&o, "quinteto_hello_reads_expired_total",
+		"Hello reads dropped by their hello's own bound: no answer in twice their deadline.",
+		m->hello_reads_expired);
 	counter(&o, "quinteto_pwhash_done_total", "Password hashes and checks done.", g->pwhash_done);
 	gauge(&o, "quinteto_pwhash_queue", "Password hashes waiting for a hashing thread.",
 	      (double)g->pwhash_queue);

@@ -80,6 +80,7 @@ struct metrics {
 	   caps (busy or rate_limited), answered unavailable (the store could not read), dropped (the
 	   connection closed first) */
 	uint64_t hello_reads, hello_reads_refused, hello_reads_failed, hello_reads_dropped;
+	uint64_t hello_reads_expired; /* dropped by the hello's own bound (net.c), answered as failed */
 
 	/* the bot workers (room_bots.c) */
 	uint64_t bot_jobs;       /* moves handed to a worker */

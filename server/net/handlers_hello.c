@@ -304,6 +304,17 @@ void handlers_hello_closed(struct handlers *h, struct session *s)
 	op_end(op, false);
 }
 
+void handlers_hello_expired(struct handlers *h, struct session *s)
+{
+	struct hello_op *op = s->hello;
+
+	if (!op)
+		return;
+	h->metrics->hello_reads_expired++;
+	(void)store_req_cancel(op->req); /* its callback will not run, whether it was read yet or not */
+	loaded_cb(op, -ETIMEDOUT, NULL); /* answered as a read that failed (who is not read then) */
+}
+
 bool handlers_hello_revoke(struct session *s, char (*hashes)[65], size_t n)
 {
 	struct hello_op *op = s->hello;

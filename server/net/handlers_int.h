@@ -111,6 +111,10 @@ void handlers_sessions_ended_cb(void *ctx, const char *reason, char (*hashes)[65
  * epoll set of our own. At most HELLO_LOOKUPS reads wait in all (one more:
  * `busy`) and HELLO_LOOKUPS_PER_ADDR from one address (`rate_limited`).
  * handlers_hello_closed(): the connection closed: its read is dropped.
+ * handlers_hello_expired(): the read outlived its bound (net.c's timer): it
+ * is dropped and the hello answered as for a read that failed (`unavailable`,
+ * the connection read again; a cluster's read of the seats elsewhere: the
+ * welcome without them), s->hello NULL after unless another read began.
  * handlers_hello_start() / _stop(): the hang-up watch on `loop` (0 or a
  * negative errno); stop at shutdown, a second call doing nothing.
  */
@@ -118,6 +122,7 @@ void handlers_sessions_ended_cb(void *ctx, const char *reason, char (*hashes)[65
 #define HELLO_LOOKUPS_PER_ADDR 32
 void handlers_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
 void handlers_hello_closed(struct handlers *h, struct session *s);
+void handlers_hello_expired(struct handlers *h, struct session *s);
 /*
  * The session of `s`'s waiting hello (its token's hash) is one of these (borrowed), ended while its read
  * was out: the read's answer is taken as the token's being unknown (a new guest), whatever the store read

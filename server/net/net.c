@@ -30,6 +30,7 @@
 
 #include "wire.h"
 #include "cluster/cluster.h"
+#include "store/store.h"
 
 #define RX_CHUNK 2048 /* lws receive buffer per connection; bigger messages arrive in pieces */
 
@@ -52,6 +53,7 @@ struct pss {
 	int raw_status;           /* not_http(): the answer owed, 0 until the request is seen */
 	struct webfiles_resp web; /* a static file being sent (webfiles.c) */
 	bool rx_timer;            /* the timer runs for a message begun and not finished (after hello) */
+	uint64_t hello_ns;        /* mono ns: when its hello began to wait for its read (s->hello set) */
 };
 
 struct addr_count {
@@ -427,6 +429,33 @@ static void rx_timer_update(struct net *n, struct lws *wsi, struct pss *pss)
 	}
 }
 
+/*
+ * A hello that waits for its read (s->hello) is answered by the read within
+ * its deadline, counted from when it was queued (store_lookup_deadline_ms);
+ * the timer is the bound should the read not answer: twice that after the
+ * hello, it drops the read and answers as for a read that fails
+ * (`unavailable`, the connection open), and the connection has
+ * hello_timeout_s for another hello. `start`: the wait begins; else the
+ * timer fired.
+ */
+static void hello_wait(struct net *n, struct lws *wsi, struct pss *pss, bool start)
+{
+	uint64_t now = util_mono_ns(),
+		 bound = 2 * (uint64_t)store_lookup_deadline_ms(n->handlers->store) * 1000000u;
+
+	if (start)
+		pss->hello_ns = now;
+	if (now - pss->hello_ns < bound) { /* early: the hello's own timer set before the wait began */
+		lws_set_timer_usecs(wsi, (lws_usec_t)((bound - (now - pss->hello_ns)) / 1000u + 1));
+		return;
+	}
+	handlers_hello_expired(n->handlers, pss->s);
+	if (pss->s->hello && !pss->s->close_state) /* its identity left memory: read whole, a new wait */
+		hello_wait(n, wsi, pss, true);
+	else
+		lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
+}
+
 static int on_receive(struct net *n, struct lws *wsi, struct session *s, void *in, size_t len)
 {
 	bool final = lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi);
@@ -478,8 +507,7 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		return 0;
 	case LWS_CALLBACK_TIMER:
 		if (pss->s && pss->s->hello && !pss->s->close_state) {
-			/* its hello was said and waits for the store (bounded by the read's deadline) */
-			lws_set_timer_usecs(wsi, (lws_usec_t)n->cfg->hello_timeout_s * LWS_US_PER_SEC);
+			hello_wait(n, wsi, pss, false); /* its hello was said and waits for the store */
 		} else if (pss->s && !pss->s->player && !pss->s->close_state) {
 			n->metrics->closed_no_hello++;
 			session_close(pss->s, LWS_CLOSE_STATUS_POLICY_VIOLATION, "no hello in time");
@@ -490,13 +518,18 @@ static int on_ws(struct net *n, struct lws *wsi, enum lws_callback_reasons reaso
 		}
 		return 0;
 	case LWS_CALLBACK_RECEIVE: {
+		bool waited;
 		int r;
 
 		if (!pss->s)
 			return -1;
 		session_heard(pss->s);
+		/* no message is read while a hello waits (rx flow control): a wait seen now is a new one */
+		waited = pss->s->hello != NULL;
 		r = on_receive(n, wsi, pss->s, in, len);
 
+		if (!r && !waited && pss->s->hello && !pss->s->close_state)
+			hello_wait(n, wsi, pss, true);
 		if (!r)
 			rx_timer_update(n, wsi, pss);
 		return r;

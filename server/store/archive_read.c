@@ -1316,13 +1316,44 @@ int archive_db_leaderboard(struct archive_db *d, const char *game, int limit, js
 	return answer(d, json_pack("{s:s, s:o}", "game", game, "players", list), out);
 }
 
-int archive_db_player(struct archive_db *d, const char *name, json_t **out)
+/*
+ * The queries until snapshot_end() read one snapshot: a rated match committed
+ * between two of them is in both or in neither (an account page's ratings
+ * and their histories). SQLite: a deferred transaction, whose first read
+ * takes the snapshot; PostgreSQL: REPEATABLE READ, READ ONLY. A caller's own
+ * transaction (the command line's) is one already: *began false. 0 or -EIO
+ * (d->err).
+ */
+static int snapshot_begin(struct archive_db *d, bool *began)
+{
+	*began = d->pg ? PQtransactionStatus(d->pg) == PQTRANS_IDLE : sqlite3_get_autocommit(d->db) != 0;
+	if (!*began)
+		return 0;
+	if (d->pg)
+		return ar_pg_exec(d, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+	if (sqlite3_exec(d->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(d->err, sizeof(d->err), "reading a player: %s", sqlite3_errmsg(d->db));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Ends snapshot_begin()'s transaction (it wrote nothing: nothing to lose if this fails). */
+static void snapshot_end(struct archive_db *d)
+{
+	if (d->pg)
+		(void)ar_pg_exec(d, "COMMIT");
+	else
+		(void)sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
+}
+
+/* archive_db_player() within its snapshot. */
+static int player_read(struct archive_db *d, const char *name, json_t **out)
 {
 	struct ar_rows r = { .q = AR_PLAYER_SPAN };
 	json_t *games = json_object(), *body = NULL;
 	json_int_t total = 0, abandoned = 0;
 
-	d->err[0] = '\0';
 	if (!games) {
 		json_decref(games);
 		return answer(d, NULL, out);
@@ -1357,4 +1388,18 @@ int archive_db_player(struct archive_db *d, const char *name, json_t **out)
 	}
 	rows_close(d, &r);
 	return answer(d, body, out);
+}
+
+int archive_db_player(struct archive_db *d, const char *name, json_t **out)
+{
+	bool began;
+	int rc;
+
+	d->err[0] = '\0';
+	if (snapshot_begin(d, &began))
+		return answer(d, NULL, out);
+	rc = player_read(d, name, out);
+	if (began)
+		snapshot_end(d);
+	return rc;
 }

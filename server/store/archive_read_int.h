@@ -51,5 +51,7 @@ int ar_pg_open(struct archive_db *d, struct ar_rows *r);
 int ar_pg_next(struct archive_db *d, struct ar_rows *r);
 const char *ar_pg_text(const struct ar_rows *r, int col);
 void ar_pg_close(struct ar_rows *r);
+/* A statement that returns no rows (BEGIN, COMMIT) on the connection: 0 or -EIO (d->err). */
+int ar_pg_exec(struct archive_db *d, const char *sql);
 
 #endif

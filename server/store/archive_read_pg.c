@@ -201,6 +201,15 @@ const char *ar_pg_text(const struct ar_rows *r, int col)
 	return PQgetisnull(r->res, r->row, col) ? NULL : PQgetvalue(r->res, r->row, col);
 }
 
+int ar_pg_exec(struct archive_db *d, const char *sql)
+{
+	PGresult *res = PQexec(d->pg, sql);
+	int err = PQresultStatus(res) == PGRES_COMMAND_OK ? 0 : pg_fail(d, sql, res);
+
+	PQclear(res);
+	return err;
+}
+
 void ar_pg_close(struct ar_rows *r)
 {
 	PQclear(r->res); /* NULL is a no-op */

@@ -355,7 +355,8 @@ static void writer_thread(void *arg)
  * Reader threads: SQLite calls this every READ_PROGRESS_OPS virtual-machine
  * steps of a read; non-zero stops the query (SQLITE_INTERRUPT). A cancelled
  * read or a closing store needs no answer: its query ends within
- * microseconds instead of running on. A flag of the lane's read itself, not
+ * microseconds instead of running on; so does a lookup past its deadline
+ * (store_lookup_run). A flag of the lane's read itself, not
  * sqlite3_interrupt(), which could stop the next read if the cancel came late.
  */
 #define READ_PROGRESS_OPS 1000
@@ -364,7 +365,7 @@ static int read_progress_cb(void *arg)
 {
 	struct store_lane *ln = arg;
 
-	return ln->stop;
+	return ln->stop || (ln->deadline_at && store_lookup_now() >= ln->deadline_at);
 }
 
 /* Reader thread, its lock held, closing: every queued read goes back unrun, answered STORE_E_CLOSED. */
@@ -430,6 +431,7 @@ int store_read_submit(struct store *st, struct store_req *r)
 	r->next = NULL;
 	r->st = st;
 	r->lane = ln;
+	r->queued_ms = store_lookup_now();
 	r->note.type = NOTE_READ_DONE;
 	st->depth++;
 	uv_mutex_lock(&ln->lock);
@@ -538,6 +540,8 @@ static int lanes_open(struct store *st, const char *path)
 		if ((r = store_db_open(path, true, &ln->db)))
 			return r;
 		sqlite3_progress_handler(ln->db, READ_PROGRESS_OPS, read_progress_cb, ln);
+		if (k == STORE_LANE_LOOKUP) /* for the busy timeout: no wait past the read's deadline */
+			sqlite3_busy_handler(ln->db, store_lookup_busy_cb, ln);
 	}
 	return 0;
 }
@@ -561,6 +565,7 @@ int store_open(uv_loop_t *loop, const char *path, const char *migrations_dir, st
 	if (!st)
 		return -ENOMEM;
 	st->loop = loop;
+	store_lookup_init(st);
 	r = store_db_open(path, false, &st->db);
 	if (r)
 		goto err_free;

@@ -535,8 +535,10 @@ typedef void (*store_identity_cb)(void *ctx, int err, const struct store_identit
  * then players.token_hash), with its ratings: store_player_load(); the
  * identity `player_id` with its ratings: store_ratings_load() (a rated
  * match's figures read again). Both run on the store's lookup thread (its
- * own read-only connection on SQLite, its own connection on PostgreSQL, a
- * deadline of STORE_PG_LOAD_MS there) and answer on the loop; one written
+ * own read-only connection on SQLite, its own connection on PostgreSQL) and
+ * answer on the loop, -EIO past store_lookup_deadline_ms() from when they
+ * were queued (a slow database: the reads queued behind a slow one are
+ * answered unrun, not each given the whole deadline in turn); one written
  * in a batch not yet committed is not found. The handle is a store_req, as
  * the archive reads': valid until cb runs or store_req_cancel() (after which
  * cb never runs); NULL when it could not be queued (out of memory, store
@@ -546,6 +548,8 @@ struct store_req *store_player_load(struct store *st, const char *token_hash, st
 				    void *ctx);
 struct store_req *store_ratings_load(struct store *st, const char *player_id, store_identity_cb cb,
 				     void *ctx);
+/* Those reads' deadline, ms from when they are queued (STORE_LOOKUP_MS or a test's); st may be NULL. */
+int64_t store_lookup_deadline_ms(const struct store *st);
 
 /*
  * Cluster mode: store_player_load() also reads the seats the identity holds

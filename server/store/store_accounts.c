@@ -437,14 +437,16 @@ static int delete_account(struct aconn *c, struct store_acct *a)
 /*
  * The requester's session is still there (docs/ACCOUNTS.md): a change or a read that acts for a connection
  * whose session was ended meanwhile (another node, the command line) does nothing. PostgreSQL holds the
- * row FOR SHARE, so an end committing on another node waits for this transaction, or this one sees it gone.
+ * row FOR KEY SHARE, so an end (a DELETE) committing on another node waits for this transaction, or this
+ * one sees it gone; the journal's UPDATE of its seen_at (FOR NO KEY UPDATE, from any node's batch) does
+ * not conflict with it, where FOR SHARE would and could deadlock with a batch that waits on this change.
  */
 static int requester_alive(struct aconn *c, const struct store_acct *a)
 {
 	struct aparam p[] = { T(a->token_hash), T(a->player_id) };
 	int64_t rows = 0;
 	int err = run(c,
-		      c->pg ? "SELECT 1 FROM sessions WHERE token_hash = $1 AND player_id = $2 FOR SHARE"
+		      c->pg ? "SELECT 1 FROM sessions WHERE token_hash = $1 AND player_id = $2 FOR KEY SHARE"
 			    : "SELECT 1 FROM sessions WHERE token_hash = $1 AND player_id = $2",
 		      2, p, NULL, NULL, &rows);
 

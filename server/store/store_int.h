@@ -133,6 +133,7 @@ struct store_req {
 	struct note note;
 	struct store *st;        /* set when queued, for store_req_cancel() */
 	struct store_lane *lane; /* the reader it is queued on (store_read_submit) */
+	int64_t queued_ms;       /* mono ms when queued: a lookup's deadline counts from it */
 };
 
 /*
@@ -160,6 +161,8 @@ struct store_lane {
 	struct store_req *cur;         /* the read it runs (lock) */
 	_Atomic bool stop;             /* cur is cancelled, or the store closes: its query stops */
 	bool quit;                     /* under lock */
+	int64_t deadline_at;           /* lookup lane: its read's end, mono ms (its thread's; 0: none) */
+	bool late_said;                /* lookup lane: it logged a read answered unrun, past its deadline */
 };
 
 /* Writer statements, prepared once after the migrations. */
@@ -204,6 +207,7 @@ struct store {
 	int64_t log_keep;              /* the writer's: rows the log keeps before its old end is swept */
 	int64_t log_copied, log_swept; /* the writer's: the last batch's sweep, until it commits */
 	struct store_lane lanes[STORE_LANES];
+	int64_t lookup_ms; /* a hello's read's deadline from when it is queued (store_lookup_init) */
 	uv_thread_t writer;
 	uv_mutex_t wlock, dlock;
 	uv_cond_t wcond;
@@ -372,14 +376,31 @@ int store_pg_load_after(struct store *st, const struct store_after_ops *ops, voi
 		STORE_HELD_MAX)
 
 /*
- * store_players.c: the lookup lane runs the RJOB_LOOKUP() kinds (reader
- * thread). store_identity_add(): one row of those queries into *who (the
- * first fills id, name and handle; a row with a game adds a rating); 0 or
- * -ENOMEM. store_held_add(): one row of STORE_HELD_SQL (columns as text)
- * into *l; 0, -EIO (a row not of its shape) or -ENOMEM. store_held_clear()
- * empties *l.
+ * A lookup lane's read (store_player_load and the other RJOB_LOOKUP() kinds)
+ * gets this long from when it is queued, its wait behind the reads before it
+ * included, connecting and SQLite's busy waits too: a read queued longer is
+ * answered -EIO unrun, a read that runs past it is stopped (-EIO). A
+ * database that answers slowly or not at all makes the hellos behind it
+ * `unavailable` within about this long, not this long each in turn.
  */
+#define STORE_LOOKUP_MS 5000
+
+/*
+ * store_players.c: the lookup lane runs the RJOB_LOOKUP() kinds (reader
+ * thread), unless cancelled (ln->stop) or queued past st->lookup_ms.
+ * store_lookup_init(): st->lookup_ms, STORE_LOOKUP_MS or
+ * $QUINTETO_TEST_HELLO_READ_MS (tests). store_lookup_busy_cb(): the lookup
+ * lane's SQLite busy handler, which waits no longer than its read's deadline
+ * (`arg` is the lane). store_lookup_now(): mono ms. store_identity_add(): one
+ * row of those queries into *who (the first fills id, name and handle; a row
+ * with a game adds a rating); 0 or -ENOMEM. store_held_add(): one row of
+ * STORE_HELD_SQL (columns as text) into *l; 0, -EIO (a row not of its shape)
+ * or -ENOMEM. store_held_clear() empties *l.
+ */
+void store_lookup_init(struct store *st);
 void store_lookup_run(struct store_lane *ln, struct store_req *r);
+int store_lookup_busy_cb(void *arg, int count);
+int64_t store_lookup_now(void);
 int store_identity_add(struct store_identity *who, const char *id, const char *name, const char *handle,
 		       const char *game, double rating, double rd, int64_t matches);
 int store_held_add(struct store_held_list *l, const char *room, const char *seat, const char *game,

@@ -1017,7 +1017,7 @@ int store_pg_lane_ready(struct store_lane *ln)
 
 /*
  * One query on a lookup connection (*conn: the loop thread's `l` at start-up,
- * or the lookup lane's), made again as needed before `deadline` (mono ms);
+ * or the lookup lane's), connecting as needed, within `deadline` (mono ms);
  * after a connection that failed, none is tried before *retry_at. `n`
  * parameters. 0 and *res, or -EIO.
  */
@@ -1092,7 +1092,8 @@ static int held_read(struct store_lane *ln, const char *player_id, int64_t deadl
 
 int store_pg_identity(struct store_lane *ln, enum rjob_kind kind, const char *arg, struct store_identity *who)
 {
-	int64_t deadline = store_pg_now() + ln->st->pg->load_ms; /* for the whole read */
+	/* for the whole read, from when it was queued (store_lookup_run): its wait is in it */
+	int64_t deadline = ln->deadline_at;
 	bool cluster = ln->st->node[0] != '\0';
 	PGresult *res;
 	int r;
@@ -1197,21 +1198,13 @@ static int open_rest(struct store *st, const char *migrations_dir)
 int store_open_pg(uv_loop_t *loop, const char *conninfo, const char *migrations_dir, struct store **out)
 {
 	struct store *st = calloc(1, sizeof(*st));
-	const char *test_ms;
 	int r = -ENOMEM;
 
 	*out = NULL;
 	if (!st || !(st->pg = calloc(1, sizeof(*st->pg))) || !(st->pg->conninfo = strdup(conninfo)))
 		goto err;
 	st->loop = loop;
-	st->pg->load_ms = STORE_PG_LOAD_MS;
-	/* tests that pause PostgreSQL under a hello's read */
-	if ((test_ms = getenv("QUINTETO_TEST_HELLO_READ_MS"))) {
-		st->pg->load_ms = strtoll(test_ms, NULL, 10);
-		util_log(LOG_WARN,
-			 "QUINTETO_TEST_HELLO_READ_MS is set: a hello's read waits %lld ms (tests only)",
-			 (long long)st->pg->load_ms);
-	}
+	store_lookup_init(st);
 	if ((r = boot_id(st->pg->boot)))
 		goto err;
 	r = -EIO;

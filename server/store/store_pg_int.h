@@ -25,12 +25,7 @@
 #define STORE_PG_TXN_MS 10000
 /* The loop thread's identity read at start-up and adoption, connecting included (store_player_read). */
 #define STORE_PG_LOOKUP_MS 1000
-/*
- * A hello's identity read on the lookup thread, connecting included
- * (store_player_load): longer, as no loop waits on it; a PostgreSQL that
- * does not answer in time answers `unavailable` to the hellos behind it.
- */
-#define STORE_PG_LOAD_MS 5000
+/* A hello's identity read on the lookup thread, connecting included: STORE_LOOKUP_MS from its queueing. */
 /* After a failed lookup connection, lookups answer -EIO at once for this long instead of trying again. */
 #define STORE_PG_LOOKUP_PAUSE_MS 1000
 
@@ -46,10 +41,9 @@ struct store_pg {
 	size_t sent_cap;
 	char *arr; /* the writer's: the array literals of a group of actions (store_pg.c) */
 	size_t arr_cap;
-	PGconn *l;          /* the loop thread's identity reads (start-up, adoption) */
-	PGconn *acct;       /* the writer's account jobs (store_accounts.c), blocking; NULL: none yet */
-	int64_t l_retry_at; /* mono ms: no lookup connection before */
-	int64_t load_ms;    /* a hello's read's deadline: STORE_PG_LOAD_MS, or $QUINTETO_TEST_HELLO_READ_MS */
+	PGconn *l;               /* the loop thread's identity reads (start-up, adoption) */
+	PGconn *acct;            /* the writer's account jobs (store_accounts.c), blocking; NULL: none yet */
+	int64_t l_retry_at;      /* mono ms: no lookup connection before */
 	_Atomic bool lanes_said; /* a reader logged that its archive reads are not set up (two threads) */
 };
 

@@ -163,23 +163,72 @@ static void test_hold(void)
 		usleep(10000);
 }
 
+int64_t store_lookup_now(void)
+{
+	return (int64_t)(util_mono_ns() / 1000000);
+}
+
+void store_lookup_init(struct store *st)
+{
+	const char *ms = getenv("QUINTETO_TEST_HELLO_READ_MS"); /* tests that pause the database */
+
+	st->lookup_ms = STORE_LOOKUP_MS;
+	if (ms) {
+		st->lookup_ms = strtoll(ms, NULL, 10);
+		util_log(LOG_WARN,
+			 "QUINTETO_TEST_HELLO_READ_MS is set: a hello's read waits %lld ms (tests only)",
+			 (long long)st->lookup_ms);
+	}
+}
+
+int64_t store_lookup_deadline_ms(const struct store *st)
+{
+	return st ? st->lookup_ms : STORE_LOOKUP_MS;
+}
+
+int store_lookup_busy_cb(void *arg, int count)
+{
+	struct store_lane *ln = arg;
+
+	if (ln->stop || !ln->deadline_at || store_lookup_now() >= ln->deadline_at)
+		return 0; /* SQLITE_BUSY: the read fails, -EIO */
+	sqlite3_sleep(count < 10 ? 1 : 10);
+	return 1;
+}
+
 /* The seats held elsewhere are a cluster's (a lease: PostgreSQL only); SQLite never reads them. */
 void store_lookup_run(struct store_lane *ln, struct store_req *r)
 {
 	bool by_id = r->kind == RJOB_RATINGS;
+	int64_t late;
 
-	if (ln->st->pg)
-		r->err = store_pg_identity(ln, r->kind, r->a, &r->who);
-	else if (r->kind == RJOB_HELD)
-		r->err = 0;
-	else
-		r->err = sqlite_identity(ln->db, by_id ? STORE_RATINGS_SQL("?1") : STORE_IDENTITY_SQL("?1"),
-					 r->a, &r->who);
+	ln->deadline_at = r->queued_ms + ln->st->lookup_ms;
+	late = store_lookup_now() - ln->deadline_at;
+	if (ln->stop) { /* cancelled since it was taken: nobody waits for it */
+		r->err = STORE_E_CLOSED;
+	} else if (late >= 0) { /* its deadline passed in the queue: not run (the database is slow) */
+		r->err = -EIO;
+		if (!ln->late_said) /* the first of a backlog: once, not once a read */
+			util_log(LOG_WARN, "store: identity reads wait longer than %lld ms: answered unread",
+				 (long long)ln->st->lookup_ms);
+		ln->late_said = true;
+	} else {
+		const char *sql = by_id ? STORE_RATINGS_SQL("?1") : STORE_IDENTITY_SQL("?1");
+
+		ln->late_said = false;
+		if (ln->st->pg)
+			r->err = store_pg_identity(ln, r->kind, r->a, &r->who);
+		else if (r->kind == RJOB_HELD)
+			r->err = 0;
+		else
+			r->err = sqlite_identity(ln->db, sql, r->a, &r->who);
+	}
+	ln->deadline_at = 0;
 	if (r->kind == RJOB_HELD)
 		snprintf(r->who.id, sizeof(r->who.id), "%s", r->a);
 	if (r->err)
 		store_identity_finish(&r->who);
-	if (r->kind == RJOB_IDENTITY)
+	if (r->kind == RJOB_IDENTITY && !ln->stop)
 		test_hold();
 }
 

@@ -125,7 +125,8 @@ test('hello with a token not in memory: identity and rating read off the loop, l
   });
 
 // A hello's read that found a session, answered after that session ended (docs/ACCOUNTS.md, "Sessions ended
-// elsewhere"): QUINTETO_TEST_HELLO_HOLD holds the read's answer (docs/HOSTING.md) while the other device ends
+// elsewhere"): QUINTETO_TEST_HELLO_HOLD holds the read's answer (docs/HOSTING.md; its deadline long,
+// QUINTETO_TEST_HELLO_READ_MS, so that a loaded machine never expires it first) while the other device ends
 // the session, then the account deletes itself. Each hello is answered as one said after the end: a new guest
 // with a new token. Before, the first was welcomed as the account on a session that no longer existed (until
 // the periodic check, 10 s later), and the second as the deleted account, its handle put back on it.
@@ -135,8 +136,8 @@ test('a session ended while a hello with its token waits for its read: the hello
     const hold = path.join(dir, 'hold');
     const exists = (f) => access(f).then(() => true, () => false);
     try {
-      await withServer({ args: ['--pwhash-mem-kib', '19456'], env: { QUINTETO_TEST_HELLO_HOLD: hold } },
-        async (srv) => {
+      const env = { QUINTETO_TEST_HELLO_HOLD: hold, QUINTETO_TEST_HELLO_READ_MS: '60000' };
+      await withServer({ args: ['--pwhash-mem-kib', '19456'], env }, async (srv) => {
           // with its read held, what `end` does to the token's session; then the hello's answer
           const held = async (token, end) => {
             await writeFile(hold, '');

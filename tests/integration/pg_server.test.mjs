@@ -9,11 +9,12 @@
 // answered, clients that hang up meanwhile have their reads dropped, an address's 33rd waiting read is
 // refused `rate_limited`, and the hello completes after; with
 // PostgreSQL stopped it is `unavailable` (it used to become a new identity, with a new token, once
-// PostgreSQL was back).
+// PostgreSQL was back). With PostgreSQL alive but slow, hellos queued behind a slow read are answered
+// `unavailable` within about one deadline, not one deadline each in turn.
 // Runs under tests/lib/with-pg.sh (a PostgreSQL of its own, its conninfo in QUINTETO_TEST_PG, its
 // folder in QUINTETO_TEST_PG_DIR for deploy/cluster/lib.sh's pg_stop and pg_up).
 import test from 'node:test';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -177,7 +178,7 @@ test('on PostgreSQL: a rated match writes its ratings with its archive', { timeo
 
 // A hello's identity read on PostgreSQL (docs/ARCHITECTURE.md, "No disk on the loop"): the backend of the lookup
 // thread's connection (application_name quinteto-hello) is paused, so the read waits (up to its
-// deadline, STORE_PG_LOAD_MS); the loop serves everyone else meanwhile.
+// deadline, STORE_LOOKUP_MS); the loop serves everyone else meanwhile.
 // The read's deadline is long here (QUINTETO_TEST_HELLO_READ_MS), so that a loaded machine's slowness never
 // ends the wait before the test does.
 test('on PostgreSQL: a hello waiting for its identity read does not stop the loop', { timeout: 90000 }, () => withServer({ args: PG, env: { QUINTETO_TEST_HELLO_READ_MS: '60000' } }, async (srv) => {
@@ -258,5 +259,42 @@ test('on PostgreSQL: a hello waiting for its identity read does not stop the loo
     assert.equal(w.player, warm.welcome.player, 'the same identity');
   } finally {
     if (!up) lib('pg_up');
+  }
+}));
+
+// A read's deadline counts from when it is queued, not from when it runs (docs/ARCHITECTURE.md, "No disk on
+// the loop"): with PostgreSQL alive but slow (here every identity read waits on a lock another client holds
+// on the sessions table), the hellos queued behind the first are answered `unavailable` within about one
+// deadline, not one deadline each in turn (N of them: N deadlines); they are answered by the lookup thread
+// (their reads queued too long are not run), not by the hellos' own bound, twice the deadline. The elapsed
+// time is checked against half of N deadlines: a ratio, not a tight timing.
+test('on PostgreSQL: hellos queued behind a slow read are answered within their deadline', { timeout: 60000 }, () => withServer({ args: PG, env: { QUINTETO_TEST_HELLO_READ_MS: '2000' } }, async (srv) => {
+  const N = 8, deadline = 2000;
+  const locker = spawn('psql', [conninfo, '-XAtq', '-v', 'ON_ERROR_STOP=1'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => locker.on('exit', resolve));
+  let out = '', locked = true;
+  locker.stdout.on('data', (d) => { out += d; });
+  try {
+    locker.stdin.write("BEGIN; LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE; SELECT 'locked';\n");
+    await until(() => out.includes('locked'), { what: 'the sessions table locked' });
+    const cs = [];
+    for (let i = 0; i < N; i++) cs.push(await srv.connect({ label: `slow ${i}` }));
+    const t0 = Date.now();
+    cs.forEach((c, i) => c.send({ type: 'hello', name: 'Slow', token: `a token the slow database holds ${i}`, id: 'hs' }));
+    const answers = await Promise.all(cs.map((c) => c.next((m) => m.id === 'hs', 30000)));
+    const elapsed = Date.now() - t0;
+    for (const a of answers) assert.equal(a.code, 'unavailable', `the hello answered ${JSON.stringify(a)}`);
+    const m = await srv.metrics();
+    assert.equal(m.quinteto_hello_reads_failed_total, N);
+    assert.equal(m.quinteto_hello_reads_expired_total, 0, 'answered by the lookup thread, not by the hellos\' own bound');
+    assert.ok(elapsed < N * deadline / 2, `${N} reads queued behind a slow one answered in ${elapsed} ms (a deadline of ${deadline} ms each in turn: ${N * deadline} ms)`);
+    locker.stdin.write('ROLLBACK;\n');
+    locked = false;
+    // the connections go on: a hello said again is answered once the database is
+    const w = await cs[0].request({ type: 'hello', name: 'Slow', token: 'a token the slow database holds 0' }, 15000);
+    assert.equal(w.type, 'welcome');
+  } finally {
+    locker.stdin.end(locked ? 'ROLLBACK;\n' : '');
+    await exited;
   }
 }));

@@ -523,6 +523,56 @@ static void test_ratings(void)
 	CHECK_EQ(page_stmts("B0b"), page_stmts("Cy-1"));
 }
 
+/* The rated match commit_cb commits in SQLite, on a connection of its own, and its undoing. */
+static const char rated_sql[] =
+	"INSERT INTO rating_history(player_id, game, rated_seq, match_seq, rating, rd, vol, at) VALUES "
+	"('pcy', 'ur', 3, 8, 1600.5, 250.5, 0.06, 1700000020000); "
+	"UPDATE ratings SET rating = 1600.5, rd = 250.5, matches = 2 WHERE player_id = 'pcy' AND game = 'ur'";
+static const char unrated_sql[] =
+	"DELETE FROM rating_history WHERE player_id = 'pcy' AND rated_seq = 3; UPDATE ratings SET rating = "
+	"1562.1234567891234, rd = 300.25, matches = 1 WHERE player_id = 'pcy' AND game = 'ur'";
+
+/* SQLITE_TRACE_STMT on the reads' connection: as its ratings query starts, another commits a rated match. */
+static int commit_cb(unsigned type, void *ctx, void *p, void *x)
+{
+	sqlite3 **other = ctx;
+	const char *sql = sqlite3_sql(p);
+
+	(void)type, (void)x;
+	if (*other && sql && strstr(sql, "FROM ratings WHERE player_id")) {
+		CHECK_EQ(sqlite3_exec(*other, rated_sql, NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(*other);
+		*other = NULL; /* once */
+	}
+	return 0;
+}
+
+/*
+ * An account page is one snapshot: a rated match committed between its
+ * history query and its ratings query (another connection's, at the moment
+ * the ratings query starts) is in neither, not in the ratings alone; read
+ * again, it is in both.
+ */
+static void test_page_snapshot(void)
+{
+	json_t *before, *during, *after, *r;
+	sqlite3 *other = NULL;
+
+	CHECK_EQ(archive_db_player(&dl, "Cy-1", &before), 0);
+	CHECK_EQ(store_db_open(dbpath, false, &other), 0);
+	sqlite3_trace_v2(lite, SQLITE_TRACE_STMT, commit_cb, &other);
+	CHECK_EQ(archive_db_player(&dl, "Cy-1", &during), 0);
+	sqlite3_trace_v2(lite, 0, NULL, NULL);
+	CHECK(!other); /* the match was committed during the read */
+	CHECK(json_equal(before, during));
+	CHECK_EQ(archive_db_player(&dl, "Cy-1", &after), 0);
+	r = json_object_get(json_object_get(after, "ratings"), "ur");
+	CHECK_EQ(json_integer_value(json_object_get(r, "matches")), 2);
+	CHECK_EQ(json_array_size(json_object_get(r, "history")), 1);
+	CHECK_EQ(sqlite3_exec(lite, unrated_sql, NULL, NULL, NULL), SQLITE_OK); /* as PostgreSQL's again */
+	json_decref(before), json_decref(during), json_decref(after);
+}
+
 /* A match's record changed in both (as someone with write access could): neither serves it. */
 static void test_tampered(void)
 {
@@ -627,6 +677,7 @@ int main(int argc, char **argv)
 	TEST(test_replay_pages);
 	TEST(test_players);
 	TEST(test_ratings);
+	TEST(test_page_snapshot);
 	TEST(test_tampered);
 	TEST(test_pg_failures);
 	printf("# %lld reads compared byte for byte\n", (long long)compared);
