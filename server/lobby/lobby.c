@@ -273,9 +273,16 @@ struct player *lobby_player_loaded(struct lobby *l, const char *token_hash, cons
 
 	if (p) /* another hello with this token was answered first: the one in memory, and its figures */
 		return p;
+	p = hmap_get(&l->players_by_id, who->id);
+	if (p && player_deleting(p) && !player_handle(p)) /* deleted since the read: the token is nobody's */
+		return NULL;
 	if (*who->handle)
 		return lobby_player_account(l, who->id, who->name, who->handle, who->ratings, who->nratings);
-	if (hmap_get(&l->players_by_id, who->id)) /* a guest in memory under another token: none */
+	/* read as a guest, claimed here since: the guest's token became the account's first session, so
+	 * it speaks for the account, as a hello read now would find */
+	if (p && player_handle(p))
+		return p;
+	if (p) /* a guest in memory under another token: none */
 		return NULL;
 	p = lobby_player_add(l, who->id, token_hash, who->name);
 	if (p)
@@ -385,7 +392,7 @@ struct player *lobby_player_account(struct lobby *l, const char *id, const char 
 		if (p) /* loaded now: its seats show the ratings the store read with it */
 			lobby_player_ratings_set(p, ratings, nratings);
 	}
-	if (p)
+	if (p && !player_deleting(p)) /* a deleted account's handle never comes back from a stale answer */
 		player_set_handle(p, handle);
 	return p;
 }

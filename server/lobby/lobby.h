@@ -124,9 +124,12 @@ struct room *lobby_room_next(struct lobby *l, size_t *pos);
  * caller (store_player_load(), identity and ratings together), and its answer
  * given to lobby_player_loaded(): the identity in memory if another hello
  * with this token (or a sign-in of the account) made it meanwhile, so there
- * is one object per identity; else one made from `who`, its ratings kept. NULL:
- * none to resume (a guest that is in memory under another token, or out of
- * memory: the hello then makes a new one).
+ * is one object per identity; else one made from `who`, its ratings kept.
+ * A read older than what happened here since answers as a read now would:
+ * a guest claimed meanwhile is the account (its token is the first
+ * session). NULL: none to resume (a guest that is in memory under another
+ * token, an account deleted meanwhile, or out of memory: the hello then
+ * makes a new one).
  */
 struct player *lobby_player_find(struct lobby *l, const char *token_hash);
 struct player *lobby_player_loaded(struct lobby *l, const char *token_hash, const struct store_identity *who);
@@ -161,7 +164,8 @@ int lobby_player_hello(struct lobby *l, struct player *p, const char *token, con
  * being its sessions' (found through the store). lobby_player_account(): the
  * account's identity, in memory or made from what the store read (handle
  * set; its `nratings` ratings, read in the same transaction, kept when it is
- * made: a sign-in's store answer); NULL on ENOMEM.
+ * made: a sign-in's store answer; an identity deleted here keeps no
+ * handle); NULL on ENOMEM.
  */
 void lobby_player_claimed(struct lobby *l, struct player *p);
 struct player *lobby_player_account(struct lobby *l, const char *id, const char *name, const char *handle,

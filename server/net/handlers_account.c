@@ -45,6 +45,7 @@ struct acct_op {
 			       */
 	char old[520];        /* password: the current one; delete_account: the one given (checked, wiped) */
 	bool in_store;        /* a store job is out: its callback frees the op */
+	bool reserved;        /* a failed check reserved (reserve()), not yet given back nor kept */
 };
 
 /* --- small helpers ---------------------------------------------------------- */
@@ -58,6 +59,21 @@ static void op_free(struct acct_op *op)
 	memset(op->password, 0, sizeof(op->password));
 	memset(op->old, 0, sizeof(op->old));
 	free(op);
+}
+
+/* The op's failed check is reserved on its handle (sign_in, password, delete_account) until settled. */
+static void reserve(struct acct_op *op)
+{
+	lobby_account_failed(op->h->lobby, op->s->addr, op->a->key);
+	op->reserved = true;
+}
+
+/* Nothing was checked (or it matched): the failure reserved, if any, goes back, once. */
+static void unreserve(struct acct_op *op)
+{
+	if (op->reserved && op->s)
+		lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key);
+	op->reserved = false;
 }
 
 static void reply_error(struct acct_op *op, int code, const char *message)
@@ -153,11 +169,16 @@ size_t handlers_sign_out_tokens(struct handlers *h, struct session *except, char
 	do {
 		struct session *next = t->ka_next;
 
-		if (t != except && t->player && !t->dead && !t->close_state)
+		if (t != except && !t->player && !t->dead && !t->close_state)
+			(void)handlers_hello_revoke(t, hashes, n); /* its read may have found the session */
+		else if (t != except && t->player && !t->dead && !t->close_state)
 			for (i = 0; i < n; i++)
 				if (!strcmp(t->token_hash, hashes[i])) {
 					session_send_json(t, wire_signed_out_new(reason, NULL));
-					/* a request it had in flight no longer speaks for the account */
+					/* a request it had in flight no longer speaks for the account; its
+					 * check will not be seen, so the failure reserved for it goes back */
+					if (t->acct)
+						unreserve(t->acct);
 					handlers_account_closed(h, t);
 					handlers_detach(h, t);
 					out++;
@@ -273,8 +294,7 @@ static bool hash_send(struct acct_op *op, const char *password, bool verify, con
 				 : pwhash_hash(op->h->pwhash, password, hash_cb, op);
 	if (op->job)
 		return true;
-	if (verify && op->s) /* nothing checked: the failure reserved for it goes back */
-		lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key);
+	unreserve(op); /* nothing checked */
 	op->h->metrics->acct_busy++;
 	reply_error(op, WIRE_E_BUSY, "the server is busy checking passwords: try again in a moment");
 	op_free(op);
@@ -375,8 +395,8 @@ void handlers_sign_in(struct handlers *h, struct session *s, struct wire_msg *m,
 	if (limited(h, s, m, key, true) || !(op = op_new(h, s, m, STORE_ACCT_FIND)))
 		return;
 	lobby_account_tried(h->lobby, s->addr);
-	lobby_account_failed(h->lobby, s->addr, key); /* reserved: given back if the password matches */
 	copy(op->a->key, sizeof(op->a->key), key);
+	reserve(op); /* given back if the password matches */
 	copy(op->a->device, sizeof(op->a->device), m->device);
 	copy(op->password, sizeof(op->password), m->password);
 	store_send(op);
@@ -387,7 +407,7 @@ static void sign_in_found(struct acct_op *op, struct store_acct *a)
 	bool found = !a->err;
 
 	if (a->err && a->err != STORE_E_NOT_FOUND) {
-		lobby_account_unfailed(op->h->lobby, op->s->addr, a->key); /* nothing checked */
+		unreserve(op); /* nothing checked */
 		reply_error(op, WIRE_E_UNAVAILABLE,
 			    "the server cannot read its database right now; try again");
 		op_free(op);
@@ -404,12 +424,13 @@ static void sign_in_checked(struct acct_op *op, bool match)
 	struct store_acct *a = op->a;
 
 	if (!match) { /* the failure reserved when it was accepted stands */
+		op->reserved = false;
 		op->h->metrics->acct_sign_in_wrong++;
 		reply_error(op, WIRE_E_WRONG_CREDENTIALS, WRONG_CREDENTIALS);
 		op_free(op);
 		return;
 	}
-	lobby_account_unfailed(op->h->lobby, op->s->addr, a->key);
+	unreserve(op);
 	a->kind = STORE_ACCT_SIGN_IN;
 	a->now = util_now_ms();
 	a->max_sessions = SESSIONS_MAX;
@@ -531,7 +552,7 @@ static void secret_request(struct handlers *h, struct session *s, struct wire_ms
 		op_free(op);
 		return;
 	}
-	lobby_account_failed(h->lobby, s->addr, op->a->key); /* reserved, as in sign_in */
+	reserve(op); /* as in sign_in */
 	copy(op->old, sizeof(op->old), current);
 	if (new_password)
 		copy(op->password, sizeof(op->password), new_password);
@@ -577,11 +598,12 @@ static void secret_read(struct acct_op *op, struct store_acct *a)
 static void secret_checked(struct acct_op *op, bool match)
 {
 	if (!match) { /* the failure reserved stands */
+		op->reserved = false;
 		reply_error(op, WIRE_E_WRONG_CREDENTIALS, WRONG_CREDENTIALS);
 		op_free(op);
 		return;
 	}
-	lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key);
+	unreserve(op);
 	if (op->type == WIRE_DELETE_ACCOUNT) {
 		struct player *p = op->s->player;
 
@@ -641,6 +663,7 @@ static void hash_cb(void *ctx, int err, const char *hash, bool match)
 		return;
 	}
 	if (err) {
+		unreserve(op); /* nothing checked */
 		reply_error(op, err == -ECANCELED ? WIRE_E_UNAVAILABLE : WIRE_E_INTERNAL,
 			    err == -ECANCELED ? "the server is stopping"
 					      : "the password could not be hashed");
@@ -683,10 +706,9 @@ static void store_cb(void *ctx, struct store_acct *a)
 	if (a->err == STORE_E_SIGNED_OUT) { /* its session was ended elsewhere meanwhile: nothing changed */
 		char gone[1][65];
 
-		if (a->kind == STORE_ACCT_VIEW &&
-		    (op->type == WIRE_PASSWORD || op->type == WIRE_DELETE_ACCOUNT))
-			lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key); /* nothing checked */
-		memcpy(gone[0], op->s->token_hash, sizeof(gone[0])); /* its other connections here go too */
+		unreserve(op); /* nothing checked */
+		/* its other connections here go too */
+		memcpy(gone[0], op->s->token_hash, sizeof(gone[0]));
 		(void)handlers_sign_out_tokens(op->h, op->s, gone, 1, "revoked");
 		sign_out_self(op, "revoked");
 		op_free(op);
@@ -701,7 +723,7 @@ static void store_cb(void *ctx, struct store_acct *a)
 			secret_read(op, a);
 			return;
 		}
-		lobby_account_unfailed(op->h->lobby, op->s->addr, op->a->key); /* nothing checked */
+		unreserve(op); /* nothing checked */
 	}
 	if (a->err && a->err != STORE_E_TAKEN && a->err != STORE_E_NOT_FOUND && a->err != STORE_E_STALE &&
 	    a->err != STORE_E_CLAIMED) {
@@ -742,7 +764,8 @@ void handlers_account_closed(struct handlers *h, struct session *s)
 		return;
 	s->acct = NULL;
 	op->s = NULL;
-	if (op->job) { /* waiting for (or in) a hash: out of the queue now */
+	op->reserved = false; /* a connection gone before its answer: the failure stands (ACCOUNTS.md) */
+	if (op->job) {        /* waiting for (or in) a hash: out of the queue now */
 		pwhash_cancel(op->job);
 		op->job = NULL;
 		if (!op->in_store)

@@ -21,7 +21,10 @@
  * connection closed. A connection that closes otherwise has its read
  * cancelled (handlers_hello_closed): its answer is never delivered, so
  * nothing is done for a connection that is gone; the answer also checks the
- * connection's id against the one that asked.
+ * connection's id against the one that asked. A session ended while its
+ * hello's read is out (handlers_sign_out_tokens: here, or another node's
+ * word) marks the op: whatever the read found, the hello is answered as for
+ * an unknown token, a new guest, as a hello after the end would be.
  *
  * Bounded: HELLO_LOOKUPS reads out in all (past it `busy`: the server is at
  * a limit of work) and HELLO_LOOKUPS_PER_ADDR from one address (past it
@@ -56,6 +59,7 @@ struct hello_op {
 	char hash[65]; /* the token's */
 	bool counted;  /* in hellos_by_addr */
 	bool held;     /* its identity was in memory: only its seats on other nodes are read */
+	bool revoked;  /* its session ended while the read was out: answered as an unknown token */
 	int fd;        /* its socket in the hang-up set, or -1 */
 };
 
@@ -160,12 +164,14 @@ static void loaded_cb(void *ctx, int err, const struct store_identity *who)
 	if (op->held) { /* held_done() true: read again, whole, the op going on */
 		if (held_done(h, op, err, who))
 			return;
-	} else if (err && err != STORE_E_NOT_FOUND) { /* nothing is made: it says hello again later */
+	} else if (err && err != STORE_E_NOT_FOUND && !op->revoked) { /* nothing made: it says hello again */
 		h->metrics->hello_reads_failed++;
 		session_send_refusal(s, WIRE_E_UNAVAILABLE, CANNOT_READ, op->id);
+	} else if (err || op->revoked) { /* an unknown token, or its session ended meanwhile: a new guest */
+		hello_finish(h, s, NULL, op->token, op->name, op->id, op->since, NULL);
 	} else {
-		hello_finish(h, s, err ? NULL : lobby_player_loaded(h->lobby, op->hash, who), op->token,
-			     op->name, op->id, op->since, err ? NULL : &who->held);
+		hello_finish(h, s, lobby_player_loaded(h->lobby, op->hash, who), op->token, op->name, op->id,
+			     op->since, &who->held);
 	}
 	op_end(op, true); /* after the welcome: what waited behind the hello is answered after it */
 }
@@ -307,6 +313,16 @@ void handlers_hello_expired(struct handlers *h, struct session *s)
 	h->metrics->hello_reads_expired++;
 	(void)store_req_cancel(op->req); /* its callback will not run, whether it was read yet or not */
 	loaded_cb(op, -ETIMEDOUT, NULL); /* answered as a read that failed (who is not read then) */
+}
+
+bool handlers_hello_revoke(struct session *s, char (*hashes)[65], size_t n)
+{
+	struct hello_op *op = s->hello;
+
+	for (size_t i = 0; op && i < n; i++)
+		if (!strcmp(op->hash, hashes[i]))
+			return op->revoked = true;
+	return false;
 }
 
 /* Every hang-up of a paused connection seen so far: its read is dropped, the connection closed. */

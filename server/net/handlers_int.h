@@ -85,8 +85,9 @@ void handlers_account_closed(struct handlers *h, struct session *s);
 /*
  * Every connection (but `except`, may be NULL) speaking for one of the sessions of these token hashes
  * (borrowed) gets `signed_out` without id, with `reason` (a value of signed_out.json), and is back to
- * before hello; its account request in flight is dropped. Returns how many. Counts nothing and tells no
- * other node: the caller does (handlers_account.c, for the ends it committed).
+ * before hello; its account request in flight is dropped. Returns how many. A hello of one of them whose
+ * read is out is answered as for an unknown token (handlers_hello_revoke; not counted). Counts nothing and
+ * tells no other node: the caller does (handlers_account.c, for the ends it committed).
  */
 size_t handlers_sign_out_tokens(struct handlers *h, struct session *except, char (*hashes)[65], size_t n,
 				const char *reason);
@@ -122,6 +123,12 @@ void handlers_sessions_ended_cb(void *ctx, const char *reason, char (*hashes)[65
 void handlers_hello(struct handlers *h, struct session *s, struct wire_msg *m, bool allowed);
 void handlers_hello_closed(struct handlers *h, struct session *s);
 void handlers_hello_expired(struct handlers *h, struct session *s);
+/*
+ * The session of `s`'s waiting hello (its token's hash) is one of these (borrowed), ended while its read
+ * was out: the read's answer is taken as the token's being unknown (a new guest), whatever the store read
+ * before the end. False: `s` has no hello waiting, or another token.
+ */
+bool handlers_hello_revoke(struct session *s, char (*hashes)[65], size_t n);
 int handlers_hello_start(struct handlers *h, uv_loop_t *loop);
 void handlers_hello_stop(struct handlers *h);
 

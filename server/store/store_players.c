@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store/store_int.h"
 #include "base/util.h"
@@ -141,6 +142,27 @@ int store_player_read(struct store *st, const char *token_hash, struct store_ide
 	return err;
 }
 
+/*
+ * Tests only ($QUINTETO_TEST_HELLO_HOLD, docs/HOSTING.md): a hello's read, done, makes `<file>.read` and is
+ * answered once the file is gone, so that a test can change the database between a read and its answer
+ * (hello_lookup.test.mjs). Not set: nothing is waited for.
+ */
+static void test_hold(void)
+{
+	const char *path = getenv("QUINTETO_TEST_HELLO_HOLD");
+	char done[4096];
+	FILE *f;
+
+	if (!path || access(path, F_OK))
+		return;
+	util_log(LOG_WARN, "QUINTETO_TEST_HELLO_HOLD: a hello's read waits for %s to go (tests only)", path);
+	snprintf(done, sizeof(done), "%s.read", path);
+	if ((f = fopen(done, "w")))
+		fclose(f);
+	while (!access(path, F_OK))
+		usleep(10000);
+}
+
 int64_t store_lookup_now(void)
 {
 	return (int64_t)(util_mono_ns() / 1000000);
@@ -206,6 +228,8 @@ void store_lookup_run(struct store_lane *ln, struct store_req *r)
 		snprintf(r->who.id, sizeof(r->who.id), "%s", r->a);
 	if (r->err)
 		store_identity_finish(&r->who);
+	if (r->kind == RJOB_IDENTITY && !ln->stop)
+		test_hold();
 }
 
 static struct store_req *load(struct store *st, enum rjob_kind kind, const char *arg, store_identity_cb cb,

@@ -5,7 +5,8 @@
 // the end). Six servers in all: the main one (generous limits, most of the file), one with the
 // default limits (the brute force), one with a hashing queue of 1 (busy), one killed and
 // restarted (SIGKILL, then sign-ups off), and two for sessions ended elsewhere (the periodic check
-// after the command line's reset; a request whose session another process ends while it waits).
+// after the command line's reset; a request whose session another process ends while it waits), and one
+// for a request whose session another device ends while it waits (its reserved failure given back).
 
 import test from 'node:test';
 import { spawnSync } from 'node:child_process';
@@ -275,6 +276,39 @@ test('failures sent at once: exactly the meters\' allowance is hashed, the rest 
       assert.deepEqual([count(many.codes, 'wrong_credentials'), count(many.codes, 'rate_limited')], [5, 10], many.codes.join());
       assert.equal(many.hashed, 5, 'only the reserved ones hashed');
       assert.equal((await srv.metrics())['quinteto_pwhash_queue'], 0);
+    });
+  });
+
+// A request orphaned by its own server (docs/ACCOUNTS.md, the meters): a `password` whose session another device
+// ends while it waits is dropped unchecked, so the failure reserved for it goes back (it was kept: the handle's
+// one failure spent, the next wrong sign-in was rate_limited). The write lock held by a sqlite3 process keeps the
+// end_session, then the password's read behind it, in the store's queue until both are sent.
+test('a password dropped because its session ended elsewhere gives its reserved failure back',
+  { timeout: 60000 }, async () => {
+    await withServer({ args: [...FAST, '--sign-in-fails-per-handle', '1', '--sign-in-fail-handle-s', '3600',
+      '--session-check-s', '3600'] }, async (srv) => {
+      const a = await srv.player('Tid');
+      const claimed = await claim(a, 'tid_r', 'correct horse', 'laptop');
+      assert.equal(claimed.type, 'account', JSON.stringify(claimed));
+      const other = await signIn(srv, 'tid_r');
+      const release = await holdWriteLock(path.join(srv.dir, 'q.db'));
+      let ended;
+      try {
+        ended = other.c.request({ type: 'end_session', session: claimed.sessions[0].id, id: 'end' }, 15000);
+        assert.equal((await other.c.request({ type: 'rooms' })).type, 'rooms'); // the end is queued
+        a.send({ type: 'password', old: 'not the password', new: 'a brand new one', id: 'pw' });
+        assert.equal((await a.request({ type: 'rooms' })).type, 'rooms'); // and the password's read behind it
+      } finally {
+        await release();
+      }
+      assert.equal((await ended).type, 'account');
+      assert.deepEqual(await a.nextType('signed_out'), { type: 'signed_out', reason: 'ended' });
+      const probe = await srv.player('Probe');
+      assert.equal((await probe.request({ type: 'sign_in', handle: 'tid_r', password: 'a wrong guess' })).code,
+        'wrong_credentials', 'the handle\'s one failure is still there');
+      assert.equal((await probe.request({ type: 'sign_in', handle: 'tid_r', password: 'another guess' })).code,
+        'rate_limited', 'and spent now');
+      assert.equal(a.messages.filter((m) => m.id === 'pw').length, 0, 'the password was never answered');
     });
   });
 

@@ -6,12 +6,13 @@
 // such a hello, without waiting, are answered in order after the welcome (the connection is not read
 // meanwhile); two hellos with one token at once make one player;
 // connections that close right after their hello cost nothing and crash nothing (the sanitized server
-// exits 0). The loop serving while a read waits is pg_server.test.mjs's (a PostgreSQL paused).
+// exits 0). The loop serving while a read waits is pg_server.test.mjs's (a PostgreSQL paused). A session
+// ended (end_session, delete_account) between a hello's read and its answer: the hello starts a new guest.
 import test from 'node:test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assert, Server, joinRoom, until } from './lib.mjs';
+import { assert, Server, joinRoom, until, withServer } from './lib.mjs';
 
 const PASSWORD = 'correct horse battery';
 // a finished room closes at once: after the restart nothing holds the identities in memory
@@ -119,6 +120,68 @@ test('hello with a token not in memory: identity and rating read off the loop, l
       assert.equal((await after.request({ type: 'rooms' })).type, 'rooms');
     } finally {
       await srv.stop(); // exits 0: no sanitizer report
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+// A hello's read that found a session, answered after that session ended (docs/ACCOUNTS.md, "Sessions ended
+// elsewhere"): QUINTETO_TEST_HELLO_HOLD holds the read's answer (docs/HOSTING.md; its deadline long,
+// QUINTETO_TEST_HELLO_READ_MS, so that a loaded machine never expires it first) while the other device ends
+// the session, then the account deletes itself. Each hello is answered as one said after the end: a new guest
+// with a new token. Before, the first was welcomed as the account on a session that no longer existed (until
+// the periodic check, 10 s later), and the second as the deleted account, its handle put back on it.
+test('a session ended while a hello with its token waits for its read: the hello starts a new guest',
+  { timeout: 60000 }, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-hold-'));
+    const hold = path.join(dir, 'hold');
+    const exists = (f) => access(f).then(() => true, () => false);
+    try {
+      const env = { QUINTETO_TEST_HELLO_HOLD: hold, QUINTETO_TEST_HELLO_READ_MS: '60000' };
+      await withServer({ args: ['--pwhash-mem-kib', '19456'], env }, async (srv) => {
+          // with its read held, what `end` does to the token's session; then the hello's answer
+          const held = async (token, end) => {
+            await writeFile(hold, '');
+            const c = await srv.connect({ label: 'held' });
+            c.send({ type: 'hello', name: 'Held', token, id: 'hh' });
+            await until(() => exists(`${hold}.read`), { what: 'the read done, its answer held' });
+            try {
+              await end();
+            } finally {
+              await rm(hold, { force: true });
+              await rm(`${hold}.read`, { force: true });
+            }
+            return { c, w: await c.next((m) => m.id === 'hh', 15000) };
+          };
+          const ana = await srv.player('Ana');
+          const claimed = await ana.request({ type: 'claim', handle: 'Ana_H', password: PASSWORD, device: 'laptop' });
+          assert.equal(claimed.type, 'account', JSON.stringify(claimed));
+          const other = await srv.player('Other');
+          assert.equal((await other.request({ type: 'sign_in', handle: 'ana_h', password: PASSWORD })).type,
+            'welcome');
+          const created = (await srv.metrics()).quinteto_players_created_total;
+          const a = await held(ana.welcome.token, async () => {
+            const ended = await other.request({ type: 'end_session', session: claimed.sessions[0].id });
+            assert.equal(ended.type, 'account', JSON.stringify(ended));
+            assert.deepEqual(await ana.nextType('signed_out'), { type: 'signed_out', reason: 'ended' });
+          });
+          assert.equal(a.w.type, 'welcome', JSON.stringify(a.w));
+          assert.notEqual(a.w.player, ana.welcome.player, 'not the account whose session ended');
+          assert.notEqual(a.w.token, ana.welcome.token, 'a new token');
+          assert.equal((await srv.metrics()).quinteto_players_created_total, created + 1, 'a new guest');
+          assert.equal((await a.c.request({ type: 'account' })).code, 'not_signed_in');
+
+          const cy = await srv.player('Cy');
+          assert.equal((await cy.request({ type: 'claim', handle: 'Cy_H', password: PASSWORD })).type, 'account');
+          const d = await held(cy.welcome.token, async () => {
+            const gone = await cy.request({ type: 'delete_account', password: PASSWORD, id: 'del' });
+            assert.deepEqual(gone, { type: 'signed_out', id: 'del', reason: 'deleted' });
+          });
+          assert.equal(d.w.type, 'welcome', JSON.stringify(d.w));
+          assert.notEqual(d.w.player, cy.welcome.player, 'not the deleted account');
+          assert.notEqual(d.w.token, cy.welcome.token, 'a new token');
+          assert.equal((await d.c.request({ type: 'account' })).code, 'not_signed_in');
+        });
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
