@@ -39,8 +39,6 @@
 #include <libwebsockets.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <unistd.h>
 
 #include "player/player.h"
 #include "store/store.h"
@@ -113,8 +111,7 @@ static void op_end(struct hello_op *op, bool resume)
 	h->hellos--;
 	if (op->counted)
 		(void)tally_add(&h->hellos_by_addr, s->addr, -1);
-	if (op->fd >= 0 && h->hup_fd >= 0)
-		(void)epoll_ctl(h->hup_fd, EPOLL_CTL_DEL, op->fd, NULL);
+	hangups_unwatch(&h->hup, op->fd);
 	s->hello = NULL;
 	if (resume && s->wsi && !s->dead && !s->ss->stopping)
 		(void)lws_rx_flow_control(s->wsi, 1); /* what waited behind the hello is read now */
@@ -179,12 +176,8 @@ static void loaded_cb(void *ctx, int err, const struct store_identity *who)
 /* Pauses `s` while its read is out, and watches its socket for a hang-up. */
 static void pause_conn(struct handlers *h, struct hello_op *op)
 {
-	struct epoll_event ev = { .events = EPOLLRDHUP, .data.ptr = op };
-	int fd = lws_get_socket_fd(op->s->wsi);
-
 	(void)lws_rx_flow_control(op->s->wsi, 0); /* takes effect before lws parses the next byte */
-	if (h->hup_fd >= 0 && fd >= 0 && !epoll_ctl(h->hup_fd, EPOLL_CTL_ADD, fd, &ev))
-		op->fd = fd;
+	op->fd = hangups_watch(&h->hup, lws_get_socket_fd(op->s->wsi), op);
 }
 
 /* The read `op` asked for is out: the op is counted and its connection paused until the answer. */
@@ -325,59 +318,23 @@ bool handlers_hello_revoke(struct session *s, char (*hashes)[65], size_t n)
 	return false;
 }
 
-/* Every hang-up of a paused connection seen so far: its read is dropped, the connection closed. */
-static void hup_cb(uv_poll_t *w, int status, int events)
+/* A paused connection hung up: its read is dropped, the connection closed. */
+static void hung_up(void *item)
 {
-	struct handlers *h = w->data;
-	struct epoll_event ev[64];
-	int n, i;
+	struct hello_op *op = item;
+	struct session *s = op->s;
 
-	(void)status, (void)events;
-	do {
-		n = h->hup_fd >= 0 ? epoll_wait(h->hup_fd, ev, 64, 0) : 0;
-		for (i = 0; i < n; i++) {
-			struct hello_op *op = ev[i].data.ptr;
-			struct session *s = op->s;
-
-			handlers_hello_closed(h, s);
-			/* closed at lws' next service (LWS_CALLBACK_CLOSED then finds no read) */
-			lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-		}
-	} while (n == 64);
+	handlers_hello_closed(op->h, s);
+	/* closed at lws' next service (LWS_CALLBACK_CLOSED then finds no read) */
+	lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
 
 int handlers_hello_start(struct handlers *h, uv_loop_t *loop)
 {
-	int err;
-
-	h->hup_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (h->hup_fd < 0)
-		return -errno;
-	err = uv_poll_init(loop, &h->hup, h->hup_fd);
-	if (err) {
-		close(h->hup_fd);
-		h->hup_fd = -1;
-		return err;
-	}
-	h->hup.data = h;
-	h->hup_on = true;
-	err = uv_poll_start(&h->hup, UV_READABLE, hup_cb);
-	if (err)
-		handlers_hello_stop(h);
-	return err;
-}
-
-static void hup_closed_cb(uv_handle_t *w)
-{
-	close((int)(intptr_t)w->data);
+	return hangups_start(&h->hup, loop, hung_up);
 }
 
 void handlers_hello_stop(struct handlers *h)
 {
-	if (!h->hup_on)
-		return;
-	h->hup_on = false;
-	h->hup.data = (void *)(intptr_t)h->hup_fd; /* closed once the handle is */
-	h->hup_fd = -1;                            /* ops that end later leave it alone */
-	uv_close((uv_handle_t *)&h->hup, hup_closed_cb);
+	hangups_stop(&h->hup);
 }

@@ -18,6 +18,7 @@
 
 #include "base/util.h"
 #include "lobby/lobby.h"
+#include "net/hangups.h"
 #include "net/session_int.h"
 
 struct store;
@@ -45,9 +46,7 @@ struct handlers {
 	/* hellos waiting for the store's read of their token (handlers_hello.c), in all and by address */
 	size_t hellos;
 	struct tally hellos_by_addr;
-	int hup_fd;    /* epoll set of their sockets, for hang-ups; or -1 */
-	uv_poll_t hup; /* the loop watches hup_fd */
-	bool hup_on;
+	struct hangups hup; /* their sockets, watched for hang-ups */
 };
 
 /*

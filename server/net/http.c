@@ -10,8 +10,6 @@
 #include <libwebsockets.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <unistd.h>
 
 #include "bots.h"
 #include "base/pwhash.h"
@@ -119,14 +117,13 @@ static bool read_room(const struct http_req *h)
 		tally_get(&api->reads_by_addr, h->addr) < (size_t)api->cfg->archive_reads_per_addr);
 }
 
-static void reap_hangups(struct http *api);
-
 static bool read_admit(struct http_req *h)
 {
 	struct http *api = h->api;
 
 	if (!read_room(h)) {
-		reap_hangups(api); /* the flood's hang-ups not seen yet this turn give their places first */
+		hangups_reap(
+			&api->hup); /* the flood's hang-ups not seen yet this turn give their places first */
 		if (!read_room(h))
 			return false;
 	}
@@ -162,15 +159,11 @@ static void read_release(struct http_req *h)
  */
 static void watch(struct http_req *h)
 {
-	struct epoll_event ev = { .events = EPOLLRDHUP, .data.ptr = h };
-	int fd = lws_get_socket_fd(h->wsi);
-
 	if (h->paused)
 		return;
 	h->paused = true;
 	(void)lws_rx_flow_control(h->wsi, 0);
-	if (h->api->hup_fd >= 0 && fd >= 0 && !epoll_ctl(h->api->hup_fd, EPOLL_CTL_ADD, fd, &ev))
-		h->hup_fd = fd;
+	h->hup_fd = hangups_watch(&h->api->hup, lws_get_socket_fd(h->wsi), h);
 }
 
 /* Ends watch(); resume: lws reads the connection again (not when it closes). */
@@ -179,16 +172,17 @@ static void unwatch(struct http_req *h, bool resume)
 	if (!h->paused)
 		return;
 	h->paused = false;
-	if (h->hup_fd >= 0 && h->api->hup_fd >= 0)
-		(void)epoll_ctl(h->api->hup_fd, EPOLL_CTL_DEL, h->hup_fd, NULL);
+	hangups_unwatch(&h->api->hup, h->hup_fd);
 	h->hup_fd = -1;
 	if (resume)
 		(void)lws_rx_flow_control(h->wsi, 1);
 }
 
 /* The client of a paused request hung up: its read is dropped, the connection closed (http_closed). */
-static void hung_up(struct http_req *h)
+static void hung_up(void *item)
 {
+	struct http_req *h = item;
+
 	unwatch(h, false);
 	if (store_req_cancel(h->pending))
 		h->api->metrics->archive_reads_dropped++;
@@ -197,59 +191,15 @@ static void hung_up(struct http_req *h)
 	lws_set_timeout(h->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
 
-/* Every hang-up seen so far; no request is freed here (hung_up() closes later). */
-static void reap_hangups(struct http *api)
-{
-	struct epoll_event ev[64];
-	int n, i;
-
-	do {
-		n = api->hup_fd >= 0 ? epoll_wait(api->hup_fd, ev, 64, 0) : 0;
-		for (i = 0; i < n; i++)
-			hung_up(ev[i].data.ptr);
-	} while (n == 64);
-}
-
-static void hup_cb(uv_poll_t *p, int status, int events)
-{
-	(void)status, (void)events;
-	reap_hangups(p->data);
-}
-
 int http_start(struct http *api, uv_loop_t *loop)
 {
-	int err;
-
-	api->hup_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (api->hup_fd < 0)
-		return -errno;
-	err = uv_poll_init(loop, &api->hup, api->hup_fd);
-	if (err) {
-		close(api->hup_fd);
-		api->hup_fd = -1;
-		return err;
-	}
-	api->hup.data = api;
-	api->hup_on = true;
-	err = uv_poll_start(&api->hup, UV_READABLE, hup_cb);
-	if (err)
-		http_stop(api);
-	return err;
-}
-
-static void hup_closed_cb(uv_handle_t *h)
-{
-	close((int)(intptr_t)h->data);
+	return hangups_start(&api->hup, loop,
+			     hung_up); /* no request is freed there: hung_up() closes later */
 }
 
 void http_stop(struct http *api)
 {
-	if (!api->hup_on)
-		return;
-	api->hup_on = false;
-	api->hup.data = (void *)(intptr_t)api->hup_fd; /* closed once the handle is */
-	api->hup_fd = -1;                              /* requests closed later leave it alone */
-	uv_close((uv_handle_t *)&api->hup, hup_closed_cb);
+	hangups_stop(&api->hup);
 }
 
 void http_init(struct http *api, const struct config *cfg)
@@ -257,7 +207,7 @@ void http_init(struct http *api, const struct config *cfg)
 	api->cfg = cfg;
 	api->body_bytes = 0;
 	api->reads = 0;
-	api->hup_fd = -1;
+	hangups_init(&api->hup);
 	tally_init(&api->body_by_addr);
 	tally_init(&api->reads_by_addr);
 }

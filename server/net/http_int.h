@@ -17,6 +17,7 @@
 
 #include "lobby/lobby.h"
 #include "base/metrics.h"
+#include "net/hangups.h"
 #include "net/session_int.h"
 #include "base/util.h"
 
@@ -40,9 +41,7 @@ struct http {
 	struct tally body_by_addr;  /* the same by client address */
 	size_t reads;               /* archive reads queued or running (cfg->archive_reads) */
 	struct tally reads_by_addr; /* the same by client address (cfg->archive_reads_per_addr) */
-	int hup_fd;                 /* epoll set of the paused connections, for their hang-ups; or -1 */
-	uv_poll_t hup;              /* the loop watches hup_fd */
-	bool hup_on;
+	struct hangups hup;         /* the paused connections, watched for their hang-ups */
 };
 
 /* Prepares the body and read budgets (after the struct is filled); http_finish() frees it. */

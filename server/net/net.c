@@ -1077,7 +1077,7 @@ struct net *net_new(const struct config *cfg, struct lobby *lobby, struct metric
 				  .sessions = n->sessions,
 				  .hellos = &n->handlers->hellos,
 				  .started_ms = util_now_ms() };
-	n->handlers->hup_fd = -1;
+	hangups_init(&n->handlers->hup);
 	tally_init(&n->handlers->hellos_by_addr);
 	http_init(n->http, cfg);
 	tally_init(&n->addrs);
