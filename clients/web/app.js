@@ -220,6 +220,16 @@ const handlers = {
       app.elsewhere.set(x.room, x);
       rememberNode(x.room, x.node);
     }
+    // (r3) The mutes of this node's rooms (a room of `rooms` not in `mutes` mutes nobody): after a reload the
+    // mute toggles show them. A server before revision 3 sends none: keep what `muted` told this page.
+    if (Array.isArray(msg.mutes)) {
+      for (const r of app.seated) app.mutes.delete(r);
+      for (const m of msg.mutes) {
+        if (m && typeof m.room === 'string' && Array.isArray(m.seats)) {
+          app.mutes.set(m.room, { seats: m.seats, spectators: m.spectators === true });
+        }
+      }
+    }
     if (Array.isArray(msg.seats)) {
       app.identity.seats = {};
       for (const x of msg.seats) app.identity.seats[x.room] = x.seat;

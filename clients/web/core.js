@@ -34,7 +34,7 @@ export const app = {
   elsewhere: new Map(),    // a cluster: room id -> {room, seat, role, node}, seats held on other nodes (welcome)
   states: new Map(),       // room id -> latest state
   chats: new Map(),        // room id -> [chat]
-  mutes: new Map(),        // room id -> {seats, spectators}: whose chat this player hides there (`muted`)
+  mutes: new Map(),        // room id -> {seats, spectators}: whose chat this player hides there (`muted`, welcome.mutes)
   logs: new Map(),         // room id -> [log entry] (see roomLog)
   rooms: [],               // lobby summaries
   route: { name: 'lobby' },

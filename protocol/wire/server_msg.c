@@ -190,7 +190,8 @@ json_t *wire_rooms_new(json_t *summaries_take, const json_t *id)
 }
 
 /* {type:"muted", room, seats, spectators}. */
-json_t *wire_muted_new(const char *room, unsigned seats_mask, bool spectators, const json_t *id)
+/* {room, seats, spectators}: one room's mutes, as `muted` and `welcome.mutes` show them. NULL on failure. */
+static json_t *mutes_new(const char *room, unsigned seats_mask, bool spectators)
 {
 	json_t *seats = json_array();
 	int i;
@@ -200,8 +201,26 @@ json_t *wire_muted_new(const char *room, unsigned seats_mask, bool spectators, c
 			json_decref(seats);
 			seats = NULL;
 		}
-	return reply_finish(reply_new("muted", id), json_pack("{s:s, s:o, s:b}", "room", room, "seats", seats,
-							      "spectators", spectators));
+	return json_pack("{s:s, s:o, s:b}", "room", room, "seats", seats, "spectators", spectators);
+}
+
+json_t *wire_muted_new(const char *room, unsigned seats_mask, bool spectators, const json_t *id)
+{
+	return reply_finish(reply_new("muted", id), mutes_new(room, seats_mask, spectators));
+}
+
+/* See wire.h. */
+int wire_welcome_add_mutes(json_t *welcome, const struct wire_mutes *m, size_t n)
+{
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; list && i < n; i++)
+		if (json_array_append_new(list, mutes_new(m[i].room, m[i].seats_mask, m[i].spectators))) {
+			json_decref(list);
+			return -ENOMEM;
+		}
+	return json_object_set_new(welcome, "mutes", list) ? -ENOMEM : 0;
 }
 
 /* {type:"rematch", room, new_room, seat, role}; pushed, never a direct reply. */

@@ -373,6 +373,20 @@ struct wire_elsewhere {
  */
 int wire_welcome_add_elsewhere(json_t *welcome, const struct wire_elsewhere *e, size_t n);
 
+/* One room's chat mutes of the player (PROTOCOL.md, `mute`); the room is borrowed. */
+struct wire_mutes {
+	const char *room;
+	unsigned seats_mask; /* bit s: seat s is muted */
+	bool spectators;
+};
+
+/*
+ * (r3) Adds `mutes: [{room, seats, spectators}]` (the shape `muted` has; in
+ * the order given; an empty array when n is 0) to a welcome built by
+ * wire_welcome_new(). 0 or -ENOMEM (welcome unchanged).
+ */
+int wire_welcome_add_mutes(json_t *welcome, const struct wire_mutes *m, size_t n);
+
 /* One session of an account, as the `account` message lists it. */
 struct wire_session {
 	const char *id, *device;

@@ -176,6 +176,34 @@ static int add_elsewhere(struct handlers *h, json_t *welcome, const struct store
 	return wire_welcome_add_elsewhere(welcome, e, n);
 }
 
+/*
+ * (r3) `welcome.mutes`: the player's chat mutes in the rooms of `rooms` (this
+ * node's), one entry for each room where its seat mutes a seat or the
+ * spectators, in the order of `rooms`; rooms without a mute are left out.
+ * 0 or -ENOMEM.
+ */
+static int add_mutes(json_t *welcome, struct player *p)
+{
+	struct wire_mutes *m = malloc(((size_t)player_nrooms(p) + 1) * sizeof(*m));
+	size_t n = 0;
+	int i, err;
+
+	if (!m)
+		return -ENOMEM;
+	for (i = 0; i < player_nrooms(p); i++) {
+		const struct room *r = player_room(p, i);
+		int seat = room_seat_of(r, p);
+		unsigned mutes = seat >= 0 ? room_mutes(r, seat) : 0;
+
+		if (mutes)
+			m[n++] = (struct wire_mutes){ room_id(r), mutes & ~ROOM_MUTE_SPECTATORS,
+						      (mutes & ROOM_MUTE_SPECTATORS) != 0 };
+	}
+	err = wire_welcome_add_mutes(welcome, m, n);
+	free(m);
+	return err;
+}
+
 int handlers_attach(struct handlers *h, struct session *s, struct player *p, const char *token,
 		    const json_t *id, json_t *since_map, bool renamed, const struct store_held_list *held)
 {
@@ -198,7 +226,7 @@ int handlers_attach(struct handlers *h, struct session *s, struct player *p, con
 	}
 	welcome = wire_welcome_new(player_id(p), player_name(p), token, refs, (size_t)player_nrooms(p), id);
 	if (welcome && ((player_handle(p) && wire_welcome_add_account(welcome, player_handle(p))) ||
-			add_elsewhere(h, welcome, held))) {
+			add_mutes(welcome, p) || add_elsewhere(h, welcome, held))) {
 		json_decref(welcome);
 		welcome = NULL;
 	}

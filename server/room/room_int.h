@@ -51,10 +51,11 @@ struct room_entry {
 	int kind; /* 0: action; else enum rules_event_kind */
 	int ply;  /* actions accepted before this entry (an action's own ply) */
 	int seat;
-	int64_t at;    /* Unix ms */
-	char *action;  /* compact JSON; NULL for an event */
-	char *outcome; /* compact JSON; NULL for an event */
-	bool stand_in; /* an action a stand-in (not the seat's player) made */
+	int64_t at;      /* Unix ms */
+	char *action;    /* compact JSON; NULL for an event */
+	char *outcome;   /* compact JSON; NULL for an event */
+	bool stand_in;   /* an action a stand-in (not the seat's player) made */
+	unsigned to_act; /* an action's: the seats in to_act when it was accepted (bit s: seat s) */
 };
 
 /* One legal action's encoding in its seat's frame: bytes [off, off + len) of cache_seat[seat]->data. */

@@ -283,6 +283,18 @@ static int entry_texts(struct room *r, struct room_entry *e, const struct rules_
 	return 0;
 }
 
+/* The seats in to_act of `m` as a mask (bit s: seat s). */
+static unsigned to_act_mask(const struct room *r, const struct rules_match *m)
+{
+	unsigned mask = 0;
+	int s;
+
+	for (s = 0; s < r->game->seats; s++)
+		if (rules_seat_to_act(m, s))
+			mask |= 1u << s;
+	return mask;
+}
+
 int room_apply_by(struct room *r, int seat, const struct rules_action *a, int64_t at, bool stand_in)
 {
 	struct rules_match before = r->match;
@@ -302,6 +314,7 @@ int room_apply_by(struct room *r, int seat, const struct rules_action *a, int64_
 	e->seat = seat;
 	e->at = at;
 	e->stand_in = stand_in;
+	e->to_act = to_act_mask(r, &before);
 	r->nlog++;
 	r->nactions++;
 	room_bot_cancel(
@@ -353,7 +366,10 @@ int room_forfeit(struct room *r, int seat, int64_t at)
 /*
  * protocol.md: `ply` must be the current ply, or an older one when every
  * action accepted since was another seat's (seats acting at once need not
- * resend); a seat's own second send is stale.
+ * resend) and (r3) the sender was in to_act at that ply together with other
+ * seats (the to_act the ply's own action was accepted in); a seat's own
+ * second send, or an older ply where it was to act alone or not at all, is
+ * stale.
  */
 static bool ply_acceptable(const struct room *r, int seat, int64_t ply)
 {
@@ -363,10 +379,17 @@ static bool ply_acceptable(const struct room *r, int seat, int64_t ply)
 		return true;
 	if (ply < 0 || ply > (int64_t)r->nactions)
 		return false;
-	for (i = r->nlog; i-- > 0 && r->log[i].ply >= ply;)
-		if (!r->log[i].kind && r->log[i].seat == seat)
+	for (i = r->nlog; i-- > 0 && r->log[i].ply >= ply;) {
+		const struct room_entry *e = &r->log[i];
+
+		if (e->kind)
+			continue;
+		if (e->seat == seat)
 			return false;
-	return true;
+		if (e->ply == ply) /* the action accepted at that ply: who was to act then */
+			return (e->to_act >> seat & 1) && (e->to_act & ~(1u << seat));
+	}
+	return false; /* the log does not reach back to that ply */
 }
 
 /*

@@ -117,6 +117,7 @@ test('another language: its catalogue only; switching loads the next one; Englis
     await lobby(page, `${srv.url}/?name=Bea#/`);
     const first = net.take();
     assert.deepEqual(first.map((r) => r.url).filter((u) => u.startsWith('/i18n/')), ['/i18n/es.js']);
+    console.log(`# first load in Spanish: ${net.sum(first)} bytes in ${first.length} requests`);
     assert.ok(net.sum(first) <= BUDGET, `first load in Spanish: ${net.sum(first)} bytes`);
     assert.equal(await page.locator('#create-room').innerText(), 'Crear sala');
     await page.selectOption('#lang', 'pt');

@@ -1,4 +1,4 @@
-// rematch.test.mjs: the web client's rematch, spectator count, chat mutes and reconnection with
+// rematch.test.mjs: the web client's rematch, spectator count, chat mutes (shown again after a reload) and reconnection with
 // `since`, in Debian's Chromium against the real server: two people in two browser contexts finish
 // an Ur match, one offers a rematch, the other accepts, and both land in the new room in their seats.
 
@@ -33,6 +33,10 @@ test('a rematch accepted by both players: both land in the new room, in the same
       assert.match(await a.locator('#spectators').textContent(), /1 spectator/);
       // a seated player can mute the spectators in chat: a toggle button
       await a.click('#mute-spectators');
+      await a.waitForSelector('#mute-spectators[aria-pressed="true"]');
+      // (r3) and a reload shows it still muted: welcome.mutes says so
+      await a.reload();
+      await a.waitForSelector('body[data-status="playing"][data-my-seat="0"]');
       await a.waitForSelector('#mute-spectators[aria-pressed="true"]');
       // a dropped socket comes back with `since` and catches up
       await b.evaluate(() => window.quinteto.debugDropSocket());

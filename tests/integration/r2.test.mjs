@@ -3,7 +3,8 @@
 // reply, then the state; a seat already out of play; welcome.seats; state.options with defaults;
 // per-game options. The ply exception is proved in tests/unit/server/test_room.c with a game whose
 // seats act at once (Ur never has two seats to act); here, its Ur-visible half: an old ply after the
-// sender's own action is stale. add_bot's rule is in listen.test.mjs.
+// sender's own action is stale, and (r3) an older ply where the sender was not to act, with Quinteto's
+// roll-off, where the exception still holds. add_bot's rule is in listen.test.mjs.
 import test from 'node:test';
 import { Server, assert, createRoom, joinRoom, withServer } from './lib.mjs';
 
@@ -117,3 +118,52 @@ test('an Ur match ended by a resignation is archived with its event; verify re-d
     assert.equal(verify(file).ok, false, 'an archive without its event must fail');
   });
 });
+
+// (r3) The exception holds only where the sender was in to_act together with other seats at the older ply.
+test('(r3) an older ply: stale_ply where the sender was not to act then; accepted in the roll-off', { timeout: 30000 }, () => withServer(async (srv) => {
+  // Ur: one seat to act at a time. After Ana's action, Ben sends the ply before it: only Ana acted since
+  // and his roll is legal now (revision 2 took it), but he was not to act at that ply.
+  const [a, b] = [await srv.player('Ana'), await srv.player('Ben')];
+  const room = (await createRoom(a, 'ur')).id;
+  await joinRoom(a, room, { seat: 0 });
+  await joinRoom(b, room, { seat: 1 });
+  let st = await a.nextState(room, (s) => s.status === 'playing');
+  assert.deepEqual(st.to_act, [0], 'Ana starts');
+  while (st.to_act[0] === 0) {
+    const ply = st.ply;
+    await a.send({ type: 'act', room, ply, action: st.legal[0] });
+    st = await a.nextState(room, (s) => s.ply === ply + 1);
+  }
+  const mine = await b.nextState(room, (s) => s.ply === st.ply);
+  assert.deepEqual([mine.to_act, mine.last.seat], [[1], 0], 'Ben to act after an action of Ana');
+  const e = await b.request({ type: 'act', room, ply: st.ply - 1, action: mine.legal[0] });
+  assert.equal(e.code, 'stale_ply', JSON.stringify(e));
+  assert.equal(lastState(b, room).ply, st.ply, 'nothing changed');
+  await b.send({ type: 'act', room, ply: st.ply, action: mine.legal[0] });
+  await a.nextState(room, (s) => s.ply === st.ply + 1);
+
+  // Quinteto: the arranger arranges alone at ply 0, then five hunters roll off at once from ply 1.
+  const q = [];
+  for (let s = 0; s < 6; s++) q.push(await srv.player(s === 5 ? 'Arranger' : `Hunter ${s}`));
+  const qroom = (await createRoom(q[5], 'quinteto')).id;
+  for (let s = 0; s < 5; s++) await joinRoom(q[s], qroom, { seat: s });
+  const { state: arr } = await joinRoom(q[5], qroom, { seat: 5 }); // the last seat: the match starts
+  assert.equal(arr.status, 'playing');
+  assert.deepEqual(arr.to_act, [5]);
+  await q[5].send({ type: 'act', room: qroom, ply: 0, action: arr.legal[0] });
+  const h0 = await q[0].nextState(qroom, (s) => s.ply === 1);
+  assert.deepEqual(h0.to_act, [0, 1, 2, 3, 4], 'the roll-off');
+  // hunter 0 was not to act at ply 0 (the arranger alone): stale, though only the arranger acted since
+  assert.equal((await q[0].request({ type: 'act', room: qroom, ply: 0, action: h0.legal[0] })).code, 'stale_ply');
+  await q[0].send({ type: 'act', room: qroom, ply: 1, action: h0.legal[0] });
+  await q[1].nextState(qroom, (s) => s.ply === 2);
+  // hunter 1 rolls with the ply it saw: it was to act at ply 1 with the other hunters, only hunter 0 acted since
+  const h1 = q[1].messages.find((m) => m.type === 'state' && m.room === qroom && m.ply === 1);
+  await q[1].send({ type: 'act', room: qroom, ply: 1, action: h1.legal[0] });
+  const after = await q[2].nextState(qroom, (s) => s.ply === 3);
+  assert.deepEqual([after.last.seat, after.to_act], [1, [2, 3, 4]], 'the older ply accepted');
+  // the arranger was not to act at ply 1: stale (revision 2 answered not_your_turn)
+  assert.equal((await q[5].request({ type: 'act', room: qroom, ply: 1, action: arr.legal[0] })).code, 'stale_ply');
+  // hunter 0's own second roll: stale
+  assert.equal((await q[0].request({ type: 'act', room: qroom, ply: 1, action: h0.legal[0] })).code, 'stale_ply');
+}));

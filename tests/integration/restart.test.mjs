@@ -205,7 +205,7 @@ test('SIGTERM mid-match: clients get 1012, the server exits 0 promptly, a new se
   }
 });
 
-test('mutes and rematch offers survive SIGKILL: an open offer, an accepted one and mutes, in finished and playing rooms',
+test('mutes and rematch offers survive SIGKILL: an open offer, an accepted one and mutes, in finished and playing rooms; (r3) welcome.mutes lists them',
   { timeout: 60000 }, async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'quinteto-after-'));
     let srv;
@@ -242,6 +242,16 @@ test('mutes and rematch offers survive SIGKILL: an open offer, an accepted one a
       await b.nextState(r2, (m) => m.rematch?.status === 'accepted');
       // room 3 plays on; Ben mutes Ana there
       assert.deepEqual((await b.request({ type: 'mute', room: r3, seat: 0, muted: true })).seats, [0]);
+      // (r3) welcome.mutes: a reconnection with the token lists them, one entry a room with a mute; room 2
+      // (no mute) and Ana's room 3 (Ben mutes there, not she) are left out
+      const byRoom = (mutes) => [...mutes].sort((x, y) => (x.room < y.room ? -1 : 1));
+      const aMutes = [{ room: r1, seats: [1], spectators: true }];
+      const bMutes = [{ room: r3, seats: [0], spectators: false }];
+      const again1 = await srv.connect({ label: 'Ana, a second tab' });
+      assert.deepEqual((await again1.request({ type: 'hello', name: 'Ana', token: tokens[0] })).mutes, aMutes);
+      const again2 = await srv.connect({ label: 'Ben, a second tab' });
+      assert.deepEqual((await again2.request({ type: 'hello', name: 'Ben', token: tokens[1] })).mutes, bMutes);
+      assert.deepEqual((await srv.player('Cy')).welcome.mutes, [], 'nobody muted: an empty list');
       srv.proc.kill('SIGKILL'); // every reply above was released once saved: all of it must come back
       await srv.exited;
       srv.stopped = true;
@@ -260,6 +270,8 @@ test('mutes and rematch offers survive SIGKILL: an open offer, an accepted one a
       const wb = await b2.request({ type: 'hello', name: 'Ben', token: tokens[1] });
       assert.deepEqual([...wa.rooms].sort(), [r1, r2, r3].sort(), 'her seats, in the finished rooms too');
       assert.deepEqual([...wb.rooms].sort(), [r1, r2, r3].sort());
+      assert.deepEqual(byRoom(wa.mutes), aMutes, 'welcome.mutes after the restart');
+      assert.deepEqual(byRoom(wb.mutes), bMutes);
       // the mutes: unmuting one target answers with what remains muted
       const m1 = await a2.request({ type: 'mute', room: r1, seat: 1, muted: false });
       assert.deepEqual([m1.seats, m1.spectators], [[], true], 'Ana still muted the spectators of room 1');

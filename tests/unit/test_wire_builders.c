@@ -117,11 +117,32 @@ static void options_case(const char *path, const char *name)
 	json_decref(want);
 }
 
-/* welcome: {player, name, token, seats:[{room, seat, role}], id?}. */
+/* (r3) welcome.mutes from [{room, seats:[...], spectators}]; 0, or -1 past 16 entries or on failure. */
+static int add_mutes(json_t *welcome, const json_t *mutes)
+{
+	struct wire_mutes m[16];
+	const json_t *x;
+	size_t i, k;
+
+	json_array_foreach(mutes, i, x)
+	{
+		if (i >= 16)
+			return -1;
+		m[i] = (struct wire_mutes){ json_string_value(json_object_get(x, "room")), 0,
+					    json_is_true(json_object_get(x, "spectators")) };
+		for (k = 0; k < json_array_size(json_object_get(x, "seats")); k++)
+			m[i].seats_mask |=
+				1u << json_integer_value(json_array_get(json_object_get(x, "seats"), k));
+	}
+	return wire_welcome_add_mutes(welcome, m, json_array_size(mutes)) ? -1 : 0;
+}
+
+/* welcome: {player, name, token, seats:[{room, seat, role}], mutes:[{room, seats, spectators}], id?}. */
 static json_t *build_welcome(const json_t *in)
 {
 	struct wire_seat_ref refs[16];
 	const json_t *seats = json_object_get(in, "seats"), *s;
+	json_t *w;
 	size_t i;
 
 	json_array_foreach(seats, i, s)
@@ -132,10 +153,15 @@ static json_t *build_welcome(const json_t *in)
 						  (int)json_integer_value(json_object_get(s, "seat")),
 						  json_string_value(json_object_get(s, "role")) };
 	}
-	return wire_welcome_new(json_string_value(json_object_get(in, "player")),
-				json_string_value(json_object_get(in, "name")),
-				json_string_value(json_object_get(in, "token")), refs, json_array_size(seats),
-				json_object_get(in, "id"));
+	w = wire_welcome_new(json_string_value(json_object_get(in, "player")),
+			     json_string_value(json_object_get(in, "name")),
+			     json_string_value(json_object_get(in, "token")), refs, json_array_size(seats),
+			     json_object_get(in, "id"));
+	if (w && add_mutes(w, json_object_get(in, "mutes"))) {
+		json_decref(w);
+		return NULL;
+	}
+	return w;
 }
 
 /* state: a waiting or playing room of `game` (zero seed) with `options` and seat 0 "Ana". */

@@ -118,7 +118,10 @@ static void test_add_bot_permission(void)
 	room_destroy(r);
 }
 
-/* Two seats to act at ply 0: the second may send the ply it saw; nobody's own resend is accepted. */
+/*
+ * Two seats to act at ply 0: the second may send the ply it saw; nobody's own
+ * resend is accepted, nor (r3) an older ply at which the sender was not to act.
+ */
 static void test_ply_exception(void)
 {
 	struct room *r = duo_room("plies", alice);
@@ -133,8 +136,10 @@ static void test_ply_exception(void)
 	CHECK_EQ(r->match.ply, 2);                           /* round 2: both to act again */
 	CHECK_EQ(act(r, bob, 0, 2), ROOM_E_STALE_PLY);       /* he acted since ply 0 */
 	CHECK_EQ(act(r, bob, 1, 2), ROOM_E_STALE_PLY);       /* and at ply 1 itself */
-	CHECK_EQ(act(r, alice, 1, 0), 0);                    /* since ply 1: only Bob's pick */
-	CHECK_EQ(act(r, bob, 5, 0), ROOM_E_STALE_PLY);       /* a future ply */
+	/* (r3) only Bob's pick since ply 1, but at ply 1 only he was to act */
+	CHECK_EQ(act(r, alice, 1, 0), ROOM_E_STALE_PLY);
+	CHECK_EQ(act(r, alice, 2, 0), 0);
+	CHECK_EQ(act(r, bob, 5, 0), ROOM_E_STALE_PLY); /* a future ply */
 	CHECK_EQ(act(r, bob, -1, 0), ROOM_E_STALE_PLY);
 	CHECK_EQ(act(r, bob, 2, 7), ROOM_E_ILLEGAL); /* not an action of this game */
 	CHECK_EQ(act(r, carol, 3, 0), ROOM_E_NOT_IN_ROOM);
@@ -142,6 +147,8 @@ static void test_ply_exception(void)
 	CHECK_EQ(r->nactions, 4);
 	CHECK_EQ(r->log[1].seat, 1);
 	CHECK_EQ(r->log[1].ply, 1);
+	CHECK_EQ(r->log[0].to_act, 3u); /* both were to act at ply 0 */
+	CHECK_EQ(r->log[1].to_act, 2u); /* Bob alone at ply 1 */
 	room_destroy(r);
 }
 
