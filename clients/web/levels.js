@@ -90,9 +90,11 @@ export function levelSelect(id, { extra = [], value = null, remember = true } = 
   return { el, refill, get value() { return el.value; } };
 }
 
-// A bot's badge: "bot", and its level in words when its name says it ("Strong bot 2" -> "bot · Strong").
-export function botBadge(name) {
-  const level = levelOfBot(name);
+// A bot's badge: "bot", and its level in words ("bot · Strong"). `bot` is the seat's `bot`: (r3) in a state
+// the level itself ("strong"); true in a room summary or a revision-2 server's state, where the name says it
+// ("Strong bot 2").
+export function botBadge(name, bot = true) {
+  const level = typeof bot === 'string' && bot ? bot : levelOfBot(name);
   return h('span.badge.bot', { 'data-level': level || undefined },
     level ? `${t('badge.bot')} · ${levelLabel(level)}` : t('badge.bot'));
 }

@@ -482,7 +482,7 @@ export class RoomView {
     h('span.token', { 'aria-hidden': 'true' }),
     h('span.role', role),
     free ? h('span.name', h('em', t('seat.free'))) : seatPlayer(s), // an account's: linked, with its rating
-    s.bot ? botBadge(s.name) : null,
+    s.bot ? botBadge(s.name, s.bot) : null,
     s.stand_in ? h('span.badge.stand-in', { title: t('seat.standInLabel'), 'data-level': standInLevel(st) },
       `${t('badge.standIn')} · ${levelLabel(standInLevel(st))}`) : null,
     s.seat === seat ? h('span.badge.you', t('badge.you')) : null,

@@ -176,10 +176,11 @@ json_t *wire_left_new(const char *room, const json_t *id)
 	return reply_finish(reply_new("left", id), json_pack("{s:s}", "room", room));
 }
 
-/* {type:"bot_added", room, seat}. */
-json_t *wire_bot_added_new(const char *room, int seat, const json_t *id)
+/* {type:"bot_added", room, seat, level}. */
+json_t *wire_bot_added_new(const char *room, int seat, const char *level, const json_t *id)
 {
-	return reply_finish(reply_new("bot_added", id), json_pack("{s:s, s:i}", "room", room, "seat", seat));
+	return reply_finish(reply_new("bot_added", id),
+			    json_pack("{s:s, s:i, s:s}", "room", room, "seat", seat, "level", level));
 }
 
 /* {type:"rooms", rooms:[summaries]}; takes `summaries_take` (an array). */
@@ -288,6 +289,12 @@ static int account_add(json_t *seat, const struct wire_seat *s)
 		       : 0;
 }
 
+/* A seat's `bot`: (r3) in a state (`connected`) its level or false; in a room summary true or false. */
+static json_t *bot_new(const struct wire_seat *s, bool connected)
+{
+	return connected && s->bot ? json_string(s->bot) : json_boolean(s->bot != NULL);
+}
+
 /* [{seat, role, name|null, bot[, handle, rating, provisional?][, connected, stand_in, clock?]}]. */
 static json_t *seats_new(const struct wire_room *r, bool connected)
 {
@@ -295,8 +302,8 @@ static json_t *seats_new(const struct wire_room *r, bool connected)
 	int i;
 
 	for (i = 0; list && i < r->game->seats; i++) {
-		seat = json_pack("{s:i, s:s, s:s?, s:b}", "seat", i, "role", r->game->roles[i], "name",
-				 r->seats[i].name, "bot", r->seats[i].bot);
+		seat = json_pack("{s:i, s:s, s:s?, s:o}", "seat", i, "role", r->game->roles[i], "name",
+				 r->seats[i].name, "bot", bot_new(&r->seats[i], connected));
 		if (seat && r->seats[i].handle && account_add(seat, &r->seats[i])) {
 			json_decref(seat);
 			seat = NULL;

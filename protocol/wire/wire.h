@@ -445,7 +445,8 @@ json_t *wire_created_new(json_t *summary_take, const json_t *id);
 json_t *wire_joined_new(const char *room, int seat, const char *role, const json_t *id);
 json_t *wire_watching_new(const char *room, const json_t *id);
 json_t *wire_left_new(const char *room, const json_t *id);
-json_t *wire_bot_added_new(const char *room, int seat, const json_t *id);
+/* {type:"bot_added", room, seat, level}: the reply to `add_bot`; (r3) `level` the bot's. */
+json_t *wire_bot_added_new(const char *room, int seat, const char *level, const json_t *id);
 json_t *wire_rooms_new(json_t *summaries_take, const json_t *id);
 /* {type:"muted", room, seats:[the seats muted], spectators, id?}: the reply to `mute`. */
 json_t *wire_muted_new(const char *room, unsigned seats_mask, bool spectators, const json_t *id);
@@ -457,7 +458,7 @@ json_t *wire_chat_new(const char *room, int seat, const char *name, const char *
 /* One seat as the room shows it; name NULL for a free seat. */
 struct wire_seat {
 	const char *name;
-	bool bot;
+	const char *bot; /* a bot's level ("random", "greedy", "strong", a game's own); NULL: not a bot */
 	bool connected;
 	bool stand_in;       /* a bot plays for the seat's absent player */
 	bool has_clock;      /* the room has a clock: `clock` below is sent */

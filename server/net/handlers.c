@@ -453,7 +453,7 @@ static void on_add_bot(struct handlers *h, struct session *s, struct wire_msg *m
 		send_room_error(s, err, m->id);
 		return;
 	}
-	session_send_json(s, wire_bot_added_new(room_id(r), seat, m->id));
+	session_send_json(s, wire_bot_added_new(room_id(r), seat, strategy->level, m->id));
 	room_changed(r);
 }
 

@@ -541,7 +541,7 @@ static void wire_room_fill(const struct room *r, struct wire_room *w)
 		const struct room_seat *st = &r->seats[i];
 
 		w->seats[i].name = st->player ? player_name(st->player) : st->bot ? st->bot_name : NULL;
-		w->seats[i].bot = st->bot;
+		w->seats[i].bot = st->bot ? st->strategy->level : NULL;
 		w->seats[i].connected = st->bot || player_connected(st->player);
 		w->seats[i].stand_in = st->stand_in;
 		w->seats[i].has_clock = room_has_clock(r) && r->status != ROOM_WAITING;

@@ -25,6 +25,11 @@ static int str_or_null(struct json_out *o, const char *s)
 	return s ? str(o, s) : LIT(o, "null");
 }
 
+static int str_or_false(struct json_out *o, const char *s)
+{
+	return s ? str(o, s) : LIT(o, "false");
+}
+
 static int boolean(struct json_out *o, bool b)
 {
 	return b ? LIT(o, "true") : LIT(o, "false");
@@ -39,14 +44,15 @@ static int tree(struct json_out *o, json_t *j)
 	return r;
 }
 
-/* {"seat":i,"role":..,"name":..|null,"bot":b[,"handle":..,"rating":n[,"provisional":true]],"connected":b,
- *  "stand_in":b[,"clock":{..}]} */
+/* {"seat":i,"role":..,"name":..|null,"bot":"<level>"|false[,"handle":..,"rating":n[,"provisional":true]],
+ *  "connected":b,"stand_in":b[,"clock":{..}]} */
 static int seat_out(struct json_out *o, const struct wire_room *w, int i)
 {
 	const struct wire_seat *s = &w->seats[i];
 
 	if (LIT(o, "{\"seat\":") || json_out_int(o, i) || LIT(o, ",\"role\":") || str(o, w->game->roles[i]) ||
-	    LIT(o, ",\"name\":") || str_or_null(o, s->name) || LIT(o, ",\"bot\":") || boolean(o, s->bot) ||
+	    LIT(o, ",\"name\":") || str_or_null(o, s->name) || LIT(o, ",\"bot\":") ||
+	    str_or_false(o, s->bot) ||
 	    (s->handle &&
 	     (LIT(o, ",\"handle\":") || str(o, s->handle) || LIT(o, ",\"rating\":") ||
 	      json_out_int(o, s->rating) || (s->provisional && LIT(o, ",\"provisional\":true")))) ||

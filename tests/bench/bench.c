@@ -119,7 +119,7 @@ static void fill_room(struct wire_room *w, const struct rules_match *m, const st
 	w->match = m;
 	for (int i = 0; i < m->game->seats; i++) {
 		w->seats[i].name = i ? "Random bot" : "Ana";
-		w->seats[i].bot = i != 0;
+		w->seats[i].bot = i != 0 ? "random" : NULL;
 		w->seats[i].connected = true;
 	}
 	w->room_options = ro;

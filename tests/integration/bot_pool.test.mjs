@@ -63,7 +63,7 @@ test('add_bot level "strong" seats a strong bot in every seat of every game; tho
       rooms.push({ game, id: room.id, seats: room.seats.length });
     }
     const st0 = await w.nextState(rooms[0].id, (s) => s.status === 'playing', 10000);
-    assert.deepEqual(st0.seats.map((s) => s.bot), Array(rooms[0].seats).fill(true));
+    assert.deepEqual(st0.seats.map((s) => s.bot), Array(rooms[0].seats).fill(LEVEL)); // (r3) the level
 
     // Meanwhile two people play Ur in rooms of their own, one match after another until the bots'
     // matches are over, timing each of their moves: from the act sent to the state that shows it.

@@ -386,7 +386,7 @@ test('rematch: accepted by both (same seats, a new room, a new commit), declined
       await a.send({ type: 'rematch', room: id2 });
       const rr = await a.nextType('rematch', 5000, (m) => m.room === id2);
       const s2 = await a.nextState(rr.new_room, (m) => m.status === 'playing');
-      assert.deepEqual(s2.seats.map((s) => [s.name, s.bot]), [['Ana', false], ['Random bot 2', true]]);
+      assert.deepEqual(s2.seats.map((s) => [s.name, s.bot]), [['Ana', false], ['Random bot 2', 'random']]); // (r3) the rematch's bot keeps its level
     });
   });
 

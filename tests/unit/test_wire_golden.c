@@ -279,8 +279,9 @@ static void test_replies(void)
 	CHECK(json_equal(got, want));
 	json_decref(got);
 	json_decref(want);
-	got = wire_bot_added_new("r1", 0, id);
-	want = json_pack("{s:s, s:s, s:i, s:i}", "type", "bot_added", "room", "r1", "seat", 0, "id", 1);
+	got = wire_bot_added_new("r1", 0, "strong", id);
+	want = json_pack("{s:s, s:s, s:i, s:s, s:i}", "type", "bot_added", "room", "r1", "seat", 0, "level",
+			 "strong", "id", 1);
 	CHECK(json_equal(got, want));
 	json_decref(got);
 	json_decref(want);
@@ -513,13 +514,14 @@ static void test_room_summary(void)
 	struct rules_match m;
 	struct wire_room r;
 	json_t *s, *want;
+	const char *level;
 
 	room_setup(&r, &m, &ro);
 	REQUIRE(r.game && r.codec);
 	ro.autoroll = true;
 	r.watchers = 3;
 	r.seats[1].name = "bot";
-	r.seats[1].bot = true;
+	r.seats[1].bot = "random";
 	s = wire_room_summary_new(&r);
 	want = json_pack("{s:s, s:s, s:s, s:[{s:i, s:s, s:s, s:b}, {s:i, s:s, s:s, s:b}], s:i,"
 			 " s:{s:b}, s:i, s:I}",
@@ -532,6 +534,13 @@ static void test_room_summary(void)
 		dump_diff(want, s);
 	json_decref(s);
 	json_decref(want);
+	/* (r3) the summary keeps true/false; the room's state names the bot's level */
+	s = wire_state_new(&r);
+	REQUIRE(s);
+	CHECK(json_is_false(json_object_get(json_array_get(json_object_get(s, "seats"), 0), "bot")));
+	level = json_string_value(json_object_get(json_array_get(json_object_get(s, "seats"), 1), "bot"));
+	CHECK(level && !strcmp(level, "random"));
+	json_decref(s);
 }
 
 static void units_run(void)

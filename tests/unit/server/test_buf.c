@@ -89,10 +89,11 @@ static void test_ur_playouts(void)
 		w.match = &m;
 		w.commit = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 		w.seats[0] =
-			(struct wire_seat){ names[i % 5], false, i % 2, false, false, 0, 0, NULL, 0, false };
+			(struct wire_seat){ names[i % 5], NULL, i % 2, false, false, 0, 0, NULL, 0, false };
 		w.seats[1] = (struct wire_seat){
-			names[(i + 1) % 5], i % 3 == 0, true, false, false, 0, 0, NULL, 0, false
+			names[(i + 1) % 5], NULL, true, false, false, 0, 0, NULL, 0, false
 		};
+		w.seats[1].bot = i % 3 == 0 ? "strong" : NULL; /* (r3) a bot's level */
 		for (;;) {
 			rules_result(&m, &res);
 			w.status = res.over ? "finished" : "playing";

@@ -51,13 +51,14 @@ static void random_options(const struct wire_game *c, struct wire_room_options *
 
 static void random_room(struct wire_room *w, const struct rules_game *g)
 {
+	static const char *const levels[] = { NULL, "random", "greedy", "strong" }; /* (r3) NULL: no bot */
 	int i;
 
 	for (i = 0; i < g->seats; i++) {
 		struct wire_seat *s = &w->seats[i];
 
 		s->name = names[rnd(6)];
-		s->bot = rnd(2);
+		s->bot = levels[rnd(4)];
 		s->connected = rnd(2);
 		s->stand_in = rnd(2);
 		s->has_clock = rnd(2);
